@@ -1,0 +1,51 @@
+/**
+ * The API's one error type, one code -> status table and one JSON envelope:
+ *   {"error": {"code": "...", "message": "...", "details": {...}}, "request_id": "..."}
+ * These are failures of the HTTP request itself. A tool call that validation refuses is not an
+ * error: it is a 200 with a decision (lib/validation).
+ */
+export const API_ERROR_CODES = {
+  bad_request: { status: 400, description: 'The request is malformed: invalid JSON, wrong shape, or a bad parameter.' },
+  json_too_deep: { status: 400, description: 'The JSON body nests deeper than TOOLGATE_MAX_JSON_DEPTH.' },
+  unauthorized: { status: 401, description: 'No valid API key or session was presented.' },
+  forbidden: { status: 403, description: 'The key or user lacks the scope or role this endpoint needs.' },
+  not_found: { status: 404, description: 'No such resource in the caller\'s tenant.' },
+  method_not_allowed: { status: 405, description: 'The endpoint does not support this HTTP method.' },
+  conflict: { status: 409, description: 'The request conflicts with current state (e.g. a published version already exists).' },
+  payload_too_large: { status: 413, description: 'The body exceeds TOOLGATE_MAX_BODY_BYTES (default 1 MB).' },
+  unsupported_media_type: { status: 415, description: 'The body must be application/json.' },
+  contract_invalid: { status: 422, description: 'The contract document does not compile; details.problems lists why.' },
+  unavailable: { status: 503, description: 'Toolgate cannot record evidence right now (e.g. the database is down). Retry later; nothing was allowed.' },
+  internal: { status: 500, description: 'An unexpected failure. Never returned for anything a client can send.' },
+} as const;
+
+export type ApiErrorCode = keyof typeof API_ERROR_CODES;
+
+export class ApiError extends Error {
+  readonly code: ApiErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(code: ApiErrorCode, message: string, details?: Record<string, unknown>, headers?: Record<string, string>) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.details = details;
+    this.headers = headers;
+  }
+
+  get status(): number {
+    return API_ERROR_CODES[this.code].status;
+  }
+}
+
+export class NotFoundError extends ApiError {
+  constructor(resource: string, id: string) {
+    super('not_found', `${resource} "${id}" was not found`, { resource, id });
+  }
+}
+
+export function apiErrorsMarkdownTable(): string {
+  const rows = Object.entries(API_ERROR_CODES).map(([code, { status, description }]) => `| \`${code}\` | ${status} | ${description} |`);
+  return ['| code | HTTP status | meaning |', '|---|---|---|', ...rows].join('\n');
+}

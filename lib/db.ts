@@ -1,0 +1,45 @@
+import { PrismaClient as SqliteClient } from './generated/sqlite/client';
+import { PrismaClient as PostgresClient } from './generated/postgresql/client';
+import { createAdapterFactory } from './db/adapter';
+import { parseDatabaseUrl, type DatabaseTarget } from './db/database-url';
+
+export type { Prisma } from './generated/sqlite/client';
+
+/**
+ * One model, two generated clients: Prisma bakes the provider into the client, so SQLite and
+ * PostgreSQL each get theirs. Both expose the same model API; the SQLite client's type is the
+ * one the code is written against.
+ */
+export type Db = SqliteClient;
+
+const globalForDb = globalThis as unknown as { toolgateDb?: { db: Db; target: DatabaseTarget } };
+
+export function createDb(target: DatabaseTarget): Db {
+  const adapter = createAdapterFactory(target);
+  if (target.provider === 'postgresql') {
+    return new PostgresClient({ adapter }) as unknown as Db;
+  }
+  return new SqliteClient({ adapter });
+}
+
+/** The process-wide client, created on first use from DATABASE_URL. */
+export function db(): Db {
+  const url = process.env.DATABASE_URL;
+  const existing = globalForDb.toolgateDb;
+  const target = parseDatabaseUrl(url);
+  if (existing && existing.target.url === target.url) return existing.db;
+  const created = { db: createDb(target), target };
+  globalForDb.toolgateDb = created;
+  return created.db;
+}
+
+export function dbProvider(): DatabaseTarget['provider'] {
+  return parseDatabaseUrl(process.env.DATABASE_URL).provider;
+}
+
+/** Tests point DATABASE_URL elsewhere between files; this drops the old client. */
+export async function disconnectDb(): Promise<void> {
+  const existing = globalForDb.toolgateDb;
+  globalForDb.toolgateDb = undefined;
+  if (existing) await existing.db.$disconnect();
+}

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { DEFAULT_DATABASE_URL } from './db/database-url';
+
+/**
+ * Every setting Toolgate reads, parsed once. A bad value stops start-up with a message naming
+ * the variable instead of failing later inside a request.
+ */
+const EnvSchema = z.object({
+  DATABASE_URL: z.string().min(1).default(DEFAULT_DATABASE_URL),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOSTNAME: z.string().min(1).default('0.0.0.0'),
+  // Signs approval and confirmation tokens and Better Auth sessions. When unset, a random secret
+  // is generated once and kept in the database so that every instance shares it.
+  TOOLGATE_SECRET: z.string().min(32, 'TOOLGATE_SECRET must be at least 32 characters').optional(),
+  TOOLGATE_PUBLIC_URL: z.string().url().optional(),
+  TOOLGATE_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  TOOLGATE_MAX_JSON_DEPTH: z.coerce.number().int().min(4).max(1000).default(64),
+  TOOLGATE_APPROVAL_TTL_SECONDS: z.coerce.number().int().min(10).default(3600),
+  TOOLGATE_CONFIRMATION_TTL_SECONDS: z.coerce.number().int().min(10).default(600),
+  TOOLGATE_DUPLICATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
+  TOOLGATE_INIT_TENANT: z.string().min(1).optional(),
+  TOOLGATE_INIT_ADMIN_EMAIL: z.string().email().optional(),
+  TOOLGATE_INIT_ADMIN_PASSWORD: z.string().min(8, 'TOOLGATE_INIT_ADMIN_PASSWORD must be at least 8 characters').optional(),
+  TOOLGATE_INIT_API_KEY: z.string().min(20, 'TOOLGATE_INIT_API_KEY must be at least 20 characters').optional(),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = EnvSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid Toolgate configuration:\n${lines.join('\n')}`);
+  }
+  cached = parsed.data;
+  return cached;
+}
+
+/** Tests change the environment between files; they call this after doing so. */
+export function resetEnvForTests(): void {
+  cached = undefined;
+}

@@ -1,0 +1,41 @@
+import { defineConfig } from 'vitest/config';
+import path from 'node:path';
+
+const root = path.dirname(new URL(import.meta.url).pathname);
+const alias = {
+  '@': root,
+  // 'server-only' throws outside React Server Components; tests run route handlers directly.
+  'server-only': path.join(root, 'lib/testing/server-only-stub.ts'),
+};
+
+const integration = (provider: 'sqlite' | 'postgresql') => ({
+  resolve: { alias },
+  test: {
+    name: `int-${provider}`,
+    include: ['app/**/*.int.test.ts', 'lib/**/*.int.test.ts', 'prisma/**/*.int.test.ts'],
+    env: { TEST_DB_PROVIDER: provider },
+    setupFiles: ['lib/testing/integration-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Each file gets its own database; two workers keep the 2-core machine responsive.
+    maxWorkers: 2,
+  },
+});
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: 'unit',
+          include: ['lib/**/*.test.ts', 'scripts/**/*.test.ts'],
+          exclude: ['**/*.int.test.ts', 'node_modules/**'],
+        },
+      },
+      integration('sqlite'),
+      integration('postgresql'),
+    ],
+  },
+});
