@@ -11,7 +11,7 @@ import { log } from '../log';
 
 /** Who is calling. Every service call below the wrapper is scoped by `tenantId`. */
 export type Caller =
-  | { kind: 'api_key'; tenantId: string; apiKeyId: string; scopes: ApiKeyScope[] }
+  | { kind: 'api_key'; tenantId: string; apiKeyId: string; scopes: ApiKeyScope[]; storeRawArguments: boolean }
   | { kind: 'session'; tenantId: string; userId: string; role: Role };
 
 /**
@@ -128,7 +128,7 @@ async function authenticate(request: Request, requirement: AuthRequirement): Pro
     if (!hasScope(key.scopes, requirement.apiKey)) {
       throw new ApiError('forbidden', `This API key lacks the "${requirement.apiKey}" scope.`, { required_scope: requirement.apiKey });
     }
-    return { kind: 'api_key', tenantId: key.tenantId, apiKeyId: key.id, scopes: key.scopes };
+    return { kind: 'api_key', tenantId: key.tenantId, apiKeyId: key.id, scopes: key.scopes, storeRawArguments: key.storeRawArguments };
   }
   if (requirement.session) {
     const member = await getSessionMember(request.headers);

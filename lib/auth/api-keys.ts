@@ -70,6 +70,8 @@ export interface AuthenticatedKey {
   tenantId: string;
   scopes: ApiKeyScope[];
   prefix: string;
+  /** Carried along so validation needs no second query for the tenant's evidence setting. */
+  storeRawArguments: boolean;
 }
 
 /**
@@ -79,10 +81,10 @@ export interface AuthenticatedKey {
 export async function authenticateApiKey(presented: string): Promise<AuthenticatedKey | null> {
   if (presented.length < 20 || presented.length > 256) return null;
   const hash = hashApiKey(presented);
-  const row = await db().apiKey.findUnique({ where: { hash } });
+  const row = await db().apiKey.findUnique({ where: { hash }, include: { tenant: { select: { storeRawArguments: true } } } });
   if (!row || row.revokedAt) return null;
   const a = Buffer.from(row.hash, 'hex');
   const b = Buffer.from(hash, 'hex');
   if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
-  return { id: row.id, tenantId: row.tenantId, scopes: parseScopes(row.scopes), prefix: row.prefix };
+  return { id: row.id, tenantId: row.tenantId, scopes: parseScopes(row.scopes), prefix: row.prefix, storeRawArguments: row.tenant.storeRawArguments };
 }

@@ -205,6 +205,7 @@ CREATE UNIQUE INDEX "ContractVersion_contractId_version_key" ON "ContractVersion
 CREATE INDEX "Evidence_tenantId_traceId_idx" ON "Evidence"("tenantId", "traceId");
 CREATE INDEX "Evidence_tenantId_createdAt_idx" ON "Evidence"("tenantId", "createdAt");
 CREATE INDEX "Evidence_tenantId_tool_argsHash_createdAt_idx" ON "Evidence"("tenantId", "tool", "argsHash", "createdAt");
+CREATE INDEX "Evidence_tenantId_idempotencyKey_idx" ON "Evidence"("tenantId", "idempotencyKey");
 CREATE UNIQUE INDEX "Evidence_tenantId_seq_key" ON "Evidence"("tenantId", "seq");
 CREATE INDEX "Violation_tenantId_createdAt_idx" ON "Violation"("tenantId", "createdAt");
 CREATE INDEX "Violation_tenantId_code_createdAt_idx" ON "Violation"("tenantId", "code", "createdAt");

@@ -1,0 +1,1 @@
+export { revokeApiKeyHandler as POST } from '@/lib/api/handlers/api-keys';

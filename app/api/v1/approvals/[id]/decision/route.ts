@@ -1,0 +1,1 @@
+export { decideApprovalHandler as POST } from '@/lib/api/handlers/approvals';

@@ -1,0 +1,1 @@
+export { getApprovalHandler as GET } from '@/lib/api/handlers/approvals';

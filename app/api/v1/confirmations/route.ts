@@ -1,0 +1,1 @@
+export { createConfirmationHandler as POST } from '@/lib/api/handlers/confirmations';

@@ -1,0 +1,1 @@
+export { deprecateContractHandler as POST } from '@/lib/api/handlers/contracts';

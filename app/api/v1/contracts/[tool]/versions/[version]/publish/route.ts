@@ -1,0 +1,1 @@
+export { publishContractVersionHandler as POST } from '@/lib/api/handlers/contracts';

@@ -1,0 +1,1 @@
+export { getContractVersionHandler as GET } from '@/lib/api/handlers/contracts';

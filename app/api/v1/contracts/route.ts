@@ -1,0 +1,1 @@
+export { listContractsHandler as GET, saveContractDraftHandler as POST } from '@/lib/api/handlers/contracts';

@@ -1,0 +1,1 @@
+export { verifyEvidenceHandler as GET } from '@/lib/api/handlers/evidence';

@@ -1,0 +1,1 @@
+export { toolContractSchemaHandler as GET } from '@/lib/api/handlers/contracts';

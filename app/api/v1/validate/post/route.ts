@@ -1,0 +1,1 @@
+export { validatePostHandler as POST } from '@/lib/api/handlers/validate';

@@ -1,0 +1,1 @@
+export { validatePreHandler as POST } from '@/lib/api/handlers/validate';

@@ -1,0 +1,1 @@
+export { listViolationsHandler as GET } from '@/lib/api/handlers/evidence';

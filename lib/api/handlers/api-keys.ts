@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { defineRoute } from '../define-route';
+import { API_KEY_SCOPES } from '../../auth/api-key-scopes';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../auth/api-keys';
+
+/** GET /api/v1/api-keys — the tenant's keys (never their values). */
+export const listApiKeysHandler = defineRoute({
+  auth: { apiKey: 'admin', session: 'manage_keys' },
+  handler: async ({ caller }) => ({ body: { api_keys: await listApiKeys({ tenantId: caller.tenantId }) } }),
+});
+
+/** POST /api/v1/api-keys — create a key; the response is the only time its value is shown. */
+export const createApiKeyHandler = defineRoute({
+  auth: { apiKey: 'admin', session: 'manage_keys' },
+  body: z.object({ name: z.string().min(1).max(100), scopes: z.array(z.enum(API_KEY_SCOPES)).min(1) }).strict(),
+  handler: async ({ caller, body }) => {
+    const created = await createApiKey({ tenantId: caller.tenantId, name: body.name, scopes: body.scopes, createdById: caller.kind === 'session' ? caller.userId : undefined });
+    return { status: 201, body: { key: created.key, api_key: created.apiKey } };
+  },
+});
+
+/** POST /api/v1/api-keys/{id}/revoke — a revoked key stops working at once. */
+export const revokeApiKeyHandler = defineRoute({
+  auth: { apiKey: 'admin', session: 'manage_keys' },
+  handler: async ({ caller, params }) => ({ body: { api_key: await revokeApiKey({ tenantId: caller.tenantId, id: params.id ?? '' }) } }),
+});

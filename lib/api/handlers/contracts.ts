@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { defineRoute, type Caller } from '../define-route';
+import { plainObject } from '../schemas';
+import { toolContractJsonSchema } from '../../contracts/contract-schema';
+import { listContracts } from '../../contracts/list-contracts';
+import { saveContractDraft } from '../../contracts/save-contract-draft';
+import { publishContractVersion } from '../../contracts/publish-contract-version';
+import { deprecateContract } from '../../contracts/deprecate-contract';
+import { getContractVersionOrThrow } from '../../contracts/get-contract-version-or-throw';
+
+const actor = (caller: Caller) => (caller.kind === 'session' ? `user:${caller.userId}` : `api_key:${caller.apiKeyId}`);
+
+/** GET /api/v1/schemas/tool-contract.json — the JSON Schema of the contract format (public). */
+export const toolContractSchemaHandler = defineRoute({
+  auth: 'none',
+  handler: async () => ({ body: toolContractJsonSchema(), headers: { 'cache-control': 'public, max-age=300' } }),
+});
+
+/** GET /api/v1/contracts — the tenant's contracts and their versions. */
+export const listContractsHandler = defineRoute({
+  auth: { apiKey: 'author', session: 'read' },
+  handler: async ({ caller }) => ({ body: { contracts: await listContracts({ tenantId: caller.tenantId }) } }),
+});
+
+/** POST /api/v1/contracts — create or replace the draft of the version named in the document. */
+export const saveContractDraftHandler = defineRoute({
+  auth: { apiKey: 'author', session: 'edit_contracts' },
+  body: plainObject('A tool contract document (see /api/v1/schemas/tool-contract.json).'),
+  handler: async ({ caller, body }) => {
+    const draft = await saveContractDraft({ tenantId: caller.tenantId, document: body, createdById: actor(caller) });
+    return { status: draft.created ? 201 : 200, body: draft };
+  },
+});
+
+/** GET /api/v1/contracts/{tool}/versions/{version} — one version with its document. */
+export const getContractVersionHandler = defineRoute({
+  auth: { apiKey: 'validate', session: 'read' },
+  handler: async ({ caller, params }) => ({
+    body: await getContractVersionOrThrow({ tenantId: caller.tenantId, tool: params.tool ?? '', version: params.version ?? '' }),
+  }),
+});
+
+/** POST /api/v1/contracts/{tool}/versions/{version}/publish — freeze a draft and serve it. */
+export const publishContractVersionHandler = defineRoute({
+  auth: { apiKey: 'author', session: 'edit_contracts' },
+  body: z.object({ change_note: z.string().max(2000).optional() }).strict(),
+  handler: async ({ caller, params, body }) => ({
+    body: await publishContractVersion({ tenantId: caller.tenantId, tool: params.tool ?? '', version: params.version ?? '', changeNote: body.change_note, publishedBy: actor(caller) }),
+  }),
+});
+
+/** POST /api/v1/contracts/{tool}/deprecate — deprecate one version, or the whole contract. */
+export const deprecateContractHandler = defineRoute({
+  auth: { apiKey: 'author', session: 'edit_contracts' },
+  body: z.object({ version: z.string().min(1).max(64).optional() }).strict(),
+  handler: async ({ caller, params, body }) => ({
+    body: await deprecateContract({ tenantId: caller.tenantId, tool: params.tool ?? '', version: body.version }),
+  }),
+});

@@ -1,0 +1,44 @@
+import semver from 'semver';
+import { db } from '../db';
+import { ApiError, NotFoundError } from '../api/errors';
+import { compileContract } from './compile-contract';
+
+/**
+ * Publishes a draft: compiles it (refusing any contract that does not compile), checks that the
+ * version moves forward, then freezes it with its content hash and makes it the version the
+ * runtime serves by default.
+ */
+export async function publishContractVersion(options: { tenantId: string; tool: string; version: string; changeNote?: string; publishedBy?: string }) {
+  const contract = await db().contract.findUnique({
+    where: { tenantId_tool: { tenantId: options.tenantId, tool: options.tool } },
+    include: { latestVersion: { select: { version: true } } },
+  });
+  if (!contract) throw new NotFoundError('contract', options.tool);
+  const row = await db().contractVersion.findUnique({ where: { contractId_version: { contractId: contract.id, version: options.version } } });
+  if (!row) throw new NotFoundError('contract version', `${options.tool}@${options.version}`);
+  if (row.status !== 'draft') throw new ApiError('conflict', `${options.tool}@${options.version} is already ${row.status}.`, { status: row.status });
+
+  const compiled = compileContract(JSON.parse(row.document));
+  if (!compiled.ok) {
+    throw new ApiError('contract_invalid', `${options.tool}@${options.version} does not compile: ${compiled.problems[0]?.message ?? 'unknown problem'}`, { problems: compiled.problems });
+  }
+  const latest = contract.latestVersion?.version;
+  if (latest && !semver.gt(options.version, latest)) {
+    throw new ApiError('conflict', `Version ${options.version} must be greater than the published ${latest}.`, { latest_version: latest });
+  }
+
+  const publishedAt = new Date();
+  return db().$transaction(async (tx) => {
+    // Conditional on still being a draft: of two concurrent publishes exactly one wins.
+    const updated = await tx.contractVersion.updateMany({
+      where: { id: row.id, status: 'draft' },
+      data: { status: 'published', publishedAt, publishedBy: options.publishedBy ?? null, changeNote: options.changeNote ?? null, contentHash: compiled.contract.hash },
+    });
+    if (updated.count !== 1) throw new ApiError('conflict', `${options.tool}@${options.version} was published concurrently.`);
+    await tx.contract.update({
+      where: { id: contract.id },
+      data: { latestVersionId: row.id, description: compiled.contract.document.description, owner: compiled.contract.document.owner },
+    });
+    return { tool: options.tool, version: options.version, status: 'published' as const, contentHash: compiled.contract.hash, publishedAt };
+  });
+}

@@ -1,0 +1,70 @@
+import { db } from '../db';
+import { compileContract, type CompiledContract } from './compile-contract';
+
+export interface ResolvedContract {
+  compiled: CompiledContract;
+  tool: string;
+  version: string;
+  versionId: string;
+  contentHash: string;
+  /** Set when the version or the whole contract is deprecated. */
+  deprecated: boolean;
+}
+
+/**
+ * Compiled contracts by version id. Published versions are immutable (the content hash is part
+ * of the key too), so an entry never goes stale; bounded so a tenant with many versions cannot
+ * grow memory without limit.
+ */
+const cache = new Map<string, CompiledContract>();
+const CACHE_LIMIT = 2000;
+
+export type ResolveOutcome = { found: true; contract: ResolvedContract } | { found: false; reason: 'unknown_tool' | 'version_not_found' };
+
+/**
+ * The published contract a call is checked against: the pinned version, or the latest
+ * published one. One indexed query when the compiled contract is cached; the document is only
+ * read (and compiled) the first time a version is seen.
+ */
+export async function resolveContract(options: { tenantId: string; tool: string; version?: string }): Promise<ResolveOutcome> {
+  const select = { id: true, version: true, status: true, contentHash: true } as const;
+  let row: { id: string; version: string; status: string; contentHash: string } | null;
+  let contractDeprecated = false;
+  if (options.version) {
+    const found = await db().contractVersion.findFirst({
+      where: { tenantId: options.tenantId, version: options.version, status: { in: ['published', 'deprecated'] }, contract: { tool: options.tool } },
+      select: { ...select, contract: { select: { deprecatedAt: true } } },
+    });
+    if (!found) {
+      const exists = await db().contract.count({ where: { tenantId: options.tenantId, tool: options.tool, latestVersionId: { not: null } } });
+      return { found: false, reason: exists ? 'version_not_found' : 'unknown_tool' };
+    }
+    row = found;
+    contractDeprecated = found.contract.deprecatedAt !== null;
+  } else {
+    const contract = await db().contract.findUnique({
+      where: { tenantId_tool: { tenantId: options.tenantId, tool: options.tool } },
+      select: { deprecatedAt: true, latestVersion: { select } },
+    });
+    row = contract?.latestVersion ?? null;
+    if (!row) return { found: false, reason: 'unknown_tool' };
+    contractDeprecated = contract?.deprecatedAt != null;
+  }
+
+  const key = `${row.id}:${row.contentHash}`;
+  let compiled = cache.get(key);
+  if (!compiled) {
+    const full = await db().contractVersion.findUniqueOrThrow({ where: { id: row.id }, select: { document: true } });
+    const result = compileContract(JSON.parse(full.document));
+    // Publish refuses contracts that do not compile, so this only happens if the compiler got
+    // stricter after publication; fail closed like an unknown tool rather than guess.
+    if (!result.ok) return { found: false, reason: 'unknown_tool' };
+    compiled = result.contract;
+    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+    cache.set(key, compiled);
+  }
+  return {
+    found: true,
+    contract: { compiled, tool: options.tool, version: row.version, versionId: row.id, contentHash: row.contentHash, deprecated: contractDeprecated || row.status === 'deprecated' },
+  };
+}

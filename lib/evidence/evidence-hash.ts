@@ -1,0 +1,39 @@
+import { canonicalJson, sha256Hex } from '../contracts/canonical-json';
+
+/** The prevHash of a tenant's first record. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** The stored fields a record's hash covers: everything but its id and its own hash. */
+export interface EvidenceContent {
+  tenantId: string;
+  seq: number;
+  prevHash: string;
+  createdAt: Date;
+  kind: string;
+  requestId: string;
+  traceId: string;
+  callId: string;
+  w3cTraceparent: string | null;
+  apiKeyId: string | null;
+  actorUserId: string | null;
+  tool: string;
+  contractVersion: string | null;
+  contractHash: string | null;
+  argsHash: string;
+  idempotencyKey: string | null;
+  arguments: string | null;
+  decision: string;
+  valid: boolean;
+  errors: string;
+  warnings: string;
+  durationMs: number;
+}
+
+/**
+ * hash = SHA-256(prevHash + "\n" + canonical JSON of the content). Changing any stored field,
+ * reordering, inserting or deleting a record breaks the chain at that point.
+ */
+export function evidenceHash(content: EvidenceContent): string {
+  const { createdAt, ...rest } = content;
+  return sha256Hex(`${content.prevHash}\n${canonicalJson({ ...rest, createdAt: createdAt.toISOString() })}`);
+}

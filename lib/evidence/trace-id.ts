@@ -1,0 +1,18 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * A call's trace id: derived from tenant and call_id, so the pre and post validations of one
+ * call land in one trace without a lookup, on any instance. 32 hex characters, the W3C
+ * trace-id shape.
+ */
+export function traceIdFor(tenantId: string, callId: string): string {
+  return createHash('sha256').update(`${tenantId}\n${callId}`).digest('hex').slice(0, 32);
+}
+
+const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+/** A W3C `traceparent` header worth keeping, or null. */
+export function readTraceparent(headers: Headers): string | null {
+  const value = headers.get('traceparent')?.trim().toLowerCase();
+  return value && TRACEPARENT.test(value) ? value : null;
+}

@@ -1,0 +1,40 @@
+import { db } from '../db';
+import { evidenceHash, GENESIS_HASH } from './evidence-hash';
+
+export interface ChainVerification {
+  valid: boolean;
+  records: number;
+  head: { seq: number; hash: string } | null;
+  /** The first record whose link does not hold, and why. */
+  firstBroken: { seq: number; id: string; reason: 'hash_mismatch' | 'prev_hash_mismatch' | 'seq_gap' | 'head_mismatch' } | null;
+}
+
+const PAGE = 1000;
+
+/** Walks a tenant's evidence chain in order, recomputing every hash. Streams in pages. */
+export async function verifyEvidenceChain(options: { tenantId: string }): Promise<ChainVerification> {
+  let prevHash = GENESIS_HASH;
+  let expectedSeq = 1;
+  let records = 0;
+  let last: { seq: number; hash: string } | null = null;
+  for (;;) {
+    const rows = await db().evidence.findMany({ where: { tenantId: options.tenantId, seq: { gte: expectedSeq } }, orderBy: { seq: 'asc' }, take: PAGE });
+    if (rows.length === 0) break;
+    for (const row of rows) {
+      const broken = (reason: NonNullable<ChainVerification['firstBroken']>['reason']): ChainVerification => ({ valid: false, records, head: last, firstBroken: { seq: row.seq, id: row.id, reason } });
+      if (row.seq !== expectedSeq) return broken('seq_gap');
+      if (row.prevHash !== prevHash) return broken('prev_hash_mismatch');
+      const { id: _id, hash, ...content } = row;
+      if (evidenceHash(content) !== hash) return broken('hash_mismatch');
+      prevHash = hash;
+      expectedSeq++;
+      records++;
+      last = { seq: row.seq, hash };
+    }
+  }
+  const head = await db().evidenceChainHead.findUnique({ where: { tenantId: options.tenantId } });
+  if (head && head.seq > 0 && (head.seq !== last?.seq || head.hash !== last?.hash)) {
+    return { valid: false, records, head: last, firstBroken: { seq: head.seq, id: '', reason: 'head_mismatch' } };
+  }
+  return { valid: true, records, head: last, firstBroken: null };
+}

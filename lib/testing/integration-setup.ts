@@ -1,0 +1,28 @@
+// Runs before each integration test file: a fresh database of the provider under test
+// (TEST_DB_PROVIDER), migrated with the committed migrations, and the env pointed at it.
+// PostgreSQL is required, not optional: if it is unreachable the file fails, never skips.
+import { afterAll } from 'vitest';
+import { createScratchDatabase } from '../db/scratch-database';
+import { applyMigrations } from '../db/schema-engine';
+import { disconnectDb } from '../db';
+import { resetEnvForTests } from '../env';
+import { resetAuthForTests } from '../auth/auth';
+import { resetInstanceSecretForTests } from '../auth/instance-secret';
+import type { DatabaseProvider } from '../db/database-url';
+
+const provider = (process.env.TEST_DB_PROVIDER ?? 'sqlite') as DatabaseProvider;
+const scratch = await createScratchDatabase(provider, 'test');
+await applyMigrations(scratch.target);
+
+process.env.DATABASE_URL = scratch.target.url;
+process.env.TOOLGATE_SECRET = 'test-secret-that-is-long-enough-0123456789';
+process.env.TOOLGATE_VALIDATE_RESPONSES = '1';
+process.env.TOOLGATE_PUBLIC_URL = 'http://localhost:3000';
+resetEnvForTests();
+resetAuthForTests();
+resetInstanceSecretForTests();
+
+afterAll(async () => {
+  await disconnectDb();
+  await scratch.drop();
+});

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { db } from '../db';
+import { CallContextSchema, plainObject } from '../api/schemas';
+import type { Caller } from '../api/define-route';
+import { hashCanonical } from '../contracts/canonical-json';
+import { resolveContract } from '../contracts/resolve-contract';
+import { recordEvidence } from '../evidence/record-evidence';
+import { redactArguments } from '../evidence/redact-arguments';
+import { traceIdFor } from '../evidence/trace-id';
+import { checkPostCall } from './check-post-call';
+import { makeIssue } from './error-codes';
+import { buildValidationResponse, type ValidationResponse } from './validation-response';
+
+export const PostCallRequestSchema = z
+  .object({
+    tool: z.string().min(1).max(128),
+    version: z.string().min(1).max(64).optional().describe('Default: the version the pre call of this call_id was checked against, else the latest.'),
+    call_id: z.string().min(1).max(128),
+    arguments: plainObject('The arguments the tool ran with.'),
+    context: CallContextSchema.default({}),
+    result: z.unknown().optional().describe('What the tool returned, when it succeeded.'),
+    error: z.unknown().optional().describe('The error the tool returned, when it failed.'),
+    side_effects: z
+      .array(z.object({ id: z.string().min(1).max(200) }).passthrough())
+      .max(200)
+      .optional()
+      .describe('The side effects that actually happened, by the ids the contract declares.'),
+  })
+  .strict()
+  .refine((body) => (body.result === undefined) !== (body.error === undefined), { message: 'send exactly one of "result" or "error"', path: ['result'] });
+
+export type PostCallRequest = z.infer<typeof PostCallRequestSchema>;
+
+/** validate/post: the tool's result (or error) against the contract, recorded in the call's trace. */
+export async function validatePostCall(options: {
+  caller: Extract<Caller, { kind: 'api_key' }>;
+  request: PostCallRequest;
+  requestId: string;
+  traceparent: string | null;
+}): Promise<ValidationResponse> {
+  const started = performance.now();
+  const { caller, request } = options;
+  const tenantId = caller.tenantId;
+  const traceId = traceIdFor(tenantId, request.call_id);
+  const argsHash = hashCanonical(request.arguments);
+  let version = request.version;
+  if (!version) {
+    const pre = await db().evidence.findFirst({ where: { tenantId, traceId, kind: 'pre', tool: request.tool }, orderBy: { seq: 'desc' }, select: { contractVersion: true } });
+    version = pre?.contractVersion ?? undefined;
+  }
+  const base = { tenantId, kind: 'post' as const, requestId: options.requestId, traceId, callId: request.call_id, w3cTraceparent: options.traceparent, apiKeyId: caller.apiKeyId, tool: request.tool, argsHash };
+
+  const resolved = await resolveContract({ tenantId, tool: request.tool, version });
+  if (!resolved.found) {
+    const issue = makeIssue(resolved.reason === 'version_not_found' ? 'AXAG_VERSION_NOT_FOUND' : 'AXAG_UNKNOWN_TOOL', {
+      intent: request.tool,
+      message: resolved.reason === 'version_not_found' ? `Tool "${request.tool}" has no published version "${version}".` : `Tool "${request.tool}" has no published contract in this tenant.`,
+      path: resolved.reason === 'version_not_found' ? '$.version' : '$.tool',
+    });
+    const evidence = await recordEvidence({ ...base, decision: 'deny', valid: false, errors: [issue], warnings: [], durationMs: performance.now() - started });
+    return buildValidationResponse({ tool: request.tool, callId: request.call_id, traceId, evidenceId: evidence.id, errors: [issue], warnings: [], decision: 'deny' });
+  }
+
+  const { compiled } = resolved.contract;
+  const { errors, warnings } = checkPostCall({
+    contract: compiled,
+    arguments: request.arguments,
+    context: request.context,
+    ...(request.result !== undefined ? { result: request.result } : { error: request.error }),
+    side_effects: request.side_effects,
+  });
+  const decision = errors.length === 0 ? 'allow' : 'deny';
+  const evidence = await recordEvidence({
+    ...base,
+    contractVersion: resolved.contract.version,
+    contractHash: resolved.contract.contentHash,
+    arguments: caller.storeRawArguments ? redactArguments(request.arguments, compiled.document.sensitive ?? []) : null,
+    decision,
+    valid: errors.length === 0,
+    errors,
+    warnings,
+    durationMs: performance.now() - started,
+  });
+  return buildValidationResponse({
+    tool: request.tool,
+    version: resolved.contract.version,
+    contractHash: resolved.contract.contentHash,
+    callId: request.call_id,
+    traceId,
+    evidenceId: evidence.id,
+    errors,
+    warnings,
+    decision,
+  });
+}
