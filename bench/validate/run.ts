@@ -1,0 +1,149 @@
+// npm run bench: validation throughput in process and over HTTP, printed as a table.
+//   in process: Toolgate's compiled contract check and the full pre-call check, next to Zod 4
+//               safeParse of an equivalent schema, on the same inputs;
+//   over HTTP:  POST /api/v1/validate/pre on the production Next server with evidence committed
+//               (SQLite, then PostgreSQL), next to a bare node:http server doing the same Ajv
+//               check without persistence. Load from autocannon on loopback.
+// Options: --duration <s> (default 10), --connections <n> (default 32), --skip-http.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { z } from 'zod';
+import { compileContract } from '../../lib/contracts/compile-contract';
+import { lookupOrderContract } from '../../lib/contracts/examples';
+import { checkPreCall } from '../../lib/validation/check-pre-call';
+import { createScratchDatabase } from '../../lib/db/scratch-database';
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const duration = option('duration', 10);
+const connections = option('connections', 32);
+const root = path.resolve(import.meta.dirname, '..', '..');
+
+const compiled = compileContract(lookupOrderContract);
+if (!compiled.ok) throw new Error('example contract does not compile');
+const contract = compiled.contract;
+
+const inputs: Record<string, unknown>[] = Array.from({ length: 1000 }, (_, i) =>
+  i % 4 === 0 ? { tenant_id: 'acme', order_id: `BAD-${i}` } : { tenant_id: 'acme', order_id: `ord_${String(100000 + i)}`, include: i % 3 ? ['items'] : undefined },
+).map((o) => JSON.parse(JSON.stringify(o)) as Record<string, unknown>);
+
+const zodSchema = z
+  .object({
+    tenant_id: z.string().min(1),
+    order_id: z.string().regex(/^ord_[a-z0-9]{6,24}$/),
+    include: z.array(z.enum(['items', 'payments', 'shipments'])).optional(),
+  })
+  .strict();
+
+function opsPerSecond(fn: (input: Record<string, unknown>) => unknown, seconds = 2): number {
+  for (let i = 0; i < 20_000; i++) fn(inputs[i % inputs.length] as Record<string, unknown>);
+  let count = 0;
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  while (performance.now() < end) {
+    for (let i = 0; i < 1000; i++) fn(inputs[(count + i) % inputs.length] as Record<string, unknown>);
+    count += 1000;
+  }
+  return count / ((performance.now() - start) / 1000);
+}
+
+const rows: string[][] = [];
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+const ajvOps = opsPerSecond((input) => contract.checkInput(input));
+const preOps = opsPerSecond((input) => checkPreCall({ contract, arguments: input, context: { tenant_id: 'acme' } }));
+const zodOps = opsPerSecond((input) => zodSchema.safeParse(input));
+console.log('\nIn process (one core, 1,000 inputs, 25% invalid)');
+console.log(`  contract input check (Ajv + RE2):     ${fmt(ajvOps)} validations/s`);
+console.log(`  full pre-call check (schema+CEL+scope): ${fmt(preOps)} validations/s`);
+console.log(`  Zod 4 safeParse, same schema:          ${fmt(zodOps)} validations/s  (Ajv/Zod = ${(ajvOps / zodOps).toFixed(2)}x)`);
+
+if (args.includes('--skip-http')) process.exit(0);
+
+const body = JSON.stringify({ tool: 'orders.lookup', call_id: 'bench', arguments: { tenant_id: 'acme', order_id: 'ord_123456', include: ['items'] }, context: { tenant_id: 'acme', user_id: 'u_1' } });
+
+async function load(url: string, headers: Record<string, string>) {
+  const result = await autocannon({ url, method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, connections, duration });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx, total: result.requests.total };
+}
+
+function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; output:\n${buffer.slice(-2000)}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const match = pattern.exec(buffer);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1] ?? match[0]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`server exited (${code}):\n${buffer.slice(-2000)}`)));
+  });
+}
+
+const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+const baseline = spawn(tsx, [path.join(root, 'bench/validate/baseline-server.ts')], { stdio: ['ignore', 'pipe', 'pipe'] });
+const port = await waitForLine(baseline, /^(\d+)\n/m, 30_000);
+const bare = await load(`http://127.0.0.1:${port}/`, {});
+baseline.kill();
+rows.push(['bare node:http + Ajv, no persistence', fmt(bare.rps), `${bare.p50}`, `${bare.p99}`, '1.00x', String(bare.errors)]);
+
+if (!existsSync(path.join(root, '.next', 'BUILD_ID'))) {
+  console.log('building the app for the HTTP benchmark...');
+  const build = spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(1);
+}
+
+const apiKey = 'tg_bench000_benchmark-key-0123456789abcdef';
+for (const provider of ['sqlite', 'postgresql'] as const) {
+  const scratch = await createScratchDatabase(provider, 'bench');
+  const appPort = String(3400 + rows.length);
+  const server = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', appPort, '-H', '127.0.0.1'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, DATABASE_URL: scratch.target.url, NEXT_TELEMETRY_DISABLED: '1' },
+  });
+  try {
+    // Migrate and create the tenant through the same code the start script uses.
+    const init = spawnSync(tsx, ['-e', `
+      const { migrateDatabase } = await import('./lib/db/migrate-database.ts');
+      const { bootstrap } = await import('./lib/tenants/bootstrap.ts');
+      const { publishContractVersion } = await import('./lib/contracts/publish-contract-version.ts');
+      const { saveContractDraft } = await import('./lib/contracts/save-contract-draft.ts');
+      const { lookupOrderContract } = await import('./lib/contracts/examples.ts');
+      const { db } = await import('./lib/db.ts');
+      await migrateDatabase();
+      await bootstrap();
+      const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: 'bench' } });
+      await saveContractDraft({ tenantId: tenant.id, document: lookupOrderContract });
+      await publishContractVersion({ tenantId: tenant.id, tool: 'orders.lookup', version: lookupOrderContract.version });
+      await db().$disconnect();
+    `], { cwd: root, encoding: 'utf8', env: { ...process.env, DATABASE_URL: scratch.target.url, TOOLGATE_INIT_TENANT: 'bench', TOOLGATE_INIT_API_KEY: apiKey } });
+    if (init.status !== 0) throw new Error(`setup failed: ${init.stderr}`);
+    await waitForLine(server, /Ready in|started server|Local:/i, 60_000);
+    const url = `http://127.0.0.1:${appPort}/api/v1/validate/pre`;
+    await load(url, { authorization: `Bearer ${apiKey}` }); // warm-up: JIT, caches, connections
+    const r = await load(url, { authorization: `Bearer ${apiKey}` });
+    rows.push([`Toolgate validate/pre via Next, evidence on ${provider}`, fmt(r.rps), `${r.p50}`, `${r.p99}`, `${(r.rps / bare.rps).toFixed(3)}x`, String(r.errors)]);
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+    await scratch.drop();
+  }
+}
+
+console.log(`\nOver HTTP (autocannon, ${connections} connections, ${duration}s, ${Buffer.byteLength(body)}-byte body, loopback)`);
+const header = ['server', 'req/s', 'p50 ms', 'p99 ms', 'vs bare', 'errors'];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+const line = (cells: string[]) => `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ')}`;
+console.log(line(header));
+for (const r of rows) console.log(line(r));
