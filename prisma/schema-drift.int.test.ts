@@ -4,7 +4,6 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMigrations, diffDatabaseToSchema, diffSnapshotToSchema, schemaFile } from '@/lib/db/schema-engine';
 import { createScratchDatabase, type ScratchDatabase } from '@/lib/db/scratch-database';
-// @ts-expect-error plain ESM helper shared with the postinstall script
 import { renderSchema } from '../scripts/prisma-schema.mjs';
 
 /**

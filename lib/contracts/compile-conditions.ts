@@ -1,0 +1,126 @@
+import { Environment, type ASTNode } from '@marcbachmann/cel-js';
+import type { ContractCondition } from './contract-schema';
+
+/**
+ * Pre/postconditions are CEL: non-Turing-complete, side-effect free, and evaluated by a pure
+ * interpreter (the library builds no code with eval or `new Function`). Each expression is
+ * parsed and type-checked once, at contract compile time.
+ */
+
+export type ConditionPhase = 'pre' | 'post';
+
+export type ConditionOutcome =
+  | { ok: true; holds: boolean }
+  | { ok: false; error: string };
+
+export type CompiledCondition = ContractCondition & {
+  evaluate(activation: Record<string, unknown>): ConditionOutcome;
+};
+
+const environmentOptions = {
+  // Mixed literals such as ["a", 1] are legal JSON, so they are legal in conditions too.
+  homogeneousAggregateLiterals: false,
+  limits: { maxAstNodes: 2000, maxDepth: 64 },
+};
+// Declaring exactly these variables makes the type checker reject any other identifier.
+const preEnvironment = new Environment(environmentOptions)
+  .registerVariable('args', 'map')
+  .registerVariable('context', 'map');
+const postEnvironment = new Environment(environmentOptions)
+  .registerVariable('args', 'map')
+  .registerVariable('context', 'map')
+  .registerVariable('result', 'dyn');
+
+// CEL's built-in `matches` runs on the host's backtracking RegExp; a hostile pattern or input
+// could stall the validator, and the library does not allow overriding it. Patterns belong in
+// the JSON Schema, where they run on RE2.
+const REFUSED_FUNCTIONS = new Set(['matches']);
+
+function findRefusedCall(node: ASTNode): string | undefined {
+  const stack: unknown[] = [node];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (Array.isArray(current)) {
+      stack.push(...(current as unknown[]));
+      continue;
+    }
+    if (typeof current !== 'object' || current === null || !('op' in current)) continue;
+    const ast = current as ASTNode;
+    if ((ast.op === 'call' || ast.op === 'rcall') && REFUSED_FUNCTIONS.has(ast.args[0])) return ast.args[0];
+    if (Array.isArray(ast.args)) stack.push(...(ast.args as unknown[]));
+  }
+  return undefined;
+}
+
+/**
+ * JSON numbers arrive as JS numbers; CEL treats those as doubles, so `args.quantity + 1`
+ * would fail with "no such overload: double + int". Integral values become BigInt (CEL int).
+ * Objects are rebuilt without a prototype, with defineProperty, so a `__proto__` key stays data.
+ */
+export function toCelValue(value: unknown): unknown {
+  if (typeof value === 'number') {
+    return Number.isSafeInteger(value) ? BigInt(value) : value;
+  }
+  if (Array.isArray(value)) return value.map(toCelValue);
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+    for (const key of Object.keys(value)) {
+      Object.defineProperty(out, key, {
+        value: toCelValue((value as Record<string, unknown>)[key]),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return out;
+  }
+  return value;
+}
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return (text.split('\n')[0] ?? text).slice(0, 300);
+}
+
+export type ConditionCompileResult =
+  | { ok: true; condition: CompiledCondition }
+  | { ok: false; message: string };
+
+export function compileCondition(condition: ContractCondition, phase: ConditionPhase): ConditionCompileResult {
+  const environment = phase === 'pre' ? preEnvironment : postEnvironment;
+  let parsed: ReturnType<Environment['parse']>;
+  try {
+    parsed = environment.parse(condition.expression);
+  } catch (error) {
+    return { ok: false, message: `CEL syntax error: ${firstLine(error)}` };
+  }
+  const refused = findRefusedCall(parsed.ast);
+  if (refused !== undefined) {
+    return {
+      ok: false,
+      message: `CEL function "${refused}" is not allowed (backtracking regex); use a JSON Schema \`pattern\` instead.`,
+    };
+  }
+  const checked = parsed.check();
+  if (!checked.valid) {
+    const variables = phase === 'pre' ? '`args`, `context`' : '`args`, `context`, `result`';
+    return { ok: false, message: `CEL type error: ${firstLine(checked.error)} (available variables: ${variables})` };
+  }
+  if (checked.type !== 'bool' && checked.type !== 'dyn') {
+    return { ok: false, message: `Condition must be boolean, but its type is ${checked.type ?? 'unknown'}.` };
+  }
+  const evaluate = (activation: Record<string, unknown>): ConditionOutcome => {
+    try {
+      const context: Record<string, unknown> = {};
+      for (const key of Object.keys(activation)) context[key] = toCelValue(activation[key]);
+      const value: unknown = parsed(context);
+      if (typeof value !== 'boolean') {
+        return { ok: false, error: `condition evaluated to ${typeof value}, not a boolean` };
+      }
+      return { ok: true, holds: value };
+    } catch (error) {
+      return { ok: false, error: firstLine(error) };
+    }
+  };
+  return { ok: true, condition: { ...condition, evaluate } };
+}

@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest';
+import { compileContract, MAX_CONTRACT_DEPTH, type CompiledContract } from './compile-contract';
+import { CONTRACT_PROBLEM_CODES } from './contract-problems';
+import type { ToolContractInput } from './contract-schema';
+import { EXAMPLE_CONTRACTS, lookupOrderContract } from './examples';
+
+function baseContract(overrides: Partial<ToolContractInput> = {}): ToolContractInput {
+  return {
+    id: 'demo.tool',
+    version: '1.0.0',
+    description: 'A demo tool.',
+    owner: 'team-demo',
+    input: {
+      type: 'object',
+      properties: {
+        tenant_id: { type: 'string' },
+        order: { type: 'object', properties: { customer: { $ref: '#/$defs/customer' } } },
+        code: { type: 'string', pattern: '^[a-z]+$' },
+      },
+      $defs: { customer: { type: 'object', properties: { user_id: { type: 'string' } } } },
+    },
+    annotations: { kind: 'query', side_effect_level: 'read_only', idempotent: true },
+    ...overrides,
+  };
+}
+
+function compiled(document: unknown): CompiledContract {
+  const result = compileContract(document);
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
+  return result.contract;
+}
+
+function problemCodes(document: unknown): string[] {
+  const result = compileContract(document);
+  return result.ok ? [] : result.problems.map((p) => p.code);
+}
+
+describe('compileContract', () => {
+  it('compiles every example contract', () => {
+    for (const example of EXAMPLE_CONTRACTS) {
+      expect(compileContract(example)).toMatchObject({ ok: true });
+    }
+  });
+
+  it('compiles a valid contract, applies defaults and hashes the parsed document', () => {
+    const contract = compiled(baseContract());
+    expect(contract.document.annotations.confirmation_required).toBe(false);
+    expect(contract.document.annotations.approver_roles).toEqual([]);
+    expect(contract.hash).toMatch(/^[0-9a-f]{64}$/);
+    // Key order does not change the hash.
+    const reordered = Object.fromEntries(Object.entries(baseContract()).reverse());
+    expect(compiled(reordered).hash).toBe(contract.hash);
+    expect(compiled(baseContract({ description: 'Changed.' })).hash).not.toBe(contract.hash);
+  });
+
+  it('keeps its own copy of the document', () => {
+    const document = baseContract();
+    const contract = compiled(document);
+    (document.input.properties as Record<string, unknown>).code = { type: 'integer' };
+    expect(contract.checkInput({ code: 'abc' })).toEqual([]);
+    expect((contract.document.input.properties as Record<string, { type: string }>).code?.type).toBe('string');
+  });
+
+  it('CONTRACT_SCHEMA_INVALID: malformed documents, with paths', () => {
+    const result = compileContract({ ...baseContract(), id: 'NoDots', extra: true });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems.every((p) => p.code === 'CONTRACT_SCHEMA_INVALID')).toBe(true);
+    expect(result.problems.map((p) => p.path)).toEqual(expect.arrayContaining(['$.id']));
+    expect(problemCodes(baseContract({ id: 'demo' }))).toEqual(['CONTRACT_SCHEMA_INVALID']);
+    expect(problemCodes(baseContract({ version: '1.0' }))).toEqual(['CONTRACT_SCHEMA_INVALID']);
+    expect(problemCodes(baseContract({ version: '1.0.0-rc.1' }))).toEqual([]);
+  });
+
+  it('CONTRACT_TOO_LARGE: size and depth bounds', () => {
+    expect(problemCodes(baseContract({ description: 'x'.repeat(4000) }))).toEqual([]);
+    const big = baseContract({ input: { type: 'object', description: 'x'.repeat(300 * 1024) } });
+    expect(problemCodes(big)).toEqual(['CONTRACT_TOO_LARGE']);
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < MAX_CONTRACT_DEPTH; i += 1) deep = { type: 'object', properties: { a: deep } };
+    expect(problemCodes(baseContract({ input: deep }))).toEqual(['CONTRACT_TOO_LARGE']);
+  });
+
+  it('CONTRACT_INPUT/OUTPUT/ERRORS_SCHEMA_INVALID: Ajv rejects the schema', () => {
+    expect(problemCodes(baseContract({ input: { type: 'strin' } }))).toEqual(['CONTRACT_INPUT_SCHEMA_INVALID']);
+    expect(problemCodes(baseContract({ input: { $ref: '#/$defs/missing' } }))).toEqual(['CONTRACT_INPUT_SCHEMA_INVALID']);
+    expect(problemCodes(baseContract({ output: { minimum: 'one' } }))).toEqual(['CONTRACT_OUTPUT_SCHEMA_INVALID']);
+    expect(problemCodes(baseContract({ errors: { required: 'code' } }))).toEqual(['CONTRACT_ERRORS_SCHEMA_INVALID']);
+    expect(problemCodes(baseContract({ output: { type: 'object' }, errors: { type: 'object' } }))).toEqual([]);
+  });
+
+  it('contracts may reuse $ids without colliding', () => {
+    const withId = { $id: 'https://example.com/s.json', type: 'object' };
+    expect(problemCodes(baseContract({ input: withId, output: withId, errors: withId }))).toEqual([]);
+    expect(problemCodes(baseContract({ input: withId }))).toEqual([]);
+  });
+
+  it('CONTRACT_REGEX_UNSAFE: patterns RE2 cannot run are refused, not crashed on', () => {
+    const withPattern = (pattern: string) =>
+      baseContract({ input: { type: 'object', properties: { s: { type: 'string', pattern } } } });
+    const result = compileContract(withPattern('(a)\\1'));
+    expect(result).toMatchObject({ ok: false, problems: [{ code: 'CONTRACT_REGEX_UNSAFE', path: '$.input.properties.s.pattern' }] });
+    expect(problemCodes(withPattern('^(?=a)a$'))).toEqual(['CONTRACT_REGEX_UNSAFE']);
+    expect(problemCodes(baseContract({ input: { patternProperties: { '(?<!x)y': {} } } }))).toEqual(['CONTRACT_REGEX_UNSAFE']);
+    // Catastrophic under backtracking, harmless under RE2: accepted and run in linear time.
+    expect(problemCodes(withPattern('(a+)+$'))).toEqual([]);
+    // A property *named* pattern is not the keyword.
+    expect(problemCodes(baseContract({ input: { properties: { pattern: { type: 'string' } } } }))).toEqual([]);
+  });
+
+  it('CONTRACT_DATA_REF: $data is refused anywhere in the schemas', () => {
+    expect(problemCodes(baseContract({ input: { properties: { n: { maximum: { $data: '1/max' } } } } }))).toEqual(['CONTRACT_DATA_REF']);
+    expect(problemCodes(baseContract({ output: { allOf: [{ $data: '/x' }] } }))).toEqual(['CONTRACT_DATA_REF']);
+    expect(problemCodes(baseContract({ input: { properties: { $data: { type: 'string' } } } }))).toEqual([]);
+  });
+
+  it('CONTRACT_REMOTE_REF: only local references', () => {
+    expect(problemCodes(baseContract({ input: { $ref: 'https://evil.example/schema.json' } }))).toEqual(['CONTRACT_REMOTE_REF']);
+    expect(problemCodes(baseContract({ errors: { items: { $dynamicRef: 'other.json#meta' } } }))).toEqual(['CONTRACT_REMOTE_REF']);
+    expect(problemCodes(baseContract({ input: { $ref: '#/$defs/a', $defs: { a: { type: 'object' } } } }))).toEqual([]);
+  });
+
+  it('CONTRACT_EXPRESSION_INVALID: syntax, unknown variables, non-boolean, refused functions', () => {
+    const pre = (expression: string) =>
+      baseContract({ preconditions: [{ id: 'c', expression, message: 'm' }] });
+    expect(problemCodes(pre('args.x >'))).toEqual(['CONTRACT_EXPRESSION_INVALID']);
+    expect(problemCodes(pre('secrets.key == "x"'))).toEqual(['CONTRACT_EXPRESSION_INVALID']);
+    expect(problemCodes(pre('result.ok'))).toEqual(['CONTRACT_EXPRESSION_INVALID']);
+    expect(problemCodes(pre('1 + 2'))).toEqual(['CONTRACT_EXPRESSION_INVALID']);
+    expect(problemCodes(pre('args.code.matches("^(a+)+$")'))).toEqual(['CONTRACT_EXPRESSION_INVALID']);
+    expect(problemCodes(pre('args.code.startsWith("a") && "admin" in context.roles'))).toEqual([]);
+    const post = baseContract({ postconditions: [{ id: 'c', expression: 'result.ok == true', message: 'm' }] });
+    expect(problemCodes(post)).toEqual([]);
+  });
+
+  it('CONTRACT_SCOPE_PATH_UNKNOWN: scope and sensitive paths must be declared input properties', () => {
+    expect(problemCodes(baseContract({ scope: { tenant: 'tenant_id', user: 'order.customer.user_id' } }))).toEqual([]);
+    expect(problemCodes(baseContract({ scope: { tenant: 'tenantId' } }))).toEqual(['CONTRACT_SCOPE_PATH_UNKNOWN']);
+    expect(problemCodes(baseContract({ scope: { user: 'order.customer.id' } }))).toEqual(['CONTRACT_SCOPE_PATH_UNKNOWN']);
+    expect(problemCodes(baseContract({ sensitive: ['code', 'card.number'] }))).toEqual(['CONTRACT_SCOPE_PATH_UNKNOWN']);
+  });
+
+  it('documents every problem code it can produce', () => {
+    expect(Object.keys(CONTRACT_PROBLEM_CODES).sort()).toEqual([
+      'CONTRACT_DATA_REF', 'CONTRACT_ERRORS_SCHEMA_INVALID', 'CONTRACT_EXPRESSION_INVALID',
+      'CONTRACT_INPUT_SCHEMA_INVALID', 'CONTRACT_OUTPUT_SCHEMA_INVALID', 'CONTRACT_REGEX_UNSAFE',
+      'CONTRACT_REMOTE_REF', 'CONTRACT_SCHEMA_INVALID', 'CONTRACT_SCOPE_PATH_UNKNOWN', 'CONTRACT_TOO_LARGE',
+    ]);
+  });
+
+  it('validates __proto__ arguments as data without polluting Object.prototype', () => {
+    const contract = compiled(lookupOrderContract);
+    const args = JSON.parse('{"tenant_id":"t1","order_id":"ord_abcdef","__proto__":{"polluted":true}}') as unknown;
+    const issues = contract.checkInput(args);
+    expect(issues).toMatchObject([{ code: 'AXAG_UNKNOWN_PARAM', path: '$.__proto__' }]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const open = compiled(baseContract());
+    expect(open.checkInput(JSON.parse('{"__proto__":{"polluted":true}}'))).toEqual([]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('runs a catastrophic-looking pattern in linear time', () => {
+    const contract = compiled(
+      baseContract({ input: { type: 'object', properties: { s: { type: 'string', pattern: '^(a|aa)+$' } } } }),
+    );
+    const hostile = `${'a'.repeat(50_000)}b`;
+    expect(contract.checkInput({ s: hostile })).toMatchObject([{ code: 'AXAG_PATTERN_MISMATCH', path: '$.s' }]);
+    expect(contract.checkInput({ s: 'a'.repeat(50_000) })).toEqual([]);
+  });
+});

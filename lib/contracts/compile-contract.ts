@@ -1,0 +1,159 @@
+import type { ValidateFunction } from 'ajv';
+import { ajvIssues, type CheckedSubject } from '@/lib/validation/ajv-issues';
+import type { ValidationIssue } from '@/lib/validation/error-codes';
+import { formatJsonPath } from '@/lib/validation/json-path';
+import { canonicalJson, sha256Hex } from './canonical-json';
+import { compileCondition, type CompiledCondition } from './compile-conditions';
+import type { ContractProblem, ContractProblemCode } from './contract-problems';
+import { ToolContractSchema, type ToolContract } from './contract-schema';
+import { checkSchemaAgainstMeta, createContractAjv } from './json-schema-engine';
+import { findSchemaProblems, schemaDeclaresPath } from './schema-guards';
+
+/**
+ * Turns an untrusted contract document into validators. All the expensive and risky work
+ * (schema compilation, regex compilation, CEL parsing) happens here, once; the returned
+ * checks only run precompiled code.
+ */
+
+export const MAX_CONTRACT_BYTES = 256 * 1024;
+export const MAX_CONTRACT_DEPTH = 48;
+
+export type CompiledContract = {
+  document: ToolContract;
+  /** sha256 of the canonical JSON of the parsed document (defaults applied). */
+  hash: string;
+  checkInput(args: unknown): ValidationIssue[];
+  checkOutput(result: unknown): ValidationIssue[];
+  checkErrorPayload(error: unknown): ValidationIssue[];
+  preconditions: readonly CompiledCondition[];
+  postconditions: readonly CompiledCondition[];
+};
+
+export type CompileContractResult =
+  | { ok: true; contract: CompiledContract }
+  | { ok: false; problems: ContractProblem[] };
+
+const SCHEMA_FIELDS = [
+  { field: 'input', code: 'CONTRACT_INPUT_SCHEMA_INVALID', subject: 'arguments' },
+  { field: 'output', code: 'CONTRACT_OUTPUT_SCHEMA_INVALID', subject: 'result' },
+  { field: 'errors', code: 'CONTRACT_ERRORS_SCHEMA_INVALID', subject: 'error' },
+] as const satisfies readonly { field: 'input' | 'output' | 'errors'; code: ContractProblemCode; subject: CheckedSubject }[];
+
+/** Iterative, so a hostile document cannot overflow the stack before it is refused. */
+function exceedsDepth(document: unknown, limit: number): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value: document, depth: 1 }];
+  while (stack.length > 0) {
+    const { value, depth } = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > limit) return true;
+    const children = Array.isArray(value) ? value : Object.values(value);
+    for (const child of children) stack.push({ value: child, depth: depth + 1 });
+  }
+  return false;
+}
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return (text.split('\n')[0] ?? text).slice(0, 500);
+}
+
+type Checker = (value: unknown) => ValidationIssue[];
+
+function makeChecker(validate: ValidateFunction, schema: unknown, intent: string, subject: CheckedSubject): Checker {
+  return (value) =>
+    validate(value) ? [] : ajvIssues({ errors: validate.errors, data: value, schema, intent, subject });
+}
+
+export function compileContract(document: unknown): CompileContractResult {
+  if (exceedsDepth(document, MAX_CONTRACT_DEPTH)) {
+    return { ok: false, problems: [{ code: 'CONTRACT_TOO_LARGE', message: `The document nests deeper than ${MAX_CONTRACT_DEPTH} levels.`, path: '$' }] };
+  }
+  const parsed = ToolContractSchema.safeParse(document);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      problems: parsed.error.issues.map((issue) => ({
+        code: 'CONTRACT_SCHEMA_INVALID',
+        message: issue.message,
+        path: formatJsonPath(issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))),
+      })),
+    };
+  }
+  let canonical: string;
+  try {
+    canonical = canonicalJson(parsed.data);
+  } catch (error) {
+    return { ok: false, problems: [{ code: 'CONTRACT_SCHEMA_INVALID', message: `The document is not plain JSON: ${firstLine(error)}`, path: '$' }] };
+  }
+  const bytes = Buffer.byteLength(canonical, 'utf8');
+  if (bytes > MAX_CONTRACT_BYTES) {
+    return { ok: false, problems: [{ code: 'CONTRACT_TOO_LARGE', message: `The document is ${bytes} bytes of canonical JSON; the limit is ${MAX_CONTRACT_BYTES}.`, path: '$' }] };
+  }
+
+  // Everything below works on a private copy re-read from the canonical text, so the stored
+  // document always matches its hash and later mutation of the caller's object changes nothing.
+  const contract = JSON.parse(canonical) as ToolContract;
+  const problems: ContractProblem[] = [];
+  const checkers: Partial<Record<CheckedSubject, Checker>> = {};
+  for (const { field, code, subject } of SCHEMA_FIELDS) {
+    const schema = contract[field];
+    if (schema === undefined) continue;
+    const guardProblems = findSchemaProblems(schema, field);
+    if (guardProblems.length > 0) {
+      problems.push(...guardProblems);
+      continue;
+    }
+    const meta = checkSchemaAgainstMeta(schema);
+    if (!meta.ok) {
+      problems.push({ code, message: meta.message.slice(0, 500), path: formatJsonPath([field]) });
+      continue;
+    }
+    try {
+      const validate = createContractAjv().compile(schema);
+      checkers[subject] = makeChecker(validate, schema, contract.id, subject);
+    } catch (error) {
+      problems.push({ code, message: firstLine(error), path: formatJsonPath([field]) });
+    }
+  }
+
+  const compileConditions = (field: 'preconditions' | 'postconditions'): CompiledCondition[] => {
+    const compiled: CompiledCondition[] = [];
+    (contract[field] ?? []).forEach((condition, index) => {
+      const result = compileCondition(condition, field === 'preconditions' ? 'pre' : 'post');
+      if (result.ok) compiled.push(result.condition);
+      else problems.push({ code: 'CONTRACT_EXPRESSION_INVALID', message: result.message, path: formatJsonPath([field, index, 'expression']) });
+    });
+    return compiled;
+  };
+  const preconditions = compileConditions('preconditions');
+  const postconditions = compileConditions('postconditions');
+
+  const declaredPaths: { path: string; at: (string | number)[] }[] = [];
+  if (contract.scope?.tenant !== undefined) declaredPaths.push({ path: contract.scope.tenant, at: ['scope', 'tenant'] });
+  if (contract.scope?.user !== undefined) declaredPaths.push({ path: contract.scope.user, at: ['scope', 'user'] });
+  (contract.sensitive ?? []).forEach((path, index) => declaredPaths.push({ path, at: ['sensitive', index] }));
+  for (const { path, at } of declaredPaths) {
+    if (!schemaDeclaresPath(contract.input, path)) {
+      problems.push({
+        code: 'CONTRACT_SCOPE_PATH_UNKNOWN',
+        message: `"${path}" is not a property declared in the input schema.`,
+        path: formatJsonPath(at),
+      });
+    }
+  }
+
+  if (problems.length > 0) return { ok: false, problems };
+  const none: Checker = () => [];
+  return {
+    ok: true,
+    contract: {
+      document: contract,
+      hash: sha256Hex(canonical),
+      checkInput: checkers.arguments ?? none,
+      checkOutput: checkers.result ?? none,
+      checkErrorPayload: checkers.error ?? none,
+      preconditions,
+      postconditions,
+    },
+  };
+}

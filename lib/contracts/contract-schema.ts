@@ -1,0 +1,199 @@
+import { z } from 'zod';
+
+/**
+ * The tool contract document: what a tool accepts, returns and is allowed to do. Every field
+ * carries a description because the generated JSON Schema drives editor hover docs.
+ */
+
+export const TOOL_CONTRACT_SCHEMA_ID = 'https://toolgate.dev/schemas/tool-contract.json';
+
+/** Ordered from harmless to irreversible; policies compare levels with `compareSideEffectLevels`. */
+export const SIDE_EFFECT_LEVELS = [
+  'none',
+  'read_only',
+  'write',
+  'process_exec',
+  'external',
+  'destructive',
+] as const;
+export type SideEffectLevel = (typeof SIDE_EFFECT_LEVELS)[number];
+
+/** Negative when `a` is less severe than `b`, zero when equal, positive when more severe. */
+export function compareSideEffectLevels(a: SideEffectLevel, b: SideEffectLevel): number {
+  return SIDE_EFFECT_LEVELS.indexOf(a) - SIDE_EFFECT_LEVELS.indexOf(b);
+}
+
+export const TOOL_ID_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
+// Semver core plus optional prerelease; build metadata is left out because it must not
+// distinguish two contract versions.
+export const SEMVER_PATTERN =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
+export const ARGUMENT_PATH_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*$/;
+const CONDITION_ID_PATTERN = /^[a-z][a-z0-9_.-]*$/;
+
+export type JsonSchemaObject = Record<string, unknown>;
+
+function isPlainObject(value: unknown): value is JsonSchemaObject {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+// z.custom instead of z.record: Zod's record parser silently drops an own `__proto__` key,
+// which would make the stored document (and its hash) differ from what was submitted. The
+// schema is passed through untouched and validated for real by Ajv at compile time.
+const jsonSchemaObject = (description: string) =>
+  z
+    .custom<JsonSchemaObject>(isPlainObject, { message: 'Expected a JSON Schema object' })
+    .describe(description);
+
+const argumentPath = (description: string) =>
+  z.string().min(1).max(256).regex(ARGUMENT_PATH_PATTERN).describe(description);
+
+const role = z.string().min(1).max(100).describe('A role name, e.g. `approver`.');
+
+export const AnnotationsSchema = z
+  .object({
+    kind: z
+      .enum(['query', 'mutation', 'execute', 'search', 'other'])
+      .describe('What sort of operation the tool performs.'),
+    side_effect_level: z
+      .enum(SIDE_EFFECT_LEVELS)
+      .describe('The most severe effect the tool can have, from `none` to `destructive`.'),
+    idempotent: z.boolean().describe('Whether repeating the same call has no further effect.'),
+    idempotency_strategy: z
+      .enum(['key', 'natural'])
+      .optional()
+      .describe('How repeats are recognised: an idempotency key, or naturally by the arguments.'),
+    confirmation_required: z
+      .boolean()
+      .default(false)
+      .describe('The user must confirm each call before it runs.'),
+    approval_required: z
+      .boolean()
+      .default(false)
+      .describe('An approver must approve each call before it runs.'),
+    approver_roles: z
+      .array(role)
+      .max(20)
+      .default([])
+      .describe('Roles allowed to approve calls of this tool.'),
+    required_roles: z
+      .array(role)
+      .min(1)
+      .max(20)
+      .optional()
+      .describe("The caller's roles must include at least one of these."),
+    approval_ttl_seconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 24 * 3600)
+      .optional()
+      .describe('How long an approval stays valid, in seconds.'),
+  })
+  .strict()
+  .describe('Safety and behaviour annotations for the tool.');
+
+export const ConditionSchema = z
+  .object({
+    id: z.string().min(1).max(100).regex(CONDITION_ID_PATTERN).describe('Stable id of the condition.'),
+    expression: z
+      .string()
+      .min(1)
+      .max(2000)
+      .describe('CEL expression that must evaluate to true. Variables: `args`, `context` (and `result` in postconditions).'),
+    message: z.string().min(1).max(500).describe('Human-readable statement of what must hold.'),
+    suggestion: z.string().min(1).max(500).optional().describe('How a caller can make the condition hold.'),
+  })
+  .strict()
+  .describe('A machine-checkable condition written in CEL.');
+
+export const SideEffectSchema = z
+  .object({
+    id: z.string().min(1).max(100).regex(CONDITION_ID_PATTERN).describe('Stable id of the side effect, as callers report it.'),
+    description: z.string().min(1).max(1000).describe('What the side effect is.'),
+    required: z
+      .boolean()
+      .optional()
+      .describe('If true, a successful call must report this side effect.'),
+  })
+  .strict()
+  .describe('A side effect the tool may cause.');
+
+export const ToolContractSchema = z
+  .object({
+    id: z
+      .string()
+      .max(128)
+      .regex(TOOL_ID_PATTERN)
+      .describe('Stable dotted tool name, e.g. `cart.begin_checkout`.'),
+    version: z.string().max(64).regex(SEMVER_PATTERN).describe('Semantic version of this contract, e.g. `1.2.0`.'),
+    description: z.string().min(1).max(4000).describe('What the tool does, written for the model that calls it.'),
+    owner: z.string().min(1).max(200).describe('Team or person responsible for the tool.'),
+    input: jsonSchemaObject('JSON Schema (2020-12) for the call arguments.'),
+    output: jsonSchemaObject('JSON Schema (2020-12) for a successful result.').optional(),
+    errors: jsonSchemaObject('JSON Schema (2020-12) for error responses.').optional(),
+    annotations: AnnotationsSchema,
+    scope: z
+      .object({
+        tenant: argumentPath('Dotted argument path holding the tenant id, e.g. `order.tenant_id`.').optional(),
+        user: argumentPath('Dotted argument path holding the user id, e.g. `user_id`.').optional(),
+      })
+      .strict()
+      .optional()
+      .describe('Where the tenant and user ids sit inside the arguments.'),
+    preconditions: z.array(ConditionSchema).max(50).optional().describe('Conditions checked before the call runs.'),
+    postconditions: z.array(ConditionSchema).max(50).optional().describe('Conditions checked against the result.'),
+    side_effects: z.array(SideEffectSchema).max(50).optional().describe('Side effects the tool declares.'),
+    retry: z
+      .object({
+        max_attempts: z.number().int().min(1).max(20).describe('Total attempts including the first.'),
+        backoff_ms: z.number().int().min(0).max(600_000).optional().describe('Delay between attempts in milliseconds.'),
+        retry_on: z
+          .array(z.string().min(1).max(100))
+          .max(50)
+          .optional()
+          .describe('Error codes that are worth retrying.'),
+      })
+      .strict()
+      .optional()
+      .describe('Retry policy for callers.'),
+    timeout_ms: z.number().int().min(1).max(3_600_000).optional().describe('Maximum run time in milliseconds.'),
+    deprecated: z
+      .union([
+        z.boolean(),
+        z
+          .object({
+            message: z.string().min(1).max(1000).describe('Why the tool is deprecated.'),
+            replacement: z.string().max(128).regex(TOOL_ID_PATTERN).optional().describe('Tool id to use instead.'),
+          })
+          .strict(),
+      ])
+      .optional()
+      .describe('Marks the tool as deprecated, optionally naming a replacement.'),
+    sensitive: z
+      .array(argumentPath('Dotted argument path to redact.'))
+      .max(100)
+      .optional()
+      .describe('Argument paths that must be redacted in stored evidence.'),
+  })
+  .strict()
+  .describe('A Toolgate tool contract.');
+
+/** A parsed contract, defaults applied. */
+export type ToolContract = z.output<typeof ToolContractSchema>;
+/** A contract as authored: defaulted fields may be omitted. */
+export type ToolContractInput = z.input<typeof ToolContractSchema>;
+export type ContractCondition = z.output<typeof ConditionSchema>;
+
+export function toolContractJsonSchema(): Record<string, unknown> {
+  const generated = z.toJSONSchema(ToolContractSchema, {
+    target: 'draft-2020-12',
+    // Authors may omit defaulted fields, so editors should validate the input shape.
+    io: 'input',
+    unrepresentable: () => ({ type: 'object' }),
+  }) as Record<string, unknown>;
+  const { $schema, ...rest } = generated;
+  return { $schema, $id: TOOL_CONTRACT_SCHEMA_ID, ...rest };
+}

@@ -1,0 +1,109 @@
+import Ajv2020 from 'ajv/dist/2020';
+import type { RegExpEngine } from 'ajv/dist/types';
+import addFormats from 'ajv-formats';
+import { RE2JS } from 're2js';
+
+/**
+ * The one Ajv configuration every contract schema is compiled with. Patterns in contracts are
+ * written by tool authors and matched against arguments written by models, so both sides are
+ * untrusted: regexes run on RE2 (linear time, no backtracking) and nothing ever loads a remote
+ * schema.
+ */
+
+/**
+ * JSON Schema patterns use ECMAScript syntax; RE2 spells code-point escapes `\x{...}`. Only
+ * that difference is translated. Backreferences and lookaround have no RE2 equivalent and are
+ * left for RE2 to reject.
+ */
+export function toRe2Syntax(pattern: string): string {
+  let out = '';
+  let i = 0;
+  while (i < pattern.length) {
+    const char = pattern[i];
+    if (char !== '\\') {
+      out += char;
+      i += 1;
+      continue;
+    }
+    const next = pattern[i + 1] ?? '';
+    if (next === 'u') {
+      const rest = pattern.slice(i + 2);
+      const fixed = /^[0-9a-fA-F]{4}/.exec(rest);
+      const braced = /^\{([0-9a-fA-F]{1,6})\}/.exec(rest);
+      if (braced) {
+        out += `\\x{${braced[1]}}`;
+        i += 2 + braced[0].length;
+        continue;
+      }
+      if (fixed) {
+        out += `\\x{${fixed[0]}}`;
+        i += 6;
+        continue;
+      }
+    }
+    out += char + next;
+    i += 2;
+  }
+  return out;
+}
+
+export type PatternCheck = { ok: true } | { ok: false; reason: string };
+
+export function checkPattern(pattern: string): PatternCheck {
+  try {
+    RE2JS.compile(toRe2Syntax(pattern));
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function re2Engine(pattern: string, flags: string): { test: (input: string) => boolean; toString(): string } {
+  const compiled = RE2JS.compile(toRe2Syntax(pattern));
+  return {
+    test: (input: string) => compiled.test(input),
+    // Ajv caches compiled patterns under `String(regex)`. Without a per-pattern key every
+    // pattern in an Ajv instance would share the first one's matcher (the meta-schema's).
+    toString: () => `/${pattern}/${flags}`,
+  };
+}
+
+/** Ajv's `code.regExp` hook; `code` only matters for standalone code generation, unused here. */
+export const re2RegExpEngine: RegExpEngine = Object.assign(re2Engine, { code: 're2js' });
+
+const AJV_OPTIONS = {
+  allErrors: true,
+  // Contracts come from many authors; unknown keywords are ignored rather than fatal.
+  strict: false,
+  // Issue messages quote the offending value and read the failing schema.
+  verbose: true,
+  // `$data` turns schema constraints into data-controlled ones; contracts must be static.
+  $data: false,
+  code: { regExp: re2RegExpEngine },
+} as const;
+
+function newAjv(validateSchema: boolean): Ajv2020 {
+  const ajv = new Ajv2020({ ...AJV_OPTIONS, validateSchema });
+  addFormats(ajv);
+  return ajv;
+}
+
+/**
+ * A fresh Ajv per schema: contract schemas may carry their own `$id`s, and two contracts (or a
+ * contract's input and output) using the same `$id` must not collide in a shared registry.
+ * Meta-schema validation is left to `checkSchemaAgainstMeta`, because compiling the 2020-12
+ * meta-schema costs ~100 ms and would otherwise be repeated for every fresh instance.
+ */
+export function createContractAjv(): Ajv2020 {
+  return newAjv(false);
+}
+
+let metaValidator: Ajv2020 | undefined;
+
+/** Validates a schema against the 2020-12 meta-schema with one long-lived, read-only instance. */
+export function checkSchemaAgainstMeta(schema: unknown): { ok: true } | { ok: false; message: string } {
+  metaValidator ??= newAjv(true);
+  const valid = metaValidator.validateSchema(schema as object);
+  if (valid === true) return { ok: true };
+  return { ok: false, message: `schema is invalid: ${metaValidator.errorsText(metaValidator.errors, { dataVar: 'schema' })}` };
+}

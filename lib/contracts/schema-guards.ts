@@ -1,0 +1,142 @@
+import { formatJsonPath, ownValue, pointerSegments } from '@/lib/validation/json-path';
+import type { ContractProblem } from './contract-problems';
+import { checkPattern } from './json-schema-engine';
+
+/**
+ * Static checks on contract JSON Schemas that Ajv either cannot express or would only report
+ * by throwing: remote references, `$data`, and regexes RE2 cannot run. The walk follows the
+ * 2020-12 subschema keywords, so a property that happens to be *named* `pattern` or `$ref` is
+ * not mistaken for the keyword.
+ */
+
+type Segments = (string | number)[];
+
+const SCHEMA_KEYWORDS = [
+  'not', 'if', 'then', 'else', 'additionalProperties', 'unevaluatedProperties', 'items',
+  'unevaluatedItems', 'contains', 'propertyNames', 'additionalItems', 'contentSchema',
+] as const;
+const SCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
+const SCHEMA_MAP_KEYWORDS = [
+  'properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas',
+] as const;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Visits every subschema (objects only; boolean schemas hold nothing to check). */
+function walkSchemas(
+  root: unknown,
+  base: Segments,
+  visit: (schema: Record<string, unknown>, path: Segments) => void,
+): void {
+  const stack: { schema: unknown; path: Segments }[] = [{ schema: root, path: base }];
+  while (stack.length > 0) {
+    const { schema, path } = stack.pop()!;
+    if (!isObject(schema)) continue;
+    visit(schema, path);
+    for (const keyword of SCHEMA_KEYWORDS) {
+      const sub = ownValue(schema, keyword);
+      // Draft-07 style array `items` is still walked so nothing escapes the checks.
+      if (Array.isArray(sub)) sub.forEach((s, i) => stack.push({ schema: s, path: [...path, keyword, i] }));
+      else if (sub !== undefined) stack.push({ schema: sub, path: [...path, keyword] });
+    }
+    for (const keyword of SCHEMA_ARRAY_KEYWORDS) {
+      const subs = ownValue(schema, keyword);
+      if (Array.isArray(subs)) subs.forEach((s, i) => stack.push({ schema: s, path: [...path, keyword, i] }));
+    }
+    for (const keyword of SCHEMA_MAP_KEYWORDS) {
+      const map = ownValue(schema, keyword);
+      if (!isObject(map)) continue;
+      for (const key of Object.keys(map)) stack.push({ schema: map[key], path: [...path, keyword, key] });
+    }
+  }
+}
+
+export function findSchemaProblems(schema: unknown, field: 'input' | 'output' | 'errors'): ContractProblem[] {
+  const problems: ContractProblem[] = [];
+  walkSchemas(schema, [field], (node, path) => {
+    if (Object.prototype.hasOwnProperty.call(node, '$data')) {
+      problems.push({ code: 'CONTRACT_DATA_REF', message: '`$data` is not allowed in contract schemas.', path: formatJsonPath([...path, '$data']) });
+    }
+    for (const key of Object.keys(node)) {
+      const value = node[key];
+      if (isObject(value) && Object.prototype.hasOwnProperty.call(value, '$data') && !isMapKeyword(key)) {
+        problems.push({ code: 'CONTRACT_DATA_REF', message: `\`$data\` is not allowed (in \`${key}\`).`, path: formatJsonPath([...path, key, '$data']) });
+      }
+    }
+    for (const keyword of ['$ref', '$dynamicRef'] as const) {
+      const ref = ownValue(node, keyword);
+      if (typeof ref === 'string' && !ref.startsWith('#')) {
+        problems.push({
+          code: 'CONTRACT_REMOTE_REF',
+          message: `${keyword} "${ref.slice(0, 200)}" is not local; only references starting with "#" are allowed.`,
+          path: formatJsonPath([...path, keyword]),
+        });
+      }
+    }
+    const pattern = ownValue(node, 'pattern');
+    if (typeof pattern === 'string') pushPatternProblem(problems, pattern, [...path, 'pattern']);
+    const patternProperties = ownValue(node, 'patternProperties');
+    if (isObject(patternProperties)) {
+      for (const key of Object.keys(patternProperties)) {
+        pushPatternProblem(problems, key, [...path, 'patternProperties', key]);
+      }
+    }
+  });
+  return problems;
+}
+
+function isMapKeyword(key: string): boolean {
+  return (SCHEMA_MAP_KEYWORDS as readonly string[]).includes(key);
+}
+
+function pushPatternProblem(problems: ContractProblem[], pattern: string, path: Segments): void {
+  const check = checkPattern(pattern);
+  if (check.ok) return;
+  problems.push({
+    code: 'CONTRACT_REGEX_UNSAFE',
+    message: `Pattern "${pattern.slice(0, 200)}" cannot run on the linear-time RE2 engine: ${check.reason}`,
+    path: formatJsonPath(path),
+  });
+}
+
+/** Resolves a local `#/a/b` reference against the schema root; anchors are not followed. */
+function resolveLocalRef(root: unknown, ref: string): unknown {
+  if (!ref.startsWith('#/') && ref !== '#') return undefined;
+  let current: unknown = root;
+  for (const segment of pointerSegments(decodeURIComponent(ref.slice(1)))) {
+    current = Array.isArray(current) ? current[Number(segment)] : ownValue(current, segment);
+    if (current === undefined) return undefined;
+  }
+  return current;
+}
+
+/**
+ * Whether a dotted argument path names a declared property: follows `properties`, local
+ * `$ref`s and `allOf`/`anyOf`/`oneOf` branches (any branch declaring the key is enough).
+ */
+export function schemaDeclaresPath(root: unknown, dotted: string): boolean {
+  let frontier: unknown[] = [root];
+  for (const key of dotted.split('.')) {
+    const next: unknown[] = [];
+    const seen = new Set<unknown>();
+    const queue = [...frontier];
+    while (queue.length > 0) {
+      const schema = queue.pop();
+      if (!isObject(schema) || seen.has(schema)) continue;
+      seen.add(schema);
+      const ref = ownValue(schema, '$ref');
+      if (typeof ref === 'string') queue.push(resolveLocalRef(root, ref));
+      for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) {
+        const branches = ownValue(schema, keyword);
+        if (Array.isArray(branches)) queue.push(...(branches as unknown[]));
+      }
+      const property = ownValue(ownValue(schema, 'properties'), key);
+      if (property !== undefined) next.push(property);
+    }
+    if (next.length === 0) return false;
+    frontier = next;
+  }
+  return true;
+}

@@ -1,0 +1,133 @@
+import type { CompiledContract } from '@/lib/contracts/compile-contract';
+import type { CompiledCondition } from '@/lib/contracts/compile-conditions';
+import { makeIssue, type ValidationIssue } from './error-codes';
+import { formatJsonPath, readDottedPath } from './json-path';
+
+/** Who is calling, as established by the server (never taken from the model's arguments). */
+export type CallContext = {
+  tenant_id?: string;
+  user_id?: string;
+  roles?: string[];
+  state?: Record<string, unknown>;
+};
+
+export type CheckResult = { errors: ValidationIssue[]; warnings: ValidationIssue[] };
+
+export type CheckPreCallOptions = {
+  contract: CompiledContract;
+  arguments: unknown;
+  context: CallContext;
+};
+
+/**
+ * Evaluates conditions and fails closed: a condition that cannot be evaluated (missing key,
+ * type error) is treated as not holding, because "could not check" must never mean "allowed".
+ */
+export function evaluateConditions(
+  conditions: readonly CompiledCondition[],
+  activation: Record<string, unknown>,
+  code: 'AXAG_PRECONDITION_FAILED' | 'AXAG_POSTCONDITION_FAILED',
+  intent: string,
+): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const detailKey = code === 'AXAG_PRECONDITION_FAILED' ? 'failed_precondition' : 'failed_postcondition';
+  for (const condition of conditions) {
+    const outcome = condition.evaluate(activation);
+    if (outcome.ok && outcome.holds) continue;
+    const prefix = code === 'AXAG_PRECONDITION_FAILED' ? 'Precondition not met' : 'Postcondition not met';
+    issues.push(
+      makeIssue(code, {
+        intent,
+        message: `${prefix}: ${condition.message}`,
+        suggestion: condition.suggestion,
+        [detailKey]: condition.message,
+        condition_id: condition.id,
+        ...(outcome.ok ? {} : { evaluation_error: outcome.error }),
+      }),
+    );
+  }
+  return issues;
+}
+
+function scopePath(dotted: string): string {
+  return formatJsonPath(dotted.split('.'));
+}
+
+export function checkPreCall({ contract, arguments: args, context }: CheckPreCallOptions): CheckResult {
+  const document = contract.document;
+  const intent = document.id;
+  const errors: ValidationIssue[] = [];
+  const warnings: ValidationIssue[] = [];
+
+  const inputIssues = contract.checkInput(args);
+  errors.push(...inputIssues);
+
+  const roles = context.roles ?? [];
+  const required = document.annotations.required_roles ?? [];
+  if (required.length > 0 && !required.some((role) => roles.includes(role))) {
+    errors.push(
+      makeIssue('AXAG_ROLE_INSUFFICIENT', {
+        intent,
+        message: `Calling ${intent} requires one of the roles ${required.join(', ')}`,
+        constraint: { required_roles: required },
+      }),
+    );
+  }
+
+  // Scope is checked even when the arguments are otherwise invalid: a cross-tenant attempt
+  // is worth reporting on its own.
+  const tenantPath = document.scope?.tenant;
+  if (tenantPath !== undefined) {
+    const value = readDottedPath(args, tenantPath);
+    if (context.tenant_id === undefined || value !== context.tenant_id) {
+      errors.push(
+        makeIssue('AXAG_TENANT_BOUNDARY', {
+          intent,
+          path: scopePath(tenantPath),
+          message:
+            context.tenant_id === undefined
+              ? `${tenantPath} cannot be checked: the call has no tenant context`
+              : `${tenantPath} does not match the caller's tenant`,
+          constraint: { scope: 'tenant', argument_path: tenantPath },
+        }),
+      );
+    }
+  }
+  const userPath = document.scope?.user;
+  if (userPath !== undefined) {
+    const value = readDottedPath(args, userPath);
+    if (context.user_id === undefined || value !== context.user_id) {
+      errors.push(
+        makeIssue('AXAG_SCOPE_VIOLATION', {
+          intent,
+          path: scopePath(userPath),
+          message:
+            context.user_id === undefined
+              ? `${userPath} cannot be checked: the call has no user context`
+              : `${userPath} does not match the calling user`,
+          constraint: { scope: 'user', argument_path: userPath },
+        }),
+      );
+    }
+  }
+
+  // Preconditions assume well-typed arguments; on invalid input they would only add noise.
+  if (inputIssues.length === 0) {
+    errors.push(...evaluateConditions(contract.preconditions, { args, context }, 'AXAG_PRECONDITION_FAILED', intent));
+  }
+
+  const deprecated = document.deprecated;
+  if (deprecated !== undefined && deprecated !== false) {
+    const info = typeof deprecated === 'object' ? deprecated : undefined;
+    warnings.push(
+      makeIssue('AXAG_CONTRACT_DEPRECATED', {
+        intent,
+        message: `${intent} is deprecated${info ? `: ${info.message}` : ''}`,
+        ...(info?.replacement
+          ? { replacement: info.replacement, suggestion: `Call ${info.replacement} instead.` }
+          : {}),
+      }),
+    );
+  }
+  return { errors, warnings };
+}

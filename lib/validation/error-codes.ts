@@ -1,0 +1,241 @@
+/**
+ * Every runtime validation code Toolgate can report, in one table. The first ten come verbatim
+ * from the AXAG runtime-validation spec; the rest extend it in the same style. The README's
+ * table is generated from this object, so a code documented here is a code that exists.
+ */
+export const ERROR_CODES = {
+  AXAG_MISSING_PARAM: {
+    type: 'parameter_error',
+    severity: 'error',
+    description: 'Required parameter not provided (absent, or present but null).',
+    suggestion: 'Provide the required parameter with a non-null value.',
+  },
+  AXAG_INVALID_TYPE: {
+    type: 'parameter_error',
+    severity: 'error',
+    description: 'Parameter value has wrong type.',
+    suggestion: 'Send the value with the type the contract declares.',
+  },
+  AXAG_OUT_OF_RANGE: {
+    type: 'constraint_error',
+    severity: 'error',
+    description: 'Numeric value outside min/max.',
+    suggestion: 'Choose a value inside the declared bounds.',
+  },
+  AXAG_INVALID_ENUM: {
+    type: 'constraint_error',
+    severity: 'error',
+    description: 'Value not in allowed enum set.',
+    suggestion: 'Use one of the allowed values listed in details.constraint.allowed.',
+  },
+  AXAG_PRECONDITION_FAILED: {
+    type: 'precondition_error',
+    severity: 'error',
+    description: 'Precondition check failed.',
+    suggestion: 'Bring the system into the state the precondition requires, then retry.',
+  },
+  AXAG_CONFIRMATION_MISSING: {
+    type: 'safety_error',
+    severity: 'error',
+    description: 'Confirmation required but not provided.',
+    suggestion: 'Ask the user to confirm this exact call, then retry with the confirmation token.',
+  },
+  AXAG_APPROVAL_MISSING: {
+    type: 'safety_error',
+    severity: 'error',
+    description: 'Approval required but not provided.',
+    suggestion: 'Request approval from an authorized approver, then retry with the approval token.',
+  },
+  AXAG_SCOPE_VIOLATION: {
+    type: 'security_error',
+    severity: 'error',
+    description: 'Operation outside declared scope.',
+    suggestion: 'Only act on resources that belong to the calling user.',
+  },
+  AXAG_TENANT_BOUNDARY: {
+    type: 'security_error',
+    severity: 'error',
+    description: 'Cross-tenant access attempt.',
+    suggestion: "Use the caller's own tenant id; cross-tenant calls are never allowed.",
+  },
+  AXAG_ROLE_INSUFFICIENT: {
+    type: 'authorization_error',
+    severity: 'error',
+    description: 'Caller lacks required role.',
+    suggestion: 'Call this tool as a principal holding one of the required roles.',
+  },
+  AXAG_UNKNOWN_TOOL: {
+    type: 'request_error',
+    severity: 'error',
+    description: 'No contract, or no published version, exists for the named tool.',
+    suggestion: 'Check the tool id against the list of published contracts.',
+  },
+  AXAG_VERSION_NOT_FOUND: {
+    type: 'request_error',
+    severity: 'error',
+    description: 'The requested contract version does not exist.',
+    suggestion: 'Omit the version to use the current one, or pick a published version.',
+  },
+  AXAG_UNKNOWN_PARAM: {
+    type: 'parameter_error',
+    severity: 'error',
+    description: 'A parameter the contract does not declare was sent.',
+    suggestion: 'Remove the parameter; only declared parameters are accepted.',
+  },
+  AXAG_INVALID_FORMAT: {
+    type: 'constraint_error',
+    severity: 'error',
+    description: 'Value does not match its declared format (email, date, URI, ...).',
+    suggestion: 'Send the value in the declared format.',
+  },
+  AXAG_PATTERN_MISMATCH: {
+    type: 'constraint_error',
+    severity: 'error',
+    description: 'String does not match the declared pattern.',
+    suggestion: 'Send a string matching the pattern in details.constraint.pattern.',
+  },
+  AXAG_INVALID_LENGTH: {
+    type: 'constraint_error',
+    severity: 'error',
+    description: 'String length, item count or property count outside the declared bounds.',
+    suggestion: 'Shorten or extend the value to fit the declared length bounds.',
+  },
+  AXAG_CONSTRAINT_VIOLATION: {
+    type: 'constraint_error',
+    severity: 'error',
+    description: 'Value violates another schema constraint (const, multipleOf, uniqueItems, oneOf/anyOf/not, ...).',
+    suggestion: 'Change the value to satisfy the constraint in details.constraint.',
+  },
+  AXAG_CONFIRMATION_INVALID: {
+    type: 'safety_error',
+    severity: 'error',
+    description: 'Confirmation token is malformed, expired, already used, or bound to another call.',
+    suggestion: 'Obtain a fresh confirmation for this exact call and retry with its token.',
+  },
+  AXAG_APPROVAL_INVALID: {
+    type: 'safety_error',
+    severity: 'error',
+    description: 'Approval token is malformed, expired, already used, or bound to another call.',
+    suggestion: 'Request a fresh approval for this exact call and retry with its token.',
+  },
+  AXAG_APPROVAL_DENIED: {
+    type: 'safety_error',
+    severity: 'error',
+    description: 'An approver denied the call.',
+    suggestion: 'Do not retry this call; report the denial to the user.',
+  },
+  AXAG_OUTPUT_MISMATCH: {
+    type: 'output_error',
+    severity: 'error',
+    description: "The tool's result does not match the declared output schema.",
+    suggestion: 'Fix the tool implementation or the contract so the result matches the output schema.',
+  },
+  AXAG_POSTCONDITION_FAILED: {
+    type: 'postcondition_error',
+    severity: 'error',
+    description: 'Postcondition check failed after execution.',
+    suggestion: 'Investigate the tool result; the declared postcondition did not hold.',
+  },
+  AXAG_SIDE_EFFECT_MISSING: {
+    type: 'side_effect_error',
+    severity: 'error',
+    description: 'A side effect declared as required was not reported.',
+    suggestion: 'Verify the side effect happened and report it, or mark it as not required.',
+  },
+  AXAG_SIDE_EFFECT_UNDECLARED: {
+    type: 'side_effect_error',
+    severity: 'warning',
+    description: 'A reported side effect is not declared in the contract.',
+    suggestion: 'Declare the side effect in the contract, or stop the tool from causing it.',
+  },
+  AXAG_ERROR_SCHEMA_MISMATCH: {
+    type: 'error_semantics_error',
+    severity: 'error',
+    description: 'An error response does not follow the declared error schema.',
+    suggestion: 'Return errors shaped as the contract declares.',
+  },
+  AXAG_DUPLICATE_CALL: {
+    type: 'idempotency_warning',
+    severity: 'warning',
+    description: 'A non-idempotent call looks like a duplicate of a recent one.',
+    suggestion: 'Check whether the earlier call already succeeded before repeating it.',
+  },
+  AXAG_CONTRACT_DEPRECATED: {
+    type: 'deprecation_warning',
+    severity: 'warning',
+    description: 'The tool contract is deprecated.',
+    suggestion: 'Move to the replacement tool named in details.replacement, if any.',
+  },
+} as const satisfies Record<
+  string,
+  { type: string; severity: 'error' | 'warning'; description: string; suggestion: string }
+>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export type ErrorType = (typeof ERROR_CODES)[ErrorCode]['type'];
+
+export type IssueDetails = {
+  /** The tool id the call was addressed to. */
+  intent: string;
+  suggestion: string;
+  /** The failed constraint, e.g. `{keyword: 'maximum', limit: 10}`. */
+  constraint?: Record<string, unknown>;
+  failed_precondition?: string;
+  [key: string]: unknown;
+};
+
+/**
+ * One runtime finding. A union over `code` so `type` always agrees with the table and a switch
+ * on `code` is checked for exhaustiveness.
+ */
+export type ValidationIssue = {
+  [C in ErrorCode]: {
+    code: C;
+    type: (typeof ERROR_CODES)[C]['type'];
+    message: string;
+    /** JSONPath into the checked value: `$.items[0].sku`, or `$` for the whole value. */
+    path: string;
+    details: IssueDetails;
+  };
+}[ErrorCode];
+
+export type MakeIssueOptions = {
+  intent: string;
+  message: string;
+  path?: string;
+  suggestion?: string;
+  constraint?: Record<string, unknown>;
+  [key: string]: unknown;
+};
+
+export function makeIssue(code: ErrorCode, options: MakeIssueOptions): ValidationIssue {
+  const { intent, message, path, suggestion, constraint, ...extra } = options;
+  const entry = ERROR_CODES[code];
+  const details: IssueDetails = {
+    ...extra,
+    intent,
+    suggestion: suggestion ?? entry.suggestion,
+  };
+  if (constraint !== undefined) details.constraint = constraint;
+  return { code, type: entry.type, message, path: path ?? '$', details } as ValidationIssue;
+}
+
+export function isWarningCode(code: ErrorCode): boolean {
+  return ERROR_CODES[code].severity === 'warning';
+}
+
+function escapeCell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+export function errorCodesMarkdownTable(): string {
+  const rows = (Object.keys(ERROR_CODES) as ErrorCode[]).map((code) => {
+    const entry = ERROR_CODES[code];
+    return `| \`${code}\` | ${entry.type} | ${entry.severity} | ${escapeCell(entry.description)} | ${escapeCell(entry.suggestion)} |`;
+  });
+  return [
+    '| Error Code | Type | Severity | Description | Suggestion |',
+    '|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}

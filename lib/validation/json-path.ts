@@ -1,0 +1,58 @@
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** JSONPath for a list of segments: `['items', 0, 'sku']` -> `$.items[0].sku`. */
+export function formatJsonPath(segments: readonly (string | number)[]): string {
+  let path = '$';
+  for (const segment of segments) {
+    if (typeof segment === 'number') path += `[${segment}]`;
+    else if (IDENTIFIER.test(segment)) path += `.${segment}`;
+    else path += `[${JSON.stringify(segment).replace(/^"|"$/g, "'")}]`;
+  }
+  return path;
+}
+
+/** Splits an Ajv `instancePath` (a JSON Pointer) into its unescaped segments. */
+export function pointerSegments(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/**
+ * Turns an instance pointer into JSON path segments, using the data itself to tell array
+ * indexes from object keys that merely look numeric.
+ */
+export function instanceSegments(root: unknown, pointer: string): (string | number)[] {
+  const segments: (string | number)[] = [];
+  let current: unknown = root;
+  for (const raw of pointerSegments(pointer)) {
+    if (Array.isArray(current) && /^(0|[1-9]\d*)$/.test(raw)) {
+      segments.push(Number(raw));
+      current = current[Number(raw)];
+    } else {
+      segments.push(raw);
+      current = ownValue(current, raw);
+    }
+  }
+  return segments;
+}
+
+/** Own-property read; never follows the prototype chain (so `__proto__` is plain data). */
+export function ownValue(container: unknown, key: string): unknown {
+  if (typeof container !== 'object' || container === null) return undefined;
+  return Object.prototype.hasOwnProperty.call(container, key)
+    ? (container as Record<string, unknown>)[key]
+    : undefined;
+}
+
+/** Reads a dotted argument path such as `order.customer.tenant_id`, own properties only. */
+export function readDottedPath(root: unknown, dotted: string): unknown {
+  let current: unknown = root;
+  for (const key of dotted.split('.')) {
+    current = ownValue(current, key);
+    if (current === undefined) return undefined;
+  }
+  return current;
+}

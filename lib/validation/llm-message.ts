@@ -1,0 +1,91 @@
+import { ERROR_CODES, type ValidationIssue } from './error-codes';
+
+/**
+ * What the calling model reads after a refused call. It is one paragraph of plain text because
+ * models act on prose more reliably than on nested JSON, and it is bounded so a call with many
+ * problems cannot flood the model's context.
+ */
+
+export const MAX_LLM_MESSAGE_CHARS = 1500;
+const MAX_LISTED = 8;
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function describeIssue(issue: ValidationIssue): string {
+  const where = issue.path === '$' ? '' : ` at ${issue.path}`;
+  return `${issue.code}${where}: ${clip(issue.message, 200)}. Fix: ${clip(issue.details.suggestion, 200)}`;
+}
+
+function nextStep(tool: string, errors: ValidationIssue[]): string {
+  const codes = new Set(errors.map((issue) => issue.code));
+  if (codes.has('AXAG_APPROVAL_DENIED')) return 'Do not retry; tell the user the call was denied.';
+  if (codes.has('AXAG_TENANT_BOUNDARY') || codes.has('AXAG_SCOPE_VIOLATION') || codes.has('AXAG_ROLE_INSUFFICIENT')) {
+    return 'Do not retry with other identities or tenants; only act within the caller\'s own scope.';
+  }
+  if (codes.has('AXAG_CONFIRMATION_MISSING') || codes.has('AXAG_CONFIRMATION_INVALID')) {
+    return `Ask the user to confirm, then call ${tool} again with the confirmation token.`;
+  }
+  if (codes.has('AXAG_APPROVAL_MISSING') || codes.has('AXAG_APPROVAL_INVALID')) {
+    return `Wait for approval, then call ${tool} again with the approval token.`;
+  }
+  return `Correct the arguments and call ${tool} again; do not repeat the same call unchanged.`;
+}
+
+export type LlmMessageOptions = {
+  tool: string;
+  errors: ValidationIssue[];
+  warnings: ValidationIssue[];
+};
+
+export function llmMessage({ tool, errors, warnings }: LlmMessageOptions): string {
+  const parts: string[] = [];
+  if (errors.length === 0) {
+    parts.push(`The call to ${tool} passed validation.`);
+  } else {
+    parts.push(`The call to ${tool} was refused with ${errors.length} problem${errors.length === 1 ? '' : 's'}.`);
+    errors.slice(0, MAX_LISTED).forEach((issue, index) => parts.push(`(${index + 1}) ${describeIssue(issue)}.`));
+    if (errors.length > MAX_LISTED) parts.push(`…and ${errors.length - MAX_LISTED} more.`);
+  }
+  if (warnings.length > 0) {
+    parts.push(`Warnings: ${warnings.slice(0, 3).map((w) => `${w.code}: ${clip(w.message, 150)}`).join('; ')}.`);
+  }
+  if (errors.length > 0) parts.push(nextStep(tool, errors));
+  const text = parts.join(' ');
+  if (text.length <= MAX_LLM_MESSAGE_CHARS) return text;
+  // Keep the instruction at the end: it is the part the model must not lose.
+  const tail = errors.length > 0 ? ` ${nextStep(tool, errors)}` : '';
+  return `${text.slice(0, MAX_LLM_MESSAGE_CHARS - tail.length - 1)}…${tail}`;
+}
+
+export type ValidationErrorEnvelope = {
+  error: {
+    code: 'AXAG_VALIDATION_ERROR';
+    type: string;
+    message: string;
+    details: {
+      intent: string;
+      code: string;
+      suggestion: string;
+      path: string;
+      failed_precondition?: string;
+      [key: string]: unknown;
+    };
+  };
+};
+
+/** The AXAG spec's error envelope, built from the first (most important) error. */
+export function primaryErrorEnvelope(tool: string, errors: ValidationIssue[]): ValidationErrorEnvelope | null {
+  const first = errors[0];
+  if (!first) return null;
+  const details: ValidationErrorEnvelope['error']['details'] = {
+    intent: tool,
+    code: first.code,
+    suggestion: first.details.suggestion || ERROR_CODES[first.code].suggestion,
+    path: first.path,
+  };
+  if (typeof first.details.failed_precondition === 'string') details.failed_precondition = first.details.failed_precondition;
+  if (first.details.constraint !== undefined) details.constraint = first.details.constraint;
+  return { error: { code: 'AXAG_VALIDATION_ERROR', type: first.type, message: first.message, details } };
+}
