@@ -20,6 +20,7 @@ const integration = (provider: 'sqlite' | 'postgresql') => ({
     hookTimeout: 60_000,
     // Each file gets its own database; two workers keep the 2-core machine responsive.
     maxWorkers: 2,
+    sequence: { groupOrder: provider === 'sqlite' ? 1 : 2 },
   },
 });
 
@@ -31,6 +32,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'unit',
+          sequence: { groupOrder: 0 },
           include: ['lib/**/*.test.ts', 'scripts/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', 'node_modules/**'],
         },
