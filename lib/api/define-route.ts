@@ -29,7 +29,17 @@ export interface RouteContext<B, Q> {
   params: Record<string, string>;
 }
 
-export type RouteHandler = (request: Request, context?: { params?: Promise<Record<string, string | string[]>> | Record<string, string | string[]> }) => Promise<Response>;
+export type RouteHandler = ((request: Request, context?: { params?: Promise<Record<string, string | string[]>> | Record<string, string | string[]> }) => Promise<Response>) & {
+  /** What the OpenAPI document is generated from. */
+  readonly spec?: RouteSpec;
+};
+
+export interface RouteSpec {
+  auth: AuthRequirement;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  response?: z.ZodType;
+}
 
 interface RouteDefinition<BS extends z.ZodType | undefined, QS extends z.ZodType | undefined> {
   auth: AuthRequirement;
@@ -64,7 +74,7 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 export function defineRoute<BS extends z.ZodType | undefined = undefined, QS extends z.ZodType | undefined = undefined>(
   definition: RouteDefinition<BS, QS>,
 ): RouteHandler {
-  return async (request, context) => {
+  const handler: RouteHandler = async (request, context) => {
     const incoming = request.headers.get('x-request-id');
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     try {
@@ -98,6 +108,7 @@ export function defineRoute<BS extends z.ZodType | undefined = undefined, QS ext
       return errorResponse(error, requestId, request);
     }
   };
+  return Object.assign(handler, { spec: { auth: definition.auth, body: definition.body, query: definition.query, response: definition.response } });
 }
 
 async function resolveParams(params: Promise<Record<string, string | string[]>> | Record<string, string | string[]> | undefined): Promise<Record<string, string>> {

@@ -5,6 +5,7 @@ import { parseScopes, type ApiKeyScope } from './api-key-scopes';
 
 /** Keys look like `tg_<8 visible chars>_<secret>`; the first 11 characters are the shown prefix. */
 const KEY_PREFIX = 'tg_';
+const LAST_USED_PRECISION_MS = 60_000;
 
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
@@ -86,5 +87,11 @@ export async function authenticateApiKey(presented: string): Promise<Authenticat
   const a = Buffer.from(row.hash, 'hex');
   const b = Buffer.from(hash, 'hex');
   if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
+  // "Last used" is for people, so a minute's precision will do; it spares a write per call.
+  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_PRECISION_MS) {
+    void db()
+      .apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } })
+      .catch(() => undefined);
+  }
   return { id: row.id, tenantId: row.tenantId, scopes: parseScopes(row.scopes), prefix: row.prefix, storeRawArguments: row.tenant.storeRawArguments };
 }

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import type { RouteHandler } from './define-route';
+import { API_ERROR_CODES } from './errors';
+import { validatePreHandler, validatePostHandler } from './handlers/validate';
+import { getApprovalHandler, decideApprovalHandler } from './handlers/approvals';
+import { createConfirmationHandler } from './handlers/confirmations';
+import { deprecateContractHandler, getContractVersionHandler, listContractsHandler, publishContractVersionHandler, saveContractDraftHandler, toolContractSchemaHandler } from './handlers/contracts';
+import { listViolationsHandler, verifyEvidenceHandler } from './handlers/evidence';
+import { createApiKeyHandler, listApiKeysHandler, revokeApiKeyHandler } from './handlers/api-keys';
+
+interface Endpoint {
+  method: 'get' | 'post';
+  path: string;
+  summary: string;
+  handler: RouteHandler;
+}
+
+/** Every endpoint under /api/v1, for the OpenAPI document; a test keeps it equal to app/api/v1. */
+export const ENDPOINTS: Endpoint[] = [
+  { method: 'post', path: '/api/v1/validate/pre', summary: 'Check a proposed tool call before it runs', handler: validatePreHandler },
+  { method: 'post', path: '/api/v1/validate/post', summary: 'Check what a tool returned', handler: validatePostHandler },
+  { method: 'post', path: '/api/v1/confirmations', summary: "Record the user's confirmation of one exact call", handler: createConfirmationHandler },
+  { method: 'get', path: '/api/v1/approvals/{id}', summary: 'An approval, with its token once approved', handler: getApprovalHandler },
+  { method: 'post', path: '/api/v1/approvals/{id}/decision', summary: 'Approve or deny', handler: decideApprovalHandler },
+  { method: 'get', path: '/api/v1/contracts', summary: 'Contracts and their versions', handler: listContractsHandler },
+  { method: 'post', path: '/api/v1/contracts', summary: 'Create or replace a contract draft', handler: saveContractDraftHandler },
+  { method: 'get', path: '/api/v1/contracts/{tool}/versions/{version}', summary: 'One contract version', handler: getContractVersionHandler },
+  { method: 'post', path: '/api/v1/contracts/{tool}/versions/{version}/publish', summary: 'Publish a draft', handler: publishContractVersionHandler },
+  { method: 'post', path: '/api/v1/contracts/{tool}/deprecate', summary: 'Deprecate a version or a contract', handler: deprecateContractHandler },
+  { method: 'get', path: '/api/v1/schemas/tool-contract.json', summary: 'The JSON Schema of tool contracts', handler: toolContractSchemaHandler },
+  { method: 'get', path: '/api/v1/evidence/verify', summary: "Verify the tenant's evidence hash chain", handler: verifyEvidenceHandler },
+  { method: 'get', path: '/api/v1/violations', summary: 'Violations, filtered and paged', handler: listViolationsHandler },
+  { method: 'get', path: '/api/v1/api-keys', summary: 'API keys', handler: listApiKeysHandler },
+  { method: 'post', path: '/api/v1/api-keys', summary: 'Create an API key (shown once)', handler: createApiKeyHandler },
+  { method: 'post', path: '/api/v1/api-keys/{id}/revoke', summary: 'Revoke an API key', handler: revokeApiKeyHandler },
+];
+
+function schema(zodSchema: z.ZodType, io: 'input' | 'output'): unknown {
+  // `unrepresentable: 'any'`: the plain-object checks (see lib/api/schemas.ts) become `{}`.
+  return z.toJSONSchema(zodSchema, { target: 'openapi-3.0', io, unrepresentable: 'any' });
+}
+
+/** The OpenAPI 3 document, generated from the same Zod schemas the handlers parse with. */
+export function openApiDocument(): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const endpoint of ENDPOINTS) {
+    const spec = endpoint.handler.spec;
+    const operation: Record<string, unknown> = { summary: endpoint.summary, responses: {} as Record<string, unknown> };
+    const params = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    if (spec?.query) {
+      const query = schema(spec.query, 'input') as { properties?: Record<string, unknown>; required?: string[] };
+      for (const [name, s] of Object.entries(query.properties ?? {})) params.push({ name, in: 'query', required: query.required?.includes(name) ?? false, schema: s as { type: string } });
+    }
+    if (params.length) operation.parameters = params;
+    if (spec?.body) operation.requestBody = { required: true, content: { 'application/json': { schema: schema(spec.body, 'input') } } };
+    if (spec && spec.auth !== 'none') {
+      operation.security = [...(spec.auth.apiKey ? [{ apiKey: [spec.auth.apiKey] }] : []), ...(spec.auth.session ? [{ session: [spec.auth.session] }] : [])];
+    }
+    (operation.responses as Record<string, unknown>)['200'] = { description: 'OK', content: { 'application/json': { schema: spec?.response ? schema(spec.response, 'output') : {} } } };
+    (operation.responses as Record<string, unknown>).default = { description: 'Error envelope', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    (paths[endpoint.path] ??= {})[endpoint.method] = operation;
+  }
+  return {
+    openapi: '3.0.3',
+    info: { title: 'Toolgate API', version: '1' },
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'A Toolgate API key; the required scope is listed per operation.' },
+        session: { type: 'apiKey', in: 'cookie', name: 'better-auth.session_token', description: 'A dashboard session; the required permission is listed per operation.' },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['error', 'request_id'],
+          properties: {
+            error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string', enum: Object.keys(API_ERROR_CODES) }, message: { type: 'string' }, details: { type: 'object' } } },
+            request_id: { type: 'string' },
+          },
+        },
+      },
+    },
+  };
+}
