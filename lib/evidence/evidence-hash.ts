@@ -34,6 +34,14 @@ export interface EvidenceContent {
  * reordering, inserting or deleting a record breaks the chain at that point.
  */
 export function evidenceHash(content: EvidenceContent): string {
-  const { createdAt, ...rest } = content;
-  return sha256Hex(`${content.prevHash}\n${canonicalJson({ ...rest, createdAt: createdAt.toISOString() })}`);
+  // Exactly these fields, whatever else the caller's object carries (a row has id and hash).
+  const covered: Record<string, unknown> = {};
+  for (const field of HASHED_FIELDS) covered[field] = content[field];
+  covered.createdAt = content.createdAt.toISOString();
+  return sha256Hex(`${content.prevHash}\n${canonicalJson(covered)}`);
 }
+
+const HASHED_FIELDS: readonly (keyof EvidenceContent)[] = [
+  'tenantId', 'seq', 'prevHash', 'createdAt', 'kind', 'requestId', 'traceId', 'callId', 'w3cTraceparent', 'apiKeyId', 'actorUserId',
+  'tool', 'contractVersion', 'contractHash', 'argsHash', 'idempotencyKey', 'arguments', 'decision', 'valid', 'errors', 'warnings', 'durationMs',
+];

@@ -24,8 +24,8 @@ export async function verifyEvidenceChain(options: { tenantId: string }): Promis
       const broken = (reason: NonNullable<ChainVerification['firstBroken']>['reason']): ChainVerification => ({ valid: false, records, head: last, firstBroken: { seq: row.seq, id: row.id, reason } });
       if (row.seq !== expectedSeq) return broken('seq_gap');
       if (row.prevHash !== prevHash) return broken('prev_hash_mismatch');
-      const { id: _id, hash, ...content } = row;
-      if (evidenceHash(content) !== hash) return broken('hash_mismatch');
+      if (evidenceHash(row) !== row.hash) return broken('hash_mismatch');
+      const hash = row.hash;
       prevHash = hash;
       expectedSeq++;
       records++;

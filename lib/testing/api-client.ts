@@ -5,6 +5,7 @@ import type { RouteHandler } from '../api/define-route';
 export async function call(
   handler: RouteHandler | ((request: Request, context: never) => Promise<Response>),
   options: { method?: string; path?: string; body?: unknown; rawBody?: string | ReadableStream<Uint8Array>; key?: string; headers?: Record<string, string>; params?: Record<string, string> } = {},
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests assert on arbitrary response shapes
 ): Promise<{ status: number; body: any; headers: Headers }> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;

@@ -1,0 +1,52 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { headers } from 'next/headers';
+import { NotFoundError } from '@/lib/api/errors';
+import { createApiKey, revokeApiKey } from '@/lib/auth/api-keys';
+import { API_KEY_SCOPES, type ApiKeyScope } from '@/lib/auth/api-key-scopes';
+import { getSessionMember, type SessionMember } from '@/lib/auth/session';
+import { can } from '@/lib/tenants/roles';
+
+export type CreateKeyState =
+  | { status: 'idle' }
+  | { status: 'error'; message: string }
+  // The only place the full key ever leaves the server; it lives in this response alone.
+  | { status: 'created'; name: string; key: string };
+
+export type RevokeKeyState = { status: 'idle' } | { status: 'error'; message: string } | { status: 'revoked' };
+
+// Server Actions are public endpoints: hiding the form is not enough, so every call re-checks
+// the session and the role.
+async function authorize(): Promise<{ member: SessionMember } | { message: string }> {
+  const member = await getSessionMember(await headers());
+  if (!member) return { message: 'Your session has ended. Sign in again.' };
+  if (!can(member.role, 'manage_keys')) return { message: `Only admins can manage API keys; your role is ${member.role}.` };
+  return { member };
+}
+
+export async function createKeyAction(_previous: CreateKeyState, form: FormData): Promise<CreateKeyState> {
+  const auth = await authorize();
+  if ('message' in auth) return { status: 'error', message: auth.message };
+  const name = String(form.get('name') ?? '').trim();
+  if (name.length === 0 || name.length > 100) return { status: 'error', message: 'Give the key a name of 1 to 100 characters.' };
+  const requested = form.getAll('scopes').map(String);
+  const scopes = API_KEY_SCOPES.filter((scope): scope is ApiKeyScope => requested.includes(scope));
+  if (scopes.length === 0 || scopes.length !== new Set(requested).size) return { status: 'error', message: 'Choose at least one scope: validate, author or admin.' };
+  const { key } = await createApiKey({ tenantId: auth.member.tenant.id, name, scopes, createdById: auth.member.user.id });
+  revalidatePath('/api-keys');
+  return { status: 'created', name, key };
+}
+
+export async function revokeKeyAction(_previous: RevokeKeyState, form: FormData): Promise<RevokeKeyState> {
+  const auth = await authorize();
+  if ('message' in auth) return { status: 'error', message: auth.message };
+  try {
+    await revokeApiKey({ tenantId: auth.member.tenant.id, id: String(form.get('id') ?? '') });
+  } catch (error) {
+    if (error instanceof NotFoundError) return { status: 'error', message: 'That key no longer exists.' };
+    throw error;
+  }
+  revalidatePath('/api-keys');
+  return { status: 'revoked' };
+}

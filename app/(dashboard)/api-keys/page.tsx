@@ -1,0 +1,72 @@
+import type { Metadata } from 'next';
+import { listApiKeys, type ApiKeySummary } from '@/lib/auth/api-keys';
+import { can } from '@/lib/tenants/roles';
+import { CreateApiKeyForm } from '@/components/create-api-key-form';
+import { RevokeApiKeyButton } from '@/components/revoke-api-key-button';
+import { formatDate } from '@/components/format-date';
+import { StatusBadge } from '@/components/status-badge';
+import { requireMember } from '../require-member';
+
+export const metadata: Metadata = { title: 'API keys' };
+
+export default async function ApiKeysPage() {
+  const member = await requireMember();
+  const keys = await listApiKeys({ tenantId: member.tenant.id });
+  const canManage = can(member.role, 'manage_keys');
+  return (
+    <>
+      <h1 className="text-2xl font-semibold tracking-tight">API keys</h1>
+      <p className="mt-1 mb-6 text-sm text-zinc-600">
+        Agents and scripts authenticate with <code className="rounded bg-zinc-100 px-1">Authorization: Bearer &lt;key&gt;</code>. Keys belong to the tenant {member.tenant.name}.
+      </p>
+      {canManage ? (
+        <CreateApiKeyForm />
+      ) : (
+        <p className="card mb-8 p-4 text-sm text-zinc-600">Only admins can create or revoke keys; your role is {member.role}.</p>
+      )}
+      {keys.length === 0 ? (
+        <div className="card p-8 text-sm text-zinc-600">
+          <h2 className="mb-1 text-base font-semibold text-zinc-900">No API keys yet</h2>
+          <p>{canManage ? 'Create one above for each agent or script that calls Toolgate.' : 'An admin can create one for each agent or script that calls Toolgate.'}</p>
+        </div>
+      ) : (
+        <KeyTable keys={keys} canManage={canManage} />
+      )}
+    </>
+  );
+}
+
+function KeyTable({ keys, canManage }: { keys: ApiKeySummary[]; canManage: boolean }) {
+  return (
+    <div className="card overflow-x-auto">
+      <table className="w-full text-left text-sm">
+        <thead className="border-b border-zinc-200 text-xs uppercase text-zinc-500">
+          <tr>
+            <th className="px-4 py-2 font-medium">Name</th>
+            <th className="px-4 py-2 font-medium">Key</th>
+            <th className="px-4 py-2 font-medium">Scopes</th>
+            <th className="px-4 py-2 font-medium">Created</th>
+            <th className="px-4 py-2 font-medium">Last used</th>
+            <th className="px-4 py-2 font-medium">Status</th>
+            {canManage && <th className="px-4 py-2"><span className="sr-only">Actions</span></th>}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-zinc-100">
+          {keys.map((k) => (
+            <tr key={k.id} className={k.revokedAt ? 'text-zinc-400' : undefined}>
+              <td className="px-4 py-2.5 font-medium">{k.name}</td>
+              <td className="px-4 py-2.5 font-mono text-xs">{k.prefix}…</td>
+              <td className="px-4 py-2.5 font-mono text-xs">{k.scopes.join(', ')}</td>
+              <td className="px-4 py-2.5" title={k.createdAt.toISOString()}>{formatDate(k.createdAt)}</td>
+              <td className="px-4 py-2.5" title={k.lastUsedAt?.toISOString()}>{k.lastUsedAt ? formatDate(k.lastUsedAt) : 'never'}</td>
+              <td className="px-4 py-2.5" title={k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : undefined}>
+                <StatusBadge status={k.revokedAt ? 'revoked' : 'active'} />
+              </td>
+              {canManage && <td className="px-4 py-2.5 text-right">{!k.revokedAt && <RevokeApiKeyButton id={k.id} name={k.name} />}</td>}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

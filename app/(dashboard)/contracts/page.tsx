@@ -1,0 +1,71 @@
+import type { Metadata } from 'next';
+import { listContracts, type ContractSummary } from '@/lib/contracts/list-contracts';
+import { formatDate } from '@/components/format-date';
+import { StatusBadge } from '@/components/status-badge';
+import { requireMember } from '../require-member';
+
+export const metadata: Metadata = { title: 'Contracts' };
+
+export default async function ContractsPage() {
+  const member = await requireMember();
+  const contracts = await listContracts({ tenantId: member.tenant.id });
+  return (
+    <>
+      <h1 className="text-2xl font-semibold tracking-tight">Contracts</h1>
+      <p className="mt-1 mb-6 text-sm text-zinc-600">
+        Each contract describes one tool an agent may call. The runtime validates calls against the version marked as served.
+      </p>
+      {contracts.length === 0 ? <EmptyState /> : <ul className="space-y-4">{contracts.map((c) => <ContractCard key={c.tool} contract={c} />)}</ul>}
+    </>
+  );
+}
+
+function ContractCard({ contract }: { contract: ContractSummary }) {
+  return (
+    <li className="card p-5">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 className="font-mono text-base font-semibold">{contract.tool}</h2>
+        <p className="text-sm text-zinc-600">
+          {contract.latestVersion ? (
+            <>Runtime serves <span className="font-mono font-medium text-zinc-900">v{contract.latestVersion}</span></>
+          ) : (
+            <span className="text-amber-700">Not served: no published version</span>
+          )}
+          {contract.deprecatedAt && <span className="ml-2"><StatusBadge status="deprecated" /></span>}
+        </p>
+      </div>
+      <p className="mt-1 text-sm text-zinc-700">{contract.description}</p>
+      <p className="mt-1 text-xs text-zinc-500">Owner: {contract.owner}</p>
+      <table className="mt-4 w-full text-left text-sm">
+        <thead className="text-xs uppercase text-zinc-500">
+          <tr><th className="py-1 font-medium">Version</th><th className="font-medium">Status</th><th className="font-medium">Content hash</th><th className="font-medium">Published</th><th className="font-medium">Note</th></tr>
+        </thead>
+        <tbody className="divide-y divide-zinc-100">
+          {contract.versions.map((v) => (
+            <tr key={v.version}>
+              <td className="py-1.5 font-mono">{v.version}</td>
+              <td><StatusBadge status={v.status} /></td>
+              <td className="font-mono text-xs text-zinc-600" title={v.contentHash}>{v.contentHash.slice(0, 12)}</td>
+              <td className="text-zinc-600" title={v.publishedAt?.toISOString()}>{formatDate(v.publishedAt)}</td>
+              <td className="text-zinc-600">{v.changeNote ?? ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </li>
+  );
+}
+
+function EmptyState() {
+  return (
+    <div className="card p-8 text-sm text-zinc-700">
+      <h2 className="mb-2 text-base font-semibold text-zinc-900">No contracts yet</h2>
+      <p>
+        Contracts are created through the API with an <em>author</em> or <em>admin</em> key: send the contract document to{' '}
+        <code className="rounded bg-zinc-100 px-1">POST /api/v1/contracts</code> to save a draft, then publish it with{' '}
+        <code className="rounded bg-zinc-100 px-1">POST /api/v1/contracts/{'{tool}'}/versions/{'{version}'}/publish</code>.
+      </p>
+      <p className="mt-2">The “Contracts” section of the README walks through both requests.</p>
+    </div>
+  );
+}

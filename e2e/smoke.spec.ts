@@ -1,0 +1,95 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { E2E_ADMIN, E2E_TENANT } from './test-env';
+
+// The one test that signs in through the form: it checks the login itself, then walks the
+// key lifecycle an operator depends on (create, use, revoke) across the UI and the API.
+
+function validateUnknownTool(request: APIRequestContext, key: string) {
+  return request.post('/api/v1/validate/pre', {
+    headers: { authorization: `Bearer ${key}` },
+    data: { tool: 'nope.nope', call_id: 'e2e', arguments: {}, context: {} },
+  });
+}
+
+test('sign in, see the shell, create, use and revoke an API key', async ({ page, request }, testInfo) => {
+  await test.step('signed-out visitors land on sign-in', async () => {
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/sign-in$/);
+  });
+
+  await test.step('a wrong password is refused with a clear message', async () => {
+    await page.getByLabel('Email').fill(E2E_ADMIN.email);
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    // Filtered by text: Next's route announcer is an alert region too.
+    await expect(page.getByRole('alert').filter({ hasText: 'Wrong email or password.' })).toBeVisible();
+    await expect(page).toHaveURL(/\/sign-in$/);
+  });
+
+  await test.step('the right password opens the dashboard shell', async () => {
+    await page.getByLabel('Password').fill(E2E_ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/contracts$/);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link', { name: 'Contracts' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'API keys' })).toBeVisible();
+    for (const soon of ['Approvals', 'Traces', 'Violations', 'Policies', 'Surfaces']) {
+      await expect(nav.getByText(soon)).toBeVisible();
+      await expect(nav.getByRole('link', { name: soon })).toHaveCount(0);
+    }
+    await expect(page.getByTestId('tenant-name')).toHaveText(E2E_TENANT);
+    await expect(page.getByRole('banner')).toContainText(`${E2E_ADMIN.email} admin`);
+    await expect(page.getByRole('heading', { name: 'Contracts', level: 1 })).toBeVisible();
+  });
+
+  let key = '';
+  await test.step('create a validate key and see it once', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
+    await expect(page).toHaveURL(/\/api-keys$/);
+    await page.getByLabel('Name').fill('e2e agent');
+    await expect(page.getByRole('checkbox', { name: /validate/ })).toBeChecked();
+    await expect(page.getByRole('checkbox', { name: /author/ })).not.toBeChecked();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'This key is shown once' })).toBeVisible();
+    key = (await page.getByTestId('new-api-key').textContent()) ?? '';
+    expect(key).toMatch(/^tg_\S{20,}$/);
+    const row = page.getByRole('row', { name: /e2e agent/ });
+    await expect(row).toContainText(key.slice(0, 11));
+    await expect(row).toContainText('validate');
+    await expect(row).toContainText('active');
+  });
+
+  await test.step('the key works against the API', async () => {
+    const response = await validateUnknownTool(request, key);
+    expect(response.status()).toBe(200);
+    const body = await response.json();
+    expect(body.decision).toBe('deny');
+    expect(body.errors.map((e: { code: string }) => e.code)).toEqual(['AXAG_UNKNOWN_TOOL']);
+    expect(body.error).toMatchObject({ code: 'AXAG_VALIDATION_ERROR', type: 'request_error' });
+  });
+
+  await test.step('the key cannot be seen again', async () => {
+    await page.reload();
+    await expect(page.getByRole('row', { name: /e2e agent/ })).toBeVisible();
+    await expect(page.getByTestId('new-api-key')).toHaveCount(0);
+    expect(await page.content()).not.toContain(key);
+  });
+
+  await test.step('revoking takes the key out of service', async () => {
+    const row = page.getByRole('row', { name: /e2e agent/ });
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.getByRole('button', { name: 'Confirm revoke' }).click();
+    await expect(row).toContainText('revoked');
+    await expect(row.getByRole('button')).toHaveCount(0);
+    const response = await validateUnknownTool(request, key);
+    expect(response.status()).toBe(401);
+    await page.screenshot({ path: testInfo.project.outputDir + '/api-keys.png', fullPage: true });
+  });
+
+  await test.step('signing out returns to sign-in', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/sign-in$/);
+    await page.goto('/api-keys');
+    await expect(page).toHaveURL(/\/sign-in$/);
+  });
+});

@@ -1,0 +1,64 @@
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+import { E2E_ADMIN, E2E_INIT_API_KEY, E2E_TENANT } from './e2e/test-env';
+
+const port = Number(process.env.E2E_PORT ?? 3100);
+const baseURL = `http://127.0.0.1:${port}`;
+// A new SQLite file per run, so every run starts from the first-start bootstrap. The config is
+// also loaded by worker processes; they inherit the runner's environment and so the same path.
+process.env.TOOLGATE_E2E_DATABASE ??= path.join(os.tmpdir(), `toolgate-e2e-${process.pid}-${Date.now()}.db`);
+
+export default defineConfig({
+  testDir: 'e2e',
+  // Not test-results/ itself: Playwright empties its outputDir, and vitest's report lives there.
+  outputDir: 'test-results/e2e',
+  globalTeardown: './e2e/global-teardown.ts',
+  // A flaky test is a bug to fix, not to retry; one worker because all tests share one server.
+  retries: 0,
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  reporter: [['list']],
+  timeout: 60_000,
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        // Debian's chromium: `npx playwright install` would try to download a browser, and
+        // these machines are offline. The flags stop it from phoning home on start.
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: 'npx tsx scripts/start.ts',
+    url: `${baseURL}/sign-in`,
+    reuseExistingServer: false,
+    // The first start runs `next build`, which takes a minute or two on two cores.
+    timeout: 240_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+    env: {
+      NEXT_TELEMETRY_DISABLED: '1',
+      DATABASE_URL: `file:${process.env.TOOLGATE_E2E_DATABASE}`,
+      PORT: String(port),
+      HOSTNAME: '127.0.0.1',
+      TOOLGATE_PUBLIC_URL: baseURL,
+      TOOLGATE_INIT_TENANT: E2E_TENANT,
+      TOOLGATE_INIT_ADMIN_EMAIL: E2E_ADMIN.email,
+      TOOLGATE_INIT_ADMIN_PASSWORD: E2E_ADMIN.password,
+      TOOLGATE_INIT_API_KEY: E2E_INIT_API_KEY,
+    },
+  },
+});
