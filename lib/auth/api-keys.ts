@@ -58,11 +58,11 @@ export async function listApiKeys(options: { tenantId: string }): Promise<ApiKey
 }
 
 export async function revokeApiKey(options: { tenantId: string; id: string }): Promise<ApiKeySummary> {
-  // updateMany scoped by tenant: a key id from another tenant matches nothing.
-  const result = await db().apiKey.updateMany({ where: { id: options.id, tenantId: options.tenantId, revokedAt: null }, data: { revokedAt: new Date() } });
+  // updateMany scoped by tenant: a key id from another tenant matches nothing. Revoking twice
+  // keeps the first revocation time.
+  await db().apiKey.updateMany({ where: { id: options.id, tenantId: options.tenantId, revokedAt: null }, data: { revokedAt: new Date() } });
   const row = await db().apiKey.findFirst({ where: { id: options.id, tenantId: options.tenantId } });
   if (!row) throw new NotFoundError('api_key', options.id);
-  void result;
   return summarize(row);
 }
 

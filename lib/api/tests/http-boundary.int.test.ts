@@ -3,6 +3,7 @@ import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
 import { GET as listContracts } from '@/app/api/v1/contracts/route';
 import { GET as verify } from '@/app/api/v1/evidence/verify/route';
 import { POST as revoke } from '@/app/api/v1/api-keys/[id]/revoke/route';
+import { GET as listKeys } from '@/app/api/v1/api-keys/route';
 import { GET as contractSchema } from '@/app/api/v1/schemas/tool-contract.json/route';
 import { db, disconnectDb } from '@/lib/db';
 import { lookupOrderContract } from '@/lib/contracts/examples';
@@ -36,6 +37,18 @@ describe('authentication', () => {
     expect(revoked.status).toBe(200);
     expect(revoked.body.api_key.revokedAt).not.toBeNull();
     expect((await call(validatePre, { body, key: extra.agentKey })).status).toBe(401);
+  });
+
+  it('never lets one tenant revoke or list another tenant\'s keys', async () => {
+    const victim = await createTestTenant();
+    const attempt = await call(revoke, { key: t.adminKey, params: { id: victim.agentKeyId } });
+    expect(attempt.status).toBe(404);
+    expect((await db().apiKey.findUniqueOrThrow({ where: { id: victim.agentKeyId } })).revokedAt).toBeNull();
+    expect((await call(validatePre, { body, key: victim.agentKey })).status).toBe(200);
+    const listed = await call(listKeys, { key: t.adminKey });
+    expect(listed.body.api_keys.map((k: { id: string }) => k.id)).not.toContain(victim.agentKeyId);
+    // Using a key stamps lastUsedAt (asynchronously, at most once a minute).
+    await expect.poll(async () => (await db().apiKey.findUniqueOrThrow({ where: { id: victim.agentKeyId } })).lastUsedAt).not.toBeNull();
   });
 
   it('answers 403 when the key lacks the scope', async () => {
