@@ -18,6 +18,12 @@ export interface ResolvedContract {
  */
 const cache = new Map<string, CompiledContract>();
 const CACHE_LIMIT = 2000;
+let compilations = 0;
+
+/** How many contract versions this process has compiled: tests check the cache holds. */
+export function contractCompilations(): number {
+  return compilations;
+}
 
 export type ResolveOutcome = { found: true; contract: ResolvedContract } | { found: false; reason: 'unknown_tool' | 'version_not_found' };
 
@@ -56,6 +62,7 @@ export async function resolveContract(options: { tenantId: string; tool: string;
   if (!compiled) {
     const full = await db().contractVersion.findUniqueOrThrow({ where: { id: row.id }, select: { document: true } });
     const result = compileContract(JSON.parse(full.document));
+    compilations++;
     // Publish refuses contracts that do not compile, so this only happens if the compiler got
     // stricter after publication; fail closed like an unknown tool rather than guess.
     if (!result.ok) return { found: false, reason: 'unknown_tool' };

@@ -1,0 +1,49 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
+import { POST as validatePost } from '@/app/api/v1/validate/post/route';
+import { EXAMPLE_CONTRACTS } from '@/lib/contracts/examples';
+import { contractCompilations } from '@/lib/contracts/resolve-contract';
+import { call } from '@/lib/testing/api-client';
+import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+
+let t: Awaited<ReturnType<typeof createTestTenant>>;
+
+beforeAll(async () => {
+  t = await createTestTenant();
+  for (const contract of EXAMPLE_CONTRACTS) await publishContract(t.tenant.id, contract);
+});
+
+const tools = fc.constantFrom('orders.lookup', 'cart.begin_checkout', 'payments.refund', 'unknown.tool');
+
+describe('whatever an agent sends', () => {
+  it('never gets a 500: a decision (200) or a clear 4xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.jsonValue({ maxDepth: 4 }),
+          fc.record({ tool: tools, call_id: fc.string({ minLength: 1, maxLength: 20 }), arguments: fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 3 })), context: fc.constant({ tenant_id: 'acme' }) }),
+          fc.record({ tool: tools, call_id: fc.string(), arguments: fc.jsonValue({ maxDepth: 3 }), version: fc.string({ maxLength: 8 }) }, { requiredKeys: ['tool'] }),
+        ),
+        fc.constantFrom(validatePre, validatePost),
+        async (body, handler) => {
+          const res = await call(handler, { key: t.agentKey, body });
+          expect([200, 400]).toContain(res.status);
+          if (res.status === 200) expect(['allow', 'deny', 'require_approval']).toContain(res.body.decision);
+          else expect(res.body.error.code).toBe('bad_request');
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe('compiled contract cache', () => {
+  it('compiles a published version once, not per call', async () => {
+    const body = { tool: 'orders.lookup', call_id: 'cache', arguments: { tenant_id: 'acme', order_id: 'ord_abc123' }, context: { tenant_id: 'acme' } };
+    await call(validatePre, { key: t.agentKey, body });
+    const before = contractCompilations();
+    for (let i = 0; i < 20; i++) expect((await call(validatePre, { key: t.agentKey, body })).body.decision).toBe('allow');
+    expect(contractCompilations()).toBe(before);
+  });
+});
