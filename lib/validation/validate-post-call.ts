@@ -8,7 +8,7 @@ import { recordEvidence } from '../evidence/record-evidence';
 import { redactArguments } from '../evidence/redact-arguments';
 import { traceIdFor } from '../evidence/trace-id';
 import { checkPostCall } from './check-post-call';
-import { makeIssue } from './error-codes';
+import { unresolvedContractIssue } from './unresolved-contract-issue';
 import { buildValidationResponse, type ValidationResponse } from './validation-response';
 
 export const PostCallRequestSchema = z
@@ -52,11 +52,7 @@ export async function validatePostCall(options: {
 
   const resolved = await resolveContract({ tenantId, tool: request.tool, version });
   if (!resolved.found) {
-    const issue = makeIssue(resolved.reason === 'version_not_found' ? 'AXAG_VERSION_NOT_FOUND' : 'AXAG_UNKNOWN_TOOL', {
-      intent: request.tool,
-      message: resolved.reason === 'version_not_found' ? `Tool "${request.tool}" has no published version "${version}".` : `Tool "${request.tool}" has no published contract in this tenant.`,
-      path: resolved.reason === 'version_not_found' ? '$.version' : '$.tool',
-    });
+    const issue = unresolvedContractIssue(resolved.reason, request.tool, version);
     const evidence = await recordEvidence({ ...base, decision: 'deny', valid: false, errors: [issue], warnings: [], durationMs: performance.now() - started });
     return buildValidationResponse({ tool: request.tool, callId: request.call_id, traceId, evidenceId: evidence.id, errors: [issue], warnings: [], decision: 'deny' });
   }

@@ -16,6 +16,7 @@ import { traceIdFor } from '../evidence/trace-id';
 import { checkPreCall } from './check-pre-call';
 import { makeIssue, type ValidationIssue } from './error-codes';
 import { decideFromIssues } from './decide';
+import { unresolvedContractIssue } from './unresolved-contract-issue';
 import { buildValidationResponse, type ValidationResponse } from './validation-response';
 
 export const PreCallRequestSchema = z
@@ -61,10 +62,7 @@ export async function validatePreCall(options: { caller: KeyCaller; request: Pre
 
   const resolved = await resolveContract({ tenantId, tool: request.tool, version: request.version });
   if (!resolved.found) {
-    const issue =
-      resolved.reason === 'version_not_found'
-        ? makeIssue('AXAG_VERSION_NOT_FOUND', { intent: request.tool, message: `Tool "${request.tool}" has no published version "${request.version}".`, path: '$.version' })
-        : makeIssue('AXAG_UNKNOWN_TOOL', { intent: request.tool, message: `Tool "${request.tool}" has no published contract in this tenant.`, path: '$.tool' });
+    const issue = unresolvedContractIssue(resolved.reason, request.tool, request.version);
     const evidence = await recordEvidence({ ...base, decision: 'deny', valid: false, errors: [issue], warnings: [], durationMs: performance.now() - started });
     return buildValidationResponse({ tool: request.tool, callId: request.call_id, traceId, evidenceId: evidence.id, errors: [issue], warnings: [], decision: 'deny' });
   }
