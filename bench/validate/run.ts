@@ -107,28 +107,18 @@ const apiKey = 'tg_bench000_benchmark-key-0123456789abcdef';
 for (const provider of ['sqlite', 'postgresql'] as const) {
   const scratch = await createScratchDatabase(provider, 'bench');
   const appPort = String(3400 + rows.length);
+  const init = spawnSync(tsx, [path.join(root, 'bench/validate/setup-tenant.ts')], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, DATABASE_URL: scratch.target.url, TOOLGATE_INIT_TENANT: 'bench', TOOLGATE_INIT_API_KEY: apiKey },
+  });
+  if (init.status !== 0) throw new Error(`setup failed: ${init.stderr}`);
   const server = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', appPort, '-H', '127.0.0.1'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, DATABASE_URL: scratch.target.url, NEXT_TELEMETRY_DISABLED: '1' },
   });
   try {
-    // Migrate and create the tenant through the same code the start script uses.
-    const init = spawnSync(tsx, ['-e', `
-      const { migrateDatabase } = await import('./lib/db/migrate-database.ts');
-      const { bootstrap } = await import('./lib/tenants/bootstrap.ts');
-      const { publishContractVersion } = await import('./lib/contracts/publish-contract-version.ts');
-      const { saveContractDraft } = await import('./lib/contracts/save-contract-draft.ts');
-      const { lookupOrderContract } = await import('./lib/contracts/examples.ts');
-      const { db } = await import('./lib/db.ts');
-      await migrateDatabase();
-      await bootstrap();
-      const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: 'bench' } });
-      await saveContractDraft({ tenantId: tenant.id, document: lookupOrderContract });
-      await publishContractVersion({ tenantId: tenant.id, tool: 'orders.lookup', version: lookupOrderContract.version });
-      await db().$disconnect();
-    `], { cwd: root, encoding: 'utf8', env: { ...process.env, DATABASE_URL: scratch.target.url, TOOLGATE_INIT_TENANT: 'bench', TOOLGATE_INIT_API_KEY: apiKey } });
-    if (init.status !== 0) throw new Error(`setup failed: ${init.stderr}`);
     await waitForLine(server, /Ready in|started server|Local:/i, 60_000);
     const url = `http://127.0.0.1:${appPort}/api/v1/validate/pre`;
     await load(url, { authorization: `Bearer ${apiKey}` }); // warm-up: JIT, caches, connections

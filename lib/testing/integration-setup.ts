@@ -3,7 +3,7 @@
 // PostgreSQL is required, not optional: if it is unreachable the file fails, never skips.
 import { afterAll } from 'vitest';
 import { createScratchDatabase } from '../db/scratch-database';
-import { applyMigrations } from '../db/schema-engine';
+import { migrateDatabase } from '../db/migrate-database';
 import { disconnectDb } from '../db';
 import { resetEnvForTests } from '../env';
 import { resetAuthForTests } from '../auth/auth';
@@ -12,7 +12,7 @@ import type { DatabaseProvider } from '../db/database-url';
 
 const provider = (process.env.TEST_DB_PROVIDER ?? 'sqlite') as DatabaseProvider;
 const scratch = await createScratchDatabase(provider, 'test');
-await applyMigrations(scratch.target);
+await migrateDatabase(scratch.target.url);
 
 process.env.DATABASE_URL = scratch.target.url;
 process.env.TOOLGATE_SECRET = 'test-secret-that-is-long-enough-0123456789';
