@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { db } from '../db';
 import { NotFoundError } from '../api/errors';
 import { parseScopes, type ApiKeyScope } from './api-key-scopes';
+import { bumpChange, invalidatedCache, notifyLocalChange } from '../cache/change-feed';
 
 /** Keys look like `tg_<8 visible chars>_<secret>`; the first 11 characters are the shown prefix. */
 const KEY_PREFIX = 'tg_';
@@ -60,7 +61,12 @@ export async function listApiKeys(options: { tenantId: string }): Promise<ApiKey
 export async function revokeApiKey(options: { tenantId: string; id: string }): Promise<ApiKeySummary> {
   // updateMany scoped by tenant: a key id from another tenant matches nothing. Revoking twice
   // keeps the first revocation time.
-  await db().apiKey.updateMany({ where: { id: options.id, tenantId: options.tenantId, revokedAt: null }, data: { revokedAt: new Date() } });
+  const revoked = await db().$transaction(async (tx) => {
+    const updated = await tx.apiKey.updateMany({ where: { id: options.id, tenantId: options.tenantId, revokedAt: null }, data: { revokedAt: new Date() } });
+    if (updated.count > 0) await bumpChange(tx, 'api_keys');
+    return updated.count > 0;
+  });
+  if (revoked) notifyLocalChange('api_keys');
   const row = await db().apiKey.findFirst({ where: { id: options.id, tenantId: options.tenantId } });
   if (!row) throw new NotFoundError('api_key', options.id);
   return summarize(row);
@@ -82,16 +88,39 @@ export interface AuthenticatedKey {
 export async function authenticateApiKey(presented: string): Promise<AuthenticatedKey | null> {
   if (presented.length < 20 || presented.length > 256) return null;
   const hash = hashApiKey(presented);
+  const cached = keyCache().get(hash);
+  if (cached) {
+    touch(cached.id, cached.lastUsedAt);
+    return cached.key;
+  }
   const row = await db().apiKey.findUnique({ where: { hash }, include: { tenant: { select: { storeRawArguments: true } } } });
   if (!row || row.revokedAt) return null;
   const a = Buffer.from(row.hash, 'hex');
   const b = Buffer.from(hash, 'hex');
   if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
-  // "Last used" is for people, so a minute's precision will do; it spares a write per call.
-  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_PRECISION_MS) {
-    void db()
-      .apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } })
-      .catch(() => undefined);
-  }
-  return { id: row.id, tenantId: row.tenantId, scopes: parseScopes(row.scopes), prefix: row.prefix, storeRawArguments: row.tenant.storeRawArguments };
+  const key: AuthenticatedKey = { id: row.id, tenantId: row.tenantId, scopes: parseScopes(row.scopes), prefix: row.prefix, storeRawArguments: row.tenant.storeRawArguments };
+  const entry = { key, id: row.id, lastUsedAt: { at: row.lastUsedAt?.getTime() ?? 0 } };
+  keyCache().set(hash, entry);
+  touch(entry.id, entry.lastUsedAt);
+  return key;
+}
+
+/**
+ * Valid keys by hash, so the hot path does not read the database per call. Revocation drops
+ * the entry here at once and on other instances at their next change poll (about a second).
+ */
+let cache: ReturnType<typeof invalidatedCache<{ key: AuthenticatedKey; id: string; lastUsedAt: { at: number } }>> | undefined;
+function keyCache() {
+  cache ??= invalidatedCache('api_keys', { maxEntries: 10_000, ttlMs: 30_000 });
+  return cache;
+}
+
+/** "Last used" is for people, so a minute's precision will do; it spares a write per call. */
+function touch(id: string, lastUsed: { at: number }): void {
+  const now = Date.now();
+  if (now - lastUsed.at <= LAST_USED_PRECISION_MS) return;
+  lastUsed.at = now;
+  void db()
+    .apiKey.update({ where: { id }, data: { lastUsedAt: new Date(now) } })
+    .catch(() => undefined);
 }

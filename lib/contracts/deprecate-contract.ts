@@ -1,5 +1,6 @@
 import { db } from '../db';
 import { ApiError, NotFoundError } from '../api/errors';
+import { bumpChange, notifyLocalChange } from '../cache/change-feed';
 
 /**
  * Marks a published version, or the whole contract, deprecated. Deprecated contracts keep
@@ -13,9 +14,22 @@ export async function deprecateContract(options: { tenantId: string; tool: strin
     const row = await db().contractVersion.findUnique({ where: { contractId_version: { contractId: contract.id, version: options.version } } });
     if (!row) throw new NotFoundError('contract version', `${options.tool}@${options.version}`);
     if (row.status === 'draft') throw new ApiError('conflict', 'A draft cannot be deprecated; it was never published.');
-    if (row.status !== 'deprecated') await db().contractVersion.update({ where: { id: row.id }, data: { status: 'deprecated', deprecatedAt: now } });
+    if (row.status !== 'deprecated') {
+      await db().$transaction(async (tx) => {
+        await tx.contractVersion.update({ where: { id: row.id }, data: { status: 'deprecated', deprecatedAt: now } });
+        await bumpChange(tx, 'contracts');
+      });
+      notifyLocalChange('contracts');
+    }
     return { tool: options.tool, version: options.version, deprecatedAt: row.deprecatedAt ?? now };
   }
-  if (!contract.deprecatedAt) await db().contract.update({ where: { id: contract.id }, data: { deprecatedAt: now } });
+  if (!contract.deprecatedAt) {
+    await db().$transaction(async (tx) => {
+      await tx.contract.update({ where: { id: contract.id }, data: { deprecatedAt: now } });
+      await bumpChange(tx, 'contracts');
+    });
+    notifyLocalChange('contracts');
+  }
   return { tool: options.tool, deprecatedAt: contract.deprecatedAt ?? now };
 }
+

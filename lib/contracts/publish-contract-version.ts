@@ -2,6 +2,7 @@ import semver from 'semver';
 import { db } from '../db';
 import { ApiError, NotFoundError } from '../api/errors';
 import { compileContract } from './compile-contract';
+import { bumpChange, notifyLocalChange } from '../cache/change-feed';
 
 /**
  * Publishes a draft: compiles it (refusing any contract that does not compile), checks that the
@@ -28,7 +29,7 @@ export async function publishContractVersion(options: { tenantId: string; tool: 
   }
 
   const publishedAt = new Date();
-  return db().$transaction(async (tx) => {
+  const published = await db().$transaction(async (tx) => {
     // Conditional on still being a draft: of two concurrent publishes exactly one wins.
     const updated = await tx.contractVersion.updateMany({
       where: { id: row.id, status: 'draft' },
@@ -39,6 +40,9 @@ export async function publishContractVersion(options: { tenantId: string; tool: 
       where: { id: contract.id },
       data: { latestVersionId: row.id, description: compiled.contract.document.description, owner: compiled.contract.document.owner },
     });
+    await bumpChange(tx, 'contracts');
     return { tool: options.tool, version: options.version, status: 'published' as const, contentHash: compiled.contract.hash, publishedAt };
   });
+  notifyLocalChange('contracts');
+  return published;
 }

@@ -1,5 +1,6 @@
 import { db } from '../db';
 import { compileContract, type CompiledContract } from './compile-contract';
+import { invalidatedCache } from '../cache/change-feed';
 
 export interface ResolvedContract {
   compiled: CompiledContract;
@@ -29,10 +30,30 @@ export type ResolveOutcome = { found: true; contract: ResolvedContract } | { fou
 
 /**
  * The published contract a call is checked against: the pinned version, or the latest
- * published one. One indexed query when the compiled contract is cached; the document is only
- * read (and compiled) the first time a version is seen.
+ * published one. Served from memory after the first call; on a miss, one indexed query, and the
+ * document is only read (and compiled) the first time a version is seen.
  */
 export async function resolveContract(options: { tenantId: string; tool: string; version?: string }): Promise<ResolveOutcome> {
+  const key = `${options.tenantId}\n${options.tool}\n${options.version ?? ''}`;
+  const hit = outcomes().get(key);
+  if (hit) return hit;
+  const outcome = await lookup(options);
+  outcomes().set(key, outcome);
+  return outcome;
+}
+
+/**
+ * What a (tenant, tool, version?) resolves to, so the hot path reads nothing from the database.
+ * Publishing or deprecating drops it here at once and on other instances at their next change
+ * poll; unknown tools are remembered too (bounded), so probing them costs no query either.
+ */
+let outcomeCache: ReturnType<typeof invalidatedCache<ResolveOutcome>> | undefined;
+function outcomes() {
+  outcomeCache ??= invalidatedCache('contracts', { maxEntries: 20_000, ttlMs: 30_000 });
+  return outcomeCache;
+}
+
+async function lookup(options: { tenantId: string; tool: string; version?: string }): Promise<ResolveOutcome> {
   const select = { id: true, version: true, status: true, contentHash: true } as const;
   let row: { id: string; version: string; status: string; contentHash: string } | null;
   let contractDeprecated = false;
@@ -57,8 +78,8 @@ export async function resolveContract(options: { tenantId: string; tool: string;
     contractDeprecated = contract?.deprecatedAt != null;
   }
 
-  const key = `${row.id}:${row.contentHash}`;
-  let compiled = cache.get(key);
+  const compiledKey = `${row.id}:${row.contentHash}`;
+  let compiled = cache.get(compiledKey);
   if (!compiled) {
     const full = await db().contractVersion.findUniqueOrThrow({ where: { id: row.id }, select: { document: true } });
     const result = compileContract(JSON.parse(full.document));
@@ -68,7 +89,7 @@ export async function resolveContract(options: { tenantId: string; tool: string;
     if (!result.ok) return { found: false, reason: 'unknown_tool' };
     compiled = result.contract;
     if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-    cache.set(key, compiled);
+    cache.set(compiledKey, compiled);
   }
   return {
     found: true,

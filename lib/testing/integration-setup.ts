@@ -8,6 +8,7 @@ import { disconnectDb } from '../db';
 import { resetEnvForTests } from '../env';
 import { resetAuthForTests } from '../auth/auth';
 import { resetInstanceSecretForTests } from '../auth/instance-secret';
+import { resetChangeFeedForTests } from '../cache/change-feed';
 import type { DatabaseProvider } from '../db/database-url';
 
 const provider = (process.env.TEST_DB_PROVIDER ?? 'sqlite') as DatabaseProvider;
@@ -23,6 +24,7 @@ resetAuthForTests();
 resetInstanceSecretForTests();
 
 afterAll(async () => {
+  resetChangeFeedForTests();
   await disconnectDb();
   await scratch.drop();
 });

@@ -1,0 +1,98 @@
+import { db, type Db } from '../db';
+import { log } from '../log';
+
+/**
+ * Cache invalidation across instances. A change that cached data depends on bumps its counter
+ * in the same transaction (`bumpChange`), drops this instance's caches at once
+ * (`notifyLocalChange`), and every other instance drops them when its next poll of the
+ * counters sees the new version (TOOLGATE_CACHE_POLL_MS, default 1 s). Polling a handful of
+ * rows works the same on SQLite and PostgreSQL.
+ */
+export type ChangeKey = 'contracts' | 'api_keys';
+
+type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
+
+const listeners = new Map<ChangeKey, Set<() => void>>();
+const seen = new Map<string, number>();
+let timer: NodeJS.Timeout | undefined;
+let polling = false;
+let baselineDone = false;
+
+export function onChange(key: ChangeKey, listener: () => void): void {
+  let set = listeners.get(key);
+  if (!set) listeners.set(key, (set = new Set()));
+  set.add(listener);
+  startPolling();
+}
+
+export async function bumpChange(tx: Tx | Db, key: ChangeKey): Promise<void> {
+  await tx.changeCounter.upsert({ where: { key }, create: { key, version: 1 }, update: { version: { increment: 1 } } });
+}
+
+export function notifyLocalChange(key: ChangeKey): void {
+  for (const listener of listeners.get(key) ?? []) listener();
+}
+
+/** One poll: drop the caches whose counter moved since the last poll. Exported for tests. */
+export async function pollChanges(): Promise<void> {
+  if (polling) return;
+  polling = true;
+  try {
+    const rows = await db().changeCounter.findMany({ select: { key: true, version: true } });
+    for (const row of rows) {
+      const previous = seen.get(row.key);
+      seen.set(row.key, row.version);
+      // After the first poll, a counter that moved, or appeared (its first change ever), means
+      // another instance changed something this one may have cached.
+      if (baselineDone && previous !== row.version) notifyLocalChange(row.key as ChangeKey);
+    }
+    baselineDone = true;
+  } catch (error) {
+    log.warn('cache change poll failed', { error: String((error as Error).message ?? error).slice(0, 200) });
+  } finally {
+    polling = false;
+  }
+}
+
+function startPolling(): void {
+  if (timer || process.env.TOOLGATE_CACHE_POLL_MS === '0') return;
+  const every = Number(process.env.TOOLGATE_CACHE_POLL_MS ?? 1000);
+  timer = setInterval(() => void pollChanges(), Number.isFinite(every) && every > 0 ? every : 1000);
+  timer.unref();
+  void pollChanges();
+}
+
+/** Stops the poller and forgets what it saw (tests switch databases between files). */
+export function resetChangeFeedForTests(): void {
+  if (timer) clearInterval(timer);
+  timer = undefined;
+  seen.clear();
+  baselineDone = false;
+}
+
+/**
+ * A bounded map with a time-to-live, cleared whenever `key` changes anywhere. The TTL caps
+ * staleness even if polling fails.
+ */
+export function invalidatedCache<V>(key: ChangeKey, options: { maxEntries: number; ttlMs: number }) {
+  const entries = new Map<string, { value: V; expires: number }>();
+  onChange(key, () => entries.clear());
+  return {
+    get(k: string): V | undefined {
+      const hit = entries.get(k);
+      if (!hit) return undefined;
+      if (hit.expires < Date.now()) {
+        entries.delete(k);
+        return undefined;
+      }
+      return hit.value;
+    },
+    set(k: string, value: V): void {
+      if (entries.size >= options.maxEntries) entries.delete(entries.keys().next().value as string);
+      entries.set(k, { value, expires: Date.now() + options.ttlMs });
+    },
+    clear(): void {
+      entries.clear();
+    },
+  };
+}
