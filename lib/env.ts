@@ -18,6 +18,9 @@ const EnvSchema = z.object({
   TOOLGATE_APPROVAL_TTL_SECONDS: z.coerce.number().int().min(10).default(3600),
   TOOLGATE_CONFIRMATION_TTL_SECONDS: z.coerce.number().int().min(10).default(600),
   TOOLGATE_DUPLICATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
+  // Evidence records waiting to be committed; past it, validations answer 503 + Retry-After.
+  TOOLGATE_EVIDENCE_QUEUE_MAX: z.coerce.number().int().min(1).max(1_000_000).default(4096),
+  TOOLGATE_EVIDENCE_BATCH_MAX: z.coerce.number().int().min(1).max(1000).default(200),
   TOOLGATE_INIT_TENANT: z.string().min(1).optional(),
   TOOLGATE_INIT_ADMIN_EMAIL: z.string().email().optional(),
   TOOLGATE_INIT_ADMIN_PASSWORD: z.string().min(8, 'TOOLGATE_INIT_ADMIN_PASSWORD must be at least 8 characters').optional(),

@@ -9,6 +9,7 @@ import { resetEnvForTests } from '../env';
 import { resetAuthForTests } from '../auth/auth';
 import { resetInstanceSecretForTests } from '../auth/instance-secret';
 import { resetChangeFeedForTests } from '../cache/change-feed';
+import { closeEvidenceWriter } from '../evidence/record-evidence';
 import type { DatabaseProvider } from '../db/database-url';
 
 const provider = (process.env.TEST_DB_PROVIDER ?? 'sqlite') as DatabaseProvider;
@@ -25,6 +26,7 @@ resetInstanceSecretForTests();
 
 afterAll(async () => {
   resetChangeFeedForTests();
+  await closeEvidenceWriter();
   await disconnectDb();
   await scratch.drop();
 });

@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import { db, dbProvider, type Db, type Prisma } from '../db';
+import { ApiError } from '../api/errors';
+import { log } from '../log';
+import { evidenceHash, GENESIS_HASH, type EvidenceContent } from './evidence-hash';
+import { createRawEvidenceStore, evidenceContent, type RawEvidenceStore } from './raw-evidence-store';
+import type { EvidenceInput, RecordedEvidence } from './record-evidence';
+
+export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
+
+interface Pending {
+  input: EvidenceInput;
+  within?: (tx: Tx) => Promise<unknown>;
+  resolve: (value: RecordedEvidence & { extra: unknown }) => void;
+  reject: (error: unknown) => void;
+}
+
+export interface EvidenceWriterOptions {
+  /** Records waiting beyond the batch being committed; past it, callers get 503. */
+  maxQueue: number;
+  /** Records committed in one transaction at most. */
+  maxBatch: number;
+}
+
+/**
+ * Group commit. Records that arrive while a batch is being committed wait and go together in
+ * the next transaction, so the cost of a commit (and of Prisma's per-statement overhead) is
+ * shared; each caller is answered only once its own record is committed. Batches run one at a
+ * time per process: with SQLite that is the one writer; with PostgreSQL, instances serialise
+ * on each tenant's chain-head row (locked in tenant order, so two instances cannot deadlock).
+ */
+export class EvidenceWriter {
+  private queue: Pending[] = [];
+  private flushing = false;
+  private raw: { store: RawEvidenceStore; url: string | undefined } | undefined;
+
+  constructor(private readonly options: EvidenceWriterOptions) {}
+
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  write<T>(input: EvidenceInput, within?: (tx: Tx) => Promise<T>): Promise<RecordedEvidence & { extra: T }> {
+    if (this.queue.length >= this.options.maxQueue) {
+      // Back-pressure, not collapse: refuse now rather than queue without bound.
+      return Promise.reject(new ApiError('unavailable', 'Toolgate is at capacity and did not decide this call. Retry shortly.', { reason: 'evidence_queue_full' }, { 'retry-after': '1' }));
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push({ input, within, resolve: resolve as Pending['resolve'], reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  private async commitRaw(batch: Pending[]): Promise<void> {
+    // Follows DATABASE_URL like db() does (tests point it elsewhere between files).
+    const url = process.env.DATABASE_URL;
+    if (!this.raw || this.raw.url !== url) {
+      await this.raw?.store.close();
+      this.raw = { store: createRawEvidenceStore(), url };
+    }
+    const store = this.raw.store;
+    let recorded: RecordedEvidence[];
+    try {
+      recorded = await store.commit(batch.map((item) => item.input));
+    } catch (error) {
+      const failure = unavailable(error);
+      for (const item of batch) item.reject(failure);
+      return;
+    }
+    batch.forEach((item, i) => item.resolve({ ...(recorded[i] as RecordedEvidence), extra: undefined }));
+  }
+
+  async close(): Promise<void> {
+    await this.raw?.store.close();
+    this.raw = undefined;
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, this.options.maxBatch);
+        // Plain records take the raw SQL path; a batch with side effects to run in the same
+        // transaction (tokens, approvals) goes through Prisma. One batch at a time either way,
+        // so the two paths never race on a chain head.
+        if (batch.some((item) => item.within)) await commitBatch(batch);
+        else await this.commitRaw(batch);
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+}
+
+async function commitBatch(batch: Pending[]): Promise<void> {
+  const provider = dbProvider();
+  const outcomes = new Map<Pending, { ok: true; value: RecordedEvidence & { extra: unknown } } | { ok: false; error: unknown }>();
+  try {
+    await db().$transaction(
+      async (tx) => {
+        outcomes.clear();
+        const accepted: { item: Pending; extra: unknown }[] = [];
+        for (const item of batch) {
+          if (!item.within) {
+            accepted.push({ item, extra: undefined });
+            continue;
+          }
+          // A savepoint per side effect: one call's refused token must not undo the batch.
+          await tx.$executeRawUnsafe('SAVEPOINT tg_evidence_item');
+          try {
+            const extra = await item.within(tx);
+            await tx.$executeRawUnsafe('RELEASE SAVEPOINT tg_evidence_item');
+            accepted.push({ item, extra });
+          } catch (error) {
+            await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT tg_evidence_item');
+            await tx.$executeRawUnsafe('RELEASE SAVEPOINT tg_evidence_item');
+            outcomes.set(item, { ok: false, error });
+          }
+        }
+        if (accepted.length === 0) return;
+
+        const tenants = [...new Set(accepted.map((a) => a.item.input.tenantId))].sort();
+        const heads = await lockChainHeads(tx, tenants, provider);
+        const createdAt = new Date();
+        const evidenceRows: (EvidenceContent & { id: string; hash: string })[] = [];
+        const violationRows: Prisma.ViolationCreateManyInput[] = [];
+        for (const { item, extra } of accepted) {
+          const input = item.input;
+          const head = heads.get(input.tenantId) ?? { seq: 0, hash: GENESIS_HASH };
+          const content = evidenceContent(input, head, createdAt);
+          const hash = evidenceHash(content);
+          const id = randomUUID();
+          heads.set(input.tenantId, { seq: content.seq, hash });
+          evidenceRows.push({ ...content, id, hash });
+          for (const issue of input.errors) {
+            violationRows.push({ tenantId: input.tenantId, evidenceId: id, code: issue.code, type: issue.type, tool: input.tool, apiKeyId: input.apiKeyId ?? null, path: issue.path, decision: input.decision, createdAt });
+          }
+          outcomes.set(item, { ok: true, value: { id, seq: content.seq, hash, extra } });
+        }
+        await tx.evidence.createMany({ data: evidenceRows });
+        if (violationRows.length > 0) await tx.violation.createMany({ data: violationRows });
+        for (const tenantId of tenants) {
+          const head = heads.get(tenantId) as { seq: number; hash: string };
+          await tx.evidenceChainHead.update({ where: { tenantId }, data: { seq: head.seq, hash: head.hash } });
+        }
+      },
+      { timeout: 30_000, maxWait: 30_000 },
+    );
+  } catch (error) {
+    // Nothing in the batch was committed: every caller answers 503, never a decision.
+    const failure = unavailable(error);
+    for (const item of batch) item.reject(failure);
+    return;
+  }
+  for (const item of batch) {
+    const outcome = outcomes.get(item);
+    if (outcome?.ok) item.resolve(outcome.value);
+    else item.reject(outcome ? outcome.error : new Error('evidence record was not written'));
+  }
+}
+
+async function lockChainHeads(tx: Tx, tenants: string[], provider: string): Promise<Map<string, { seq: number; hash: string }>> {
+  // A write first: on SQLite it takes the write lock before the heads are read.
+  for (const tenantId of tenants) {
+    await tx.$executeRaw`INSERT INTO "EvidenceChainHead" ("tenantId", "seq", "hash") VALUES (${tenantId}, 0, ${GENESIS_HASH}) ON CONFLICT ("tenantId") DO NOTHING`;
+  }
+  const rows =
+    provider === 'postgresql'
+      ? await tx.$queryRawUnsafe<{ tenantId: string; seq: number; hash: string }[]>(
+          `SELECT "tenantId", "seq", "hash" FROM "EvidenceChainHead" WHERE "tenantId" = ANY($1::text[]) ORDER BY "tenantId" FOR UPDATE`,
+          tenants,
+        )
+      : await tx.evidenceChainHead.findMany({ where: { tenantId: { in: tenants } } });
+  return new Map(rows.map((r) => [r.tenantId, { seq: Number(r.seq), hash: r.hash }]));
+}
+
+/** Whatever made the commit fail (database down, disk full, a trigger), the answer is 503. */
+function unavailable(cause: unknown): ApiError {
+  log.error('evidence commit failed', { error: String((cause as Error)?.message ?? cause).slice(0, 300) });
+  return new ApiError('unavailable', 'Toolgate could not record this decision, so it did not make one. Retry shortly.', { reason: 'evidence_unavailable' }, { 'retry-after': '2' });
+}
