@@ -1,16 +1,22 @@
 // npm start: migrate the database, create the first tenant (or the demo tenant) on an empty
-// database, build the app if no build exists for this checkout, then serve it on PORT/HOSTNAME.
-//   --dev   serve with `next dev` instead (no build)
-import { spawn, spawnSync } from 'node:child_process';
+// database, build the app if this checkout has no build yet, then serve everything on one port:
+// the runtime endpoints on the lean data-plane server, every other path through Next.
+//   --dev          Next in development mode (no build)
+//   --data-plane   the runtime endpoints only: no Next, no bootstrap (scale-out instances)
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import next from 'next';
 import { env } from '../lib/env';
 import { migrateDatabase } from '../lib/db/migrate-database';
 import { bootstrap } from '../lib/tenants/bootstrap';
 import { disconnectDb } from '../lib/db';
+import { createDataPlaneServer, type NodeHandler } from '../lib/data-plane/server';
+import { closeEvidenceWriter } from '../lib/evidence/record-evidence';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 const dev = process.argv.includes('--dev');
+const dataPlaneOnly = process.argv.includes('--data-plane');
 const root = path.resolve(import.meta.dirname, '..');
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
 
@@ -18,25 +24,41 @@ const settings = env();
 const { provider, applied } = await migrateDatabase(settings.DATABASE_URL);
 console.log(applied.length ? `toolgate: ${provider} migrated (${applied.join(', ')})` : `toolgate: ${provider} schema up to date`);
 
-const report = await bootstrap();
-for (const line of report.lines) console.log(line);
-await disconnectDb();
-
-if (!dev && !buildIsCurrent()) {
-  console.log('toolgate: building the app (first start only, about a minute)...');
-  const build = spawnSync(process.execPath, [nextBin, 'build'], { cwd: root, stdio: 'inherit', env: process.env });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-  const stamp = sourceStamp();
-  if (stamp) writeFileSync(path.join(root, '.next', 'toolgate-build-stamp'), stamp);
+let fallback: NodeHandler | undefined;
+if (!dataPlaneOnly) {
+  const report = await bootstrap();
+  for (const line of report.lines) console.log(line);
+  if (!dev && !buildIsCurrent()) {
+    console.log('toolgate: building the app (first start only, about a minute)...');
+    const build = spawnSync(process.execPath, [nextBin, 'build'], { cwd: root, stdio: 'inherit', env: process.env });
+    if (build.status !== 0) process.exit(build.status ?? 1);
+    const stamp = sourceStamp();
+    if (stamp) writeFileSync(path.join(root, '.next', 'toolgate-build-stamp'), stamp);
+  }
+  const app = next({ dev, dir: root, hostname: settings.HOSTNAME, port: settings.PORT });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  fallback = (req, res) => handle(req, res);
 }
 
-const child = spawn(process.execPath, [nextBin, dev ? 'dev' : 'start', '-p', String(settings.PORT), '-H', settings.HOSTNAME], {
-  cwd: root,
-  stdio: 'inherit',
-  env: process.env,
+const server = createDataPlaneServer({ fallback });
+server.listen(settings.PORT, settings.HOSTNAME, () => {
+  console.log(`toolgate: ${dataPlaneOnly ? 'data plane' : 'ready'} on http://${settings.HOSTNAME}:${settings.PORT}${dataPlaneOnly ? ' (runtime endpoints only)' : ''}`);
 });
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
-child.on('exit', (code) => process.exit(code ?? 0));
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    // Finish what is in flight (each answer waits for its evidence), then close the stores.
+    server.close(() => {
+      void Promise.allSettled([closeEvidenceWriter(), disconnectDb()]).then(() => process.exit(0));
+    });
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), 10_000).unref();
+  });
+}
 
 /** A build is current when it was made from the same git commit and the tree is clean. */
 function buildIsCurrent(): boolean {

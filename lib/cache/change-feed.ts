@@ -12,7 +12,10 @@ export type ChangeKey = 'contracts' | 'api_keys';
 
 type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
 
-const listeners = new Map<ChangeKey, Set<() => void>>();
+// On globalThis: the custom server and Next's bundle each load their own copy of lib/, in one
+// process, and a change made through either must reach the caches of both at once.
+const globalForFeed = globalThis as unknown as { toolgateChangeListeners?: Map<ChangeKey, Set<() => void>> };
+const listeners = (globalForFeed.toolgateChangeListeners ??= new Map<ChangeKey, Set<() => void>>());
 const seen = new Map<string, number>();
 let timer: NodeJS.Timeout | undefined;
 let polling = false;

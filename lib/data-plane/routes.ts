@@ -1,0 +1,29 @@
+import type { RouteHandler } from '../api/define-route';
+import { validatePostHandler, validatePreHandler } from '../api/handlers/validate';
+import { getApprovalHandler } from '../api/handlers/approvals';
+import { createConfirmationHandler } from '../api/handlers/confirmations';
+
+export interface DataPlaneRoute {
+  method: 'GET' | 'POST';
+  pattern: RegExp;
+  handler: RouteHandler;
+}
+
+/**
+ * What agents call on every tool call, served by the lean server without Next's request
+ * pipeline. The handlers are the same functions the Next route files mount.
+ */
+export const DATA_PLANE_ROUTES: DataPlaneRoute[] = [
+  { method: 'POST', pattern: /^\/api\/v1\/validate\/pre$/, handler: validatePreHandler },
+  { method: 'POST', pattern: /^\/api\/v1\/validate\/post$/, handler: validatePostHandler },
+  { method: 'POST', pattern: /^\/api\/v1\/confirmations$/, handler: createConfirmationHandler },
+  { method: 'GET', pattern: /^\/api\/v1\/approvals\/(?<id>[A-Za-z0-9_-]{1,64})$/, handler: getApprovalHandler },
+];
+
+export function matchDataPlaneRoute(method: string, pathname: string): { route: DataPlaneRoute; params: Record<string, string> } | null {
+  for (const route of DATA_PLANE_ROUTES) {
+    const match = route.pattern.exec(pathname);
+    if (match && route.method === method) return { route, params: { ...match.groups } };
+  }
+  return null;
+}
