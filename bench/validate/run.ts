@@ -1,9 +1,9 @@
 // npm run bench: validation throughput in process and over HTTP, printed as a table.
 //   in process: Toolgate's compiled contract check and the full pre-call check, next to Zod 4
 //               safeParse of an equivalent schema, on the same inputs;
-//   over HTTP:  POST /api/v1/validate/pre on the production Next server with evidence committed
-//               (SQLite, then PostgreSQL), next to a bare node:http server doing the same Ajv
-//               check without persistence. Load from autocannon on loopback.
+//   over HTTP:  POST /api/v1/validate/pre with evidence committed: on the data plane (SQLite,
+//               then PostgreSQL) and through a Next route handler, next to a bare node:http server
+//               doing the same Ajv check without persistence. Load from autocannon on loopback.
 // Options: --duration <s> (default 10), --connections <n> (default 32), --skip-http.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -104,26 +104,32 @@ if (!existsSync(path.join(root, '.next', 'BUILD_ID'))) {
 }
 
 const apiKey = 'tg_bench000_benchmark-key-0123456789abcdef';
-for (const provider of ['sqlite', 'postgresql'] as const) {
-  const scratch = await createScratchDatabase(provider, 'bench');
-  const appPort = String(3400 + rows.length);
+const servers: { label: string; provider: 'sqlite' | 'postgresql'; command: string[] }[] = [
+  { label: 'data plane (node:http + shared handlers), evidence on SQLite', provider: 'sqlite', command: [tsx, path.join(root, 'scripts/start.ts'), '--data-plane'] },
+  { label: 'data plane (node:http + shared handlers), evidence on PostgreSQL', provider: 'postgresql', command: [tsx, path.join(root, 'scripts/start.ts'), '--data-plane'] },
+  { label: 'Next route handler (next start), evidence on SQLite', provider: 'sqlite', command: [process.execPath, path.join(root, 'node_modules/next/dist/bin/next'), 'start'] },
+];
+for (const [index, spec] of servers.entries()) {
+  const scratch = await createScratchDatabase(spec.provider, 'bench');
+  const appPort = String(3400 + index);
   const init = spawnSync(tsx, [path.join(root, 'bench/validate/setup-tenant.ts')], {
     cwd: root,
     encoding: 'utf8',
     env: { ...process.env, DATABASE_URL: scratch.target.url, TOOLGATE_INIT_TENANT: 'bench', TOOLGATE_INIT_API_KEY: apiKey },
   });
   if (init.status !== 0) throw new Error(`setup failed: ${init.stderr}`);
-  const server = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', appPort, '-H', '127.0.0.1'], {
+  const [command, ...commandArgs] = spec.command as [string, ...string[]];
+  const server = spawn(command, [...commandArgs, '-p', appPort, '-H', '127.0.0.1'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, DATABASE_URL: scratch.target.url, NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...process.env, DATABASE_URL: scratch.target.url, PORT: appPort, HOSTNAME: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1' },
   });
   try {
-    await waitForLine(server, /Ready in|started server|Local:/i, 60_000);
+    await waitForLine(server, /Ready in|data plane on|Local:/i, 60_000);
     const url = `http://127.0.0.1:${appPort}/api/v1/validate/pre`;
     await load(url, { authorization: `Bearer ${apiKey}` }); // warm-up: JIT, caches, connections
     const r = await load(url, { authorization: `Bearer ${apiKey}` });
-    rows.push([`Toolgate validate/pre via Next, evidence on ${provider}`, fmt(r.rps), `${r.p50}`, `${r.p99}`, `${(r.rps / bare.rps).toFixed(3)}x`, String(r.errors)]);
+    rows.push([spec.label, fmt(r.rps), `${r.p50}`, `${r.p99}`, `${(r.rps / bare.rps).toFixed(3)}x`, String(r.errors)]);
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));

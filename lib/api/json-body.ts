@@ -5,6 +5,11 @@ import { ApiError } from './errors';
  * or lies about Content-Length still cannot make us buffer more than `maxBytes`.
  */
 export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+  if (boundedBodies.has(request)) {
+    const text = await request.text();
+    if (Buffer.byteLength(text) > maxBytes) throw tooLarge(maxBytes);
+    return text;
+  }
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
   if (!request.body) return '';
@@ -23,6 +28,12 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
   }
   return Buffer.concat(chunks, total).toString('utf8');
 }
+
+/**
+ * Requests whose body was already read into memory, capped at the limit plus one byte, by the
+ * server that built them (the data plane); reading them needs no streaming guard.
+ */
+export const boundedBodies = new WeakSet<Request>();
 
 function tooLarge(maxBytes: number): ApiError {
   return new ApiError('payload_too_large', `The request body exceeds the limit of ${maxBytes} bytes.`, { max_bytes: maxBytes });

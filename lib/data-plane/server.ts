@@ -1,6 +1,7 @@
 import http from 'node:http';
-import { Readable } from 'node:stream';
-import { json } from '../api/define-route';
+import { json, responseText } from '../api/define-route';
+import { env } from '../env';
+import { boundedBodies } from '../api/json-body';
 import { log } from '../log';
 import { matchDataPlaneRoute } from './routes';
 
@@ -25,7 +26,7 @@ export function createDataPlaneServer(options: { fallback?: NodeHandler } = {}):
     }
     void (async () => {
       try {
-        const response = await matched.route.handler(toWebRequest(req), { params: matched.params });
+        const response = await matched.route.handler(await toWebRequest(req), { params: matched.params });
         await send(res, response);
       } catch (error) {
         log.error('data plane failure', { path: pathname, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
@@ -39,17 +40,32 @@ export function createDataPlaneServer(options: { fallback?: NodeHandler } = {}):
   return server;
 }
 
-function toWebRequest(req: http.IncomingMessage): Request {
+/**
+ * The Web Request the shared handler expects. The body is read here with Node's streams, which
+ * cost far less than a web stream per call, and only up to one byte past the limit: a larger
+ * body reaches the handler one byte too long, so its own check answers 413 as it does under
+ * Next, and we never buffer more than the limit whatever Content-Length claims.
+ */
+async function toWebRequest(req: http.IncomingMessage): Promise<Request> {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string);
   const method = req.method ?? 'GET';
-  const hasBody = method !== 'GET' && method !== 'HEAD';
-  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
-    method,
-    headers,
-    // Streamed, so the shared handler's byte cap applies while reading, as it does under Next.
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
-  } as RequestInit);
+  const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+  if (method === 'GET' || method === 'HEAD') return new Request(url, { method, headers });
+  const limit = env().TOOLGATE_MAX_BODY_BYTES + 1;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    const room = limit - size;
+    chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+    size += Math.min(chunk.length, room);
+    if (size >= limit) break;
+  }
+  // The declared length no longer describes the body we pass on.
+  headers.delete('content-length');
+  const request = new Request(url, { method, headers, body: Buffer.concat(chunks, size) });
+  boundedBodies.add(request);
+  return request;
 }
 
 async function send(res: http.ServerResponse, response: Response): Promise<void> {
@@ -57,7 +73,8 @@ async function send(res: http.ServerResponse, response: Response): Promise<void>
   response.headers.forEach((value, key) => {
     headers[key] = value;
   });
-  const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
+  const text = responseText.get(response);
+  const body = text !== undefined ? Buffer.from(text) : response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
   if (body) headers['content-length'] = String(body.byteLength);
   res.writeHead(response.status, headers);
   res.end(body);

@@ -32,6 +32,7 @@ export interface EvidenceWriterOptions {
 export class EvidenceWriter {
   private queue: Pending[] = [];
   private flushing = false;
+  private scheduled = false;
   private raw: { store: RawEvidenceStore; url: string | undefined } | undefined;
 
   constructor(private readonly options: EvidenceWriterOptions) {}
@@ -47,7 +48,21 @@ export class EvidenceWriter {
     }
     return new Promise((resolve, reject) => {
       this.queue.push({ input, within, resolve: resolve as Pending['resolve'], reject });
-      if (!this.flushing) void this.flush();
+      this.schedule();
+    });
+  }
+
+  /**
+   * Flushes on the next turn of the event loop, not now: the SQLite commit is synchronous, so
+   * starting it in the caller's tick would commit every record alone. Waiting one turn lets
+   * every request that arrived in the same turn join the batch (and share its fsync).
+   */
+  private schedule(): void {
+    if (this.flushing || this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.flush();
     });
   }
 

@@ -11,6 +11,8 @@ import { consumeCallToken, TokenAlreadyUsedError } from '../approvals/consume-ca
 import { requestApproval } from '../approvals/request-approval';
 import type { CallBinding } from '../approvals/call-token';
 import { recordEvidence } from '../evidence/record-evidence';
+import type { Tx } from '../evidence/evidence-writer';
+import type { Approval } from '../generated/sqlite/client';
 import { redactArguments } from '../evidence/redact-arguments';
 import { traceIdFor } from '../evidence/trace-id';
 import { checkPreCall } from './check-pre-call';
@@ -112,27 +114,28 @@ export async function validatePreCall(options: { caller: KeyCaller; request: Pre
   const storedArguments = caller.storeRawArguments ? redactArguments(args, compiled.document.sensitive ?? []) : null;
   const record = async (errs: ValidationIssue[]) => {
     const decision = decideFromIssues(errs);
-    const evidence = await recordEvidence(
-      { ...base, contractVersion: resolved.contract.version, contractHash: resolved.contract.contentHash, arguments: storedArguments, decision, valid: errs.length === 0, errors: errs, warnings, durationMs: performance.now() - started },
-      async (tx) => {
-        if (decision === 'allow') {
-          for (const token of tokens) await consumeCallToken(tx, token.kind, token.id, tenantId);
-          return null;
-        }
-        if (decision === 'require_approval') {
-          return requestApproval(tx, {
-            binding,
-            callId: request.call_id,
-            traceId,
-            apiKeyId: caller.apiKeyId,
-            approverRoles: annotations.approver_roles,
-            reason: `${request.tool} is marked approval_required (side effect: ${annotations.side_effect_level}).`,
-            ttlSeconds: annotations.approval_ttl_seconds ?? env().TOOLGATE_APPROVAL_TTL_SECONDS,
-          });
-        }
+    const input = { ...base, contractVersion: resolved.contract.version, contractHash: resolved.contract.contentHash, arguments: storedArguments, decision, valid: errs.length === 0, errors: errs, warnings, durationMs: performance.now() - started };
+    // Side effects that must commit with the decision, and only when there are any: plain
+    // records take the evidence writer's fast path.
+    let within: ((tx: Tx) => Promise<Approval | null>) | undefined;
+    if (decision === 'allow' && tokens.length > 0) {
+      within = async (tx) => {
+        for (const token of tokens) await consumeCallToken(tx, token.kind, token.id, tenantId);
         return null;
-      },
-    );
+      };
+    } else if (decision === 'require_approval') {
+      within = (tx) =>
+        requestApproval(tx, {
+          binding,
+          callId: request.call_id,
+          traceId,
+          apiKeyId: caller.apiKeyId,
+          approverRoles: annotations.approver_roles,
+          reason: `${request.tool} is marked approval_required (side effect: ${annotations.side_effect_level}).`,
+          ttlSeconds: annotations.approval_ttl_seconds ?? env().TOOLGATE_APPROVAL_TTL_SECONDS,
+        });
+    }
+    const evidence = await recordEvidence<Approval | null>(input, within);
     return { decision, evidence };
   };
 
