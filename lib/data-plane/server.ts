@@ -26,7 +26,11 @@ export function createDataPlaneServer(options: { fallback?: NodeHandler } = {}):
     }
     void (async () => {
       try {
-        const response = await matched.route.handler(await toWebRequest(req), { params: matched.params });
+        const { request, truncated } = await toWebRequest(req);
+        const response = await matched.route.handler(request, { params: matched.params });
+        // The rest of an oversized body was never read: the connection cannot carry another
+        // request, so tell the client not to reuse it.
+        if (truncated) res.setHeader('connection', 'close');
         await send(res, response);
       } catch (error) {
         log.error('data plane failure', { path: pathname, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
@@ -46,26 +50,36 @@ export function createDataPlaneServer(options: { fallback?: NodeHandler } = {}):
  * body reaches the handler one byte too long, so its own check answers 413 as it does under
  * Next, and we never buffer more than the limit whatever Content-Length claims.
  */
-async function toWebRequest(req: http.IncomingMessage): Promise<Request> {
+async function toWebRequest(req: http.IncomingMessage): Promise<{ request: Request; truncated: boolean }> {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string);
   const method = req.method ?? 'GET';
   const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
-  if (method === 'GET' || method === 'HEAD') return new Request(url, { method, headers });
+  if (method === 'GET' || method === 'HEAD') return { request: new Request(url, { method, headers }), truncated: false };
   const limit = env().TOOLGATE_MAX_BODY_BYTES + 1;
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    const room = limit - size;
-    chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
-    size += Math.min(chunk.length, room);
-    if (size >= limit) break;
-  }
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      const room = limit - size;
+      chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+      size += Math.min(chunk.length, room);
+      if (size >= limit) {
+        // Stop reading, without destroying the socket the 413 still has to go out on.
+        req.off('data', onData);
+        req.pause();
+        resolve();
+      }
+    };
+    req.on('data', onData);
+    req.once('end', resolve);
+    req.once('error', reject);
+  });
   // The declared length no longer describes the body we pass on.
   headers.delete('content-length');
   const request = new Request(url, { method, headers, body: Buffer.concat(chunks, size) });
   boundedBodies.add(request);
-  return request;
+  return { request, truncated: size >= limit };
 }
 
 async function send(res: http.ServerResponse, response: Response): Promise<void> {

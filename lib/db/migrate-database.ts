@@ -1,17 +1,25 @@
 import Database from 'better-sqlite3';
-import { parseDatabaseUrl } from './database-url';
-import { applyMigrations } from './schema-engine';
+import pg from 'pg';
+import { existsSync } from 'node:fs';
+import { parseDatabaseUrl, type DatabaseTarget } from './database-url';
+import { applyMigrations, readMigrationList } from './schema-engine';
 
 /**
  * Applies committed migrations to DATABASE_URL (or the given URL). Safe to run on every start.
+ * When every committed migration is already recorded as finished, the schema engine is not
+ * started at all: it would take SQLite's exclusive lock, which a running instance holds open,
+ * and it costs a second of start-up.
+ *
  * SQLite files are switched to WAL: readers stop blocking the evidence writer and a commit
  * appends to the log instead of rewriting a rollback journal (measured here: 4.2 -> 2.8 ms per
- * evidence record). The mode is stored in the file; synchronous stays FULL, so a committed
- * record survives a crash or power loss.
+ * evidence record through Prisma). The mode is stored in the file; synchronous stays FULL, so
+ * a committed record survives a crash or power loss.
  */
 export async function migrateDatabase(url = process.env.DATABASE_URL): Promise<{ provider: string; applied: string[] }> {
   const target = parseDatabaseUrl(url);
-  const applied = await applyMigrations(target);
+  const committed = readMigrationList(target.provider).migrationDirectories.map((d) => d.path);
+  const finished = await finishedMigrations(target);
+  const applied = committed.every((name) => finished.has(name)) ? [] : await applyMigrations(target);
   if (target.file) {
     const connection = new Database(target.file);
     try {
@@ -21,4 +29,29 @@ export async function migrateDatabase(url = process.env.DATABASE_URL): Promise<{
     }
   }
   return { provider: target.provider, applied };
+}
+
+async function finishedMigrations(target: DatabaseTarget): Promise<Set<string>> {
+  const sql = `SELECT "migration_name" AS name FROM "_prisma_migrations" WHERE "finished_at" IS NOT NULL AND "rolled_back_at" IS NULL`;
+  try {
+    if (target.provider === 'sqlite') {
+      if (!target.file || !existsSync(target.file)) return new Set();
+      const connection = new Database(target.file, { readonly: true, fileMustExist: true });
+      try {
+        return new Set((connection.prepare(sql).all() as { name: string }[]).map((r) => r.name));
+      } finally {
+        connection.close();
+      }
+    }
+    const client = new pg.Client({ connectionString: target.url });
+    await client.connect();
+    try {
+      return new Set((await client.query<{ name: string }>(sql)).rows.map((r) => r.name));
+    } finally {
+      await client.end();
+    }
+  } catch {
+    // No migrations table yet (a new database): let the engine create everything.
+    return new Set();
+  }
 }

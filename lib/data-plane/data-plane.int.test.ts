@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '@/lib/db';
+import { lookupOrderContract } from '@/lib/contracts/examples';
+import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
+import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+import { loadValidatePre, startDataPlane, type DataPlaneProcess } from '@/lib/testing/data-plane-process';
+
+let t: Awaited<ReturnType<typeof createTestTenant>>;
+let server: DataPlaneProcess | undefined;
+const body = (i: number) => ({ tool: 'orders.lookup', call_id: `dp-${i}`, arguments: { tenant_id: 'acme', order_id: i % 5 ? 'ord_abc123' : 'BAD' }, context: { tenant_id: 'acme' } });
+
+beforeAll(async () => {
+  t = await createTestTenant();
+  await publishContract(t.tenant.id, lookupOrderContract);
+  server = await startDataPlane({ databaseUrl: process.env.DATABASE_URL as string });
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+async function post(path: string, payload: unknown, key = t.agentKey) {
+  const res = await fetch(`${server?.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
+}
+
+describe('data plane server', () => {
+  it('answers validate/pre like the route handler, with evidence committed', async () => {
+    const res = await post('/api/v1/validate/pre', body(1));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ decision: 'allow', valid: true, version: '1.3.0' });
+    expect(await db().evidence.count({ where: { id: res.body.evidence_id } })).toBe(1);
+    const refused = await post('/api/v1/validate/pre', body(5));
+    expect(refused.body.errors.map((e: { code: string }) => e.code)).toEqual(['AXAG_PATTERN_MISMATCH']);
+    expect((await post('/api/v1/validate/pre', body(1), 'tg_nope_000000000000000000000000')).status).toBe(401);
+  });
+
+  it('refuses an oversized body with 413 and serves nothing but the runtime endpoints', async () => {
+    const big = await fetch(`${server?.url}/api/v1/validate/pre`, { method: 'POST', headers: { authorization: `Bearer ${t.agentKey}`, 'content-type': 'application/json' }, body: 'x'.repeat(2 * 1024 * 1024) });
+    expect(big.status).toBe(413);
+    const other = await fetch(`${server?.url}/api/v1/contracts`);
+    expect(other.status).toBe(404);
+    expect(((await other.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  });
+
+  it('serves a newly published version within a poll of the change counters', async () => {
+    expect((await post('/api/v1/validate/pre', body(2))).body.version).toBe('1.3.0');
+    await publishContract(t.tenant.id, { ...lookupOrderContract, version: '1.4.0' });
+    await expect.poll(async () => (await post('/api/v1/validate/pre', body(3))).body.version, { timeout: 5000, interval: 100 }).toBe('1.4.0');
+  });
+
+  it('stops accepting a revoked key on another instance within a poll', async () => {
+    const { createApiKey, revokeApiKey } = await import('@/lib/auth/api-keys');
+    const extra = await createApiKey({ tenantId: t.tenant.id, name: 'short-lived', scopes: ['validate'] });
+    expect((await post('/api/v1/validate/pre', body(4), extra.key)).status).toBe(200);
+    await revokeApiKey({ tenantId: t.tenant.id, id: extra.apiKey.id });
+    await expect.poll(async () => (await post('/api/v1/validate/pre', body(4), extra.key)).status, { timeout: 5000, interval: 100 }).toBe(401);
+  });
+});
+
+describe('crash safety', () => {
+  it('after kill -9 under load, every answered call has exactly one evidence record and the chain verifies', async () => {
+    const running = server as DataPlaneProcess;
+    const load = loadValidatePre({ urls: [running.url], key: t.agentKey, body, workers: 16, durationMs: 4000, stopOnError: true });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await running.kill9();
+    const result = await load;
+    expect(result.answered.size).toBeGreaterThan(50);
+    expect(result.failures).toBeGreaterThan(0);
+
+    server = await startDataPlane({ databaseUrl: process.env.DATABASE_URL as string });
+    const ids = [...result.answered.values()];
+    const found = await db().evidence.findMany({ where: { id: { in: ids } }, select: { id: true, requestId: true } });
+    expect(found.length).toBe(ids.length);
+    const byRequest = await db().evidence.groupBy({ by: ['requestId'], where: { tenantId: t.tenant.id }, _count: { _all: true } });
+    expect(byRequest.filter((g) => g._count._all > 1)).toEqual([]);
+    const chain = await verifyEvidenceChain({ tenantId: t.tenant.id });
+    expect(chain).toMatchObject({ valid: true, firstBroken: null });
+    // The restarted instance continues the same chain.
+    const after = await post('/api/v1/validate/pre', body(7));
+    expect(after.status).toBe(200);
+    expect((await verifyEvidenceChain({ tenantId: t.tenant.id })).valid).toBe(true);
+  });
+});
