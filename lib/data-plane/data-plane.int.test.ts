@@ -19,9 +19,12 @@ afterAll(async () => {
   await server?.stop();
 });
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests assert on arbitrary response shapes
+type Json = Record<string, any>;
+
 async function post(path: string, payload: unknown, key = t.agentKey) {
   const res = await fetch(`${server?.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(payload) });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Json };
 }
 
 describe('data plane server', () => {
