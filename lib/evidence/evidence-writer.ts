@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { db, dbProvider, type Db, type Prisma } from '../db';
+import { db, dbProvider, type Db } from '../db';
 import { ApiError } from '../api/errors';
 import { log } from '../log';
-import { evidenceHash, GENESIS_HASH, type EvidenceContent } from './evidence-hash';
-import { createRawEvidenceStore, evidenceContent, type RawEvidenceStore } from './raw-evidence-store';
+import { GENESIS_HASH } from './evidence-hash';
+import { chainRecords, type EvidenceRecord } from './chain-records';
+import { createRawEvidenceStore, type RawEvidenceStore } from './raw-evidence-store';
 import type { EvidenceInput, RecordedEvidence } from './record-evidence';
 
 export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
@@ -136,22 +136,11 @@ async function commitBatch(batch: Pending[]): Promise<void> {
 
         const tenants = [...new Set(accepted.map((a) => a.item.input.tenantId))].sort();
         const heads = await lockChainHeads(tx, tenants, provider);
-        const createdAt = new Date();
-        const evidenceRows: (EvidenceContent & { id: string; hash: string })[] = [];
-        const violationRows: Prisma.ViolationCreateManyInput[] = [];
-        for (const { item, extra } of accepted) {
-          const input = item.input;
-          const head = heads.get(input.tenantId) ?? { seq: 0, hash: GENESIS_HASH };
-          const content = evidenceContent(input, head, createdAt);
-          const hash = evidenceHash(content);
-          const id = randomUUID();
-          heads.set(input.tenantId, { seq: content.seq, hash });
-          evidenceRows.push({ ...content, id, hash });
-          for (const issue of input.errors) {
-            violationRows.push({ tenantId: input.tenantId, evidenceId: id, code: issue.code, type: issue.type, tool: input.tool, apiKeyId: input.apiKeyId ?? null, path: issue.path, decision: input.decision, createdAt });
-          }
-          outcomes.set(item, { ok: true, value: { id, seq: content.seq, hash, extra } });
-        }
+        const { rows: evidenceRows, violations: violationRows } = chainRecords(accepted.map((a) => a.item.input), heads, new Date());
+        accepted.forEach(({ item, extra }, i) => {
+          const row = evidenceRows[i] as EvidenceRecord;
+          outcomes.set(item, { ok: true, value: { id: row.id, seq: row.seq, hash: row.hash, extra } });
+        });
         await tx.evidence.createMany({ data: evidenceRows });
         if (violationRows.length > 0) await tx.violation.createMany({ data: violationRows });
         for (const tenantId of tenants) {

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { parseDatabaseUrl, type DatabaseTarget } from '../db/database-url';
 import { log } from '../log';
-import { evidenceHash, GENESIS_HASH, type EvidenceContent } from './evidence-hash';
+import { GENESIS_HASH } from './evidence-hash';
+import { chainRecords } from './chain-records';
 import type { EvidenceInput, RecordedEvidence } from './record-evidence';
 
 /**
@@ -26,52 +26,6 @@ const VIOLATION_COLUMNS = ['id', 'tenantId', 'evidenceId', 'code', 'type', 'tool
 
 type Row = Record<(typeof EVIDENCE_COLUMNS)[number], unknown>;
 type ViolationRow = Record<(typeof VIOLATION_COLUMNS)[number], unknown>;
-
-/** Chains the inputs onto the heads (mutating them) and returns the rows to insert. */
-function chain(inputs: EvidenceInput[], heads: Map<string, { seq: number; hash: string }>, createdAt: Date) {
-  const rows: (EvidenceContent & { id: string; hash: string })[] = [];
-  const violations: ViolationRow[] = [];
-  for (const input of inputs) {
-    const head = heads.get(input.tenantId) ?? { seq: 0, hash: GENESIS_HASH };
-    const content = evidenceContent(input, head, createdAt);
-    const hash = evidenceHash(content);
-    const id = randomUUID();
-    heads.set(input.tenantId, { seq: content.seq, hash });
-    rows.push({ ...content, id, hash });
-    for (const issue of input.errors) {
-      violations.push({ id: randomUUID(), tenantId: input.tenantId, evidenceId: id, code: issue.code, type: issue.type, tool: input.tool, apiKeyId: input.apiKeyId ?? null, path: issue.path, decision: input.decision, createdAt });
-    }
-  }
-  return { rows, violations };
-}
-
-export function evidenceContent(input: EvidenceInput, head: { seq: number; hash: string }, createdAt: Date): EvidenceContent {
-  return {
-    tenantId: input.tenantId,
-    seq: head.seq + 1,
-    prevHash: head.hash,
-    createdAt,
-    kind: input.kind,
-    requestId: input.requestId,
-    traceId: input.traceId,
-    callId: input.callId,
-    w3cTraceparent: input.w3cTraceparent ?? null,
-    apiKeyId: input.apiKeyId ?? null,
-    actorUserId: input.actorUserId ?? null,
-    tool: input.tool,
-    contractVersion: input.contractVersion ?? null,
-    contractHash: input.contractHash ?? null,
-    argsHash: input.argsHash,
-    idempotencyKey: input.idempotencyKey ?? null,
-    arguments: input.arguments ?? null,
-    decision: input.decision,
-    valid: input.valid,
-    errors: JSON.stringify(input.errors),
-    warnings: JSON.stringify(input.warnings),
-    // Rounded so that both databases store exactly the value that was hashed.
-    durationMs: Math.round(input.durationMs * 1000) / 1000,
-  };
-}
 
 const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(', ');
 
@@ -103,9 +57,9 @@ class SqliteEvidenceStore implements RawEvidenceStore {
       const head = this.statements.head.get(tenantId) as { seq: number; hash: string };
       heads.set(tenantId, { seq: Number(head.seq), hash: head.hash });
     }
-    const { rows, violations } = chain(inputs, heads, new Date());
+    const { rows, violations } = chainRecords(inputs, heads, new Date());
     for (const row of rows) this.statements.evidence.run(EVIDENCE_COLUMNS.map((c) => sqliteValue((row as unknown as Row)[c])));
-    for (const v of violations) this.statements.violation.run(VIOLATION_COLUMNS.map((c) => sqliteValue(v[c])));
+    for (const v of violations) this.statements.violation.run(VIOLATION_COLUMNS.map((c) => sqliteValue((v as unknown as ViolationRow)[c])));
     for (const tenantId of tenants) {
       const head = heads.get(tenantId) as { seq: number; hash: string };
       this.statements.updateHead.run(head.seq, head.hash, tenantId);
@@ -159,9 +113,9 @@ class PostgresEvidenceStore implements RawEvidenceStore {
         [tenants],
       );
       const heads = new Map(locked.rows.map((r) => [r.tenantId, { seq: Number(r.seq), hash: r.hash }]));
-      const { rows, violations } = chain(inputs, heads, new Date());
+      const { rows, violations } = chainRecords(inputs, heads, new Date());
       await insertMany(client, 'Evidence', EVIDENCE_COLUMNS, rows as unknown as Row[]);
-      if (violations.length > 0) await insertMany(client, 'Violation', VIOLATION_COLUMNS, violations);
+      if (violations.length > 0) await insertMany(client, 'Violation', VIOLATION_COLUMNS, violations as unknown as ViolationRow[]);
       for (const tenantId of tenants) {
         const head = heads.get(tenantId) as { seq: number; hash: string };
         await client.query(`UPDATE "EvidenceChainHead" SET "seq" = $1, "hash" = $2 WHERE "tenantId" = $3`, [head.seq, head.hash, tenantId]);

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { evidenceHash, GENESIS_HASH, type EvidenceContent } from './evidence-hash';
+import type { EvidenceInput } from './record-evidence';
+
+export type EvidenceRecord = EvidenceContent & { id: string; hash: string };
+
+export interface ViolationRecord {
+  id: string;
+  tenantId: string;
+  evidenceId: string;
+  code: string;
+  type: string;
+  tool: string;
+  apiKeyId: string | null;
+  path: string | null;
+  decision: string;
+  createdAt: Date;
+}
+
+/** Chains the inputs onto the heads (mutating them) and returns the rows to insert. */
+export function chainRecords(inputs: EvidenceInput[], heads: Map<string, { seq: number; hash: string }>, createdAt: Date) {
+  const rows: EvidenceRecord[] = [];
+  const violations: ViolationRecord[] = [];
+  for (const input of inputs) {
+    const head = heads.get(input.tenantId) ?? { seq: 0, hash: GENESIS_HASH };
+    const content = evidenceContent(input, head, createdAt);
+    const hash = evidenceHash(content);
+    const id = randomUUID();
+    heads.set(input.tenantId, { seq: content.seq, hash });
+    rows.push({ ...content, id, hash });
+    for (const issue of input.errors) {
+      violations.push({ id: randomUUID(), tenantId: input.tenantId, evidenceId: id, code: issue.code, type: issue.type, tool: input.tool, apiKeyId: input.apiKeyId ?? null, path: issue.path, decision: input.decision, createdAt });
+    }
+  }
+  return { rows, violations };
+}
+
+export function evidenceContent(input: EvidenceInput, head: { seq: number; hash: string }, createdAt: Date): EvidenceContent {
+  return {
+    tenantId: input.tenantId,
+    seq: head.seq + 1,
+    prevHash: head.hash,
+    createdAt,
+    kind: input.kind,
+    requestId: input.requestId,
+    traceId: input.traceId,
+    callId: input.callId,
+    w3cTraceparent: input.w3cTraceparent ?? null,
+    apiKeyId: input.apiKeyId ?? null,
+    actorUserId: input.actorUserId ?? null,
+    tool: input.tool,
+    contractVersion: input.contractVersion ?? null,
+    contractHash: input.contractHash ?? null,
+    argsHash: input.argsHash,
+    idempotencyKey: input.idempotencyKey ?? null,
+    arguments: input.arguments ?? null,
+    decision: input.decision,
+    valid: input.valid,
+    errors: JSON.stringify(input.errors),
+    warnings: JSON.stringify(input.warnings),
+    // Rounded so that both databases store exactly the value that was hashed.
+    durationMs: Math.round(input.durationMs * 1000) / 1000,
+  };
+}
+
