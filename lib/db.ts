@@ -12,7 +12,10 @@ export type { Prisma } from './generated/sqlite/client';
  */
 export type Db = SqliteClient;
 
-const globalForDb = globalThis as unknown as { toolgateDb?: { db: Db; target: DatabaseTarget } };
+/** The client handed to an interactive transaction's callback. */
+export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
+
+const globalForDb = globalThis as unknown as { toolgateDb?: { db: Db; target: DatabaseTarget; raw: string | undefined } };
 
 export function createDb(target: DatabaseTarget): Db {
   const adapter = createAdapterFactory(target);
@@ -26,9 +29,13 @@ export function createDb(target: DatabaseTarget): Db {
 export function db(): Db {
   const url = process.env.DATABASE_URL;
   const existing = globalForDb.toolgateDb;
+  if (existing && existing.raw === url) return existing.db;
   const target = parseDatabaseUrl(url);
-  if (existing && existing.target.url === target.url) return existing.db;
-  const created = { db: createDb(target), target };
+  if (existing && existing.target.url === target.url) {
+    existing.raw = url;
+    return existing.db;
+  }
+  const created = { db: createDb(target), target, raw: url };
   globalForDb.toolgateDb = created;
   return created.db;
 }

@@ -1,7 +1,6 @@
-import type { Db } from '../db';
+import type { Tx } from '../db';
 import type { TokenKind } from './call-token';
 
-type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
 
 /** Thrown inside the evidence transaction when another request used the token first. */
 export class TokenAlreadyUsedError extends Error {

@@ -1,7 +1,6 @@
-import type { Db } from '../db';
+import type { Tx } from '../db';
 import type { CallBinding } from './call-token';
 
-type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
 
 /**
  * The pending approval for a call that needs one. A retry of the same call (same binding)

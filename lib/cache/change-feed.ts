@@ -1,4 +1,4 @@
-import { db, type Db } from '../db';
+import { db, type Db, type Tx } from '../db';
 import { log } from '../log';
 
 /**
@@ -10,7 +10,6 @@ import { log } from '../log';
  */
 export type ChangeKey = 'contracts' | 'api_keys';
 
-type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
 
 // On globalThis: the custom server and Next's bundle each load their own copy of lib/, in one
 // process, and a change made through either must reach the caches of both at once.

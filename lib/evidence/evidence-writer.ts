@@ -1,4 +1,4 @@
-import { db, dbProvider, type Db } from '../db';
+import { db, dbProvider, type Tx } from '../db';
 import { ApiError } from '../api/errors';
 import { log } from '../log';
 import { GENESIS_HASH } from './evidence-hash';
@@ -6,7 +6,6 @@ import { chainRecords, type EvidenceRecord } from './chain-records';
 import { createRawEvidenceStore, type RawEvidenceStore } from './raw-evidence-store';
 import type { EvidenceInput, RecordedEvidence } from './record-evidence';
 
-export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
 
 interface Pending {
   input: EvidenceInput;

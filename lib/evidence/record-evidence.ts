@@ -1,6 +1,7 @@
 import { env } from '../env';
 import type { ValidationIssue } from '../validation/error-codes';
-import { EvidenceWriter, type Tx } from './evidence-writer';
+import type { Tx } from '../db';
+import { EvidenceWriter } from './evidence-writer';
 
 export interface EvidenceInput {
   tenantId: string;

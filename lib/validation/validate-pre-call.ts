@@ -11,7 +11,7 @@ import { consumeCallToken, TokenAlreadyUsedError } from '../approvals/consume-ca
 import { requestApproval } from '../approvals/request-approval';
 import type { CallBinding } from '../approvals/call-token';
 import { recordEvidence } from '../evidence/record-evidence';
-import type { Tx } from '../evidence/evidence-writer';
+import type { Tx } from '../db';
 import type { Approval } from '../generated/sqlite/client';
 import { redactArguments } from '../evidence/redact-arguments';
 import { traceIdFor } from '../evidence/trace-id';
