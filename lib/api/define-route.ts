@@ -6,7 +6,7 @@ import { hasScope, type ApiKeyScope } from '../auth/api-key-scopes';
 import { getSessionMember } from '../auth/session';
 import { can, type Permission, type Role } from '../tenants/roles';
 import { ApiError } from './errors';
-import { readJsonBody } from './json-body';
+import { readBodyText, readJsonBody } from './json-body';
 import { log } from '../log';
 
 /** Who is calling. Every service call below the wrapper is scoped by `tenantId`. */
@@ -20,18 +20,31 @@ export type Caller =
  */
 export type AuthRequirement = { apiKey?: ApiKeyScope; session?: Permission } | 'none';
 
-export interface RouteContext<B, Q> {
-  request: Request;
-  requestId: string;
-  caller: B extends never ? never : Caller;
-  body: B;
-  query: Q;
-  params: Record<string, string>;
+/**
+ * What a handler reads of an incoming call, whichever server received it: a Web `Request`
+ * under Next, Node's own request on the data plane (building a Web Request there cost more
+ * CPU per call than the validation itself).
+ */
+export interface IncomingCall {
+  method: string;
+  /** Absolute URL. */
+  url: string;
+  /** One header by lowercase name, repeated values joined by ", " as in `Headers.get`. */
+  header(name: string): string | null;
+  /** All headers as Web `Headers`, built only when needed (session cookies). */
+  headers(): Headers;
+  /** The raw body, refusing with 413 past `maxBytes` without buffering more than that. */
+  bodyText(maxBytes: number): Promise<string>;
 }
+
+/** A handler's answer before it becomes a Web Response or is written to a Node socket. */
+export type RouteResult = { status: number; headers: Record<string, string>; text: string } | { response: Response };
 
 export type RouteHandler = ((request: Request, context?: { params?: Promise<Record<string, string | string[]>> | Record<string, string | string[]> }) => Promise<Response>) & {
   /** What the OpenAPI document is generated from. */
   readonly spec?: RouteSpec;
+  /** The same handler without the Web Request/Response round trip (the data plane). */
+  readonly serve: (call: IncomingCall, params: Record<string, string>) => Promise<RouteResult>;
 };
 
 export interface RouteSpec {
@@ -48,7 +61,7 @@ interface RouteDefinition<BS extends z.ZodType | undefined, QS extends z.ZodType
   /** Checked in tests (TOOLGATE_VALIDATE_RESPONSES=1): agents depend on exact shapes. */
   response?: z.ZodType;
   handler: (ctx: {
-    request: Request;
+    call: IncomingCall;
     requestId: string;
     caller: Caller;
     body: BS extends z.ZodType ? z.infer<BS> : undefined;
@@ -68,27 +81,26 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 /**
  * The one wrapper every endpoint goes through. It owns: request ids, body limits and JSON
  * parsing, auth and tenant scoping, Zod parsing of query and body, and mapping every failure to
- * the error envelope. Handlers are Web-standard `(Request) => Promise<Response>`, so the same
- * function mounts in a Next route file and on a bare Node server.
+ * the error envelope. The result is a Web-standard `(Request) => Promise<Response>` for Next's
+ * route files, with `serve` for servers that have no Web Request to give (the data plane).
  */
 export function defineRoute<BS extends z.ZodType | undefined = undefined, QS extends z.ZodType | undefined = undefined>(
   definition: RouteDefinition<BS, QS>,
 ): RouteHandler {
-  const handler: RouteHandler = async (request, context) => {
-    const incoming = request.headers.get('x-request-id');
+  const serve = async (call: IncomingCall, params: Record<string, string>): Promise<RouteResult> => {
+    const incoming = call.header('x-request-id');
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     try {
-      const caller = await authenticate(request, definition.auth);
-      const params = await resolveParams(context?.params);
-      const query = definition.query ? parseWith(definition.query, Object.fromEntries(new URL(request.url).searchParams), 'query') : undefined;
+      const caller = await authenticate(call, definition.auth);
+      const query = definition.query ? parseWith(definition.query, Object.fromEntries(new URL(call.url).searchParams), 'query') : undefined;
       let body: unknown;
       if (definition.body) {
         const e = env();
-        const raw = await readJsonBody(request, { maxBytes: e.TOOLGATE_MAX_BODY_BYTES, maxDepth: e.TOOLGATE_MAX_JSON_DEPTH });
+        const raw = await readJsonBody(call, { maxBytes: e.TOOLGATE_MAX_BODY_BYTES, maxDepth: e.TOOLGATE_MAX_JSON_DEPTH });
         body = parseWith(definition.body, raw, 'body');
       }
       const result = await definition.handler({
-        request,
+        call,
         requestId,
         caller: caller as Caller,
         body: body as never,
@@ -97,18 +109,34 @@ export function defineRoute<BS extends z.ZodType | undefined = undefined, QS ext
       });
       if (result instanceof Response) {
         result.headers.set('x-request-id', requestId);
-        return result;
+        return { response: result };
       }
       if (definition.response && process.env.TOOLGATE_VALIDATE_RESPONSES === '1') {
         const checked = definition.response.safeParse(result.body);
         if (!checked.success) throw new Error(`response does not match its schema: ${z.prettifyError(checked.error)}`);
       }
-      return json(result.body, result.status ?? 200, { ...result.headers, 'x-request-id': requestId });
+      return jsonResult(result.body, result.status ?? 200, { ...result.headers, 'x-request-id': requestId });
     } catch (error) {
-      return errorResponse(error, requestId, request);
+      return errorResult(error, requestId, call);
     }
   };
-  return Object.assign(handler, { spec: { auth: definition.auth, body: definition.body, query: definition.query, response: definition.response } });
+  const handler = async (request: Request, context?: { params?: Promise<Record<string, string | string[]>> | Record<string, string | string[]> }) =>
+    toResponse(await serve(webCall(request), await resolveParams(context?.params)));
+  return Object.assign(handler, { serve, spec: { auth: definition.auth, body: definition.body, query: definition.query, response: definition.response } });
+}
+
+function webCall(request: Request): IncomingCall {
+  return {
+    method: request.method,
+    url: request.url,
+    header: (name) => request.headers.get(name),
+    headers: () => request.headers,
+    bodyText: (maxBytes) => readBodyText(request, maxBytes),
+  };
+}
+
+function toResponse(result: RouteResult): Response {
+  return 'response' in result ? result.response : new Response(result.text, { status: result.status, headers: result.headers });
 }
 
 async function resolveParams(params: Promise<Record<string, string | string[]>> | Record<string, string | string[]> | undefined): Promise<Record<string, string>> {
@@ -128,9 +156,9 @@ function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: 'body'
   return parsed.data;
 }
 
-async function authenticate(request: Request, requirement: AuthRequirement): Promise<Caller | undefined> {
+async function authenticate(call: IncomingCall, requirement: AuthRequirement): Promise<Caller | undefined> {
   if (requirement === 'none') return undefined;
-  const header = request.headers.get('authorization');
+  const header = call.header('authorization');
   if (header !== null) {
     if (!requirement.apiKey) throw new ApiError('forbidden', 'This endpoint is for signed-in users, not API keys.');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -142,7 +170,7 @@ async function authenticate(request: Request, requirement: AuthRequirement): Pro
     return { kind: 'api_key', tenantId: key.tenantId, apiKeyId: key.id, scopes: key.scopes, storeRawArguments: key.storeRawArguments };
   }
   if (requirement.session) {
-    const member = await getSessionMember(request.headers);
+    const member = await getSessionMember(call.headers());
     if (!member) throw new ApiError('unauthorized', 'Sign in, or send an API key as "Authorization: Bearer <key>".');
     if (!can(member.role, requirement.session)) throw new ApiError('forbidden', `Your role "${member.role}" cannot do this.`, { role: member.role });
     return { kind: 'session', tenantId: member.tenant.id, userId: member.user.id, role: member.role };
@@ -150,18 +178,15 @@ async function authenticate(request: Request, requirement: AuthRequirement): Pro
   throw new ApiError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".', undefined, { 'www-authenticate': 'Bearer' });
 }
 
-export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  const text = JSON.stringify(body);
-  const response = new Response(text, { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers } });
-  responseText.set(response, text);
-  return response;
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+
+function jsonResult(body: unknown, status: number, headers: Record<string, string>): RouteResult {
+  return { status, headers: { ...JSON_HEADERS, ...headers }, text: JSON.stringify(body) };
 }
 
-/**
- * The text of responses built by `json`, so the data-plane server can write it straight to the
- * socket instead of reading it back through a web stream (a measurable cost per call).
- */
-export const responseText = new WeakMap<Response, string>();
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return toResponse(jsonResult(body, status, headers));
+}
 
 /** Database and driver failures: the answer is 503 (retry), never an allow and never a 500. */
 export function isDatabaseUnavailable(error: unknown): boolean {
@@ -174,15 +199,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return e.cause !== undefined && e.cause !== error && isDatabaseUnavailable(e.cause);
 }
 
-function errorResponse(error: unknown, requestId: string, request: Request): Response {
+function errorResult(error: unknown, requestId: string, call: IncomingCall): RouteResult {
   if (error instanceof ApiError) {
-    return json({ error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) }, request_id: requestId }, error.status, { ...error.headers, 'x-request-id': requestId });
+    return jsonResult({ error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) }, request_id: requestId }, error.status, { ...error.headers, 'x-request-id': requestId });
   }
-  const path = new URL(request.url).pathname;
+  const path = new URL(call.url).pathname;
   if (isDatabaseUnavailable(error)) {
     log.error('database unavailable', { request_id: requestId, path, error: String((error as Error).message ?? error).slice(0, 500) });
-    return json({ error: { code: 'unavailable', message: 'Toolgate cannot reach its database right now; nothing was decided. Retry shortly.' }, request_id: requestId }, 503, { 'retry-after': '2', 'x-request-id': requestId });
+    return jsonResult({ error: { code: 'unavailable', message: 'Toolgate cannot reach its database right now; nothing was decided. Retry shortly.' }, request_id: requestId }, 503, { 'retry-after': '2', 'x-request-id': requestId });
   }
   log.error('unhandled error', { request_id: requestId, path, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-  return json({ error: { code: 'internal', message: 'An unexpected error occurred.' }, request_id: requestId }, 500, { 'x-request-id': requestId });
+  return jsonResult({ error: { code: 'internal', message: 'An unexpected error occurred.' }, request_id: requestId }, 500, { 'x-request-id': requestId });
 }

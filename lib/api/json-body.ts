@@ -1,15 +1,11 @@
 import { ApiError } from './errors';
+import type { IncomingCall } from './define-route';
 
 /**
  * Reads a request body with a hard byte cap enforced while streaming, so a client that omits
  * or lies about Content-Length still cannot make us buffer more than `maxBytes`.
  */
 export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
-  if (boundedBodies.has(request)) {
-    const text = await request.text();
-    if (Buffer.byteLength(text) > maxBytes) throw tooLarge(maxBytes);
-    return text;
-  }
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
   if (!request.body) return '';
@@ -29,13 +25,7 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
   return Buffer.concat(chunks, total).toString('utf8');
 }
 
-/**
- * Requests whose body was already read into memory, capped at the limit plus one byte, by the
- * server that built them (the data plane); reading them needs no streaming guard.
- */
-export const boundedBodies = new WeakSet<Request>();
-
-function tooLarge(maxBytes: number): ApiError {
+export function tooLarge(maxBytes: number): ApiError {
   return new ApiError('payload_too_large', `The request body exceeds the limit of ${maxBytes} bytes.`, { max_bytes: maxBytes });
 }
 
@@ -66,12 +56,12 @@ export function jsonDepthExceeds(text: string, maxDepth: number): boolean {
  * them as own properties and never touches prototypes, and nothing later merges them into
  * other objects.
  */
-export async function readJsonBody(request: Request, limits: { maxBytes: number; maxDepth: number }): Promise<unknown> {
-  const type = request.headers.get('content-type') ?? '';
+export async function readJsonBody(call: IncomingCall, limits: { maxBytes: number; maxDepth: number }): Promise<unknown> {
+  const type = call.header('content-type') ?? '';
   if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
     throw new ApiError('unsupported_media_type', `Expected an application/json body, got "${type.slice(0, 100)}".`);
   }
-  const text = await readBodyText(request, limits.maxBytes);
+  const text = await call.bodyText(limits.maxBytes);
   if (text.trim() === '') throw new ApiError('bad_request', 'The request body is empty; expected a JSON object.');
   if (jsonDepthExceeds(text, limits.maxDepth)) {
     throw new ApiError('json_too_deep', `The JSON body nests deeper than ${limits.maxDepth} levels.`, { max_depth: limits.maxDepth });

@@ -12,7 +12,7 @@ export function traceIdFor(tenantId: string, callId: string): string {
 const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
 
 /** A W3C `traceparent` header worth keeping, or null. */
-export function readTraceparent(headers: Headers): string | null {
-  const value = headers.get('traceparent')?.trim().toLowerCase();
+export function readTraceparent(header: string | null): string | null {
+  const value = header?.trim().toLowerCase();
   return value && TRACEPARENT.test(value) ? value : null;
 }

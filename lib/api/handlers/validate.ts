@@ -11,8 +11,8 @@ export const validatePreHandler = defineRoute({
   auth: { apiKey: 'validate' },
   body: PreCallRequestSchema,
   response: ValidationResponseSchema,
-  handler: async ({ caller, body, requestId, request }) => ({
-    body: await validatePreCall({ caller: caller as KeyCaller, request: body, requestId, traceparent: readTraceparent(request.headers) }),
+  handler: async ({ caller, body, requestId, call }) => ({
+    body: await validatePreCall({ caller: caller as KeyCaller, request: body, requestId, traceparent: readTraceparent(call.header('traceparent')) }),
   }),
 });
 
@@ -21,7 +21,7 @@ export const validatePostHandler = defineRoute({
   auth: { apiKey: 'validate' },
   body: PostCallRequestSchema,
   response: ValidationResponseSchema,
-  handler: async ({ caller, body, requestId, request }) => ({
-    body: await validatePostCall({ caller: caller as KeyCaller, request: body, requestId, traceparent: readTraceparent(request.headers) }),
+  handler: async ({ caller, body, requestId, call }) => ({
+    body: await validatePostCall({ caller: caller as KeyCaller, request: body, requestId, traceparent: readTraceparent(call.header('traceparent')) }),
   }),
 });
