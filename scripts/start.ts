@@ -12,7 +12,8 @@ import { migrateDatabase } from '../lib/db/migrate-database';
 import { bootstrap } from '../lib/tenants/bootstrap';
 import { disconnectDb } from '../lib/db';
 import { createDataPlaneServer, type NodeHandler } from '../lib/data-plane/server';
-import { closeEvidenceWriter } from '../lib/evidence/record-evidence';
+import { closeEvidenceWriter, setRawEvidenceStore } from '../lib/evidence/record-evidence';
+import { threadedEvidenceStore } from '../lib/evidence/sqlite-writer-thread';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 const dev = process.argv.includes('--dev');
@@ -41,6 +42,7 @@ if (!dataPlaneOnly) {
   fallback = (req, res) => handle(req, res);
 }
 
+setRawEvidenceStore(threadedEvidenceStore);
 const server = createDataPlaneServer({ fallback });
 server.listen(settings.PORT, settings.HOSTNAME, () => {
   console.log(`toolgate: ${dataPlaneOnly ? 'data plane' : 'ready'} on http://${settings.HOSTNAME}:${settings.PORT}${dataPlaneOnly ? ' (runtime endpoints only)' : ''}`);

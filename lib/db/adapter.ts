@@ -7,6 +7,18 @@ export function createAdapterFactory(target: DatabaseTarget, options: { poolSize
   if (target.provider === 'postgresql') {
     return new PrismaPg({ connectionString: target.url, max: options.poolSize ?? 10 });
   }
-  // Millisecond timestamps keep DateTime ordering exact and comparable across providers.
-  return new PrismaBetterSqlite3({ url: target.url, timeout: 5000 });
+  return new DurableSqliteAdapterFactory({ url: target.url, timeout: 5000 });
+}
+
+/**
+ * better-sqlite3 builds SQLite with WAL commits at synchronous=NORMAL: a commit survives a
+ * process crash but not a power cut. Approvals, tokens and evidence committed through Prisma
+ * must survive both, so every connection is switched to FULL before its first query.
+ */
+class DurableSqliteAdapterFactory extends PrismaBetterSqlite3 {
+  override async connect() {
+    const adapter = await super.connect();
+    await adapter.executeScript('PRAGMA synchronous = FULL');
+    return adapter;
+  }
 }

@@ -12,8 +12,9 @@ import { applyMigrations, readMigrationList } from './schema-engine';
  *
  * SQLite files are switched to WAL: readers stop blocking the evidence writer and a commit
  * appends to the log instead of rewriting a rollback journal (measured here: 4.2 -> 2.8 ms per
- * evidence record through Prisma). The mode is stored in the file; synchronous stays FULL, so
- * a committed record survives a crash or power loss.
+ * evidence record through Prisma). The mode is stored in the file. Every connection that
+ * writes sets synchronous=FULL itself (lib/db/adapter.ts, the raw evidence store), so a
+ * committed record survives a crash or power loss.
  */
 export async function migrateDatabase(url = process.env.DATABASE_URL): Promise<{ provider: string; applied: string[] }> {
   const target = parseDatabaseUrl(url);

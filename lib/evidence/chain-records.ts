@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from './time-ordered-id';
 import { evidenceHash, GENESIS_HASH, type EvidenceContent } from './evidence-hash';
 import type { EvidenceInput } from './record-evidence';
 
@@ -25,11 +25,11 @@ export function chainRecords(inputs: EvidenceInput[], heads: Map<string, { seq: 
     const head = heads.get(input.tenantId) ?? { seq: 0, hash: GENESIS_HASH };
     const content = evidenceContent(input, head, createdAt);
     const hash = evidenceHash(content);
-    const id = randomUUID();
+    const id = timeOrderedId(createdAt.getTime());
     heads.set(input.tenantId, { seq: content.seq, hash });
     rows.push({ ...content, id, hash });
     for (const issue of input.errors) {
-      violations.push({ id: randomUUID(), tenantId: input.tenantId, evidenceId: id, code: issue.code, type: issue.type, tool: input.tool, apiKeyId: input.apiKeyId ?? null, path: issue.path, decision: input.decision, createdAt });
+      violations.push({ id: timeOrderedId(createdAt.getTime()), tenantId: input.tenantId, evidenceId: id, code: issue.code, type: issue.type, tool: input.tool, apiKeyId: input.apiKeyId ?? null, path: issue.path, decision: input.decision, createdAt });
     }
   }
   return { rows, violations };

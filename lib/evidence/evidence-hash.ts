@@ -32,9 +32,25 @@ export interface EvidenceContent {
 /**
  * hash = SHA-256(prevHash + "\n" + canonical JSON of the content). Changing any stored field,
  * reordering, inserting or deleting a record breaks the chain at that point.
+ *
+ * Every covered field is a string, number, boolean or null, so the canonical JSON is plain
+ * JSON.stringify of an object whose keys were inserted in canonical (sorted) order; this runs
+ * once per record on the hot path, where the general canonicaliser cost a fifth of the write.
+ * evidence-hash.test.ts checks the two agree.
  */
 export function evidenceHash(content: EvidenceContent): string {
   // Exactly these fields, whatever else the caller's object carries (a row has id and hash).
+  const covered: Record<string, unknown> = {};
+  for (const field of SORTED_FIELDS) {
+    const value = field === 'createdAt' ? content.createdAt.toISOString() : content[field];
+    if (typeof value === 'number' && !Number.isFinite(value)) throw new TypeError(`evidence field ${field} is not a finite number`);
+    covered[field] = value;
+  }
+  return sha256Hex(`${content.prevHash}\n${JSON.stringify(covered)}`);
+}
+
+/** The same hash through the general canonicaliser: the definition the fast path must match. */
+export function evidenceHashCanonical(content: EvidenceContent): string {
   const covered: Record<string, unknown> = {};
   for (const field of HASHED_FIELDS) covered[field] = content[field];
   covered.createdAt = content.createdAt.toISOString();
@@ -45,3 +61,6 @@ const HASHED_FIELDS: readonly (keyof EvidenceContent)[] = [
   'tenantId', 'seq', 'prevHash', 'createdAt', 'kind', 'requestId', 'traceId', 'callId', 'w3cTraceparent', 'apiKeyId', 'actorUserId',
   'tool', 'contractVersion', 'contractHash', 'argsHash', 'idempotencyKey', 'arguments', 'decision', 'valid', 'errors', 'warnings', 'durationMs',
 ];
+
+// The order canonicalJson sorts keys in (UTF-16 code units).
+const SORTED_FIELDS = [...HASHED_FIELDS].sort();

@@ -3,7 +3,8 @@ import { ApiError } from '../api/errors';
 import { log } from '../log';
 import { GENESIS_HASH } from './evidence-hash';
 import { chainRecords, type EvidenceRecord } from './chain-records';
-import { createRawEvidenceStore, type RawEvidenceStore } from './raw-evidence-store';
+import { parseDatabaseUrl } from '../db/database-url';
+import { createRawEvidenceStore, type RawEvidenceStore, type RawEvidenceStoreFactory } from './raw-evidence-store';
 import type { EvidenceInput, RecordedEvidence } from './record-evidence';
 
 
@@ -15,33 +16,40 @@ interface Pending {
 }
 
 export interface EvidenceWriterOptions {
-  /** Records waiting beyond the batch being committed; past it, callers get 503. */
+  /** Records accepted but not yet committed (queued or in flight); past it, callers get 503. */
   maxQueue: number;
   /** Records committed in one transaction at most. */
   maxBatch: number;
+  /** Opens the plain-SQL store (default: statements on this thread). */
+  storeFactory?: RawEvidenceStoreFactory;
 }
 
 /**
  * Group commit. Records that arrive while a batch is being committed wait and go together in
  * the next transaction, so the cost of a commit (and of Prisma's per-statement overhead) is
- * shared; each caller is answered only once its own record is committed. Batches run one at a
- * time per process: with SQLite that is the one writer; with PostgreSQL, instances serialise
- * on each tenant's chain-head row (locked in tenant order, so two instances cannot deadlock).
+ * shared; each caller is answered only once its own record is committed. With SQLite there is
+ * one writer per process; with PostgreSQL, instances serialise on each tenant's chain-head row
+ * (locked in tenant order, so two instances cannot deadlock). A store that orders commits
+ * itself (the SQLite writer thread) is handed each batch at once, without waiting for the one
+ * before; batches with side effects (`within`, through Prisma) always wait until nothing else
+ * is in flight, so the two paths never race on a chain head.
  */
 export class EvidenceWriter {
   private queue: Pending[] = [];
   private flushing = false;
   private scheduled = false;
+  private inFlight = new Set<Promise<void>>();
+  private inFlightRecords = 0;
   private raw: { store: RawEvidenceStore; url: string | undefined } | undefined;
 
   constructor(private readonly options: EvidenceWriterOptions) {}
 
   get pending(): number {
-    return this.queue.length;
+    return this.queue.length + this.inFlightRecords;
   }
 
   write<T>(input: EvidenceInput, within?: (tx: Tx) => Promise<T>): Promise<RecordedEvidence & { extra: T }> {
-    if (this.queue.length >= this.options.maxQueue) {
+    if (this.pending >= this.options.maxQueue) {
       // Back-pressure, not collapse: refuse now rather than queue without bound.
       return Promise.reject(new ApiError('unavailable', 'Toolgate is at capacity and did not decide this call. Retry shortly.', { reason: 'evidence_queue_full' }, { 'retry-after': '1' }));
     }
@@ -59,20 +67,26 @@ export class EvidenceWriter {
   private schedule(): void {
     if (this.flushing || this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => {
+    const run = () => {
       this.scheduled = false;
       void this.flush();
-    });
+    };
+    if (this.raw?.store.pipelined) queueMicrotask(run);
+    else setImmediate(run);
   }
 
-  private async commitRaw(batch: Pending[]): Promise<void> {
+  private rawStore(): RawEvidenceStore {
     // Follows DATABASE_URL like db() does (tests point it elsewhere between files).
     const url = process.env.DATABASE_URL;
     if (!this.raw || this.raw.url !== url) {
-      await this.raw?.store.close();
-      this.raw = { store: createRawEvidenceStore(), url };
+      const previous = this.raw?.store;
+      if (previous) void previous.close();
+      this.raw = { store: (this.options.storeFactory ?? createRawEvidenceStore)(parseDatabaseUrl(url)), url };
     }
-    const store = this.raw.store;
+    return this.raw.store;
+  }
+
+  private async commitRaw(store: RawEvidenceStore, batch: Pending[]): Promise<void> {
     let recorded: RecordedEvidence[];
     try {
       recorded = await store.commit(batch.map((item) => item.input));
@@ -84,7 +98,12 @@ export class EvidenceWriter {
     batch.forEach((item, i) => item.resolve({ ...(recorded[i] as RecordedEvidence), extra: undefined }));
   }
 
+  private async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight);
+  }
+
   async close(): Promise<void> {
+    await this.drain();
     await this.raw?.store.close();
     this.raw = undefined;
   }
@@ -95,10 +114,21 @@ export class EvidenceWriter {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, this.options.maxBatch);
         // Plain records take the raw SQL path; a batch with side effects to run in the same
-        // transaction (tokens, approvals) goes through Prisma. One batch at a time either way,
-        // so the two paths never race on a chain head.
-        if (batch.some((item) => item.within)) await commitBatch(batch);
-        else await this.commitRaw(batch);
+        // transaction (tokens, approvals) goes through Prisma, alone.
+        if (batch.some((item) => item.within)) {
+          await this.drain();
+          await commitBatch(batch);
+          continue;
+        }
+        const store = this.rawStore();
+        if (!store.pipelined) await this.drain();
+        this.inFlightRecords += batch.length;
+        const done = this.commitRaw(store, batch).finally(() => {
+          this.inFlightRecords -= batch.length;
+          this.inFlight.delete(done);
+        });
+        this.inFlight.add(done);
+        if (!store.pipelined) await done;
       }
     } finally {
       this.flushing = false;

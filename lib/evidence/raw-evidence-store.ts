@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { parseDatabaseUrl, type DatabaseTarget } from '../db/database-url';
+import type { DatabaseTarget } from '../db/database-url';
 import { log } from '../log';
 import { GENESIS_HASH } from './evidence-hash';
 import { chainRecords } from './chain-records';
@@ -15,6 +15,8 @@ import type { EvidenceInput, RecordedEvidence } from './record-evidence';
  */
 export interface RawEvidenceStore {
   commit(inputs: EvidenceInput[]): Promise<RecordedEvidence[]>;
+  /** Takes a new batch while earlier ones are still committing, and commits them in order. */
+  readonly pipelined?: boolean;
   close(): Promise<void>;
 }
 
@@ -29,7 +31,7 @@ type ViolationRow = Record<(typeof VIOLATION_COLUMNS)[number], unknown>;
 
 const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(', ');
 
-class SqliteEvidenceStore implements RawEvidenceStore {
+export class SqliteEvidenceStore implements RawEvidenceStore {
   private readonly connection: Database.Database;
   private readonly statements;
   private readonly transaction: Database.Transaction<(inputs: EvidenceInput[]) => RecordedEvidence[]>;
@@ -39,6 +41,9 @@ class SqliteEvidenceStore implements RawEvidenceStore {
     // Never wait inside SQLite: a busy wait would block the event loop, and with it whatever
     // transaction holds the lock. Busy is retried asynchronously below instead.
     this.connection.pragma('busy_timeout = 0');
+    // better-sqlite3 builds SQLite with WAL commits at synchronous=NORMAL, which survives a
+    // process crash but not a power cut; an answered decision must survive both.
+    this.connection.pragma('synchronous = FULL');
     this.statements = {
       ensureHead: this.connection.prepare(`INSERT INTO "EvidenceChainHead" ("tenantId", "seq", "hash") VALUES (?, 0, ?) ON CONFLICT ("tenantId") DO NOTHING`),
       head: this.connection.prepare(`SELECT "seq", "hash" FROM "EvidenceChainHead" WHERE "tenantId" = ?`),
@@ -152,6 +157,8 @@ function pgValue(value: unknown): unknown {
   return value;
 }
 
-export function createRawEvidenceStore(target: DatabaseTarget = parseDatabaseUrl(process.env.DATABASE_URL)): RawEvidenceStore {
-  return target.provider === 'postgresql' ? new PostgresEvidenceStore(target.url) : new SqliteEvidenceStore(target.file as string);
-}
+export type RawEvidenceStoreFactory = (target: DatabaseTarget) => RawEvidenceStore;
+
+/** The default: statements on this thread (the data plane swaps in a writer thread for SQLite). */
+export const createRawEvidenceStore: RawEvidenceStoreFactory = (target) =>
+  target.provider === 'postgresql' ? new PostgresEvidenceStore(target.url) : new SqliteEvidenceStore(target.file as string);

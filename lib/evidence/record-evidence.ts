@@ -2,6 +2,7 @@ import { env } from '../env';
 import type { ValidationIssue } from '../validation/error-codes';
 import type { Tx } from '../db';
 import { EvidenceWriter } from './evidence-writer';
+import type { RawEvidenceStoreFactory } from './raw-evidence-store';
 
 export interface EvidenceInput {
   tenantId: string;
@@ -33,6 +34,16 @@ export interface RecordedEvidence {
 }
 
 let writer: EvidenceWriter | undefined;
+let storeFactory: RawEvidenceStoreFactory | undefined;
+
+/**
+ * Chooses how plain records reach the database, before the first record is written (the
+ * data-plane server moves SQLite writes to their own thread).
+ */
+export function setRawEvidenceStore(factory: RawEvidenceStoreFactory): void {
+  if (writer) throw new Error('setRawEvidenceStore: the evidence writer is already running');
+  storeFactory = factory;
+}
 
 /**
  * Appends one record to the tenant's chain, with a violation row per error, and resolves only
@@ -42,7 +53,7 @@ let writer: EvidenceWriter | undefined;
  * is full it rejects at once with a 503 ApiError.
  */
 export function recordEvidence<T = undefined>(input: EvidenceInput, within?: (tx: Tx) => Promise<T>): Promise<RecordedEvidence & { extra: T }> {
-  writer ??= new EvidenceWriter({ maxQueue: env().TOOLGATE_EVIDENCE_QUEUE_MAX, maxBatch: env().TOOLGATE_EVIDENCE_BATCH_MAX });
+  writer ??= new EvidenceWriter({ maxQueue: env().TOOLGATE_EVIDENCE_QUEUE_MAX, maxBatch: env().TOOLGATE_EVIDENCE_BATCH_MAX, storeFactory });
   return writer.write(input, within);
 }
 

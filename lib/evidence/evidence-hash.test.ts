@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { evidenceHash, evidenceHashCanonical, type EvidenceContent } from './evidence-hash';
+
+const text = fc.string({ maxLength: 40, unit: 'grapheme' });
+const nullableText = fc.option(text, { nil: null });
+const content: fc.Arbitrary<EvidenceContent> = fc.record({
+  tenantId: text,
+  seq: fc.integer({ min: 1, max: 2 ** 40 }),
+  prevHash: fc.stringMatching(/^[0-9a-f]{64}$/),
+  createdAt: fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }),
+  kind: fc.constantFrom('pre', 'post', 'approval_decision'),
+  requestId: text,
+  traceId: text,
+  callId: text,
+  w3cTraceparent: nullableText,
+  apiKeyId: nullableText,
+  actorUserId: nullableText,
+  tool: text,
+  contractVersion: nullableText,
+  contractHash: nullableText,
+  argsHash: text,
+  idempotencyKey: nullableText,
+  arguments: fc.option(fc.json(), { nil: null }),
+  decision: fc.constantFrom('allow', 'deny', 'require_approval'),
+  valid: fc.boolean(),
+  errors: fc.json(),
+  warnings: fc.json(),
+  durationMs: fc.double({ min: 0, max: 1e7, noNaN: true, noDefaultInfinity: true }),
+});
+
+describe('evidenceHash', () => {
+  it('equals the hash over the general canonical JSON for any record', () => {
+    fc.assert(fc.property(content, (c) => evidenceHash(c) === evidenceHashCanonical(c)), { numRuns: 500 });
+  });
+
+  it('ignores fields outside the covered set, and changes with every covered one', () => {
+    const base: EvidenceContent = {
+      tenantId: 't', seq: 1, prevHash: '0'.repeat(64), createdAt: new Date('2026-11-22T00:00:00Z'), kind: 'pre', requestId: 'r', traceId: 'tr',
+      callId: 'c', w3cTraceparent: null, apiKeyId: 'k', actorUserId: null, tool: 'x.y', contractVersion: '1.0.0', contractHash: 'h', argsHash: 'a',
+      idempotencyKey: null, arguments: null, decision: 'allow', valid: true, errors: '[]', warnings: '[]', durationMs: 1.5,
+    };
+    const hash = evidenceHash(base);
+    expect(evidenceHash({ ...base, id: 'ignored', hash: 'ignored' } as EvidenceContent)).toBe(hash);
+    expect(evidenceHash({ ...base, decision: 'deny' })).not.toBe(hash);
+    expect(evidenceHash({ ...base, durationMs: 1.501 })).not.toBe(hash);
+    expect(evidenceHash({ ...base, w3cTraceparent: '' })).not.toBe(hash);
+    expect(() => evidenceHash({ ...base, durationMs: Number.NaN })).toThrow(TypeError);
+  });
+});

@@ -1,0 +1,74 @@
+import { Worker } from 'node:worker_threads';
+import { env } from '../env';
+import type { EvidenceInput, RecordedEvidence } from './record-evidence';
+import { createRawEvidenceStore, type RawEvidenceStore, type RawEvidenceStoreFactory } from './raw-evidence-store';
+
+export type WriterRequest = { id: number; inputs: EvidenceInput[] } | { id: number; close: true };
+export type WriterReply = { id: number; recorded: RecordedEvidence[] } | { id: number; error: { message: string; code?: string } } | { id: number; closed: true };
+
+/**
+ * SQLite evidence writes on their own thread. better-sqlite3 is synchronous, so on the request
+ * thread every commit (hashing, inserts, fsync) stopped all other requests; here the request
+ * thread keeps parsing and checking calls while a transaction commits, and everything posted
+ * meanwhile goes into the next one. Same statements, same single writer per process, same
+ * answer-after-commit rule: a caller's promise resolves only when the thread reports the commit.
+ */
+export class SqliteWriterThread implements RawEvidenceStore {
+  readonly pipelined = true;
+  private worker: Worker | undefined;
+  private nextId = 1;
+  private readonly waiting = new Map<number, { resolve: (reply: WriterReply) => void; reject: (error: Error) => void }>();
+
+  constructor(
+    private readonly file: string,
+    private readonly maxBatch: number,
+  ) {}
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(new URL('./sqlite-writer-thread.worker.mjs', import.meta.url), { workerData: { file: this.file, maxBatch: this.maxBatch } });
+    worker.on('message', (reply: WriterReply) => {
+      const waiter = this.waiting.get(reply.id);
+      this.waiting.delete(reply.id);
+      waiter?.resolve(reply);
+    });
+    const fail = (error: Error) => {
+      // Whatever was in flight is not known to be committed: its callers answer 503.
+      if (this.worker === worker) this.worker = undefined;
+      for (const waiter of this.waiting.values()) waiter.reject(error);
+      this.waiting.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`evidence writer thread exited (${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  private ask(request: Omit<WriterRequest, 'id'>): Promise<WriterReply> {
+    const worker = this.start();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      worker.postMessage({ ...request, id });
+    });
+  }
+
+  async commit(inputs: EvidenceInput[]): Promise<RecordedEvidence[]> {
+    const reply = await this.ask({ inputs });
+    if ('recorded' in reply) return reply.recorded;
+    if ('error' in reply) throw Object.assign(new Error(reply.error.message), { code: reply.error.code });
+    throw new Error('evidence writer thread: unexpected reply');
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return;
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    await this.ask({ close: true }).catch(() => undefined);
+    await exited;
+  }
+}
+
+/** The data plane's store: SQLite on a writer thread, PostgreSQL as usual (its driver is async). */
+export const threadedEvidenceStore: RawEvidenceStoreFactory = (target) =>
+  target.provider === 'sqlite' ? new SqliteWriterThread(target.file as string, env().TOOLGATE_EVIDENCE_BATCH_MAX) : createRawEvidenceStore(target);

@@ -1,0 +1,67 @@
+// The evidence writer thread's entry (see sqlite-writer-thread.ts).
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+import { SqliteEvidenceStore } from './raw-evidence-store';
+import type { EvidenceInput } from './record-evidence';
+import type { WriterReply, WriterRequest } from './sqlite-writer-thread';
+
+const port = parentPort;
+if (!port) throw new Error('sqlite-writer-thread.worker must run as a worker thread');
+const store = new SqliteEvidenceStore((workerData as { file: string }).file);
+const { maxBatch } = workerData as { maxBatch: number };
+
+const waiting: WriterRequest[] = [];
+let running = false;
+
+port.on('message', (request: WriterRequest) => {
+  waiting.push(request);
+  if (!running) void run();
+});
+
+/**
+ * Commits what has arrived, in arrival order: every batch posted while the previous commit was
+ * running goes into the next transaction together (group commit across the thread boundary).
+ * One transaction at a time keeps each tenant's chain linear.
+ */
+async function run(): Promise<void> {
+  running = true;
+  try {
+    for (;;) {
+      for (let next = receiveMessageOnPort(port as NonNullable<typeof port>); next; next = receiveMessageOnPort(port as NonNullable<typeof port>)) {
+        waiting.push(next.message as WriterRequest);
+      }
+      if (waiting.length === 0) return;
+      const group: Extract<WriterRequest, { inputs: EvidenceInput[] }>[] = [];
+      let rows = 0;
+      while (waiting.length > 0 && 'inputs' in (waiting[0] as WriterRequest) && (group.length === 0 || rows < maxBatch)) {
+        const request = waiting.shift() as Extract<WriterRequest, { inputs: EvidenceInput[] }>;
+        group.push(request);
+        rows += request.inputs.length;
+      }
+      if (group.length === 0) {
+        const close = waiting.shift() as WriterRequest;
+        await store.close();
+        port?.postMessage({ id: close.id, closed: true } satisfies WriterReply);
+        port?.close();
+        return;
+      }
+      await commit(group);
+    }
+  } finally {
+    running = false;
+  }
+}
+
+async function commit(group: Extract<WriterRequest, { inputs: EvidenceInput[] }>[]): Promise<void> {
+  try {
+    const recorded = await store.commit(group.flatMap((request) => request.inputs));
+    let offset = 0;
+    for (const request of group) {
+      port?.postMessage({ id: request.id, recorded: recorded.slice(offset, offset + request.inputs.length) } satisfies WriterReply);
+      offset += request.inputs.length;
+    }
+  } catch (error) {
+    const e = error as { message?: unknown; code?: unknown };
+    const failure = { message: String(e.message ?? error), code: typeof e.code === 'string' ? e.code : undefined };
+    for (const request of group) port?.postMessage({ id: request.id, error: failure } satisfies WriterReply);
+  }
+}
