@@ -1,0 +1,166 @@
+/**
+ * The JSON shapes of Toolgate's runtime API as an agent sees them. They are written out here
+ * rather than imported from the server modules because those modules open the database; a
+ * type-level test (wire-types.test.ts) keeps the two in step.
+ */
+
+export type Decision = 'allow' | 'deny' | 'transform' | 'require_approval' | 'escalate';
+
+/** Who and what the agent acts for; CEL conditions read it as `context`. */
+export interface CallContext {
+  tenant_id?: string;
+  user_id?: string;
+  roles?: string[];
+  state?: Record<string, unknown>;
+}
+
+/** One finding of validate/pre or validate/post. */
+export interface ValidationIssue {
+  code: string;
+  type: string;
+  message: string;
+  /** JSONPath into the checked value, e.g. `$.items[0].sku`. */
+  path: string;
+  details: { intent: string; suggestion: string; [key: string]: unknown };
+}
+
+export interface PreCallRequest {
+  /** The contract id, e.g. `orders.lookup`. */
+  tool: string;
+  version?: string;
+  call_id: string;
+  arguments: Record<string, unknown>;
+  context?: CallContext;
+  confirmation_token?: string;
+  approval_token?: string;
+  idempotency_key?: string;
+}
+
+interface PostCallBase {
+  tool: string;
+  version?: string;
+  call_id: string;
+  arguments: Record<string, unknown>;
+  context?: CallContext;
+  side_effects?: { id: string; [key: string]: unknown }[];
+}
+
+/** Exactly one of `result` (the tool succeeded) or `error` (it failed). */
+export type PostCallRequest = PostCallBase & ({ result: unknown; error?: undefined } | { error: unknown; result?: undefined });
+
+export interface ApprovalRef {
+  id: string;
+  status: string;
+  expires_at: string;
+  /** Relative to the Toolgate base URL, e.g. `/api/v1/approvals/apr_...`. */
+  poll_url: string;
+}
+
+/** The body of a validate/pre or validate/post answer (HTTP 200 whether or not the call is valid). */
+export interface ValidationResponse {
+  valid: boolean;
+  decision: Decision;
+  errors: ValidationIssue[];
+  warnings: ValidationIssue[];
+  trace_id: string;
+  call_id: string;
+  evidence_id: string;
+  tool: string;
+  version: string | null;
+  contract_hash: string | null;
+  error?: { code: 'AXAG_VALIDATION_ERROR'; type: string; message: string; details: Record<string, unknown> };
+  /** Present when the call is refused: what the calling model should read. */
+  llm_message?: string;
+  /** Present when the decision is `require_approval`. */
+  approval?: ApprovalRef;
+}
+
+export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired';
+
+export interface Approval {
+  id: string;
+  status: ApprovalStatus;
+  tool: string;
+  version: string;
+  call_id: string;
+  trace_id: string;
+  approver_roles: string[];
+  reason: string;
+  created_at: string;
+  expires_at: string;
+  decided_at: string | null;
+  comment: string | null;
+  /** Present once approved and until used: the single-use token for validate/pre. */
+  approval_token?: string;
+  token_used: boolean;
+}
+
+export interface ConfirmationRequest {
+  tool: string;
+  version?: string;
+  /** The exact arguments the user confirmed; validate/pre must then get the same ones. */
+  arguments: Record<string, unknown>;
+  context?: CallContext;
+}
+
+export interface Confirmation {
+  id: string;
+  confirmation_token: string;
+  expires_at: string;
+  tool: string;
+  version: string;
+}
+
+export type PipelineEntry = 'core' | 'pre_step' | 'post_step';
+
+export interface PipelineValidateRequest {
+  entry: PipelineEntry;
+  /** Required for `pre_step` and `post_step`. */
+  step?: string;
+  context: Record<string, unknown>;
+  /** The context before the step; only for `post_step`. */
+  before?: Record<string, unknown>;
+  call_id?: string;
+}
+
+export interface ManifestValidateRequest {
+  manifest: Record<string, unknown>;
+  call_id?: string;
+}
+
+export interface PipelineIssue {
+  code: string;
+  severity: 'error' | 'warning';
+  message: string;
+  path: string;
+  step: string | null;
+  phase: string;
+  details?: Record<string, unknown>;
+}
+
+export interface PipelineValidationResponse {
+  valid: boolean;
+  errors: PipelineIssue[];
+  warnings: PipelineIssue[];
+  entry: string;
+  step: string | null;
+  trace_id: string;
+  call_id: string;
+  evidence_id: string;
+  llm_message?: string;
+}
+
+export interface SavedContractDraft {
+  tool: string;
+  version: string;
+  status: string;
+  contentHash: string;
+  /** False when an existing draft of the same version was replaced. */
+  created: boolean;
+}
+
+/** The envelope of every failed request (4xx/5xx). */
+export interface ApiErrorBody {
+  error: { code: string; message: string; details?: Record<string, unknown> };
+  request_id: string;
+}
