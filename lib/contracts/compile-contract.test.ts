@@ -86,6 +86,9 @@ describe('compileContract', () => {
     expect(problemCodes(baseContract({ input: { $ref: '#/$defs/missing' } }))).toEqual(['CONTRACT_INPUT_SCHEMA_INVALID']);
     expect(problemCodes(baseContract({ output: { minimum: 'one' } }))).toEqual(['CONTRACT_OUTPUT_SCHEMA_INVALID']);
     expect(problemCodes(baseContract({ errors: { required: 'code' } }))).toEqual(['CONTRACT_ERRORS_SCHEMA_INVALID']);
+    // A $schema naming a draft Ajv has not loaded is the author's mistake, not a crash.
+    expect(problemCodes(baseContract({ input: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' } }))).toEqual(['CONTRACT_INPUT_SCHEMA_INVALID']);
+    expect(problemCodes(baseContract({ input: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' } }))).toEqual([]);
     expect(problemCodes(baseContract({ output: { type: 'object' }, errors: { type: 'object' } }))).toEqual([]);
   });
 

@@ -103,6 +103,12 @@ let metaValidator: Ajv2020 | undefined;
 /** Validates a schema against the 2020-12 meta-schema with one long-lived, read-only instance. */
 export function checkSchemaAgainstMeta(schema: unknown): { ok: true } | { ok: false; message: string } {
   metaValidator ??= newAjv(true);
+  // Ajv validates against the meta-schema `$schema` names and throws when it does not know it
+  // (draft-07 and older are not loaded): that is the author's mistake, reported, not a crash.
+  const declared = schema !== null && typeof schema === 'object' ? (schema as { $schema?: unknown }).$schema : undefined;
+  if (declared !== undefined && (typeof declared !== 'string' || !metaValidator.getSchema(declared))) {
+    return { ok: false, message: `schema is invalid: $schema must be https://json-schema.org/draft/2020-12/schema or absent, got ${JSON.stringify(declared).slice(0, 100)}` };
+  }
   const valid = metaValidator.validateSchema(schema as object);
   if (valid === true) return { ok: true };
   return { ok: false, message: `schema is invalid: ${metaValidator.errorsText(metaValidator.errors, { dataVar: 'schema' })}` };

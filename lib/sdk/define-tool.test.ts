@@ -49,9 +49,9 @@ describe('defineTool: local validation', () => {
     ]);
     expect(result.content).toBe(
       'The call to create-user was refused with 3 problems. ' +
-        '(1) AXAG_INVALID_FORMAT at $.email: email must be a valid email, got "not-an-email". Fix: Send the value in the declared format.. ' +
-        '(2) AXAG_MISSING_PARAM at $.name: name is required. Fix: Provide the required parameter with a non-null value.. ' +
-        '(3) AXAG_OUT_OF_RANGE at $.age: age must be <= 150, got 200. Fix: Choose a value inside the declared bounds.. ' +
+        '(1) AXAG_INVALID_FORMAT at $.email: email must be a valid email, got "not-an-email". Fix: Send the value in the declared format. ' +
+        '(2) AXAG_MISSING_PARAM at $.name: name is required. Fix: Provide the required parameter with a non-null value. ' +
+        '(3) AXAG_OUT_OF_RANGE at $.age: age must be <= 150, got 200. Fix: Choose a value inside the declared bounds. ' +
         'Correct the arguments and call create-user again; do not repeat the same call unchanged.',
     );
   });

@@ -15,7 +15,12 @@ function clip(text: string, max: number): string {
 
 function describeIssue(issue: ValidationIssue): string {
   const where = issue.path === '$' ? '' : ` at ${issue.path}`;
-  return `${issue.code}${where}: ${clip(issue.message, 200)}. Fix: ${clip(issue.details.suggestion, 200)}`;
+  return `${issue.code}${where}: ${bare(clip(issue.message, 200))}. Fix: ${bare(clip(issue.details.suggestion, 200))}`;
+}
+
+/** Without its closing full stop, so joining sentences never doubles one. */
+function bare(sentence: string): string {
+  return sentence.replace(/[.\s]+$/, '');
 }
 
 function nextStep(tool: string, errors: ValidationIssue[]): string {
