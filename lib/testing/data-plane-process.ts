@@ -76,7 +76,12 @@ export interface LoadResult {
  * Bounded load from this process: `workers` loops, each sending validate/pre calls one after
  * another until `durationMs` passes, `stop()` resolves, or a connection fails.
  */
-export async function loadValidatePre(options: { urls: string[]; key: string; body: (i: number) => unknown; workers: number; durationMs: number; stopOnError?: boolean }): Promise<LoadResult> {
+/**
+ * Concurrent validate/pre calls for `durationMs`; with `untilAnswered`, until that many calls
+ * were answered instead (`durationMs` is then only the cap), so a loaded machine makes the
+ * test slower rather than weaker.
+ */
+export async function loadValidatePre(options: { urls: string[]; key: string; body: (i: number) => unknown; workers: number; durationMs: number; untilAnswered?: number; stopOnError?: boolean }): Promise<LoadResult> {
   const answered = new Map<string, string>();
   const other = new Map<number, number>();
   let failures = 0;
@@ -85,7 +90,7 @@ export async function loadValidatePre(options: { urls: string[]; key: string; bo
   await Promise.all(
     Array.from({ length: options.workers }, async (_, w) => {
       const url = options.urls[w % options.urls.length] as string;
-      while (Date.now() < deadline) {
+      while (Date.now() < deadline && (options.untilAnswered === undefined || answered.size < options.untilAnswered)) {
         const i = counter++;
         const requestId = `load-${process.pid}-${i}`;
         try {
