@@ -4,9 +4,10 @@
 //   over HTTP:  POST /api/v1/validate/pre with evidence committed: on the data plane (SQLite,
 //               then PostgreSQL) and through a Next route handler, next to a bare node:http server
 //               doing the same Ajv check without persistence. Load from autocannon on loopback.
-// Options: --duration <s> (default 10), --connections <n> (default 32), --skip-http.
+// Options: --duration <s> (default 10), --connections <n> (default 32), --rounds <n> (default 3),
+//          --skip-http.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { z } from 'zod';
@@ -22,6 +23,7 @@ const option = (name: string, fallback: number) => {
 };
 const duration = option('duration', 10);
 const connections = option('connections', 32);
+const rounds = option('rounds', 3);
 const root = path.resolve(import.meta.dirname, '..', '..');
 
 const compiled = compileContract(lookupOrderContract);
@@ -52,7 +54,6 @@ function opsPerSecond(fn: (input: Record<string, unknown>) => unknown, seconds =
   return count / ((performance.now() - start) / 1000);
 }
 
-const rows: string[][] = [];
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 const ajvOps = opsPerSecond((input) => contract.checkInput(input));
@@ -67,9 +68,60 @@ if (args.includes('--skip-http')) process.exit(0);
 
 const body = JSON.stringify({ tool: 'orders.lookup', call_id: 'bench', arguments: { tenant_id: 'acme', order_id: 'ord_123456', include: ['items'] }, context: { tenant_id: 'acme', user_id: 'u_1' } });
 
-async function load(url: string, headers: Record<string, string>) {
-  const result = await autocannon({ url, method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, connections, duration });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx, total: result.requests.total };
+interface Measured {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  total: number;
+  /** CPU the server's process tree used per answered request (all threads), when /proc exists. */
+  cpuUsPerRequest: number | null;
+}
+
+async function load(url: string, headers: Record<string, string>, serverPid: number | undefined, seconds = duration): Promise<Measured> {
+  const before = serverPid ? treeCpuMs(serverPid) : null;
+  const result = await autocannon({ url, method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, connections, duration: seconds });
+  const after = serverPid ? treeCpuMs(serverPid) : null;
+  const total = result.requests.total;
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+    total,
+    cpuUsPerRequest: before !== null && after !== null && total > 0 ? ((after - before) * 1000) / total : null,
+  };
+}
+
+/**
+ * CPU time (user + system, ms) of a process and its descendants, from /proc. CPU per request
+ * is steadier than req/s on a shared machine: time stolen by the hypervisor is not counted.
+ */
+function treeCpuMs(root: number): number | null {
+  try {
+    const ticksPerMs = 100 / 1000; // USER_HZ is 100 on Linux
+    const stats = new Map<number, { ppid: number; cpu: number }>();
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        stats.set(Number(entry), { ppid: Number(fields[1]), cpu: Number(fields[11]) + Number(fields[12]) });
+      } catch {
+        // The process exited meanwhile.
+      }
+    }
+    let ticks = 0;
+    const pending = [root];
+    while (pending.length > 0) {
+      const pid = pending.pop() as number;
+      ticks += stats.get(pid)?.cpu ?? 0;
+      for (const [child, info] of stats) if (info.ppid === pid) pending.push(child);
+    }
+    return ticks / ticksPerMs;
+  } catch {
+    return null;
+  }
 }
 
 function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<string> {
@@ -90,55 +142,103 @@ function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): P
   });
 }
 
-const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
-const baseline = spawn(tsx, [path.join(root, 'bench/validate/baseline-server.ts')], { stdio: ['ignore', 'pipe', 'pipe'] });
-const port = await waitForLine(baseline, /^(\d+)\n/m, 30_000);
-const bare = await load(`http://127.0.0.1:${port}/`, {});
-baseline.kill();
-rows.push(['bare node:http + Ajv, no persistence', fmt(bare.rps), `${bare.p50}`, `${bare.p99}`, '1.00x', String(bare.errors)]);
-
 if (!existsSync(path.join(root, '.next', 'BUILD_ID'))) {
   console.log('building the app for the HTTP benchmark...');
   const build = spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(1);
 }
 
+interface Target {
+  label: string;
+  url: string;
+  headers: Record<string, string>;
+  pid: number | undefined;
+  stop: () => Promise<void>;
+  rounds: Measured[];
+}
+
+const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 const apiKey = 'tg_bench000_benchmark-key-0123456789abcdef';
+const targets: Target[] = [];
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+// Every server is started first and stays up; the rounds then load them in turn, so a slow
+// spell on this shared machine lands on all of them rather than on one row.
+const baseline = spawn(tsx, [path.join(root, 'bench/validate/baseline-server.ts')], { stdio: ['ignore', 'pipe', 'pipe'] });
+const basePort = await waitForLine(baseline, /^(\d+)\n/m, 30_000);
+targets.push({ label: 'bare node:http + Ajv, no persistence', url: `http://127.0.0.1:${basePort}/`, headers: {}, pid: baseline.pid, stop: () => stopChild(baseline), rounds: [] });
+
 const servers: { label: string; provider: 'sqlite' | 'postgresql'; command: string[] }[] = [
   { label: 'data plane (node:http + shared handlers), evidence on SQLite', provider: 'sqlite', command: [tsx, path.join(root, 'scripts/start.ts'), '--data-plane'] },
   { label: 'data plane (node:http + shared handlers), evidence on PostgreSQL', provider: 'postgresql', command: [tsx, path.join(root, 'scripts/start.ts'), '--data-plane'] },
   { label: 'Next route handler (next start), evidence on SQLite', provider: 'sqlite', command: [process.execPath, path.join(root, 'node_modules/next/dist/bin/next'), 'start'] },
 ];
-for (const [index, spec] of servers.entries()) {
-  const scratch = await createScratchDatabase(spec.provider, 'bench');
-  const appPort = String(3400 + index);
-  const init = spawnSync(tsx, [path.join(root, 'bench/validate/setup-tenant.ts')], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, DATABASE_URL: scratch.target.url, TOOLGATE_INIT_TENANT: 'bench', TOOLGATE_INIT_API_KEY: apiKey },
-  });
-  if (init.status !== 0) throw new Error(`setup failed: ${init.stderr}`);
-  const [command, ...commandArgs] = spec.command as [string, ...string[]];
-  const server = spawn(command, [...commandArgs, '-p', appPort, '-H', '127.0.0.1'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, DATABASE_URL: scratch.target.url, PORT: appPort, HOSTNAME: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1' },
-  });
-  try {
+try {
+  for (const [index, spec] of servers.entries()) {
+    const scratch = await createScratchDatabase(spec.provider, 'bench');
+    const appPort = String(3400 + index);
+    const init = spawnSync(tsx, [path.join(root, 'bench/validate/setup-tenant.ts')], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, DATABASE_URL: scratch.target.url, TOOLGATE_INIT_TENANT: 'bench', TOOLGATE_INIT_API_KEY: apiKey },
+    });
+    if (init.status !== 0) throw new Error(`setup failed: ${init.stderr}`);
+    const [command, ...commandArgs] = spec.command as [string, ...string[]];
+    const server = spawn(command, [...commandArgs, '-p', appPort, '-H', '127.0.0.1'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, DATABASE_URL: scratch.target.url, PORT: appPort, HOSTNAME: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1' },
+    });
+    targets.push({
+      label: spec.label,
+      url: `http://127.0.0.1:${appPort}/api/v1/validate/pre`,
+      headers: { authorization: `Bearer ${apiKey}` },
+      pid: server.pid,
+      stop: async () => {
+        await stopChild(server);
+        await scratch.drop();
+      },
+      rounds: [],
+    });
     await waitForLine(server, /Ready in|data plane on|Local:/i, 60_000);
-    const url = `http://127.0.0.1:${appPort}/api/v1/validate/pre`;
-    await load(url, { authorization: `Bearer ${apiKey}` }); // warm-up: JIT, caches, connections
-    const r = await load(url, { authorization: `Bearer ${apiKey}` });
-    rows.push([spec.label, fmt(r.rps), `${r.p50}`, `${r.p99}`, `${(r.rps / bare.rps).toFixed(3)}x`, String(r.errors)]);
-  } finally {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
-    await scratch.drop();
   }
+
+  // Warm-up: JIT, caches, connections, for every server alike.
+  for (const target of targets) await load(target.url, target.headers, undefined, Math.min(duration, 5));
+  for (let round = 0; round < rounds; round++) {
+    for (const target of targets) target.rounds.push(await load(target.url, target.headers, target.pid));
+  }
+} finally {
+  for (const target of targets) await target.stop();
 }
 
-console.log(`\nOver HTTP (autocannon, ${connections} connections, ${duration}s, ${Buffer.byteLength(body)}-byte body, loopback)`);
-const header = ['server', 'req/s', 'p50 ms', 'p99 ms', 'vs bare', 'errors'];
+const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] as number;
+const summary = targets.map((t) => {
+  const byRps = [...t.rounds].sort((x, y) => x.rps - y.rps);
+  const mid = byRps[Math.floor(byRps.length / 2)] as Measured;
+  const cpu = t.rounds.map((r) => r.cpuUsPerRequest).filter((c): c is number => c !== null);
+  return { label: t.label, mid, rpsAll: t.rounds.map((r) => r.rps), cpu: cpu.length ? median(cpu) : null, errors: t.rounds.reduce((n, r) => n + r.errors, 0) };
+});
+const bare = summary[0] as (typeof summary)[number];
+const rows = summary.map((s) => [
+  s.label,
+  fmt(s.mid.rps),
+  s.rpsAll.map((r) => fmt(r)).join(' / '),
+  `${s.mid.p50}`,
+  `${s.mid.p99}`,
+  s.cpu === null ? 'n/a' : fmt(s.cpu),
+  `${(s.mid.rps / bare.mid.rps).toFixed(3)}x`,
+  String(s.errors),
+]);
+
+console.log(`\nOver HTTP (autocannon, ${connections} connections, ${rounds} rounds of ${duration}s, ${Buffer.byteLength(body)}-byte body, loopback; median round)`);
+const header = ['server', 'req/s', 'each round', 'p50 ms', 'p99 ms', 'CPU us/req', 'vs bare', 'errors'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
 const line = (cells: string[]) => `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ')}`;
 console.log(line(header));
