@@ -4,6 +4,7 @@ import { API_ERROR_CODES } from './errors';
 import { validatePreHandler, validatePostHandler } from './handlers/validate';
 import { getApprovalHandler, decideApprovalHandler } from './handlers/approvals';
 import { createConfirmationHandler } from './handlers/confirmations';
+import { pipelineContextSchemaHandler, toolCallManifestSchemaHandler, validateManifestHandler, validatePipelineHandler } from './handlers/pipeline';
 import { deprecateContractHandler, getContractVersionHandler, listContractsHandler, publishContractVersionHandler, saveContractDraftHandler, toolContractSchemaHandler } from './handlers/contracts';
 import { listViolationsHandler, verifyEvidenceHandler } from './handlers/evidence';
 import { createApiKeyHandler, listApiKeysHandler, revokeApiKeyHandler } from './handlers/api-keys';
@@ -20,6 +21,8 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'post', path: '/api/v1/validate/pre', summary: 'Check a proposed tool call before it runs', handler: validatePreHandler },
   { method: 'post', path: '/api/v1/validate/post', summary: 'Check what a tool returned', handler: validatePostHandler },
   { method: 'post', path: '/api/v1/confirmations', summary: "Record the user's confirmation of one exact call", handler: createConfirmationHandler },
+  { method: 'post', path: '/api/v1/pipeline/validate', summary: 'Check an agent pipeline context against the AGN-036 rules', handler: validatePipelineHandler },
+  { method: 'post', path: '/api/v1/manifests/validate', summary: 'Check a tool-call manifest (AGN-036 section 5)', handler: validateManifestHandler },
   { method: 'get', path: '/api/v1/approvals/{id}', summary: 'An approval, with its token once approved', handler: getApprovalHandler },
   { method: 'post', path: '/api/v1/approvals/{id}/decision', summary: 'Approve or deny', handler: decideApprovalHandler },
   { method: 'get', path: '/api/v1/contracts', summary: 'Contracts and their versions', handler: listContractsHandler },
@@ -28,6 +31,8 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'post', path: '/api/v1/contracts/{tool}/versions/{version}/publish', summary: 'Publish a draft', handler: publishContractVersionHandler },
   { method: 'post', path: '/api/v1/contracts/{tool}/deprecate', summary: 'Deprecate a version or a contract', handler: deprecateContractHandler },
   { method: 'get', path: '/api/v1/schemas/tool-contract.json', summary: 'The JSON Schema of tool contracts', handler: toolContractSchemaHandler },
+  { method: 'get', path: '/api/v1/schemas/pipeline-context.json', summary: 'The JSON Schema of AGN-036 pipeline contexts', handler: pipelineContextSchemaHandler },
+  { method: 'get', path: '/api/v1/schemas/tool-call-manifest.json', summary: 'The JSON Schema of tool-call manifests', handler: toolCallManifestSchemaHandler },
   { method: 'get', path: '/api/v1/evidence/verify', summary: "Verify the tenant's evidence hash chain", handler: verifyEvidenceHandler },
   { method: 'get', path: '/api/v1/violations', summary: 'Violations, filtered and paged', handler: listViolationsHandler },
   { method: 'get', path: '/api/v1/api-keys', summary: 'API keys', handler: listApiKeysHandler },

@@ -38,6 +38,19 @@ describe('data plane server', () => {
     expect((await post('/api/v1/validate/pre', body(1), 'tg_nope_000000000000000000000000')).status).toBe(401);
   });
 
+  it('serves manifest and pipeline validation on the same lean path, recorded as evidence', async () => {
+    const manifest = { ToolCalls: [{ ToolCallId: 'c1', Name: 'search' }], ToolCallResults: [{ ToolCallId: 'c1', Name: 'search', ResultJson: '{"hits":1}' }] };
+    const ok = await post('/api/v1/manifests/validate', { manifest });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ valid: true, entry: 'manifest', errors: [] });
+    expect(await db().evidence.count({ where: { id: ok.body.evidence_id, kind: 'manifest', tenantId: t.tenant.id } })).toBe(1);
+    const bad = await post('/api/v1/manifests/validate', { manifest: { ...manifest, ToolCallResults: [{ ToolCallId: 'c1', Name: 'search' }] } });
+    expect(bad.body.valid).toBe(false);
+    const pipeline = await post('/api/v1/pipeline/validate', { entry: 'core', context: {} });
+    expect(pipeline.status).toBe(200);
+    expect(pipeline.body.valid).toBe(false);
+  });
+
   it('refuses an oversized body with 413 and serves nothing but the runtime endpoints', async () => {
     const big = await fetch(`${server?.url}/api/v1/validate/pre`, { method: 'POST', headers: { authorization: `Bearer ${t.agentKey}`, 'content-type': 'application/json' }, body: 'x'.repeat(2 * 1024 * 1024) });
     expect(big.status).toBe(413);

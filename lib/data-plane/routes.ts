@@ -2,6 +2,7 @@ import type { RouteHandler } from '../api/define-route';
 import { validatePostHandler, validatePreHandler } from '../api/handlers/validate';
 import { getApprovalHandler } from '../api/handlers/approvals';
 import { createConfirmationHandler } from '../api/handlers/confirmations';
+import { validateManifestHandler, validatePipelineHandler } from '../api/handlers/pipeline';
 
 export interface DataPlaneRoute {
   method: 'GET' | 'POST';
@@ -18,6 +19,8 @@ export const DATA_PLANE_ROUTES: DataPlaneRoute[] = [
   { method: 'POST', pattern: /^\/api\/v1\/validate\/post$/, handler: validatePostHandler },
   { method: 'POST', pattern: /^\/api\/v1\/confirmations$/, handler: createConfirmationHandler },
   { method: 'GET', pattern: /^\/api\/v1\/approvals\/(?<id>[A-Za-z0-9_-]{1,64})$/, handler: getApprovalHandler },
+  { method: 'POST', pattern: /^\/api\/v1\/pipeline\/validate$/, handler: validatePipelineHandler },
+  { method: 'POST', pattern: /^\/api\/v1\/manifests\/validate$/, handler: validateManifestHandler },
 ];
 
 export function matchDataPlaneRoute(method: string, pathname: string): { route: DataPlaneRoute; params: Record<string, string> } | null {

@@ -1,6 +1,8 @@
 import { errorCodesMarkdownTable } from '../validation/error-codes';
 import { apiErrorsMarkdownTable } from '../api/errors';
 import { CONTRACT_PROBLEM_CODES } from '../contracts/contract-problems';
+import { PIPELINE_RULES, PIPELINE_SHAPE_RULES, PIPELINE_STEP_PLAN } from '../pipeline';
+import { PIPELINE_STEPS } from '../pipeline/types';
 
 /**
  * README sections generated from the registries that define them, so the docs cannot drift:
@@ -12,7 +14,30 @@ export function generatedSections(): Record<string, string> {
     'validation-codes': errorCodesMarkdownTable(),
     'api-errors': apiErrorsMarkdownTable(),
     'contract-problems': ['| code | meaning |', '|---|---|', ...problems].join('\n'),
+    'pipeline-rules': pipelineRulesMarkdown(),
   };
+}
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+function pipelineRulesMarkdown(): string {
+  const rules = PIPELINE_RULES.map((r) => `| \`${r.id}\` | ${r.step ?? '(any)'} | ${r.phase} | ${cell(r.checks)} |`);
+  const shape = PIPELINE_SHAPE_RULES.map((r) => `| \`${r.id}\` | (any) | ${r.severity === 'warning' ? 'shape (warning)' : 'shape'} | ${cell(r.checks)} |`);
+  const also = (plan: { core: boolean; manifest: string }) =>
+    [plan.core ? 'core rules' : '', plan.manifest === 'if_populated' ? 'manifest rules (when a manifest is present)' : plan.manifest === 'if_continuation' ? 'manifest rules (ClientToolCallContinuation)' : ''].filter(Boolean).join(', ') || '-';
+  const steps = PIPELINE_STEPS.map((step) => `| ${step} | ${also(PIPELINE_STEP_PLAN[step].pre)} | ${also(PIPELINE_STEP_PLAN[step].post)} |`);
+  return [
+    '| rule id | step | phase | checks |',
+    '|---|---|---|---|',
+    ...rules,
+    ...shape,
+    '',
+    'Besides its own rules, a step also runs:',
+    '',
+    '| step | PRE also runs | POST also runs |',
+    '|---|---|---|',
+    ...steps,
+  ].join('\n');
 }
 
 /** Replaces the body between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`. */

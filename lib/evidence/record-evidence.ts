@@ -1,12 +1,19 @@
 import { env } from '../env';
-import type { ValidationIssue } from '../validation/error-codes';
 import type { Tx } from '../db';
 import { EvidenceWriter } from './evidence-writer';
 import type { RawEvidenceStoreFactory } from './raw-evidence-store';
 
+/** What evidence keeps of each problem found: contract codes (AXAG_*) and AGN-036 rule ids alike. */
+export interface EvidenceIssue {
+  code: string;
+  type: string;
+  message: string;
+  path: string;
+}
+
 export interface EvidenceInput {
   tenantId: string;
-  kind: 'pre' | 'post' | 'approval_decision';
+  kind: 'pre' | 'post' | 'approval_decision' | 'pipeline' | 'manifest';
   requestId: string;
   traceId: string;
   callId: string;
@@ -22,8 +29,8 @@ export interface EvidenceInput {
   arguments?: string | null;
   decision: string;
   valid: boolean;
-  errors: ValidationIssue[];
-  warnings: ValidationIssue[];
+  errors: EvidenceIssue[];
+  warnings: EvidenceIssue[];
   durationMs: number;
 }
 

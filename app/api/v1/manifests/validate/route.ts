@@ -1,0 +1,1 @@
+export { validateManifestHandler as POST } from '@/lib/api/handlers/pipeline';

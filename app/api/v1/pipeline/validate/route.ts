@@ -1,0 +1,1 @@
+export { validatePipelineHandler as POST } from '@/lib/api/handlers/pipeline';

@@ -1,0 +1,1 @@
+export { pipelineContextSchemaHandler as GET } from '@/lib/api/handlers/pipeline';

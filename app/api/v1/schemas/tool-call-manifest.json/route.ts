@@ -1,0 +1,1 @@
+export { toolCallManifestSchemaHandler as GET } from '@/lib/api/handlers/pipeline';
