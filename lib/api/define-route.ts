@@ -180,12 +180,8 @@ async function authenticate(call: IncomingCall, requirement: AuthRequirement): P
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
-function jsonResult(body: unknown, status: number, headers: Record<string, string>): RouteResult {
+export function jsonResult(body: unknown, status: number, headers: Record<string, string> = {}): RouteResult {
   return { status, headers: { ...JSON_HEADERS, ...headers }, text: JSON.stringify(body) };
-}
-
-export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return toResponse(jsonResult(body, status, headers));
 }
 
 /** Database and driver failures: the answer is 503 (retry), never an allow and never a 500. */

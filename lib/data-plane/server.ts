@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { json, type IncomingCall } from '../api/define-route';
+import { jsonResult, type IncomingCall, type RouteResult } from '../api/define-route';
 import { tooLarge } from '../api/json-body';
 import { log } from '../log';
 import { matchDataPlaneRoute } from './routes';
@@ -20,7 +20,7 @@ export function createDataPlaneServer(options: { fallback?: NodeHandler } = {}):
         void options.fallback(req, res);
         return;
       }
-      void send(res, json({ error: { code: 'not_found', message: `${req.method} ${pathname} is not served by this data-plane instance.` } }, 404));
+      void send(res, jsonResult({ error: { code: 'not_found', message: `${req.method} ${pathname} is not served by this data-plane instance.` } }, 404));
       return;
     }
     void (async () => {
@@ -30,14 +30,10 @@ export function createDataPlaneServer(options: { fallback?: NodeHandler } = {}):
         // A body not read to its end (oversized, or refused before reading) would have to be
         // drained before the next request on this connection: close it instead.
         if (call.unread() || !req.complete) res.setHeader('connection', 'close');
-        if ('response' in result) await send(res, result.response);
-        else {
-          res.writeHead(result.status, { ...result.headers, 'content-length': String(Buffer.byteLength(result.text)) });
-          res.end(result.text);
-        }
+        await send(res, result);
       } catch (error) {
         log.error('data plane failure', { path: pathname, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-        if (!res.headersSent) await send(res, json({ error: { code: 'internal', message: 'An unexpected error occurred.' } }, 500));
+        if (!res.headersSent) await send(res, jsonResult({ error: { code: 'internal', message: 'An unexpected error occurred.' } }, 500));
         else res.destroy();
       }
     })();
@@ -96,7 +92,14 @@ function nodeCall(req: http.IncomingMessage): IncomingCall & { unread(): boolean
   };
 }
 
-async function send(res: http.ServerResponse, response: Response): Promise<void> {
+async function send(res: http.ServerResponse, result: RouteResult): Promise<void> {
+  if (!('response' in result)) {
+    res.writeHead(result.status, { ...result.headers, 'content-length': String(Buffer.byteLength(result.text)) });
+    res.end(result.text);
+    return;
+  }
+  // A handler that built its own Response (none of the runtime endpoints do today).
+  const { response } = result;
   const headers: Record<string, string> = {};
   response.headers.forEach((value, key) => {
     headers[key] = value;

@@ -4,10 +4,12 @@ import { SqliteEvidenceStore } from './raw-evidence-store';
 import type { EvidenceInput } from './record-evidence';
 import type { WriterReply, WriterRequest } from './sqlite-writer-thread';
 
+if (!parentPort) throw new Error('sqlite-writer-thread.worker must run as a worker thread');
 const port = parentPort;
-if (!port) throw new Error('sqlite-writer-thread.worker must run as a worker thread');
 const store = new SqliteEvidenceStore((workerData as { file: string }).file);
 const { maxBatch } = workerData as { maxBatch: number };
+
+type Batch = Extract<WriterRequest, { inputs: EvidenceInput[] }>;
 
 const waiting: WriterRequest[] = [];
 let running = false;
@@ -26,22 +28,22 @@ async function run(): Promise<void> {
   running = true;
   try {
     for (;;) {
-      for (let next = receiveMessageOnPort(port as NonNullable<typeof port>); next; next = receiveMessageOnPort(port as NonNullable<typeof port>)) {
+      for (let next = receiveMessageOnPort(port); next; next = receiveMessageOnPort(port)) {
         waiting.push(next.message as WriterRequest);
       }
       if (waiting.length === 0) return;
-      const group: Extract<WriterRequest, { inputs: EvidenceInput[] }>[] = [];
+      const group: Batch[] = [];
       let rows = 0;
       while (waiting.length > 0 && 'inputs' in (waiting[0] as WriterRequest) && (group.length === 0 || rows < maxBatch)) {
-        const request = waiting.shift() as Extract<WriterRequest, { inputs: EvidenceInput[] }>;
+        const request = waiting.shift() as Batch;
         group.push(request);
         rows += request.inputs.length;
       }
       if (group.length === 0) {
         const close = waiting.shift() as WriterRequest;
         await store.close();
-        port?.postMessage({ id: close.id, closed: true } satisfies WriterReply);
-        port?.close();
+        port.postMessage({ id: close.id, closed: true } satisfies WriterReply);
+        port.close();
         return;
       }
       await commit(group);
@@ -51,17 +53,17 @@ async function run(): Promise<void> {
   }
 }
 
-async function commit(group: Extract<WriterRequest, { inputs: EvidenceInput[] }>[]): Promise<void> {
+async function commit(group: Batch[]): Promise<void> {
   try {
     const recorded = await store.commit(group.flatMap((request) => request.inputs));
     let offset = 0;
     for (const request of group) {
-      port?.postMessage({ id: request.id, recorded: recorded.slice(offset, offset + request.inputs.length) } satisfies WriterReply);
+      port.postMessage({ id: request.id, recorded: recorded.slice(offset, offset + request.inputs.length) } satisfies WriterReply);
       offset += request.inputs.length;
     }
   } catch (error) {
     const e = error as { message?: unknown; code?: unknown };
     const failure = { message: String(e.message ?? error), code: typeof e.code === 'string' ? e.code : undefined };
-    for (const request of group) port?.postMessage({ id: request.id, error: failure } satisfies WriterReply);
+    for (const request of group) port.postMessage({ id: request.id, error: failure } satisfies WriterReply);
   }
 }

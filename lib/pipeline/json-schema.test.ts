@@ -51,12 +51,16 @@ describe('PIPELINE_CONTEXT_JSON_SCHEMA', () => {
     const value = fc.oneof(fc.jsonValue({ maxDepth: 2 }), inner, fc.array(inner, { maxLength: 3 }), fc.constantFrom(...PIPELINE_CONTEXT_TYPES, ...RESPONSE_TYPES));
     fc.assert(
       fc.property(fc.dictionary(field, value), (ctx) => {
-        const typeErrors = validateCore(ctx).errors.filter((issue) => issue.code === 'AGN036.SHAPE.INVALID_TYPE');
+        const errors = validateCore(ctx).errors;
+        const typeErrors = errors.filter((issue) => issue.code === 'AGN036.SHAPE.INVALID_TYPE');
+        // When both spellings are sent and only the one not judged (camelCase) is mistyped, the
+        // validator refuses the disagreement itself (AMBIGUOUS_FIELD) rather than its type.
+        const ambiguous = errors.some((issue) => issue.code === 'AGN036.SHAPE.AMBIGUOUS_FIELD');
         const enumOk =
           [undefined, null, ...PIPELINE_CONTEXT_TYPES].includes(ctx.Type as never) &&
           [undefined, null, ...RESPONSE_TYPES].includes(ctx.ResponseType as never);
         if (checkContext(ctx)) return typeErrors.length === 0;
-        return !enumOk || typeErrors.length > 0;
+        return !enumOk || typeErrors.length > 0 || ambiguous;
       }),
       { numRuns: 300 },
     );

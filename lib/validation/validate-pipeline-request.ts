@@ -70,11 +70,9 @@ export const PipelineValidationResponseSchema = z
 
 export type PipelineValidationResponse = z.infer<typeof PipelineValidationResponseSchema>;
 
-type KeyOrSession = Caller;
-
 /** POST /api/v1/pipeline/validate: one AGN-036 entry point on a context, recorded as evidence. */
 export async function validatePipelineRequest(options: {
-  caller: KeyOrSession;
+  caller: Caller;
   request: z.infer<typeof PipelineValidateRequestSchema>;
   requestId: string;
   traceparent: string | null;
@@ -92,7 +90,7 @@ export async function validatePipelineRequest(options: {
 
 /** POST /api/v1/manifests/validate: AGN-036 section 5 on one ToolCallManifest, recorded as evidence. */
 export async function validateManifestRequest(options: {
-  caller: KeyOrSession;
+  caller: Caller;
   request: z.infer<typeof ManifestValidateRequestSchema>;
   requestId: string;
   traceparent: string | null;
@@ -103,7 +101,7 @@ export async function validateManifestRequest(options: {
 }
 
 async function record(options: {
-  caller: KeyOrSession;
+  caller: Caller;
   requestId: string;
   traceparent: string | null;
   kind: 'pipeline' | 'manifest';

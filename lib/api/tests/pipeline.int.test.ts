@@ -5,6 +5,7 @@ import { db } from '@/lib/db';
 import { traceIdFor } from '@/lib/evidence/trace-id';
 import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
 import { exampleManifest, exampleRun, exampleStep } from '@/lib/pipeline/examples';
+import { toCamelCase } from '@/lib/pipeline/test-helpers';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { call, expectCodes } from '@/lib/testing/api-client';
 
@@ -15,12 +16,6 @@ beforeAll(async () => {
   t = await createTestTenant();
   other = await createTestTenant();
 });
-
-const camel = (value: unknown): unknown => {
-  if (Array.isArray(value)) return value.map(camel);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k[0]?.toLowerCase() + k.slice(1), camel(v)]));
-  return value;
-};
 
 describe('POST /api/v1/pipeline/validate', () => {
   it('passes every step of an Initial run, pre and post, and records each check in one trace', async () => {
@@ -61,10 +56,10 @@ describe('POST /api/v1/pipeline/validate', () => {
   it('compares the before and after snapshots (Turn.Id must change in SessionRestorer) and accepts camelCase', async () => {
     const { before, after } = exampleStep('FollowOn', 'SessionRestorer');
     const sameTurn = { ...after, Turn: { ...(after.Turn as object), Id: before.Envelope.TurnId } };
-    const res = await call(validatePipeline, { key: t.agentKey, body: { entry: 'post_step', step: 'SessionRestorer', context: camel(sameTurn), before: camel(before) } });
+    const res = await call(validatePipeline, { key: t.agentKey, body: { entry: 'post_step', step: 'SessionRestorer', context: toCamelCase(sameTurn), before: toCamelCase(before) } });
     expect(res.status).toBe(200);
     expectCodes(res.body.errors, ['AGN036.SESSION_RESTORER.POST.TURN_ID_CHANGED']);
-    const ok = await call(validatePipeline, { key: t.agentKey, body: { entry: 'post_step', step: 'SessionRestorer', context: camel(after), before: camel(before) } });
+    const ok = await call(validatePipeline, { key: t.agentKey, body: { entry: 'post_step', step: 'SessionRestorer', context: toCamelCase(after), before: toCamelCase(before) } });
     expect(ok.body).toMatchObject({ valid: true, step: 'SessionRestorer', entry: 'post_step' });
   });
 
