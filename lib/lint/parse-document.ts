@@ -1,0 +1,181 @@
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument as parseYaml, type Node as YamlNode } from 'yaml';
+import { formatJsonPath } from '../validation/json-path';
+import type { Diagnostic, DocumentFormat, SourceRange } from './types';
+
+/**
+ * Parses a JSON or YAML document into plain data plus a map from every value's path to its
+ * place in the text, so that any check written against the data can underline its finding.
+ * One parser (the `yaml` package, whose YAML 1.2 is a superset of JSON) serves both formats.
+ */
+
+/** Documents past this are refused before parsing: the studio, API and CLI share the bound. */
+export const MAX_DOCUMENT_CHARS = 1_000_000;
+/** Bounds nodes after alias expansion (the "billion laughs" document) and nesting depth. */
+const MAX_NODES = 200_000;
+const MAX_DEPTH = 64;
+
+export type PathSegment = string | number;
+
+export interface ParsedDocument {
+  format: DocumentFormat;
+  text: string;
+  /** Undefined when the text did not parse; `diagnostics` then says why. */
+  value: unknown;
+  /** Parse errors (code `DOCUMENT_PARSE_ERROR`, `DOCUMENT_TOO_LARGE`, `DOCUMENT_DUPLICATE_KEY`). */
+  diagnostics: Diagnostic[];
+  /**
+   * Where `path` sits in the text. `part: 'key'` underlines an object member's key (for
+   * "unknown key", "missing field"), `'value'` its value. A path that does not exist falls
+   * back to its nearest existing ancestor, so every finding gets a range.
+   */
+  locate(path: readonly PathSegment[], part?: 'key' | 'value'): SourceRange;
+  /** Line/column of a character offset in the text. */
+  rangeOfOffsets(start: number, end: number): SourceRange;
+}
+
+interface Span {
+  key?: [number, number];
+  value: [number, number];
+}
+
+/** Guesses the format when the caller does not say: JSON documents start with `{` or `[`. */
+export function detectFormat(text: string): DocumentFormat {
+  return /^\s*[[{]/.test(text) ? 'json' : 'yaml';
+}
+
+export function parseDocument(text: string, format: DocumentFormat = detectFormat(text)): ParsedDocument {
+  const lineStarts = computeLineStarts(text);
+  const rangeOfOffsets = (start: number, end: number): SourceRange => {
+    const a = position(lineStarts, start);
+    const b = position(lineStarts, Math.max(end, start));
+    return { startLine: a.line, startColumn: a.column, endLine: b.line, endColumn: b.column };
+  };
+  const spans = new Map<string, Span>();
+  const diagnostics: Diagnostic[] = [];
+  // Findings about the document as a whole (or a missing top-level field) underline line 1.
+  const wholeDocument = rangeOfOffsets(0, Math.max(0, (lineStarts[1] ?? text.length + 1) - 1));
+  const locate = (path: readonly PathSegment[], part: 'key' | 'value' = 'value'): SourceRange => {
+    for (let n = path.length; n >= 0; n--) {
+      const span = spans.get(pathKey(path.slice(0, n)));
+      if (!span) continue;
+      if (n === 0 && path.length > 0) return wholeDocument;
+      const chosen = part === 'key' && n === path.length && span.key ? span.key : n < path.length && span.key ? span.key : span.value;
+      return rangeOfOffsets(chosen[0], chosen[1]);
+    }
+    return wholeDocument;
+  };
+  const result = (value: unknown): ParsedDocument => ({ format, text, value, diagnostics, locate, rangeOfOffsets });
+  const fail = (code: string, message: string, range: SourceRange) => {
+    diagnostics.push({ code, severity: 'error', message, path: '$', range, target: 'document' });
+    return result(undefined);
+  };
+
+  if (text.length > MAX_DOCUMENT_CHARS) {
+    return fail('DOCUMENT_TOO_LARGE', `The document is ${text.length} characters; the limit is ${MAX_DOCUMENT_CHARS}.`, wholeDocument);
+  }
+  if (text.trim() === '') return fail('DOCUMENT_EMPTY', 'The document is empty.', wholeDocument);
+
+  const lineCounter = new LineCounter();
+  const doc = parseYaml(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true, version: '1.2' });
+  if (doc.errors.length > 0) {
+    for (const error of doc.errors.slice(0, 20)) {
+      const duplicate = error.code === 'DUPLICATE_KEY';
+      diagnostics.push({
+        code: duplicate ? 'DOCUMENT_DUPLICATE_KEY' : 'DOCUMENT_PARSE_ERROR',
+        severity: 'error',
+        message: `${format === 'json' ? 'JSON' : 'YAML'} syntax: ${firstLine(error.message)}`,
+        path: '$',
+        range: rangeOfOffsets(error.pos[0], Math.max(error.pos[1], error.pos[0] + 1)),
+        target: 'document',
+      });
+    }
+    return result(undefined);
+  }
+
+  // YAML accepts things JSON does not (comments, single quotes, trailing commas in flow
+  // collections); a file that says it is JSON must be JSON, as other tools will read it so.
+  if (format === 'json') {
+    try {
+      JSON.parse(text);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const at = /position (\d+)/.exec(message);
+      const offset = at ? Number(at[1]) : 0;
+      return fail('DOCUMENT_PARSE_ERROR', `JSON syntax: ${message}`, rangeOfOffsets(offset, offset + 1));
+    }
+  }
+
+  let nodes = 0;
+  const convert = (node: YamlNode | null | undefined, path: PathSegment[], keyRange: [number, number] | undefined, depth: number): unknown => {
+    if (++nodes > MAX_NODES) throw new LimitError(`The document expands to more than ${MAX_NODES} values (aliases included).`);
+    if (depth > MAX_DEPTH) throw new LimitError(`The document nests deeper than ${MAX_DEPTH} levels.`);
+    if (node && !spans.has(pathKey(path)) && node.range) {
+      spans.set(pathKey(path), { key: keyRange, value: [node.range[0], node.range[1]] });
+    }
+    if (node == null) return null;
+    if (isAlias(node)) return convert(node.resolve(doc) as YamlNode | undefined, path, keyRange, depth + 1);
+    if (isScalar(node)) return node.value ?? null;
+    if (isSeq(node)) return node.items.map((item, index) => convert(item as YamlNode, [...path, index], undefined, depth + 1));
+    if (isMap(node)) {
+      // Members are defined, never assigned: an own `__proto__` key stays data (as with
+      // JSON.parse) instead of replacing the object's prototype.
+      const out: Record<string, unknown> = {};
+      for (const pair of node.items) {
+        if (!isPair(pair)) continue;
+        const keyNode = pair.key as YamlNode | null;
+        const rawKey = isScalar(keyNode) ? keyNode.value : keyNode == null ? null : undefined;
+        if (rawKey === undefined) throw new LimitError('Only plain keys (strings and numbers) are allowed in maps.');
+        const key = String(rawKey);
+        const k = keyNode?.range ? ([keyNode.range[0], keyNode.range[1]] as [number, number]) : undefined;
+        Object.defineProperty(out, key, {
+          value: convert(pair.value as YamlNode | null, [...path, key], k, depth + 1),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+      return out;
+    }
+    return null;
+  };
+
+  try {
+    const value = convert(doc.contents as YamlNode | null, [], undefined, 0);
+    return result(value);
+  } catch (error) {
+    if (error instanceof LimitError) return fail('DOCUMENT_TOO_LARGE', error.message, wholeDocument);
+    throw error;
+  }
+}
+
+class LimitError extends Error {}
+
+/** Map key for a path; JSON text cannot collide the way joining with a separator could. */
+function pathKey(path: readonly PathSegment[]): string {
+  return JSON.stringify(path);
+}
+
+export function jsonPath(path: readonly PathSegment[]): string {
+  return formatJsonPath(path);
+}
+
+function computeLineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  return starts;
+}
+
+function position(lineStarts: readonly number[], offset: number): { line: number; column: number } {
+  let lo = 0;
+  let hi = lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((lineStarts[mid] ?? 0) <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo + 1, column: offset - (lineStarts[lo] ?? 0) + 1 };
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0] ?? message;
+}
