@@ -12,6 +12,7 @@ export const API_ERROR_CODES = {
   not_found: { status: 404, description: 'No such resource in the caller\'s tenant.' },
   method_not_allowed: { status: 405, description: 'The endpoint does not support this HTTP method.' },
   conflict: { status: 409, description: 'The request conflicts with current state (e.g. a published version already exists).' },
+  lint_errors: { status: 409, description: 'Publishing was refused: the document has error diagnostics; details.diagnostics lists them (code, severity, message, path, range).' },
   payload_too_large: { status: 413, description: 'The body exceeds TOOLGATE_MAX_BODY_BYTES (default 1 MB).' },
   unsupported_media_type: { status: 415, description: 'The body must be application/json.' },
   contract_invalid: { status: 422, description: 'The contract document does not compile; details.problems lists why.' },

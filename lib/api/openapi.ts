@@ -6,6 +6,8 @@ import { getApprovalHandler, decideApprovalHandler } from './handlers/approvals'
 import { createConfirmationHandler } from './handlers/confirmations';
 import { pipelineContextSchemaHandler, toolCallManifestSchemaHandler, validateManifestHandler, validatePipelineHandler } from './handlers/pipeline';
 import { deprecateContractHandler, getContractVersionHandler, listContractsHandler, publishContractVersionHandler, saveContractDraftHandler, toolContractSchemaHandler } from './handlers/contracts';
+import { getPolicyVersionHandler, getSurfaceVersionHandler, listPoliciesHandler, listSurfacesHandler, publishPolicyVersionHandler, publishSurfaceVersionHandler, savePolicyDraftHandler, saveSurfaceDraftHandler } from './handlers/studio-documents';
+import { lintHandler } from './handlers/lint';
 import { listViolationsHandler, verifyEvidenceHandler } from './handlers/evidence';
 import { createApiKeyHandler, listApiKeysHandler, revokeApiKeyHandler } from './handlers/api-keys';
 
@@ -30,6 +32,15 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'get', path: '/api/v1/contracts/{tool}/versions/{version}', summary: 'One contract version', handler: getContractVersionHandler },
   { method: 'post', path: '/api/v1/contracts/{tool}/versions/{version}/publish', summary: 'Publish a draft', handler: publishContractVersionHandler },
   { method: 'post', path: '/api/v1/contracts/{tool}/deprecate', summary: 'Deprecate a version or a contract', handler: deprecateContractHandler },
+  { method: 'get', path: '/api/v1/policies', summary: 'Policies and their versions', handler: listPoliciesHandler },
+  { method: 'post', path: '/api/v1/policies', summary: 'Create or replace a policy draft', handler: savePolicyDraftHandler },
+  { method: 'get', path: '/api/v1/policies/{id}/versions/{version}', summary: 'One policy version', handler: getPolicyVersionHandler },
+  { method: 'post', path: '/api/v1/policies/{id}/versions/{version}/publish', summary: 'Publish a policy draft (refused with 409 lint_errors on error diagnostics)', handler: publishPolicyVersionHandler },
+  { method: 'get', path: '/api/v1/surfaces', summary: 'Tool surfaces and their versions', handler: listSurfacesHandler },
+  { method: 'post', path: '/api/v1/surfaces', summary: 'Create or replace a tool surface draft', handler: saveSurfaceDraftHandler },
+  { method: 'get', path: '/api/v1/surfaces/{id}/versions/{version}', summary: 'One tool surface version', handler: getSurfaceVersionHandler },
+  { method: 'post', path: '/api/v1/surfaces/{id}/versions/{version}/publish', summary: 'Publish a tool surface draft (refused with 409 lint_errors on error diagnostics)', handler: publishSurfaceVersionHandler },
+  { method: 'post', path: '/api/v1/lint', summary: 'Lint contract, policy and surface documents', handler: lintHandler },
   { method: 'get', path: '/api/v1/schemas/tool-contract.json', summary: 'The JSON Schema of tool contracts', handler: toolContractSchemaHandler },
   { method: 'get', path: '/api/v1/schemas/pipeline-context.json', summary: 'The JSON Schema of AGN-036 pipeline contexts', handler: pipelineContextSchemaHandler },
   { method: 'get', path: '/api/v1/schemas/tool-call-manifest.json', summary: 'The JSON Schema of tool-call manifests', handler: toolCallManifestSchemaHandler },

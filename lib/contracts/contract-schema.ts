@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ContractTestSchema } from '../validation/contract-tests';
 
 /**
  * The tool contract document: what a tool accepts, returns and is allowed to do. Every field
@@ -177,6 +178,11 @@ export const ToolContractSchema = z
       .max(100)
       .optional()
       .describe('Argument paths that must be redacted in stored evidence.'),
+    tests: z
+      .array(ContractTestSchema)
+      .max(200)
+      .optional()
+      .describe('Example calls with the decision and error codes they must get; a failing case blocks publishing.'),
   })
   .strict()
   .describe('A Toolgate tool contract.');

@@ -3,6 +3,7 @@ import { db } from '../db';
 import { ApiError, NotFoundError } from '../api/errors';
 import { compileContract } from './compile-contract';
 import { bumpChange, notifyLocalChange } from '../cache/change-feed';
+import { assertPublishable } from '../documents/lint-before-publish';
 
 /**
  * Publishes a draft: compiles it (refusing any contract that does not compile), checks that the
@@ -27,6 +28,7 @@ export async function publishContractVersion(options: { tenantId: string; tool: 
   if (latest && !semver.gt(options.version, latest)) {
     throw new ApiError('conflict', `Version ${options.version} must be greater than the published ${latest}.`, { latest_version: latest });
   }
+  await assertPublishable({ tenantId: options.tenantId, kind: 'contract', document: compiled.contract.document, previousVersion: latest, label: `${options.tool}@${options.version}` });
 
   const publishedAt = new Date();
   const published = await db().$transaction(async (tx) => {

@@ -1,0 +1,1 @@
+export { lintHandler as POST } from '@/lib/api/handlers/lint';

@@ -1,0 +1,1 @@
+export { publishPolicyVersionHandler as POST } from '@/lib/api/handlers/studio-documents';

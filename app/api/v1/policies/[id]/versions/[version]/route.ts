@@ -1,0 +1,1 @@
+export { getPolicyVersionHandler as GET } from '@/lib/api/handlers/studio-documents';

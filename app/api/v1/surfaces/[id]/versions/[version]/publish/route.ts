@@ -1,0 +1,1 @@
+export { publishSurfaceVersionHandler as POST } from '@/lib/api/handlers/studio-documents';

@@ -1,0 +1,1 @@
+export { getSurfaceVersionHandler as GET } from '@/lib/api/handlers/studio-documents';

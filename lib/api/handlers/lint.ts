@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { defineRoute } from '../define-route';
+import { lintDocument } from '../../lint';
+import { publishedContractDocuments } from '../../documents/lint-before-publish';
+
+const LintRequest = z
+  .object({
+    documents: z
+      .array(
+        z
+          .object({
+            name: z.string().max(500).optional().describe('Echoed back, e.g. a file name.'),
+            kind: z.enum(['contract', 'policy', 'surface']),
+            text: z.string().max(1_000_000).describe('The document as JSON or YAML text.'),
+            format: z.enum(['json', 'yaml']).optional().describe('Guessed from the text when absent.'),
+            prompt: z.string().max(200_000).optional().describe("Surfaces: the system prompt, overriding the document's `system`."),
+            previous_version: z.string().max(64).optional().describe('The published version this one must move beyond.'),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(50),
+  })
+  .strict();
+
+/**
+ * POST /api/v1/lint — the studio's linter over HTTP, for CI and other editors. Surfaces are
+ * linted against the tenant's published contracts, as publishing does.
+ */
+export const lintHandler = defineRoute({
+  auth: { apiKey: 'author', session: 'read' },
+  body: LintRequest,
+  handler: async ({ caller, body }) => {
+    const contracts = body.documents.some((d) => d.kind === 'surface') ? await publishedContractDocuments(caller.tenantId) : undefined;
+    const results = body.documents.map((d) => {
+      const result = lintDocument(d.kind, d.text, { format: d.format, prompt: d.prompt, previousVersion: d.previous_version, contracts });
+      return { name: d.name ?? null, kind: d.kind, valid: result.valid, diagnostics: result.diagnostics };
+    });
+    return { body: { valid: results.every((r) => r.valid), results } };
+  },
+});

@@ -1,0 +1,34 @@
+import { db } from '../db';
+import { ApiError } from '../api/errors';
+import { lintDocument, type DocumentKind, type LintResult } from '../lint';
+
+/**
+ * The linter's verdict on a stored document, as publishing sees it. Stored documents are JSON,
+ * so diagnostics' ranges refer to the document pretty-printed with two-space indentation.
+ */
+export async function lintStoredDocument(options: { tenantId: string; kind: DocumentKind; document: unknown; previousVersion?: string }): Promise<LintResult> {
+  const text = JSON.stringify(options.document, null, 2);
+  const contracts = options.kind === 'surface' ? await publishedContractDocuments(options.tenantId) : undefined;
+  return lintDocument(options.kind, text, { format: 'json', previousVersion: options.previousVersion, contracts });
+}
+
+/** Refuses (409 `lint_errors`) a document with any error diagnostic. */
+export async function assertPublishable(options: { tenantId: string; kind: DocumentKind; document: unknown; previousVersion?: string; label: string }): Promise<LintResult> {
+  const result = await lintStoredDocument(options);
+  if (!result.valid) {
+    const errors = result.diagnostics.filter((d) => d.severity === 'error');
+    throw new ApiError('lint_errors', `${options.label} cannot be published: ${errors.length} error diagnostic${errors.length === 1 ? '' : 's'}, first ${errors[0]?.code}: ${errors[0]?.message}`, {
+      diagnostics: result.diagnostics,
+    });
+  }
+  return result;
+}
+
+/** The documents of the contract versions the runtime serves: what a surface may refer to. */
+export async function publishedContractDocuments(tenantId: string): Promise<unknown[]> {
+  const rows = await db().contract.findMany({
+    where: { tenantId, latestVersionId: { not: null } },
+    select: { latestVersion: { select: { document: true } } },
+  });
+  return rows.flatMap((row) => (row.latestVersion ? [JSON.parse(row.latestVersion.document) as unknown] : []));
+}

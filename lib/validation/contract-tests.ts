@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import type { CompiledContract } from '../contracts/compile-contract';
+import { checkPreCall } from './check-pre-call';
+import { DECISIONS, decideFromIssues, type Decision } from './decide';
+import { makeIssue } from './error-codes';
+
+/**
+ * Test cases that live inside a contract (as OPA's and Cerbos's policy tests live beside the
+ * policy): an example call with the decision and error codes validate/pre must answer. The
+ * studio runs them as the author types, publishing refuses a contract whose cases fail, and
+ * `toolgate test` runs them in CI. They exercise the same pure checks validate/pre uses;
+ * tokens are simulated by `confirmed` / `approved` because a test cannot hold a real one.
+ */
+export const ContractTestSchema = z
+  .object({
+    name: z.string().min(1).max(200).describe('What the case shows, e.g. `refunds above the limit need approval`.'),
+    arguments: z.unknown().describe('The call arguments, as an agent would send them.'),
+    context: z
+      .object({
+        tenant_id: z.string().max(200).optional().describe("The caller's tenant id."),
+        user_id: z.string().max(200).optional().describe("The calling user's id."),
+        roles: z.array(z.string().max(100)).max(20).optional().describe("The caller's roles."),
+      })
+      .strict()
+      .optional()
+      .describe('Who is calling, as the runtime would establish it.'),
+    confirmed: z.boolean().optional().describe('Pretend the call carries a valid confirmation token.'),
+    approved: z.boolean().optional().describe('Pretend the call carries a valid approval token.'),
+    expect: z
+      .object({
+        decision: z.enum(DECISIONS).describe('The decision validate/pre must answer.'),
+        errors: z.array(z.string().max(100)).max(50).optional().describe('Exactly these error codes (any order); omit to check only the decision.'),
+      })
+      .strict()
+      .describe('What validate/pre must answer.'),
+  })
+  .strict()
+  .describe('An example call and the answer it must get.');
+
+export type ContractTest = z.output<typeof ContractTestSchema>;
+
+export interface ContractTestResult {
+  index: number;
+  name: string;
+  passed: boolean;
+  decision: Decision;
+  errors: string[];
+  /** Why it failed, in one sentence; absent when it passed. */
+  failure?: string;
+}
+
+export function runContractTests(contract: CompiledContract, tests: readonly ContractTest[]): ContractTestResult[] {
+  return tests.map((test, index) => {
+    const { errors } = checkPreCall({ contract, arguments: test.arguments, context: test.context ?? {} });
+    const annotations = contract.document.annotations;
+    const intent = contract.document.id;
+    if (annotations.confirmation_required && !test.confirmed) errors.push(makeIssue('AXAG_CONFIRMATION_MISSING', { intent, message: 'confirmation missing' }));
+    if (annotations.approval_required && !test.approved) errors.push(makeIssue('AXAG_APPROVAL_MISSING', { intent, message: 'approval missing' }));
+    const decision = decideFromIssues(errors);
+    const codes = [...new Set(errors.map((e) => e.code))].sort();
+    const failures: string[] = [];
+    if (decision !== test.expect.decision) failures.push(`expected decision ${test.expect.decision}, got ${decision}`);
+    if (test.expect.errors) {
+      const expected = [...new Set(test.expect.errors)].sort();
+      if (expected.join(',') !== codes.join(',')) failures.push(`expected errors [${expected.join(', ')}], got [${codes.join(', ')}]`);
+    }
+    return { index, name: test.name, passed: failures.length === 0, decision, errors: codes, ...(failures.length ? { failure: failures.join('; ') } : {}) };
+  });
+}

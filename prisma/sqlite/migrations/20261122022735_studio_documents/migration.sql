@@ -1,0 +1,32 @@
+CREATE TABLE "StudioDocument" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "tenantId" TEXT NOT NULL,
+    "kind" TEXT NOT NULL,
+    "name" TEXT NOT NULL,
+    "description" TEXT,
+    "latestVersionId" TEXT,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "StudioDocument_tenantId_fkey" FOREIGN KEY ("tenantId") REFERENCES "Tenant" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "StudioDocument_latestVersionId_fkey" FOREIGN KEY ("latestVersionId") REFERENCES "StudioDocumentVersion" ("id") ON DELETE SET NULL ON UPDATE CASCADE
+);
+CREATE TABLE "StudioDocumentVersion" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "tenantId" TEXT NOT NULL,
+    "documentId" TEXT NOT NULL,
+    "version" TEXT NOT NULL,
+    "status" TEXT NOT NULL,
+    "document" TEXT NOT NULL,
+    "contentHash" TEXT NOT NULL,
+    "changeNote" TEXT,
+    "createdById" TEXT,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    "publishedAt" DATETIME,
+    "publishedBy" TEXT,
+    CONSTRAINT "StudioDocumentVersion_documentId_fkey" FOREIGN KEY ("documentId") REFERENCES "StudioDocument" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+CREATE UNIQUE INDEX "StudioDocument_latestVersionId_key" ON "StudioDocument"("latestVersionId");
+CREATE UNIQUE INDEX "StudioDocument_tenantId_kind_name_key" ON "StudioDocument"("tenantId", "kind", "name");
+CREATE INDEX "StudioDocumentVersion_tenantId_status_idx" ON "StudioDocumentVersion"("tenantId", "status");
+CREATE UNIQUE INDEX "StudioDocumentVersion_documentId_version_key" ON "StudioDocumentVersion"("documentId", "version");
