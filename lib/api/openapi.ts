@@ -5,7 +5,7 @@ import { validatePreHandler, validatePostHandler } from './handlers/validate';
 import { getApprovalHandler, decideApprovalHandler } from './handlers/approvals';
 import { createConfirmationHandler } from './handlers/confirmations';
 import { pipelineContextSchemaHandler, toolCallManifestSchemaHandler, validateManifestHandler, validatePipelineHandler } from './handlers/pipeline';
-import { deprecateContractHandler, getContractVersionHandler, listContractsHandler, publishContractVersionHandler, saveContractDraftHandler, toolContractSchemaHandler } from './handlers/contracts';
+import { deprecateContractHandler, getContractVersionHandler, previewContractImpactHandler, listContractsHandler, publishContractVersionHandler, saveContractDraftHandler, toolContractSchemaHandler } from './handlers/contracts';
 import { getPolicyVersionHandler, getSurfaceVersionHandler, listPoliciesHandler, listSurfacesHandler, publishPolicyVersionHandler, publishSurfaceVersionHandler, savePolicyDraftHandler, saveSurfaceDraftHandler } from './handlers/studio-documents';
 import { lintHandler } from './handlers/lint';
 import { listViolationsHandler, verifyEvidenceHandler } from './handlers/evidence';
@@ -31,6 +31,7 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'post', path: '/api/v1/contracts', summary: 'Create or replace a contract draft', handler: saveContractDraftHandler },
   { method: 'get', path: '/api/v1/contracts/{tool}/versions/{version}', summary: 'One contract version', handler: getContractVersionHandler },
   { method: 'post', path: '/api/v1/contracts/{tool}/versions/{version}/publish', summary: 'Publish a draft', handler: publishContractVersionHandler },
+  { method: 'post', path: '/api/v1/contracts/{tool}/impact', summary: 'Replay a draft against recent recorded calls (impact preview)', handler: previewContractImpactHandler },
   { method: 'post', path: '/api/v1/contracts/{tool}/deprecate', summary: 'Deprecate a version or a contract', handler: deprecateContractHandler },
   { method: 'get', path: '/api/v1/policies', summary: 'Policies and their versions', handler: listPoliciesHandler },
   { method: 'post', path: '/api/v1/policies', summary: 'Create or replace a policy draft', handler: savePolicyDraftHandler },

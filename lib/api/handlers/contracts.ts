@@ -7,6 +7,8 @@ import { saveContractDraft } from '../../contracts/save-contract-draft';
 import { publishContractVersion } from '../../contracts/publish-contract-version';
 import { deprecateContract } from '../../contracts/deprecate-contract';
 import { getContractVersionOrThrow } from '../../contracts/get-contract-version-or-throw';
+import { previewContractImpact } from '../../contracts/impact-preview';
+import { ApiError } from '../errors';
 
 const actor = (caller: Caller) => (caller.kind === 'session' ? `user:${caller.userId}` : `api_key:${caller.apiKeyId}`);
 
@@ -56,4 +58,17 @@ export const deprecateContractHandler = defineRoute({
   handler: async ({ caller, params, body }) => ({
     body: await deprecateContract({ tenantId: caller.tenantId, tool: params.tool ?? '', version: body.version }),
   }),
+});
+
+/**
+ * POST /api/v1/contracts/{tool}/impact — replays a draft (the body, not necessarily saved)
+ * against the tenant's recent recorded calls of the tool and reports what would change.
+ */
+export const previewContractImpactHandler = defineRoute({
+  auth: { apiKey: 'author', session: 'read' },
+  body: plainObject('The draft contract document to replay.'),
+  handler: async ({ caller, params, body }) => {
+    if (body.id !== params.tool) throw new ApiError('bad_request', `The document's id (${String(body.id)}) is not ${params.tool ?? ''}.`);
+    return { body: await previewContractImpact({ tenantId: caller.tenantId, document: body }) };
+  },
 });

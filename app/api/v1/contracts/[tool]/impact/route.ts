@@ -1,0 +1,1 @@
+export { previewContractImpactHandler as POST } from '@/lib/api/handlers/contracts';

@@ -1,0 +1,53 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { POST as impact } from '@/app/api/v1/contracts/[tool]/impact/route';
+import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
+import { lookupOrderContract } from '@/lib/contracts/examples';
+import { call } from '@/lib/testing/api-client';
+import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+import { createApiKey } from '@/lib/auth/api-keys';
+
+let t: Awaited<ReturnType<typeof createTestTenant>>;
+let authorKey: string;
+
+const lookup = (orderId: string) =>
+  call(validatePre, { key: t.agentKey, body: { tool: 'orders.lookup', call_id: `c-${Math.random()}`, arguments: { tenant_id: 'acme', order_id: orderId }, context: { tenant_id: 'acme' } } });
+
+beforeAll(async () => {
+  t = await createTestTenant({ storeRawArguments: true });
+  authorKey = (await createApiKey({ tenantId: t.tenant.id, name: 'ci', scopes: ['author'] })).key;
+  await publishContract(t.tenant.id, lookupOrderContract);
+  // Recorded history: two short ids, one long id, one id the published pattern refuses.
+  for (const id of ['ord_abc123', 'ord_def456', 'ord_abcdefgh12', 'ORDER-1']) expect((await lookup(id)).status).toBe(200);
+});
+
+const draft = (pattern: string) => ({
+  ...lookupOrderContract,
+  version: '2.0.0',
+  input: { ...lookupOrderContract.input, properties: { ...lookupOrderContract.input.properties as object, order_id: { type: 'string', pattern } } },
+});
+
+describe('impact preview (decision replay)', () => {
+  it('reports which recorded calls a tightened draft would newly refuse, per error code', async () => {
+    const response = await call(impact, { key: authorKey, params: { tool: 'orders.lookup' }, body: draft('^ord_[a-z0-9]{8,24}$') });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ tool: 'orders.lookup', replayed: 4, notReplayable: 0, changed: 2, newlyRefused: 2, newlyPassing: 0 });
+    expect(response.body.codes).toEqual([{ code: 'AXAG_PATTERN_MISMATCH', added: 2, removed: 0 }]);
+    expect(response.body.examples.map((e: { before: string[]; after: string[] }) => [e.before, e.after])).toEqual([
+      [[], ['AXAG_PATTERN_MISMATCH']],
+      [[], ['AXAG_PATTERN_MISMATCH']],
+    ]);
+  });
+
+  it('reports calls a loosened draft would let through, and nothing for an unchanged one', async () => {
+    const loosened = await call(impact, { key: authorKey, params: { tool: 'orders.lookup' }, body: draft('^.+$') });
+    expect(loosened.body).toMatchObject({ changed: 1, newlyRefused: 0, newlyPassing: 1, codes: [{ code: 'AXAG_PATTERN_MISMATCH', added: 0, removed: 1 }] });
+    const same = await call(impact, { key: authorKey, params: { tool: 'orders.lookup' }, body: { ...lookupOrderContract, version: '2.0.0' } });
+    expect(same.body).toMatchObject({ replayed: 4, changed: 0, codes: [] });
+  });
+
+  it('refuses a draft for another tool or one that does not compile', async () => {
+    expect((await call(impact, { key: authorKey, params: { tool: 'orders.other' }, body: lookupOrderContract })).status).toBe(400);
+    expect((await call(impact, { key: authorKey, params: { tool: 'orders.lookup' }, body: { ...lookupOrderContract, input: { type: 'nope' } } })).status).toBe(422);
+    expect((await call(impact, { key: t.agentKey, params: { tool: 'orders.lookup' }, body: lookupOrderContract })).status).toBe(403);
+  });
+});
