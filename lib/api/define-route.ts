@@ -18,7 +18,8 @@ export type Caller =
  * The auth an endpoint needs: an API key with a scope, a signed-in user with a permission, or
  * either. `none` is only for public documents such as the contract JSON Schema.
  */
-export type AuthRequirement = { apiKey?: ApiKeyScope; session?: Permission } | 'none';
+// `apiKey` as a list: any one of the scopes will do (e.g. documents both agents and authors read).
+export type AuthRequirement = { apiKey?: ApiKeyScope | readonly ApiKeyScope[]; session?: Permission } | 'none';
 
 /**
  * What a handler reads of an incoming call, whichever server received it: a Web `Request`
@@ -164,8 +165,10 @@ async function authenticate(call: IncomingCall, requirement: AuthRequirement): P
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     const key = match?.[1] ? await authenticateApiKey(match[1]) : null;
     if (!key) throw new ApiError('unauthorized', 'The API key is missing, malformed, unknown or revoked.', undefined, { 'www-authenticate': 'Bearer' });
-    if (!hasScope(key.scopes, requirement.apiKey)) {
-      throw new ApiError('forbidden', `This API key lacks the "${requirement.apiKey}" scope.`, { required_scope: requirement.apiKey });
+    const accepted: readonly ApiKeyScope[] = typeof requirement.apiKey === 'string' ? [requirement.apiKey] : requirement.apiKey;
+    if (!accepted.some((scope) => hasScope(key.scopes, scope))) {
+      const named = accepted.map((scope) => `"${scope}"`).join(' or ');
+      throw new ApiError('forbidden', `This API key lacks the ${named} scope.`, { required_scope: accepted.length === 1 ? accepted[0] : accepted });
     }
     return { kind: 'api_key', tenantId: key.tenantId, apiKeyId: key.id, scopes: key.scopes, storeRawArguments: key.storeRawArguments };
   }

@@ -71,7 +71,7 @@ export function openApiDocument(): Record<string, unknown> {
     if (params.length) operation.parameters = params;
     if (spec?.body) operation.requestBody = { required: true, content: { 'application/json': { schema: schema(spec.body, 'input') } } };
     if (spec && spec.auth !== 'none') {
-      operation.security = [...(spec.auth.apiKey ? [{ apiKey: [spec.auth.apiKey] }] : []), ...(spec.auth.session ? [{ session: [spec.auth.session] }] : [])];
+      operation.security = [...(spec.auth.apiKey ? [{ apiKey: typeof spec.auth.apiKey === 'string' ? [spec.auth.apiKey] : [...spec.auth.apiKey] }] : []), ...(spec.auth.session ? [{ session: [spec.auth.session] }] : [])];
     }
     (operation.responses as Record<string, unknown>)['200'] = { description: 'OK', content: { 'application/json': { schema: spec?.response ? schema(spec.response, 'output') : {} } } };
     (operation.responses as Record<string, unknown>).default = { description: 'Error envelope', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };

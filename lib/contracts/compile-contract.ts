@@ -2,17 +2,21 @@ import type { ValidateFunction } from 'ajv';
 import { ajvIssues, type CheckedSubject } from '@/lib/validation/ajv-issues';
 import type { ValidationIssue } from '@/lib/validation/error-codes';
 import { formatJsonPath } from '@/lib/validation/json-path';
-import { canonicalJson, sha256Hex } from './canonical-json';
+import { canonicalJson } from './canonical-json-core';
 import { compileCondition, type CompiledCondition } from './compile-conditions';
 import type { ContractProblem, ContractProblemCode } from './contract-problems';
 import { ToolContractSchema, type ToolContract } from './contract-schema';
 import { checkSchemaAgainstMeta, createContractAjv } from './json-schema-engine';
 import { findSchemaProblems, schemaDeclaresPath } from './schema-guards';
+import { sha256HexPortable } from './sha256';
 
 /**
  * Turns an untrusted contract document into validators. All the expensive and risky work
  * (schema compilation, regex compilation, CEL parsing) happens here, once; the returned
  * checks only run precompiled code.
+ *
+ * Nothing reachable from here imports Node built-ins: the studio's linter runs this compiler in
+ * the browser to report exactly what publishing would refuse.
  */
 
 export const MAX_CONTRACT_BYTES = 256 * 1024;
@@ -85,7 +89,7 @@ export function compileContract(document: unknown): CompileContractResult {
   } catch (error) {
     return { ok: false, problems: [{ code: 'CONTRACT_SCHEMA_INVALID', message: `The document is not plain JSON: ${firstLine(error)}`, path: '$' }] };
   }
-  const bytes = Buffer.byteLength(canonical, 'utf8');
+  const bytes = new TextEncoder().encode(canonical).byteLength;
   if (bytes > MAX_CONTRACT_BYTES) {
     return { ok: false, problems: [{ code: 'CONTRACT_TOO_LARGE', message: `The document is ${bytes} bytes of canonical JSON; the limit is ${MAX_CONTRACT_BYTES}.`, path: '$' }] };
   }
@@ -144,11 +148,15 @@ export function compileContract(document: unknown): CompileContractResult {
 
   if (problems.length > 0) return { ok: false, problems };
   const none: Checker = () => [];
+  let hash: string | undefined;
   return {
     ok: true,
     contract: {
       document: contract,
-      hash: sha256Hex(canonical),
+      // Computed on first read: the linter compiles on every keystroke and never needs it.
+      get hash() {
+        return (hash ??= sha256HexPortable(canonical));
+      },
       checkInput: checkers.arguments ?? none,
       checkOutput: checkers.result ?? none,
       checkErrorPayload: checkers.error ?? none,

@@ -31,6 +31,8 @@ export const SEMVER_PATTERN =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
 export const ARGUMENT_PATH_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*$/;
 const CONDITION_ID_PATTERN = /^[a-z][a-z0-9_.-]*$/;
+/** One top-level argument name (no dots), as an alias or the key it stands for. */
+export const ARGUMENT_KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 export type JsonSchemaObject = Record<string, unknown>;
 
@@ -173,6 +175,16 @@ export const ToolContractSchema = z
       ])
       .optional()
       .describe('Marks the tool as deprecated, optionally naming a replacement.'),
+    argument_aliases: z
+      .record(
+        z.string().max(128).regex(ARGUMENT_KEY_PATTERN).describe('The deprecated argument name.'),
+        z.string().max(128).regex(ARGUMENT_KEY_PATTERN).describe('The canonical argument key (in `input.properties`) it stands for.'),
+      )
+      .refine((aliases) => Object.keys(aliases).length <= 100, 'At most 100 argument aliases.')
+      .optional()
+      .describe(
+        'Deprecated argument names that are still accepted, each mapped to the canonical key it stands for, e.g. `{"orderId": "order_id"}`. Callers should move to the canonical key.',
+      ),
     sensitive: z
       .array(argumentPath('Dotted argument path to redact.'))
       .max(100)

@@ -1,5 +1,6 @@
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument as parseYaml, type Node as YamlNode } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument as parseYaml, type Node as YamlNode } from 'yaml';
 import { formatJsonPath } from '../validation/json-path';
+import { parseJsonWithSpans, type SpanNode } from './json-syntax';
 import type { Diagnostic, DocumentFormat, SourceRange } from './types';
 
 /**
@@ -33,11 +34,6 @@ export interface ParsedDocument {
   rangeOfOffsets(start: number, end: number): SourceRange;
 }
 
-interface Span {
-  key?: [number, number];
-  value: [number, number];
-}
-
 /** Guesses the format when the caller does not say: JSON documents start with `{` or `[`. */
 export function detectFormat(text: string): DocumentFormat {
   return /^\s*[[{]/.test(text) ? 'json' : 'yaml';
@@ -50,19 +46,27 @@ export function parseDocument(text: string, format: DocumentFormat = detectForma
     const b = position(lineStarts, Math.max(end, start));
     return { startLine: a.line, startColumn: a.column, endLine: b.line, endColumn: b.column };
   };
-  const spans = new Map<string, Span>();
+  let root: SpanNode | undefined;
   const diagnostics: Diagnostic[] = [];
   // Findings about the document as a whole (or a missing top-level field) underline line 1.
   const wholeDocument = rangeOfOffsets(0, Math.max(0, (lineStarts[1] ?? text.length + 1) - 1));
   const locate = (path: readonly PathSegment[], part: 'key' | 'value' = 'value'): SourceRange => {
-    for (let n = path.length; n >= 0; n--) {
-      const span = spans.get(pathKey(path.slice(0, n)));
-      if (!span) continue;
-      if (n === 0 && path.length > 0) return wholeDocument;
-      const chosen = part === 'key' && n === path.length && span.key ? span.key : n < path.length && span.key ? span.key : span.value;
-      return rangeOfOffsets(chosen[0], chosen[1]);
+    if (!root) return wholeDocument;
+    let node = root;
+    let depth = 0;
+    for (const segment of path) {
+      const children = node.children;
+      const next = Array.isArray(children) ? (typeof segment === 'number' ? children[segment] : undefined) : children?.get(String(segment));
+      if (!next) break;
+      node = next;
+      depth += 1;
     }
-    return wholeDocument;
+    if (depth === 0 && path.length > 0) return wholeDocument;
+    // The exact node: its key if asked and it has one. An ancestor (the path does not exist):
+    // its key, so "missing field" underlines the object's name rather than the whole object.
+    const useKey = node.key && (depth < path.length || part === 'key');
+    const [start, end] = useKey && node.key ? node.key : node.value;
+    return rangeOfOffsets(start, end);
   };
   const result = (value: unknown): ParsedDocument => ({ format, text, value, diagnostics, locate, rangeOfOffsets });
   const fail = (code: string, message: string, range: SourceRange) => {
@@ -75,15 +79,27 @@ export function parseDocument(text: string, format: DocumentFormat = detectForma
   }
   if (text.trim() === '') return fail('DOCUMENT_EMPTY', 'The document is empty.', wholeDocument);
 
-  const lineCounter = new LineCounter();
-  const doc = parseYaml(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true, version: '1.2' });
+  if (format === 'json') {
+    // JSON gets its own parser: ten times faster than YAML's for the same text, and strict
+    // (a file that says it is JSON must be JSON, as other tools will read it so).
+    const parsed = parseJsonWithSpans(text, MAX_DEPTH);
+    if (!parsed.ok) {
+      if (parsed.tooDeep) return fail('DOCUMENT_TOO_LARGE', parsed.message, wholeDocument);
+      const duplicate = parsed.message.startsWith('Duplicate key');
+      return fail(duplicate ? 'DOCUMENT_DUPLICATE_KEY' : 'DOCUMENT_PARSE_ERROR', `JSON syntax: ${parsed.message}`, rangeOfOffsets(parsed.offset, parsed.offset + 1));
+    }
+    root = parsed.spans;
+    return result(parsed.value);
+  }
+
+  const doc = parseYaml(text, { uniqueKeys: true, prettyErrors: false, strict: true, version: '1.2' });
   if (doc.errors.length > 0) {
     for (const error of doc.errors.slice(0, 20)) {
       const duplicate = error.code === 'DUPLICATE_KEY';
       diagnostics.push({
         code: duplicate ? 'DOCUMENT_DUPLICATE_KEY' : 'DOCUMENT_PARSE_ERROR',
         severity: 'error',
-        message: `${format === 'json' ? 'JSON' : 'YAML'} syntax: ${firstLine(error.message)}`,
+        message: `YAML syntax: ${firstLine(error.message)}`,
         path: '$',
         range: rangeOfOffsets(error.pos[0], Math.max(error.pos[1], error.pos[0] + 1)),
         target: 'document',
@@ -92,47 +108,39 @@ export function parseDocument(text: string, format: DocumentFormat = detectForma
     return result(undefined);
   }
 
-  // YAML accepts things JSON does not (comments, single quotes, trailing commas in flow
-  // collections); a file that says it is JSON must be JSON, as other tools will read it so.
-  if (format === 'json') {
-    try {
-      JSON.parse(text);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      const at = /position (\d+)/.exec(message);
-      const offset = at ? Number(at[1]) : 0;
-      return fail('DOCUMENT_PARSE_ERROR', `JSON syntax: ${message}`, rangeOfOffsets(offset, offset + 1));
-    }
-  }
-
   let nodes = 0;
-  const convert = (node: YamlNode | null | undefined, path: PathSegment[], keyRange: [number, number] | undefined, depth: number): unknown => {
+  const convert = (node: YamlNode | null | undefined, span: SpanNode, depth: number): unknown => {
     if (++nodes > MAX_NODES) throw new LimitError(`The document expands to more than ${MAX_NODES} values (aliases included).`);
     if (depth > MAX_DEPTH) throw new LimitError(`The document nests deeper than ${MAX_DEPTH} levels.`);
-    if (node && !spans.has(pathKey(path)) && node.range) {
-      spans.set(pathKey(path), { key: keyRange, value: [node.range[0], node.range[1]] });
-    }
     if (node == null) return null;
-    if (isAlias(node)) return convert(node.resolve(doc) as YamlNode | undefined, path, keyRange, depth + 1);
+    if (isAlias(node)) return convert(node.resolve(doc) as YamlNode | undefined, span, depth + 1);
+    if (node.range) span.value = [node.range[0], node.range[1]];
     if (isScalar(node)) return node.value ?? null;
-    if (isSeq(node)) return node.items.map((item, index) => convert(item as YamlNode, [...path, index], undefined, depth + 1));
+    if (isSeq(node)) {
+      const children: SpanNode[] = [];
+      span.children = children;
+      return node.items.map((item) => {
+        const child: SpanNode = { value: span.value };
+        children.push(child);
+        return convert(item as YamlNode, child, depth + 1);
+      });
+    }
     if (isMap(node)) {
       // Members are defined, never assigned: an own `__proto__` key stays data (as with
       // JSON.parse) instead of replacing the object's prototype.
       const out: Record<string, unknown> = {};
+      const children = new Map<string, SpanNode>();
+      span.children = children;
       for (const pair of node.items) {
         if (!isPair(pair)) continue;
         const keyNode = pair.key as YamlNode | null;
         const rawKey = isScalar(keyNode) ? keyNode.value : keyNode == null ? null : undefined;
         if (rawKey === undefined) throw new LimitError('Only plain keys (strings and numbers) are allowed in maps.');
         const key = String(rawKey);
-        const k = keyNode?.range ? ([keyNode.range[0], keyNode.range[1]] as [number, number]) : undefined;
-        Object.defineProperty(out, key, {
-          value: convert(pair.value as YamlNode | null, [...path, key], k, depth + 1),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+        const child: SpanNode = { value: span.value, ...(keyNode?.range ? { key: [keyNode.range[0], keyNode.range[1]] as [number, number] } : {}) };
+        if (child.key) child.value = child.key;
+        children.set(key, child);
+        Object.defineProperty(out, key, { value: convert(pair.value as YamlNode | null, child, depth + 1), enumerable: true, writable: true, configurable: true });
       }
       return out;
     }
@@ -140,7 +148,9 @@ export function parseDocument(text: string, format: DocumentFormat = detectForma
   };
 
   try {
-    const value = convert(doc.contents as YamlNode | null, [], undefined, 0);
+    const top: SpanNode = { value: [0, text.length] };
+    const value = convert(doc.contents as YamlNode | null, top, 0);
+    root = top;
     return result(value);
   } catch (error) {
     if (error instanceof LimitError) return fail('DOCUMENT_TOO_LARGE', error.message, wholeDocument);
@@ -149,11 +159,6 @@ export function parseDocument(text: string, format: DocumentFormat = detectForma
 }
 
 class LimitError extends Error {}
-
-/** Map key for a path; JSON text cannot collide the way joining with a separator could. */
-function pathKey(path: readonly PathSegment[]): string {
-  return JSON.stringify(path);
-}
 
 export function jsonPath(path: readonly PathSegment[]): string {
   return formatJsonPath(path);

@@ -36,7 +36,7 @@ export const saveContractDraftHandler = defineRoute({
 
 /** GET /api/v1/contracts/{tool}/versions/{version} — one version with its document. */
 export const getContractVersionHandler = defineRoute({
-  auth: { apiKey: 'validate', session: 'read' },
+  auth: { apiKey: ['validate', 'author'], session: 'read' },
   handler: async ({ caller, params }) => ({
     body: await getContractVersionOrThrow({ tenantId: caller.tenantId, tool: params.tool ?? '', version: params.version ?? '' }),
   }),

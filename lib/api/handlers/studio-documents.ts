@@ -26,7 +26,7 @@ function studioDocumentHandlers(kind: StudioDocumentKind) {
       },
     }),
     getVersion: defineRoute({
-      auth: { apiKey: 'validate', session: 'read' },
+      auth: { apiKey: ['validate', 'author'], session: 'read' },
       handler: async ({ caller, params }) => ({
         body: await getDocumentVersion({ tenantId: caller.tenantId, kind, id: params.id ?? '', version: params.version ?? '' }),
       }),
