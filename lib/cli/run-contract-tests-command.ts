@@ -1,0 +1,75 @@
+import { parseDocument } from '@/lib/lint';
+import { printable } from '@/lib/lint/format-diagnostics';
+import { compileContract } from '@/lib/contracts/compile-contract';
+import { runContractTests } from '@/lib/validation/contract-tests';
+import { guessDocumentKind } from './guess-document-kind';
+
+/** The I/O `toolgate test` needs; the same shape as the lint command's. */
+export interface TestIo {
+  readFile(file: string): Promise<string>;
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+export const TEST_USAGE = [
+  'Usage: toolgate test <files...>',
+  '',
+  "Runs the test cases a contract carries in its `tests` list: each example call must get the",
+  'decision and error codes it expects from the same checks validate/pre runs.',
+  'Exit status: 0 all cases pass, 1 a case fails or a contract does not compile, 2 usage error or unreadable file.',
+].join('\n');
+
+export async function runTestCommand(args: readonly string[], io: TestIo): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout(`${TEST_USAGE}\n`);
+    return 0;
+  }
+  const unknown = args.find((a) => a.startsWith('-') && a !== '-');
+  if (unknown !== undefined || args.length === 0) {
+    io.stderr(`toolgate test: ${unknown ? `unknown option ${printable(unknown)}` : 'name at least one contract file'}.\n\n${TEST_USAGE}\n`);
+    return 2;
+  }
+  let passed = 0;
+  let failed = 0;
+  let broken = 0;
+  let unreadable = 0;
+  for (const file of args) {
+    let text: string;
+    try {
+      text = await io.readFile(file);
+    } catch (error) {
+      io.stderr(`toolgate test: cannot read ${printable(file)}: ${printable(error instanceof Error ? error.message : String(error))}\n`);
+      unreadable += 1;
+      continue;
+    }
+    const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+    const parsed = parseDocument(body, /\.ya?ml$/i.test(file) ? 'yaml' : /\.json$/i.test(file) ? 'json' : undefined);
+    if (parsed.value === undefined) {
+      io.stdout(printable(`${file}: cannot run tests: ${parsed.diagnostics[0]?.message ?? 'does not parse'}`) + '\n');
+      broken += 1;
+      continue;
+    }
+    const kind = guessDocumentKind(parsed.value);
+    if (kind !== 'contract') {
+      // Policy cases need runtime policy decisions, which do not exist yet.
+      io.stdout(printable(`${file}: skipped: test cases run for contracts only (this is ${kind ? `a ${kind}` : 'not a contract'})`) + '\n');
+      continue;
+    }
+    const compiled = compileContract(parsed.value);
+    if (!compiled.ok) {
+      io.stdout(printable(`${file}: cannot run tests: the contract does not compile: ${compiled.problems[0]?.message ?? ''}`) + '\n');
+      broken += 1;
+      continue;
+    }
+    const results = runContractTests(compiled.contract, compiled.contract.document.tests ?? []);
+    if (results.length === 0) io.stdout(printable(`${file}: no test cases`) + '\n');
+    for (const result of results) {
+      if (result.passed) passed += 1;
+      else failed += 1;
+      io.stdout(printable(`${file}: ${result.passed ? 'pass' : 'FAIL'} ${result.name}${result.failure ? `: ${result.failure}` : ''}`) + '\n');
+    }
+  }
+  io.stdout(`${passed} passed, ${failed} failed${broken ? `, ${broken} file${broken === 1 ? '' : 's'} could not run` : ''}\n`);
+  if (unreadable > 0) return 2;
+  return failed > 0 || broken > 0 ? 1 : 0;
+}
