@@ -6,7 +6,7 @@ import { getApprovalHandler, decideApprovalHandler } from './handlers/approvals'
 import { createConfirmationHandler } from './handlers/confirmations';
 import { pipelineContextSchemaHandler, toolCallManifestSchemaHandler, validateManifestHandler, validatePipelineHandler } from './handlers/pipeline';
 import { deprecateContractHandler, getContractVersionHandler, previewContractImpactHandler, listContractsHandler, publishContractVersionHandler, saveContractDraftHandler, toolContractSchemaHandler } from './handlers/contracts';
-import { getPolicyVersionHandler, getSurfaceVersionHandler, listPoliciesHandler, listSurfacesHandler, publishPolicyVersionHandler, publishSurfaceVersionHandler, savePolicyDraftHandler, saveSurfaceDraftHandler } from './handlers/studio-documents';
+import { policySchemaHandler, surfaceSchemaHandler, getPolicyVersionHandler, getSurfaceVersionHandler, listPoliciesHandler, listSurfacesHandler, publishPolicyVersionHandler, publishSurfaceVersionHandler, savePolicyDraftHandler, saveSurfaceDraftHandler } from './handlers/studio-documents';
 import { lintHandler } from './handlers/lint';
 import { listViolationsHandler, verifyEvidenceHandler } from './handlers/evidence';
 import { createApiKeyHandler, listApiKeysHandler, revokeApiKeyHandler } from './handlers/api-keys';
@@ -42,6 +42,8 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'get', path: '/api/v1/surfaces/{id}/versions/{version}', summary: 'One tool surface version', handler: getSurfaceVersionHandler },
   { method: 'post', path: '/api/v1/surfaces/{id}/versions/{version}/publish', summary: 'Publish a tool surface draft (refused with 409 lint_errors on error diagnostics)', handler: publishSurfaceVersionHandler },
   { method: 'post', path: '/api/v1/lint', summary: 'Lint contract, policy and surface documents', handler: lintHandler },
+  { method: 'get', path: '/api/v1/schemas/policy.json', summary: 'The JSON Schema of policies', handler: policySchemaHandler },
+  { method: 'get', path: '/api/v1/schemas/surface.json', summary: 'The JSON Schema of tool surfaces', handler: surfaceSchemaHandler },
   { method: 'get', path: '/api/v1/schemas/tool-contract.json', summary: 'The JSON Schema of tool contracts', handler: toolContractSchemaHandler },
   { method: 'get', path: '/api/v1/schemas/pipeline-context.json', summary: 'The JSON Schema of AGN-036 pipeline contexts', handler: pipelineContextSchemaHandler },
   { method: 'get', path: '/api/v1/schemas/tool-call-manifest.json', summary: 'The JSON Schema of tool-call manifests', handler: toolCallManifestSchemaHandler },

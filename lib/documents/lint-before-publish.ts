@@ -9,7 +9,7 @@ import { lintDocument, type DocumentKind, type LintResult } from '../lint';
 export async function lintStoredDocument(options: { tenantId: string; kind: DocumentKind; document: unknown; previousVersion?: string }): Promise<LintResult> {
   const text = JSON.stringify(options.document, null, 2);
   const contracts = options.kind === 'surface' ? await publishedContractDocuments(options.tenantId) : undefined;
-  return lintDocument(options.kind, text, { format: 'json', previousVersion: options.previousVersion, contracts });
+  return lintDocument(options.kind, text, { format: 'json', previousVersion: options.previousVersion, contracts, thorough: true });
 }
 
 /** Refuses (409 `lint_errors`) a document with any error diagnostic. */

@@ -108,6 +108,12 @@ const CASES: Case[] = [
   { code: 'CONTRACT_ALIAS_TARGET_UNKNOWN', bad: edit(ALIASES, 'paymentId: payment_id', 'paymentId: payment'), good: ALIASES, at: ['payment\n', 1] },
   { code: 'CONTRACT_ALIAS_SHADOWS_PROPERTY', bad: edit(ALIASES, 'paymentId: payment_id', 'amount: payment_id'), good: ALIASES, at: ['amount: payment_id', 1] },
   { code: 'CONTRACT_VERSION_NOT_INCREASED', bad: BASE, good: edit(BASE, 'version: 1.1.0', 'version: 1.2.0'), previousVersion: '1.1.0', at: '1.1.0' },
+  {
+    code: 'CONTRACT_TEST_FAILED',
+    bad: `${BASE}tests:\n  - name: small refund\n    arguments: { tenant_id: acme, payment_id: pay_1, amount: 5 }\n    context: { tenant_id: acme }\n    expect: { decision: allow }\n`,
+    good: `${BASE}tests:\n  - name: small refund\n    arguments: { tenant_id: acme, payment_id: pay_1, amount: 5 }\n    context: { tenant_id: acme }\n    expect: { decision: require_approval, errors: [AXAG_APPROVAL_MISSING] }\n`,
+    at: '{ decision: allow }',
+  },
   { code: 'CONTRACT_VERSION_NOT_INCREASED', bad: edit(BASE, 'version: 1.1.0', 'version: 1.0.9'), good: edit(BASE, 'version: 1.1.0', 'version: 1.1.1-rc.1'), previousVersion: '1.1.0' },
 ];
 

@@ -2,6 +2,7 @@ import { Environment, type ASTNode } from '@marcbachmann/cel-js';
 import semver from 'semver';
 import { compileCondition } from '../contracts/compile-conditions';
 import { canonicalJson } from '../contracts/canonical-json-core';
+import { runContractTests } from '../validation/contract-tests';
 import { compileContract, MAX_CONTRACT_BYTES, MAX_CONTRACT_DEPTH } from '../contracts/compile-contract';
 import { CONTRACT_PROBLEM_CODES, type ContractProblem, type ContractProblemCode } from '../contracts/contract-problems';
 import { ToolContractSchema } from '../contracts/contract-schema';
@@ -62,6 +63,10 @@ export const CONTRACT_LINT_CODES = {
     severity: 'error',
     summary: 'The version is not greater (by semver) than the latest published version.',
   },
+  CONTRACT_TEST_FAILED: {
+    severity: 'error',
+    summary: 'A test case in `tests` does not get the decision or error codes it expects from validate/pre.',
+  },
 } as const satisfies CodeRegistry;
 
 export type ContractLintCode = keyof typeof CONTRACT_LINT_CODES;
@@ -97,7 +102,8 @@ export function lintContract(parsed: ParsedDocument, options: LintOptions): Diag
   // milliseconds) does not fit the studio's per-keystroke budget. Those stages catch all but
   // Ajv-internal failures (an unresolvable `$ref`), which publishing still refuses.
   const small = SCHEMA_FIELDS.reduce((n, { field }) => n + countNodes(ownValue(document, field), COMPILE_BUDGET_NODES), 0) <= COMPILE_BUDGET_NODES;
-  const compilerProblems = conformance.success && small ? compilerFindings(document) : fieldwiseCompilerFindings(document);
+  const compiled = conformance.success && (small || options.thorough) ? compileContract(document) : undefined;
+  const compilerProblems = compiled ? (compiled.ok ? [] : compiled.problems) : fieldwiseCompilerFindings(document);
   // The schema checks find some of the same things (an unsafe regex) with a sharper range.
   const found = new Set(diagnostics.map((d) => `${d.code} ${d.path}`));
   for (const problem of compilerProblems) {
@@ -120,12 +126,13 @@ export function lintContract(parsed: ParsedDocument, options: LintOptions): Diag
   if (typeof version === 'string' && previous !== undefined && semver.valid(version) && semver.valid(previous) && !semver.gt(version, previous)) {
     diagnostics.push(report('CONTRACT_VERSION_NOT_INCREASED', `Version ${version} is not greater than the published version ${previous}; published versions are immutable, so use a higher one.`, ['version']));
   }
+  // Test cases run only against a contract that compiles (publishing runs them regardless of size).
+  if (compiled?.ok) {
+    for (const result of runContractTests(compiled.contract, compiled.contract.document.tests ?? [])) {
+      if (!result.passed) diagnostics.push(report('CONTRACT_TEST_FAILED', `Test "${result.name}" fails: ${result.failure ?? ''}.`, ['tests', result.index, 'expect']));
+    }
+  }
   return diagnostics;
-}
-
-function compilerFindings(document: unknown): ContractProblem[] {
-  const result = compileContract(document);
-  return result.ok ? [] : result.problems;
 }
 
 /** JSON values in the schemas past which the linter does not generate Ajv validators. */

@@ -21,6 +21,11 @@ export interface LintOptions {
   contracts?: readonly unknown[];
   /** Contracts and policies: the latest published version, to catch versions that go backwards. */
   previousVersion?: string;
+  /**
+   * Publishing: compile every contract fully (Ajv code generation and test cases) however large.
+   * The studio leaves it off so very large schemas stay within its per-keystroke budget.
+   */
+  thorough?: boolean;
 }
 
 export function lintDocument(kind: DocumentKind, text: string, options: LintOptions = {}): LintResult {

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { defineRoute, type Caller } from '../define-route';
 import { plainObject } from '../schemas';
 import { KIND_LABELS, type StudioDocumentKind } from '../../documents/document-kinds';
+import { policyJsonSchema } from '../../policies/policy-schema';
+import { surfaceJsonSchema } from '../../surfaces/surface-schema';
 import { getDocumentVersion, listDocuments, publishDocumentVersion, saveDocumentDraft } from '../../documents/studio-documents';
 
 const actor = (caller: Caller) => (caller.kind === 'session' ? `user:${caller.userId}` : `api_key:${caller.apiKeyId}`);
@@ -53,3 +55,15 @@ export const {
   getVersion: getSurfaceVersionHandler,
   publish: publishSurfaceVersionHandler,
 } = studioDocumentHandlers('surface');
+
+/** GET /api/v1/schemas/policy.json — the JSON Schema of policy documents (public, drives editors). */
+export const policySchemaHandler = defineRoute({
+  auth: 'none',
+  handler: async () => ({ body: policyJsonSchema(), headers: { 'cache-control': 'public, max-age=300' } }),
+});
+
+/** GET /api/v1/schemas/surface.json — the JSON Schema of tool surface documents (public). */
+export const surfaceSchemaHandler = defineRoute({
+  auth: 'none',
+  handler: async () => ({ body: surfaceJsonSchema(), headers: { 'cache-control': 'public, max-age=300' } }),
+});

@@ -130,6 +130,21 @@ describe('policies and surfaces: drafts, publishing, history', () => {
     const row = await db().contractVersion.findFirst({ where: { tenantId: t.tenant.id, contract: { tool: 'orders.lookup_broken' } } });
     expect(row?.status).toBe('draft');
   });
+
+  it('refuses to publish a contract whose test cases fail, and publishes it once they pass', async () => {
+    const withTest = (decision: string) => ({
+      ...lookupOrderContract,
+      id: 'orders.lookup_tested',
+      version: '1.0.0',
+      tests: [{ name: 'bad id', arguments: { tenant_id: 'acme', order_id: 'nope' }, context: { tenant_id: 'acme' }, expect: { decision, errors: ['AXAG_PATTERN_MISMATCH'] } }],
+    });
+    await call(saveContract, { key: authorKey, body: withTest('allow') });
+    const refused = await call(publishContract, { key: authorKey, params: { tool: 'orders.lookup_tested', version: '1.0.0' }, body: {} });
+    expect(refused.status).toBe(409);
+    expect(codes(refused.body)).toEqual(['CONTRACT_TEST_FAILED']);
+    await call(saveContract, { key: authorKey, body: withTest('deny') });
+    expect((await call(publishContract, { key: authorKey, params: { tool: 'orders.lookup_tested', version: '1.0.0' }, body: {} })).status).toBe(200);
+  });
 });
 
 describe('POST /api/v1/lint', () => {

@@ -1,0 +1,1 @@
+export { policySchemaHandler as GET } from '@/lib/api/handlers/studio-documents';

@@ -1,0 +1,1 @@
+export { surfaceSchemaHandler as GET } from '@/lib/api/handlers/studio-documents';
