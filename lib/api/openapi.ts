@@ -5,7 +5,7 @@ import { validatePreHandler, validatePostHandler } from './handlers/validate';
 import { getApprovalHandler, decideApprovalHandler } from './handlers/approvals';
 import { createConfirmationHandler } from './handlers/confirmations';
 import { pipelineContextSchemaHandler, toolCallManifestSchemaHandler, validateManifestHandler, validatePipelineHandler } from './handlers/pipeline';
-import { deprecateContractHandler, getContractVersionHandler, previewContractImpactHandler, listContractsHandler, publishContractVersionHandler, saveContractDraftHandler, toolContractSchemaHandler } from './handlers/contracts';
+import { deprecateContractHandler, exportContractHandler, importContractsHandler, getContractVersionHandler, previewContractImpactHandler, listContractsHandler, publishContractVersionHandler, saveContractDraftHandler, toolContractSchemaHandler } from './handlers/contracts';
 import { policySchemaHandler, surfaceSchemaHandler, getPolicyVersionHandler, getSurfaceVersionHandler, listPoliciesHandler, listSurfacesHandler, publishPolicyVersionHandler, publishSurfaceVersionHandler, savePolicyDraftHandler, saveSurfaceDraftHandler } from './handlers/studio-documents';
 import { lintHandler } from './handlers/lint';
 import { listViolationsHandler, verifyEvidenceHandler } from './handlers/evidence';
@@ -32,6 +32,8 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'get', path: '/api/v1/contracts/{tool}/versions/{version}', summary: 'One contract version', handler: getContractVersionHandler },
   { method: 'post', path: '/api/v1/contracts/{tool}/versions/{version}/publish', summary: 'Publish a draft', handler: publishContractVersionHandler },
   { method: 'post', path: '/api/v1/contracts/{tool}/impact', summary: 'Replay a draft against recent recorded calls (impact preview)', handler: previewContractImpactHandler },
+  { method: 'post', path: '/api/v1/contracts/import', summary: 'Draft contracts from MCP, OpenAI or Anthropic tool definitions', handler: importContractsHandler },
+  { method: 'get', path: '/api/v1/contracts/{tool}/versions/{version}/export', summary: 'A contract version as an MCP, OpenAI or Anthropic tool definition', handler: exportContractHandler },
   { method: 'post', path: '/api/v1/contracts/{tool}/deprecate', summary: 'Deprecate a version or a contract', handler: deprecateContractHandler },
   { method: 'get', path: '/api/v1/policies', summary: 'Policies and their versions', handler: listPoliciesHandler },
   { method: 'post', path: '/api/v1/policies', summary: 'Create or replace a policy draft', handler: savePolicyDraftHandler },

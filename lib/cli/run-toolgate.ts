@@ -1,5 +1,6 @@
 import { detectFormat, lintDocument, parseDocument, type Diagnostic, type DocumentFormat, type DocumentKind } from '@/lib/lint';
 import { CONTRACT_LINT_CODES } from '@/lib/lint/contract';
+import { DOCUMENT_CODES } from '@/lib/lint/parse-document';
 import { fileRange, formatDiagnosticsJson, formatDiagnosticsText, formatSummary, printable, type FileDiagnostic } from '@/lib/lint/format-diagnostics';
 import { POLICY_LINT_CODES } from '@/lib/lint/policy';
 import { buildSarifLog } from '@/lib/lint/sarif';
@@ -200,7 +201,7 @@ async function runLint(args: readonly string[], io: CliIo): Promise<number> {
 
 // SARIF rules carry a one-line description each: the linters' own registries supply them.
 const RULE_SUMMARIES = new Map<string, string>([
-  ...Object.entries({ ...CONTRACT_LINT_CODES, ...POLICY_LINT_CODES, ...SURFACE_LINT_CODES }).map(([code, rule]): [string, string] => [code, rule.summary]),
+  ...Object.entries({ ...DOCUMENT_CODES, ...CONTRACT_LINT_CODES, ...POLICY_LINT_CODES, ...SURFACE_LINT_CODES }).map(([code, rule]): [string, string] => [code, rule.summary]),
   ...Object.entries(CLI_DIAGNOSTIC_CODES),
 ]);
 

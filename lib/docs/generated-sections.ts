@@ -3,6 +3,10 @@ import { apiErrorsMarkdownTable } from '../api/errors';
 import { CONTRACT_PROBLEM_CODES } from '../contracts/contract-problems';
 import { PIPELINE_RULES, PIPELINE_SHAPE_RULES, PIPELINE_STEP_PLAN } from '../pipeline';
 import { PIPELINE_STEPS } from '../pipeline/types';
+import { CONTRACT_LINT_CODES } from '../lint/contract';
+import { POLICY_LINT_CODES } from '../lint/policy';
+import { SURFACE_LINT_CODES } from '../lint/surface';
+import { DOCUMENT_CODES } from '../lint/parse-document';
 
 /**
  * README sections generated from the registries that define them, so the docs cannot drift:
@@ -15,7 +19,24 @@ export function generatedSections(): Record<string, string> {
     'api-errors': apiErrorsMarkdownTable(),
     'contract-problems': ['| code | meaning |', '|---|---|', ...problems].join('\n'),
     'pipeline-rules': pipelineRulesMarkdown(),
+    'lint-codes': lintCodesMarkdown(),
   };
+}
+
+function lintCodesMarkdown(): string {
+  const table = (title: string, codes: Record<string, { severity: string; summary: string }>) => [
+    `**${title}**`,
+    '',
+    '| code | severity | meaning |',
+    '|---|---|---|',
+    ...Object.entries(codes).map(([code, c]) => `| \`${code}\` | ${c.severity} | ${cell(c.summary)} |`),
+  ].join('\n');
+  return [
+    table('Any document', DOCUMENT_CODES),
+    table('Contracts', CONTRACT_LINT_CODES),
+    table('Policies', POLICY_LINT_CODES),
+    table('Tool surfaces', SURFACE_LINT_CODES),
+  ].join('\n\n');
 }
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');

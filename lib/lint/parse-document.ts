@@ -9,6 +9,14 @@ import type { Diagnostic, DocumentFormat, SourceRange } from './types';
  * One parser (the `yaml` package, whose YAML 1.2 is a superset of JSON) serves both formats.
  */
 
+/** What the parser itself can say about a document, whatever its kind. */
+export const DOCUMENT_CODES = {
+  DOCUMENT_PARSE_ERROR: { severity: 'error', summary: 'The text is not valid JSON or YAML (JSON files must be strict JSON).' },
+  DOCUMENT_DUPLICATE_KEY: { severity: 'error', summary: 'An object has the same key twice.' },
+  DOCUMENT_TOO_LARGE: { severity: 'error', summary: 'The document is over 1,000,000 characters, nests deeper than 64 levels, or expands (YAML aliases) to over 200,000 values.' },
+  DOCUMENT_EMPTY: { severity: 'error', summary: 'The document is empty.' },
+} as const;
+
 /** Documents past this are refused before parsing: the studio, API and CLI share the bound. */
 export const MAX_DOCUMENT_CHARS = 1_000_000;
 /** Bounds nodes after alias expansion (the "billion laughs" document) and nesting depth. */

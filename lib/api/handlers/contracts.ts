@@ -8,6 +8,7 @@ import { publishContractVersion } from '../../contracts/publish-contract-version
 import { deprecateContract } from '../../contracts/deprecate-contract';
 import { getContractVersionOrThrow } from '../../contracts/get-contract-version-or-throw';
 import { previewContractImpact } from '../../contracts/impact-preview';
+import { EXPORT_FORMATS, exportToolDefinition, importToolDefinitions, MAX_IMPORT_CHARS } from '../../contracts/formats';
 import { ApiError } from '../errors';
 
 const actor = (caller: Caller) => (caller.kind === 'session' ? `user:${caller.userId}` : `api_key:${caller.apiKeyId}`);
@@ -70,5 +71,48 @@ export const previewContractImpactHandler = defineRoute({
   handler: async ({ caller, params, body }) => {
     if (body.id !== params.tool) throw new ApiError('bad_request', `The document's id (${String(body.id)}) is not ${params.tool ?? ''}.`);
     return { body: await previewContractImpact({ tenantId: caller.tenantId, document: body }) };
+  },
+});
+
+/**
+ * POST /api/v1/contracts/import — MCP `tools/list` results, OpenAI or Anthropic tool definitions
+ * (pasted text) in; draft contracts out, each with review notes. With `save: true` every draft
+ * is also saved; otherwise nothing is stored (the studio shows them first).
+ */
+export const importContractsHandler = defineRoute({
+  auth: { apiKey: 'author', session: 'edit_contracts' },
+  body: z
+    .object({
+      text: z.string().max(MAX_IMPORT_CHARS).describe('The pasted tool definitions (JSON).'),
+      namespace: z.string().max(60).optional().describe('Prefix for contract ids, e.g. `mcp` gives `mcp.get_weather`.'),
+      owner: z.string().min(1).max(200).optional(),
+      save: z.boolean().optional(),
+    })
+    .strict(),
+  handler: async ({ caller, body }) => {
+    const result = importToolDefinitions(body.text, { namespace: body.namespace, owner: body.owner });
+    // One draft that cannot be saved (an id already published at 0.1.0, say) does not stop the rest.
+    const saved: ({ tool: string; version: string; status: string } | { tool: string; error: { code: string; message: string } })[] = [];
+    if (body.save) {
+      for (const imported of result.contracts) {
+        try {
+          saved.push(await saveContractDraft({ tenantId: caller.tenantId, document: imported.document, createdById: actor(caller) }));
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          saved.push({ tool: String(imported.document.id), error: { code: error.code, message: error.message } });
+        }
+      }
+    }
+    return { body: { ...result, saved } };
+  },
+});
+
+/** GET /api/v1/contracts/{tool}/versions/{version}/export?format=mcp — the version as another tool format. */
+export const exportContractHandler = defineRoute({
+  auth: { apiKey: ['validate', 'author'], session: 'read' },
+  query: z.object({ format: z.enum(EXPORT_FORMATS).default('mcp') }).strict(),
+  handler: async ({ caller, params, query }) => {
+    const version = await getContractVersionOrThrow({ tenantId: caller.tenantId, tool: params.tool ?? '', version: params.version ?? '' });
+    return { body: { format: query.format, tool: exportToolDefinition(version.document as Parameters<typeof exportToolDefinition>[0], query.format) } };
   },
 });

@@ -3,6 +3,8 @@ import { GET as listContracts, POST as saveDraft } from '@/app/api/v1/contracts/
 import { GET as getVersion } from '@/app/api/v1/contracts/[tool]/versions/[version]/route';
 import { POST as publish } from '@/app/api/v1/contracts/[tool]/versions/[version]/publish/route';
 import { POST as deprecate } from '@/app/api/v1/contracts/[tool]/deprecate/route';
+import { POST as importContracts } from '@/app/api/v1/contracts/import/route';
+import { GET as exportContract } from '@/app/api/v1/contracts/[tool]/versions/[version]/export/route';
 import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
 import { lookupOrderContract } from '@/lib/contracts/examples';
 import { call } from '@/lib/testing/api-client';
@@ -99,5 +101,48 @@ describe('contract registry', () => {
     const mine = await call(listContracts, { key: authorKey });
     expect(mine.body.contracts.map((c: { tool: string }) => c.tool)).toEqual(['orders.lookup']);
     expect(mine.body.contracts[0].latestVersion).toBe('1.1.0');
+  });
+});
+
+describe('import and export of tool definitions', () => {
+  const mcpList = JSON.stringify({
+    tools: [
+      { name: 'get_weather', description: 'Current weather for a city.', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, annotations: { readOnlyHint: true } },
+      { name: 'delete_file', description: 'Deletes a file.', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
+    ],
+  });
+
+  it('drafts contracts from an MCP tools/list result, flags hints for review, and saves them only when asked', async () => {
+    const preview = await call(importContracts, { key: authorKey, body: { text: mcpList, namespace: 'weather' } });
+    expect(preview.status).toBe(200);
+    expect(preview.body.contracts.map((c: { document: { id: string; annotations: { side_effect_level: string } } }) => [c.document.id, c.document.annotations.side_effect_level])).toEqual([
+      ['weather.get_weather', 'read_only'],
+      ['weather.delete_file', 'destructive'],
+    ]);
+    expect(preview.body.contracts[0].notes.length).toBeGreaterThan(0);
+    expect(preview.body.saved).toEqual([]);
+    expect((await call(listContracts, { key: authorKey })).body.contracts.map((c: { tool: string }) => c.tool)).not.toContain('weather.get_weather');
+
+    const saved = await call(importContracts, { key: authorKey, body: { text: mcpList, namespace: 'weather', save: true } });
+    expect(saved.body.saved.map((s: { tool: string; status: string }) => [s.tool, s.status])).toEqual([
+      ['weather.get_weather', 'draft'],
+      ['weather.delete_file', 'draft'],
+    ]);
+    const garbage = await call(importContracts, { key: authorKey, body: { text: 'not json' } });
+    expect(garbage.status).toBe(200);
+    expect(garbage.body.problems[0].code).toBe('IMPORT_NOT_JSON');
+    expect((await call(importContracts, { key: t.agentKey, body: { text: mcpList } })).status).toBe(403);
+  });
+
+  it('exports a published version as an MCP tool, and as OpenAI and Anthropic tools', async () => {
+    await call(saveDraft, { key: authorKey, body: doc('3.0.0') });
+    await call(publish, { key: authorKey, params: { tool: 'orders.lookup', version: '3.0.0' }, body: {} });
+    const mcp = await call(exportContract, { key: t.agentKey, path: '/x?format=mcp', params: { tool: 'orders.lookup', version: '3.0.0' } });
+    expect(mcp.status).toBe(200);
+    expect(mcp.body.tool).toMatchObject({ name: 'orders.lookup', inputSchema: lookupOrderContract.input, annotations: { readOnlyHint: true } });
+    const anthropic = await call(exportContract, { key: t.agentKey, path: '/x?format=anthropic', params: { tool: 'orders.lookup', version: '3.0.0' } });
+    expect(anthropic.body.tool).toMatchObject({ name: 'orders_lookup', input_schema: lookupOrderContract.input });
+    expect((await call(exportContract, { key: t.agentKey, path: '/x?format=word', params: { tool: 'orders.lookup', version: '3.0.0' } })).status).toBe(400);
+    expect((await call(exportContract, { key: other.agentKey, path: '/x?format=mcp', params: { tool: 'orders.lookup', version: '3.0.0' } })).status).toBe(404);
   });
 });

@@ -1,0 +1,1 @@
+export { exportContractHandler as GET } from '@/lib/api/handlers/contracts';

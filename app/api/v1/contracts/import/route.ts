@@ -1,0 +1,1 @@
+export { importContractsHandler as POST } from '@/lib/api/handlers/contracts';
