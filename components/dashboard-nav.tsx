@@ -5,6 +5,8 @@ import { usePathname } from 'next/navigation';
 
 const LIVE = [
   { href: '/contracts', label: 'Contracts' },
+  { href: '/policies', label: 'Policies' },
+  { href: '/surfaces', label: 'Surfaces' },
   { href: '/api-keys', label: 'API keys' },
 ] as const;
 
@@ -14,8 +16,6 @@ const COMING = [
   { label: 'Approvals', about: 'Pending human approvals for high-risk tool calls' },
   { label: 'Traces', about: 'Every validated tool call with its decision and evidence' },
   { label: 'Violations', about: 'Calls that broke a contract or policy' },
-  { label: 'Policies', about: 'Tenant rules evaluated on every call' },
-  { label: 'Surfaces', about: 'Which agents may call which tools' },
 ] as const;
 
 export function DashboardNav() {

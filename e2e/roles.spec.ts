@@ -1,16 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { seedMember } from './seed';
+import { signIn } from './sign-in';
 
 const VIEWER = { email: 'e2e-viewer@example.com', password: 'e2e-viewer-password', role: 'viewer' } as const;
 
 test('a viewer sees API keys but cannot create or revoke them', async ({ page, baseURL }) => {
   await seedMember(VIEWER);
-  // Signed in through the API: the form itself is covered by the smoke test.
-  const response = await page.request.post('/api/auth/sign-in/email', {
-    headers: { origin: baseURL ?? '' },
-    data: { email: VIEWER.email, password: VIEWER.password },
-  });
-  expect(response.status()).toBe(200);
+  await signIn(page.request, baseURL, VIEWER);
 
   await page.goto('/api-keys');
   await expect(page.getByRole('banner')).toContainText(`${VIEWER.email} viewer`);

@@ -1,0 +1,14 @@
+import type { Metadata } from 'next';
+import { StudioDocumentEditor } from '@/components/studio-pages/studio-document-pages';
+import { requireMember } from '../../require-member';
+
+type Params = { params: Promise<{ id: string }>; searchParams: Promise<{ version?: string | string[] }> };
+
+export async function generateMetadata({ params }: Params): Promise<Metadata> {
+  return { title: decodeURIComponent((await params).id) };
+}
+
+export default async function Page({ params, searchParams }: Params) {
+  const requested = (await searchParams).version;
+  return <StudioDocumentEditor kind="policy" member={await requireMember()} id={decodeURIComponent((await params).id)} requestedVersion={typeof requested === 'string' ? requested : undefined} />;
+}

@@ -1,0 +1,111 @@
+import type { Diagnostic, DocumentKind } from '@/lib/lint/types';
+import type { StudioVersion } from './types';
+
+/**
+ * The studio's calls to a document family's HTTP API (contracts today; policies and surfaces
+ * have the same routes). Same-origin fetches: the session cookie authenticates them.
+ */
+
+export interface ApiFailure {
+  status: number;
+  code: string;
+  message: string;
+  /** Problems the server listed: lint diagnostics (409 LINT_ERRORS) or schema problems (422). */
+  diagnostics: Diagnostic[];
+  problems: string[];
+}
+
+export type ApiResult<T> = { ok: true; value: T } | { ok: false; failure: ApiFailure };
+
+const LIST_KEY: Record<DocumentKind, string> = { contract: 'contracts', policy: 'policies', surface: 'surfaces' };
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function isDiagnostic(value: unknown): value is Diagnostic {
+  const d = record(value);
+  const range = record(d.range);
+  return typeof d.code === 'string' && typeof d.message === 'string' && ['error', 'warning', 'info'].includes(String(d.severity)) && typeof range.startLine === 'number' && typeof range.startColumn === 'number';
+}
+
+/** Reads the error envelope `{error: {code, message, details}}` into something to show. */
+export function describeFailure(status: number, body: unknown): ApiFailure {
+  const error = record(record(body).error);
+  const details = record(error.details);
+  const rawDiagnostics = Array.isArray(error.diagnostics) ? error.diagnostics : Array.isArray(details.diagnostics) ? details.diagnostics : [];
+  const diagnostics = rawDiagnostics.filter(isDiagnostic).slice(0, 500).map((d) => ({ ...d, path: typeof d.path === 'string' ? d.path : '$', target: d.target === 'prompt' ? ('prompt' as const) : ('document' as const), range: { ...d.range, endLine: d.range.endLine ?? d.range.startLine, endColumn: d.range.endColumn ?? d.range.startColumn + 1 } }));
+  const problems = (Array.isArray(details.problems) ? details.problems : [])
+    .slice(0, 50)
+    .map((p) => record(p))
+    .map((p) => [p.path, p.message].filter((x) => typeof x === 'string' && x !== '').join(': '))
+    .filter((p) => p !== '');
+  const code = typeof error.code === 'string' ? error.code : `http_${status}`;
+  const message = typeof error.message === 'string' && error.message !== '' ? error.message : `The server answered ${status}.`;
+  return { status, code, message, diagnostics, problems };
+}
+
+async function call<T>(url: string, init: RequestInit, read: (body: unknown) => T): Promise<ApiResult<T>> {
+  let response: Response;
+  try {
+    response = await fetch(url, { ...init, credentials: 'same-origin', headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}) } });
+  } catch (error) {
+    return { ok: false, failure: { status: 0, code: 'network', message: `Could not reach Toolgate: ${error instanceof Error ? error.message : String(error)}`, diagnostics: [], problems: [] } };
+  }
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    body = undefined;
+  }
+  if (!response.ok) return { ok: false, failure: describeFailure(response.status, body) };
+  return { ok: true, value: read(body) };
+}
+
+const segment = encodeURIComponent;
+
+export interface SavedDraft {
+  id: string;
+  version: string;
+  created: boolean;
+}
+
+export function saveDraft(apiBase: string, document: unknown): Promise<ApiResult<SavedDraft>> {
+  return call(apiBase, { method: 'POST', body: JSON.stringify(document) }, (body) => {
+    const b = record(body);
+    return { id: String(b.tool ?? b.id ?? ''), version: String(b.version ?? ''), created: b.created === true };
+  });
+}
+
+export function publishVersion(apiBase: string, id: string, version: string, changeNote: string): Promise<ApiResult<{ version: string }>> {
+  const note = changeNote.trim();
+  return call(`${apiBase}/${segment(id)}/versions/${segment(version)}/publish`, { method: 'POST', body: JSON.stringify(note ? { change_note: note } : {}) }, (body) => ({ version: String(record(body).version ?? version) }));
+}
+
+export function fetchVersionDocument(apiBase: string, id: string, version: string): Promise<ApiResult<unknown>> {
+  return call(`${apiBase}/${segment(id)}/versions/${segment(version)}`, { method: 'GET' }, (body) => record(body).document);
+}
+
+export interface VersionList {
+  versions: StudioVersion[];
+  servedVersion: string | null;
+}
+
+/** The versions of one document, newest first, and the version the runtime serves. */
+export function fetchVersions(apiBase: string, kind: DocumentKind, id: string): Promise<ApiResult<VersionList>> {
+  return call(apiBase, { method: 'GET' }, (body) => {
+    const list = record(body)[LIST_KEY[kind]];
+    const entry = record((Array.isArray(list) ? list : []).find((item) => { const r = record(item); return (r.tool ?? r.id) === id; }));
+    const versions = (Array.isArray(entry.versions) ? entry.versions : []).map((v) => {
+      const r = record(v);
+      return {
+        version: String(r.version ?? ''),
+        status: String(r.status ?? ''),
+        contentHash: String(r.contentHash ?? ''),
+        publishedAt: typeof r.publishedAt === 'string' ? r.publishedAt : null,
+        changeNote: typeof r.changeNote === 'string' ? r.changeNote : null,
+      };
+    });
+    return { versions, servedVersion: typeof entry.latestVersion === 'string' ? entry.latestVersion : null };
+  });
+}
