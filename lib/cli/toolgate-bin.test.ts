@@ -77,7 +77,7 @@ describe('bin/toolgate.mjs', () => {
     expect(log.runs[0]!.tool.driver).toEqual({
       name: 'toolgate',
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
-      rules: [{ id: 'DOCUMENT_DUPLICATE_KEY', shortDescription: { text: 'DOCUMENT_DUPLICATE_KEY' }, defaultConfiguration: { level: 'error' } }],
+      rules: [{ id: 'DOCUMENT_DUPLICATE_KEY', shortDescription: { text: 'An object has the same key twice.' }, defaultConfiguration: { level: 'error' } }],
     });
     expect(log.runs[0]!.results).toEqual([
       {

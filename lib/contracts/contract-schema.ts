@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ContractTestSchema } from '../validation/contract-tests';
+import { ContractTestSchema } from './contract-test-schema';
 
 /**
  * The tool contract document: what a tool accepts, returns and is allowed to do. Every field

@@ -49,7 +49,9 @@ it('lib/sdk reaches only Zod and pure modules', () => {
   // Pinned so that a new dependency is a reviewed decision.
   expect(files.filter((f) => !f.startsWith('lib/sdk/'))).toEqual([
     'lib/contracts/contract-schema.ts',
+    'lib/contracts/contract-test-schema.ts',
     'lib/validation/ajv-issues.ts',
+    'lib/validation/decide.ts',
     'lib/validation/error-codes.ts',
     'lib/validation/json-path.ts',
     'lib/validation/llm-message.ts',

@@ -1,8 +1,10 @@
-import { z } from 'zod';
 import type { CompiledContract } from '../contracts/compile-contract';
 import { checkPreCall } from './check-pre-call';
-import { DECISIONS, decideFromIssues, type Decision } from './decide';
+import { decideFromIssues, type Decision } from './decide';
 import { makeIssue } from './error-codes';
+import type { ContractTest } from '../contracts/contract-test-schema';
+
+export type { ContractTest };
 
 /**
  * Test cases that live inside a contract (as OPA's and Cerbos's policy tests live beside the
@@ -11,33 +13,6 @@ import { makeIssue } from './error-codes';
  * `toolgate test` runs them in CI. They exercise the same pure checks validate/pre uses;
  * tokens are simulated by `confirmed` / `approved` because a test cannot hold a real one.
  */
-export const ContractTestSchema = z
-  .object({
-    name: z.string().min(1).max(200).describe('What the case shows, e.g. `refunds above the limit need approval`.'),
-    arguments: z.unknown().describe('The call arguments, as an agent would send them.'),
-    context: z
-      .object({
-        tenant_id: z.string().max(200).optional().describe("The caller's tenant id."),
-        user_id: z.string().max(200).optional().describe("The calling user's id."),
-        roles: z.array(z.string().max(100)).max(20).optional().describe("The caller's roles."),
-      })
-      .strict()
-      .optional()
-      .describe('Who is calling, as the runtime would establish it.'),
-    confirmed: z.boolean().optional().describe('Pretend the call carries a valid confirmation token.'),
-    approved: z.boolean().optional().describe('Pretend the call carries a valid approval token.'),
-    expect: z
-      .object({
-        decision: z.enum(DECISIONS).describe('The decision validate/pre must answer.'),
-        errors: z.array(z.string().max(100)).max(50).optional().describe('Exactly these error codes (any order); omit to check only the decision.'),
-      })
-      .strict()
-      .describe('What validate/pre must answer.'),
-  })
-  .strict()
-  .describe('An example call and the answer it must get.');
-
-export type ContractTest = z.output<typeof ContractTestSchema>;
 
 export interface ContractTestResult {
   index: number;
