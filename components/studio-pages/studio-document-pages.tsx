@@ -3,11 +3,11 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { formatDate } from '@/components/format-date';
 import { StatusBadge } from '@/components/status-badge';
-import { formatDocument, orderLikeSchema, StudioEditor, type StudioVersion } from '@/components/studio';
+import { formatDocument, orderLikeSchema, StudioEditor, studioVersions } from '@/components/studio';
 import type { SessionMember } from '@/lib/auth/session';
 import { can } from '@/lib/tenants/roles';
 import { KIND_LABELS, type StudioDocumentKind } from '@/lib/documents/document-kinds';
-import { getDocumentVersion, listDocuments, type StudioDocumentSummary } from '@/lib/documents/studio-documents';
+import { getDocumentVersion, listDocuments } from '@/lib/documents/studio-documents';
 import { publishedContractDocuments } from '@/lib/documents/lint-before-publish';
 import { STARTER_DOCUMENTS } from '@/lib/documents/starters';
 import { policyJsonSchema } from '@/lib/policies/policy-schema';
@@ -36,9 +36,6 @@ const base = (kind: StudioDocumentKind) => `/${KIND_LABELS[kind].many}`;
 const schemaOf = (kind: StudioDocumentKind) => (kind === 'policy' ? policyJsonSchema() : surfaceJsonSchema());
 const readOnlyReason = (kind: StudioDocumentKind, member: SessionMember) => `Only authors and admins can edit or publish ${KIND_LABELS[kind].many}; your role is ${member.role}.`;
 
-function studioVersions(summary: StudioDocumentSummary | undefined): StudioVersion[] {
-  return (summary?.versions ?? []).map((v) => ({ version: v.version, status: v.status, contentHash: v.contentHash, publishedAt: v.publishedAt?.toISOString() ?? null, changeNote: v.changeNote }));
-}
 
 export async function StudioDocumentList({ kind, member }: { kind: StudioDocumentKind; member: SessionMember }) {
   const documents = await listDocuments({ tenantId: member.tenant.id, kind });
@@ -187,7 +184,7 @@ export async function StudioDocumentEditor({ kind, member, id, requestedVersion 
             contracts: props.contracts,
             previousVersion: stored.status === 'draft' && summary.latestVersion !== stored.version ? summary.latestVersion ?? undefined : undefined,
           }}
-          versions={studioVersions(summary)}
+          versions={studioVersions(summary.versions)}
           servedVersion={summary.latestVersion}
           prompt={props.prompt}
         />

@@ -12,4 +12,5 @@
  */
 export { StudioEditor } from './studio-editor';
 export { formatDocument, orderLikeSchema } from './document-format';
+export { studioVersions } from './types';
 export type { StudioEditorProps, StudioLintContext, StudioPrompt, StudioVersion } from './types';

@@ -58,3 +58,8 @@ export interface StudioEditorProps {
 export interface StudioProblem extends Diagnostic {
   source: 'live' | 'server';
 }
+
+/** Stored versions as the studio takes them: plain JSON, dates as ISO strings. */
+export function studioVersions(versions: readonly { version: string; status: string; contentHash: string; publishedAt: Date | null; changeNote: string | null }[]): StudioVersion[] {
+  return versions.map((v) => ({ version: v.version, status: v.status, contentHash: v.contentHash, publishedAt: v.publishedAt?.toISOString() ?? null, changeNote: v.changeNote }));
+}

@@ -205,13 +205,20 @@ export type ToolContract = z.output<typeof ToolContractSchema>;
 export type ToolContractInput = z.input<typeof ToolContractSchema>;
 export type ContractCondition = z.output<typeof ConditionSchema>;
 
-export function toolContractJsonSchema(): Record<string, unknown> {
-  const generated = z.toJSONSchema(ToolContractSchema, {
+/**
+ * The JSON Schema of a document format, for editors and the API. Authors may omit defaulted
+ * fields, so the input shape is described.
+ */
+export function documentJsonSchema(schema: z.ZodType, id: string): Record<string, unknown> {
+  const generated = z.toJSONSchema(schema, {
     target: 'draft-2020-12',
-    // Authors may omit defaulted fields, so editors should validate the input shape.
     io: 'input',
     unrepresentable: () => ({ type: 'object' }),
   }) as Record<string, unknown>;
   const { $schema, ...rest } = generated;
-  return { $schema, $id: TOOL_CONTRACT_SCHEMA_ID, ...rest };
+  return { $schema, $id: id, ...rest };
+}
+
+export function toolContractJsonSchema(): Record<string, unknown> {
+  return documentJsonSchema(ToolContractSchema, TOOL_CONTRACT_SCHEMA_ID);
 }

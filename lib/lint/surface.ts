@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { compareSideEffectLevels, SIDE_EFFECT_LEVELS, type SideEffectLevel } from '../contracts/contract-schema';
 import { checkPattern } from '../contracts/json-schema-engine';
+import { isExactPattern, toolPatternMatches } from '../policies/policy-schema';
 import {
   MAX_PROMPT_CHARS, SurfaceApprovalPolicySchema, SurfaceCapabilityPolicySchema, SurfaceContractToolSchema, SurfaceInlineToolSchema,
   SurfaceSchema, SurfaceToolSchema,
@@ -68,29 +69,8 @@ export type SurfaceLintCode = keyof typeof SURFACE_LINT_CODES;
 
 const MAX_SCHEMA_DIAGNOSTICS = 200;
 
-/** `*` matches any run of characters; everything else is literal. No RegExp is built. */
-export function toolPatternMatches(pattern: string, toolId: string): boolean {
-  const parts = pattern.split('*');
-  if (parts.length === 1) return pattern === toolId;
-  const first = parts[0] ?? '';
-  const last = parts[parts.length - 1] ?? '';
-  if (toolId.length < first.length + last.length || !toolId.startsWith(first) || !toolId.endsWith(last)) return false;
-  const limit = toolId.length - last.length;
-  let at = first.length;
-  // Leftmost placement of each middle part is optimal when `*` is the only wildcard.
-  for (let i = 1; i < parts.length - 1; i++) {
-    const part = parts[i] ?? '';
-    if (part === '') continue;
-    const found = toolId.indexOf(part, at);
-    if (found === -1 || found + part.length > limit) return false;
-    at = found + part.length;
-  }
-  return true;
-}
-
-export function isExactPattern(pattern: string): boolean {
-  return !pattern.includes('*');
-}
+// One matcher for tool patterns everywhere (policies, surfaces, and the runtime later on).
+export { isExactPattern, toolPatternMatches };
 
 interface Facts {
   kind?: string;

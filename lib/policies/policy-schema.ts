@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ARGUMENT_PATH_PATTERN, SEMVER_PATTERN, SIDE_EFFECT_LEVELS } from '../contracts/contract-schema';
+import { ARGUMENT_PATH_PATTERN, documentJsonSchema, SEMVER_PATTERN, SIDE_EFFECT_LEVELS } from '../contracts/contract-schema';
 
 /**
  * The policy document: which tools an agent may use at all (capability), who must approve
@@ -151,13 +151,7 @@ export type ApprovalPolicy = z.output<typeof ApprovalPolicySchema>;
 export type CapabilityPolicy = z.output<typeof CapabilityPolicySchema>;
 
 export function policyJsonSchema(): Record<string, unknown> {
-  const generated = z.toJSONSchema(PolicySchema, {
-    target: 'draft-2020-12',
-    io: 'input',
-    unrepresentable: () => ({ type: 'object' }),
-  }) as Record<string, unknown>;
-  const { $schema, ...rest } = generated;
-  return { $schema, $id: POLICY_SCHEMA_ID, ...rest };
+  return documentJsonSchema(PolicySchema, POLICY_SCHEMA_ID);
 }
 
 /**

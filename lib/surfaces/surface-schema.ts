@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SEMVER_PATTERN, SIDE_EFFECT_LEVELS, TOOL_ID_PATTERN } from '../contracts/contract-schema';
+import { documentJsonSchema, SEMVER_PATTERN, SIDE_EFFECT_LEVELS, TOOL_ID_PATTERN } from '../contracts/contract-schema';
 
 /**
  * The tool surface document: everything one agent loop is given at start-up (tools, capability
@@ -226,11 +226,5 @@ export type SurfaceCapabilityPolicy = z.output<typeof SurfaceCapabilityPolicySch
 export type SurfaceApprovalPolicy = z.output<typeof SurfaceApprovalPolicySchema>;
 
 export function surfaceJsonSchema(): Record<string, unknown> {
-  const generated = z.toJSONSchema(SurfaceSchema, {
-    target: 'draft-2020-12',
-    io: 'input',
-    unrepresentable: () => ({ type: 'object' }),
-  }) as Record<string, unknown>;
-  const { $schema, ...rest } = generated;
-  return { $schema, $id: SURFACE_SCHEMA_ID, ...rest };
+  return documentJsonSchema(SurfaceSchema, SURFACE_SCHEMA_ID);
 }

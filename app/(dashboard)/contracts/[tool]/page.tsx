@@ -6,9 +6,9 @@ import { getContractVersionOrThrow } from '@/lib/contracts/get-contract-version-
 import { listContracts } from '@/lib/contracts/list-contracts';
 import { NotFoundError } from '@/lib/api/errors';
 import { can } from '@/lib/tenants/roles';
-import { formatDocument, orderLikeSchema, StudioEditor } from '@/components/studio';
+import { formatDocument, orderLikeSchema, StudioEditor, studioVersions } from '@/components/studio';
 import { requireMember } from '../../require-member';
-import { readOnlyReason, studioVersions } from '../studio-props';
+import { readOnlyReason } from '../studio-props';
 
 type Params = { params: Promise<{ tool: string }>; searchParams: Promise<{ version?: string | string[] }> };
 
