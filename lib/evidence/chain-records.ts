@@ -60,6 +60,12 @@ export function evidenceContent(input: EvidenceInput, head: { seq: number; hash:
     warnings: JSON.stringify(input.warnings),
     // Rounded so that both databases store exactly the value that was hashed.
     durationMs: Math.round(input.durationMs * 1000) / 1000,
+    policyId: input.policyId ?? null,
+    policyVersion: input.policyVersion ?? null,
+    policyRule: input.policyRule ?? null,
+    policy: input.policy ?? null,
+    shadowDiffers: input.shadowDiffers ?? false,
+    executionMs: input.executionMs === undefined || input.executionMs === null ? null : Math.round(input.executionMs * 1000) / 1000,
   };
 }
 

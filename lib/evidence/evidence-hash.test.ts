@@ -27,6 +27,12 @@ const content: fc.Arbitrary<EvidenceContent> = fc.record({
   errors: fc.json(),
   warnings: fc.json(),
   durationMs: fc.double({ min: 0, max: 1e7, noNaN: true, noDefaultInfinity: true }),
+  policyId: nullableText,
+  policyVersion: nullableText,
+  policyRule: nullableText,
+  policy: fc.option(fc.json(), { nil: null }),
+  shadowDiffers: fc.boolean(),
+  executionMs: fc.option(fc.double({ min: 0, max: 1e7, noNaN: true, noDefaultInfinity: true }), { nil: null }),
 });
 
 describe('evidenceHash', () => {
@@ -46,5 +52,19 @@ describe('evidenceHash', () => {
     expect(evidenceHash({ ...base, durationMs: 1.501 })).not.toBe(hash);
     expect(evidenceHash({ ...base, w3cTraceparent: '' })).not.toBe(hash);
     expect(() => evidenceHash({ ...base, durationMs: Number.NaN })).toThrow(TypeError);
+    expect(evidenceHash({ ...base, policyRule: 'deny-refunds' })).not.toBe(hash);
+    expect(evidenceHash({ ...base, shadowDiffers: true })).not.toBe(hash);
+  });
+
+  it('hashes a record without the policy fields exactly as before they existed', () => {
+    const before: EvidenceContent = {
+      tenantId: 't', seq: 1, prevHash: '0'.repeat(64), createdAt: new Date('2026-11-22T00:00:00Z'), kind: 'pre', requestId: 'r', traceId: 'tr',
+      callId: 'c', w3cTraceparent: null, apiKeyId: 'k', actorUserId: null, tool: 'x.y', contractVersion: '1.0.0', contractHash: 'h', argsHash: 'a',
+      idempotencyKey: null, arguments: null, decision: 'allow', valid: true, errors: '[]', warnings: '[]', durationMs: 1.5,
+    };
+    // Printed by evidenceHash as it was before the policy fields were added.
+    const legacy = 'dfa91b0e5efb9b9a8b4c2c22347a8e75b3bdaefa9a66224ca2b767ec71531274';
+    expect(evidenceHash(before)).toBe(legacy);
+    expect(evidenceHash({ ...before, policyId: null, policyVersion: null, policyRule: null, policy: null, shadowDiffers: false, executionMs: null })).toBe(legacy);
   });
 });

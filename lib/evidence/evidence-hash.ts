@@ -27,6 +27,13 @@ export interface EvidenceContent {
   errors: string;
   warnings: string;
   durationMs: number;
+  // Added with policy decisions; hashed only when set (see OPTIONAL_FIELDS).
+  policyId?: string | null;
+  policyVersion?: string | null;
+  policyRule?: string | null;
+  policy?: string | null;
+  shadowDiffers?: boolean;
+  executionMs?: number | null;
 }
 
 /**
@@ -43,6 +50,7 @@ export function evidenceHash(content: EvidenceContent): string {
   const covered: Record<string, unknown> = {};
   for (const field of SORTED_FIELDS) {
     const value = field === 'createdAt' ? content.createdAt.toISOString() : content[field];
+    if (OPTIONAL_FIELDS.has(field) && (value === null || value === undefined || value === false)) continue;
     if (typeof value === 'number' && !Number.isFinite(value)) throw new TypeError(`evidence field ${field} is not a finite number`);
     covered[field] = value;
   }
@@ -52,7 +60,11 @@ export function evidenceHash(content: EvidenceContent): string {
 /** The same hash through the general canonicaliser: the definition the fast path must match. */
 export function evidenceHashCanonical(content: EvidenceContent): string {
   const covered: Record<string, unknown> = {};
-  for (const field of HASHED_FIELDS) covered[field] = content[field];
+  for (const field of HASHED_FIELDS) {
+    const value = content[field];
+    if (OPTIONAL_FIELDS.has(field) && (value === null || value === undefined || value === false)) continue;
+    covered[field] = value;
+  }
   covered.createdAt = content.createdAt.toISOString();
   return sha256Hex(`${content.prevHash}\n${canonicalJson(covered)}`);
 }
@@ -60,7 +72,14 @@ export function evidenceHashCanonical(content: EvidenceContent): string {
 const HASHED_FIELDS: readonly (keyof EvidenceContent)[] = [
   'tenantId', 'seq', 'prevHash', 'createdAt', 'kind', 'requestId', 'traceId', 'callId', 'w3cTraceparent', 'apiKeyId', 'actorUserId',
   'tool', 'contractVersion', 'contractHash', 'argsHash', 'idempotencyKey', 'arguments', 'decision', 'valid', 'errors', 'warnings', 'durationMs',
+  'policyId', 'policyVersion', 'policyRule', 'policy', 'shadowDiffers', 'executionMs',
 ];
+
+/**
+ * Fields added after chains already existed: left out of the hashed object while unset (null,
+ * or false for the flag), so every record written before them hashes exactly as it did.
+ */
+const OPTIONAL_FIELDS: ReadonlySet<keyof EvidenceContent> = new Set(['policyId', 'policyVersion', 'policyRule', 'policy', 'shadowDiffers', 'executionMs']);
 
 // The order canonicalJson sorts keys in (UTF-16 code units).
 const SORTED_FIELDS = [...HASHED_FIELDS].sort();

@@ -23,6 +23,7 @@ export interface RawEvidenceStore {
 const EVIDENCE_COLUMNS = [
   'id', 'tenantId', 'seq', 'prevHash', 'hash', 'createdAt', 'kind', 'requestId', 'traceId', 'callId', 'w3cTraceparent', 'apiKeyId',
   'actorUserId', 'tool', 'contractVersion', 'contractHash', 'argsHash', 'idempotencyKey', 'arguments', 'decision', 'valid', 'errors', 'warnings', 'durationMs',
+  'policyId', 'policyVersion', 'policyRule', 'policy', 'shadowDiffers', 'executionMs',
 ] as const;
 const VIOLATION_COLUMNS = ['id', 'tenantId', 'evidenceId', 'code', 'type', 'tool', 'apiKeyId', 'path', 'decision', 'createdAt'] as const;
 

@@ -32,6 +32,15 @@ export interface EvidenceInput {
   errors: EvidenceIssue[];
   warnings: EvidenceIssue[];
   durationMs: number;
+  /** The policy that decided, when one did (lib/policies/evaluate-policies.ts). */
+  policyId?: string | null;
+  policyVersion?: string | null;
+  policyRule?: string | null;
+  /** The policy decision's details as JSON text: reason, evaluated policies, transform, shadow. */
+  policy?: string | null;
+  shadowDiffers?: boolean;
+  /** validate/post: the tool's own run time as the agent reported it. */
+  executionMs?: number | null;
 }
 
 export interface RecordedEvidence {
