@@ -8,7 +8,23 @@ import type { CallBinding } from './call-token';
  */
 export async function requestApproval(
   tx: Tx,
-  options: { binding: CallBinding; callId: string; traceId: string; apiKeyId: string | null; approverRoles: string[]; reason: string; ttlSeconds: number },
+  options: {
+    binding: CallBinding;
+    callId: string;
+    traceId: string;
+    apiKeyId: string | null;
+    approverRoles: string[];
+    reason: string;
+    ttlSeconds: number;
+    sideEffectLevel: string;
+    /** The arguments exactly as the agent sent them (the queue shows them redacted). */
+    arguments: unknown;
+    /** Distinct approvers needed; at least 1. */
+    approversRequired: number;
+    /** 1 when a policy rule escalated the call straight to a higher role. */
+    escalationLevel: number;
+    policy: { id: string; version: string; rule: string } | null;
+  },
 ) {
   const { binding } = options;
   const now = new Date();
@@ -29,6 +45,14 @@ export async function requestApproval(
       apiKeyId: options.apiKeyId,
       approverRoles: options.approverRoles.join(' '),
       reason: options.reason,
+      sideEffectLevel: options.sideEffectLevel,
+      arguments: JSON.stringify(options.arguments),
+      approversRequired: Math.max(1, options.approversRequired),
+      escalationLevel: options.escalationLevel,
+      escalatedAt: options.escalationLevel > 0 ? now : null,
+      policyId: options.policy?.id ?? null,
+      policyVersion: options.policy?.version ?? null,
+      policyRule: options.policy?.rule ?? null,
       status: 'pending',
       expiresAt: new Date(now.getTime() + options.ttlSeconds * 1000),
     },

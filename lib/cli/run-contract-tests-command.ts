@@ -2,6 +2,8 @@ import { parseDocument } from '@/lib/lint';
 import { printable } from '@/lib/lint/format-diagnostics';
 import { compileContract } from '@/lib/contracts/compile-contract';
 import { runContractTests } from '@/lib/validation/contract-tests';
+import { compilePolicy } from '@/lib/policies/compile-policy';
+import { runPolicyTests } from '@/lib/policies/policy-tests';
 import { guessDocumentKind } from './guess-document-kind';
 
 /** The I/O `toolgate test` needs; the same shape as the lint command's. */
@@ -14,8 +16,8 @@ export interface TestIo {
 export const TEST_USAGE = [
   'Usage: toolgate test <files...>',
   '',
-  "Runs the test cases a contract carries in its `tests` list: each example call must get the",
-  'decision and error codes it expects from the same checks validate/pre runs.',
+  "Runs the test cases a contract or policy carries in its `tests` list: each example call must get",
+  'the decision (and rule, error codes) it expects from the same checks validate/pre runs.',
   'Exit status: 0 all cases pass, 1 a case fails or a contract does not compile, 2 usage error or unreadable file.',
 ].join('\n');
 
@@ -50,18 +52,28 @@ export async function runTestCommand(args: readonly string[], io: TestIo): Promi
       continue;
     }
     const kind = guessDocumentKind(parsed.value);
-    if (kind !== 'contract') {
-      // Policy cases need runtime policy decisions, which do not exist yet.
-      io.stdout(printable(`${file}: skipped: test cases run for contracts only (this is ${kind ? `a ${kind}` : 'not a contract'})`) + '\n');
+    let results: { name: string; passed: boolean; failure?: string }[];
+    if (kind === 'contract') {
+      const compiled = compileContract(parsed.value);
+      if (!compiled.ok) {
+        io.stdout(printable(`${file}: cannot run tests: the contract does not compile: ${compiled.problems[0]?.message ?? ''}`) + '\n');
+        broken += 1;
+        continue;
+      }
+      results = runContractTests(compiled.contract, compiled.contract.document.tests ?? []);
+    } else if (kind === 'policy') {
+      const compiled = compilePolicy(parsed.value);
+      if (!compiled.ok) {
+        io.stdout(printable(`${file}: cannot run tests: the policy does not compile: ${compiled.problems[0] ?? ''}`) + '\n');
+        broken += 1;
+        continue;
+      }
+      results = runPolicyTests(compiled.policy, compiled.policy.document.tests ?? []);
+    } else {
+      // A surface carries no test cases of its own; its tools' contracts and its policy do.
+      io.stdout(printable(`${file}: skipped: test cases run for contracts and policies (this is ${kind ? `a ${kind}` : 'neither'})`) + '\n');
       continue;
     }
-    const compiled = compileContract(parsed.value);
-    if (!compiled.ok) {
-      io.stdout(printable(`${file}: cannot run tests: the contract does not compile: ${compiled.problems[0]?.message ?? ''}`) + '\n');
-      broken += 1;
-      continue;
-    }
-    const results = runContractTests(compiled.contract, compiled.contract.document.tests ?? []);
     if (results.length === 0) io.stdout(printable(`${file}: no test cases`) + '\n');
     for (const result of results) {
       if (result.passed) passed += 1;

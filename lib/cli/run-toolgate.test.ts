@@ -41,6 +41,18 @@ describe('toolgate test', () => {
     expect(bad.stdout).toMatch(/1 passed, 1 failed\n$/);
   });
 
+  it('runs the cases a policy carries, checking decision, deciding rule and transformed arguments', async () => {
+    const policy = (expectations: Record<string, unknown>) =>
+      `id: refunds\nversion: 1.0.0\nrules:\n  - id: cap\n    tools: [payments.refund]\n    when: "args.amount_cents > 100"\n    decision: transform\n    set: { amount_cents: 100 }\ntests:\n  - name: capped\n    tool: payments.refund\n    arguments: { amount_cents: 500 }\n    expect: ${JSON.stringify(expectations)}\n`;
+    const ok = await run(['test', 'p.yaml'], { 'p.yaml': policy({ decision: 'transform', rule: 'cap', arguments: { amount_cents: 100 } }) });
+    expect(ok).toMatchObject({ code: EXIT.ok, stdout: 'p.yaml: pass capped\n1 passed, 0 failed\n' });
+    const bad = await run(['test', 'p.yaml'], { 'p.yaml': policy({ decision: 'transform', rule: 'other', arguments: { amount_cents: 50 } }) });
+    expect(bad.code).toBe(EXIT.errors);
+    expect(bad.stdout).toContain('p.yaml: FAIL capped: expected rule other to decide, got cap; expected arguments {"amount_cents":50}, got {"amount_cents":100}');
+    const surface = await run(['test', 's.json'], { 's.json': JSON.stringify({ id: 's', version: '1.0.0', tools: [] }) });
+    expect(surface).toMatchObject({ code: EXIT.ok, stdout: expect.stringContaining('s.json: skipped: test cases run for contracts and policies') });
+  });
+
   it('exits 1 for a contract that does not compile and 2 for a missing file', async () => {
     expect((await run(['test', 'broken.json'], { 'broken.json': broken })).code).toBe(EXIT.errors);
     expect((await run(['test', 'missing.json'])).code).toBe(EXIT.usage);

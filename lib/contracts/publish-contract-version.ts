@@ -4,13 +4,17 @@ import { ApiError, NotFoundError } from '../api/errors';
 import { compileContract } from './compile-contract';
 import { bumpChange, notifyLocalChange } from '../cache/change-feed';
 import { assertPublishable } from '../documents/lint-before-publish';
+import { publishableFrom, type PublishMode } from '../documents/publish-mode';
 
 /**
  * Publishes a draft: compiles it (refusing any contract that does not compile), checks that the
  * version moves forward, then freezes it with its content hash and makes it the version the
- * runtime serves by default.
+ * runtime serves by default. In `shadow` mode it is frozen the same way but only evaluated
+ * beside the served version (recorded, deciding nothing) until it is published for real;
+ * a tool has at most one shadow version, so a newer one retires the previous.
  */
-export async function publishContractVersion(options: { tenantId: string; tool: string; version: string; changeNote?: string; publishedBy?: string }) {
+export async function publishContractVersion(options: { tenantId: string; tool: string; version: string; changeNote?: string; publishedBy?: string; mode?: PublishMode }) {
+  const mode = options.mode ?? 'enforce';
   const contract = await db().contract.findUnique({
     where: { tenantId_tool: { tenantId: options.tenantId, tool: options.tool } },
     include: { latestVersion: { select: { version: true } } },
@@ -18,7 +22,7 @@ export async function publishContractVersion(options: { tenantId: string; tool: 
   if (!contract) throw new NotFoundError('contract', options.tool);
   const row = await db().contractVersion.findUnique({ where: { contractId_version: { contractId: contract.id, version: options.version } } });
   if (!row) throw new NotFoundError('contract version', `${options.tool}@${options.version}`);
-  if (row.status !== 'draft') throw new ApiError('conflict', `${options.tool}@${options.version} is already ${row.status}.`, { status: row.status });
+  if (!publishableFrom(row.status, mode)) throw new ApiError('conflict', `${options.tool}@${options.version} is already ${row.status}.`, { status: row.status });
 
   const compiled = compileContract(JSON.parse(row.document));
   if (!compiled.ok) {
@@ -33,17 +37,23 @@ export async function publishContractVersion(options: { tenantId: string; tool: 
   const publishedAt = new Date();
   const published = await db().$transaction(async (tx) => {
     // Conditional on still being a draft: of two concurrent publishes exactly one wins.
+    const status = mode === 'shadow' ? 'shadow' : 'published';
     const updated = await tx.contractVersion.updateMany({
-      where: { id: row.id, status: 'draft' },
-      data: { status: 'published', publishedAt, publishedBy: options.publishedBy ?? null, changeNote: options.changeNote ?? null, contentHash: compiled.contract.hash },
+      where: { id: row.id, status: row.status },
+      data: { status, publishedAt, publishedBy: options.publishedBy ?? null, changeNote: options.changeNote ?? row.changeNote ?? null, contentHash: compiled.contract.hash },
     });
     if (updated.count !== 1) throw new ApiError('conflict', `${options.tool}@${options.version} was published concurrently.`);
-    await tx.contract.update({
-      where: { id: contract.id },
-      data: { latestVersionId: row.id, description: compiled.contract.document.description, owner: compiled.contract.document.owner },
-    });
+    const shadows = await tx.contractVersion.findMany({ where: { contractId: contract.id, status: 'shadow', id: { not: row.id } }, select: { id: true, version: true } });
+    const retire = shadows.filter((s) => mode === 'shadow' || !semver.gt(s.version, options.version)).map((s) => s.id);
+    if (retire.length > 0) await tx.contractVersion.updateMany({ where: { id: { in: retire } }, data: { status: 'retired' } });
+    if (mode === 'enforce') {
+      await tx.contract.update({
+        where: { id: contract.id },
+        data: { latestVersionId: row.id, description: compiled.contract.document.description, owner: compiled.contract.document.owner },
+      });
+    }
     await bumpChange(tx, 'contracts');
-    return { tool: options.tool, version: options.version, status: 'published' as const, contentHash: compiled.contract.hash, publishedAt };
+    return { tool: options.tool, version: options.version, status, contentHash: compiled.contract.hash, publishedAt };
   });
   notifyLocalChange('contracts');
   return published;

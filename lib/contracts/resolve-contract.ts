@@ -96,3 +96,31 @@ async function lookup(options: { tenantId: string; tool: string; version?: strin
     contract: { compiled, tool: options.tool, version: row.version, versionId: row.id, contentHash: row.contentHash, deprecated: contractDeprecated || row.status === 'deprecated' },
   };
 }
+
+/**
+ * The tool's shadow version, if one is published as `shadow`: evaluated beside the served
+ * version on every call and recorded, deciding nothing. Cached like the served version.
+ */
+export async function resolveShadowContract(options: { tenantId: string; tool: string }): Promise<ResolvedContract | null> {
+  const key = `${options.tenantId}\n${options.tool}`;
+  const cached = shadows().get(key);
+  if (cached !== undefined) return cached;
+  const row = await db().contractVersion.findFirst({
+    where: { tenantId: options.tenantId, status: 'shadow', contract: { tool: options.tool } },
+    orderBy: { publishedAt: 'desc' },
+    select: { id: true, version: true, contentHash: true, document: true },
+  });
+  let resolved: ResolvedContract | null = null;
+  if (row) {
+    const result = compileContract(JSON.parse(row.document));
+    if (result.ok) resolved = { compiled: result.contract, tool: options.tool, version: row.version, versionId: row.id, contentHash: row.contentHash, deprecated: false };
+  }
+  shadows().set(key, resolved);
+  return resolved;
+}
+
+let shadowCache: ReturnType<typeof invalidatedCache<ResolvedContract | null>> | undefined;
+function shadows() {
+  shadowCache ??= invalidatedCache('contracts', { maxEntries: 20_000, ttlMs: 30_000 });
+  return shadowCache;
+}

@@ -5,6 +5,7 @@ import { canonicalJson, sha256Hex } from '../contracts/canonical-json';
 import { bumpChange, notifyLocalChange } from '../cache/change-feed';
 import { documentKey, KIND_LABELS, type StudioDocumentKind } from './document-kinds';
 import { assertPublishable } from './lint-before-publish';
+import { publishableFrom, type PublishMode } from './publish-mode';
 
 /**
  * Drafts, publishing and history of policies and tool surfaces. A draft may be unfinished (the
@@ -58,7 +59,10 @@ export async function saveDocumentDraft(options: { tenantId: string; kind: Studi
   });
 }
 
-export async function publishDocumentVersion(options: { tenantId: string; kind: StudioDocumentKind; id: string; version: string; changeNote?: string; publishedBy?: string }) {
+export async function publishDocumentVersion(options: { tenantId: string; kind: StudioDocumentKind; id: string; version: string; changeNote?: string; publishedBy?: string; mode?: PublishMode }) {
+  const mode = options.mode ?? 'enforce';
+  // Only policies and contracts are evaluated at runtime; a surface has nothing to shadow.
+  if (mode === 'shadow' && options.kind !== 'policy') throw new ApiError('bad_request', `A ${KIND_LABELS[options.kind].one} cannot be published as shadow; only policies and contracts can.`);
   const label = `${KIND_LABELS[options.kind].one} ${options.id}@${options.version}`;
   const owner = await db().studioDocument.findUnique({
     where: { tenantId_kind_name: { tenantId: options.tenantId, kind: options.kind, name: options.id } },
@@ -67,7 +71,7 @@ export async function publishDocumentVersion(options: { tenantId: string; kind: 
   if (!owner) throw new NotFoundError(KIND_LABELS[options.kind].one, options.id);
   const row = await db().studioDocumentVersion.findUnique({ where: { documentId_version: { documentId: owner.id, version: options.version } } });
   if (!row) throw new NotFoundError(`${KIND_LABELS[options.kind].one} version`, `${options.id}@${options.version}`);
-  if (row.status !== 'draft') throw new ApiError('conflict', `${label} is already ${row.status}.`, { status: row.status });
+  if (!publishableFrom(row.status, mode)) throw new ApiError('conflict', `${label} is already ${row.status}.`, { status: row.status });
 
   const latest = owner.latestVersion?.version;
   if (latest && !semver.gt(options.version, latest)) {
@@ -80,14 +84,20 @@ export async function publishDocumentVersion(options: { tenantId: string; kind: 
   const publishedAt = new Date();
   const published = await db().$transaction(async (tx) => {
     // Conditional on still being a draft: of two concurrent publishes exactly one wins.
+    const status = mode === 'shadow' ? 'shadow' : 'published';
     const updated = await tx.studioDocumentVersion.updateMany({
-      where: { id: row.id, status: 'draft' },
-      data: { status: 'published', publishedAt, publishedBy: options.publishedBy ?? null, changeNote: options.changeNote ?? null },
+      where: { id: row.id, status: row.status },
+      data: { status, publishedAt, publishedBy: options.publishedBy ?? null, changeNote: options.changeNote ?? row.changeNote ?? null },
     });
     if (updated.count !== 1) throw new ApiError('conflict', `${label} was published concurrently.`);
-    await tx.studioDocument.update({ where: { id: owner.id }, data: { latestVersionId: row.id, description: 'problem' in key ? null : key.description } });
+    const shadows = await tx.studioDocumentVersion.findMany({ where: { documentId: owner.id, status: 'shadow', id: { not: row.id } }, select: { id: true, version: true } });
+    const retire = shadows.filter((s) => mode === 'shadow' || !semver.gt(s.version, options.version)).map((s) => s.id);
+    if (retire.length > 0) await tx.studioDocumentVersion.updateMany({ where: { id: { in: retire } }, data: { status: 'retired' } });
+    if (mode === 'enforce') {
+      await tx.studioDocument.update({ where: { id: owner.id }, data: { latestVersionId: row.id, description: 'problem' in key ? null : key.description } });
+    }
     await bumpChange(tx, KIND_LABELS[options.kind].changeKey);
-    return { id: options.id, version: options.version, status: 'published' as const, contentHash: row.contentHash, publishedAt };
+    return { id: options.id, version: options.version, status, contentHash: row.contentHash, publishedAt };
   });
   notifyLocalChange(KIND_LABELS[options.kind].changeKey);
   return published;

@@ -56,6 +56,17 @@ function lint(text: string, previousVersion?: string): Diagnostic[] {
   return lintPolicy(parseDocument(text), previousVersion === undefined ? {} : { previousVersion });
 }
 
+// A big refund in EUR: the `large-refunds` rule asks for approval.
+const TESTS = `tests:
+  - name: big refunds need approval
+    tool: payments.refund
+    side_effect_level: write
+    arguments: { amount: 5000, currency: EUR }
+    expect:
+      decision: require_approval
+      rule: large-refunds
+`;
+
 const SHADOW = '  - id: allow-all\n    tools: ["*"]\n    decision: allow\n  - id: large-refunds';
 
 type Case = {
@@ -92,6 +103,7 @@ const CASES: Case[] = [
   { code: 'POLICY_RULE_UNREACHABLE', bad: edit(BASE, '  - id: large-refunds', SHADOW), good: edit(BASE, '  - id: large-refunds', SHADOW.replace('decision: allow', 'when: "context.trusted"\n    decision: allow')), at: 'large-refunds' },
   { code: 'POLICY_RULE_UNREACHABLE', bad: edit(BASE, 'tools: ["orders.update"]', 'tools: ["payments.refund"]').replace('    when: "args.amount > 1000"\n', ''), good: edit(BASE, 'tools: ["orders.update"]', 'tools: ["payments.refund"]'), at: 'notify-customer' },
   { code: 'POLICY_VERSION_NOT_INCREASED', bad: BASE, good: edit(BASE, 'version: 1.1.0', 'version: 2.0.0'), previousVersion: '1.1.0', at: '1.1.0' },
+  { code: 'POLICY_TEST_FAILED', bad: `${BASE}${TESTS.replace('decision: require_approval', 'decision: allow')}`, good: `${BASE}${TESTS}`, at: ['decision: allow', 2] },
 ];
 
 describe('lintPolicy', () => {

@@ -7,6 +7,8 @@ import type { LintOptions } from './index';
 import type { ParsedDocument, PathSegment } from './parse-document';
 import { conformanceDiagnostics, fieldName, hasOwn, isPlainObject, quote, reporterFor, type CodeRegistry, type Locate } from './schema-checks';
 import type { Diagnostic } from './types';
+import { compilePolicy } from '../policies/compile-policy';
+import { runPolicyTests } from '../policies/policy-tests';
 
 /**
  * The policy linter: conformance to the policy format, then what the format alone cannot say
@@ -36,6 +38,7 @@ export const POLICY_LINT_CODES = {
     summary: 'A rule can never fire: an earlier rule without `when` covers all its tools and decides first.',
   },
   POLICY_VERSION_NOT_INCREASED: { severity: 'error', summary: 'The version is not greater (by semver) than the latest published version.' },
+  POLICY_TEST_FAILED: { severity: 'error', summary: "One of the policy's test cases gets a different decision, rule or error codes than it expects." },
 } as const satisfies CodeRegistry;
 
 export type PolicyLintCode = keyof typeof POLICY_LINT_CODES;
@@ -55,6 +58,15 @@ export function lintPolicy(parsed: ParsedDocument, options: LintOptions): Diagno
   diagnostics.push(...lintApprovalPolicy(ownValue(document, 'approval'), ['approval'], parsed.locate));
   diagnostics.push(...lintArgConstraints(ownValue(document, 'arg_constraints'), ['arg_constraints'], parsed.locate));
   diagnostics.push(...checkRules(ownValue(document, 'rules'), report));
+
+  if (conformance.success && conformance.data.tests?.length) {
+    const compiled = compilePolicy(conformance.data);
+    if (compiled.ok) {
+      for (const result of runPolicyTests(compiled.policy, conformance.data.tests)) {
+        if (!result.passed) diagnostics.push(report('POLICY_TEST_FAILED', `Test "${result.name}" fails: ${result.failure ?? ''}.`, ['tests', result.index, 'expect']));
+      }
+    }
+  }
 
   const version = ownValue(document, 'version');
   const previous = options.previousVersion;

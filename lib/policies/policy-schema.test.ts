@@ -72,7 +72,7 @@ describe('PolicySchema', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(schema.$id).toBe(POLICY_SCHEMA_ID);
     expect(describedEverywhere(schema)).toEqual([]);
-    expect(Object.keys(schema.properties as object)).toEqual(['id', 'version', 'description', 'capability', 'approval', 'arg_constraints', 'rules']);
+    expect(Object.keys(schema.properties as object)).toEqual(['id', 'version', 'description', 'capability', 'approval', 'arg_constraints', 'rules', 'tests']);
   });
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ARGUMENT_PATH_PATTERN, documentJsonSchema, SEMVER_PATTERN, SIDE_EFFECT_LEVELS } from '../contracts/contract-schema';
+import { PolicyTestSchema } from './policy-test-schema';
 
 /**
  * The policy document: which tools an agent may use at all (capability), who must approve
@@ -140,6 +141,11 @@ export const PolicySchema = z
       .max(500)
       .optional()
       .describe('Ordered runtime rules: the first matching rule decides, except that a matching `deny` anywhere wins.'),
+    tests: z
+      .array(PolicyTestSchema)
+      .max(200)
+      .optional()
+      .describe('Example calls with the decision this policy must reach; they run as you edit, on publish and in `toolgate test`.'),
   })
   .strict()
   .describe('A Toolgate policy.');

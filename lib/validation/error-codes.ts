@@ -166,6 +166,48 @@ export const ERROR_CODES = {
     description: 'The tool contract is deprecated.',
     suggestion: 'Move to the replacement tool named in details.replacement, if any.',
   },
+  AXAG_TOOL_NOT_ALLOWED: {
+    type: 'policy_error',
+    severity: 'error',
+    description: "A capability policy does not allow this tool (it matches none of the policy's tool patterns).",
+    suggestion: 'Do not call this tool; use one the policy allows, or ask an administrator to allow it.',
+  },
+  AXAG_SIDE_EFFECT_CEILING: {
+    type: 'policy_error',
+    severity: 'error',
+    description: "The tool's side-effect level is above a capability policy's ceiling.",
+    suggestion: 'Use a tool with a lower side-effect level, or ask an administrator to raise the ceiling.',
+  },
+  AXAG_ARGUMENT_NOT_ALLOWED: {
+    type: 'policy_error',
+    severity: 'error',
+    description: "An argument value is outside a policy's argument constraint (allowed values or pattern).",
+    suggestion: 'Use one of the values in details.constraint.allowed_values, or a value matching details.constraint.pattern.',
+  },
+  AXAG_POLICY_DENIED: {
+    type: 'policy_error',
+    severity: 'error',
+    description: 'A policy rule denied the call; details name the policy, version and rule, with its reason.',
+    suggestion: 'Do not repeat the call; the reason in the message says what the policy forbids.',
+  },
+  AXAG_POLICY_EVALUATION_FAILED: {
+    type: 'policy_error',
+    severity: 'error',
+    description: "A policy rule's condition could not be evaluated for this call, so the call is refused (fail closed).",
+    suggestion: 'Check that the arguments and context carry the fields the rule reads; report the rule to its author if they do.',
+  },
+  AXAG_POLICY_TRANSFORM_INVALID: {
+    type: 'policy_error',
+    severity: 'error',
+    description: "A policy's transform produced arguments that no longer satisfy the contract, so the call is refused.",
+    suggestion: 'Report the policy rule in details to its author; the call cannot run as transformed.',
+  },
+  AXAG_ESCALATION_REQUIRED: {
+    type: 'safety_error',
+    severity: 'error',
+    description: 'A policy escalated the call to a higher role; it needs their approval.',
+    suggestion: 'Wait for the escalated approval (poll details.approval), then call again with the approval token.',
+  },
 } as const satisfies Record<
   string,
   { type: string; severity: 'error' | 'warning'; description: string; suggestion: string }

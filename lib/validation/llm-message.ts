@@ -32,6 +32,10 @@ function nextStep(tool: string, errors: ValidationIssue[]): string {
   if (codes.has('AXAG_CONFIRMATION_MISSING') || codes.has('AXAG_CONFIRMATION_INVALID')) {
     return `Ask the user to confirm, then call ${tool} again with the confirmation token.`;
   }
+  if (codes.has('AXAG_POLICY_DENIED') || codes.has('AXAG_TOOL_NOT_ALLOWED') || codes.has('AXAG_SIDE_EFFECT_CEILING')) {
+    return 'Do not retry this call; a policy forbids it. Tell the user why, or choose an allowed action.';
+  }
+  if (codes.has('AXAG_ESCALATION_REQUIRED')) return `Wait for the escalated approval, then call ${tool} again with the approval token.`;
   if (codes.has('AXAG_APPROVAL_MISSING') || codes.has('AXAG_APPROVAL_INVALID')) {
     return `Wait for approval, then call ${tool} again with the approval token.`;
   }

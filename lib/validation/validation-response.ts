@@ -32,6 +32,12 @@ export const ValidationResponseSchema = z
       .optional(),
     llm_message: z.string().optional(),
     approval: z.object({ id: z.string(), status: z.string(), expires_at: z.string(), poll_url: z.string() }).strict().optional(),
+    policy: z
+      .object({ decision: z.enum(DECISIONS), reason: z.string().nullable(), policy_id: z.string().nullable(), version: z.string().nullable(), rule: z.string().nullable() })
+      .strict()
+      .optional()
+      .describe('The policy layer\'s part in the decision, when the tenant has published policies.'),
+    arguments: z.record(z.string(), z.unknown()).optional().describe('When the decision is `transform`: the arguments to run the tool with instead.'),
   })
   .strict();
 
@@ -48,6 +54,8 @@ export function buildValidationResponse(options: {
   warnings: ValidationIssue[];
   decision: Decision;
   approval?: ValidationResponse['approval'];
+  policy?: ValidationResponse['policy'];
+  transformedArguments?: Record<string, unknown>;
 }): ValidationResponse {
   const valid = options.errors.length === 0;
   const response: ValidationResponse = {
@@ -68,5 +76,7 @@ export function buildValidationResponse(options: {
     response.llm_message = llmMessage({ tool: options.tool, errors: options.errors, warnings: options.warnings });
   }
   if (options.approval) response.approval = options.approval;
+  if (options.policy) response.policy = options.policy;
+  if (options.transformedArguments) response.arguments = options.transformedArguments;
   return response;
 }

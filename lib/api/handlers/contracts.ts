@@ -10,6 +10,7 @@ import { getContractVersionOrThrow } from '../../contracts/get-contract-version-
 import { previewContractImpact } from '../../contracts/impact-preview';
 import { EXPORT_FORMATS, exportToolDefinition, importToolDefinitions, MAX_IMPORT_CHARS } from '../../contracts/formats';
 import { ApiError } from '../errors';
+import { PUBLISH_MODES } from '../../documents/publish-mode';
 
 const actor = (caller: Caller) => (caller.kind === 'session' ? `user:${caller.userId}` : `api_key:${caller.apiKeyId}`);
 
@@ -46,9 +47,14 @@ export const getContractVersionHandler = defineRoute({
 /** POST /api/v1/contracts/{tool}/versions/{version}/publish — freeze a draft and serve it. */
 export const publishContractVersionHandler = defineRoute({
   auth: { apiKey: 'author', session: 'edit_contracts' },
-  body: z.object({ change_note: z.string().max(2000).optional() }).strict(),
+  body: z
+    .object({
+      change_note: z.string().max(2000).optional(),
+      mode: z.enum(PUBLISH_MODES).default('enforce').describe('`shadow`: evaluate beside the served version and record, deciding nothing.'),
+    })
+    .strict(),
   handler: async ({ caller, params, body }) => ({
-    body: await publishContractVersion({ tenantId: caller.tenantId, tool: params.tool ?? '', version: params.version ?? '', changeNote: body.change_note, publishedBy: actor(caller) }),
+    body: await publishContractVersion({ tenantId: caller.tenantId, tool: params.tool ?? '', version: params.version ?? '', changeNote: body.change_note, publishedBy: actor(caller), mode: body.mode }),
   }),
 });
 

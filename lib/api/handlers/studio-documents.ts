@@ -5,6 +5,7 @@ import { KIND_LABELS, type StudioDocumentKind } from '../../documents/document-k
 import { policyJsonSchema } from '../../policies/policy-schema';
 import { surfaceJsonSchema } from '../../surfaces/surface-schema';
 import { getDocumentVersion, listDocuments, publishDocumentVersion, saveDocumentDraft } from '../../documents/studio-documents';
+import { PUBLISH_MODES } from '../../documents/publish-mode';
 
 const actor = (caller: Caller) => (caller.kind === 'session' ? `user:${caller.userId}` : `api_key:${caller.apiKeyId}`);
 
@@ -35,9 +36,14 @@ function studioDocumentHandlers(kind: StudioDocumentKind) {
     }),
     publish: defineRoute({
       auth: { apiKey: 'author', session: 'edit_contracts' },
-      body: z.object({ change_note: z.string().max(2000).optional() }).strict(),
+      body: z
+    .object({
+      change_note: z.string().max(2000).optional(),
+      mode: z.enum(PUBLISH_MODES).default('enforce').describe('`shadow`: evaluate beside the served version and record, deciding nothing.'),
+    })
+    .strict(),
       handler: async ({ caller, params, body }) => ({
-        body: await publishDocumentVersion({ tenantId: caller.tenantId, kind, id: params.id ?? '', version: params.version ?? '', changeNote: body.change_note, publishedBy: actor(caller) }),
+        body: await publishDocumentVersion({ tenantId: caller.tenantId, kind, id: params.id ?? '', version: params.version ?? '', changeNote: body.change_note, publishedBy: actor(caller), mode: body.mode }),
       }),
     }),
   };

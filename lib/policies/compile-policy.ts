@@ -1,0 +1,57 @@
+import { RE2JS } from 're2js';
+import { compileCondition, type CompiledCondition } from '../contracts/compile-conditions';
+import { PolicySchema, type ArgConstraint, type Policy, type PolicyRule } from './policy-schema';
+
+/**
+ * A policy document made ready to evaluate: its CEL conditions parsed and type-checked and its
+ * argument patterns compiled for RE2, once per published version. Publishing lints the policy,
+ * so a published one compiles; the compiler still refuses rather than guesses.
+ */
+
+export interface CompiledRule extends PolicyRule {
+  condition: CompiledCondition | null;
+}
+
+export interface CompiledArgConstraint extends ArgConstraint {
+  matcher: RE2JS | null;
+}
+
+export interface CompiledPolicy {
+  id: string;
+  version: string;
+  document: Policy;
+  rules: CompiledRule[];
+  argConstraints: CompiledArgConstraint[];
+}
+
+export type PolicyCompileResult = { ok: true; policy: CompiledPolicy } | { ok: false; problems: string[] };
+
+export function compilePolicy(document: unknown): PolicyCompileResult {
+  const parsed = PolicySchema.safeParse(document);
+  if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`) };
+  const policy = parsed.data;
+  const problems: string[] = [];
+
+  const rules: CompiledRule[] = (policy.rules ?? []).map((rule) => {
+    if (rule.when === undefined) return { ...rule, condition: null };
+    const compiled = compileCondition({ id: rule.id, expression: rule.when, message: rule.reason ?? `rule ${rule.id}` }, 'pre');
+    if (!compiled.ok) {
+      problems.push(`rules.${rule.id}.when: ${compiled.message}`);
+      return { ...rule, condition: null };
+    }
+    return { ...rule, condition: compiled.condition };
+  });
+
+  const argConstraints: CompiledArgConstraint[] = (policy.arg_constraints ?? []).map((constraint, index) => {
+    if (constraint.pattern === undefined) return { ...constraint, matcher: null };
+    try {
+      return { ...constraint, matcher: RE2JS.compile(constraint.pattern) };
+    } catch (error) {
+      problems.push(`arg_constraints.${index}.pattern: ${error instanceof Error ? error.message : String(error)}`);
+      return { ...constraint, matcher: null };
+    }
+  });
+
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, policy: { id: policy.id, version: policy.version, document: policy, rules, argConstraints } };
+}

@@ -1,0 +1,229 @@
+import { SIDE_EFFECT_LEVELS, type SideEffectLevel } from '../contracts/contract-schema';
+import { makeIssue, type ValidationIssue } from '../validation/error-codes';
+import { readDottedPath } from '../validation/json-path';
+import type { CallContext } from '../validation/check-pre-call';
+import type { CompiledPolicy } from './compile-policy';
+import type { PolicyRef, PolicyVerdict } from './policy-evidence';
+import { toolPatternMatches, type PolicyDecision } from './policy-schema';
+
+/**
+ * Evaluates a tenant's published policies on one proposed call. Pure: no I/O, so validate/pre,
+ * shadow evaluation, policy test cases and the studio all share it.
+ *
+ * Inside one policy, in this order: the capability (tool allowed? side-effect ceiling), the
+ * argument constraints, then the ordered rules, where the first matching rule decides except
+ * that a matching `deny` anywhere wins; the approval section adds its requirement to whatever
+ * the rules decided. Across policies the most restrictive verdict wins
+ * (deny > escalate > require_approval > transform > allow), so one policy can never allow what
+ * another denies. A condition that cannot be evaluated denies (fail closed).
+ */
+
+export interface PolicyCall {
+  tool: string;
+  sideEffectLevel: SideEffectLevel;
+  arguments: Record<string, unknown>;
+  context: CallContext;
+}
+
+export interface ApprovalRequirement {
+  roles: string[];
+  approversRequired: number;
+  expiresInSeconds: number | null;
+  escalated: boolean;
+}
+
+export interface PolicyOutcome {
+  decision: PolicyDecision;
+  reason: string | null;
+  decidedBy: PolicyRef | null;
+  verdicts: PolicyVerdict[];
+  /** Refusals to report to the agent (empty unless the decision is deny). */
+  issues: ValidationIssue[];
+  /** The arguments after every transform; the call's own object when nothing was set. */
+  arguments: Record<string, unknown>;
+  transformed: boolean;
+  approval: ApprovalRequirement | null;
+}
+
+const SEVERITY: Record<PolicyDecision, number> = { allow: 0, transform: 1, require_approval: 2, escalate: 3, deny: 4 };
+const DEFAULT_ESCALATION_ROLES = ['admin'];
+
+interface Verdict extends PolicyVerdict {
+  issues: ValidationIssue[];
+  set: Record<string, unknown> | null;
+  approval: ApprovalRequirement | null;
+}
+
+export function evaluatePolicies(policies: readonly CompiledPolicy[], call: PolicyCall): PolicyOutcome {
+  const verdicts = policies.map((policy) => evaluatePolicy(policy, call));
+  let winner: Verdict | null = null;
+  for (const verdict of verdicts) {
+    if (!winner || SEVERITY[verdict.decision] > SEVERITY[winner.decision]) winner = verdict;
+  }
+  const denied = winner?.decision === 'deny';
+
+  let args = call.arguments;
+  let transformed = false;
+  if (!denied) {
+    for (const verdict of verdicts) {
+      if (!verdict.set) continue;
+      args = applySet(args, verdict.set);
+      transformed = true;
+    }
+  }
+  const approval = denied ? null : mergeApprovals(verdicts.map((v) => v.approval));
+  let decision: PolicyDecision = winner?.decision ?? 'allow';
+  if (decision === 'allow' && transformed) decision = 'transform';
+  // A rule's own decision and the approval section can each require approval; the merged
+  // requirement is what the call needs, and it escalates if any policy escalated.
+  if (approval && SEVERITY[decision] < SEVERITY.require_approval) decision = approval.escalated ? 'escalate' : 'require_approval';
+
+  const decider = winner && winner.decision !== 'allow' ? winner : (verdicts.find((v) => v.rule !== 'default') ?? null);
+  return {
+    decision,
+    reason: decider?.reason ?? (policies.length > 0 ? 'No policy rule matched; allowed by default.' : null),
+    decidedBy: decider ? { policy_id: decider.policy_id, version: decider.version, rule: decider.rule } : null,
+    verdicts: verdicts.map(({ policy_id, version, rule, decision: d, reason }) => ({ policy_id, version, rule, decision: d, reason })),
+    issues: denied ? verdicts.filter((v) => v.decision === 'deny').flatMap((v) => v.issues) : [],
+    arguments: args,
+    transformed,
+    approval,
+  };
+}
+
+function evaluatePolicy(policy: CompiledPolicy, call: PolicyCall): Verdict {
+  const ref = { policy_id: policy.id, version: policy.version };
+  const { document } = policy;
+  const intent = call.tool;
+  const deny = (rule: string, reason: string, issues: ValidationIssue[]): Verdict => ({ ...ref, rule, decision: 'deny', reason, issues, set: null, approval: null });
+  const policyDetails = (rule: string) => ({ policy_id: policy.id, policy_version: policy.version, rule });
+
+  const allowedTools = document.capability?.tools;
+  if (allowedTools && !allowedTools.some((pattern) => toolPatternMatches(pattern, call.tool))) {
+    const reason = `Policy ${policy.id} does not allow the tool ${call.tool}.`;
+    return deny('capability', reason, [makeIssue('AXAG_TOOL_NOT_ALLOWED', { intent, message: reason, ...policyDetails('capability'), constraint: { allowed_tools: allowedTools.slice(0, 20) } })]);
+  }
+  const ceiling = document.capability?.side_effect_ceiling;
+  if (ceiling && SIDE_EFFECT_LEVELS.indexOf(call.sideEffectLevel) > SIDE_EFFECT_LEVELS.indexOf(ceiling)) {
+    const reason = `${call.tool} has side-effect level ${call.sideEffectLevel}, above policy ${policy.id}'s ceiling ${ceiling}.`;
+    return deny('side_effect_ceiling', reason, [makeIssue('AXAG_SIDE_EFFECT_CEILING', { intent, message: reason, ...policyDetails('side_effect_ceiling'), constraint: { side_effect_ceiling: ceiling, side_effect_level: call.sideEffectLevel } })]);
+  }
+
+  const argumentIssues: ValidationIssue[] = [];
+  for (const constraint of policy.argConstraints) {
+    if (!toolPatternMatches(constraint.tool, call.tool)) continue;
+    const value = readDottedPath(call.arguments, constraint.key);
+    // An absent argument is the contract's business (required or not); a constraint limits
+    // the values that are given.
+    if (value === undefined) continue;
+    const path = `$.${constraint.key}`;
+    if (constraint.allowed_values && !constraint.allowed_values.some((allowed) => allowed === value)) {
+      argumentIssues.push(
+        makeIssue('AXAG_ARGUMENT_NOT_ALLOWED', {
+          intent,
+          path,
+          message: `${constraint.key} must be one of ${constraint.allowed_values.slice(0, 10).map((v) => JSON.stringify(v)).join(', ')} under policy ${policy.id}.`,
+          ...policyDetails('arg_constraints'),
+          constraint: { allowed_values: constraint.allowed_values.slice(0, 50) },
+        }),
+      );
+    } else if (constraint.matcher && (typeof value !== 'string' || !constraint.matcher.test(value))) {
+      argumentIssues.push(
+        makeIssue('AXAG_ARGUMENT_NOT_ALLOWED', {
+          intent,
+          path,
+          message: `${constraint.key} must be a string matching ${constraint.pattern} under policy ${policy.id}.`,
+          ...policyDetails('arg_constraints'),
+          constraint: { pattern: constraint.pattern },
+        }),
+      );
+    }
+  }
+  if (argumentIssues.length > 0) return deny('arg_constraints', `Arguments outside policy ${policy.id}'s constraints.`, argumentIssues);
+
+  const activation = { args: call.arguments, context: call.context };
+  let first: Verdict | null = null;
+  for (const rule of policy.rules) {
+    if (!rule.tools.some((pattern) => toolPatternMatches(pattern, call.tool))) continue;
+    if (rule.condition) {
+      const outcome = rule.condition.evaluate(activation);
+      if (!outcome.ok) {
+        const reason = `Rule ${rule.id} of policy ${policy.id} could not be evaluated: ${outcome.error}`;
+        return deny(rule.id, reason, [makeIssue('AXAG_POLICY_EVALUATION_FAILED', { intent, message: reason, ...policyDetails(rule.id) })]);
+      }
+      if (!outcome.holds) continue;
+    }
+    const reason = rule.reason ?? `Rule ${rule.id} of policy ${policy.id} decided ${rule.decision}.`;
+    if (rule.decision === 'deny') {
+      return deny(rule.id, reason, [makeIssue('AXAG_POLICY_DENIED', { intent, message: `Denied by policy ${policy.id} rule ${rule.id}: ${reason}`, ...policyDetails(rule.id), reason })]);
+    }
+    // Keep looking after the first match only for a deny, which wins wherever it is.
+    if (first) continue;
+    first = { ...ref, rule: rule.id, decision: rule.decision, reason, issues: [], set: null, approval: null };
+    if (rule.decision === 'transform') first.set = rule.set ?? {};
+    if (rule.decision === 'require_approval' || rule.decision === 'escalate') {
+      const escalated = rule.decision === 'escalate';
+      first.approval = { roles: rule.roles?.length ? [...rule.roles] : escalated ? DEFAULT_ESCALATION_ROLES : [], approversRequired: 1, expiresInSeconds: null, escalated };
+    }
+  }
+
+  const verdict: Verdict = first ?? { ...ref, rule: 'default', decision: 'allow', reason: null, issues: [], set: null, approval: null };
+  const approvalRules = (document.approval?.rules ?? []).filter((rule) => rule.tools.some((pattern) => toolPatternMatches(pattern, call.tool)));
+  if (approvalRules.length > 0) {
+    const section: ApprovalRequirement = {
+      roles: [...new Set(approvalRules.flatMap((rule) => rule.roles))],
+      approversRequired: Math.max(1, ...approvalRules.map((rule) => rule.approvers_required ?? 1)),
+      expiresInSeconds: minDefined(approvalRules.map((rule) => rule.expires_in_seconds)),
+      escalated: false,
+    };
+    verdict.approval = mergeApprovals([verdict.approval, section]);
+    if (SEVERITY[verdict.decision] < SEVERITY.require_approval) {
+      return { ...verdict, rule: verdict.rule === 'default' ? 'approval' : verdict.rule, decision: 'require_approval', reason: `Policy ${policy.id} requires approval for ${call.tool}.` };
+    }
+  }
+  return verdict;
+}
+
+export function mergeApprovals(requirements: readonly (ApprovalRequirement | null)[]): ApprovalRequirement | null {
+  const present = requirements.filter((r): r is ApprovalRequirement => r !== null);
+  if (present.length === 0) return null;
+  const escalated = present.some((r) => r.escalated);
+  // When escalated, only the escalation's roles decide: that is what routing to a higher role means.
+  const deciding = escalated ? present.filter((r) => r.escalated) : present;
+  return {
+    roles: [...new Set(deciding.flatMap((r) => r.roles))],
+    approversRequired: Math.max(1, ...present.map((r) => r.approversRequired)),
+    expiresInSeconds: minDefined(present.map((r) => r.expiresInSeconds)),
+    escalated,
+  };
+}
+
+function minDefined(values: readonly (number | null | undefined)[]): number | null {
+  const defined = values.filter((v): v is number => typeof v === 'number');
+  return defined.length > 0 ? Math.min(...defined) : null;
+}
+
+/**
+ * Writes each `path -> value` into a copy of the arguments, creating plain objects on the way.
+ * The schema refuses `__proto__`, `prototype` and `constructor` segments; objects are still
+ * built with defineProperty so no segment can reach a prototype.
+ */
+export function applySet(args: Record<string, unknown>, set: Record<string, unknown>): Record<string, unknown> {
+  const out = structuredClone(args);
+  for (const [path, value] of Object.entries(set)) {
+    const segments = path.split('.');
+    let target: Record<string, unknown> = out;
+    for (const segment of segments.slice(0, -1)) {
+      const next = Object.prototype.hasOwnProperty.call(target, segment) ? target[segment] : undefined;
+      if (typeof next === 'object' && next !== null && !Array.isArray(next)) {
+        target = next as Record<string, unknown>;
+      } else {
+        const created: Record<string, unknown> = {};
+        Object.defineProperty(target, segment, { value: created, enumerable: true, writable: true, configurable: true });
+        target = created;
+      }
+    }
+    Object.defineProperty(target, segments[segments.length - 1] as string, { value: structuredClone(value), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}

@@ -1,0 +1,44 @@
+import type { PolicyDecision } from './policy-schema';
+
+/** Which published policy version, and which part of it, produced a decision. */
+export interface PolicyRef {
+  policy_id: string;
+  version: string;
+  /** A rule id, or one of the built-in sections: `capability`, `side_effect_ceiling`, `arg_constraints`, `approval`. */
+  rule: string;
+}
+
+/** One policy's verdict on a call. */
+export interface PolicyVerdict extends PolicyRef {
+  decision: PolicyDecision;
+  reason: string | null;
+}
+
+/** A shadow version's would-be decision, recorded beside the enforced one; it decides nothing. */
+export interface ShadowEvaluation {
+  kind: 'policy' | 'contract';
+  id: string;
+  version: string;
+  decision: PolicyDecision;
+  rule: string | null;
+  codes: string[];
+  /** Whether the whole call would have been decided differently. */
+  differs: boolean;
+}
+
+/**
+ * What evidence keeps of the policy layer's part in a decision (the `policy` column, JSON).
+ * Transformed arguments are stored redacted like the call's own arguments, and only when the
+ * tenant stores arguments; their hash always.
+ */
+export interface PolicyEvidence {
+  decision: PolicyDecision;
+  reason: string | null;
+  decided_by: PolicyRef | null;
+  evaluated: PolicyVerdict[];
+  transformed?: { args_hash: string; original_args_hash: string; arguments?: unknown };
+  /** For require_approval and escalate: who decides, how many, and for how long. */
+  approval?: { roles: string[]; approvers_required: number; expires_in_seconds: number | null; escalated: boolean };
+  shadow?: ShadowEvaluation[];
+  duration_ms: number;
+}
