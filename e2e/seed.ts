@@ -13,3 +13,19 @@ export async function seedMember(options: { email: string; password: string; rol
   await addMember({ tenantId: tenant.id, ...options });
   await disconnectDb();
 }
+
+/**
+ * Makes the e2e tenant retain call arguments in its evidence (on or off) and, when `agentKey`
+ * is asked for, creates a `validate` key for an agent. A key caches the tenant's setting when
+ * it is first used, so calls that must be recorded with their arguments use a key created
+ * after the setting changed.
+ */
+export async function seedArgumentRetention(options: { retain: boolean; agentKey?: string }): Promise<string | undefined> {
+  process.env.DATABASE_URL = `file:${process.env.TOOLGATE_E2E_DATABASE}`;
+  const { db, disconnectDb } = await import('../lib/db');
+  const { createApiKey } = await import('../lib/auth/api-keys');
+  const tenant = await db().tenant.update({ where: { slug: E2E_TENANT }, data: { storeRawArguments: options.retain } });
+  const key = options.agentKey ? (await createApiKey({ tenantId: tenant.id, name: options.agentKey, scopes: ['validate'] })).key : undefined;
+  await disconnectDb();
+  return key;
+}

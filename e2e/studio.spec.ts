@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
-import { seedMember } from './seed';
+import { seedArgumentRetention, seedMember } from './seed';
 import { signIn as signInThroughApi } from './sign-in';
+import { E2E_INIT_API_KEY } from './test-env';
 
 // The contract studio end to end: a template becomes a contract, live diagnostics come and go
 // as the author types, two versions are published and compared, and a viewer cannot edit.
@@ -153,4 +154,86 @@ test('an author creates, breaks, fixes, publishes and compares contract versions
     expect(await lines.innerText()).toBe(before);
     await context.close();
   });
+});
+
+const IMPACT_AUTHOR = { email: 'impact-author@example.com', password: 'impact-author-password', role: 'author' } as const;
+
+/** A small published contract whose one limit the author will tighten. */
+const QUOTE = {
+  id: 'payments.quote',
+  version: '1.0.0',
+  description: 'Quotes the fee for a payment of the given amount. Changes nothing.',
+  owner: 'team-payments',
+  input: {
+    type: 'object',
+    required: ['tenant_id', 'amount_cents'],
+    additionalProperties: false,
+    properties: {
+      tenant_id: { type: 'string', minLength: 1, maxLength: 64 },
+      amount_cents: { type: 'integer', minimum: 1, maximum: 100000 },
+    },
+  },
+  output: { type: 'object', required: ['fee_cents'], properties: { fee_cents: { type: 'integer', minimum: 0 } } },
+  errors: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } },
+  annotations: { kind: 'query', side_effect_level: 'read_only', idempotent: true, idempotency_strategy: 'natural', confirmation_required: false, approval_required: false, approver_roles: [] },
+  scope: { tenant: 'tenant_id' },
+};
+
+test('an author previews which recorded calls a tightened contract would refuse', async ({ page, baseURL }) => {
+  await seedMember(IMPACT_AUTHOR);
+  const agentKey = await seedArgumentRetention({ retain: true, agentKey: 'impact agent' });
+  try {
+    await test.step('the contract is published and agents call it, with their arguments retained', async () => {
+      const admin = { authorization: `Bearer ${E2E_INIT_API_KEY}` };
+      expect((await page.request.post('/api/v1/contracts', { headers: admin, data: QUOTE })).status()).toBe(201);
+      expect((await page.request.post(`/api/v1/contracts/${QUOTE.id}/versions/${QUOTE.version}/publish`, { headers: admin, data: {} })).status()).toBe(200);
+      // Four calls within the limit; one above it, refused now and under the draft alike.
+      for (const [i, amount] of [500, 2500, 40000, 90000, 250000].entries()) {
+        const response = await page.request.post('/api/v1/validate/pre', {
+          headers: { authorization: `Bearer ${agentKey}` },
+          data: { tool: QUOTE.id, call_id: `quote-${i}`, arguments: { tenant_id: 'acme', amount_cents: amount }, context: { tenant_id: 'acme' } },
+        });
+        expect(response.status()).toBe(200);
+        expect((await response.json()).decision).toBe(amount <= 100000 ? 'allow' : 'deny');
+      }
+    });
+
+    await test.step('lowering the maximum shows the calls it would newly refuse, per error code', async () => {
+      await signIn(page, baseURL, IMPACT_AUTHOR);
+      await page.goto(`/contracts/${QUOTE.id}`);
+      await expect(page.getByTestId('studio-editor').locator('.view-lines')).toContainText('"maximum": 100000');
+      await expect(page.getByTestId('impact-panel')).toHaveCount(0);
+      await replaceText(page, '100000', '10000');
+      await expect(page.getByTestId('studio-editor').locator('.view-lines')).toContainText('"maximum": 10000,');
+      await page.getByTestId('impact-preview-button').click();
+
+      const panel = page.getByTestId('impact-panel');
+      await expect(panel).toContainText('Replayed 5 recorded calls of payments.quote from the last 7 days.');
+      await expect(panel.getByTestId('impact-changed-count')).toHaveText('2');
+      await expect(panel.getByTestId('impact-newly-refused')).toHaveText('2');
+      await expect(panel.getByTestId('impact-newly-passing')).toHaveText('0');
+      const codeRows = panel.getByTestId('impact-code-row');
+      await expect(codeRows).toHaveCount(1);
+      await expect(codeRows).toContainText('AXAG_OUT_OF_RANGE');
+      await expect(codeRows).toContainText('+2');
+      // Newest first: 90000 (quote-3), then 40000 (quote-2); the 250000 call is refused either way.
+      const changes = panel.getByTestId('impact-change-row');
+      await expect(changes).toHaveCount(2);
+      await expect(changes.nth(0)).toContainText('quote-3');
+      await expect(changes.nth(1)).toContainText('quote-2');
+      await expect(changes.nth(0)).toContainText(/passes\s*→?\s*AXAG_OUT_OF_RANGE/);
+    });
+
+    await test.step('an edit marks the preview stale; a draft that does not parse points at the problems panel', async () => {
+      const panel = page.getByTestId('impact-panel');
+      await replaceText(page, '"maximum": 10000', 'maximum 10000');
+      await expect(panel.getByTestId('impact-stale')).toBeVisible();
+      await page.getByTestId('impact-preview-button').click();
+      await expect(panel.getByTestId('impact-error')).toContainText('does not parse');
+      await expect(panel.getByTestId('impact-error')).toContainText('problems panel');
+      await expect(problems(page).getByTestId('problem').first()).toBeVisible();
+    });
+  } finally {
+    await seedArgumentRetention({ retain: false });
+  }
 });

@@ -6,6 +6,7 @@ import type { Diagnostic, DocumentFormat, LintOptions } from '@/lib/lint';
 import { convertDocument, readDocument } from './document-format';
 import { failingPort, LiveLinter, workerPort, type LintOutcome, type LintPort } from './live-linter';
 import { documentVersion, MARKER_OWNER, SERVER_MARKER_OWNER, toMarker } from './markers';
+import { ImpactPreviewButton, ImpactPreviewPanel, useImpactPreview, type DraftRead } from './impact-preview-panel';
 import { attachSchema, monaco } from './monaco-setup';
 import { ProblemsPanel, type ProblemsPanelProps } from './problems-panel';
 import { fetchVersions, publishVersion, saveDraft, type ApiFailure } from './studio-api';
@@ -43,8 +44,12 @@ export default function DocumentStudio(props: StudioEditorProps) {
   const [dirty, setDirty] = useState(false);
   const [publishing, setPublishing] = useState(false);
   const [changeNote, setChangeNote] = useState('');
+  const [shadowMode, setShadowMode] = useState(false);
   const [loadedVersion, setLoadedVersion] = useState(props.loadedVersion);
   const [history, setHistory] = useState<{ versions: readonly StudioVersion[]; servedVersion: string | null }>({ versions: props.versions, servedVersion: props.servedVersion });
+  // Contracts only: the replay endpoint exists for contracts, not for policies or surfaces.
+  const impact = useImpactPreview(apiBase);
+  const markImpactEditedRef = useRef(impact.markEdited);
 
   const lintOptions = useCallback(
     (): LintOptions => ({ format: formatRef.current, contracts: lintContext?.contracts, previousVersion: lintContext?.previousVersion, ...(prompt ? { prompt: promptEditorRef.current?.getValue() ?? prompt.initialText } : {}) }),
@@ -100,6 +105,7 @@ export default function DocumentStudio(props: StudioEditorProps) {
       setDirty(model.getAlternativeVersionId() !== cleanVersionRef.current);
       setServerProblems([]);
       monaco.editor.setModelMarkers(model, SERVER_MARKER_OWNER, []);
+      markImpactEditedRef.current();
       lintNowRef.current();
     });
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => document.getElementById('studio-save')?.click());
@@ -172,20 +178,27 @@ export default function DocumentStudio(props: StudioEditorProps) {
   }
 
   /** Reads the editor into a document for the API, or says why it cannot. */
-  function currentDocument(): { ok: true; value: Record<string, unknown>; textVersion: number } | { ok: false } {
+  function readEditor(): { ok: true; value: Record<string, unknown>; textVersion: number } | { ok: false; message: string } {
     const model = editorRef.current?.getModel();
     const read = model ? readDocument(model.getValue(), formatRef.current) : { ok: false as const, message: 'The editor is not ready.' };
-    if (!read.ok) {
-      setNotice({ tone: 'error', text: `Not saved: the document does not parse. ${read.message}` });
-      return { ok: false };
-    }
-    if (typeof read.value !== 'object' || read.value === null || Array.isArray(read.value)) {
-      setNotice({ tone: 'error', text: 'Not saved: the document must be an object.' });
-      return { ok: false };
-    }
+    if (!read.ok) return { ok: false, message: `the document does not parse. ${read.message}` };
+    if (typeof read.value !== 'object' || read.value === null || Array.isArray(read.value)) return { ok: false, message: 'the document must be an object.' };
     const value = read.value as Record<string, unknown>;
     if (prompt) Object.defineProperty(value, prompt.field, { value: promptEditorRef.current?.getValue() ?? '', enumerable: true, writable: true, configurable: true });
     return { ok: true, value, textVersion: model?.getAlternativeVersionId() ?? 0 };
+  }
+
+  /** The editor's document for save and publish; when it cannot be read, the notice says why. */
+  function currentDocument(): { ok: true; value: Record<string, unknown>; textVersion: number } | { ok: false } {
+    const read = readEditor();
+    if (!read.ok) setNotice({ tone: 'error', text: `Not saved: ${read.message}` });
+    return read.ok ? read : { ok: false };
+  }
+
+  function previewImpact() {
+    const read = readEditor();
+    const draft: DraftRead = read.ok ? { ok: true, value: read.value } : { ok: false, message: read.message };
+    void impact.run(draft);
   }
 
   function fail(action: string, failure: ApiFailure) {
@@ -252,14 +265,19 @@ export default function DocumentStudio(props: StudioEditorProps) {
       // A published version is immutable: publishing it again only needs no save.
       const saved = dirty || !stored || stored.status === 'draft' || !documentId ? await save() : { id: documentId, version: stored.version };
       if (!saved) return;
-      const published = await publishVersion(apiBase, saved.id, saved.version, changeNote);
+      const mode = shadowMode && canShadow ? 'shadow' : 'enforce';
+      const published = await publishVersion(apiBase, saved.id, saved.version, changeNote, mode);
       if (!published.ok) {
         fail(`Publishing v${saved.version}`, published.failure);
         return;
       }
       setPublishing(false);
       setChangeNote('');
-      setNotice({ tone: 'success', text: `Published v${saved.version}. The runtime now serves it.` });
+      setShadowMode(false);
+      setNotice({
+        tone: 'success',
+        text: mode === 'shadow' ? `Published v${saved.version} as shadow: it is evaluated and recorded beside the served version, and decides nothing.` : `Published v${saved.version}. The runtime now serves it.`,
+      });
       if (!openSaved(saved.id, saved.version)) await refreshHistory(saved.id);
     } finally {
       setBusy(null);
@@ -274,7 +292,9 @@ export default function DocumentStudio(props: StudioEditorProps) {
   }
 
   const loaded = history.versions.find((v) => v.version === loadedVersion);
-  const frozen = loaded !== undefined && loaded.status !== 'draft' && !dirty;
+  // A shadow version can still be promoted: publishing it again makes the runtime serve it.
+  const frozen = loaded !== undefined && loaded.status !== 'draft' && loaded.status !== 'shadow' && !dirty;
+  const canShadow = (kind === 'contract' || kind === 'policy') && loaded?.status !== 'shadow';
   const publishBlocked = liveErrors > 0 ? 'Fix the errors in the problems panel first' : frozen ? `v${loaded.version} is already ${loaded.status}: change \`version\` to publish a new one` : undefined;
 
   return (
@@ -296,22 +316,26 @@ export default function DocumentStudio(props: StudioEditorProps) {
           )}
           {dirty && !readOnly && <span className="text-xs text-amber-700">Unsaved changes</span>}
         </div>
-        {!readOnly && (
-          <div className="flex gap-2">
-            <button id="studio-save" type="button" className="btn-secondary" onClick={() => void onSave()} disabled={busy !== null}>
-              {busy === 'save' ? 'Saving…' : 'Save draft'}
-            </button>
-            <button
-              type="button"
-              className="btn-primary py-1.5"
-              onClick={() => setPublishing(true)}
-              disabled={busy !== null || publishBlocked !== undefined}
-              title={publishBlocked}
-            >
-              Publish…
-            </button>
-          </div>
-        )}
+        <div className="flex gap-2">
+          {/* Viewers too: the replay reads recorded calls and changes nothing (session `read`). */}
+          {kind === 'contract' && <ImpactPreviewButton state={impact.state} onRun={previewImpact} />}
+          {!readOnly && (
+            <>
+              <button id="studio-save" type="button" className="btn-secondary" onClick={() => void onSave()} disabled={busy !== null}>
+                {busy === 'save' ? 'Saving…' : 'Save draft'}
+              </button>
+              <button
+                type="button"
+                className="btn-primary py-1.5"
+                onClick={() => setPublishing(true)}
+                disabled={busy !== null || publishBlocked !== undefined}
+                title={publishBlocked}
+              >
+                Publish…
+              </button>
+            </>
+          )}
+        </div>
       </div>
 
       {readOnly && <p className="card mb-3 p-3 text-sm text-zinc-600" data-testid="read-only-notice">{readOnlyReason ?? 'This editor is read-only.'}</p>}
@@ -329,11 +353,21 @@ export default function DocumentStudio(props: StudioEditorProps) {
             <span className="mb-1 block font-medium">Change note</span>
             <input className="input" value={changeNote} maxLength={2000} onChange={(e) => setChangeNote(e.target.value)} placeholder="What changed, for the people who review it later" autoFocus />
           </label>
+          {canShadow && (
+            <label className="flex items-center gap-2 text-sm" title="Evaluate this version on every call and record what it would decide, beside the served version, without letting it decide anything.">
+              <input type="checkbox" checked={shadowMode} onChange={(e) => setShadowMode(e.target.checked)} data-testid="publish-shadow" />
+              Shadow (record only)
+            </label>
+          )}
           <button type="submit" className="btn-primary" disabled={busy !== null || liveErrors > 0}>
-            {busy === 'publish' ? 'Publishing…' : 'Publish version'}
+            {busy === 'publish' ? 'Publishing…' : loaded?.status === 'shadow' && !dirty ? 'Promote to served' : shadowMode && canShadow ? 'Publish as shadow' : 'Publish version'}
           </button>
           <button type="button" className="btn-secondary py-2" onClick={() => setPublishing(false)}>Cancel</button>
-          <p className="w-full text-xs text-zinc-500">Publishing saves the draft, freezes this version and makes the runtime serve it.</p>
+          <p className="w-full text-xs text-zinc-500">
+            {shadowMode && canShadow
+              ? 'A shadow version is frozen and evaluated on every call beside the served one; its would-be decisions are recorded, and the traces page shows where they differ. Promote it later by publishing it again.'
+              : 'Publishing saves the draft, freezes this version and makes the runtime serve it.'}
+          </p>
         </form>
       )}
 
@@ -357,6 +391,8 @@ export default function DocumentStudio(props: StudioEditorProps) {
       </div>
 
       <ProblemsPanel problems={problems} status={status} onSelect={reveal} />
+
+      {kind === 'contract' && <ImpactPreviewPanel state={impact.state} onRun={previewImpact} onClose={impact.close} />}
 
       {documentId && (
         <VersionHistory

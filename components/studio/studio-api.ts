@@ -77,9 +77,11 @@ export function saveDraft(apiBase: string, document: unknown): Promise<ApiResult
   });
 }
 
-export function publishVersion(apiBase: string, id: string, version: string, changeNote: string): Promise<ApiResult<{ version: string }>> {
+/** `shadow`: freeze the version and evaluate it beside the served one, deciding nothing. */
+export function publishVersion(apiBase: string, id: string, version: string, changeNote: string, mode: 'enforce' | 'shadow' = 'enforce'): Promise<ApiResult<{ version: string }>> {
   const note = changeNote.trim();
-  return call(`${apiBase}/${segment(id)}/versions/${segment(version)}/publish`, { method: 'POST', body: JSON.stringify(note ? { change_note: note } : {}) }, (body) => ({ version: String(record(body).version ?? version) }));
+  const body = { ...(note ? { change_note: note } : {}), ...(mode === 'shadow' ? { mode } : {}) };
+  return call(`${apiBase}/${segment(id)}/versions/${segment(version)}/publish`, { method: 'POST', body: JSON.stringify(body) }, (answer) => ({ version: String(record(answer).version ?? version) }));
 }
 
 export function fetchVersionDocument(apiBase: string, id: string, version: string): Promise<ApiResult<unknown>> {
@@ -108,4 +110,64 @@ export function fetchVersions(apiBase: string, kind: DocumentKind, id: string): 
     });
     return { versions, servedVersion: typeof entry.latestVersion === 'string' ? entry.latestVersion : null };
   });
+}
+
+/** One recorded call whose outcome the draft would change (`before`/`after`: error codes, none = passes). */
+export interface ImpactChange {
+  evidenceId: string;
+  callId: string;
+  /** ISO time the call was recorded. */
+  at: string;
+  before: string[];
+  after: string[];
+}
+
+/** The answer of `POST {apiBase}/{tool}/impact` (see lib/contracts/impact-preview.ts). */
+export interface ImpactResult {
+  tool: string;
+  replayed: number;
+  notReplayable: number;
+  changed: number;
+  newlyRefused: number;
+  newlyPassing: number;
+  codes: { code: string; added: number; removed: number }[];
+  examples: ImpactChange[];
+}
+
+/**
+ * What the server replays; it does not say so in its answer, so these mirror
+ * lib/contracts/impact-preview.ts (7 days, IMPACT_MAX_CALLS), which the browser cannot import.
+ */
+export const IMPACT_WINDOW_DAYS = 7;
+export const IMPACT_MAX_CALLS = 1000;
+
+const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0);
+const codes = (value: unknown) => (Array.isArray(value) ? value.filter((c): c is string => typeof c === 'string').slice(0, 100) : []);
+
+/** Reads an impact answer without trusting its shape: missing counts are 0, junk entries dropped. */
+export function readImpact(body: unknown): ImpactResult {
+  const b = record(body);
+  return {
+    tool: String(b.tool ?? ''),
+    replayed: count(b.replayed),
+    notReplayable: count(b.notReplayable),
+    changed: count(b.changed),
+    newlyRefused: count(b.newlyRefused),
+    newlyPassing: count(b.newlyPassing),
+    codes: (Array.isArray(b.codes) ? b.codes : [])
+      .map(record)
+      .filter((c) => typeof c.code === 'string')
+      .slice(0, 200)
+      .map((c) => ({ code: String(c.code), added: count(c.added), removed: count(c.removed) })),
+    examples: (Array.isArray(b.examples) ? b.examples : [])
+      .map(record)
+      .filter((e) => typeof e.callId === 'string' && typeof e.at === 'string')
+      .slice(0, 50)
+      .map((e) => ({ evidenceId: String(e.evidenceId ?? ''), callId: String(e.callId), at: String(e.at), before: codes(e.before), after: codes(e.after) })),
+  };
+}
+
+/** Replays `document` (a draft, saved or not) against the tenant's recent recorded calls of `tool`. */
+export function previewImpact(apiBase: string, tool: string, document: unknown): Promise<ApiResult<ImpactResult>> {
+  return call(`${apiBase}/${segment(tool)}/impact`, { method: 'POST', body: JSON.stringify(document) }, readImpact);
 }
