@@ -27,7 +27,7 @@ export function SignInForm() {
         setPending(false);
         return;
       }
-      router.replace('/contracts');
+      router.replace('/');
       router.refresh();
     } catch {
       setError('Could not reach the server. Check your connection and try again.');

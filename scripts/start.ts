@@ -14,6 +14,7 @@ import { disconnectDb } from '../lib/db';
 import { createDataPlaneServer, type NodeHandler } from '../lib/data-plane/server';
 import { closeEvidenceWriter, setRawEvidenceStore } from '../lib/evidence/record-evidence';
 import { threadedEvidenceStore } from '../lib/evidence/sqlite-writer-thread';
+import { startBackgroundJobs, stopBackgroundJobs } from '../lib/jobs/background-jobs';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 const dev = process.argv.includes('--dev');
@@ -44,6 +45,7 @@ if (!dataPlaneOnly) {
 
 setRawEvidenceStore(threadedEvidenceStore);
 const server = createDataPlaneServer({ fallback });
+startBackgroundJobs();
 server.listen(settings.PORT, settings.HOSTNAME, () => {
   console.log(`toolgate: ${dataPlaneOnly ? 'data plane' : 'ready'} on http://${settings.HOSTNAME}:${settings.PORT}${dataPlaneOnly ? ' (runtime endpoints only)' : ''}`);
 });
@@ -55,7 +57,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     stopping = true;
     // Finish what is in flight (each answer waits for its evidence), then close the stores.
     server.close(() => {
-      void Promise.allSettled([closeEvidenceWriter(), disconnectDb()]).then(() => process.exit(0));
+      void stopBackgroundJobs().finally(() => Promise.allSettled([closeEvidenceWriter(), disconnectDb()]).then(() => process.exit(0)));
     });
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 10_000).unref();

@@ -2,17 +2,19 @@ import { z } from 'zod';
 import type { RouteHandler } from './define-route';
 import { API_ERROR_CODES } from './errors';
 import { validatePreHandler, validatePostHandler } from './handlers/validate';
-import { getApprovalHandler, decideApprovalHandler } from './handlers/approvals';
+import { getApprovalHandler, decideApprovalHandler, listApprovalsHandler } from './handlers/approvals';
+import { createWebhookHandler, deleteWebhookHandler, listWebhooksHandler } from './handlers/webhooks';
 import { createConfirmationHandler } from './handlers/confirmations';
 import { pipelineContextSchemaHandler, toolCallManifestSchemaHandler, validateManifestHandler, validatePipelineHandler } from './handlers/pipeline';
 import { deprecateContractHandler, exportContractHandler, importContractsHandler, getContractVersionHandler, previewContractImpactHandler, listContractsHandler, publishContractVersionHandler, saveContractDraftHandler, toolContractSchemaHandler } from './handlers/contracts';
 import { policySchemaHandler, surfaceSchemaHandler, getPolicyVersionHandler, getSurfaceVersionHandler, listPoliciesHandler, listSurfacesHandler, publishPolicyVersionHandler, publishSurfaceVersionHandler, savePolicyDraftHandler, saveSurfaceDraftHandler } from './handlers/studio-documents';
 import { lintHandler } from './handlers/lint';
-import { listViolationsHandler, verifyEvidenceHandler } from './handlers/evidence';
+import { listViolationsHandler, overviewHandler, verifyEvidenceHandler, violationStatsHandler } from './handlers/evidence';
+import { getTraceHandler, listTracesHandler } from './handlers/traces';
 import { createApiKeyHandler, listApiKeysHandler, revokeApiKeyHandler } from './handlers/api-keys';
 
 interface Endpoint {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'delete';
   path: string;
   summary: string;
   handler: RouteHandler;
@@ -25,8 +27,12 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'post', path: '/api/v1/confirmations', summary: "Record the user's confirmation of one exact call", handler: createConfirmationHandler },
   { method: 'post', path: '/api/v1/pipeline/validate', summary: 'Check an agent pipeline context against the AGN-036 rules', handler: validatePipelineHandler },
   { method: 'post', path: '/api/v1/manifests/validate', summary: 'Check a tool-call manifest (AGN-036 section 5)', handler: validateManifestHandler },
-  { method: 'get', path: '/api/v1/approvals/{id}', summary: 'An approval, with its token once approved', handler: getApprovalHandler },
-  { method: 'post', path: '/api/v1/approvals/{id}/decision', summary: 'Approve or deny', handler: decideApprovalHandler },
+  { method: 'get', path: '/api/v1/approvals', summary: 'The approval queue, newest first', handler: listApprovalsHandler },
+  { method: 'get', path: '/api/v1/approvals/{id}', summary: 'An approval, with its token once approved; long polling with ?wait=N', handler: getApprovalHandler },
+  { method: 'post', path: '/api/v1/approvals/{id}/decision', summary: 'Approve (optionally with edited arguments), deny, or escalate', handler: decideApprovalHandler },
+  { method: 'get', path: '/api/v1/webhooks', summary: 'Webhooks and their latest deliveries', handler: listWebhooksHandler },
+  { method: 'post', path: '/api/v1/webhooks', summary: 'Register a webhook (its signing secret is shown once)', handler: createWebhookHandler },
+  { method: 'delete', path: '/api/v1/webhooks/{id}', summary: 'Delete a webhook', handler: deleteWebhookHandler },
   { method: 'get', path: '/api/v1/contracts', summary: 'Contracts and their versions', handler: listContractsHandler },
   { method: 'post', path: '/api/v1/contracts', summary: 'Create or replace a contract draft', handler: saveContractDraftHandler },
   { method: 'get', path: '/api/v1/contracts/{tool}/versions/{version}', summary: 'One contract version', handler: getContractVersionHandler },
@@ -50,7 +56,11 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'get', path: '/api/v1/schemas/pipeline-context.json', summary: 'The JSON Schema of AGN-036 pipeline contexts', handler: pipelineContextSchemaHandler },
   { method: 'get', path: '/api/v1/schemas/tool-call-manifest.json', summary: 'The JSON Schema of tool-call manifests', handler: toolCallManifestSchemaHandler },
   { method: 'get', path: '/api/v1/evidence/verify', summary: "Verify the tenant's evidence hash chain", handler: verifyEvidenceHandler },
-  { method: 'get', path: '/api/v1/violations', summary: 'Violations, filtered and paged', handler: listViolationsHandler },
+  { method: 'get', path: '/api/v1/violations', summary: 'Violations, filtered and paged (format=csv: a CSV download)', handler: listViolationsHandler },
+  { method: 'get', path: '/api/v1/violations/stats', summary: 'Violation counts per code over time, and the top codes, tools and keys', handler: violationStatsHandler },
+  { method: 'get', path: '/api/v1/traces', summary: 'Traces (one row per call), filtered and paged', handler: listTracesHandler },
+  { method: 'get', path: '/api/v1/traces/{traceId}', summary: 'One trace: its evidence records, approvals and timeline', handler: getTraceHandler },
+  { method: 'get', path: '/api/v1/overview', summary: 'The last 24 hours: calls, refusals, pending approvals, noisiest codes', handler: overviewHandler },
   { method: 'get', path: '/api/v1/api-keys', summary: 'API keys', handler: listApiKeysHandler },
   { method: 'post', path: '/api/v1/api-keys', summary: 'Create an API key (shown once)', handler: createApiKeyHandler },
   { method: 'post', path: '/api/v1/api-keys/{id}/revoke', summary: 'Revoke an API key', handler: revokeApiKeyHandler },

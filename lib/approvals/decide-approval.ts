@@ -1,59 +1,223 @@
 import { db } from '../db';
 import { ApiError, NotFoundError } from '../api/errors';
-import { recordEvidence } from '../evidence/record-evidence';
+import { recordEvidence, type EvidenceInput } from '../evidence/record-evidence';
+import { redactArguments } from '../evidence/redact-arguments';
+import { resolveContract } from '../contracts/resolve-contract';
+import type { PolicyEvidence } from '../policies/policy-evidence';
+import type { Approval } from '../generated/sqlite/client';
 import type { Role } from '../tenants/roles';
+import { applyApprovalDecision, type DecisionPlan } from './apply-approval-decision';
+import { notifyApprovalChanged } from './approval-events';
+import { approvalOutcome } from './approval-outcome';
+import { prepareEditedArguments } from './edit-approval-arguments';
+import { expireApproval } from './expire-approval';
 
 /** How long an approved call's token stays redeemable. */
 const TOKEN_TTL_MS = 15 * 60 * 1000;
 
+/**
+ * Escalation moves an approval to the next role up. Tenant members decide with the roles in
+ * lib/tenants/roles.ts, where `admin` is the only role above `approver`; roles a contract or
+ * policy names that are not tenant roles can only be decided by admins anyway.
+ */
+const ESCALATION_ROLE = 'admin';
+
 export type Approver = { kind: 'api_key'; apiKeyId: string } | { kind: 'session'; userId: string; role: Role };
+export type ApprovalAction = 'approve' | 'deny' | 'escalate';
+
+export interface DecisionResult {
+  id: string;
+  status: string;
+  outcome: 'pending' | 'approved' | 'denied';
+  decided_at: string | null;
+  comment: string | null;
+  approvals: number;
+  approvers_required: number;
+  approver_roles: string[];
+  escalation_level: number;
+  edited: boolean;
+}
 
 /**
- * Approves or denies a pending approval. The conditional update makes the decision exactly
- * once: a second decider, or one after the deadline, gets a conflict. The decision is evidence.
+ * One approver's decision on a pending approval: approve (optionally with edited arguments),
+ * deny, or escalate to a higher role. Checks, in order: the approver may decide it (role), it
+ * is still decidable (not expired, not decided), the approver is not the requester (approve
+ * only: denying or escalating one's own call is always allowed), and edited arguments pass the
+ * contract. The decision, its evidence record and its webhook commit in one transaction
+ * (lib/approvals/apply-approval-decision.ts); concurrent decisions yield exactly one winner.
+ *
+ * N approvers: each approve is a vote of one person; the approval is approved when
+ * `approversRequired` distinct people approved, and denied at the first deny.
  */
-export async function decideApproval(options: { tenantId: string; id: string; decision: 'approve' | 'deny'; comment?: string; approver: Approver; requestId: string }) {
-  const row = await db().approval.findFirst({ where: { id: options.id, tenantId: options.tenantId } });
+export async function decideApproval(options: {
+  tenantId: string;
+  id: string;
+  decision: ApprovalAction;
+  comment?: string;
+  arguments?: Record<string, unknown>;
+  approver: Approver;
+  requestId: string;
+}): Promise<DecisionResult> {
+  const { tenantId, approver } = options;
+  const row = await db().approval.findFirst({ where: { id: options.id, tenantId } });
   if (!row) throw new NotFoundError('approval', options.id);
   const roles = row.approverRoles ? row.approverRoles.split(' ') : [];
   // Admin keys and admins may decide anything; other people need a role the contract names.
-  if (options.approver.kind === 'session' && options.approver.role !== 'admin' && roles.length > 0 && !roles.includes(options.approver.role)) {
-    throw new ApiError('forbidden', `Approving ${row.tool} needs one of the roles: ${roles.join(', ')}.`, { code: 'AXAG_ROLE_INSUFFICIENT', approver_roles: roles });
+  if (approver.kind === 'session' && approver.role !== 'admin' && roles.length > 0 && !roles.includes(approver.role)) {
+    throw new ApiError('forbidden', `Deciding ${row.tool} needs one of the roles: ${roles.join(', ')}.`, { code: 'AXAG_ROLE_INSUFFICIENT', approver_roles: roles });
   }
-  if (row.status !== 'pending') throw new ApiError('conflict', `The approval is already ${row.status}.`, { status: row.status });
   const now = new Date();
-  if (row.expiresAt.getTime() <= now.getTime()) {
-    await db().approval.updateMany({ where: { id: row.id, status: 'pending' }, data: { status: 'expired' } });
-    throw new ApiError('conflict', 'The approval expired before it was decided.', { status: 'expired' });
+  if (row.status === 'expired' || (row.status === 'pending' && row.expiresAt.getTime() <= now.getTime())) {
+    await expireApproval(row, { now });
+    throw new ApiError('approval_expired', 'The approval expired before it was decided; undecided approvals are denied.', { status: 'expired' });
   }
-  const status = options.decision === 'approve' ? 'approved' : 'denied';
-  const decidedBy = options.approver.kind === 'api_key' ? `api_key:${options.approver.apiKeyId}` : `user:${options.approver.userId}`;
+  if (row.status !== 'pending') throw new ApiError('conflict', `The approval is already ${row.status}.`, { reason: 'already_decided', status: row.status });
+  if (options.arguments !== undefined && options.decision !== 'approve') throw new ApiError('bad_request', 'Only an approve can carry edited arguments.');
 
-  await recordEvidence(
-    {
-      tenantId: options.tenantId,
-      kind: 'approval_decision',
-      requestId: options.requestId,
-      traceId: row.traceId,
-      callId: row.callId,
-      apiKeyId: options.approver.kind === 'api_key' ? options.approver.apiKeyId : null,
-      actorUserId: options.approver.kind === 'session' ? options.approver.userId : null,
-      tool: row.tool,
-      contractVersion: row.contractVersion,
-      argsHash: row.argsHash,
-      decision: status,
-      valid: true,
-      errors: [],
-      warnings: [],
-      durationMs: 0,
-    },
-    async (tx) => {
-      const updated = await tx.approval.updateMany({
-        where: { id: row.id, status: 'pending', expiresAt: { gt: now } },
-        data: { status, decidedAt: now, decidedBy, comment: options.comment ?? null, ...(status === 'approved' ? { expiresAt: new Date(now.getTime() + TOKEN_TTL_MS) } : {}) },
+  const identity = await approverIdentity(tenantId, approver);
+  if (options.decision === 'approve') await assertNotRequester(row, identity);
+
+  let escalateTo: string[] | null = null;
+  if (options.decision === 'escalate') {
+    if (roles.length === 1 && roles[0] === ESCALATION_ROLE) throw new ApiError('conflict', `The approval is already in the ${ESCALATION_ROLE} queue; there is no higher role.`, { reason: 'highest_role' });
+    escalateTo = [ESCALATION_ROLE];
+  }
+
+  const resolved = await resolveContract({ tenantId, tool: row.tool, version: row.contractVersion });
+  const sensitive = resolved.found ? (resolved.contract.compiled.document.sensitive ?? []) : [];
+  let edit: DecisionPlan['edit'] = null;
+  let editedArgs: Record<string, unknown> | null = null;
+  if (options.arguments !== undefined) {
+    if (!resolved.found) throw new ApiError('conflict', `${row.tool}@${row.contractVersion} is no longer published, so edited arguments cannot be checked.`, { reason: 'contract_unavailable' });
+    // The arguments the approver was shown (an earlier vote's edit, else the agent's).
+    const shown = row.editedArguments ?? row.arguments;
+    const original = shown === null ? null : (JSON.parse(shown) as Record<string, unknown>);
+    const prepared = prepareEditedArguments({ contract: resolved.contract.compiled, original, edited: options.arguments, userId: row.userId });
+    if (!prepared.ok) {
+      throw new ApiError('arguments_invalid', `The edited arguments do not pass ${row.tool}@${row.contractVersion}: ${prepared.issues.map((i) => i.code).join(', ')}.`, {
+        errors: prepared.issues.map((issue) => ({ code: issue.code, type: issue.type, path: issue.path, message: issue.message, details: issue.details })),
       });
-      if (updated.count !== 1) throw new ApiError('conflict', 'The approval was decided by someone else first.');
-    },
-  );
-  return { id: row.id, status, decided_at: now.toISOString(), comment: options.comment ?? null };
+    }
+    // An "edit" that changes nothing is a plain approve.
+    if (prepared.argsHash !== row.argsHash) {
+      editedArgs = prepared.arguments;
+      edit = { arguments: JSON.stringify(prepared.arguments), argsHash: prepared.argsHash, originalArgsHash: row.originalArgsHash ?? row.argsHash };
+    }
+  }
+
+  const votes = await db().approvalVote.findMany({ where: { approvalId: row.id, tenantId }, select: { approverId: true, decision: true } });
+  if (options.decision === 'approve' && votes.some((vote) => vote.approverId === identity.approverId)) {
+    throw new ApiError('conflict', 'You already voted on this approval; each approver counts once.', { reason: 'already_voted' });
+  }
+  const approves = votes.filter((vote) => vote.decision === 'approve').length;
+  const completes = options.decision === 'approve' && (edit ? 1 : approves + 1) >= Math.max(1, row.approversRequired);
+  const plan: DecisionPlan = {
+    tenantId,
+    approvalId: row.id,
+    action: options.decision,
+    approverId: identity.approverId,
+    comment: options.comment ?? null,
+    now,
+    seen: { argsHash: row.argsHash, escalationLevel: row.escalationLevel, approves },
+    completes,
+    edit,
+    escalateTo,
+    tokenTtlMs: TOKEN_TTL_MS,
+  };
+
+  const decision = options.decision === 'deny' ? 'denied' : options.decision === 'escalate' ? 'escalated' : completes ? 'approved' : 'vote';
+  const storeArguments = editedArgs !== null && (await db().tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { storeRawArguments: true } })).storeRawArguments;
+  const input: EvidenceInput = {
+    tenantId,
+    kind: 'approval_decision',
+    requestId: options.requestId,
+    traceId: row.traceId,
+    callId: row.callId,
+    apiKeyId: approver.kind === 'api_key' ? approver.apiKeyId : null,
+    actorUserId: approver.kind === 'session' ? approver.userId : null,
+    tool: row.tool,
+    contractVersion: row.contractVersion,
+    contractHash: resolved.found ? resolved.contract.contentHash : null,
+    // The agent's call, as in its `pre` record; an edit's hash is in `policy.transformed`.
+    argsHash: row.originalArgsHash ?? row.argsHash,
+    arguments: storeArguments && editedArgs ? redactArguments(editedArgs, sensitive) : null,
+    decision,
+    valid: true,
+    errors: [],
+    warnings: [],
+    durationMs: 0,
+    policyId: row.policyId,
+    policyVersion: row.policyVersion,
+    policyRule: row.policyRule,
+    policy: editEvidence(row, edit, editedArgs, storeArguments, sensitive, identity.approverId),
+  };
+  const recorded = await recordEvidence(input, (tx) => applyApprovalDecision(tx, plan));
+  notifyApprovalChanged(row.id);
+  const updated = recorded.extra;
+  return {
+    id: updated.id,
+    status: updated.status,
+    outcome: approvalOutcome(updated.status),
+    decided_at: updated.decidedAt?.toISOString() ?? null,
+    comment: updated.comment,
+    approvals: await db().approvalVote.count({ where: { approvalId: row.id, tenantId, decision: 'approve' } }),
+    approvers_required: updated.approversRequired,
+    approver_roles: updated.approverRoles ? updated.approverRoles.split(' ') : [],
+    escalation_level: updated.escalationLevel,
+    edited: updated.editedArguments !== null,
+  };
+}
+
+/**
+ * Both versions of an edited call in the decision's evidence, in the policy layer's own shape
+ * for rewritten arguments (`transformed`: the edited hash, the original hash, and the edited
+ * arguments redacted when the tenant stores arguments): an approver's edit is a transform.
+ */
+function editEvidence(row: Approval, edit: DecisionPlan['edit'], editedArgs: Record<string, unknown> | null, storeArguments: boolean, sensitive: readonly string[], approverId: string): string | null {
+  const argsHash = edit?.argsHash ?? (row.editedArguments !== null ? row.argsHash : null);
+  if (argsHash === null) return null;
+  const evidence: PolicyEvidence = {
+    decision: 'transform',
+    reason: `arguments edited by approver ${edit ? approverId : 'in an earlier vote'}`,
+    decided_by: row.policyId ? { policy_id: row.policyId, version: row.policyVersion ?? '', rule: row.policyRule ?? 'approval' } : null,
+    evaluated: [],
+    transformed: { args_hash: argsHash, original_args_hash: row.originalArgsHash ?? row.argsHash, ...(storeArguments && editedArgs ? { arguments: JSON.parse(redactArguments(editedArgs, sensitive)) } : {}) },
+    approval: { roles: row.approverRoles ? row.approverRoles.split(' ') : [], approvers_required: row.approversRequired, expires_in_seconds: null, escalated: row.escalationLevel > 0 },
+    duration_ms: 0,
+  };
+  return JSON.stringify(evidence);
+}
+
+interface ApproverIdentity {
+  /** The vote key: one per person; a key nobody created counts as its own approver. */
+  approverId: string;
+  /** The person behind the decision, when known. */
+  userId: string | null;
+  apiKeyId: string | null;
+}
+
+async function approverIdentity(tenantId: string, approver: Approver): Promise<ApproverIdentity> {
+  if (approver.kind === 'session') return { approverId: `user:${approver.userId}`, userId: approver.userId, apiKeyId: null };
+  const key = await db().apiKey.findFirst({ where: { id: approver.apiKeyId, tenantId }, select: { createdById: true } });
+  // A key created by a person votes as that person: N approvers are N people, not N keys.
+  const userId = key?.createdById ?? null;
+  return { approverId: userId ? `user:${userId}` : `api_key:${approver.apiKeyId}`, userId, apiKeyId: approver.apiKeyId };
+}
+
+/**
+ * The requester never approves its own call: not with the key that made it, not as the end
+ * user the call acts for (context.user_id), and not as the person who created the requesting
+ * key (through a session or through another key they created).
+ */
+async function assertNotRequester(row: Approval, identity: ApproverIdentity): Promise<void> {
+  const refuse = (why: string) => {
+    throw new ApiError('self_approval', `You cannot approve this call: ${why}. Another approver must decide it.`, { reason: why });
+  };
+  if (identity.apiKeyId !== null && identity.apiKeyId === row.apiKeyId) refuse('it was made with this API key');
+  if (identity.userId === null) return;
+  if (identity.userId === row.userId) refuse('it acts for you (context.user_id)');
+  if (row.apiKeyId) {
+    const requesting = await db().apiKey.findFirst({ where: { id: row.apiKeyId, tenantId: row.tenantId }, select: { createdById: true } });
+    if (requesting?.createdById && requesting.createdById === identity.userId) refuse('you created the API key that made it');
+  }
 }

@@ -1,20 +1,35 @@
 import { db } from '../db';
 import { NotFoundError } from '../api/errors';
 import { issueCallToken } from './call-token';
+import { approvalOutcome, type ApprovalStatus } from './approval-outcome';
+import { expireApproval } from './expire-approval';
 
 export interface ApprovalView {
   id: string;
-  status: 'pending' | 'approved' | 'denied' | 'expired';
+  status: ApprovalStatus;
+  /** What the agent does: wait (pending), run with the token (approved), or not run (denied, also when expired). */
+  outcome: 'pending' | 'approved' | 'denied';
   tool: string;
   version: string;
   call_id: string;
   trace_id: string;
+  side_effect_level: string;
   approver_roles: string[];
+  approvals: number;
+  approvers_required: number;
+  escalation_level: number;
   reason: string;
   created_at: string;
   expires_at: string;
   decided_at: string | null;
   comment: string | null;
+  /** Whether an approver edited the arguments; the token is then bound to `arguments`. */
+  edited: boolean;
+  /**
+   * Present when an approver edited the arguments: the exact arguments the agent must send on
+   * its retry (with the token); the original arguments no longer match the token.
+   */
+  arguments?: Record<string, unknown>;
   /** Present once approved and until used: the single-use token bound to the exact call. */
   approval_token?: string;
   token_used: boolean;
@@ -22,30 +37,39 @@ export interface ApprovalView {
 
 /**
  * An approval as the requesting agent sees it. A pending approval past its deadline is
- * reported (and stored) as expired: undecided means denied, never approved.
+ * expired here, with its evidence, if the sweeper has not done it yet: undecided means
+ * denied, never approved.
  */
 export async function getApprovalOrThrow(options: { tenantId: string; id: string; secret: string }): Promise<ApprovalView> {
   let row = await db().approval.findFirst({ where: { id: options.id, tenantId: options.tenantId } });
   if (!row) throw new NotFoundError('approval', options.id);
   if (row.status === 'pending' && row.expiresAt.getTime() <= Date.now()) {
-    await db().approval.updateMany({ where: { id: row.id, status: 'pending' }, data: { status: 'expired' } });
-    row = await db().approval.findFirstOrThrow({ where: { id: row.id } });
+    await expireApproval(row);
+    row = await db().approval.findFirstOrThrow({ where: { id: row.id, tenantId: options.tenantId } });
   }
+  const approvals = await db().approvalVote.count({ where: { approvalId: row.id, tenantId: options.tenantId, decision: 'approve' } });
   const view: ApprovalView = {
     id: row.id,
-    status: row.status as ApprovalView['status'],
+    status: row.status as ApprovalStatus,
+    outcome: approvalOutcome(row.status),
     tool: row.tool,
     version: row.contractVersion,
     call_id: row.callId,
     trace_id: row.traceId,
+    side_effect_level: row.sideEffectLevel,
     approver_roles: row.approverRoles ? row.approverRoles.split(' ') : [],
+    approvals,
+    approvers_required: row.approversRequired,
+    escalation_level: row.escalationLevel,
     reason: row.reason,
     created_at: row.createdAt.toISOString(),
     expires_at: row.expiresAt.toISOString(),
     decided_at: row.decidedAt?.toISOString() ?? null,
     comment: row.comment,
+    edited: row.editedArguments !== null,
     token_used: row.tokenUsedAt !== null,
   };
+  if (row.editedArguments !== null) view.arguments = JSON.parse(row.editedArguments) as Record<string, unknown>;
   if (row.status === 'approved' && !row.tokenUsedAt && row.expiresAt.getTime() > Date.now()) {
     view.approval_token = issueCallToken(options.secret, 'approval', row.id, {
       tenantId: row.tenantId,

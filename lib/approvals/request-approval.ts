@@ -1,10 +1,12 @@
 import type { Tx } from '../db';
 import type { CallBinding } from './call-token';
-
+import { enqueueApprovalEvent } from './approval-webhook';
 
 /**
  * The pending approval for a call that needs one. A retry of the same call (same binding)
- * while one is pending gets that approval back instead of queueing a duplicate.
+ * while one is pending gets that approval back instead of queueing a duplicate, also after an
+ * approver edited its arguments (it is then found by the agent's original arguments' hash).
+ * A new approval queues `approval.pending` for the tenant's webhooks in the same transaction.
  */
 export async function requestApproval(
   tx: Tx,
@@ -29,11 +31,19 @@ export async function requestApproval(
   const { binding } = options;
   const now = new Date();
   const existing = await tx.approval.findFirst({
-    where: { tenantId: binding.tenantId, tool: binding.tool, contractVersion: binding.contractVersion, argsHash: binding.argsHash, userId: binding.userId, status: 'pending', expiresAt: { gt: now } },
+    where: {
+      tenantId: binding.tenantId,
+      tool: binding.tool,
+      contractVersion: binding.contractVersion,
+      userId: binding.userId,
+      status: 'pending',
+      expiresAt: { gt: now },
+      OR: [{ argsHash: binding.argsHash }, { originalArgsHash: binding.argsHash }],
+    },
     orderBy: { createdAt: 'desc' },
   });
   if (existing) return existing;
-  return tx.approval.create({
+  const created = await tx.approval.create({
     data: {
       tenantId: binding.tenantId,
       tool: binding.tool,
@@ -57,4 +67,6 @@ export async function requestApproval(
       expiresAt: new Date(now.getTime() + options.ttlSeconds * 1000),
     },
   });
+  await enqueueApprovalEvent(tx, 'approval.pending', created);
+  return created;
 }

@@ -170,7 +170,8 @@ describe('failures', () => {
 describe('waitForApproval', () => {
   const approval = (status: Approval['status'], extra: Partial<Approval> = {}): Approval => ({
     id: 'apr_1', status, tool: 'payments.refund', version: '2.1.0', call_id: 'c', trace_id: 't', approver_roles: ['approver'], reason: 'r',
-    created_at: '', expires_at: '', decided_at: null, comment: null, token_used: false, ...extra,
+    created_at: '', expires_at: '', decided_at: null, comment: null, token_used: false,
+  outcome: status === 'approved' ? 'approved' : status === 'pending' ? 'pending' : 'denied', side_effect_level: 'external', approvals: 0, approvers_required: 1, escalation_level: 0, edited: false, ...extra,
   });
 
   it('long-polls with ?wait=30 and falls back to the poll interval when the server answers at once', async () => {

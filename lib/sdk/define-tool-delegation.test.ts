@@ -57,7 +57,8 @@ function refundTool(execute = vi.fn(async (input: { payment_id: string; amount_c
 
 const approval = (status: Approval['status'], extra: Partial<Approval> = {}): Approval => ({
   id: 'apr_1', status, tool: 'payments.refund', version: '2.1.0', call_id: 'call-1', trace_id: 't', approver_roles: ['approver'], reason: 'r',
-  created_at: '', expires_at: '', decided_at: null, comment: null, token_used: false, ...extra,
+  created_at: '', expires_at: '', decided_at: null, comment: null, token_used: false,
+  outcome: status === 'approved' ? 'approved' : status === 'pending' ? 'pending' : 'denied', side_effect_level: 'external', approvals: 0, approvers_required: 1, escalation_level: 0, edited: false, ...extra,
 });
 const pendingApproval = { id: 'apr_1', status: 'pending', expires_at: '2030-01-01T00:00:00.000Z', poll_url: '/api/v1/approvals/apr_1' };
 const needsApproval = refusal('AXAG_APPROVAL_MISSING', 'The call to payments.refund was refused with 1 problem. (1) AXAG_APPROVAL_MISSING ... Wait for approval, then call payments.refund again with the approval token.', { decision: 'require_approval', approval: pendingApproval });
@@ -121,6 +122,29 @@ describe('tool.run with Toolgate', () => {
     expect(client.waitForApproval).toHaveBeenCalledWith('apr_1', { timeoutMs: 60_000, signal: undefined });
     expect(client.validatePre.mock.calls[1]?.[0]).toMatchObject({ call_id: 'call-1', approval_token: 'tga_ok' });
     expect(execute).toHaveBeenCalledOnce();
+  });
+
+  it('approved with edited arguments: retries and runs with exactly the edited ones, and reports them', async () => {
+    const edited = { payment_id: 'pay_1', amount_cents: 200, reason: 'duplicate' };
+    const client = fakeClient({ pre: [needsApproval, answer()], approval: approval('approved', { approval_token: 'tga_ok', edited: true, arguments: edited }) });
+    const { tool, execute } = refundTool();
+    const result = await tool.run({ payment_id: 'pay_1', amount_cents: 500 }, { toolgate: client, callId: 'call-1', waitForApproval: true });
+    expect(result).toMatchObject({ isError: false, content: { amount_cents: 200 } });
+    expect(client.validatePre.mock.calls[1]?.[0]).toMatchObject({ arguments: edited, approval_token: 'tga_ok' });
+    expect(execute.mock.calls[0]?.[0]).toEqual(edited);
+    expect(client.validatePost.mock.calls[0]?.[0]).toMatchObject({ arguments: edited });
+  });
+
+  it('escalate is waited on like require_approval, and transform runs the tool with the rewritten arguments', async () => {
+    const escalated = { ...needsApproval, decision: 'escalate' as const };
+    const rewritten = { payment_id: 'pay_1', amount_cents: 100, reason: 'duplicate' };
+    const client = fakeClient({ pre: [escalated, answer({ decision: 'transform', arguments: rewritten })], approval: approval('approved', { approval_token: 'tga_ok' }) });
+    const { tool, execute } = refundTool();
+    const result = await tool.run({ payment_id: 'pay_1', amount_cents: 500 }, { toolgate: client, waitForApproval: true });
+    expect(result.isError).toBe(false);
+    expect(client.waitForApproval).toHaveBeenCalledOnce();
+    expect(execute.mock.calls[0]?.[0]).toEqual(rewritten);
+    expect(client.validatePost.mock.calls[0]?.[0]).toMatchObject({ arguments: rewritten });
   });
 
   it('require_approval with waitForApproval: denied, expired or still pending do not run', async () => {

@@ -221,7 +221,10 @@ export function defineTool<I extends ObjectSchema, O extends z.ZodType>(config: 
       return unreachable(error);
     }
 
-    if (pre.decision === 'require_approval' && pre.approval) {
+    // The arguments the tool runs with: the model's, unless an approver edited them or a policy
+    // transformed them; the token and the post check are bound to exactly these.
+    let callArgs = args;
+    if ((pre.decision === 'require_approval' || pre.decision === 'escalate') && pre.approval) {
       const ref = pre.approval;
       const pollUrl = `${client.baseUrl}${ref.poll_url}`;
       if (!options.waitForApproval) {
@@ -249,14 +252,16 @@ export function defineTool<I extends ObjectSchema, O extends z.ZodType>(config: 
                   : `The approval for this call to ${contractId} lapsed before the call could use it; the call did not run. Ask the user whether to request approval again.`;
         return fail(callId, 'approval', content, pre.errors, { pre, approval: seen, arguments: args });
       }
+      if (approval.edited && approval.arguments) callArgs = approval.arguments;
       try {
-        pre = await client.validatePre({ ...base, ...tokens, approval_token: approval.approval_token }, { signal });
+        pre = await client.validatePre({ ...base, arguments: callArgs, ...tokens, approval_token: approval.approval_token }, { signal });
       } catch (error) {
         return unreachable(error, { approval: seen });
       }
     }
 
-    if (pre.decision !== 'allow') {
+    if (pre.decision === 'transform' && pre.arguments) callArgs = pre.arguments;
+    else if (pre.decision !== 'allow') {
       const content = pre.llm_message ?? `The call to ${contractId} was refused (decision: ${pre.decision}); it did not run.`;
       return fail(callId, 'pre', content, pre.errors, { pre, approval: pre.approval, arguments: args });
     }
@@ -264,7 +269,7 @@ export function defineTool<I extends ObjectSchema, O extends z.ZodType>(config: 
     const post = async (outcome: { result: unknown } | { error: unknown }, sideEffects: { id: string }[]) => {
       try {
         const response = await client.validatePost(
-          { ...base, version: pre.version ?? base.version, ...outcome, side_effects: sideEffects.length > 0 ? sideEffects : undefined } as Parameters<ToolgateClient['validatePost']>[0],
+          { ...base, arguments: callArgs, version: pre.version ?? base.version, ...outcome, side_effects: sideEffects.length > 0 ? sideEffects : undefined } as Parameters<ToolgateClient['validatePost']>[0],
           { signal },
         );
         return { response };
@@ -273,23 +278,23 @@ export function defineTool<I extends ObjectSchema, O extends z.ZodType>(config: 
       }
     };
 
-    const ran = await execute(args, callId, signal);
+    const ran = await execute(callArgs, callId, signal);
     if (!ran.ok) {
       const reported = await post({ error: errorPayload(ran.error) }, ran.sideEffects);
-      return executeFailed(callId, ran.error, { pre, post: reported.response, arguments: args });
+      return executeFailed(callId, ran.error, { pre, post: reported.response, arguments: callArgs });
     }
     const checked = checkOutput(ran.value);
     if (!checked.ok) {
       // Recorded too: a tool that breaks its own output schema is exactly what evidence is for.
       const reported = await post({ result: ran.value }, ran.sideEffects);
-      return fail(callId, 'output', outputMismatchMessage(name, checked.issues), checked.issues, { pre, post: reported.response, arguments: args });
+      return fail(callId, 'output', outputMismatchMessage(name, checked.issues), checked.issues, { pre, post: reported.response, arguments: callArgs });
     }
     const reported = await post({ result: checked.value }, ran.sideEffects);
     if (reported.error) return { isError: false, content: checked.value, callId, pre, postError: reported.error };
     const postResponse = reported.response;
     if (!postResponse.valid) {
       const content = `${name} ran (so its side effects may have happened), but Toolgate refused its result, so it is not shown. ${postResponse.llm_message ?? ''}`.trim();
-      return fail(callId, 'post', content, postResponse.errors, { pre, post: postResponse, arguments: args });
+      return fail(callId, 'post', content, postResponse.errors, { pre, post: postResponse, arguments: callArgs });
     }
     return { isError: false, content: checked.value, callId, pre, post: postResponse };
   }

@@ -71,8 +71,12 @@ export interface ValidationResponse {
   error?: { code: 'AXAG_VALIDATION_ERROR'; type: string; message: string; details: Record<string, unknown> };
   /** Present when the call is refused: what the calling model should read. */
   llm_message?: string;
-  /** Present when the decision is `require_approval`. */
+  /** Present when the decision is `require_approval` or `escalate`. */
   approval?: ApprovalRef;
+  /** Present when the tenant has published policies: what the policy layer decided, and by which rule. */
+  policy?: { decision: Decision; reason: string | null; policy_id: string | null; version: string | null; rule: string | null };
+  /** Present when the decision is `transform`: run the tool with these arguments instead. */
+  arguments?: Record<string, unknown>;
 }
 
 export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired';
@@ -93,6 +97,16 @@ export interface Approval {
   /** Present once approved and until used: the single-use token for validate/pre. */
   approval_token?: string;
   token_used: boolean;
+  /** What the agent should act on: an expired approval is `denied` (undecided means denied). */
+  outcome: 'pending' | 'approved' | 'denied';
+  side_effect_level: string;
+  /** Distinct approvals so far, and how many are needed. */
+  approvals: number;
+  approvers_required: number;
+  escalation_level: number;
+  /** An approver approved edited arguments: the token is bound to `arguments`, so send exactly those. */
+  edited: boolean;
+  arguments?: Record<string, unknown>;
 }
 
 export interface ConfirmationRequest {

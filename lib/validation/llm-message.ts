@@ -15,7 +15,9 @@ function clip(text: string, max: number): string {
 
 function describeIssue(issue: ValidationIssue): string {
   const where = issue.path === '$' ? '' : ` at ${issue.path}`;
-  return `${issue.code}${where}: ${bare(clip(issue.message, 200))}. Fix: ${bare(clip(issue.details.suggestion, 200))}`;
+  // An approver's comment on a denial is written for the model to read: keep more of it.
+  const room = issue.code === 'AXAG_APPROVAL_DENIED' ? 600 : 200;
+  return `${issue.code}${where}: ${bare(clip(issue.message, room))}. Fix: ${bare(clip(issue.details.suggestion, 200))}`;
 }
 
 /** Without its closing full stop, so joining sentences never doubles one. */

@@ -25,6 +25,12 @@ export const PostCallRequestSchema = z
       .max(200)
       .optional()
       .describe('The side effects that actually happened, by the ids the contract declares.'),
+    execution_ms: z
+      .number()
+      .min(0)
+      .max(86_400_000)
+      .optional()
+      .describe("How long the tool itself ran, in milliseconds, as the agent measured it; the trace page shows it as the tool's own span."),
   })
   .strict()
   .refine((body) => (body.result === undefined) !== (body.error === undefined), { message: 'send exactly one of "result" or "error"', path: ['result'] });
@@ -45,10 +51,13 @@ export async function validatePostCall(options: {
   const argsHash = hashCanonical(request.arguments);
   let version = request.version;
   if (!version) {
-    const pre = await db().evidence.findFirst({ where: { tenantId, traceId, kind: 'pre', tool: request.tool }, orderBy: { seq: 'desc' }, select: { contractVersion: true } });
-    version = pre?.contractVersion ?? undefined;
+    // A trace holds a handful of records: found by the traceId index and sorted here, because
+    // an orderBy on seq lets SQLite (without statistics) walk a whole index instead.
+    const pres = await db().evidence.findMany({ where: { tenantId, traceId, kind: 'pre', tool: request.tool }, select: { seq: true, contractVersion: true }, take: 1000 });
+    const latest = pres.reduce<(typeof pres)[number] | undefined>((best, row) => (!best || row.seq > best.seq ? row : best), undefined);
+    version = latest?.contractVersion ?? undefined;
   }
-  const base = { tenantId, kind: 'post' as const, requestId: options.requestId, traceId, callId: request.call_id, w3cTraceparent: options.traceparent, apiKeyId: caller.apiKeyId, tool: request.tool, argsHash };
+  const base = { tenantId, kind: 'post' as const, requestId: options.requestId, traceId, callId: request.call_id, w3cTraceparent: options.traceparent, apiKeyId: caller.apiKeyId, tool: request.tool, argsHash, executionMs: request.execution_ms ?? null };
 
   const resolved = await resolveContract({ tenantId, tool: request.tool, version });
   if (!resolved.found) {

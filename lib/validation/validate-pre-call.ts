@@ -9,6 +9,7 @@ import { getInstanceSecret } from '../auth/instance-secret';
 import { checkCallToken } from '../approvals/check-call-token';
 import { consumeCallToken, TokenAlreadyUsedError } from '../approvals/consume-call-token';
 import { requestApproval } from '../approvals/request-approval';
+import { findRecentDenial } from '../approvals/find-recent-denial';
 import type { CallBinding } from '../approvals/call-token';
 import { recordEvidence } from '../evidence/record-evidence';
 import type { Tx } from '../db';
@@ -118,6 +119,15 @@ export async function validatePreCall(options: { caller: KeyCaller; request: Pre
   const call = { tool: request.tool, sideEffectLevel: annotations.side_effect_level, arguments: args, context: request.context };
   const policyOutcome = policies.enforced.length > 0 ? evaluatePolicies(policies.enforced, call) : null;
   const enforced = decideCall({ contract: compiled, checkErrors: errors, confirmationIssues, policy: policyOutcome, approvalCheck });
+  if (enforced.approval && !approvalCheck) {
+    // A person already denied this exact call: say so, with their comment, rather than queue
+    // the same call for approval again.
+    const denial = await findRecentDenial({ binding, withinSeconds: enforced.approval.expiresInSeconds ?? annotations.approval_ttl_seconds ?? env().TOOLGATE_APPROVAL_TTL_SECONDS });
+    if (denial) {
+      enforced.errors = [...enforced.errors.filter((e) => e.code !== 'AXAG_APPROVAL_MISSING' && e.code !== 'AXAG_ESCALATION_REQUIRED'), denial];
+      enforced.decision = 'deny';
+    }
+  }
   const shadow = await evaluateShadows({ tenantId, policies, call, request, enforced, checkErrors: errors, confirmationIssues, approvalCheck });
   const policyEvidence = policyOutcome || shadow.length > 0 ? buildPolicyEvidence({ outcome: policyOutcome, enforced, shadow, argsHash, storeArguments: caller.storeRawArguments, sensitive: compiled.document.sensitive ?? [], durationMs: performance.now() - policyStarted }) : null;
   if (enforced.approvalTokenUsed && approvalCheck?.ok) tokens.push({ kind: 'approval', id: approvalCheck.id });

@@ -7,7 +7,7 @@ import { SignInForm } from '@/components/sign-in-form';
 export const metadata: Metadata = { title: 'Sign in' };
 
 export default async function SignInPage() {
-  if (await getSessionMember(await headers())) redirect('/contracts');
+  if (await getSessionMember(await headers())) redirect('/');
   return (
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-sm">

@@ -1,27 +1,156 @@
 import { z } from 'zod';
-import { defineRoute } from '../define-route';
+import { defineRoute, type IncomingCall } from '../define-route';
+import { plainObject } from '../schemas';
 import { getInstanceSecret } from '../../auth/instance-secret';
 import { getApprovalOrThrow } from '../../approvals/get-approval-or-throw';
 import { decideApproval } from '../../approvals/decide-approval';
+import { listApprovals } from '../../approvals/list-approvals';
+import { MAX_WAIT_SECONDS, waitForApprovalChange } from '../../approvals/wait-for-approval';
+import { APPROVAL_STATUSES } from '../../approvals/approval-outcome';
+import { QUEUE_FILTERS } from '../../approvals/approval-queue-types';
 
-/** GET /api/v1/approvals/{id} — the state of an approval; once approved, its single-use token. */
+const status = z.enum(APPROVAL_STATUSES);
+const outcome = z.enum(['pending', 'approved', 'denied']);
+const iso = z.string();
+
+const ApprovalViewSchema = z
+  .object({
+    id: z.string(),
+    status,
+    outcome,
+    tool: z.string(),
+    version: z.string(),
+    call_id: z.string(),
+    trace_id: z.string(),
+    side_effect_level: z.string(),
+    approver_roles: z.array(z.string()),
+    approvals: z.number().int(),
+    approvers_required: z.number().int().min(1),
+    escalation_level: z.number().int(),
+    reason: z.string(),
+    created_at: iso,
+    expires_at: iso,
+    decided_at: iso.nullable(),
+    comment: z.string().nullable(),
+    edited: z.boolean(),
+    arguments: z.record(z.string(), z.unknown()).optional(),
+    approval_token: z.string().optional(),
+    token_used: z.boolean(),
+  })
+  .strict();
+
+const DecisionResultSchema = z
+  .object({
+    id: z.string(),
+    status,
+    outcome,
+    decided_at: iso.nullable(),
+    comment: z.string().nullable(),
+    approvals: z.number().int(),
+    approvers_required: z.number().int().min(1),
+    approver_roles: z.array(z.string()),
+    escalation_level: z.number().int(),
+    edited: z.boolean(),
+  })
+  .strict();
+
+const QueueItemSchema = z
+  .object({
+    id: z.string(),
+    status,
+    outcome,
+    tool: z.string(),
+    version: z.string(),
+    side_effect_level: z.string(),
+    reason: z.string(),
+    arguments: z.record(z.string(), z.unknown()).nullable(),
+    arguments_omitted: z.boolean(),
+    edited: z.boolean(),
+    args_hash: z.string(),
+    original_args_hash: z.string().nullable(),
+    requesting_key: z.object({ id: z.string(), name: z.string(), prefix: z.string() }).nullable(),
+    user_id: z.string().nullable(),
+    policy: z.object({ id: z.string(), version: z.string().nullable(), rule: z.string().nullable() }).nullable(),
+    approver_roles: z.array(z.string()),
+    votes: z.array(z.object({ approver: z.string(), approver_label: z.string(), decision: z.string(), comment: z.string().nullable(), created_at: iso })),
+    approvals: z.number().int(),
+    approvers_required: z.number().int().min(1),
+    escalation_level: z.number().int(),
+    escalated_at: iso.nullable(),
+    created_at: iso,
+    expires_at: iso,
+    time_left_seconds: z.number().int().min(0),
+    decided_at: iso.nullable(),
+    decided_by: z.string().nullable(),
+    comment: z.string().nullable(),
+    call_id: z.string(),
+    trace_id: z.string(),
+    trace: z.array(z.object({ evidence_id: z.string(), kind: z.string(), decision: z.string(), codes: z.array(z.string()), created_at: iso })),
+  })
+  .strict();
+
+/** Long polling ends early when the client disconnects, where the server exposes it. */
+function clientSignal(call: IncomingCall): AbortSignal | undefined {
+  return (call as IncomingCall & { signal?: AbortSignal }).signal;
+}
+
+/**
+ * GET /api/v1/approvals/{id}[?wait=N] — the state of an approval; once approved, its
+ * single-use token (and the edited arguments, when an approver edited them). With `wait`
+ * (0-30 s) a pending approval is held open until it is decided, expires, or the time is up.
+ */
 export const getApprovalHandler = defineRoute({
   auth: { apiKey: 'validate', session: 'read' },
-  handler: async ({ caller, params }) => ({
-    body: await getApprovalOrThrow({ tenantId: caller.tenantId, id: params.id ?? '', secret: await getInstanceSecret() }),
-  }),
+  query: z
+    .object({ wait: z.coerce.number().int().min(0).max(MAX_WAIT_SECONDS).optional().describe(`Seconds to wait for a pending approval to change (0-${MAX_WAIT_SECONDS}).`) })
+    .strict(),
+  response: ApprovalViewSchema,
+  handler: async ({ caller, params, query, call }) => {
+    const id = params.id ?? '';
+    const secret = await getInstanceSecret();
+    const first = await getApprovalOrThrow({ tenantId: caller.tenantId, id, secret });
+    const waitSeconds = query?.wait ?? 0;
+    if (first.status !== 'pending' || waitSeconds === 0) return { body: first };
+    await waitForApprovalChange({ tenantId: caller.tenantId, id, waitMs: waitSeconds * 1000, signal: clientSignal(call) });
+    return { body: await getApprovalOrThrow({ tenantId: caller.tenantId, id, secret }) };
+  },
 });
 
-/** POST /api/v1/approvals/{id}/decision — approve or deny (admin key, or an approver's session). */
+/** GET /api/v1/approvals — the tenant's approval queue (people, and admin keys). */
+export const listApprovalsHandler = defineRoute({
+  auth: { apiKey: 'admin', session: 'read' },
+  query: z
+    .object({
+      status: z.enum(QUEUE_FILTERS).default('pending'),
+      cursor: z.string().max(64).optional(),
+      limit: z.coerce.number().int().min(0).max(100).default(50).describe('0 answers only the counts.'),
+    })
+    .strict(),
+  response: z.object({ approvals: z.array(QueueItemSchema), next_cursor: z.string().nullable(), counts: z.object({ pending: z.number().int() }) }).strict(),
+  handler: async ({ caller, query }) => ({ body: await listApprovals({ tenantId: caller.tenantId, status: query.status, cursor: query.cursor, limit: query.limit }) }),
+});
+
+/**
+ * POST /api/v1/approvals/{id}/decision — approve (optionally with edited `arguments`), deny,
+ * or escalate to the admins' queue (admin key, or a session allowed to decide approvals).
+ */
 export const decideApprovalHandler = defineRoute({
   auth: { apiKey: 'admin', session: 'decide_approvals' },
-  body: z.object({ decision: z.enum(['approve', 'deny']), comment: z.string().max(2000).optional() }).strict(),
+  body: z
+    .object({
+      decision: z.enum(['approve', 'deny', 'escalate']),
+      comment: z.string().max(2000).optional(),
+      arguments: plainObject('approve only: the arguments to approve instead of the agent\'s; the token is bound to them and the agent receives them.').optional(),
+    })
+    .strict(),
+  response: DecisionResultSchema,
   handler: async ({ caller, params, body, requestId }) => ({
     body: await decideApproval({
       tenantId: caller.tenantId,
       id: params.id ?? '',
       decision: body.decision,
       comment: body.comment,
+      arguments: body.arguments,
       requestId,
       approver: caller.kind === 'api_key' ? { kind: 'api_key', apiKeyId: caller.apiKeyId } : { kind: 'session', userId: caller.userId, role: caller.role },
     }),

@@ -1,0 +1,78 @@
+import type { Metadata } from 'next';
+import { listTraces, TRACE_SEARCH_MAX } from '@/lib/dashboard/list-traces';
+import { pageHref, readPageFilters, type SearchParams } from '@/lib/dashboard/page-filters';
+import { listApiKeys } from '@/lib/auth/api-keys';
+import { listContracts } from '@/lib/contracts/list-contracts';
+import { ApiError } from '@/lib/api/errors';
+import { TraceTable } from '@/components/dashboard/trace-table';
+import { NoCallsYet } from '@/components/dashboard/no-calls-yet';
+import { Pager } from '@/components/dashboard/pager';
+import { formatInstant } from '@/components/dashboard/format';
+import Link from 'next/link';
+import { DataList, DECISION_OPTIONS, FilterForm, Problems, SelectField, TextField, TimeRangeFields } from '@/components/dashboard/filter-fields';
+import { requireMember } from '../require-member';
+
+export const metadata: Metadata = { title: 'Traces' };
+export const dynamic = 'force-dynamic';
+
+const PAGE_SIZE = 50;
+
+export default async function TracesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const member = await requireMember();
+  const tenantId = member.tenant.id;
+  const page = readPageFilters(await searchParams, { fields: { tool: 'name', decision: 'decision', key: 'name', q: 'search', shadow: 'flag' }, defaultRange: 'all' });
+  const v = page.values;
+  const shadow = v.shadow === '1';
+  const [keys, contracts] = await Promise.all([listApiKeys({ tenantId }), listContracts({ tenantId })]);
+  const filters = { tool: v.tool, decision: v.decision, apiKeyId: v.key, search: v.q?.slice(0, TRACE_SEARCH_MAX), shadowDiffers: shadow, since: page.since, until: page.until };
+  const problems = [...page.problems];
+  const result = await listTraces({ tenantId, filters, cursor: page.cursor, limit: PAGE_SIZE }).catch((error: unknown) => {
+    // A stale or hand-edited cursor: show the newest calls instead of an error page.
+    if (!(error instanceof ApiError && error.code === 'bad_request')) throw error;
+    problems.push('That page link is no longer valid; showing the newest calls.');
+    return listTraces({ tenantId, filters, limit: PAGE_SIZE });
+  });
+  const filtered = Object.keys(v).some((k) => k !== 'range' || v.range !== 'all');
+
+  return (
+    <>
+      <h1 className="text-2xl font-semibold tracking-tight">{shadow ? 'Shadow differences' : 'Traces'}</h1>
+      <p className="mt-1 mb-6 text-sm text-zinc-600">
+        {shadow
+          ? 'Checks where a shadow policy or contract version would have decided differently from the enforced one. Shadow versions decide nothing; this is where to look before enforcing one.'
+          : 'One row per call (a call_id), newest first: the decision of its validate/pre, and how it ended. Open one for its timeline and evidence.'}
+      </p>
+      <FilterForm action="/traces" resetHref="/traces">
+        <TextField label="Search" name="q" value={v.q} placeholder="call_id or trace id" width="w-56" />
+        <TextField label="Tool" name="tool" value={v.tool} list="trace-tools" placeholder="any tool" />
+        <DataList id="trace-tools" values={contracts.map((c) => c.tool)} />
+        <SelectField label="Decision" name="decision" value={v.decision} options={DECISION_OPTIONS} />
+        <SelectField label="Agent key" name="key" value={v.key} options={[{ value: '', label: 'Any key' }, ...keys.map((k) => ({ value: k.id, label: `${k.name} (${k.prefix}…)` }))]} />
+        <TimeRangeFields range={page.range === 'custom' ? 'custom' : (v.range ?? 'all')} since={v.since} until={v.until} />
+        <label className="flex items-center gap-2 pb-2">
+          <input type="checkbox" name="shadow" value="1" defaultChecked={shadow} /> Only shadow differences
+        </label>
+      </FilterForm>
+      <Problems problems={problems} />
+      {result.searched_back_to && (
+        <p className="mb-3 text-sm text-zinc-600" data-testid="traces-window">
+          {result.traces.length === 0 ? 'No matches' : 'No more matches'} among the calls since {formatInstant(result.searched_back_to)}; older ones are searched a window at a time.{' '}
+          {result.next_cursor && <Link className="font-medium text-brand hover:underline" href={pageHref('/traces', v, { cursor: result.next_cursor })}>Search older calls →</Link>}
+        </p>
+      )}
+      {result.traces.length === 0 && result.searched_back_to ? null : result.traces.length === 0 ? (
+        filtered || page.cursor ? (
+          <div className="card p-8 text-sm text-zinc-600" data-testid="traces-empty">
+            <h2 className="mb-1 text-base font-semibold text-zinc-900">{shadow ? 'No shadow differences' : 'No calls match these filters'}</h2>
+            <p>{shadow ? 'No shadow policy or contract version disagreed with the enforced decision in this range.' : 'Widen the time range or clear a filter.'}</p>
+          </div>
+        ) : (
+          <NoCallsYet />
+        )
+      ) : (
+        <TraceTable traces={result.traces} shadow={shadow} />
+      )}
+      <Pager onFirstPage={!page.cursor} newestHref={pageHref('/traces', v)} olderHref={result.next_cursor ? pageHref('/traces', v, { cursor: result.next_cursor }) : null} />
+    </>
+  );
+}

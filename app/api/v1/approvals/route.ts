@@ -1,0 +1,1 @@
+export { listApprovalsHandler as GET } from '@/lib/api/handlers/approvals';

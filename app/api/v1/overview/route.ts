@@ -1,0 +1,1 @@
+export { overviewHandler as GET } from '@/lib/api/handlers/evidence';

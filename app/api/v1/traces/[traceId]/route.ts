@@ -1,0 +1,1 @@
+export { getTraceHandler as GET } from '@/lib/api/handlers/traces';

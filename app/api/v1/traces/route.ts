@@ -1,0 +1,1 @@
+export { listTracesHandler as GET } from '@/lib/api/handlers/traces';

@@ -1,0 +1,1 @@
+export { violationStatsHandler as GET } from '@/lib/api/handlers/evidence';

@@ -1,0 +1,1 @@
+export { deleteWebhookHandler as DELETE } from '@/lib/api/handlers/webhooks';

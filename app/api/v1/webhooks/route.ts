@@ -1,0 +1,1 @@
+export { listWebhooksHandler as GET, createWebhookHandler as POST } from '@/lib/api/handlers/webhooks';

@@ -1,0 +1,78 @@
+'use client';
+
+import { useCallback, useEffect, useState } from 'react';
+import type { ApprovalQueueItem } from '@/lib/approvals/approval-queue-types';
+import { ApprovalCard } from './approval-card';
+import { fetchQueue, HISTORY_LIMIT, PENDING_LIMIT } from './approvals-api';
+
+/**
+ * How often the open page asks for the queue. Short polling, not server-sent events: a
+ * decision can be taken on any instance and the queue lives in the database, so an SSE stream
+ * would itself have to poll the database on the server; two small indexed list requests every
+ * few seconds per open tab cost about the same, survive proxies and instance restarts, and
+ * need no connection held open. Hidden tabs do not poll.
+ */
+const POLL_MS = 2500;
+
+/** The server's rule, to show buttons only where they can work: admins decide anything. */
+function mayDecide(role: string, approverRoles: string[]): boolean {
+  return role === 'admin' || approverRoles.length === 0 || approverRoles.includes(role);
+}
+
+export function ApprovalQueue(props: { initialPending: ApprovalQueueItem[]; initialHistory: ApprovalQueueItem[]; renderedAt: number; canDecide: boolean; role: string }) {
+  const [pending, setPending] = useState(props.initialPending);
+  const [history, setHistory] = useState(props.initialHistory);
+  // Starts at the server's clock so the first client render matches the server's HTML.
+  const [now, setNow] = useState(props.renderedAt);
+
+  const refresh = useCallback(async () => {
+    const [p, h] = await Promise.all([fetchQueue('pending', PENDING_LIMIT), fetchQueue('decided', HISTORY_LIMIT)]);
+    if (p) setPending(p.approvals);
+    if (h) setHistory(h.approvals);
+  }, []);
+
+  useEffect(() => {
+    const tick = setInterval(() => setNow(Date.now()), 1000);
+    const poll = setInterval(() => {
+      if (!document.hidden) void refresh();
+    }, POLL_MS);
+    return () => {
+      clearInterval(tick);
+      clearInterval(poll);
+    };
+  }, [refresh]);
+
+  return (
+    <>
+      <section aria-labelledby="pending-heading">
+        <h2 id="pending-heading" className="mb-3 text-lg font-semibold">
+          Pending <span data-testid="pending-count" className="text-zinc-500">({pending.length})</span>
+        </h2>
+        {pending.length === 0 ? (
+          <div data-testid="approvals-empty" className="card p-8 text-sm text-zinc-600">
+            <h3 className="mb-1 text-base font-semibold text-zinc-900">Nothing waits for approval</h3>
+            <p>Calls to tools that need approval appear here as agents make them; this page updates on its own.</p>
+          </div>
+        ) : (
+          <ul className="space-y-3">
+            {pending.map((item) => (
+              <ApprovalCard key={item.id} item={item} now={now} canDecide={props.canDecide && mayDecide(props.role, item.approver_roles)} onDecided={() => void refresh()} />
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby="history-heading" className="mt-10">
+        <h2 id="history-heading" className="mb-3 text-lg font-semibold">Decided and expired</h2>
+        {history.length === 0 ? (
+          <p className="text-sm text-zinc-500">No decisions yet.</p>
+        ) : (
+          <ul className="space-y-3">
+            {history.map((item) => (
+              <ApprovalCard key={item.id} item={item} now={now} canDecide={false} onDecided={() => void refresh()} />
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,70 @@
+import type { ApprovalQueuePage, QueueFilter } from '@/lib/approvals/approval-queue-types';
+
+/**
+ * The queue page's calls to the approvals API: same-origin fetches, authenticated by the
+ * session cookie, so the page decides through exactly the endpoint admin keys use.
+ */
+
+/** What the page shows: the pending queue, and the latest decisions below it. */
+export const PENDING_LIMIT = 50;
+export const HISTORY_LIMIT = 20;
+
+export type DecisionBody = { decision: 'approve' | 'deny' | 'escalate'; comment?: string; arguments?: Record<string, unknown> };
+
+export interface DecisionFailure {
+  status: number;
+  code: string;
+  message: string;
+  /** For 422 arguments_invalid: the AXAG issues the edited arguments have. */
+  issues: { code: string; path: string; message: string }[];
+}
+
+export async function fetchQueue(status: QueueFilter, limit: number): Promise<ApprovalQueuePage | null> {
+  try {
+    const response = await fetch(`/api/v1/approvals?status=${status}&limit=${limit}`, { credentials: 'same-origin', headers: { accept: 'application/json' }, cache: 'no-store' });
+    return response.ok ? ((await response.json()) as ApprovalQueuePage) : null;
+  } catch {
+    // Offline for a moment: keep showing what we have; the next poll tries again.
+    return null;
+  }
+}
+
+export async function sendDecision(id: string, body: DecisionBody): Promise<{ ok: true } | { ok: false; failure: DecisionFailure }> {
+  let response: Response;
+  try {
+    response = await fetch(`/api/v1/approvals/${encodeURIComponent(id)}/decision`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { accept: 'application/json', 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  } catch (error) {
+    return { ok: false, failure: { status: 0, code: 'network', message: `Could not reach Toolgate: ${error instanceof Error ? error.message : String(error)}`, issues: [] } };
+  }
+  if (response.ok) return { ok: true };
+  const parsed = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string; details?: { errors?: { code: string; path: string; message: string }[] } } };
+  return {
+    ok: false,
+    failure: {
+      status: response.status,
+      code: parsed.error?.code ?? `http_${response.status}`,
+      message: parsed.error?.message ?? `The server answered ${response.status}.`,
+      issues: (parsed.error?.details?.errors ?? []).slice(0, 20),
+    },
+  };
+}
+
+/** "4m 05s", "1h 02m", "expired". */
+export function formatTimeLeft(seconds: number): string {
+  if (seconds <= 0) return 'expired';
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  if (h > 0) return `${h}h ${String(m).padStart(2, '0')}m`;
+  return `${m}m ${String(s).padStart(2, '0')}s`;
+}
+
+/** Same rendering on server and client (no time zone involved): "2026-11-22 03:15:04 UTC". */
+export function formatUtc(iso: string | null): string {
+  return iso ? `${iso.slice(0, 19).replace('T', ' ')} UTC` : '—';
+}

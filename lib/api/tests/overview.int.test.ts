@@ -1,0 +1,86 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
+import { GET as overview } from '@/app/api/v1/overview/route';
+import { lookupOrderContract, refundPaymentContract } from '@/lib/contracts/examples';
+import { db } from '@/lib/db';
+import { recordEvidence } from '@/lib/evidence/record-evidence';
+import { traceIdFor } from '@/lib/evidence/trace-id';
+import { call } from '@/lib/testing/api-client';
+import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+
+let t: Awaited<ReturnType<typeof createTestTenant>>;
+let other: Awaited<ReturnType<typeof createTestTenant>>;
+
+const lookup = (callId: string, orderId: string) =>
+  call(validatePre, { key: t.agentKey, body: { tool: 'orders.lookup', call_id: callId, arguments: { tenant_id: 'acme', order_id: orderId }, context: { tenant_id: 'acme' } } });
+const refund = (callId: string, amountCents: number) =>
+  call(validatePre, {
+    key: t.agentKey,
+    body: {
+      tool: 'payments.refund',
+      call_id: callId,
+      arguments: { tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: amountCents, reason: 'duplicate' },
+      context: { tenant_id: 'acme', user_id: 'u', roles: ['support'], state: { payment_status: 'captured' } },
+    },
+  });
+
+beforeAll(async () => {
+  t = await createTestTenant();
+  other = await createTestTenant();
+  await publishContract(t.tenant.id, lookupOrderContract);
+  await publishContract(t.tenant.id, refundPaymentContract);
+});
+
+describe('GET /api/v1/overview', () => {
+  it('is all zeros, with no last record, before any call', async () => {
+    const res = await call(overview, { key: t.adminKey });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ calls: 0, refusals: 0, held_for_approval: 0, shadow_differences: 0, pending_approvals: 0, top_codes: [], last_record_at: null });
+    expect(new Date(res.body.until).getTime() - new Date(res.body.since).getTime()).toBe(24 * 3_600_000);
+  });
+
+  it('counts the last 24 hours: calls, refusals, pending approvals, noisiest codes, shadow differences', async () => {
+    // A refusal from two days ago (the tenant's first record) is outside the window.
+    const old = await lookup('bad-old', 'BAD');
+    const oldDate = new Date(Date.now() - 2 * 86_400_000);
+    await db().evidence.update({ where: { id: old.body.evidence_id }, data: { createdAt: oldDate } });
+    await db().violation.updateMany({ where: { evidenceId: old.body.evidence_id }, data: { createdAt: oldDate } });
+    for (let i = 0; i < 3; i++) expect((await lookup(`bad-${i}`, 'BAD')).body.decision).toBe('deny');
+    for (let i = 0; i < 2; i++) expect((await lookup(`ok-${i}`, 'ord_abc123')).body.decision).toBe('allow');
+    expect((await refund('refund-pending', 500)).body.decision).toBe('require_approval');
+    // Different arguments: the same call again would reuse the pending approval.
+    const expiring = await refund('refund-expired', 700);
+    expect(expiring.body.decision).toBe('require_approval');
+    expect(expiring.body.approval.id).not.toBe((await db().approval.findFirstOrThrow({ where: { tenantId: t.tenant.id, callId: 'refund-pending' } })).id);
+    // An approval past its deadline is no longer pending, whatever its stored status says.
+    await db().approval.update({ where: { id: expiring.body.approval.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await recordEvidence({
+      tenantId: t.tenant.id,
+      kind: 'pre',
+      requestId: 'req-shadow',
+      traceId: traceIdFor(t.tenant.id, 'shadow-1'),
+      callId: 'shadow-1',
+      tool: 'orders.lookup',
+      argsHash: 'c'.repeat(64),
+      decision: 'allow',
+      valid: true,
+      errors: [],
+      warnings: [],
+      durationMs: 1,
+      shadowDiffers: true,
+    });
+
+    const res = await call(overview, { key: t.adminKey });
+    expect(res.body).toMatchObject({ calls: 8, refusals: 3, held_for_approval: 2, shadow_differences: 1, pending_approvals: 1 });
+    expect(res.body.top_codes[0]).toEqual({ code: 'AXAG_PATTERN_MISMATCH', count: 3 });
+    expect(res.body.top_codes.find((c: { code: string }) => c.code === 'AXAG_APPROVAL_MISSING')).toEqual({ code: 'AXAG_APPROVAL_MISSING', count: 2 });
+    expect(new Date(res.body.last_record_at).getTime()).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('is scoped to the tenant and needs an admin key or a session', async () => {
+    const theirs = await call(overview, { key: other.adminKey });
+    expect(theirs.body).toMatchObject({ calls: 0, refusals: 0, pending_approvals: 0, top_codes: [], last_record_at: null });
+    expect((await call(overview, { key: t.agentKey })).status).toBe(403);
+    expect((await call(overview, {})).status).toBe(401);
+  });
+});

@@ -1,0 +1,174 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
+import { POST as decide } from '@/app/api/v1/approvals/[id]/decision/route';
+import { GET as listWebhooks, POST as createWebhook } from '@/app/api/v1/webhooks/route';
+import { DELETE as deleteWebhook } from '@/app/api/v1/webhooks/[id]/route';
+import { db } from '@/lib/db';
+import { refundPaymentContract } from '@/lib/contracts/examples';
+import { deliverDueWebhooks, MAX_ATTEMPTS } from '@/lib/webhooks/deliver-webhooks';
+import { verifyWebhookSignature } from '@/lib/webhooks/webhook-signature';
+import { call } from '@/lib/testing/api-client';
+import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+
+interface Received {
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** A real receiver on loopback; `failNext` makes the next N requests answer 500. */
+const received: Received[] = [];
+let failNext = 0;
+let receiverUrl = '';
+const receiver = http.createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    received.push({ url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+    if (failNext > 0) {
+      failNext--;
+      res.writeHead(500).end('down for maintenance');
+    } else {
+      res.writeHead(204).end();
+    }
+  });
+});
+
+let t: Awaited<ReturnType<typeof createTestTenant>>;
+let other: Awaited<ReturnType<typeof createTestTenant>>;
+let n = 0;
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/toolgate`;
+  t = await createTestTenant();
+  other = await createTestTenant();
+  await publishContract(t.tenant.id, refundPaymentContract);
+  await publishContract(other.tenant.id, refundPaymentContract);
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => receiver.close(resolve));
+});
+
+beforeEach(async () => {
+  received.length = 0;
+  failNext = 0;
+  await db().webhook.deleteMany({});
+});
+
+const requestRefund = async (key = t.agentKey) => {
+  const res = await call(validatePre, {
+    key,
+    body: { tool: 'payments.refund', call_id: `w-${++n}`, arguments: { tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: 100 + n, reason: 'duplicate' }, context: { tenant_id: 'acme', roles: ['support'], state: { payment_status: 'captured' } } },
+  });
+  expect(res.body.decision).toBe('require_approval');
+  return res.body.approval.id as string;
+};
+
+const register = async (key: string, body: Record<string, unknown> = { url: receiverUrl }) => {
+  const res = await call(createWebhook, { key, body });
+  expect(res.status).toBe(201);
+  return res.body as { id: string; secret: string; events: string[] };
+};
+
+describe('webhook registration', () => {
+  it('creates (secret shown once), lists and deletes, per tenant, for admins only', async () => {
+    const created = await register(t.adminKey);
+    expect(created.secret).toMatch(/^whsec_/);
+    expect(created.events).toEqual(['approval.decided', 'approval.pending']);
+    const listed = await call(listWebhooks, { key: t.adminKey });
+    expect(listed.body.webhooks).toEqual([expect.objectContaining({ id: created.id, url: receiverUrl, recent_deliveries: [] })]);
+    expect(JSON.stringify(listed.body)).not.toContain(created.secret);
+    expect((await call(listWebhooks, { key: other.adminKey })).body.webhooks).toEqual([]);
+    expect((await call(createWebhook, { key: t.agentKey, body: { url: receiverUrl } })).status).toBe(403);
+    expect((await call(deleteWebhook, { key: other.adminKey, params: { id: created.id } })).status).toBe(404);
+    expect((await call(deleteWebhook, { key: t.adminKey, params: { id: created.id } })).status).toBe(200);
+    expect((await call(deleteWebhook, { key: t.adminKey, params: { id: created.id } })).status).toBe(404);
+  });
+
+  it('accepts only bounded http(s) URLs without credentials, and known events', async () => {
+    for (const url of ['ftp://example.com/x', 'javascript:alert(1)', 'not a url', 'https://user:pw@example.com/x', `https://example.com/${'a'.repeat(2100)}`]) {
+      const res = await call(createWebhook, { key: t.adminKey, body: { url } });
+      expect(res.status, url).toBe(400);
+    }
+    expect((await call(createWebhook, { key: t.adminKey, body: { url: receiverUrl, events: ['approval.exploded'] } })).status).toBe(400);
+    expect((await call(createWebhook, { key: t.adminKey, body: { url: 'https://hooks.example.com/toolgate', events: ['approval.decided'] } })).status).toBe(201);
+  });
+});
+
+describe('webhook delivery', () => {
+  it('announces a new pending approval and its decision, signed, to the tenant that subscribed', async () => {
+    const hook = await register(t.adminKey);
+    await register(other.adminKey, { url: `${receiverUrl}?tenant=other` });
+    const id = await requestRefund();
+    // The outbox row was written by validate/pre's own transaction.
+    expect(await db().webhookDelivery.count({ where: { tenantId: t.tenant.id, event: 'approval.pending' } })).toBe(1);
+
+    expect(await deliverDueWebhooks()).toMatchObject({ claimed: 1, delivered: 1 });
+    expect(received).toHaveLength(1);
+    const first = received[0] as Received;
+    expect(first.headers['toolgate-event']).toBe('approval.pending');
+    expect(first.headers['content-type']).toBe('application/json');
+    expect(verifyWebhookSignature({ secret: hook.secret, header: String(first.headers['toolgate-signature']), body: first.body })).toBe(true);
+    expect(verifyWebhookSignature({ secret: hook.secret, header: String(first.headers['toolgate-signature']), body: first.body.replace('pending', 'approved') })).toBe(false);
+    const payload = JSON.parse(first.body);
+    expect(payload).toMatchObject({ event: 'approval.pending', data: { approval: { id, status: 'pending', tool: 'payments.refund', queue_url: 'http://localhost:3000/approvals' } } });
+    // Arguments never leave Toolgate in a webhook.
+    expect(first.body).not.toContain('pay_abcdefgh12');
+
+    expect((await call(decide, { key: t.adminKey, params: { id }, body: { decision: 'deny', comment: 'no' } })).status).toBe(200);
+    await deliverDueWebhooks();
+    expect(received).toHaveLength(2);
+    expect(JSON.parse((received[1] as Received).body)).toMatchObject({ event: 'approval.decided', data: { approval: { id, status: 'denied', outcome: 'denied', comment: 'no' } } });
+    // A refused decision changes nothing and announces nothing.
+    expect((await call(decide, { key: t.adminKey, params: { id }, body: { decision: 'approve' } })).status).toBe(409);
+    expect(await db().webhookDelivery.count({ where: { tenantId: t.tenant.id, event: 'approval.decided' } })).toBe(1);
+    // The other tenant's webhook heard nothing of this tenant's approvals.
+    expect(received.map((r) => r.url)).toEqual(['/hooks/toolgate', '/hooks/toolgate']);
+  });
+
+  it('retries a failing receiver with backoff, then delivers the same signed event', async () => {
+    await register(t.adminKey, { url: receiverUrl, events: ['approval.pending'] });
+    await requestRefund();
+    failNext = 1;
+    expect(await deliverDueWebhooks()).toMatchObject({ claimed: 1, retrying: 1 });
+    const row = await db().webhookDelivery.findFirstOrThrow({ where: { tenantId: t.tenant.id } });
+    expect(row).toMatchObject({ status: 'pending', attempts: 1, lastError: 'HTTP 500' });
+    expect(row.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 5_000);
+    // Not due yet: nothing is sent.
+    expect(await deliverDueWebhooks()).toMatchObject({ claimed: 0 });
+    expect(await deliverDueWebhooks({ now: new Date(row.nextAttemptAt.getTime() + 1) })).toMatchObject({ delivered: 1 });
+    expect(received).toHaveLength(2);
+    expect(received[1]?.body).toBe(received[0]?.body);
+    expect(received[1]?.headers['toolgate-delivery']).toBe(row.id);
+    const listed = await call(listWebhooks, { key: t.adminKey });
+    expect(listed.body.webhooks[0].recent_deliveries[0]).toMatchObject({ status: 'delivered', attempts: 2, last_error: null });
+  });
+
+  it(`gives up after ${MAX_ATTEMPTS} attempts and marks the delivery failed`, async () => {
+    await register(t.adminKey, { url: receiverUrl, events: ['approval.pending'] });
+    await requestRefund();
+    failNext = 100;
+    let now = new Date();
+    for (let i = 0; i < MAX_ATTEMPTS; i++) {
+      await deliverDueWebhooks({ now });
+      now = new Date(now.getTime() + 2 * 3_600_000);
+    }
+    expect(await db().webhookDelivery.findFirstOrThrow({ where: { tenantId: t.tenant.id } })).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, lastError: 'HTTP 500' });
+    expect(await deliverDueWebhooks({ now })).toMatchObject({ claimed: 0 });
+    expect(received).toHaveLength(MAX_ATTEMPTS);
+  });
+
+  it('delivers once when several dispatchers run at the same time', async () => {
+    await register(t.adminKey, { url: receiverUrl, events: ['approval.pending'] });
+    await requestRefund();
+    await requestRefund();
+    const runs = await Promise.all([deliverDueWebhooks(), deliverDueWebhooks(), deliverDueWebhooks()]);
+    expect(runs.reduce((sum, r) => sum + r.delivered, 0)).toBe(2);
+    expect(received).toHaveLength(2);
+    expect(new Set(received.map((r) => r.headers['toolgate-delivery'])).size).toBe(2);
+  });
+});

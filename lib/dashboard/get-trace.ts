@@ -1,0 +1,178 @@
+import { db } from '../db';
+import { NotFoundError } from '../api/errors';
+import type { PolicyEvidence } from '../policies/policy-evidence';
+import { apiKeyNames } from './api-key-names';
+import { parsePolicyEvidence } from './policy-details';
+import { buildTraceSpans, type TraceSpan } from './trace-spans';
+import { num, sql, type Sql } from './sql';
+
+/** A trace is one call_id's records; an agent reusing a call_id forever must not make a page unbounded. */
+export const TRACE_RECORDS_MAX = 500;
+
+export interface IssueView {
+  code: string;
+  type: string;
+  message: string;
+  path: string;
+}
+
+export interface TraceRecordView {
+  id: string;
+  seq: number;
+  kind: string;
+  created_at: string;
+  request_id: string;
+  tool: string;
+  contract_version: string | null;
+  contract_hash: string | null;
+  args_hash: string;
+  hash: string;
+  prev_hash: string;
+  api_key_id: string | null;
+  api_key_name: string | null;
+  actor_user_id: string | null;
+  decision: string;
+  valid: boolean;
+  duration_ms: number;
+  execution_ms: number | null;
+  errors: IssueView[];
+  warnings: IssueView[];
+  policy: { id: string | null; version: string | null; rule: string | null; detail: PolicyEvidence | null } | null;
+  shadow_differs: boolean;
+}
+
+export interface TraceApprovalView {
+  id: string;
+  /** A pending approval past its deadline is shown as expired: undecided means denied. */
+  status: string;
+  tool: string;
+  contract_version: string;
+  reason: string;
+  approver_roles: string[];
+  approvers_required: number;
+  escalation_level: number;
+  created_at: string;
+  expires_at: string;
+  decided_at: string | null;
+  decided_by: string | null;
+  comment: string | null;
+  policy: { id: string; version: string | null; rule: string | null } | null;
+  votes: { approver_id: string; decision: string; comment: string | null; created_at: string }[];
+}
+
+export interface TraceDetail {
+  trace_id: string;
+  call_id: string;
+  tool: string;
+  started_at: string;
+  duration_ms: number;
+  records: TraceRecordView[];
+  /** More records exist than TRACE_RECORDS_MAX; the first ones are shown. */
+  truncated: boolean;
+  approvals: TraceApprovalView[];
+  spans: TraceSpan[];
+}
+
+const TRACE_ID = /^[0-9a-f]{32}$/;
+
+/**
+ * The trace's sequence numbers, oldest first. Ordered by an expression on purpose: without
+ * statistics SQLite would rather walk the tenant's whole (tenantId, seq) index in order than
+ * sort the few rows the (tenantId, traceId) index finds (see list-traces.ts).
+ */
+export function traceSeqsQuery(tenantId: string, traceId: string): Sql {
+  return sql`SELECT "seq" FROM "Evidence" WHERE "tenantId" = ${tenantId} AND "traceId" = ${traceId} ORDER BY +"seq" ASC LIMIT ${TRACE_RECORDS_MAX + 1}`;
+}
+
+/** One trace with its records, approvals and timeline; 404 when the tenant has no such trace. */
+export async function getTraceOrThrow(options: { tenantId: string; traceId: string; now?: Date }): Promise<TraceDetail> {
+  const { tenantId, traceId } = options;
+  if (!TRACE_ID.test(traceId)) throw new NotFoundError('trace', traceId);
+  const seqs = await db().$queryRaw<{ seq: unknown }[]>(traceSeqsQuery(tenantId, traceId));
+  if (seqs.length === 0) throw new NotFoundError('trace', traceId);
+  const wanted = seqs.slice(0, TRACE_RECORDS_MAX).map((r) => num(r.seq));
+  const records = (await db().evidence.findMany({ where: { tenantId, seq: { in: wanted } } })).sort((a, b) => a.seq - b.seq);
+  const approvalRows = await db().approval.findMany({ where: { tenantId, traceId }, orderBy: { createdAt: 'asc' }, take: 50, include: { votes: { orderBy: { createdAt: 'asc' } } } });
+  const names = await apiKeyNames(tenantId, records.map((r) => r.apiKeyId));
+  const now = options.now ?? new Date();
+
+  const views = records.map((r): TraceRecordView => {
+    const detail = parsePolicyEvidence(r.policy);
+    return {
+      id: r.id,
+      seq: r.seq,
+      kind: r.kind,
+      created_at: r.createdAt.toISOString(),
+      request_id: r.requestId,
+      tool: r.tool,
+      contract_version: r.contractVersion,
+      contract_hash: r.contractHash,
+      args_hash: r.argsHash,
+      hash: r.hash,
+      prev_hash: r.prevHash,
+      api_key_id: r.apiKeyId,
+      api_key_name: r.apiKeyId ? (names.get(r.apiKeyId) ?? null) : null,
+      actor_user_id: r.actorUserId,
+      decision: r.decision,
+      valid: r.valid,
+      duration_ms: r.durationMs,
+      execution_ms: r.executionMs,
+      errors: parseIssues(r.errors),
+      warnings: parseIssues(r.warnings),
+      policy: r.policyId || detail ? { id: r.policyId, version: r.policyVersion, rule: r.policyRule, detail } : null,
+      shadow_differs: r.shadowDiffers,
+    };
+  });
+  const approvals = approvalRows.map((a): TraceApprovalView => ({
+    id: a.id,
+    status: a.status === 'pending' && a.expiresAt.getTime() <= now.getTime() ? 'expired' : a.status,
+    tool: a.tool,
+    contract_version: a.contractVersion,
+    reason: a.reason,
+    approver_roles: a.approverRoles ? a.approverRoles.split(' ') : [],
+    approvers_required: a.approversRequired,
+    escalation_level: a.escalationLevel,
+    created_at: a.createdAt.toISOString(),
+    expires_at: a.expiresAt.toISOString(),
+    decided_at: a.decidedAt?.toISOString() ?? null,
+    decided_by: a.decidedBy,
+    comment: a.comment,
+    policy: a.policyId ? { id: a.policyId, version: a.policyVersion, rule: a.policyRule } : null,
+    votes: a.votes.map((v) => ({ approver_id: v.approverId, decision: v.decision, comment: v.comment, created_at: v.createdAt.toISOString() })),
+  }));
+  const timeline = buildTraceSpans(
+    records.map((r, i) => {
+      const detail = views[i]?.policy?.detail ?? null;
+      const label = r.policyId ? `${r.policyId}${r.policyVersion ? `@${r.policyVersion}` : ''}${r.policyRule ? ` rule ${r.policyRule}` : ''}` : null;
+      return { seq: r.seq, kind: r.kind, createdAt: r.createdAt, durationMs: r.durationMs, executionMs: r.executionMs, decision: r.decision, policyMs: detail ? detail.duration_ms : null, policyLabel: label };
+    }),
+    approvalRows.map((a) => ({ id: a.id, status: a.status, createdAt: a.createdAt, decidedAt: a.decidedAt, expiresAt: a.expiresAt })),
+    now,
+  );
+  const first = records[0] as (typeof records)[number];
+  return {
+    trace_id: traceId,
+    call_id: first.callId,
+    tool: first.tool,
+    started_at: (timeline.startedAt ?? first.createdAt).toISOString(),
+    duration_ms: timeline.durationMs,
+    records: views,
+    truncated: seqs.length > TRACE_RECORDS_MAX,
+    approvals,
+    spans: timeline.spans,
+  };
+}
+
+/** The errors/warnings columns: JSON arrays of issues; anything else reads as none. */
+export function parseIssues(text: string): IssueView[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((i): i is Record<string, unknown> => !!i && typeof i === 'object')
+    .map((i) => ({ code: String(i.code ?? ''), type: String(i.type ?? ''), message: String(i.message ?? ''), path: String(i.path ?? '') }));
+}

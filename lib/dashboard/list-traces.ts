@@ -1,0 +1,237 @@
+import { db } from '../db';
+import { traceIdFor } from '../evidence/trace-id';
+import { decodeCursor, encodeCursor } from './cursor';
+import { join, nullableNum, num, sql, toBool, toDate, type Sql } from './sql';
+import { parsePolicyEvidence } from './policy-details';
+import { apiKeyNames } from './api-key-names';
+
+export interface TraceFilters {
+  tool?: string;
+  /** The decision of the trace's first record (the call's validate/pre, as a rule). */
+  decision?: string;
+  apiKeyId?: string;
+  since?: Date;
+  until?: Date;
+  /** A call_id (exact), or a trace id or a prefix of one (at least 4 hex characters). */
+  search?: string;
+  /** List the records a shadow policy or contract version would have decided differently. */
+  shadowDiffers?: boolean;
+}
+
+export interface ShadowSummary {
+  kind: string;
+  id: string;
+  version: string;
+  decision: string;
+  rule: string | null;
+  differs: boolean;
+}
+
+export interface TraceSummary {
+  trace_id: string;
+  call_id: string;
+  /** Sequence number of the record this row stands for (the trace's first; with shadow_differs, the differing one). */
+  seq: number;
+  kind: string;
+  started_at: string;
+  tool: string;
+  decision: string;
+  api_key_id: string | null;
+  api_key_name: string | null;
+  contract_version: string | null;
+  policy: { id: string; version: string | null; rule: string | null } | null;
+  shadow_differs: boolean;
+  /** Only when listing shadow differences: the shadow evaluations of that record. */
+  shadow?: ShadowSummary[];
+  /** How many evidence records the trace has, and the last one's kind and decision. */
+  records: number;
+  last_kind: string;
+  last_decision: string;
+  /** From the start of the first check to the commit of the last record (tool time included). */
+  duration_ms: number;
+  /** Toolgate's own time over all the trace's checks, and the tool's run time as reported. */
+  checks_ms: number;
+  execution_ms: number | null;
+}
+
+export const TRACE_SEARCH_MAX = 128;
+
+/** A trace id or a prefix of one: the hex shape the ids have. */
+const TRACE_ID_PREFIX = /^[0-9a-f]{4,32}$/;
+
+/**
+ * Time bounds as a range of the tenant's evidence sequence numbers: seq and createdAt are both
+ * assigned under the chain-head lock, so they grow together, and one probe of the
+ * (tenantId, createdAt) index per bound turns a time filter into a seq range that the
+ * (tenantId, seq) index walks directly. Null when no record can match.
+ */
+export async function seqRangeFor(tenantId: string, since: Date | undefined, until: Date | undefined): Promise<{ min?: number; max?: number } | null> {
+  const range: { min?: number; max?: number } = {};
+  if (since) {
+    // seq breaks ties: a batch of records committed together shares one createdAt.
+    const first = await db().evidence.findFirst({ where: { tenantId, createdAt: { gte: since } }, orderBy: [{ createdAt: 'asc' }, { seq: 'asc' }], select: { seq: true } });
+    if (!first) return null;
+    range.min = first.seq;
+  }
+  if (until) {
+    const last = await db().evidence.findFirst({ where: { tenantId, createdAt: { lt: until } }, orderBy: [{ createdAt: 'desc' }, { seq: 'desc' }], select: { seq: true } });
+    if (!last) return null;
+    range.max = last.seq;
+  }
+  if (range.min !== undefined && range.max !== undefined && range.min > range.max) return null;
+  return range;
+}
+
+/**
+ * The statement behind the traces list (exported for the benchmark's EXPLAIN). One row per
+ * trace: its first record, found as "no earlier record with the same traceId", a probe of the
+ * (tenantId, traceId) index per candidate row. Newest first by seq within [minSeq, maxSeq];
+ * a tool filter walks the (tenantId, tool, seq) index, everything else the (tenantId, seq) one.
+ */
+export function traceRowsQuery(options: { tenantId: string; filters: TraceFilters; minSeq?: number; maxSeq?: number; limit: number; searchTraceIds?: string[] }): Sql {
+  const { tenantId, filters } = options;
+  const where: Sql[] = [sql`e."tenantId" = ${tenantId}`];
+  if (filters.tool) where.push(sql`e."tool" = ${filters.tool}`);
+  if (filters.decision) where.push(sql`e."decision" = ${filters.decision}`);
+  if (filters.apiKeyId) where.push(sql`e."apiKeyId" = ${filters.apiKeyId}`);
+  if (options.searchTraceIds) where.push(sql`e."traceId" IN (${join(options.searchTraceIds)})`);
+  if (options.minSeq !== undefined) where.push(sql`e."seq" >= ${options.minSeq}`);
+  if (options.maxSeq !== undefined) where.push(sql`e."seq" <= ${options.maxSeq}`);
+  if (filters.shadowDiffers) where.push(sql`e."shadowDiffers" = TRUE`);
+  // `+p."seq"`: SQLite keeps no statistics unless ANALYZE runs, and then believes tenantId
+  // alone is selective; given a usable seq term it walks the (tenantId, seq) index over every
+  // earlier record of the tenant for each row. The unary plus makes seq a plain filter, so
+  // the probe goes through (tenantId, traceId) as it does on PostgreSQL.
+  else where.push(sql`NOT EXISTS (SELECT 1 FROM "Evidence" p WHERE p."tenantId" = ${tenantId} AND p."traceId" = e."traceId" AND +p."seq" < e."seq")`);
+  // A search matches a handful of rows through the traceId index; ordering by an expression
+  // keeps SQLite from preferring the seq index (which would avoid a sort of those few rows by
+  // walking all of the tenant's).
+  const order = options.searchTraceIds ? sql`+e."seq" DESC` : sql`e."seq" DESC`;
+  return sql`SELECT e."seq", e."traceId", e."callId", e."kind", e."createdAt", e."tool", e."decision", e."apiKeyId", e."contractVersion", e."policyId", e."policyVersion", e."policyRule", e."shadowDiffers", ${filters.shadowDiffers ? sql`e."policy"` : sql`NULL`} AS "policy"
+    FROM "Evidence" e
+    WHERE ${join(where, ' AND ')}
+    ORDER BY ${order}
+    LIMIT ${options.limit + 1}`;
+}
+
+/** At most this many traces match a trace id prefix; a longer prefix narrows it down. */
+export const SEARCH_TRACES_MAX = 200;
+
+/** Trace ids starting with a hex prefix: a range of the (tenantId, traceId) index. */
+export function tracePrefixQuery(tenantId: string, prefix: string): Sql {
+  // Trace ids are lowercase hex; every id starting with the prefix sorts below prefix + "g".
+  return sql`SELECT DISTINCT "traceId" FROM "Evidence" WHERE "tenantId" = ${tenantId} AND "traceId" >= ${prefix} AND "traceId" < ${`${prefix}g`} ORDER BY "traceId" LIMIT ${SEARCH_TRACES_MAX}`;
+}
+
+/**
+ * The traces a search names. A call_id maps to exactly one trace id (lib/evidence/trace-id.ts),
+ * so a call_id search is an equality on the indexed traceId, never a scan of callId; a hex
+ * string is also tried as a trace id prefix. Resolved to a list first: an OR of the two in
+ * one statement would make SQLite fall back to walking the tenant's records.
+ */
+export async function searchTraceIds(tenantId: string, search: string): Promise<string[]> {
+  const ids = new Set([traceIdFor(tenantId, search)]);
+  const prefix = search.toLowerCase();
+  if (TRACE_ID_PREFIX.test(prefix)) {
+    for (const row of await db().$queryRaw<{ traceId: string }[]>(tracePrefixQuery(tenantId, prefix))) ids.add(row.traceId);
+  }
+  return [...ids];
+}
+
+/** Per-trace totals for the rows of one page: a probe of (tenantId, traceId) per trace. */
+export function traceTotalsQuery(tenantId: string, traceIds: string[]): Sql {
+  return sql`SELECT "traceId", count(*) AS "records", min("seq") AS "firstSeq", max("seq") AS "lastSeq", min("createdAt") AS "firstAt", max("createdAt") AS "lastAt", sum("durationMs") AS "checksMs", sum("executionMs") AS "executionMs"
+    FROM "Evidence" WHERE "tenantId" = ${tenantId} AND "traceId" IN (${join(traceIds)}) GROUP BY "traceId"`;
+}
+
+/**
+ * How many records one request may walk for filters no index serves (decision, key, shadow
+ * flag): a filter matching nothing would otherwise walk the tenant's whole history. A page cut
+ * short by the window still hands out a cursor, and says how far back it searched.
+ */
+export const TRACE_SCAN_WINDOW = 50_000;
+
+export interface TracePage {
+  traces: TraceSummary[];
+  next_cursor: string | null;
+  /** Set when the scan window ended the page: records older than this were not searched yet (follow next_cursor). */
+  searched_back_to: string | null;
+}
+
+/** Traces newest first, filtered, with a cursor for the next page. */
+export async function listTraces(options: { tenantId: string; filters?: TraceFilters; cursor?: string; limit: number; scanWindow?: number }): Promise<TracePage> {
+  const { tenantId } = options;
+  const filters = options.filters ?? {};
+  const none: TracePage = { traces: [], next_cursor: null, searched_back_to: null };
+  const seqRange = await seqRangeFor(tenantId, filters.since, filters.until);
+  if (!seqRange) return none;
+  const beforeSeq = options.cursor ? decodeCursor(options.cursor, ['number'])[0] : undefined;
+  const searchIds = filters.search ? await searchTraceIds(tenantId, filters.search) : undefined;
+  const floor = seqRange.min ?? 1;
+  let maxSeq = Math.min(seqRange.max ?? Infinity, beforeSeq !== undefined ? beforeSeq - 1 : Infinity);
+  let minSeq = seqRange.min;
+  const windowed = !searchIds && !!(filters.decision || filters.apiKeyId || filters.shadowDiffers);
+  if (windowed) {
+    if (maxSeq === Infinity) maxSeq = (await db().evidence.findFirst({ where: { tenantId }, orderBy: { seq: 'desc' }, select: { seq: true } }))?.seq ?? 0;
+    minSeq = Math.max(floor, maxSeq - (options.scanWindow ?? TRACE_SCAN_WINDOW) + 1);
+  }
+  if (maxSeq < floor) return none;
+  const rows = await db().$queryRaw<Record<string, unknown>[]>(
+    traceRowsQuery({ tenantId, filters, minSeq, maxSeq: maxSeq === Infinity ? undefined : maxSeq, limit: options.limit, searchTraceIds: searchIds }),
+  );
+  const page = rows.slice(0, options.limit);
+  const lastRow = page[page.length - 1];
+  let nextCursor = rows.length > options.limit && lastRow ? encodeCursor([num(lastRow.seq)]) : null;
+  let searchedBackTo: string | null = null;
+  if (!nextCursor && windowed && minSeq !== undefined && minSeq > floor) {
+    nextCursor = encodeCursor([minSeq]);
+    const edge = await db().evidence.findUnique({ where: { tenantId_seq: { tenantId, seq: minSeq } }, select: { createdAt: true } });
+    searchedBackTo = edge?.createdAt.toISOString() ?? null;
+  }
+  if (page.length === 0) return { traces: [], next_cursor: nextCursor, searched_back_to: searchedBackTo };
+
+  const traceIds = [...new Set(page.map((r) => String(r.traceId)))];
+  const totals = new Map((await db().$queryRaw<Record<string, unknown>[]>(traceTotalsQuery(tenantId, traceIds))).map((t) => [String(t.traceId), t]));
+  const edgeSeqs = [...totals.values()].flatMap((t) => [num(t.firstSeq), num(t.lastSeq)]);
+  const edges = new Map(
+    (await db().evidence.findMany({ where: { tenantId, seq: { in: edgeSeqs } }, select: { seq: true, kind: true, decision: true, durationMs: true } })).map((r) => [r.seq, r]),
+  );
+  const names = await apiKeyNames(tenantId, page.map((r) => (r.apiKeyId as string | null) ?? null));
+
+  const traces = page.map((row): TraceSummary => {
+    const traceId = String(row.traceId);
+    const total = totals.get(traceId);
+    const first = total ? edges.get(num(total.firstSeq)) : undefined;
+    const last = total ? edges.get(num(total.lastSeq)) : undefined;
+    const firstAt = total ? toDate(total.firstAt).getTime() : toDate(row.createdAt).getTime();
+    const lastAt = total ? toDate(total.lastAt).getTime() : firstAt;
+    const apiKeyId = (row.apiKeyId as string | null) ?? null;
+    const summary: TraceSummary = {
+      trace_id: traceId,
+      call_id: String(row.callId),
+      seq: num(row.seq),
+      kind: String(row.kind),
+      started_at: toDate(row.createdAt).toISOString(),
+      tool: String(row.tool),
+      decision: String(row.decision),
+      api_key_id: apiKeyId,
+      api_key_name: apiKeyId ? (names.get(apiKeyId) ?? null) : null,
+      contract_version: (row.contractVersion as string | null) ?? null,
+      policy: row.policyId ? { id: String(row.policyId), version: (row.policyVersion as string | null) ?? null, rule: (row.policyRule as string | null) ?? null } : null,
+      shadow_differs: toBool(row.shadowDiffers),
+      records: total ? num(total.records) : 1,
+      last_kind: last?.kind ?? String(row.kind),
+      last_decision: last?.decision ?? String(row.decision),
+      duration_ms: round(lastAt - firstAt + (first?.durationMs ?? 0)),
+      checks_ms: round(total ? num(total.checksMs) : 0),
+      execution_ms: total ? nullableNum(total.executionMs) : null,
+    };
+    if (filters.shadowDiffers) summary.shadow = (parsePolicyEvidence(row.policy as string | null)?.shadow ?? []).map((s) => ({ kind: s.kind, id: s.id, version: s.version, decision: s.decision, rule: s.rule, differs: s.differs }));
+    return summary;
+  });
+  return { traces, next_cursor: nextCursor, searched_back_to: searchedBackTo };
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}

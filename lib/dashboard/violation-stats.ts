@@ -1,0 +1,107 @@
+import { db } from '../db';
+import { violationConditions, type ViolationFilters } from '../evidence/list-violations';
+import { apiKeyNames } from './api-key-names';
+import { bucketKey, bucketKeyOf, bucketStart, join, num, readBucketKey, sql, type BucketSize, type Sql } from './sql';
+
+/** Codes drawn in the chart; the rest are summed as "other". */
+export const CHART_CODES_MAX = 8;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** Up to three days are drawn hour by hour, longer ranges day by day. */
+const HOURLY_UP_TO = 3 * DAY;
+
+export interface ViolationBucket {
+  start: string;
+  total: number;
+  /** Counts per code drawn in the chart, plus `other`. */
+  counts: Record<string, number>;
+}
+
+export interface ViolationStats {
+  since: string;
+  until: string;
+  bucket: BucketSize;
+  /** The codes the chart draws, noisiest first; `other` holds the rest. */
+  codes: string[];
+  buckets: ViolationBucket[];
+  total: number;
+  top_codes: { code: string; count: number }[];
+  top_tools: { tool: string; count: number }[];
+  top_keys: { api_key_id: string | null; api_key_name: string | null; count: number }[];
+}
+
+export function bucketSizeFor(since: Date, until: Date): BucketSize {
+  return until.getTime() - since.getTime() <= HOURLY_UP_TO ? 'hour' : 'day';
+}
+
+/** Counts per bucket and code, computed by the database from the (tenantId, createdAt) range. */
+export function violationBucketsQuery(tenantId: string, filters: ViolationFilters & { since: Date; until: Date }, size: BucketSize): Sql {
+  return sql`SELECT ${bucketKey(sql`v."createdAt"`, size)} AS "bucket", v."code", count(*) AS "n"
+    FROM "Violation" v WHERE ${join(violationConditions(tenantId, filters), ' AND ')}
+    GROUP BY 1, 2`;
+}
+
+const GROUP_COLUMNS = { code: sql`v."code"`, tool: sql`v."tool"`, apiKeyId: sql`v."apiKeyId"` } as const;
+
+/** The most frequent codes, tools or keys among the matching violations. */
+export function topViolationsQuery(tenantId: string, filters: ViolationFilters, by: keyof typeof GROUP_COLUMNS, limit: number): Sql {
+  const column = GROUP_COLUMNS[by];
+  return sql`SELECT ${column} AS "key", count(*) AS "n"
+    FROM "Violation" v WHERE ${join(violationConditions(tenantId, filters), ' AND ')}
+    GROUP BY ${column} ORDER BY count(*) DESC, ${column} ASC LIMIT ${limit}`;
+}
+
+export async function topViolations(tenantId: string, filters: ViolationFilters, by: keyof typeof GROUP_COLUMNS, limit: number): Promise<{ key: string | null; count: number }[]> {
+  const rows = await db().$queryRaw<{ key: string | null; n: unknown }[]>(topViolationsQuery(tenantId, filters, by, limit));
+  return rows.map((r) => ({ key: r.key ?? null, count: num(r.n) }));
+}
+
+/** The chart of counts per code over time, and the top offenders, for the filtered violations in [since, until). */
+export async function getViolationStats(options: { tenantId: string; filters: ViolationFilters & { since: Date; until: Date }; top?: number }): Promise<ViolationStats> {
+  const { tenantId, filters } = options;
+  const top = options.top ?? 10;
+  const size = bucketSizeFor(filters.since, filters.until);
+  const [rawCells, topTools, topKeys] = await Promise.all([
+    db().$queryRaw<{ bucket: unknown; code: string; n: unknown }[]>(violationBucketsQuery(tenantId, filters, size)),
+    topViolations(tenantId, filters, 'tool', top),
+    topViolations(tenantId, filters, 'apiKeyId', top),
+  ]);
+  const cells = rawCells.map((c) => ({ bucket: readBucketKey(c.bucket, size), code: c.code, n: num(c.n) }));
+  // The per-code totals are the bucket counts summed: no separate pass over the rows.
+  const totals = new Map<string, number>();
+  for (const cell of cells) totals.set(cell.code, (totals.get(cell.code) ?? 0) + cell.n);
+  const ranked = [...totals.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const codes = ranked.slice(0, CHART_CODES_MAX).map(([code]) => code);
+  const drawn = new Set(codes);
+
+  const buckets = new Map<string, ViolationBucket>();
+  for (const key of bucketKeys(filters.since, filters.until, size)) buckets.set(key, { start: bucketStart(key, size).toISOString(), total: 0, counts: {} });
+  for (const cell of cells) {
+    const bucket = buckets.get(cell.bucket);
+    if (!bucket) continue;
+    const code = drawn.has(cell.code) ? cell.code : 'other';
+    const n = cell.n;
+    bucket.counts[code] = (bucket.counts[code] ?? 0) + n;
+    bucket.total += n;
+  }
+  const names = await apiKeyNames(tenantId, topKeys.map((k) => k.key));
+  return {
+    since: filters.since.toISOString(),
+    until: filters.until.toISOString(),
+    bucket: size,
+    codes,
+    buckets: [...buckets.values()],
+    total: [...totals.values()].reduce((a, b) => a + b, 0),
+    top_codes: ranked.slice(0, top).map(([code, count]) => ({ code, count })),
+    top_tools: topTools.map((r) => ({ tool: r.key ?? '', count: r.count })),
+    top_keys: topKeys.map((r) => ({ api_key_id: r.key, api_key_name: r.key ? (names.get(r.key) ?? null) : null, count: r.count })),
+  };
+}
+
+/** Every bucket key from the one holding `since` to the one holding the last instant before `until` (at most 1000). */
+export function bucketKeys(since: Date, until: Date, size: BucketSize): string[] {
+  const step = size === 'hour' ? HOUR : DAY;
+  const keys: string[] = [];
+  for (let t = bucketStart(bucketKeyOf(since, size), size).getTime(); t < until.getTime() && keys.length < 1000; t += step) keys.push(bucketKeyOf(new Date(t), size));
+  return keys;
+}

@@ -1,0 +1,28 @@
+import { expireOverdueApprovals } from '../approvals/expire-approval';
+import { deliverDueWebhooks } from '../webhooks/deliver-webhooks';
+import { startIntervalJob, type IntervalJob } from './interval-job';
+
+/**
+ * Every instance's background work. Both jobs are safe to run on any number of instances at
+ * once: each row is claimed with a conditional update, so exactly one instance expires an
+ * approval or sends a delivery.
+ * - the approval sweeper: overdue pending approvals end as expired (denied), with evidence and
+ *   the approval.decided webhook (reads also do this lazily, so an idle instance is no risk);
+ * - the webhook dispatcher: sends due outbox rows, with retries and backoff.
+ */
+const SWEEP_INTERVAL_MS = 5_000;
+const DELIVERY_INTERVAL_MS = 1_000;
+
+let jobs: IntervalJob[] = [];
+
+export function startBackgroundJobs(): void {
+  if (jobs.length > 0) return;
+  jobs = [startIntervalJob('approval-sweeper', SWEEP_INTERVAL_MS, () => expireOverdueApprovals()), startIntervalJob('webhook-dispatcher', DELIVERY_INTERVAL_MS, () => deliverDueWebhooks())];
+}
+
+/** Stops the timers and waits for runs in progress (shutdown: before the database closes). */
+export async function stopBackgroundJobs(): Promise<void> {
+  const running = jobs;
+  jobs = [];
+  await Promise.all(running.map((job) => job.stop()));
+}

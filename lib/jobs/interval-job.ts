@@ -1,0 +1,37 @@
+import { log } from '../log';
+
+export interface IntervalJob {
+  /** Resolves once the run in progress, if any, has finished. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `task` every `intervalMs`, never two runs at once on this instance (a slow run makes the
+ * next tick skip, not pile up). A failing run is logged and retried at the next tick; the
+ * tasks keep their state in the database, so nothing is lost between runs, restarts or
+ * instances. The timer does not keep the process alive on its own.
+ */
+export function startIntervalJob(name: string, intervalMs: number, task: () => Promise<unknown>): IntervalJob {
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const tick = () => {
+    if (running || stopped) return;
+    running = task()
+      .then(
+        () => undefined,
+        (error: unknown) => log.error('background job failed', { job: name, error: error instanceof Error ? error.message : String(error) }),
+      )
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

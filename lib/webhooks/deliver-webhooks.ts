@@ -1,0 +1,96 @@
+import { db } from '../db';
+import { getInstanceSecret } from '../auth/instance-secret';
+import { deriveWebhookSecret, signWebhookBody } from './webhook-signature';
+import { retryDelayMs } from './retry-delay';
+
+/** After this many failed attempts a delivery is `failed` and no longer retried. */
+export const MAX_ATTEMPTS = 8;
+/** One attempt's time limit; a receiver should answer 2xx quickly and work asynchronously. */
+const ATTEMPT_TIMEOUT_MS = 10_000;
+/**
+ * A claimed delivery is `sending` until this passes. An instance that dies mid-attempt leaves
+ * the row claimed; after the lease any instance may take it again (at-least-once delivery;
+ * receivers dedupe on the Toolgate-Delivery header). Longer than the attempt timeout, so a
+ * live attempt is never taken over.
+ */
+const LEASE_MS = 60_000;
+const MAX_ERROR_CHARS = 500;
+
+export interface DeliveryRunResult {
+  claimed: number;
+  delivered: number;
+  retrying: number;
+  failed: number;
+}
+
+/**
+ * Sends the webhook deliveries that are due, on whichever instance runs it: a row is first
+ * claimed with a conditional update that only matches the state this instance read, so of
+ * several instances exactly one sends it. Success is any 2xx; redirects are not followed (a
+ * receiver must give its final URL), and the response body is not read.
+ */
+export async function deliverDueWebhooks(options: { now?: Date; limit?: number; fetchImpl?: typeof fetch } = {}): Promise<DeliveryRunResult> {
+  const now = options.now ?? new Date();
+  const send = options.fetchImpl ?? fetch;
+  // Deliberately across tenants: this is the instance's outbox worker. Each row is then
+  // claimed, sent and settled by its own id and tenant.
+  const due = await db().webhookDelivery.findMany({
+    where: { status: { in: ['pending', 'sending'] }, nextAttemptAt: { lte: now } },
+    orderBy: { nextAttemptAt: 'asc' },
+    take: options.limit ?? 20,
+    select: { id: true, tenantId: true, status: true, attempts: true, nextAttemptAt: true, payload: true, event: true, webhook: { select: { id: true, url: true } } },
+  });
+  const result: DeliveryRunResult = { claimed: 0, delivered: 0, retrying: 0, failed: 0 };
+  if (due.length === 0) return result;
+  const secret = await getInstanceSecret();
+
+  await Promise.all(
+    due.map(async (row) => {
+      const attempt = row.attempts + 1;
+      const claim = await db().webhookDelivery.updateMany({
+        where: { id: row.id, tenantId: row.tenantId, status: row.status, attempts: row.attempts, nextAttemptAt: row.nextAttemptAt },
+        data: { status: 'sending', attempts: attempt, nextAttemptAt: new Date(now.getTime() + LEASE_MS) },
+      });
+      if (claim.count !== 1) return; // another instance has it
+      result.claimed++;
+
+      let error: string | null = null;
+      try {
+        const response = await send(row.webhook.url, {
+          method: 'POST',
+          redirect: 'manual',
+          signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'Toolgate-Webhooks/1',
+            'toolgate-event': row.event,
+            'toolgate-delivery': row.id,
+            'toolgate-signature': signWebhookBody(deriveWebhookSecret(secret, row.webhook.id), row.payload),
+          },
+          body: row.payload,
+        });
+        // The body is not needed; release the connection.
+        await response.body?.cancel().catch(() => undefined);
+        if (response.status < 200 || response.status >= 300) error = `HTTP ${response.status}`;
+      } catch (caught) {
+        error = caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught);
+      }
+
+      const settledAt = new Date();
+      // Settle only our own claim: if the lease ran out and another instance took the row,
+      // its outcome wins.
+      const mine = { id: row.id, tenantId: row.tenantId, status: 'sending', attempts: attempt };
+      if (error === null) {
+        await db().webhookDelivery.updateMany({ where: mine, data: { status: 'delivered', deliveredAt: settledAt, lastError: null } });
+        result.delivered++;
+      } else if (attempt >= MAX_ATTEMPTS) {
+        await db().webhookDelivery.updateMany({ where: mine, data: { status: 'failed', lastError: error.slice(0, MAX_ERROR_CHARS) } });
+        result.failed++;
+      } else {
+        await db().webhookDelivery.updateMany({ where: mine, data: { status: 'pending', lastError: error.slice(0, MAX_ERROR_CHARS), nextAttemptAt: new Date(Math.max(settledAt.getTime(), now.getTime()) + retryDelayMs(attempt)) } });
+        result.retrying++;
+      }
+    }),
+  );
+  return result;
+}
