@@ -7,6 +7,8 @@ import { stringify } from 'yaml';
 import { lintDocument } from '../../lib/lint/index';
 import { parseDocument } from '../../lib/lint/parse-document';
 import { lintSurface } from '../../lib/lint/surface';
+import { parseYamlFast } from '../../lib/lint/yaml-fast';
+import { parseYamlFull } from '../../lib/lint/yaml-full';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -114,6 +116,13 @@ function measure(label: string, text: string, format: 'yaml' | 'json') {
   console.log(`  lintDocument, total   ${ms(total)}`);
   console.log(`    parseDocument       ${ms(parse)}`);
   console.log(`    lintSurface         ${ms(rules)}`);
+  if (format === 'yaml') {
+    // parseDocument reads YAML with its own fast path (lib/lint/yaml-fast.ts) when the text is
+    // in the subset it reads exactly, and with the `yaml` package otherwise; both are shown.
+    const taken = parseYamlFast(text, 200_000, 64) !== undefined;
+    const full = timings(() => parseYamlFull(text, 200_000, 64));
+    console.log(`    fast path taken: ${taken ? 'yes' : 'NO'}; the \`yaml\` package path would take ${ms(full)}`);
+  }
   console.log(`  ${first.diagnostics.length} diagnostics: ${[...counts].map(([c, n]) => `${c} ${n}`).join(', ')}`);
 }
 

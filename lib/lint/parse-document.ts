@@ -1,12 +1,14 @@
-import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument as parseYaml, type Node as YamlNode } from 'yaml';
 import { formatJsonPath } from '../validation/json-path';
 import { parseJsonWithSpans, type SpanNode } from './json-syntax';
 import type { Diagnostic, DocumentFormat, SourceRange } from './types';
+import { parseYamlFast } from './yaml-fast';
+import { parseYamlFull } from './yaml-full';
 
 /**
  * Parses a JSON or YAML document into plain data plus a map from every value's path to its
  * place in the text, so that any check written against the data can underline its finding.
- * One parser (the `yaml` package, whose YAML 1.2 is a superset of JSON) serves both formats.
+ * JSON has its own strict parser (json-syntax.ts); YAML is YAML 1.2 core (yaml-fast.ts for the
+ * common subset, yaml-full.ts with the `yaml` package for the rest).
  */
 
 /** What the parser itself can say about a document, whatever its kind. */
@@ -100,9 +102,17 @@ export function parseDocument(text: string, format: DocumentFormat = detectForma
     return result(parsed.value);
   }
 
-  const doc = parseYaml(text, { uniqueKeys: true, prettyErrors: false, strict: true, version: '1.2' });
-  if (doc.errors.length > 0) {
-    for (const error of doc.errors.slice(0, 20)) {
+  // YAML in the subset yaml-fast.ts reads (what the studio and `yaml.stringify` write,
+  // multi-line strings aside) takes that path, about ten times quicker than the `yaml`
+  // package; anything else, syntax errors included, takes the full parser.
+  const fast = parseYamlFast(text, MAX_NODES, MAX_DEPTH);
+  if (fast) {
+    root = fast.spans;
+    return result(fast.value);
+  }
+  const full = parseYamlFull(text, MAX_NODES, MAX_DEPTH);
+  if (full.kind === 'errors') {
+    for (const error of full.errors.slice(0, 20)) {
       const duplicate = error.code === 'DUPLICATE_KEY';
       diagnostics.push({
         code: duplicate ? 'DOCUMENT_DUPLICATE_KEY' : 'DOCUMENT_PARSE_ERROR',
@@ -115,58 +125,10 @@ export function parseDocument(text: string, format: DocumentFormat = detectForma
     }
     return result(undefined);
   }
-
-  let nodes = 0;
-  const convert = (node: YamlNode | null | undefined, span: SpanNode, depth: number): unknown => {
-    if (++nodes > MAX_NODES) throw new LimitError(`The document expands to more than ${MAX_NODES} values (aliases included).`);
-    if (depth > MAX_DEPTH) throw new LimitError(`The document nests deeper than ${MAX_DEPTH} levels.`);
-    if (node == null) return null;
-    if (isAlias(node)) return convert(node.resolve(doc) as YamlNode | undefined, span, depth + 1);
-    if (node.range) span.value = [node.range[0], node.range[1]];
-    if (isScalar(node)) return node.value ?? null;
-    if (isSeq(node)) {
-      const children: SpanNode[] = [];
-      span.children = children;
-      return node.items.map((item) => {
-        const child: SpanNode = { value: span.value };
-        children.push(child);
-        return convert(item as YamlNode, child, depth + 1);
-      });
-    }
-    if (isMap(node)) {
-      // Members are defined, never assigned: an own `__proto__` key stays data (as with
-      // JSON.parse) instead of replacing the object's prototype.
-      const out: Record<string, unknown> = {};
-      const children = new Map<string, SpanNode>();
-      span.children = children;
-      for (const pair of node.items) {
-        if (!isPair(pair)) continue;
-        const keyNode = pair.key as YamlNode | null;
-        const rawKey = isScalar(keyNode) ? keyNode.value : keyNode == null ? null : undefined;
-        if (rawKey === undefined) throw new LimitError('Only plain keys (strings and numbers) are allowed in maps.');
-        const key = String(rawKey);
-        const child: SpanNode = { value: span.value, ...(keyNode?.range ? { key: [keyNode.range[0], keyNode.range[1]] as [number, number] } : {}) };
-        if (child.key) child.value = child.key;
-        children.set(key, child);
-        Object.defineProperty(out, key, { value: convert(pair.value as YamlNode | null, child, depth + 1), enumerable: true, writable: true, configurable: true });
-      }
-      return out;
-    }
-    return null;
-  };
-
-  try {
-    const top: SpanNode = { value: [0, text.length] };
-    const value = convert(doc.contents as YamlNode | null, top, 0);
-    root = top;
-    return result(value);
-  } catch (error) {
-    if (error instanceof LimitError) return fail('DOCUMENT_TOO_LARGE', error.message, wholeDocument);
-    throw error;
-  }
+  if (full.kind === 'limit') return fail('DOCUMENT_TOO_LARGE', full.message, wholeDocument);
+  root = full.spans;
+  return result(full.value);
 }
-
-class LimitError extends Error {}
 
 export function jsonPath(path: readonly PathSegment[]): string {
   return formatJsonPath(path);

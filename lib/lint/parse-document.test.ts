@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { parseDocument } from './parse-document';
+import { parseYamlFast } from './yaml-fast';
+
+const range = (startLine: number, startColumn: number, endLine: number, endColumn: number) => ({ startLine, startColumn, endLine, endColumn });
+
+describe('parseDocument (YAML)', () => {
+  it('reads what the fast path accepts into the same value and ranges as JSON would give', () => {
+    const text = 'id: support # the id\ntools:\n  - name: lookup\n    executor: host\n  - contract: svc.op\nlimit: 10\n';
+    expect(parseYamlFast(text, 200_000, 64)).toBeDefined();
+    const parsed = parseDocument(text, 'yaml');
+    expect(parsed.diagnostics).toEqual([]);
+    expect(parsed.value).toEqual({ id: 'support', tools: [{ name: 'lookup', executor: 'host' }, { contract: 'svc.op' }], limit: 10 });
+    expect(parsed.locate(['tools', 0, 'executor'], 'key')).toEqual(range(4, 5, 4, 13));
+    expect(parsed.locate(['tools', 0, 'executor'])).toEqual(range(4, 15, 4, 19));
+    expect(parsed.locate(['id'])).toEqual(range(1, 5, 1, 12));
+    // A missing member underlines its parent's key; a missing top-level one, line 1.
+    expect(parsed.locate(['tools', 1, 'name'])).toEqual(range(5, 5, 6, 1));
+    expect(parsed.locate(['missing'])).toEqual(range(1, 1, 1, 21));
+  });
+
+  it('reports a syntax error at its position (the full parser, as before)', () => {
+    expect(parseDocument('a: b: c\n', 'yaml')).toMatchObject({
+      value: undefined,
+      diagnostics: [{ code: 'DOCUMENT_PARSE_ERROR', message: 'YAML syntax: Nested mappings are not allowed in compact mappings', range: range(1, 4, 1, 5) }],
+    });
+  });
+
+  it('reports a duplicate key, also when one of the two is quoted', () => {
+    expect(parseDocument('id: x\nid: y\n', 'yaml').diagnostics).toMatchObject([{ code: 'DOCUMENT_DUPLICATE_KEY', range: range(2, 1, 2, 2) }]);
+    expect(parseDocument('a:\n  b: 1\n  "b": 2\n', 'yaml').diagnostics).toMatchObject([{ code: 'DOCUMENT_DUPLICATE_KEY', range: range(3, 3, 3, 4) }]);
+  });
+
+  it('refuses alias expansion past 200,000 values', () => {
+    const levels = ['a: &a [1,1,1,1,1,1,1,1,1]'];
+    for (const [prev, name] of [['a', 'b'], ['b', 'c'], ['c', 'd'], ['d', 'e'], ['e', 'f']]) levels.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(',')}]`);
+    expect(parseDocument(levels.join('\n'), 'yaml')).toMatchObject({
+      value: undefined,
+      diagnostics: [{ code: 'DOCUMENT_TOO_LARGE', message: 'The document expands to more than 200000 values (aliases included).' }],
+    });
+  });
+
+  it('refuses nesting past 64 levels and accepts 64', () => {
+    const nested = (levels: number) => Array.from({ length: levels }, (_, i) => `${' '.repeat(i)}k:`).join('\n') + ' 1\n';
+    expect(parseDocument(nested(64), 'yaml').diagnostics).toEqual([]);
+    expect(parseDocument(nested(65), 'yaml')).toMatchObject({
+      value: undefined,
+      diagnostics: [{ code: 'DOCUMENT_TOO_LARGE', message: 'The document nests deeper than 64 levels.' }],
+    });
+  });
+
+  it('refuses over 200,000 values without aliases too (the fast path stands aside, the full parser counts)', () => {
+    expect(parseDocument('- 1\n'.repeat(200_001), 'yaml').diagnostics).toMatchObject([{ code: 'DOCUMENT_TOO_LARGE' }]);
+  });
+
+  it('keeps __proto__ and constructor as data on the fast path', () => {
+    const text = '__proto__:\n  polluted: true\nconstructor: x\n';
+    expect(parseYamlFast(text, 200_000, 64)).toBeDefined();
+    const value = parseDocument(text, 'yaml').value as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.keys(value)).toEqual(['__proto__', 'constructor']);
+    expect(Object.getOwnPropertyDescriptor(value, '__proto__')?.value).toEqual({ polluted: true });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('reads YAML the fast path does not take (flow, anchors) with the full parser', () => {
+    const text = 'base: &base {type: string}\nfields: [*base, {type: integer}]\n';
+    expect(parseYamlFast(text, 200_000, 64)).toBeUndefined();
+    const parsed = parseDocument(text, 'yaml');
+    expect(parsed.value).toEqual({ base: { type: 'string' }, fields: [{ type: 'string' }, { type: 'integer' }] });
+    expect(parsed.locate(['fields', 1, 'type'])).toEqual(range(2, 24, 2, 31));
+  });
+
+  it('reads what yaml.stringify writes on the fast path', () => {
+    const data = { id: 's', version: '1.0.0', n: 1.5, ok: true, none: null, list: ['a', 'b: c', '#x', ''], deep: { k: [{ x: 1 }] } };
+    const text = stringify(data);
+    expect(parseYamlFast(text, 200_000, 64)).toBeDefined();
+    expect(parseDocument(text, 'yaml').value).toEqual(data);
+  });
+
+  it('refuses a document over 1,000,000 characters before parsing', () => {
+    expect(parseDocument(`a: ${'x'.repeat(1_000_000)}\n`, 'yaml').diagnostics).toMatchObject([{ code: 'DOCUMENT_TOO_LARGE' }]);
+  });
+});

@@ -1,0 +1,69 @@
+import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument as parseYaml, type Node as YamlNode, type YAMLError } from 'yaml';
+import type { SpanNode } from './json-syntax';
+import { YAML_OPTIONS } from './yaml-fast';
+
+/**
+ * Any YAML through the `yaml` package (YAML 1.2 core schema, unique keys, strict), turned into
+ * plain data and a span tree. The reference for yaml-fast.ts, and the path for everything it
+ * does not accept, syntax errors included.
+ */
+
+export type FullYamlResult =
+  | { kind: 'ok'; value: unknown; spans: SpanNode }
+  | { kind: 'errors'; errors: YAMLError[] }
+  | { kind: 'limit'; message: string };
+
+class LimitError extends Error {}
+
+export function parseYamlFull(text: string, maxNodes: number, maxDepth: number): FullYamlResult {
+  const doc = parseYaml(text, YAML_OPTIONS);
+  if (doc.errors.length > 0) return { kind: 'errors', errors: doc.errors };
+
+  let nodes = 0;
+  const convert = (node: YamlNode | null | undefined, span: SpanNode, depth: number): unknown => {
+    if (++nodes > maxNodes) throw new LimitError(`The document expands to more than ${maxNodes} values (aliases included).`);
+    if (depth > maxDepth) throw new LimitError(`The document nests deeper than ${maxDepth} levels.`);
+    if (node == null) return null;
+    if (isAlias(node)) return convert(node.resolve(doc) as YamlNode | undefined, span, depth + 1);
+    if (node.range) span.value = [node.range[0], node.range[1]];
+    if (isScalar(node)) return node.value ?? null;
+    if (isSeq(node)) {
+      const children: SpanNode[] = [];
+      span.children = children;
+      return node.items.map((item) => {
+        const child: SpanNode = { value: span.value };
+        children.push(child);
+        return convert(item as YamlNode, child, depth + 1);
+      });
+    }
+    if (isMap(node)) {
+      // Members are defined, never assigned: an own `__proto__` key stays data (as with
+      // JSON.parse) instead of replacing the object's prototype.
+      const out: Record<string, unknown> = {};
+      const children = new Map<string, SpanNode>();
+      span.children = children;
+      for (const pair of node.items) {
+        if (!isPair(pair)) continue;
+        const keyNode = pair.key as YamlNode | null;
+        const rawKey = isScalar(keyNode) ? keyNode.value : keyNode == null ? null : undefined;
+        if (rawKey === undefined) throw new LimitError('Only plain keys (strings and numbers) are allowed in maps.');
+        const key = String(rawKey);
+        const child: SpanNode = { value: span.value, ...(keyNode?.range ? { key: [keyNode.range[0], keyNode.range[1]] as [number, number] } : {}) };
+        if (child.key) child.value = child.key;
+        children.set(key, child);
+        Object.defineProperty(out, key, { value: convert(pair.value as YamlNode | null, child, depth + 1), enumerable: true, writable: true, configurable: true });
+      }
+      return out;
+    }
+    return null;
+  };
+
+  try {
+    const top: SpanNode = { value: [0, text.length] };
+    const value = convert(doc.contents as YamlNode | null, top, 0);
+    return { kind: 'ok', value, spans: top };
+  } catch (error) {
+    if (error instanceof LimitError) return { kind: 'limit', message: error.message };
+    throw error;
+  }
+}
