@@ -91,7 +91,7 @@ export function ApprovalCard({ item, now, canDecide, onDecided }: { item: Approv
           <>
             <dt className="text-zinc-500">Decided</dt>
             <dd>
-              {formatUtc(item.decided_at)} {item.decided_by && <span className="font-mono text-xs text-zinc-500">by {item.decided_by}</span>}
+              {formatUtc(item.decided_at)} {item.decided_by && <span className="text-xs text-zinc-500">by {item.decided_by_label ?? item.decided_by}</span>}
               {item.comment && <span className="ml-1">— “{item.comment}”</span>}
             </dd>
           </>

@@ -35,7 +35,7 @@ export function TraceApprovalCard({ approval: a }: { approval: TraceApprovalView
         <ul className="mt-2 space-y-1 text-xs">
           {a.votes.map((v) => (
             <li key={`${v.approver_id}-${v.created_at}`}>
-              <DecisionBadge decision={v.decision} /> <span className="font-mono">{v.approver_id}</span> <span className="text-zinc-500">{formatInstant(v.created_at)}</span>
+              <DecisionBadge decision={v.decision} /> <span>{v.approver_label}</span> <span className="text-zinc-500">{formatInstant(v.created_at)}</span>
               {v.comment && <span className="ml-1 text-zinc-700">“{v.comment}”</span>}
             </li>
           ))}

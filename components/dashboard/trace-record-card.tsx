@@ -68,8 +68,8 @@ export function TraceRecordCard({ record: r }: { record: TraceRecordView }) {
             </dd>
           </>
         )}
-        <dt className="text-zinc-500">Agent key</dt>
-        <dd>{r.api_key_name ?? r.api_key_id ?? (r.actor_user_id ? `user ${r.actor_user_id}` : '—')}</dd>
+        <dt className="text-zinc-500">{r.api_key_id ? 'Agent key' : 'By'}</dt>
+        <dd>{r.api_key_name ?? r.api_key_id ?? r.actor_label ?? (r.actor_user_id ? `user ${r.actor_user_id}` : '—')}</dd>
         <dt className="text-zinc-500">Hashes</dt>
         <dd className="font-mono text-xs text-zinc-600">
           <span title={r.hash}>record {short(r.hash)}</span> · <span title={r.prev_hash}>previous {short(r.prev_hash)}</span> · <span title={r.args_hash}>arguments {short(r.args_hash)}</span>

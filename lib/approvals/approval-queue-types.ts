@@ -57,6 +57,8 @@ export interface ApprovalQueueItem {
   time_left_seconds: number;
   decided_at: string | null;
   decided_by: string | null;
+  /** The decider as people know them: a member's email or a key's name. */
+  decided_by_label: string | null;
   comment: string | null;
   call_id: string;
   trace_id: string;

@@ -5,6 +5,7 @@ import type { Approval } from '../generated/sqlite/client';
 import { approvalOutcome, type ApprovalStatus } from './approval-outcome';
 import type { ApprovalQueueItem, ApprovalQueuePage, ApprovalVoteView, QueueFilter, TraceStepView } from './approval-queue-types';
 import { expireOverdueApprovals } from './expire-approval';
+import { actorLabels } from '../tenants/actor-labels';
 
 /** Arguments larger than this are not sent to the queue (a page holds up to 100 approvals). */
 const MAX_SHOWN_ARGUMENT_CHARS = 64 * 1024;
@@ -56,9 +57,7 @@ export async function listApprovals(options: { tenantId: string; status: QueueFi
     }),
   ]);
   steps.sort((a, b) => a.seq - b.seq);
-  const voterIds = [...new Set(votes.map((v) => v.approverId).filter((a) => a.startsWith('user:')).map((a) => a.slice('user:'.length)))];
-  const members = voterIds.length ? await db().membership.findMany({ where: { tenantId, userId: { in: voterIds } }, select: { userId: true, user: { select: { email: true } } } }) : [];
-  const emails = new Map(members.map((m) => [`user:${m.userId}`, m.user.email]));
+  const emails = await actorLabels(tenantId, [...votes.map((v) => v.approverId), ...page.map((row) => row.decidedBy)]);
   const keyById = new Map(keys.map((k) => [k.id, k]));
   const now = options.now ?? new Date();
 
@@ -100,6 +99,7 @@ export async function listApprovals(options: { tenantId: string; status: QueueFi
       time_left_seconds: row.status === 'pending' ? Math.max(0, Math.floor((row.expiresAt.getTime() - now.getTime()) / 1000)) : 0,
       decided_at: row.decidedAt?.toISOString() ?? null,
       decided_by: row.decidedBy,
+      decided_by_label: row.decidedBy ? (emails.get(row.decidedBy) ?? row.decidedBy) : null,
       comment: row.comment,
       call_id: row.callId,
       trace_id: row.traceId,

@@ -5,6 +5,7 @@ import { apiKeyNames } from './api-key-names';
 import { parsePolicyEvidence } from './policy-details';
 import { buildTraceSpans, type TraceSpan } from './trace-spans';
 import { num, sql, type Sql } from './sql';
+import { actorLabels } from '../tenants/actor-labels';
 
 /** A trace is one call_id's records; an agent reusing a call_id forever must not make a page unbounded. */
 export const TRACE_RECORDS_MAX = 500;
@@ -31,6 +32,8 @@ export interface TraceRecordView {
   api_key_id: string | null;
   api_key_name: string | null;
   actor_user_id: string | null;
+  /** The member's email, when a person (not an agent key) made the record. */
+  actor_label: string | null;
   decision: string;
   valid: boolean;
   duration_ms: number;
@@ -55,9 +58,10 @@ export interface TraceApprovalView {
   expires_at: string;
   decided_at: string | null;
   decided_by: string | null;
+  decided_by_label: string | null;
   comment: string | null;
   policy: { id: string; version: string | null; rule: string | null } | null;
-  votes: { approver_id: string; decision: string; comment: string | null; created_at: string }[];
+  votes: { approver_id: string; approver_label: string; decision: string; comment: string | null; created_at: string }[];
 }
 
 export interface TraceDetail {
@@ -94,6 +98,10 @@ export async function getTraceOrThrow(options: { tenantId: string; traceId: stri
   const records = (await db().evidence.findMany({ where: { tenantId, seq: { in: wanted } } })).sort((a, b) => a.seq - b.seq);
   const approvalRows = await db().approval.findMany({ where: { tenantId, traceId }, orderBy: { createdAt: 'asc' }, take: 50, include: { votes: { orderBy: { createdAt: 'asc' } } } });
   const names = await apiKeyNames(tenantId, records.map((r) => r.apiKeyId));
+  const people = await actorLabels(tenantId, [
+    ...records.map((r) => (r.actorUserId ? `user:${r.actorUserId}` : null)),
+    ...approvalRows.flatMap((a) => [a.decidedBy, ...a.votes.map((v) => v.approverId)]),
+  ]);
   const now = options.now ?? new Date();
 
   const views = records.map((r): TraceRecordView => {
@@ -113,6 +121,7 @@ export async function getTraceOrThrow(options: { tenantId: string; traceId: stri
       api_key_id: r.apiKeyId,
       api_key_name: r.apiKeyId ? (names.get(r.apiKeyId) ?? null) : null,
       actor_user_id: r.actorUserId,
+      actor_label: r.actorUserId ? (people.get(`user:${r.actorUserId}`) ?? null) : null,
       decision: r.decision,
       valid: r.valid,
       duration_ms: r.durationMs,
@@ -136,9 +145,10 @@ export async function getTraceOrThrow(options: { tenantId: string; traceId: stri
     expires_at: a.expiresAt.toISOString(),
     decided_at: a.decidedAt?.toISOString() ?? null,
     decided_by: a.decidedBy,
+    decided_by_label: a.decidedBy ? (people.get(a.decidedBy) ?? a.decidedBy) : null,
     comment: a.comment,
     policy: a.policyId ? { id: a.policyId, version: a.policyVersion, rule: a.policyRule } : null,
-    votes: a.votes.map((v) => ({ approver_id: v.approverId, decision: v.decision, comment: v.comment, created_at: v.createdAt.toISOString() })),
+    votes: a.votes.map((v) => ({ approver_id: v.approverId, approver_label: people.get(v.approverId) ?? v.approverId, decision: v.decision, comment: v.comment, created_at: v.createdAt.toISOString() })),
   }));
   const timeline = buildTraceSpans(
     records.map((r, i) => {

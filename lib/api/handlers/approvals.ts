@@ -82,6 +82,7 @@ const QueueItemSchema = z
     time_left_seconds: z.number().int().min(0),
     decided_at: iso.nullable(),
     decided_by: z.string().nullable(),
+    decided_by_label: z.string().nullable(),
     comment: z.string().nullable(),
     call_id: z.string(),
     trace_id: z.string(),

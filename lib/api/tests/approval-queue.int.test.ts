@@ -366,7 +366,7 @@ describe('the queue API', () => {
     await asSession(approver1, older.id, { decision: 'deny', comment: 'no' });
     const decided = await call(listApprovals, { key: t.adminKey, path: '/api/v1/approvals?status=decided&limit=100' });
     const history = decided.body.approvals.find((a: { id: string }) => a.id === older.id);
-    expect(history).toMatchObject({ status: 'denied', arguments: null, time_left_seconds: 0, comment: 'no', votes: [expect.objectContaining({ decision: 'deny', approver_label: `a1-${t.tenant.slug}@test.local` })] });
+    expect(history).toMatchObject({ status: 'denied', decided_by_label: `a1-${t.tenant.slug}@test.local`, arguments: null, time_left_seconds: 0, comment: 'no', votes: [expect.objectContaining({ decision: 'deny', approver_label: `a1-${t.tenant.slug}@test.local` })] });
     expect(history.trace.map((s: { kind: string; decision: string }) => `${s.kind}:${s.decision}`)).toEqual(['pre:require_approval', 'approval_decision:denied']);
   });
 });
