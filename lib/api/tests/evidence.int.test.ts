@@ -35,11 +35,13 @@ describe('evidence chain', () => {
   });
 
   it('reports the first broken link when a record is altered', async () => {
-    const target = await db().evidence.findFirstOrThrow({ where: { tenantId: t.tenant.id, seq: 7 } });
+    // A refused record turned into an allowed one. Picked by its decision, not by seq: the
+    // concurrent writes above may commit in any order.
+    const target = await db().evidence.findFirstOrThrow({ where: { tenantId: t.tenant.id, decision: 'deny', seq: { gt: 1 } }, orderBy: { seq: 'asc' } });
     await db().$executeRawUnsafe(`UPDATE "Evidence" SET "decision" = 'allow', "errors" = '[]' WHERE "id" = '${target.id}'`);
     const res = await call(verify, { key: t.adminKey });
     expect(res.body.valid).toBe(false);
-    expect(res.body.firstBroken).toMatchObject({ seq: 7, reason: 'hash_mismatch' });
+    expect(res.body.firstBroken).toMatchObject({ seq: target.seq, reason: 'hash_mismatch' });
     await db().$executeRawUnsafe(`UPDATE "Evidence" SET "decision" = '${target.decision}', "errors" = '${target.errors.replace(/'/g, "''")}' WHERE "id" = '${target.id}'`);
     expect((await call(verify, { key: t.adminKey })).body.valid).toBe(true);
   });
