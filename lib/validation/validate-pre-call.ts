@@ -228,7 +228,7 @@ type CallDecision = { decision: Decision; errors: ValidationIssue[]; approval: A
  * outcome and any presented approval token. Pure, so shadow versions are decided by the same
  * function with their own parts.
  */
-export function decideCall(options: {
+function decideCall(options: {
   contract: CompiledContract;
   checkErrors: readonly ValidationIssue[];
   confirmationIssues: readonly ValidationIssue[];
