@@ -31,6 +31,18 @@ describe('buildTraceSpans', () => {
     expect(spans[2]?.outcome).toBe('approved');
   });
 
+  it('never draws the wait before the check that asked for it (the approval row is written before the record is timed)', () => {
+    const { spans } = buildTraceSpans(
+      [record({ seq: 1, kind: 'pre', createdAt: at(10), durationMs: 4, decision: 'require_approval' })],
+      [{ id: 'a1', status: 'pending', createdAt: at(5), decidedAt: null, expiresAt: at(60_000) }],
+      at(1_000),
+    );
+    expect(spans.map((s) => [s.kind, s.start_ms])).toEqual([
+      ['validation', 0],
+      ['approval_wait', 0],
+    ]);
+  });
+
   it('shows a pending approval waiting until now, and one past its deadline as expired', () => {
     const pre = record({ seq: 1, kind: 'pre', createdAt: at(0), durationMs: 1, decision: 'require_approval' });
     const pending = buildTraceSpans([pre], [{ id: 'p', status: 'pending', createdAt: at(0), decidedAt: null, expiresAt: at(60_000) }], at(30_000));

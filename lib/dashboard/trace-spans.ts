@@ -47,12 +47,14 @@ interface AbsoluteSpan extends Omit<TraceSpan, 'start_ms'> {
 export function buildTraceSpans(records: SpanRecord[], approvals: SpanApproval[], now: Date = new Date()): { spans: TraceSpan[]; startedAt: Date | null; durationMs: number } {
   const spans: AbsoluteSpan[] = [];
   let previousEnd = -Infinity;
+  const preChecks: { start: number; end: number }[] = [];
   for (const record of [...records].sort((a, b) => a.seq - b.seq)) {
     const end = record.createdAt.getTime();
     const duration = Math.max(0, record.durationMs);
     const start = end - duration;
     const base = { seq: record.seq, approval_id: null, outcome: record.decision };
     if (record.kind === 'pre') {
+      preChecks.push({ start, end });
       const policyMs = record.policyMs === null ? null : Math.min(Math.max(0, record.policyMs), duration);
       spans.push({ ...base, kind: 'validation', label: 'validate/pre: contract checks', start, duration_ms: duration - (policyMs ?? 0) });
       if (policyMs !== null) spans.push({ ...base, kind: 'policy', label: record.policyLabel ? `policy: ${record.policyLabel}` : 'policy', start: end - policyMs, duration_ms: policyMs });
@@ -69,7 +71,12 @@ export function buildTraceSpans(records: SpanRecord[], approvals: SpanApproval[]
     previousEnd = end;
   }
   for (const approval of approvals) {
-    const start = approval.createdAt.getTime();
+    // The approval is created inside the commit of the validate/pre that asked for it, while
+    // that record's time is taken at commit and its start derived from it: never draw the wait
+    // before the check that requested it.
+    const created = approval.createdAt.getTime();
+    const requester = preChecks.find((check) => check.end >= created);
+    const start = requester ? Math.max(created, requester.start) : created;
     // Undecided: still waiting (until now, at most the deadline) or ran out at the deadline.
     const end = approval.decidedAt?.getTime() ?? (approval.status === 'pending' ? Math.min(now.getTime(), approval.expiresAt.getTime()) : approval.expiresAt.getTime());
     const effective = approval.status === 'pending' && approval.expiresAt.getTime() <= now.getTime() ? 'expired' : approval.status;
