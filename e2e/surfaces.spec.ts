@@ -42,6 +42,8 @@ test('an author writes a surface whose prompt names an unknown tool, sees it fla
     await page.getByRole('button', { name: 'Publish…' }).click();
     await page.getByLabel('Change note').fill('First surface');
     await page.getByRole('button', { name: 'Publish version' }).click();
+    // Navigating away before the answer arrives would abort the publish request.
+    await expect(page.getByTestId('served-version')).toHaveText('v0.1.0');
     await page.goto('/surfaces');
     await expect(page.getByText('Runtime serves v0.1.0')).toBeVisible();
   });
