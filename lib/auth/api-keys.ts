@@ -1,15 +1,17 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { db } from '../db';
 import { NotFoundError } from '../api/errors';
 import { parseScopes, type ApiKeyScope } from './api-key-scopes';
 import { bumpChange, invalidatedCache, notifyLocalChange } from '../cache/change-feed';
+import { sha256Hex } from '../contracts/canonical-json';
 
 /** Keys look like `tg_<8 visible chars>_<secret>`; the first 11 characters are the shown prefix. */
 const KEY_PREFIX = 'tg_';
 const LAST_USED_PRECISION_MS = 60_000;
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  // One native call (crypto.hash); this runs on every authenticated request.
+  return sha256Hex(key);
 }
 
 export function visiblePrefix(key: string): string {
