@@ -38,6 +38,32 @@ describe('data plane server', () => {
     expect((await post('/api/v1/validate/pre', body(1), 'tg_nope_000000000000000000000000')).status).toBe(401);
   });
 
+  it('reads headers as the Web Request does: a repeated Authorization is refused, x-request-id is echoed', async () => {
+    const { request } = await import('node:http');
+    const raw = (headers: string[]) =>
+      new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
+        const payload = JSON.stringify(body(6));
+        const url = new URL(`${server?.url}/api/v1/validate/pre`);
+        // Raw header pairs: Node's own req.headers would keep only the first Authorization.
+        const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: [...headers, 'host', url.host, 'content-type', 'application/json', 'content-length', String(Buffer.byteLength(payload))] }, (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+        });
+        req.on('error', reject);
+        req.end(payload);
+      });
+    const twice = await raw(['authorization', `Bearer ${t.agentKey}`, 'authorization', 'Bearer tg_other_000000000000000000000000']);
+    expect(twice.status).toBe(401);
+    expect(JSON.parse(twice.body).error.code).toBe('unauthorized');
+    const once = await raw(['Authorization', `Bearer ${t.agentKey}`, 'X-Request-Id', 'req-dp-1']);
+    expect(once.status).toBe(200);
+    expect(once.headers['x-request-id']).toBe('req-dp-1');
+    expect(once.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(once.headers['content-length'])).toBe(Buffer.byteLength(once.body));
+    expect(JSON.parse(once.body)).toMatchObject({ decision: 'allow', call_id: 'dp-6' });
+  });
+
   it('serves manifest and pipeline validation on the same lean path, recorded as evidence', async () => {
     const manifest = { ToolCalls: [{ ToolCallId: 'c1', Name: 'search' }], ToolCallResults: [{ ToolCallId: 'c1', Name: 'search', ResultJson: '{"hits":1}' }] };
     const ok = await post('/api/v1/manifests/validate', { manifest });
