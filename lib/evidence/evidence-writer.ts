@@ -60,19 +60,19 @@ export class EvidenceWriter {
   }
 
   /**
-   * Flushes on the next turn of the event loop, not now: the SQLite commit is synchronous, so
-   * starting it in the caller's tick would commit every record alone. Waiting one turn lets
-   * every request that arrived in the same turn join the batch (and share its fsync).
+   * Flushes once this turn of the event loop has run its I/O callbacks, not now: every request
+   * whose bytes arrived in the same turn (one per ready socket) then joins one batch, which
+   * shares one hand-over to the writer thread and one fsync. A microtask would flush after
+   * each socket's callback, one record at a time: measured, that cost the request thread about
+   * 9 us per record in messages to and from the writer thread.
    */
   private schedule(): void {
     if (this.flushing || this.scheduled) return;
     this.scheduled = true;
-    const run = () => {
+    setImmediate(() => {
       this.scheduled = false;
       void this.flush();
-    };
-    if (this.raw?.store.pipelined) queueMicrotask(run);
-    else setImmediate(run);
+    });
   }
 
   private rawStore(): RawEvidenceStore {
@@ -95,7 +95,10 @@ export class EvidenceWriter {
       for (const item of batch) item.reject(failure);
       return;
     }
-    batch.forEach((item, i) => item.resolve({ ...(recorded[i] as RecordedEvidence), extra: undefined }));
+    for (let i = 0; i < batch.length; i++) {
+      const r = recorded[i] as RecordedEvidence;
+      (batch[i] as Pending).resolve({ id: r.id, seq: r.seq, hash: r.hash, extra: undefined });
+    }
   }
 
   private async drain(): Promise<void> {
