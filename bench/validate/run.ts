@@ -76,12 +76,16 @@ interface Measured {
   total: number;
   /** CPU the server's process tree used per answered request (all threads), when /proc exists. */
   cpuUsPerRequest: number | null;
+  /** Of which the busiest thread (the request thread of a Node server). */
+  mainThreadUsPerRequest: number | null;
 }
 
 async function load(url: string, headers: Record<string, string>, serverPid: number | undefined, seconds = duration): Promise<Measured> {
   const before = serverPid ? treeCpuMs(serverPid) : null;
+  const threadsBefore = serverPid ? treeThreadCpuMs(serverPid) : null;
   const result = await autocannon({ url, method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, connections, duration: seconds });
   const after = serverPid ? treeCpuMs(serverPid) : null;
+  const threadsAfter = serverPid ? treeThreadCpuMs(serverPid) : null;
   const total = result.requests.total;
   return {
     rps: result.requests.average,
@@ -90,6 +94,7 @@ async function load(url: string, headers: Record<string, string>, serverPid: num
     errors: result.errors + result.non2xx,
     total,
     cpuUsPerRequest: before !== null && after !== null && total > 0 ? ((after - before) * 1000) / total : null,
+    mainThreadUsPerRequest: threadsBefore && threadsAfter && total > 0 ? (Math.max(0, ...[...threadsAfter].map(([tid, ms]) => ms - (threadsBefore.get(tid) ?? 0))) * 1000) / total : null,
   };
 }
 
@@ -119,6 +124,41 @@ function treeCpuMs(root: number): number | null {
       for (const [child, info] of stats) if (info.ppid === pid) pending.push(child);
     }
     return ticks / ticksPerMs;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU time (ms) of every thread of a process tree, by thread id. */
+function treeThreadCpuMs(root: number): Map<number, number> | null {
+  try {
+    const children = new Map<number, number[]>();
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+      } catch {
+        // The process exited meanwhile.
+      }
+    }
+    const out = new Map<number, number>();
+    const pending = [root];
+    while (pending.length > 0) {
+      const pid = pending.pop() as number;
+      pending.push(...(children.get(pid) ?? []));
+      try {
+        for (const tid of readdirSync(`/proc/${pid}/task`)) {
+          const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+          out.set(Number(tid), (Number(fields[11]) + Number(fields[12])) * 10);
+        }
+      } catch {
+        // The process exited meanwhile.
+      }
+    }
+    return out;
   } catch {
     return null;
   }
@@ -223,7 +263,15 @@ const summary = targets.map((t) => {
   const byRps = [...t.rounds].sort((x, y) => x.rps - y.rps);
   const mid = byRps[Math.floor(byRps.length / 2)] as Measured;
   const cpu = t.rounds.map((r) => r.cpuUsPerRequest).filter((c): c is number => c !== null);
-  return { label: t.label, mid, rpsAll: t.rounds.map((r) => r.rps), cpu: cpu.length ? median(cpu) : null, errors: t.rounds.reduce((n, r) => n + r.errors, 0) };
+  const mainCpu = t.rounds.map((r) => r.mainThreadUsPerRequest).filter((c): c is number => c !== null);
+  return {
+    label: t.label,
+    mid,
+    rpsAll: t.rounds.map((r) => r.rps),
+    cpu: cpu.length ? median(cpu) : null,
+    mainCpu: mainCpu.length ? median(mainCpu) : null,
+    errors: t.rounds.reduce((n, r) => n + r.errors, 0),
+  };
 });
 const bare = summary[0] as (typeof summary)[number];
 const rows = summary.map((s) => [
@@ -233,12 +281,16 @@ const rows = summary.map((s) => [
   `${s.mid.p50}`,
   `${s.mid.p99}`,
   s.cpu === null ? 'n/a' : fmt(s.cpu),
+  s.mainCpu === null ? 'n/a' : fmt(s.mainCpu),
   `${(s.mid.rps / bare.mid.rps).toFixed(3)}x`,
   String(s.errors),
 ]);
 
 console.log(`\nOver HTTP (autocannon, ${connections} connections, ${rounds} rounds of ${duration}s, ${Buffer.byteLength(body)}-byte body, loopback; median round)`);
-const header = ['server', 'req/s', 'each round', 'p50 ms', 'p99 ms', 'CPU us/req', 'vs bare', 'errors'];
+// CPU per answered request, medians over the rounds: all threads of the server's process tree,
+// and its busiest thread alone (the request thread; the SQLite data plane's evidence writer
+// thread, V8's helpers and PostgreSQL's own processes are in the first figure only).
+const header = ['server', 'req/s', 'each round', 'p50 ms', 'p99 ms', 'CPU us/req', 'busiest thread', 'vs bare', 'errors'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
 const line = (cells: string[]) => `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ')}`;
 console.log(line(header));
