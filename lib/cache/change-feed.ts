@@ -77,8 +77,18 @@ export function resetChangeFeedForTests(): void {
  */
 export function invalidatedCache<V>(key: ChangeKey, options: { maxEntries: number; ttlMs: number }) {
   const entries = new Map<string, { value: V; expires: number }>();
-  onChange(key, () => entries.clear());
+  // Bumped on every change: a value read from the database before a change must not be cached
+  // after it (see `generation` and `set`).
+  let generation = 0;
+  onChange(key, () => {
+    entries.clear();
+    generation++;
+  });
   return {
+    /** Take before reading what will be cached; pass to `set`. */
+    generation(): number {
+      return generation;
+    },
     get(k: string): V | undefined {
       const hit = entries.get(k);
       if (!hit) return undefined;
@@ -88,12 +98,15 @@ export function invalidatedCache<V>(key: ChangeKey, options: { maxEntries: numbe
       }
       return hit.value;
     },
-    set(k: string, value: V): void {
+    /** Caches `value`, unless a change happened since `readAt` (a `generation()`). */
+    set(k: string, value: V, readAt = generation): void {
+      if (readAt !== generation) return;
       if (entries.size >= options.maxEntries) entries.delete(entries.keys().next().value as string);
       entries.set(k, { value, expires: Date.now() + options.ttlMs });
     },
     clear(): void {
       entries.clear();
+      generation++;
     },
   };
 }

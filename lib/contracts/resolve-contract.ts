@@ -37,10 +37,25 @@ export async function resolveContract(options: { tenantId: string; tool: string;
   const key = `${options.tenantId}\n${options.tool}\n${options.version ?? ''}`;
   const hit = outcomes().get(key);
   if (hit) return hit;
-  const outcome = await lookup(options);
-  outcomes().set(key, outcome);
-  return outcome;
+  // One lookup per key at a time: on a cold cache every concurrent call for the tool would
+  // otherwise read and compile the same version (measured: 32 connections, 32 compilations).
+  // A call that arrives after a publish never joins a lookup that started before it.
+  const readAt = outcomes().generation();
+  const flightKey = `${readAt}\n${key}`;
+  let pending = inFlight.get(flightKey);
+  if (!pending) {
+    pending = lookup(options)
+      .then((outcome) => {
+        outcomes().set(key, outcome, readAt);
+        return outcome;
+      })
+      .finally(() => inFlight.delete(flightKey));
+    inFlight.set(flightKey, pending);
+  }
+  return pending;
 }
+
+const inFlight = new Map<string, Promise<ResolveOutcome>>();
 
 /**
  * What a (tenant, tool, version?) resolves to, so the hot path reads nothing from the database.

@@ -46,4 +46,16 @@ describe('compiled contract cache', () => {
     for (let i = 0; i < 20; i++) expect((await call(validatePre, { key: t.agentKey, body })).body.decision).toBe('allow');
     expect(contractCompilations()).toBe(before);
   });
+
+  it('compiles a version once when many first calls arrive together on a cold cache', async () => {
+    const fresh = await createTestTenant();
+    await publishContract(fresh.tenant.id, EXAMPLE_CONTRACTS[0] as (typeof EXAMPLE_CONTRACTS)[number]);
+    const tool = (EXAMPLE_CONTRACTS[0] as { id: string }).id;
+    const before = contractCompilations();
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => call(validatePre, { key: fresh.agentKey, body: { tool, call_id: `cold-${i}`, arguments: {}, context: { tenant_id: 'acme' } } })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 16 }, () => 200));
+    expect(contractCompilations() - before).toBe(1);
+  });
 });
