@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../contracts/canonical-json';
 
 /**
  * A call's trace id: derived from tenant and call_id, so the pre and post validations of one
@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
  * trace-id shape.
  */
 export function traceIdFor(tenantId: string, callId: string): string {
-  return createHash('sha256').update(`${tenantId}\n${callId}`).digest('hex').slice(0, 32);
+  return sha256Hex(`${tenantId}\n${callId}`).slice(0, 32);
 }
 
 const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;

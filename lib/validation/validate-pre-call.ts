@@ -11,7 +11,7 @@ import { consumeCallToken, TokenAlreadyUsedError } from '../approvals/consume-ca
 import { requestApproval } from '../approvals/request-approval';
 import { findRecentDenial } from '../approvals/find-recent-denial';
 import type { CallBinding } from '../approvals/call-token';
-import { recordEvidence } from '../evidence/record-evidence';
+import { recordEvidence, type EvidenceInput } from '../evidence/record-evidence';
 import type { Tx } from '../db';
 import type { Approval } from '../generated/sqlite/client';
 import { redactArguments } from '../evidence/redact-arguments';
@@ -135,8 +135,21 @@ export async function validatePreCall(options: { caller: KeyCaller; request: Pre
   const storedArguments = caller.storeRawArguments ? redactArguments(args, compiled.document.sensitive ?? []) : null;
   const record = async (errs: ValidationIssue[]) => {
     const decision = decideFromIssues(errs, policyOutcome?.transformed ?? false);
-    const input = {
-      ...base,
+    // Every field written out, in one shape whatever the decision: spreading `base` and an
+    // optional policy part into it cost about 6% of the request thread in a CPU profile.
+    // Unset policy fields are null/false, which the hash chain leaves out like absent ones.
+    const decidedBy = policyEvidence ? policyOutcome?.decidedBy : undefined;
+    const input: EvidenceInput = {
+      tenantId,
+      kind: 'pre',
+      requestId: base.requestId,
+      traceId,
+      callId: base.callId,
+      w3cTraceparent: base.w3cTraceparent,
+      apiKeyId: base.apiKeyId,
+      tool: base.tool,
+      argsHash,
+      idempotencyKey: base.idempotencyKey,
       contractVersion: resolved.contract.version,
       contractHash: resolved.contract.contentHash,
       arguments: storedArguments,
@@ -145,15 +158,11 @@ export async function validatePreCall(options: { caller: KeyCaller; request: Pre
       errors: errs,
       warnings,
       durationMs: performance.now() - started,
-      ...(policyEvidence
-        ? {
-            policyId: policyOutcome?.decidedBy?.policy_id ?? null,
-            policyVersion: policyOutcome?.decidedBy?.version ?? null,
-            policyRule: policyOutcome?.decidedBy?.rule ?? null,
-            policy: JSON.stringify(policyEvidence),
-            shadowDiffers: shadow.some((s) => s.differs),
-          }
-        : {}),
+      policyId: decidedBy?.policy_id ?? null,
+      policyVersion: decidedBy?.version ?? null,
+      policyRule: decidedBy?.rule ?? null,
+      policy: policyEvidence ? JSON.stringify(policyEvidence) : null,
+      shadowDiffers: policyEvidence ? shadow.some((s) => s.differs) : false,
     };
     // Side effects that must commit with the decision, and only when there are any: plain
     // records take the evidence writer's fast path.
