@@ -41,7 +41,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'npx tsx scripts/start.ts',
+    command: 'node scripts/serve.mjs',
     url: `${baseURL}/sign-in`,
     reuseExistingServer: false,
     // The first start runs `next build`, which takes a minute or two on two cores.

@@ -9,6 +9,7 @@ import path from 'node:path';
 import next from 'next';
 import { env } from '../lib/env';
 import { migrateDatabase } from '../lib/db/migrate-database';
+import { projectRoot } from '../lib/db/schema-engine';
 import { bootstrap } from '../lib/tenants/bootstrap';
 import { disconnectDb } from '../lib/db';
 import { createDataPlaneServer, type NodeHandler } from '../lib/data-plane/server';
@@ -19,7 +20,7 @@ import { startBackgroundJobs, stopBackgroundJobs } from '../lib/jobs/background-
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 const dev = process.argv.includes('--dev');
 const dataPlaneOnly = process.argv.includes('--data-plane');
-const root = path.resolve(import.meta.dirname, '..');
+const root = projectRoot();
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
 
 const settings = env();

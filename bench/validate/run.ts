@@ -215,8 +215,8 @@ const basePort = await waitForLine(baseline, /^(\d+)\n/m, 30_000);
 targets.push({ label: 'bare node:http + Ajv, no persistence', url: `http://127.0.0.1:${basePort}/`, headers: {}, pid: baseline.pid, stop: () => stopChild(baseline), rounds: [] });
 
 const servers: { label: string; provider: 'sqlite' | 'postgresql'; command: string[] }[] = [
-  { label: 'data plane (node:http + shared handlers), evidence on SQLite', provider: 'sqlite', command: [tsx, path.join(root, 'scripts/start.ts'), '--data-plane'] },
-  { label: 'data plane (node:http + shared handlers), evidence on PostgreSQL', provider: 'postgresql', command: [tsx, path.join(root, 'scripts/start.ts'), '--data-plane'] },
+  { label: 'data plane (node:http + shared handlers), evidence on SQLite', provider: 'sqlite', command: [process.execPath, path.join(root, 'scripts/serve.mjs'), '--data-plane'] },
+  { label: 'data plane (node:http + shared handlers), evidence on PostgreSQL', provider: 'postgresql', command: [process.execPath, path.join(root, 'scripts/serve.mjs'), '--data-plane'] },
   { label: 'Next route handler (next start), evidence on SQLite', provider: 'sqlite', command: [process.execPath, path.join(root, 'node_modules/next/dist/bin/next'), 'start'] },
 ];
 try {

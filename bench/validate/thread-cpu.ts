@@ -3,7 +3,7 @@
 // threads, and the load generator itself. On a shared machine req/s moves with the neighbours;
 // CPU per request per thread moves much less, which is what this is for.
 // usage: tsx bench/validate/thread-cpu.ts [--seconds 5] [--reps 3] [--connections 32]
-//        [--provider sqlite|postgresql]   (NODE_EXTRA="--cpu-prof ..." adds node flags)
+//        [--provider sqlite|postgresql] [--tsx]   (NODE_EXTRA="--cpu-prof ..." adds node flags)
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -49,7 +49,9 @@ if (setup.status !== 0) throw new Error(setup.stderr);
 const port = String(3490 + Math.floor(Math.random() * 9));
 const extra = (process.env.NODE_EXTRA ?? '').split(' ').filter(Boolean);
 // node itself (not the tsx wrapper), so that the pid is the server's and its threads are ours.
-const server = spawn(process.execPath, [...extra, '--import', 'tsx', path.join(root, 'scripts/start.ts'), '--data-plane'], {
+// --tsx: the sources through tsx instead of the server bundle (to price the difference).
+const entry = argv.includes('--tsx') ? ['--import', 'tsx', path.join(root, 'scripts/start.ts')] : [path.join(root, 'scripts/serve.mjs')];
+const server = spawn(process.execPath, [...extra, ...entry, '--data-plane'], {
   cwd: root,
   stdio: ['ignore', 'pipe', 'pipe'],
   env: { ...process.env, DATABASE_URL: scratch.target.url, PORT: port, HOSTNAME: '127.0.0.1' },

@@ -26,9 +26,16 @@ function loadWasm() {
   return wasmReady;
 }
 
+/**
+ * The nearest directory above this module with a package.json: the checkout, whether this
+ * module runs from source (tsx, vitest) or inside the server bundle (.toolgate/server/<hash>/).
+ */
 export function projectRoot(): string {
-  // lib/db/schema-engine.ts -> project root; works from source (tsx, vitest) and from scripts.
-  return path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+  const start = path.dirname(new URL(import.meta.url).pathname);
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) return path.resolve(start, '..', '..');
+  }
 }
 
 export function migrationsDir(provider: DatabaseProvider): string {

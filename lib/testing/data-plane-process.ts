@@ -24,10 +24,10 @@ export interface DataPlaneProcess {
   kill9(): Promise<void>;
 }
 
-/** Starts `npm run data-plane` (scripts/start.ts --data-plane) as a real process. */
+/** Starts `npm run data-plane` (the server bundle, scripts/serve.mjs --data-plane) as a real process. */
 export async function startDataPlane(options: { databaseUrl: string; env?: Record<string, string>; port?: number }): Promise<DataPlaneProcess> {
   const port = options.port ?? (await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts'), '--data-plane'], {
+  const child = spawn(process.execPath, [path.join(root, 'scripts/serve.mjs'), '--data-plane'], {
     cwd: root,
     env: { ...process.env, VITEST: '', DATABASE_URL: options.databaseUrl, PORT: String(port), HOSTNAME: '127.0.0.1', TOOLGATE_CACHE_POLL_MS: '200', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,9 @@
+// npm start / npm run data-plane: bundle the server (scripts/build-server.mjs, well under a
+// second) and run it in this process, with the command line as given (see scripts/start.ts).
+import { pathToFileURL } from 'node:url';
+import { buildServer } from './build-server.mjs';
+
+const entry = await buildServer();
+// Stack traces in logs name the TypeScript sources, not bundle lines.
+process.setSourceMapsEnabled(true);
+await import(pathToFileURL(entry).href);
