@@ -36,6 +36,8 @@ export interface IncomingCall {
   headers(): Headers;
   /** The raw body, refusing with 413 past `maxBytes` without buffering more than that. */
   bodyText(maxBytes: number): Promise<string>;
+  /** Aborted when the client goes away before its answer is sent (ends long polls early). */
+  readonly signal: AbortSignal;
 }
 
 /** A handler's answer before it becomes a Web Response or is written to a Node socket. */
@@ -133,6 +135,7 @@ function webCall(request: Request): IncomingCall {
     header: (name) => request.headers.get(name),
     headers: () => request.headers,
     bodyText: (maxBytes) => readBodyText(request, maxBytes),
+    signal: request.signal,
   };
 }
 

@@ -25,7 +25,7 @@ export function createDataPlaneServer(options: { fallback?: NodeHandler } = {}):
     }
     void (async () => {
       try {
-        const call = new NodeCall(req);
+        const call = new NodeCall(req, res);
         const result = await matched.route.handler.serve(call, matched.params);
         // A body not read to its end (oversized, or refused before reading) would have to be
         // drained before the next request on this connection: close it instead.
@@ -57,9 +57,25 @@ class NodeCall implements IncomingCall {
   private byName: Map<string, string> | undefined;
   private absoluteUrl: string | undefined;
   private unreadBody = false;
+  private aborted: AbortController | undefined;
 
-  constructor(private readonly req: http.IncomingMessage) {
+  constructor(
+    private readonly req: http.IncomingMessage,
+    private readonly res: http.ServerResponse,
+  ) {
     this.method = req.method ?? 'GET';
+  }
+
+  // Made only when a handler asks (the approvals long poll): a listener per call otherwise.
+  get signal(): AbortSignal {
+    if (!this.aborted) {
+      const controller = new AbortController();
+      this.res.once('close', () => {
+        if (!this.res.writableFinished) controller.abort();
+      });
+      this.aborted = controller;
+    }
+    return this.aborted.signal;
   }
 
   get url(): string {

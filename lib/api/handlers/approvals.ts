@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoute, type IncomingCall } from '../define-route';
+import { defineRoute } from '../define-route';
 import { plainObject } from '../schemas';
 import { getInstanceSecret } from '../../auth/instance-secret';
 import { getApprovalOrThrow } from '../../approvals/get-approval-or-throw';
@@ -90,11 +90,6 @@ const QueueItemSchema = z
   })
   .strict();
 
-/** Long polling ends early when the client disconnects, where the server exposes it. */
-function clientSignal(call: IncomingCall): AbortSignal | undefined {
-  return (call as IncomingCall & { signal?: AbortSignal }).signal;
-}
-
 /**
  * GET /api/v1/approvals/{id}[?wait=N] — the state of an approval; once approved, its
  * single-use token (and the edited arguments, when an approver edited them). With `wait`
@@ -112,7 +107,7 @@ export const getApprovalHandler = defineRoute({
     const first = await getApprovalOrThrow({ tenantId: caller.tenantId, id, secret });
     const waitSeconds = query?.wait ?? 0;
     if (first.status !== 'pending' || waitSeconds === 0) return { body: first };
-    await waitForApprovalChange({ tenantId: caller.tenantId, id, waitMs: waitSeconds * 1000, signal: clientSignal(call) });
+    await waitForApprovalChange({ tenantId: caller.tenantId, id, waitMs: waitSeconds * 1000, signal: call.signal });
     return { body: await getApprovalOrThrow({ tenantId: caller.tenantId, id, secret }) };
   },
 });

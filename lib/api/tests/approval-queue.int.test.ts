@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { POST as authPost } from '@/app/api/auth/[...all]/route';
 import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
@@ -13,6 +15,7 @@ import { expireOverdueApprovals } from '@/lib/approvals/expire-approval';
 import { findRecentDenial } from '@/lib/approvals/find-recent-denial';
 import { waitForApprovalChange } from '@/lib/approvals/wait-for-approval';
 import { waitingOnApproval } from '@/lib/approvals/approval-events';
+import { createDataPlaneServer } from '@/lib/data-plane/server';
 import { llmMessage } from '@/lib/validation/llm-message';
 import { call, expectCodes } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
@@ -328,6 +331,26 @@ describe('long polling', () => {
     controller.abort();
     await waiting;
     expect(waitingOnApproval(id)).toBe(0);
+  });
+
+  it('on the data plane, stops waiting when the agent closes its connection', async () => {
+    const { id } = await requestRefund(6005);
+    const server = createDataPlaneServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const request = http.get({ host: '127.0.0.1', port, path: `/api/v1/approvals/${id}?wait=30`, headers: { authorization: `Bearer ${t.agentKey}` } });
+      request.on('error', () => undefined);
+      await parked(id);
+      request.destroy();
+      // The wait would otherwise hold its listener for the whole 30 s.
+      const deadline = Date.now() + 10_000;
+      while (waitingOnApproval(id) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(waitingOnApproval(id)).toBe(0);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 
