@@ -23,11 +23,13 @@ export function chainRecords(inputs: EvidenceInput[], heads: Map<string, { seq: 
   const violations: ViolationRecord[] = [];
   for (const input of inputs) {
     const head = heads.get(input.tenantId) ?? { seq: 0, hash: GENESIS_HASH };
-    const content = evidenceContent(input, head, createdAt);
-    const hash = evidenceHash(content);
     const id = timeOrderedId(createdAt.getTime());
-    heads.set(input.tenantId, { seq: content.seq, hash });
-    rows.push({ ...content, id, hash });
+    // The row is made whole, in one shape, before hashing: spreading the content into a row
+    // with id and hash added showed up as map migrations in the writer thread.
+    const row = evidenceRow(input, head, createdAt, id);
+    row.hash = evidenceHash(row);
+    heads.set(input.tenantId, { seq: row.seq, hash: row.hash });
+    rows.push(row);
     for (const issue of input.errors) {
       violations.push({ id: timeOrderedId(createdAt.getTime()), tenantId: input.tenantId, evidenceId: id, code: issue.code, type: issue.type, tool: input.tool, apiKeyId: input.apiKeyId ?? null, path: issue.path, decision: input.decision, createdAt });
     }
@@ -35,8 +37,11 @@ export function chainRecords(inputs: EvidenceInput[], heads: Map<string, { seq: 
   return { rows, violations };
 }
 
-export function evidenceContent(input: EvidenceInput, head: { seq: number; hash: string }, createdAt: Date): EvidenceContent {
+/** The row for `input`, its hash still to be set (evidenceHash leaves out id and hash). */
+function evidenceRow(input: EvidenceInput, head: { seq: number; hash: string }, createdAt: Date, id: string): EvidenceRecord {
   return {
+    id,
+    hash: '',
     tenantId: input.tenantId,
     seq: head.seq + 1,
     prevHash: head.hash,

@@ -40,21 +40,24 @@ export interface EvidenceContent {
  * hash = SHA-256(prevHash + "\n" + canonical JSON of the content). Changing any stored field,
  * reordering, inserting or deleting a record breaks the chain at that point.
  *
- * Every covered field is a string, number, boolean or null, so the canonical JSON is plain
- * JSON.stringify of an object whose keys were inserted in canonical (sorted) order; this runs
- * once per record on the hot path, where the general canonicaliser cost a fifth of the write.
- * evidence-hash.test.ts checks the two agree.
+ * Every covered field is a string, number, boolean or null, so the canonical JSON is the
+ * members written in sorted key order, each value as JSON.stringify writes it. This runs once
+ * per record on the writer's hot path: the general canonicaliser cost a fifth of the write, and
+ * building an object to stringify cost about 5% of the writer thread's instructions in map
+ * transitions. evidence-hash.test.ts checks this agrees with the general canonicaliser.
  */
 export function evidenceHash(content: EvidenceContent): string {
   // Exactly these fields, whatever else the caller's object carries (a row has id and hash).
-  const covered: Record<string, unknown> = {};
-  for (const field of SORTED_FIELDS) {
+  let json = '';
+  for (let i = 0; i < SORTED_FIELDS.length; i++) {
+    const field = SORTED_FIELDS[i] as keyof EvidenceContent;
     const value = field === 'createdAt' ? content.createdAt.toISOString() : content[field];
-    if (OPTIONAL_FIELDS.has(field) && (value === null || value === undefined || value === false)) continue;
+    if (value === undefined) continue;
+    if (OPTIONAL_FIELDS.has(field) && (value === null || value === false)) continue;
     if (typeof value === 'number' && !Number.isFinite(value)) throw new TypeError(`evidence field ${field} is not a finite number`);
-    covered[field] = value;
+    json += `${json === '' ? '{' : ','}${MEMBER_PREFIX[i] as string}${JSON.stringify(value)}`;
   }
-  return sha256Hex(`${content.prevHash}\n${JSON.stringify(covered)}`);
+  return sha256Hex(`${content.prevHash}\n${json === '' ? '{' : json}}`);
 }
 
 /** The same hash through the general canonicaliser: the definition the fast path must match. */
@@ -81,5 +84,6 @@ const HASHED_FIELDS: readonly (keyof EvidenceContent)[] = [
  */
 const OPTIONAL_FIELDS: ReadonlySet<keyof EvidenceContent> = new Set(['policyId', 'policyVersion', 'policyRule', 'policy', 'shadowDiffers', 'executionMs']);
 
-// The order canonicalJson sorts keys in (UTF-16 code units).
+// The order canonicalJson sorts keys in (UTF-16 code units), and each member's `"key":`.
 const SORTED_FIELDS = [...HASHED_FIELDS].sort();
+const MEMBER_PREFIX = SORTED_FIELDS.map((field) => `${JSON.stringify(field)}:`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evidenceValues } from './raw-evidence-store';
+import { EVIDENCE_COLUMNS, evidenceValues } from './raw-evidence-store';
 import type { EvidenceRecord } from './chain-records';
 
 const base: EvidenceRecord = {
@@ -15,6 +15,13 @@ describe('evidenceValues', () => {
       null, 'orders.lookup', '1.0.0', 'ch', 'ah', null, null, 'allow', 1, '[]', '[]', 1.25,
       null, null, null, null, 0, null,
     ]);
+  });
+
+  it('puts each field under its own column', () => {
+    // Every field holds its own column name, so a value in the wrong place shows which.
+    const named = Object.fromEntries(EVIDENCE_COLUMNS.map((column) => [column, column])) as unknown as EvidenceRecord;
+    const values = evidenceValues({ ...named, valid: true, shadowDiffers: true }, 'createdAt');
+    expect(values).toEqual(EVIDENCE_COLUMNS.map((column) => (column === 'valid' || column === 'shadowDiffers' ? 1 : column)));
   });
 
   it('writes the policy fields when set, and a refused call as valid = 0', () => {
