@@ -5,7 +5,8 @@
 //               then PostgreSQL) and through a Next route handler, next to a bare node:http server
 //               doing the same Ajv check without persistence. Load from autocannon on loopback.
 // Options: --duration <s> (default 10), --connections <n> (default 32), --rounds <n> (default 3),
-//          --skip-http.
+//          --distinct-call-ids (a new call_id per request, as agents send: each record then has
+//          its own trace id, an insert at a random place in the trace index), --skip-http.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -66,7 +67,8 @@ console.log(`  Zod 4 safeParse, same schema:          ${fmt(zodOps)} validations
 
 if (args.includes('--skip-http')) process.exit(0);
 
-const body = JSON.stringify({ tool: 'orders.lookup', call_id: 'bench', arguments: { tenant_id: 'acme', order_id: 'ord_123456', include: ['items'] }, context: { tenant_id: 'acme', user_id: 'u_1' } });
+const distinctCallIds = args.includes('--distinct-call-ids');
+const body = JSON.stringify({ tool: 'orders.lookup', call_id: distinctCallIds ? 'bench-[<id>]' : 'bench', arguments: { tenant_id: 'acme', order_id: 'ord_123456', include: ['items'] }, context: { tenant_id: 'acme', user_id: 'u_1' } });
 
 interface Measured {
   rps: number;
@@ -83,7 +85,7 @@ interface Measured {
 async function load(url: string, headers: Record<string, string>, serverPid: number | undefined, seconds = duration): Promise<Measured> {
   const before = serverPid ? treeCpuMs(serverPid) : null;
   const threadsBefore = serverPid ? treeThreadCpuMs(serverPid) : null;
-  const result = await autocannon({ url, method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, connections, duration: seconds });
+  const result = await autocannon({ url, method: 'POST', body, idReplacement: distinctCallIds, headers: { 'content-type': 'application/json', ...headers }, connections, duration: seconds });
   const after = serverPid ? treeCpuMs(serverPid) : null;
   const threadsAfter = serverPid ? treeThreadCpuMs(serverPid) : null;
   const total = result.requests.total;
@@ -286,7 +288,7 @@ const rows = summary.map((s) => [
   String(s.errors),
 ]);
 
-console.log(`\nOver HTTP (autocannon, ${connections} connections, ${rounds} rounds of ${duration}s, ${Buffer.byteLength(body)}-byte body, loopback; median round)`);
+console.log(`\nOver HTTP (autocannon, ${connections} connections, ${rounds} rounds of ${duration}s, ${Buffer.byteLength(body)}-byte body${distinctCallIds ? ' with a new call_id per request' : ''}, loopback; median round)`);
 // CPU per answered request, medians over the rounds: all threads of the server's process tree,
 // and its busiest thread alone (the request thread; the SQLite data plane's evidence writer
 // thread, V8's helpers and PostgreSQL's own processes are in the first figure only).
