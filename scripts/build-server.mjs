@@ -8,14 +8,17 @@
 // The output directory is named by the bundle's content hash, so concurrent starts of one
 // checkout (several data-plane instances) never write over a bundle another one is loading.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outRoot = path.join(root, '.toolgate', 'server');
-const KEEP_OLD_BUNDLES_MS = 60 * 60 * 1000;
+// A running server loads its writer thread's file from its bundle directory when it first
+// records evidence (and again if that thread dies), so other bundles are removed only when no
+// start has used them for a week.
+const KEEP_OLD_BUNDLES_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Builds the server bundle if this checkout's sources changed; returns the entry's path. */
 export async function buildServer() {
@@ -51,6 +54,8 @@ export async function buildServer() {
       renameSync(temporary, target);
     }
   }
+  const now = new Date();
+  utimesSync(dir, now, now);
   pruneOldBundles(dir);
   return path.join(dir, 'start.mjs');
 }

@@ -1,5 +1,5 @@
-// npm start / npm run data-plane: bundle the server (scripts/build-server.mjs, well under a
-// second) and run it in this process, with the command line as given (see scripts/start.ts).
+// npm start / npm run data-plane: bundle the server (scripts/build-server.mjs, a fraction of a second)
+// and run it in this process, with the command line as given (see scripts/start.ts).
 import { pathToFileURL } from 'node:url';
 import { buildServer } from './build-server.mjs';
 
