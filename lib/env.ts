@@ -21,6 +21,12 @@ const EnvSchema = z.object({
   // Evidence records waiting to be committed; past it, validations answer 503 + Retry-After.
   TOOLGATE_EVIDENCE_QUEUE_MAX: z.coerce.number().int().min(1).max(1_000_000).default(4096),
   TOOLGATE_EVIDENCE_BATCH_MAX: z.coerce.number().int().min(1).max(1000).default(200),
+  // Webhook receivers on private, loopback or link-local addresses: refused unless this is set
+  // (a receiver inside your own network); see lib/webhooks/webhook-address.ts.
+  TOOLGATE_WEBHOOK_ALLOW_PRIVATE: z
+    .enum(['0', '1', 'false', 'true'])
+    .default('0')
+    .transform((value) => value === '1' || value === 'true'),
   TOOLGATE_INIT_TENANT: z.string().min(1).optional(),
   TOOLGATE_INIT_ADMIN_EMAIL: z.string().email().optional(),
   TOOLGATE_INIT_ADMIN_PASSWORD: z.string().min(8, 'TOOLGATE_INIT_ADMIN_PASSWORD must be at least 8 characters').optional(),

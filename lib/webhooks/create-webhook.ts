@@ -4,6 +4,8 @@ import { getInstanceSecret } from '../auth/instance-secret';
 import { deriveWebhookSecret } from './webhook-signature';
 import type { WebhookEvent } from './webhook-events';
 import { webhookView, type WebhookView } from './webhook-view';
+import { blockedWebhookHost } from './webhook-address';
+import { env } from '../env';
 
 /** Per tenant: enough for a chat hook, a pager and a custom service, small enough to deliver. */
 export const MAX_WEBHOOKS_PER_TENANT = 10;
@@ -13,6 +15,12 @@ export const MAX_WEBHOOKS_PER_TENANT = 10;
  * derived from the instance secret and the id, never stored (lib/webhooks/webhook-signature.ts).
  */
 export async function createWebhook(options: { tenantId: string; url: string; events: WebhookEvent[] }): Promise<WebhookView & { secret: string }> {
+  const blocked = env().TOOLGATE_WEBHOOK_ALLOW_PRIVATE ? null : blockedWebhookHost(new URL(options.url));
+  if (blocked) {
+    throw new ApiError('bad_request', `Webhook receivers must be on public addresses: ${blocked}. (An operator can allow private receivers with TOOLGATE_WEBHOOK_ALLOW_PRIVATE=1.)`, {
+      reason: 'private_address',
+    });
+  }
   const existing = await db().webhook.count({ where: { tenantId: options.tenantId } });
   if (existing >= MAX_WEBHOOKS_PER_TENANT) {
     throw new ApiError('conflict', `A tenant can have at most ${MAX_WEBHOOKS_PER_TENANT} webhooks; delete one first.`, { limit: MAX_WEBHOOKS_PER_TENANT });

@@ -2,6 +2,8 @@ import { db } from '../db';
 import { getInstanceSecret } from '../auth/instance-secret';
 import { deriveWebhookSecret, signWebhookBody } from './webhook-signature';
 import { retryDelayMs } from './retry-delay';
+import { postWebhook } from './post-webhook';
+import { env } from '../env';
 
 /** After this many failed attempts a delivery is `failed` and no longer retried. */
 export const MAX_ATTEMPTS = 8;
@@ -29,9 +31,9 @@ export interface DeliveryRunResult {
  * several instances exactly one sends it. Success is any 2xx; redirects are not followed (a
  * receiver must give its final URL), and the response body is not read.
  */
-export async function deliverDueWebhooks(options: { now?: Date; limit?: number; fetchImpl?: typeof fetch } = {}): Promise<DeliveryRunResult> {
+export async function deliverDueWebhooks(options: { now?: Date; limit?: number } = {}): Promise<DeliveryRunResult> {
   const now = options.now ?? new Date();
-  const send = options.fetchImpl ?? fetch;
+  const allowPrivate = env().TOOLGATE_WEBHOOK_ALLOW_PRIVATE;
   // Deliberately across tenants: this is the instance's outbox worker. Each row is then
   // claimed, sent and settled by its own id and tenant.
   const due = await db().webhookDelivery.findMany({
@@ -56,10 +58,9 @@ export async function deliverDueWebhooks(options: { now?: Date; limit?: number; 
 
       let error: string | null = null;
       try {
-        const response = await send(row.webhook.url, {
-          method: 'POST',
-          redirect: 'manual',
-          signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+        const status = await postWebhook(row.webhook.url, {
+          allowPrivate,
+          timeoutMs: ATTEMPT_TIMEOUT_MS,
           headers: {
             'content-type': 'application/json',
             'user-agent': 'Toolgate-Webhooks/1',
@@ -69,9 +70,7 @@ export async function deliverDueWebhooks(options: { now?: Date; limit?: number; 
           },
           body: row.payload,
         });
-        // The body is not needed; release the connection.
-        await response.body?.cancel().catch(() => undefined);
-        if (response.status < 200 || response.status >= 300) error = `HTTP ${response.status}`;
+        if (status < 200 || status >= 300) error = `HTTP ${status}`;
       } catch (caught) {
         error = caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught);
       }

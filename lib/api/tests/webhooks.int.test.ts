@@ -11,6 +11,13 @@ import { deliverDueWebhooks, MAX_ATTEMPTS } from '@/lib/webhooks/deliver-webhook
 import { verifyWebhookSignature } from '@/lib/webhooks/webhook-signature';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+import { resetEnvForTests } from '@/lib/env';
+
+/** The receiver below is on loopback, which only an operator's setting allows. */
+function allowPrivateReceivers(allowed: boolean) {
+  process.env.TOOLGATE_WEBHOOK_ALLOW_PRIVATE = allowed ? '1' : '0';
+  resetEnvForTests();
+}
 
 interface Received {
   url: string;
@@ -41,6 +48,7 @@ let other: Awaited<ReturnType<typeof createTestTenant>>;
 let n = 0;
 
 beforeAll(async () => {
+  allowPrivateReceivers(true);
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/toolgate`;
   t = await createTestTenant();
@@ -50,10 +58,13 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  delete process.env.TOOLGATE_WEBHOOK_ALLOW_PRIVATE;
+  resetEnvForTests();
   await new Promise((resolve) => receiver.close(resolve));
 });
 
 beforeEach(async () => {
+  allowPrivateReceivers(true);
   received.length = 0;
   failNext = 0;
   await db().webhook.deleteMany({});
@@ -96,6 +107,30 @@ describe('webhook registration', () => {
     }
     expect((await call(createWebhook, { key: t.adminKey, body: { url: receiverUrl, events: ['approval.exploded'] } })).status).toBe(400);
     expect((await call(createWebhook, { key: t.adminKey, body: { url: 'https://hooks.example.com/toolgate', events: ['approval.decided'] } })).status).toBe(201);
+  });
+});
+
+describe('webhooks and the private network (SSRF)', () => {
+  it('refuses receivers on loopback, private, link-local and other non-public addresses by default', async () => {
+    allowPrivateReceivers(false);
+    for (const url of ['http://127.0.0.1:8080/x', 'http://localhost/x', 'http://api.localhost/x', 'http://169.254.169.254/latest/meta-data', 'http://10.0.0.7/x', 'http://[::1]/x', 'http://[::ffff:192.168.1.1]/x', 'http://0.0.0.0/x', 'http://2130706433/x']) {
+      const res = await call(createWebhook, { key: t.adminKey, body: { url } });
+      expect(res.status, url).toBe(400);
+      expect(res.body.error.details, url).toEqual({ reason: 'private_address' });
+    }
+    expect((await call(createWebhook, { key: t.adminKey, body: { url: 'https://hooks.example.com/toolgate' } })).status).toBe(201);
+    expect(await db().webhook.count({ where: { tenantId: t.tenant.id } })).toBe(1);
+  });
+
+  it('does not deliver to a name that resolves to a private address, whatever was registered', async () => {
+    // As if `localhost` had been registered while allowed, or a public name now resolves here.
+    await register(t.adminKey, { url: receiverUrl.replace('127.0.0.1', 'localhost'), events: ['approval.pending'] });
+    allowPrivateReceivers(false);
+    await requestRefund();
+    expect(await deliverDueWebhooks()).toMatchObject({ claimed: 1, retrying: 1 });
+    expect(received).toHaveLength(0);
+    const row = await db().webhookDelivery.findFirstOrThrow({ where: { tenantId: t.tenant.id } });
+    expect(row.lastError).toContain('is not allowed');
   });
 });
 
