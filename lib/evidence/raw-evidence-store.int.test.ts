@@ -50,4 +50,20 @@ describe(`raw evidence store (${dbProvider()})`, () => {
     ]);
     expect(await verifyEvidenceChain({ tenantId: t.tenant.id })).toMatchObject({ valid: true, records: 2, firstBroken: null });
   });
+
+  it('commits a batch too large for one statement (PostgreSQL splits it), refusals and all, and the chain verifies', async () => {
+    const t = await createTestTenant();
+    // 1,100 records x 30 columns is past the bind parameters one statement is given.
+    const inputs: EvidenceInput[] = Array.from({ length: 1100 }, (_, i) => ({
+      tenantId: t.tenant.id, kind: 'pre', requestId: `req-${i}`, traceId: `${i}`.padStart(32, '0'), callId: `call-${i}`, tool: 'orders.lookup', argsHash: '1'.repeat(64),
+      decision: i % 10 === 0 ? 'deny' : 'allow', valid: i % 10 !== 0, errors: i % 10 === 0 ? [{ code: 'AXAG_MISSING_PARAM', type: 'parameter_error', message: 'order_id is required', path: '$.order_id' }] : [], warnings: [], durationMs: 0.25,
+    }));
+    const recorded = await store.commit(inputs);
+    expect(recorded.map((r) => r.seq)).toEqual(inputs.map((_, i) => i + 1));
+    expect(await db().evidence.count({ where: { tenantId: t.tenant.id } })).toBe(1100);
+    expect(await db().violation.count({ where: { tenantId: t.tenant.id } })).toBe(110);
+    expect(await verifyEvidenceChain({ tenantId: t.tenant.id })).toMatchObject({ valid: true, records: 1100 });
+    // The next batch continues the chain from the head the large one left.
+    expect((await store.commit([inputs[1] as EvidenceInput]))[0]?.seq).toBe(1101);
+  });
 });
