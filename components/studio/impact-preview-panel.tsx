@@ -2,7 +2,8 @@
 
 import { useCallback, useRef, useState } from 'react';
 import { formatDate } from '@/components/format-date';
-import { IMPACT_MAX_CALLS, IMPACT_WINDOW_DAYS, previewImpact, type ApiFailure, type ImpactResult } from './studio-api';
+import { IMPACT_MAX_CALLS, IMPACT_WINDOW_DAYS } from '@/lib/contracts/impact-window';
+import { previewImpact, type ApiFailure, type ImpactResult } from './studio-api';
 
 /**
  * Impact preview (decision replay): the draft in the editor, saved or not, is replayed against

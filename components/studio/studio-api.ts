@@ -134,13 +134,6 @@ export interface ImpactResult {
   examples: ImpactChange[];
 }
 
-/**
- * What the server replays; it does not say so in its answer, so these mirror
- * lib/contracts/impact-preview.ts (7 days, IMPACT_MAX_CALLS), which the browser cannot import.
- */
-export const IMPACT_WINDOW_DAYS = 7;
-export const IMPACT_MAX_CALLS = 1000;
-
 const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0);
 const codes = (value: unknown) => (Array.isArray(value) ? value.filter((c): c is string => typeof c === 'string').slice(0, 100) : []);
 

@@ -80,6 +80,7 @@ export function invalidatedCache<V>(key: ChangeKey, options: { maxEntries: numbe
   // Bumped on every change: a value read from the database before a change must not be cached
   // after it (see `generation` and `set`).
   let generation = 0;
+  const loading = new Map<string, Promise<V>>();
   onChange(key, () => {
     entries.clear();
     generation++;
@@ -107,6 +108,28 @@ export function invalidatedCache<V>(key: ChangeKey, options: { maxEntries: numbe
     clear(): void {
       entries.clear();
       generation++;
+    },
+    /**
+     * The cached value, or `load`'s, cached. Concurrent misses of one key share one load (on a
+     * cold cache every concurrent call would otherwise read, and compile, the same thing), and a
+     * call that arrives after a change never joins a load that started before it.
+     */
+    load(k: string, load: () => Promise<V>): Promise<V> {
+      const hit = this.get(k);
+      if (hit !== undefined) return Promise.resolve(hit);
+      const readAt = generation;
+      const flightKey = `${readAt}\n${k}`;
+      let pending = loading.get(flightKey);
+      if (!pending) {
+        pending = load()
+          .then((value) => {
+            this.set(k, value, readAt);
+            return value;
+          })
+          .finally(() => loading.delete(flightKey));
+        loading.set(flightKey, pending);
+      }
+      return pending;
     },
   };
 }

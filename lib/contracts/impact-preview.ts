@@ -3,6 +3,7 @@ import { ApiError } from '../api/errors';
 import { checkPreCall } from '../validation/check-pre-call';
 import { formatJsonPath } from '../validation/json-path';
 import { REDACTED } from '../evidence/redact-arguments';
+import { IMPACT_MAX_CALLS, IMPACT_WINDOW_DAYS } from './impact-window';
 import { compileContract } from './compile-contract';
 
 /**
@@ -28,8 +29,6 @@ const REPLAYED_CODES_EXCLUDED = new Set([
   'AXAG_VERSION_NOT_FOUND',
   'AXAG_APPROVAL_DENIED',
 ]);
-
-export const IMPACT_MAX_CALLS = 1000;
 
 export interface ImpactChange {
   evidenceId: string;
@@ -62,7 +61,7 @@ export async function previewContractImpact(options: { tenantId: string; documen
     throw new ApiError('contract_invalid', `The draft does not compile: ${compiled.problems[0]?.message ?? 'unknown problem'}`, { problems: compiled.problems });
   }
   const tool = compiled.contract.document.id;
-  const since = new Date(Date.now() - (options.sinceDays ?? 7) * 24 * 3600 * 1000);
+  const since = new Date(Date.now() - (options.sinceDays ?? IMPACT_WINDOW_DAYS) * 24 * 3600 * 1000);
   const where = { tenantId: options.tenantId, tool, kind: 'pre', createdAt: { gte: since } };
   const [rows, notReplayable] = await Promise.all([
     db().evidence.findMany({

@@ -33,29 +33,10 @@ export type ResolveOutcome = { found: true; contract: ResolvedContract } | { fou
  * published one. Served from memory after the first call; on a miss, one indexed query, and the
  * document is only read (and compiled) the first time a version is seen.
  */
-export async function resolveContract(options: { tenantId: string; tool: string; version?: string }): Promise<ResolveOutcome> {
-  const key = `${options.tenantId}\n${options.tool}\n${options.version ?? ''}`;
-  const hit = outcomes().get(key);
-  if (hit) return hit;
-  // One lookup per key at a time: on a cold cache every concurrent call for the tool would
-  // otherwise read and compile the same version (measured: 32 connections, 32 compilations).
-  // A call that arrives after a publish never joins a lookup that started before it.
-  const readAt = outcomes().generation();
-  const flightKey = `${readAt}\n${key}`;
-  let pending = inFlight.get(flightKey);
-  if (!pending) {
-    pending = lookup(options)
-      .then((outcome) => {
-        outcomes().set(key, outcome, readAt);
-        return outcome;
-      })
-      .finally(() => inFlight.delete(flightKey));
-    inFlight.set(flightKey, pending);
-  }
-  return pending;
+export function resolveContract(options: { tenantId: string; tool: string; version?: string }): Promise<ResolveOutcome> {
+  // One lookup per key at a time (measured on a cold cache: 32 connections, 32 compilations).
+  return outcomes().load(`${options.tenantId}\n${options.tool}\n${options.version ?? ''}`, () => lookup(options));
 }
-
-const inFlight = new Map<string, Promise<ResolveOutcome>>();
 
 /**
  * What a (tenant, tool, version?) resolves to, so the hot path reads nothing from the database.
