@@ -8,7 +8,8 @@
 //          --distinct-call-ids (a new call_id per request, as agents send: each record then has
 //          its own trace id, an insert at a random place in the trace index), --skip-http.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { treeCpuMs, treeThreadCpuMs } from './proc-cpu';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { z } from 'zod';
@@ -98,72 +99,6 @@ async function load(url: string, headers: Record<string, string>, serverPid: num
     cpuUsPerRequest: before !== null && after !== null && total > 0 ? ((after - before) * 1000) / total : null,
     mainThreadUsPerRequest: threadsBefore && threadsAfter && total > 0 ? (Math.max(0, ...[...threadsAfter].map(([tid, ms]) => ms - (threadsBefore.get(tid) ?? 0))) * 1000) / total : null,
   };
-}
-
-/**
- * CPU time (user + system, ms) of a process and its descendants, from /proc. CPU per request
- * is steadier than req/s on a shared machine: time stolen by the hypervisor is not counted.
- */
-function treeCpuMs(root: number): number | null {
-  try {
-    const ticksPerMs = 100 / 1000; // USER_HZ is 100 on Linux
-    const stats = new Map<number, { ppid: number; cpu: number }>();
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        stats.set(Number(entry), { ppid: Number(fields[1]), cpu: Number(fields[11]) + Number(fields[12]) });
-      } catch {
-        // The process exited meanwhile.
-      }
-    }
-    let ticks = 0;
-    const pending = [root];
-    while (pending.length > 0) {
-      const pid = pending.pop() as number;
-      ticks += stats.get(pid)?.cpu ?? 0;
-      for (const [child, info] of stats) if (info.ppid === pid) pending.push(child);
-    }
-    return ticks / ticksPerMs;
-  } catch {
-    return null;
-  }
-}
-
-/** CPU time (ms) of every thread of a process tree, by thread id. */
-function treeThreadCpuMs(root: number): Map<number, number> | null {
-  try {
-    const children = new Map<number, number[]>();
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-        children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-      } catch {
-        // The process exited meanwhile.
-      }
-    }
-    const out = new Map<number, number>();
-    const pending = [root];
-    while (pending.length > 0) {
-      const pid = pending.pop() as number;
-      pending.push(...(children.get(pid) ?? []));
-      try {
-        for (const tid of readdirSync(`/proc/${pid}/task`)) {
-          const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-          out.set(Number(tid), (Number(fields[11]) + Number(fields[12])) * 10);
-        }
-      } catch {
-        // The process exited meanwhile.
-      }
-    }
-    return out;
-  } catch {
-    return null;
-  }
 }
 
 function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<string> {

@@ -5,10 +5,10 @@
 // usage: tsx bench/validate/thread-cpu.ts [--seconds 5] [--reps 3] [--connections 32]
 //        [--provider sqlite|postgresql] [--tsx]   (NODE_EXTRA="--cpu-prof ..." adds node flags)
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { createScratchDatabase } from '../../lib/db/scratch-database';
+import { treeThreadCpuMs } from './proc-cpu';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const argv = process.argv.slice(2);
@@ -23,20 +23,11 @@ const provider = opt('provider', 'sqlite') as 'sqlite' | 'postgresql';
 const apiKey = 'tg_bench000_benchmark-key-0123456789abcdef';
 const body = JSON.stringify({ tool: 'orders.lookup', call_id: 'bench', arguments: { tenant_id: 'acme', order_id: 'ord_123456', include: ['items'] }, context: { tenant_id: 'acme', user_id: 'u_1' } });
 
-/** CPU time (user + system, microseconds) of every thread of a process, by thread id. */
+/** CPU time (user + system, microseconds) of every thread of the server process, by thread id. */
 function threadCpu(pid: number): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // utime and stime, in USER_HZ (100 on Linux) ticks.
-      out.set(Number(tid), (Number(fields[11]) + Number(fields[12])) * 10_000);
-    } catch {
-      // The thread exited meanwhile.
-    }
-  }
-  return out;
+  const ms = treeThreadCpuMs(pid, { children: false });
+  if (!ms) throw new Error('thread-cpu needs /proc');
+  return new Map([...ms].map(([tid, cpu]) => [tid, cpu * 1000]));
 }
 
 const scratch = await createScratchDatabase(provider, 'threads');
