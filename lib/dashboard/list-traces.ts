@@ -1,5 +1,6 @@
 import { db } from '../db';
 import { traceIdFor } from '../evidence/trace-id';
+import { ADMIN_EVIDENCE_KINDS } from '../evidence/evidence-kinds';
 import { decodeCursor, encodeCursor } from './cursor';
 import { join, nullableNum, num, sql, toBool, toDate, type Sql } from './sql';
 import { parsePolicyEvidence } from './policy-details';
@@ -90,7 +91,9 @@ export async function seqRangeFor(tenantId: string, since: Date | undefined, unt
  */
 export function traceRowsQuery(options: { tenantId: string; filters: TraceFilters; minSeq?: number; maxSeq?: number; limit: number; searchTraceIds?: string[] }): Sql {
   const { tenantId, filters } = options;
-  const where: Sql[] = [sql`e."tenantId" = ${tenantId}`];
+  // Administrative records (membership, settings, retention purges) share the chain but are
+  // not calls.
+  const where: Sql[] = [sql`e."tenantId" = ${tenantId}`, sql`e."kind" NOT IN (${join([...ADMIN_EVIDENCE_KINDS])})`];
   if (filters.tool) where.push(sql`e."tool" = ${filters.tool}`);
   if (filters.decision) where.push(sql`e."decision" = ${filters.decision}`);
   if (filters.apiKeyId) where.push(sql`e."apiKeyId" = ${filters.apiKeyId}`);

@@ -1,8 +1,9 @@
 import { timeOrderedId } from './time-ordered-id';
-import { evidenceHash, GENESIS_HASH, type EvidenceContent } from './evidence-hash';
+import { evidenceHash, GENESIS_HASH, payloadDigest, type EvidenceContent } from './evidence-hash';
 import type { EvidenceInput } from './record-evidence';
 
-export type EvidenceRecord = EvidenceContent & { id: string; hash: string };
+/** A row as inserted: the hashed content, plus its id, hash and the unhashed raw `payload`. */
+export type EvidenceRecord = EvidenceContent & { id: string; hash: string; payload: string | null };
 
 export interface ViolationRecord {
   id: string;
@@ -39,6 +40,8 @@ export function chainRecords(inputs: EvidenceInput[], heads: Map<string, { seq: 
 
 /** The row for `input`, its hash still to be set (evidenceHash leaves out id and hash). */
 function evidenceRow(input: EvidenceInput, head: { seq: number; hash: string }, createdAt: Date, id: string): EvidenceRecord {
+  const args = input.arguments ?? null;
+  const payload = input.payload ?? null;
   return {
     id,
     hash: '',
@@ -58,7 +61,7 @@ function evidenceRow(input: EvidenceInput, head: { seq: number; hash: string }, 
     contractHash: input.contractHash ?? null,
     argsHash: input.argsHash,
     idempotencyKey: input.idempotencyKey ?? null,
-    arguments: input.arguments ?? null,
+    arguments: args,
     decision: input.decision,
     valid: input.valid,
     errors: JSON.stringify(input.errors),
@@ -71,6 +74,10 @@ function evidenceRow(input: EvidenceInput, head: { seq: number; hash: string }, 
     policy: input.policy ?? null,
     shadowDiffers: input.shadowDiffers ?? false,
     executionMs: input.executionMs === undefined || input.executionMs === null ? null : Math.round(input.executionMs * 1000) / 1000,
+    payload,
+    // Only records that keep raw payloads pay for this hash (argument retention on).
+    payloadHash: args === null && payload === null ? null : payloadDigest(args, payload),
+    details: input.details ?? null,
   };
 }
 

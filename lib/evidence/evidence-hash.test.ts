@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { evidenceHash, evidenceHashCanonical, type EvidenceContent } from './evidence-hash';
+import { evidenceHash, evidenceHashCanonical, payloadDigest, type EvidenceContent } from './evidence-hash';
 
 const text = fc.string({ maxLength: 40, unit: 'grapheme' });
 const nullableText = fc.option(text, { nil: null });
@@ -33,6 +33,8 @@ const content: fc.Arbitrary<EvidenceContent> = fc.record({
   policy: fc.option(fc.json(), { nil: null }),
   shadowDiffers: fc.boolean(),
   executionMs: fc.option(fc.double({ min: 0, max: 1e7, noNaN: true, noDefaultInfinity: true }), { nil: null }),
+  payloadHash: fc.option(fc.stringMatching(/^[0-9a-f]{64}$/), { nil: null }),
+  details: fc.option(fc.json(), { nil: null }),
 });
 
 describe('evidenceHash', () => {
@@ -66,5 +68,29 @@ describe('evidenceHash', () => {
     const legacy = 'dfa91b0e5efb9b9a8b4c2c22347a8e75b3bdaefa9a66224ca2b767ec71531274';
     expect(evidenceHash(before)).toBe(legacy);
     expect(evidenceHash({ ...before, policyId: null, policyVersion: null, policyRule: null, policy: null, shadowDiffers: false, executionMs: null })).toBe(legacy);
+  });
+
+  it('covers the payload digest instead of the raw arguments once a record has one, so purging them keeps the chain', () => {
+    const base: EvidenceContent = {
+      tenantId: 't', seq: 1, prevHash: '0'.repeat(64), createdAt: new Date('2026-11-22T00:00:00Z'), kind: 'pre', requestId: 'r', traceId: 'tr',
+      callId: 'c', w3cTraceparent: null, apiKeyId: 'k', actorUserId: null, tool: 'x.y', contractVersion: '1.0.0', contractHash: 'h', argsHash: 'a',
+      idempotencyKey: null, arguments: '{"amount":5}', decision: 'allow', valid: true, errors: '[]', warnings: '[]', durationMs: 1.5,
+      payloadHash: payloadDigest('{"amount":5}', '{"context":{}}'),
+    };
+    const hash = evidenceHash(base);
+    expect(evidenceHash({ ...base, arguments: null })).toBe(hash);
+    expect(evidenceHash({ ...base, payloadHash: payloadDigest('{"amount":6}', '{"context":{}}') })).not.toBe(hash);
+    // Without a digest (records from before it existed) the arguments themselves are covered.
+    const legacy = { ...base, payloadHash: null };
+    expect(evidenceHash({ ...legacy, arguments: null })).not.toBe(evidenceHash(legacy));
+    expect(evidenceHash({ ...base, details: '{"role":"admin"}' })).not.toBe(hash);
+  });
+
+  it('digests both payload columns so that changing or removing either one alone shows', () => {
+    const digest = payloadDigest('{"a":1}', '{"result":2}');
+    expect(payloadDigest('{"a":1}', null)).not.toBe(digest);
+    expect(payloadDigest(null, '{"result":2}')).not.toBe(digest);
+    expect(payloadDigest('{"a":1}', '{"result":3}')).not.toBe(digest);
+    expect(payloadDigest('{"a":1}', '{"result":2}')).toBe(digest);
   });
 });

@@ -34,11 +34,20 @@ export interface EvidenceContent {
   policy?: string | null;
   shadowDiffers?: boolean;
   executionMs?: number | null;
+  // Added with argument retention and administrative records; hashed only when set.
+  /** SHA-256 of the raw payloads (`arguments` and the unhashed `payload` column), see payloadDigest. */
+  payloadHash?: string | null;
+  details?: string | null;
 }
 
 /**
  * hash = SHA-256(prevHash + "\n" + canonical JSON of the content). Changing any stored field,
  * reordering, inserting or deleting a record breaks the chain at that point.
+ *
+ * Raw payloads are not in the chained content, only their digest: when `payloadHash` is set
+ * the content carries it in place of `arguments` (and the `payload` column is never hashed
+ * directly), so the retention purge can delete arguments, context and results and every
+ * record still verifies. Records written before payloadHash existed hash `arguments` itself.
  *
  * Every covered field is a string, number, boolean or null, so the canonical JSON is the
  * members written in sorted key order, each value as JSON.stringify writes it. This runs once
@@ -54,6 +63,7 @@ export function evidenceHash(content: EvidenceContent): string {
     const value = field === 'createdAt' ? content.createdAt.toISOString() : content[field];
     if (value === undefined) continue;
     if (OPTIONAL_FIELDS.has(field) && (value === null || value === false)) continue;
+    if (field === 'arguments' && content.payloadHash) continue;
     if (typeof value === 'number' && !Number.isFinite(value)) throw new TypeError(`evidence field ${field} is not a finite number`);
     json += `${json === '' ? '{' : ','}${MEMBER_PREFIX[i] as string}${JSON.stringify(value)}`;
   }
@@ -66,6 +76,7 @@ export function evidenceHashCanonical(content: EvidenceContent): string {
   for (const field of HASHED_FIELDS) {
     const value = content[field];
     if (OPTIONAL_FIELDS.has(field) && (value === null || value === undefined || value === false)) continue;
+    if (field === 'arguments' && content.payloadHash) continue;
     covered[field] = value;
   }
   covered.createdAt = content.createdAt.toISOString();
@@ -75,14 +86,23 @@ export function evidenceHashCanonical(content: EvidenceContent): string {
 const HASHED_FIELDS: readonly (keyof EvidenceContent)[] = [
   'tenantId', 'seq', 'prevHash', 'createdAt', 'kind', 'requestId', 'traceId', 'callId', 'w3cTraceparent', 'apiKeyId', 'actorUserId',
   'tool', 'contractVersion', 'contractHash', 'argsHash', 'idempotencyKey', 'arguments', 'decision', 'valid', 'errors', 'warnings', 'durationMs',
-  'policyId', 'policyVersion', 'policyRule', 'policy', 'shadowDiffers', 'executionMs',
+  'policyId', 'policyVersion', 'policyRule', 'policy', 'shadowDiffers', 'executionMs', 'payloadHash', 'details',
 ];
 
 /**
  * Fields added after chains already existed: left out of the hashed object while unset (null,
  * or false for the flag), so every record written before them hashes exactly as it did.
  */
-const OPTIONAL_FIELDS: ReadonlySet<keyof EvidenceContent> = new Set(['policyId', 'policyVersion', 'policyRule', 'policy', 'shadowDiffers', 'executionMs']);
+const OPTIONAL_FIELDS: ReadonlySet<keyof EvidenceContent> = new Set(['policyId', 'policyVersion', 'policyRule', 'policy', 'shadowDiffers', 'executionMs', 'payloadHash', 'details']);
+
+/**
+ * The digest a record's `payloadHash` holds: SHA-256 of the JSON array of the two raw payload
+ * columns as stored (text or null), so either one changing, or one being removed while the
+ * other stays, no longer matches.
+ */
+export function payloadDigest(args: string | null, payload: string | null): string {
+  return sha256Hex(JSON.stringify([args, payload]));
+}
 
 // The order canonicalJson sorts keys in (UTF-16 code units), and each member's `"key":`.
 const SORTED_FIELDS = [...HASHED_FIELDS].sort();

@@ -23,7 +23,7 @@ export interface RawEvidenceStore {
 export const EVIDENCE_COLUMNS = [
   'id', 'tenantId', 'seq', 'prevHash', 'hash', 'createdAt', 'kind', 'requestId', 'traceId', 'callId', 'w3cTraceparent', 'apiKeyId',
   'actorUserId', 'tool', 'contractVersion', 'contractHash', 'argsHash', 'idempotencyKey', 'arguments', 'decision', 'valid', 'errors', 'warnings', 'durationMs',
-  'policyId', 'policyVersion', 'policyRule', 'policy', 'shadowDiffers', 'executionMs',
+  'policyId', 'policyVersion', 'policyRule', 'policy', 'shadowDiffers', 'executionMs', 'payload', 'payloadHash', 'details',
 ] as const;
 const VIOLATION_COLUMNS = ['id', 'tenantId', 'evidenceId', 'code', 'type', 'tool', 'apiKeyId', 'path', 'decision', 'createdAt'] as const;
 
@@ -115,7 +115,7 @@ export function evidenceValues(row: EvidenceRecord, createdAt: string): unknown[
     row.id, row.tenantId, row.seq, row.prevHash, row.hash, createdAt, row.kind, row.requestId, row.traceId, row.callId, row.w3cTraceparent, row.apiKeyId,
     row.actorUserId, row.tool, row.contractVersion, row.contractHash, row.argsHash, row.idempotencyKey, row.arguments, row.decision, row.valid ? 1 : 0,
     row.errors, row.warnings, row.durationMs, row.policyId ?? null, row.policyVersion ?? null, row.policyRule ?? null, row.policy ?? null,
-    row.shadowDiffers ? 1 : 0, row.executionMs ?? null,
+    row.shadowDiffers ? 1 : 0, row.executionMs ?? null, row.payload, row.payloadHash ?? null, row.details ?? null,
   ];
 }
 

@@ -2,6 +2,7 @@ import { env } from '../env';
 import type { Tx } from '../db';
 import { EvidenceWriter } from './evidence-writer';
 import type { RawEvidenceStoreFactory } from './raw-evidence-store';
+import type { EvidenceKind } from './evidence-kinds';
 
 /** What evidence keeps of each problem found: contract codes (AXAG_*) and AGN-036 rule ids alike. */
 export interface EvidenceIssue {
@@ -13,7 +14,11 @@ export interface EvidenceIssue {
 
 export interface EvidenceInput {
   tenantId: string;
-  kind: 'pre' | 'post' | 'approval_decision' | 'pipeline' | 'manifest';
+  /**
+   * Calls (pre, post, pipeline, manifest) and approval decisions; the administrative kinds
+   * record who changed the tenant itself (members, settings, the retention purge).
+   */
+  kind: EvidenceKind;
   requestId: string;
   traceId: string;
   callId: string;
@@ -41,6 +46,13 @@ export interface EvidenceInput {
   shadowDiffers?: boolean;
   /** validate/post: the tool's own run time as the agent reported it. */
   executionMs?: number | null;
+  /**
+   * The call's other raw payloads as JSON text ({context?, result?, error?,
+   * transformed_arguments?}), only when the tenant retains arguments; purged with them.
+   */
+  payload?: string | null;
+  /** What an administrative record changed, as JSON text (who, what, before and after). */
+  details?: string | null;
 }
 
 export interface RecordedEvidence {

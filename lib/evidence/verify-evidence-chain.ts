@@ -1,12 +1,17 @@
 import { db } from '../db';
-import { evidenceHash, GENESIS_HASH } from './evidence-hash';
+import { evidenceHash, GENESIS_HASH, payloadDigest } from './evidence-hash';
 
 export interface ChainVerification {
   valid: boolean;
   records: number;
   head: { seq: number; hash: string } | null;
   /** The first record whose link does not hold, and why. */
-  firstBroken: { seq: number; id: string; reason: 'hash_mismatch' | 'prev_hash_mismatch' | 'seq_gap' | 'head_mismatch' } | null;
+  /**
+   * The first record whose link does not hold, and why. `payload_mismatch`: the record's raw
+   * payloads (arguments, context, result) were changed after it was written. Payloads removed
+   * altogether are what the retention purge does, and keep verifying.
+   */
+  firstBroken: { seq: number; id: string; reason: 'hash_mismatch' | 'prev_hash_mismatch' | 'seq_gap' | 'head_mismatch' | 'payload_mismatch' } | null;
 }
 
 const PAGE = 1000;
@@ -25,6 +30,7 @@ export async function verifyEvidenceChain(options: { tenantId: string }): Promis
       if (row.seq !== expectedSeq) return broken('seq_gap');
       if (row.prevHash !== prevHash) return broken('prev_hash_mismatch');
       if (evidenceHash(row) !== row.hash) return broken('hash_mismatch');
+      if (row.payloadHash && (row.arguments !== null || row.payload !== null) && payloadDigest(row.arguments, row.payload) !== row.payloadHash) return broken('payload_mismatch');
       const hash = row.hash;
       prevHash = hash;
       expectedSeq++;
