@@ -37,7 +37,7 @@ const clientBoundary = {
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores(['.next/**', '.toolgate/**', 'node_modules/**', 'lib/generated/**', 'data/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts']),
+  globalIgnores(['.next/**', '.next-*/**', '.toolgate/**', 'node_modules/**', 'lib/generated/**', 'data/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts']),
   {
     files: ['components/**'],
     rules: { 'no-restricted-imports': ['error', serverOnlyImports] },

@@ -12,7 +12,7 @@ process.env.TOOLGATE_E2E_DATABASE ??= path.join(os.tmpdir(), `toolgate-e2e-${pro
 export default defineConfig({
   testDir: 'e2e',
   // Not test-results/ itself: Playwright empties its outputDir, and vitest's report lives there.
-  outputDir: 'test-results/e2e',
+  outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results/e2e',
   globalTeardown: './e2e/global-teardown.ts',
   // A flaky test is a bug to fix, not to retry; one worker because all tests share one server.
   retries: 0,

@@ -22,6 +22,7 @@ const dev = process.argv.includes('--dev');
 const dataPlaneOnly = process.argv.includes('--data-plane');
 const root = projectRoot();
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
+const distDir = path.join(root, process.env.TOOLGATE_DIST_DIR || '.next');
 
 const settings = env();
 const { provider, applied } = await migrateDatabase(settings.DATABASE_URL);
@@ -36,7 +37,7 @@ if (!dataPlaneOnly) {
     const build = spawnSync(process.execPath, [nextBin, 'build'], { cwd: root, stdio: 'inherit', env: process.env });
     if (build.status !== 0) process.exit(build.status ?? 1);
     const stamp = sourceStamp();
-    if (stamp) writeFileSync(path.join(root, '.next', 'toolgate-build-stamp'), stamp);
+    if (stamp) writeFileSync(path.join(distDir, 'toolgate-build-stamp'), stamp);
   }
   const app = next({ dev, dir: root, hostname: settings.HOSTNAME, port: settings.PORT });
   await app.prepare();
@@ -67,9 +68,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 /** A build is current when it was made from the same git commit and the tree is clean. */
 function buildIsCurrent(): boolean {
-  const buildId = path.join(root, '.next', 'BUILD_ID');
+  const buildId = path.join(distDir, 'BUILD_ID');
   if (!existsSync(buildId)) return false;
-  const stamp = path.join(root, '.next', 'toolgate-build-stamp');
+  const stamp = path.join(distDir, 'toolgate-build-stamp');
   const current = sourceStamp();
   return current !== null && existsSync(stamp) && readFileSync(stamp, 'utf8') === current;
 }
