@@ -27,6 +27,28 @@ const EnvSchema = z.object({
     .enum(['0', '1', 'false', 'true'])
     .default('0')
     .transform((value) => value === '1' || value === 'true'),
+  // People (lib/members): how long an invitation link stays valid, and mail. Without
+  // TOOLGATE_SMTP_URL the link is only shown to the admin who invited.
+  TOOLGATE_INVITATION_TTL_SECONDS: z.coerce.number().int().min(60).max(90 * 24 * 3600).default(7 * 24 * 3600),
+  TOOLGATE_SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'TOOLGATE_SMTP_URL must start with smtp:// or smtps://')
+    .optional(),
+  TOOLGATE_MAIL_FROM: z.string().min(3).optional(),
+  // Sign-in with the company's OpenID Connect provider (lib/auth/sso-config.ts): on when the
+  // issuer, client id and client secret are all set.
+  TOOLGATE_OIDC_ISSUER: z.string().url().optional(),
+  TOOLGATE_OIDC_CLIENT_ID: z.string().min(1).optional(),
+  TOOLGATE_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  // Comma-separated e-mail domains allowed to sign in with SSO (empty: any).
+  TOOLGATE_OIDC_ALLOWED_DOMAINS: z.string().optional(),
+  // What the sign-in button says ("Sign in with <name>").
+  TOOLGATE_OIDC_NAME: z.string().min(1).max(60).default('SSO'),
+  // Optional groups claim and its mapping to roles: "group=role,group=role".
+  TOOLGATE_OIDC_GROUPS_CLAIM: z.string().min(1).optional(),
+  TOOLGATE_OIDC_ROLE_MAPPING: z.string().optional(),
+  // How often the retention purge runs (lib/retention).
+  TOOLGATE_RETENTION_PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(10).default(3600),
   TOOLGATE_INIT_TENANT: z.string().min(1).optional(),
   TOOLGATE_INIT_ADMIN_EMAIL: z.string().email().optional(),
   TOOLGATE_INIT_ADMIN_PASSWORD: z.string().min(8, 'TOOLGATE_INIT_ADMIN_PASSWORD must be at least 8 characters').optional(),
