@@ -1,0 +1,45 @@
+'use client';
+
+import { useState } from 'react';
+import { authClient } from './auth-client';
+import { SSO_PROVIDER_ID } from '@/lib/auth/sso-config';
+
+/**
+ * Starts the OpenID Connect sign-in. Better Auth 1.7 registers the generic OAuth provider as a
+ * social provider, so the flow is `signIn.social` (there is no separate client plugin). Render it
+ * only when the server says SSO is configured; the label comes from TOOLGATE_OIDC_NAME.
+ */
+export function SsoSignInButton({ callbackURL, label = 'Sign in with SSO' }: { callbackURL: string; label?: string }) {
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function onClick() {
+    setPending(true);
+    setError(null);
+    try {
+      // errorCallbackURL: a refused or failed callback lands on the sign-in page with ?error=<code>.
+      const result = await authClient.signIn.social({ provider: SSO_PROVIDER_ID, callbackURL, errorCallbackURL: '/sign-in' });
+      if (result.error) {
+        setError(result.error.message || 'Single sign-on is not available right now. Try again, or sign in with your password.');
+        setPending(false);
+      }
+      // On success the browser is already on its way to the identity provider.
+    } catch {
+      setError('Could not reach the server. Check your connection and try again.');
+      setPending(false);
+    }
+  }
+
+  return (
+    <div className="space-y-2">
+      <button type="button" onClick={onClick} disabled={pending} className="btn-secondary w-full">
+        {pending ? 'Redirecting…' : label}
+      </button>
+      {error && (
+        <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
