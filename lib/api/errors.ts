@@ -13,6 +13,8 @@ export const API_ERROR_CODES = {
   not_found: { status: 404, description: 'No such resource in the caller\'s tenant.' },
   method_not_allowed: { status: 405, description: 'The endpoint does not support this HTTP method.' },
   conflict: { status: 409, description: 'The request conflicts with current state (e.g. a published version already exists).' },
+  last_admin: { status: 409, description: 'The change would leave the tenant without an admin: its last admin cannot be demoted or removed. Make someone else admin first.' },
+  invitation_invalid: { status: 404, description: 'The invitation link cannot be used; details.reason is unknown, used, expired or revoked. Ask an admin for a new one.' },
   approval_expired: { status: 409, description: 'The approval expired before it was decided; it can no longer be decided, and its outcome is denied.' },
   lint_errors: { status: 409, description: 'Publishing was refused: the document has error diagnostics; details.diagnostics lists them (code, severity, message, path, range).' },
   payload_too_large: { status: 413, description: 'The body exceeds TOOLGATE_MAX_BODY_BYTES (default 1 MB).' },
