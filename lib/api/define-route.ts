@@ -11,7 +11,7 @@ import { log } from '../log';
 
 /** Who is calling. Every service call below the wrapper is scoped by `tenantId`. */
 export type Caller =
-  | { kind: 'api_key'; tenantId: string; apiKeyId: string; scopes: ApiKeyScope[]; storeRawArguments: boolean }
+  | { kind: 'api_key'; tenantId: string; apiKeyId: string; scopes: ApiKeyScope[] }
   | { kind: 'session'; tenantId: string; userId: string; role: Role };
 
 /**
@@ -173,7 +173,7 @@ async function authenticate(call: IncomingCall, requirement: AuthRequirement): P
       const named = accepted.map((scope) => `"${scope}"`).join(' or ');
       throw new ApiError('forbidden', `This API key lacks the ${named} scope.`, { required_scope: accepted.length === 1 ? accepted[0] : accepted });
     }
-    return { kind: 'api_key', tenantId: key.tenantId, apiKeyId: key.id, scopes: key.scopes, storeRawArguments: key.storeRawArguments };
+    return { kind: 'api_key', tenantId: key.tenantId, apiKeyId: key.id, scopes: key.scopes };
   }
   if (requirement.session) {
     const member = await getSessionMember(call.headers());

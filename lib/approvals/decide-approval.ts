@@ -1,7 +1,8 @@
 import { db } from '../db';
 import { ApiError, NotFoundError } from '../api/errors';
 import { recordEvidence, type EvidenceInput } from '../evidence/record-evidence';
-import { redactArguments } from '../evidence/redact-arguments';
+import { retainedPayloadJson } from '../retention/retained-payload';
+import { getRuntimeSettings, mergeSensitivePaths } from '../tenants/tenant-settings';
 import { resolveContract } from '../contracts/resolve-contract';
 import type { PolicyEvidence } from '../policies/policy-evidence';
 import type { Approval } from '../generated/sqlite/client';
@@ -84,7 +85,9 @@ export async function decideApproval(options: {
   }
 
   const resolved = await resolveContract({ tenantId, tool: row.tool, version: row.contractVersion });
-  const sensitive = resolved.found ? (resolved.contract.compiled.document.sensitive ?? []) : [];
+  const settings = await getRuntimeSettings(tenantId);
+  // The queue showed these redacted: the contract's sensitive paths and the tenant's.
+  const sensitive = mergeSensitivePaths(resolved.found ? resolved.contract.compiled.document.sensitive : undefined, settings.sensitivePaths);
   let edit: DecisionPlan['edit'] = null;
   let editedArgs: Record<string, unknown> | null = null;
   if (options.arguments !== undefined) {
@@ -92,7 +95,7 @@ export async function decideApproval(options: {
     // The arguments the approver was shown (an earlier vote's edit, else the agent's).
     const shown = row.editedArguments ?? row.arguments;
     const original = shown === null ? null : (JSON.parse(shown) as Record<string, unknown>);
-    const prepared = prepareEditedArguments({ contract: resolved.contract.compiled, original, edited: options.arguments, userId: row.userId });
+    const prepared = prepareEditedArguments({ contract: resolved.contract.compiled, original, edited: options.arguments, userId: row.userId, sensitivePaths: sensitive });
     if (!prepared.ok) {
       throw new ApiError('arguments_invalid', `The edited arguments do not pass ${row.tool}@${row.contractVersion}: ${prepared.issues.map((i) => i.code).join(', ')}.`, {
         errors: prepared.issues.map((issue) => ({ code: issue.code, type: issue.type, path: issue.path, message: issue.message, details: issue.details })),
@@ -126,7 +129,6 @@ export async function decideApproval(options: {
   };
 
   const decision = options.decision === 'deny' ? 'denied' : options.decision === 'escalate' ? 'escalated' : completes ? 'approved' : 'vote';
-  const storeArguments = editedArgs !== null && (await db().tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { storeRawArguments: true } })).storeRawArguments;
   const input: EvidenceInput = {
     tenantId,
     kind: 'approval_decision',
@@ -138,9 +140,11 @@ export async function decideApproval(options: {
     tool: row.tool,
     contractVersion: row.contractVersion,
     contractHash: resolved.found ? resolved.contract.contentHash : null,
-    // The agent's call, as in its `pre` record; an edit's hash is in `policy.transformed`.
+    // The agent's call, as in its `pre` record (which keeps its arguments); an edit's hash is in
+    // `policy.transformed`, the edited arguments themselves a raw payload, with retention only.
     argsHash: row.originalArgsHash ?? row.argsHash,
-    arguments: storeArguments && editedArgs ? redactArguments(editedArgs, sensitive) : null,
+    arguments: null,
+    payload: settings.storeRawArguments && editedArgs ? retainedPayloadJson({ transformed_arguments: editedArgs }, sensitive) : null,
     decision,
     valid: true,
     errors: [],
@@ -149,7 +153,7 @@ export async function decideApproval(options: {
     policyId: row.policyId,
     policyVersion: row.policyVersion,
     policyRule: row.policyRule,
-    policy: editEvidence(row, edit, editedArgs, storeArguments, sensitive, identity.approverId),
+    policy: editEvidence(row, edit, identity.approverId),
   };
   const recorded = await recordEvidence(input, (tx) => applyApprovalDecision(tx, plan));
   notifyApprovalChanged(row.id);
@@ -170,10 +174,10 @@ export async function decideApproval(options: {
 
 /**
  * Both versions of an edited call in the decision's evidence, in the policy layer's own shape
- * for rewritten arguments (`transformed`: the edited hash, the original hash, and the edited
- * arguments redacted when the tenant stores arguments): an approver's edit is a transform.
+ * for rewritten arguments (`transformed`: the edited hash and the original hash; the edited
+ * arguments are a raw payload, outside the hashed JSON): an approver's edit is a transform.
  */
-function editEvidence(row: Approval, edit: DecisionPlan['edit'], editedArgs: Record<string, unknown> | null, storeArguments: boolean, sensitive: readonly string[], approverId: string): string | null {
+function editEvidence(row: Approval, edit: DecisionPlan['edit'], approverId: string): string | null {
   const argsHash = edit?.argsHash ?? (row.editedArguments !== null ? row.argsHash : null);
   if (argsHash === null) return null;
   const evidence: PolicyEvidence = {
@@ -181,7 +185,7 @@ function editEvidence(row: Approval, edit: DecisionPlan['edit'], editedArgs: Rec
     reason: `arguments edited by approver ${edit ? approverId : 'in an earlier vote'}`,
     decided_by: row.policyId ? { policy_id: row.policyId, version: row.policyVersion ?? '', rule: row.policyRule ?? 'approval' } : null,
     evaluated: [],
-    transformed: { args_hash: argsHash, original_args_hash: row.originalArgsHash ?? row.argsHash, ...(storeArguments && editedArgs ? { arguments: JSON.parse(redactArguments(editedArgs, sensitive)) } : {}) },
+    transformed: { args_hash: argsHash, original_args_hash: row.originalArgsHash ?? row.argsHash },
     approval: { roles: row.approverRoles ? row.approverRoles.split(' ') : [], approvers_required: row.approversRequired, expires_in_seconds: null, escalated: row.escalationLevel > 0 },
     duration_ms: 0,
   };

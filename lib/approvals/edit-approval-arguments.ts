@@ -11,7 +11,8 @@ export type EditOutcome = { ok: true; arguments: Record<string, unknown>; argsHa
  * Approve-with-edits: turns what an approver submitted into the arguments the token will be
  * bound to, or says why they cannot be.
  *
- * Sensitive fields: the queue shows the contract's `sensitive` paths as "[REDACTED]", so an
+ * Sensitive fields: the queue shows the contract's `sensitive` paths (and the tenant's, passed
+ * as `sensitivePaths`) as "[REDACTED]", so an
  * approver never sees those values. In an edit, a sensitive path still holding exactly that
  * marker keeps the agent's original value; any other value replaces it (the approver typed a
  * new one); a removed key stays removed. A marker left where the original call had no value
@@ -28,12 +29,19 @@ export type EditOutcome = { ok: true; arguments: Record<string, unknown>; argsHa
  * agent's retry with the edited arguments goes through validate/pre with its real context,
  * which checks everything again.
  */
-export function prepareEditedArguments(options: { contract: CompiledContract; original: Record<string, unknown> | null; edited: Record<string, unknown>; userId: string | null }): EditOutcome {
+export function prepareEditedArguments(options: {
+  contract: CompiledContract;
+  original: Record<string, unknown> | null;
+  edited: Record<string, unknown>;
+  userId: string | null;
+  /** Every path the approver saw redacted; default: the contract's own. */
+  sensitivePaths?: readonly string[];
+}): EditOutcome {
   const { contract, original } = options;
   const intent = contract.document.id;
   const edited = JSON.parse(JSON.stringify(options.edited)) as Record<string, unknown>;
   const markerIssues: ValidationIssue[] = [];
-  for (const path of contract.document.sensitive ?? []) {
+  for (const path of options.sensitivePaths ?? contract.document.sensitive ?? []) {
     if (readDottedPath(edited, path) !== REDACTED) continue;
     const originalValue = original === null ? undefined : readDottedPath(original, path);
     if (originalValue === undefined) {

@@ -6,6 +6,7 @@ import { approvalOutcome, type ApprovalStatus } from './approval-outcome';
 import type { ApprovalQueueItem, ApprovalQueuePage, ApprovalVoteView, QueueFilter, TraceStepView } from './approval-queue-types';
 import { expireOverdueApprovals } from './expire-approval';
 import { actorLabels } from '../tenants/actor-labels';
+import { getRuntimeSettings, mergeSensitivePaths } from '../tenants/tenant-settings';
 
 /** Arguments larger than this are not sent to the queue (a page holds up to 100 approvals). */
 const MAX_SHOWN_ARGUMENT_CHARS = 64 * 1024;
@@ -118,7 +119,8 @@ async function shownArguments(row: Approval): Promise<{ arguments: Record<string
   const parsed = JSON.parse(text) as Record<string, unknown>;
   // A version that no longer resolves has no known sensitive paths: show nothing rather than guess.
   if (!resolved.found) return { arguments: null, omitted: true };
-  return { arguments: JSON.parse(redactArguments(parsed, resolved.contract.compiled.document.sensitive ?? [])) as Record<string, unknown>, omitted: false };
+  const sensitive = mergeSensitivePaths(resolved.contract.compiled.document.sensitive, (await getRuntimeSettings(row.tenantId)).sensitivePaths);
+  return { arguments: JSON.parse(redactArguments(parsed, sensitive)) as Record<string, unknown>, omitted: false };
 }
 
 function errorCodes(errors: string): string[] {

@@ -79,8 +79,6 @@ export interface AuthenticatedKey {
   tenantId: string;
   scopes: ApiKeyScope[];
   prefix: string;
-  /** Carried along so validation needs no second query for the tenant's evidence setting. */
-  storeRawArguments: boolean;
 }
 
 /**
@@ -95,12 +93,14 @@ export async function authenticateApiKey(presented: string): Promise<Authenticat
     touch(cached.id, cached.lastUsedAt);
     return cached.key;
   }
-  const row = await db().apiKey.findUnique({ where: { hash }, include: { tenant: { select: { storeRawArguments: true } } } });
+  // The tenant's settings are not carried on the key: they have their own cache, dropped when
+  // they change (lib/tenants/tenant-settings.ts), so a change applies to keys already in use.
+  const row = await db().apiKey.findUnique({ where: { hash } });
   if (!row || row.revokedAt) return null;
   const a = Buffer.from(row.hash, 'hex');
   const b = Buffer.from(hash, 'hex');
   if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
-  const key: AuthenticatedKey = { id: row.id, tenantId: row.tenantId, scopes: parseScopes(row.scopes), prefix: row.prefix, storeRawArguments: row.tenant.storeRawArguments };
+  const key: AuthenticatedKey = { id: row.id, tenantId: row.tenantId, scopes: parseScopes(row.scopes), prefix: row.prefix };
   const entry = { key, id: row.id, lastUsedAt: { at: row.lastUsedAt?.getTime() ?? 0 } };
   keyCache().set(hash, entry);
   touch(entry.id, entry.lastUsedAt);

@@ -28,14 +28,16 @@ export interface ShadowEvaluation {
 
 /**
  * What evidence keeps of the policy layer's part in a decision (the `policy` column, JSON).
- * Transformed arguments are stored redacted like the call's own arguments, and only when the
- * tenant stores arguments; their hash always.
+ * This JSON is in the chained hash, so it holds only hashes of transformed arguments; the
+ * arguments themselves, redacted and only with argument retention, are a raw payload
+ * (`payload.transformed_arguments`) that the retention purge can remove.
  */
 export interface PolicyEvidence {
   decision: PolicyDecision;
   reason: string | null;
   decided_by: PolicyRef | null;
   evaluated: PolicyVerdict[];
+  /** `arguments`: only in records written before raw payloads moved out of the hashed JSON. */
   transformed?: { args_hash: string; original_args_hash: string; arguments?: unknown };
   /** For require_approval and escalate: who decides, how many, and for how long. */
   approval?: { roles: string[]; approvers_required: number; expires_in_seconds: number | null; escalated: boolean };

@@ -6,6 +6,8 @@ import { hashCanonical } from '../contracts/canonical-json';
 import { resolveContract } from '../contracts/resolve-contract';
 import { recordEvidence } from '../evidence/record-evidence';
 import { redactArguments } from '../evidence/redact-arguments';
+import { retainedPayloadJson } from '../retention/retained-payload';
+import { getRuntimeSettings, mergeSensitivePaths } from '../tenants/tenant-settings';
 import { traceIdFor } from '../evidence/trace-id';
 import { checkPostCall } from './check-post-call';
 import { unresolvedContractIssue } from './unresolved-contract-issue';
@@ -75,11 +77,21 @@ export async function validatePostCall(options: {
     side_effects: request.side_effects,
   });
   const decision = errors.length === 0 ? 'allow' : 'deny';
+  const settings = await getRuntimeSettings(tenantId);
+  let storedArguments: string | null = null;
+  let storedPayload: string | null = null;
+  if (settings.storeRawArguments) {
+    const sensitive = mergeSensitivePaths(compiled.document.sensitive, settings.sensitivePaths);
+    storedArguments = redactArguments(request.arguments, sensitive);
+    const context = Object.keys(request.context).length > 0 ? request.context : undefined;
+    storedPayload = retainedPayloadJson(request.result !== undefined ? { context, result: request.result } : { context, error: request.error }, sensitive);
+  }
   const evidence = await recordEvidence({
     ...base,
     contractVersion: resolved.contract.version,
     contractHash: resolved.contract.contentHash,
-    arguments: caller.storeRawArguments ? redactArguments(request.arguments, compiled.document.sensitive ?? []) : null,
+    arguments: storedArguments,
+    payload: storedPayload,
     decision,
     valid: errors.length === 0,
     errors,

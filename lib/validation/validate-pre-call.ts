@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { db } from '../db';
-import { env } from '../env';
 import { CallContextSchema, plainObject } from '../api/schemas';
 import type { Caller } from '../api/define-route';
 import { hashCanonical } from '../contracts/canonical-json';
@@ -15,6 +14,8 @@ import { recordEvidence, type EvidenceInput } from '../evidence/record-evidence'
 import type { Tx } from '../db';
 import type { Approval } from '../generated/sqlite/client';
 import { redactArguments } from '../evidence/redact-arguments';
+import { retainedPayloadJson } from '../retention/retained-payload';
+import { getRuntimeSettings, mergeSensitivePaths } from '../tenants/tenant-settings';
 import { traceIdFor } from '../evidence/trace-id';
 import { checkPreCall } from './check-pre-call';
 import { makeIssue, type ValidationIssue } from './error-codes';
@@ -79,6 +80,8 @@ export async function validatePreCall(options: { caller: KeyCaller; request: Pre
 
   const { compiled } = resolved.contract;
   const annotations = compiled.document.annotations;
+  // The tenant's settings (retention, sensitive paths, approval expiry, duplicate window), from memory.
+  const settings = await getRuntimeSettings(tenantId);
   const { errors, warnings } = checkPreCall({ contract: compiled, arguments: args, context: request.context });
   if (resolved.contract.deprecated && !warnings.some((w) => w.code === 'AXAG_CONTRACT_DEPRECATED')) {
     warnings.push(makeIssue('AXAG_CONTRACT_DEPRECATED', { intent: request.tool, message: `${request.tool}@${resolved.contract.version} is deprecated.` }));
@@ -102,7 +105,7 @@ export async function validatePreCall(options: { caller: KeyCaller; request: Pre
   // every policy, enforced and shadow alike.
   const approvalCheck = request.approval_token ? await checkCallToken({ kind: 'approval', token: request.approval_token, binding, secret }) : null;
   if (!annotations.idempotent) {
-    const duplicate = await findDuplicate({ tenantId, tool: request.tool, argsHash, idempotencyKey: request.idempotency_key, callId: request.call_id });
+    const duplicate = await findDuplicate({ tenantId, tool: request.tool, argsHash, idempotencyKey: request.idempotency_key, callId: request.call_id, windowSeconds: settings.duplicateWindowSeconds });
     if (duplicate) {
       warnings.push(
         makeIssue('AXAG_DUPLICATE_CALL', {
@@ -122,17 +125,24 @@ export async function validatePreCall(options: { caller: KeyCaller; request: Pre
   if (enforced.approval && !approvalCheck) {
     // A person already denied this exact call: say so, with their comment, rather than queue
     // the same call for approval again.
-    const denial = await findRecentDenial({ binding, withinSeconds: enforced.approval.expiresInSeconds ?? annotations.approval_ttl_seconds ?? env().TOOLGATE_APPROVAL_TTL_SECONDS });
+    const denial = await findRecentDenial({ binding, withinSeconds: enforced.approval.expiresInSeconds ?? annotations.approval_ttl_seconds ?? settings.approvalTtlSeconds });
     if (denial) {
       enforced.errors = [...enforced.errors.filter((e) => e.code !== 'AXAG_APPROVAL_MISSING' && e.code !== 'AXAG_ESCALATION_REQUIRED'), denial];
       enforced.decision = 'deny';
     }
   }
   const shadow = await evaluateShadows({ tenantId, policies, call, request, enforced, checkErrors: errors, confirmationIssues, approvalCheck });
-  const policyEvidence = policyOutcome || shadow.length > 0 ? buildPolicyEvidence({ outcome: policyOutcome, enforced, shadow, argsHash, storeArguments: caller.storeRawArguments, sensitive: compiled.document.sensitive ?? [], durationMs: performance.now() - policyStarted }) : null;
+  const policyEvidence = policyOutcome || shadow.length > 0 ? buildPolicyEvidence({ outcome: policyOutcome, enforced, shadow, argsHash, durationMs: performance.now() - policyStarted }) : null;
   if (enforced.approvalTokenUsed && approvalCheck?.ok) tokens.push({ kind: 'approval', id: approvalCheck.id });
 
-  const storedArguments = caller.storeRawArguments ? redactArguments(args, compiled.document.sensitive ?? []) : null;
+  // Raw payloads only with retention on, redacted, and outside the chained hash (only their digest is in it).
+  let storedArguments: string | null = null;
+  let storedPayload: string | null = null;
+  if (settings.storeRawArguments) {
+    const sensitive = mergeSensitivePaths(compiled.document.sensitive, settings.sensitivePaths);
+    storedArguments = redactArguments(args, sensitive);
+    storedPayload = retainedPayloadJson({ context: request.context, transformed_arguments: policyOutcome?.transformed ? policyOutcome.arguments : undefined }, sensitive);
+  }
   const record = async (errs: ValidationIssue[]) => {
     const decision = decideFromIssues(errs, policyOutcome?.transformed ?? false);
     // Every field written out, in one shape whatever the decision: spreading `base` and an
@@ -153,6 +163,7 @@ export async function validatePreCall(options: { caller: KeyCaller; request: Pre
       contractVersion: resolved.contract.version,
       contractHash: resolved.contract.contentHash,
       arguments: storedArguments,
+      payload: storedPayload,
       decision,
       valid: errs.length === 0,
       errors: errs,
@@ -182,7 +193,7 @@ export async function validatePreCall(options: { caller: KeyCaller; request: Pre
           apiKeyId: caller.apiKeyId,
           approverRoles: needed.roles,
           reason: approvalReason(request.tool, annotations, policyOutcome),
-          ttlSeconds: needed.expiresInSeconds ?? annotations.approval_ttl_seconds ?? env().TOOLGATE_APPROVAL_TTL_SECONDS,
+          ttlSeconds: needed.expiresInSeconds ?? annotations.approval_ttl_seconds ?? settings.approvalTtlSeconds,
           sideEffectLevel: annotations.side_effect_level,
           arguments: args,
           approversRequired: needed.approversRequired,
@@ -327,8 +338,6 @@ function buildPolicyEvidence(options: {
   enforced: CallDecision;
   shadow: ShadowEvaluation[];
   argsHash: string;
-  storeArguments: boolean;
-  sensitive: string[];
   durationMs: number;
 }): PolicyEvidence {
   const { outcome, enforced } = options;
@@ -340,8 +349,8 @@ function buildPolicyEvidence(options: {
     duration_ms: Math.round(options.durationMs * 1000) / 1000,
   };
   if (outcome?.transformed) {
+    // Only hashes: the rewritten arguments themselves are a raw payload (payload.transformed_arguments).
     evidence.transformed = { args_hash: hashCanonical(outcome.arguments), original_args_hash: options.argsHash };
-    if (options.storeArguments) evidence.transformed.arguments = JSON.parse(redactArguments(outcome.arguments, options.sensitive));
   }
   if (enforced.approval && (outcome?.approval ?? null) !== null) {
     evidence.approval = { roles: enforced.approval.roles, approvers_required: enforced.approval.approversRequired, expires_in_seconds: enforced.approval.expiresInSeconds, escalated: enforced.approval.escalated };
@@ -350,8 +359,8 @@ function buildPolicyEvidence(options: {
   return evidence;
 }
 
-async function findDuplicate(options: { tenantId: string; tool: string; argsHash: string; idempotencyKey?: string; callId: string }) {
-  const since = new Date(Date.now() - env().TOOLGATE_DUPLICATE_WINDOW_SECONDS * 1000);
+async function findDuplicate(options: { tenantId: string; tool: string; argsHash: string; idempotencyKey?: string; callId: string; windowSeconds: number }) {
+  const since = new Date(Date.now() - options.windowSeconds * 1000);
   return db().evidence.findFirst({
     where: {
       tenantId: options.tenantId,

@@ -113,12 +113,10 @@ describe('approve with edited arguments', () => {
     const evidence = await db().evidence.findFirstOrThrow({ where: { tenantId: t.tenant.id, traceId, kind: 'approval_decision' } });
     expect(evidence.decision).toBe('approved');
     expect(evidence.argsHash).toBe(hashCanonical(args));
-    expect(JSON.parse(evidence.policy ?? '{}').transformed).toEqual({
-      args_hash: hashCanonical(edited),
-      original_args_hash: hashCanonical(args),
-      arguments: { ...edited, card: { last4: '[REDACTED]', holder_name: '[REDACTED]' } },
-    });
-    expect(JSON.parse(evidence.arguments ?? '{}')).toEqual({ ...edited, card: { last4: '[REDACTED]', holder_name: '[REDACTED]' } });
+    // Hashes in the chained policy JSON; the edited arguments, redacted, only as a raw payload.
+    expect(JSON.parse(evidence.policy ?? '{}').transformed).toEqual({ args_hash: hashCanonical(edited), original_args_hash: hashCanonical(args) });
+    expect(evidence.arguments).toBeNull();
+    expect(JSON.parse(evidence.payload ?? '{}')).toEqual({ transformed_arguments: { ...edited, card: { last4: '[REDACTED]', holder_name: '[REDACTED]' } } });
 
     const original = await retry(callId, args, token);
     expect(original.body.decision).toBe('deny');

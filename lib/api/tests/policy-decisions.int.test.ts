@@ -6,6 +6,7 @@ import { POST as saveContract } from '@/app/api/v1/contracts/route';
 import { POST as publishContractRoute } from '@/app/api/v1/contracts/[tool]/versions/[version]/publish/route';
 import { POST as publishSurface } from '@/app/api/v1/surfaces/[id]/versions/[version]/publish/route';
 import { db } from '@/lib/db';
+import { hashCanonical } from '@/lib/contracts/canonical-json';
 import { createApiKey } from '@/lib/auth/api-keys';
 import { EXAMPLE_CONTRACTS, lookupOrderContract } from '@/lib/contracts/examples';
 import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
@@ -102,7 +103,9 @@ describe('policy decisions on validate/pre', () => {
     expect(answer.body).toMatchObject({ decision: 'transform', valid: true, arguments: { ...lookupArgs, include: ['items'] }, policy: { decision: 'transform', rule: 'items-only' } });
     const { row, policy } = await evidenceFor(answer.body.evidence_id);
     expect(row.decision).toBe('transform');
-    expect(policy?.transformed).toMatchObject({ arguments: { ...lookupArgs, include: ['items'] } });
+    // The hashed policy JSON has only hashes; the rewritten arguments are a raw payload (retention on).
+    expect(policy?.transformed).toEqual({ args_hash: hashCanonical({ ...lookupArgs, include: ['items'] }), original_args_hash: row.argsHash });
+    expect(JSON.parse(row.payload ?? '{}').transformed_arguments).toEqual({ ...lookupArgs, include: ['items'] });
     expect(policy?.transformed?.args_hash).not.toBe(policy?.transformed?.original_args_hash);
     expect(policy?.transformed?.original_args_hash).toBe(row.argsHash);
 
