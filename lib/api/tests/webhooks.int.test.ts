@@ -101,7 +101,7 @@ describe('webhook registration', () => {
   });
 
   it('accepts only bounded http(s) URLs without credentials, and known events', async () => {
-    for (const url of ['ftp://example.com/x', 'javascript:alert(1)', 'not a url', 'https://user:pw@example.com/x', `https://example.com/${'a'.repeat(2100)}`]) {
+    for (const url of ['ftp://example.com/x', 'javascript:alert(1)', 'not a url', 'https://user:pw@example.com/x', 'http://[fe80::1%25eth0]/x', `https://example.com/${'a'.repeat(2100)}`]) {
       const res = await call(createWebhook, { key: t.adminKey, body: { url } });
       expect(res.status, url).toBe(400);
     }
@@ -113,7 +113,7 @@ describe('webhook registration', () => {
 describe('webhooks and the private network (SSRF)', () => {
   it('refuses receivers on loopback, private, link-local and other non-public addresses by default', async () => {
     allowPrivateReceivers(false);
-    for (const url of ['http://127.0.0.1:8080/x', 'http://localhost/x', 'http://api.localhost/x', 'http://169.254.169.254/latest/meta-data', 'http://10.0.0.7/x', 'http://[::1]/x', 'http://[::ffff:192.168.1.1]/x', 'http://0.0.0.0/x', 'http://2130706433/x']) {
+    for (const url of ['http://127.0.0.1:8080/x', 'http://localhost/x', 'http://api.localhost/x', 'http://169.254.169.254/latest/meta-data', 'http://10.0.0.7/x', 'http://[::1]/x', 'http://[::ffff:192.168.1.1]/x', 'http://0.0.0.0/x', 'http://2130706433/x', 'http://localhost./x', 'http://LOCALHOST./x', 'http://foo.localhost./x', 'http://127.1/x', 'http://0x7f.1/x', 'http://0/x', 'http://[::ffff:127.0.0.1]/x', 'http://[::127.0.0.1]/x']) {
       const res = await call(createWebhook, { key: t.adminKey, body: { url } });
       expect(res.status, url).toBe(400);
       expect(res.body.error.details, url).toEqual({ reason: 'private_address' });
