@@ -95,9 +95,9 @@ function parseIssuer(text: string): string {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new SsoConfigError('TOOLGATE_OIDC_ISSUER must be an http(s) URL.');
   if (url.search || url.hash) throw new SsoConfigError('TOOLGATE_OIDC_ISSUER must not have a query or fragment (use the issuer, not the discovery URL).');
-  // The issuer is compared with the discovery document's and the ID token's `iss` as written,
-  // so keep the path; only a trailing slash is dropped to build the discovery URL.
-  return url.href;
+  // Kept as written: Better Auth compares the discovery document's issuer with the ID token's
+  // `iss`, and a URL parser would add a trailing slash the provider may not use.
+  return text;
 }
 
 /** Where OIDC discovery lives for an issuer (OpenID Connect Discovery 1.0, section 4). */
