@@ -12,9 +12,10 @@ import { lintHandler } from './handlers/lint';
 import { listViolationsHandler, overviewHandler, verifyEvidenceHandler, violationStatsHandler } from './handlers/evidence';
 import { getTraceHandler, listTracesHandler } from './handlers/traces';
 import { createApiKeyHandler, listApiKeysHandler, revokeApiKeyHandler } from './handlers/api-keys';
+import { acceptInvitationHandler, changeMemberRoleHandler, inviteMemberHandler, listMembersHandler, listSessionTenantsHandler, removeMemberHandler, revokeInvitationHandler, switchSessionTenantHandler } from './handlers/members';
 
 interface Endpoint {
-  method: 'get' | 'post' | 'delete';
+  method: 'get' | 'post' | 'patch' | 'delete';
   path: string;
   summary: string;
   handler: RouteHandler;
@@ -64,6 +65,14 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'get', path: '/api/v1/api-keys', summary: 'API keys', handler: listApiKeysHandler },
   { method: 'post', path: '/api/v1/api-keys', summary: 'Create an API key (shown once)', handler: createApiKeyHandler },
   { method: 'post', path: '/api/v1/api-keys/{id}/revoke', summary: 'Revoke an API key', handler: revokeApiKeyHandler },
+  { method: 'get', path: '/api/v1/members', summary: "The tenant's members and pending invitations", handler: listMembersHandler },
+  { method: 'post', path: '/api/v1/members', summary: 'Invite a person by email with a role (the link is shown once, and e-mailed when SMTP is set up)', handler: inviteMemberHandler },
+  { method: 'patch', path: '/api/v1/members/{id}', summary: "Change a member's role (the last admin cannot be demoted)", handler: changeMemberRoleHandler },
+  { method: 'delete', path: '/api/v1/members/{id}', summary: 'Remove a member (the last admin cannot be removed)', handler: removeMemberHandler },
+  { method: 'delete', path: '/api/v1/invitations/{id}', summary: 'Revoke a pending invitation', handler: revokeInvitationHandler },
+  { method: 'post', path: '/api/v1/invitations/accept', summary: "Accept an invitation by setting a password (no auth: the link's token is the credential)", handler: acceptInvitationHandler },
+  { method: 'get', path: '/api/v1/session/tenants', summary: 'The tenants the signed-in person belongs to', handler: listSessionTenantsHandler },
+  { method: 'post', path: '/api/v1/session/tenant', summary: 'Switch the tenant the signed-in person acts in', handler: switchSessionTenantHandler },
 ];
 
 function schema(zodSchema: z.ZodType, io: 'input' | 'output'): unknown {

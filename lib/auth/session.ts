@@ -1,4 +1,6 @@
 import { db } from '../db';
+import { env } from '../env';
+import { NotFoundError } from '../api/errors';
 import { isRole, type Role } from '../tenants/roles';
 import { getAuth } from './auth';
 
@@ -8,23 +10,74 @@ export interface SessionMember {
   role: Role;
 }
 
+/** Names the tenant a person with several acts in (its id); switching tenants sets it. */
+export const TENANT_COOKIE = 'toolgate_tenant';
+
 /**
- * The signed-in user and the tenant they act in (their first membership; a tenant switcher
- * comes with multi-tenant users). Null when there is no valid session or no membership.
+ * The signed-in user and the tenant they act in: the one the `toolgate_tenant` cookie names
+ * when they are a member there, else their first membership. Read on every request, so a role
+ * change or a removal applies at the person's next request. Null when there is no valid
+ * session or no membership.
  */
 export async function getSessionMember(headers: Headers): Promise<SessionMember | null> {
   const auth = await getAuth();
   const session = await auth.api.getSession({ headers });
   if (!session) return null;
-  const membership = await db().membership.findFirst({
-    where: { userId: session.user.id },
-    orderBy: { createdAt: 'asc' },
-    include: { tenant: true },
-  });
+  const userId = session.user.id;
+  const chosen = readCookie(headers.get('cookie'), TENANT_COOKIE);
+  const membership =
+    (chosen ? await db().membership.findUnique({ where: { tenantId_userId: { tenantId: chosen, userId } }, include: { tenant: true } }) : null) ??
+    (await db().membership.findFirst({ where: { userId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], include: { tenant: true } }));
   if (!membership || !isRole(membership.role)) return null;
   return {
-    user: { id: session.user.id, email: session.user.email, name: session.user.name },
+    user: { id: userId, email: session.user.email, name: session.user.name },
     tenant: { id: membership.tenant.id, slug: membership.tenant.slug, name: membership.tenant.name },
     role: membership.role,
   };
+}
+
+export interface MemberTenant {
+  id: string;
+  slug: string;
+  name: string;
+  role: Role;
+}
+
+/** Every tenant the person belongs to, in the order the fallback choice uses. */
+export async function listMemberTenants(userId: string): Promise<MemberTenant[]> {
+  const rows = await db().membership.findMany({ where: { userId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], include: { tenant: { select: { id: true, slug: true, name: true } } } });
+  return rows.flatMap((m) => (isRole(m.role) ? [{ ...m.tenant, role: m.role }] : []));
+}
+
+/**
+ * The tenant a person switches to, by slug, and the Set-Cookie header value that makes it
+ * theirs for the following requests. A tenant they do not belong to is a 404, as if it did not
+ * exist.
+ */
+export async function switchTenant(options: { userId: string; slug: string }): Promise<{ tenant: MemberTenant; setCookie: string }> {
+  const membership = await db().membership.findFirst({ where: { userId: options.userId, tenant: { slug: options.slug } }, include: { tenant: { select: { id: true, slug: true, name: true } } } });
+  if (!membership || !isRole(membership.role)) throw new NotFoundError('Tenant', options.slug);
+  return { tenant: { ...membership.tenant, role: membership.role }, setCookie: tenantCookie(membership.tenant.id) };
+}
+
+/** httpOnly: scripts never need it; Lax: a link from elsewhere still opens the chosen tenant. */
+export function tenantCookie(tenantId: string): string {
+  const secure = env().TOOLGATE_PUBLIC_URL?.startsWith('https:') ? '; Secure' : '';
+  return `${TENANT_COOKIE}=${encodeURIComponent(tenantId)}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${400 * 24 * 3600}${secure}`;
+}
+
+export function readCookie(header: string | null, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq === -1 || part.slice(0, eq).trim() !== name) continue;
+    const raw = part.slice(eq + 1).trim();
+    if (raw.length === 0 || raw.length > 200) return null;
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return null;
+    }
+  }
+  return null;
 }

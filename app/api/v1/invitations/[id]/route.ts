@@ -1,0 +1,1 @@
+export { revokeInvitationHandler as DELETE } from '@/lib/api/handlers/members';

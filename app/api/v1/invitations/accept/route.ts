@@ -1,0 +1,1 @@
+export { acceptInvitationHandler as POST } from '@/lib/api/handlers/members';

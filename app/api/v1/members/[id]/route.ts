@@ -1,0 +1,1 @@
+export { changeMemberRoleHandler as PATCH, removeMemberHandler as DELETE } from '@/lib/api/handlers/members';

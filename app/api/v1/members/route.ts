@@ -1,0 +1,1 @@
+export { listMembersHandler as GET, inviteMemberHandler as POST } from '@/lib/api/handlers/members';

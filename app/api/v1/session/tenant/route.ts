@@ -1,0 +1,1 @@
+export { switchSessionTenantHandler as POST } from '@/lib/api/handlers/members';

@@ -1,0 +1,1 @@
+export { listSessionTenantsHandler as GET } from '@/lib/api/handlers/members';
