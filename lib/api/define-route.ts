@@ -8,6 +8,7 @@ import { can, type Permission, type Role } from '../tenants/roles';
 import { ApiError } from './errors';
 import { readBodyText, readJsonBody } from './json-body';
 import { log } from '../log';
+import { checkSameOrigin, crossSiteMessage, isSafeMethod } from '../http/same-origin';
 
 /** Who is calling. Every service call below the wrapper is scoped by `tenantId`. */
 export type Caller =
@@ -91,10 +92,9 @@ export function defineRoute<BS extends z.ZodType | undefined = undefined, QS ext
   definition: RouteDefinition<BS, QS>,
 ): RouteHandler {
   const serve = async (call: IncomingCall, params: Record<string, string>): Promise<RouteResult> => {
-    const incoming = call.header('x-request-id');
-    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdOf(call);
     try {
-      const caller = await authenticate(call, definition.auth);
+      const caller = await authenticate(call, definition.auth, requestId);
       const query = definition.query ? parseWith(definition.query, Object.fromEntries(new URL(call.url).searchParams), 'query') : undefined;
       let body: unknown;
       if (definition.body) {
@@ -126,6 +126,28 @@ export function defineRoute<BS extends z.ZodType | undefined = undefined, QS ext
   const handler = async (request: Request, context?: { params?: Promise<Record<string, string | string[]>> | Record<string, string | string[]> }) =>
     toResponse(await serve(webCall(request), await resolveParams(context?.params)));
   return Object.assign(handler, { serve, spec: { auth: definition.auth, body: definition.body, query: definition.query, response: definition.response } });
+}
+
+function requestIdOf(call: IncomingCall): string {
+  const incoming = call.header('x-request-id');
+  return incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/**
+ * For endpoints not built with defineRoute (Better Auth's): the `cross_site_request` answer for
+ * an unsafe request from another origin, or null to go on. Checked with or without a cookie:
+ * a forged sign-in would sign the person into someone else's account.
+ */
+export function crossSiteRefusal(request: Request): Response | null {
+  if (isSafeMethod(request.method)) return null;
+  const call = webCall(request);
+  const requestId = requestIdOf(call);
+  try {
+    refuseCrossSite(call, requestId);
+    return null;
+  } catch (error) {
+    return toResponse(errorResult(error, requestId, call));
+  }
 }
 
 function webCall(request: Request): IncomingCall {
@@ -160,7 +182,7 @@ function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: 'body'
   return parsed.data;
 }
 
-async function authenticate(call: IncomingCall, requirement: AuthRequirement): Promise<Caller | undefined> {
+async function authenticate(call: IncomingCall, requirement: AuthRequirement, requestId: string): Promise<Caller | undefined> {
   if (requirement === 'none') return undefined;
   const header = call.header('authorization');
   if (header !== null) {
@@ -176,12 +198,37 @@ async function authenticate(call: IncomingCall, requirement: AuthRequirement): P
     return { kind: 'api_key', tenantId: key.tenantId, apiKeyId: key.id, scopes: key.scopes };
   }
   if (requirement.session) {
+    // Before the session is looked up and before any body is read: a cross-site request is
+    // refused whatever it carries (docs/security.md). No cookie, no session: that stays a 401.
+    if (!isSafeMethod(call.method) && call.header('cookie') !== null) refuseCrossSite(call, requestId);
     const member = await getSessionMember(call.headers());
     if (!member) throw new ApiError('unauthorized', 'Sign in, or send an API key as "Authorization: Bearer <key>".');
     if (!can(member.role, requirement.session)) throw new ApiError('forbidden', `Your role "${member.role}" cannot do this.`, { role: member.role });
     return { kind: 'session', tenantId: member.tenant.id, userId: member.user.id, role: member.role };
   }
   throw new ApiError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".', undefined, { 'www-authenticate': 'Bearer' });
+}
+
+/** Throws `cross_site_request` unless the call comes from the instance's own origin. */
+export function refuseCrossSite(call: IncomingCall, requestId: string): void {
+  const verdict = checkSameOrigin({
+    method: call.method,
+    origin: call.header('origin'),
+    secFetchSite: call.header('sec-fetch-site'),
+    publicUrl: env().TOOLGATE_PUBLIC_URL,
+    host: call.header('host'),
+    requestUrl: call.url,
+  });
+  if (verdict.allowed) return;
+  log.warn('cross-site request refused', {
+    method: call.method,
+    path: new URL(call.url).pathname,
+    origin: call.header('origin')?.slice(0, 200) ?? null,
+    sec_fetch_site: call.header('sec-fetch-site')?.slice(0, 40) ?? null,
+    reason: verdict.reason,
+    request_id: requestId,
+  });
+  throw new ApiError('cross_site_request', crossSiteMessage(verdict), { reason: verdict.reason, expected_origin: verdict.expected });
 }
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';

@@ -9,6 +9,7 @@ export const API_ERROR_CODES = {
   json_too_deep: { status: 400, description: 'The JSON body nests deeper than TOOLGATE_MAX_JSON_DEPTH.' },
   unauthorized: { status: 401, description: 'No valid API key or session was presented.' },
   forbidden: { status: 403, description: 'The key or user lacks the scope or role this endpoint needs.' },
+  cross_site_request: { status: 403, description: 'A signed-in (session cookie) request that changes something came from another origin: its Origin header is not this instance\'s own (TOOLGATE_PUBLIC_URL, else the request\'s Host), is "null", or is missing without Sec-Fetch-Site: same-origin. Nothing was changed. API-key requests are not affected (docs/security.md).' },
   self_approval: { status: 403, description: 'The approver is the requester of the call: the same API key, the end user it acts for (context.user_id), or the person who created its key. Nobody approves their own call.' },
   not_found: { status: 404, description: 'No such resource in the caller\'s tenant.' },
   method_not_allowed: { status: 405, description: 'The endpoint does not support this HTTP method.' },

@@ -17,7 +17,8 @@ describe('OpenAPI document', () => {
     const mounted = routeFiles(apiRoot)
       .flatMap((file) => {
         const urlPath = `/api/v1/${path.relative(apiRoot, path.dirname(file)).split(path.sep).join('/')}`.replace(/\[(\w+)\]/g, '{$1}');
-        return [...readFileSync(file, 'utf8').matchAll(/as (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => `${(m[1] as string).toLowerCase()} ${urlPath}`);
+        // `mountRoute({ GET: handler })` (lib/api/mount-route.ts), or a plain `export { handler as GET }`.
+        return [...readFileSync(file, 'utf8').matchAll(/\bas (GET|POST|PUT|PATCH|DELETE)\b|\b(GET|POST|PUT|PATCH|DELETE):/g)].map((m) => `${((m[1] ?? m[2]) as string).toLowerCase()} ${urlPath}`);
       })
       .filter((entry) => entry !== 'get /api/v1/openapi.json')
       .sort();

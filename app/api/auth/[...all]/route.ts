@@ -1,10 +1,4 @@
-import { getAuth } from '@/lib/auth/auth';
+import { betterAuthHandler } from '@/lib/api/handlers/better-auth';
+import { mountRoute } from '@/lib/api/mount-route';
 
-// Better Auth owns everything under /api/auth (sign-in, sign-out, session); this only mounts it.
-export async function GET(request: Request): Promise<Response> {
-  return (await getAuth()).handler(request);
-}
-
-export async function POST(request: Request): Promise<Response> {
-  return (await getAuth()).handler(request);
-}
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: betterAuthHandler, POST: betterAuthHandler });

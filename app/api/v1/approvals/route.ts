@@ -1,1 +1,4 @@
-export { listApprovalsHandler as GET } from '@/lib/api/handlers/approvals';
+import { listApprovalsHandler } from '@/lib/api/handlers/approvals';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: listApprovalsHandler });

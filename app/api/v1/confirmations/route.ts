@@ -1,1 +1,4 @@
-export { createConfirmationHandler as POST } from '@/lib/api/handlers/confirmations';
+import { createConfirmationHandler } from '@/lib/api/handlers/confirmations';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ POST: createConfirmationHandler });

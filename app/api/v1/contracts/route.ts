@@ -1,1 +1,4 @@
-export { listContractsHandler as GET, saveContractDraftHandler as POST } from '@/lib/api/handlers/contracts';
+import { listContractsHandler, saveContractDraftHandler } from '@/lib/api/handlers/contracts';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: listContractsHandler, POST: saveContractDraftHandler });

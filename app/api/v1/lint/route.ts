@@ -1,1 +1,4 @@
-export { lintHandler as POST } from '@/lib/api/handlers/lint';
+import { lintHandler } from '@/lib/api/handlers/lint';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ POST: lintHandler });

@@ -1,1 +1,4 @@
-export { overviewHandler as GET } from '@/lib/api/handlers/evidence';
+import { overviewHandler } from '@/lib/api/handlers/evidence';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: overviewHandler });

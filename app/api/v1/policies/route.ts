@@ -1,1 +1,4 @@
-export { listPoliciesHandler as GET, savePolicyDraftHandler as POST } from '@/lib/api/handlers/studio-documents';
+import { listPoliciesHandler, savePolicyDraftHandler } from '@/lib/api/handlers/studio-documents';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: listPoliciesHandler, POST: savePolicyDraftHandler });

@@ -1,1 +1,4 @@
-export { listSurfacesHandler as GET, saveSurfaceDraftHandler as POST } from '@/lib/api/handlers/studio-documents';
+import { listSurfacesHandler, saveSurfaceDraftHandler } from '@/lib/api/handlers/studio-documents';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: listSurfacesHandler, POST: saveSurfaceDraftHandler });

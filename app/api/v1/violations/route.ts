@@ -1,1 +1,4 @@
-export { listViolationsHandler as GET } from '@/lib/api/handlers/evidence';
+import { listViolationsHandler } from '@/lib/api/handlers/evidence';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: listViolationsHandler });

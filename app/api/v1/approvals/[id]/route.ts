@@ -1,1 +1,4 @@
-export { getApprovalHandler as GET } from '@/lib/api/handlers/approvals';
+import { getApprovalHandler } from '@/lib/api/handlers/approvals';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: getApprovalHandler });

@@ -1,1 +1,4 @@
-export { validatePipelineHandler as POST } from '@/lib/api/handlers/pipeline';
+import { validatePipelineHandler } from '@/lib/api/handlers/pipeline';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ POST: validatePipelineHandler });

@@ -1,1 +1,4 @@
-export { pipelineContextSchemaHandler as GET } from '@/lib/api/handlers/pipeline';
+import { pipelineContextSchemaHandler } from '@/lib/api/handlers/pipeline';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: pipelineContextSchemaHandler });

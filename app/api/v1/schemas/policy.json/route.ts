@@ -1,1 +1,4 @@
-export { policySchemaHandler as GET } from '@/lib/api/handlers/studio-documents';
+import { policySchemaHandler } from '@/lib/api/handlers/studio-documents';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: policySchemaHandler });

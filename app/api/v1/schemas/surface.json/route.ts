@@ -1,1 +1,4 @@
-export { surfaceSchemaHandler as GET } from '@/lib/api/handlers/studio-documents';
+import { surfaceSchemaHandler } from '@/lib/api/handlers/studio-documents';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: surfaceSchemaHandler });

@@ -1,1 +1,4 @@
-export { toolCallManifestSchemaHandler as GET } from '@/lib/api/handlers/pipeline';
+import { toolCallManifestSchemaHandler } from '@/lib/api/handlers/pipeline';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: toolCallManifestSchemaHandler });

@@ -1,1 +1,4 @@
-export { toolContractSchemaHandler as GET } from '@/lib/api/handlers/contracts';
+import { toolContractSchemaHandler } from '@/lib/api/handlers/contracts';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: toolContractSchemaHandler });

@@ -1,1 +1,4 @@
-export { getTraceHandler as GET } from '@/lib/api/handlers/traces';
+import { getTraceHandler } from '@/lib/api/handlers/traces';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: getTraceHandler });

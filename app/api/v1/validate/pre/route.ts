@@ -1,1 +1,4 @@
-export { validatePreHandler as POST } from '@/lib/api/handlers/validate';
+import { validatePreHandler } from '@/lib/api/handlers/validate';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ POST: validatePreHandler });

@@ -1,1 +1,4 @@
-export { violationStatsHandler as GET } from '@/lib/api/handlers/evidence';
+import { violationStatsHandler } from '@/lib/api/handlers/evidence';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: violationStatsHandler });

@@ -1,1 +1,4 @@
-export { deleteWebhookHandler as DELETE } from '@/lib/api/handlers/webhooks';
+import { deleteWebhookHandler } from '@/lib/api/handlers/webhooks';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ DELETE: deleteWebhookHandler });

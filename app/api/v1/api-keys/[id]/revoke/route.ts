@@ -1,1 +1,4 @@
-export { revokeApiKeyHandler as POST } from '@/lib/api/handlers/api-keys';
+import { revokeApiKeyHandler } from '@/lib/api/handlers/api-keys';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ POST: revokeApiKeyHandler });

@@ -1,1 +1,4 @@
-export { deprecateContractHandler as POST } from '@/lib/api/handlers/contracts';
+import { deprecateContractHandler } from '@/lib/api/handlers/contracts';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ POST: deprecateContractHandler });

@@ -1,1 +1,4 @@
-export { previewContractImpactHandler as POST } from '@/lib/api/handlers/contracts';
+import { previewContractImpactHandler } from '@/lib/api/handlers/contracts';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ POST: previewContractImpactHandler });

@@ -1,1 +1,4 @@
-export { getPolicyVersionHandler as GET } from '@/lib/api/handlers/studio-documents';
+import { getPolicyVersionHandler } from '@/lib/api/handlers/studio-documents';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: getPolicyVersionHandler });

@@ -1,1 +1,4 @@
-export { getSurfaceVersionHandler as GET } from '@/lib/api/handlers/studio-documents';
+import { getSurfaceVersionHandler } from '@/lib/api/handlers/studio-documents';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: getSurfaceVersionHandler });

@@ -1,1 +1,4 @@
-export { exportContractHandler as GET } from '@/lib/api/handlers/contracts';
+import { exportContractHandler } from '@/lib/api/handlers/contracts';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: exportContractHandler });

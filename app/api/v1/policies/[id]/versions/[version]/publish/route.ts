@@ -1,1 +1,4 @@
-export { publishPolicyVersionHandler as POST } from '@/lib/api/handlers/studio-documents';
+import { publishPolicyVersionHandler } from '@/lib/api/handlers/studio-documents';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ POST: publishPolicyVersionHandler });

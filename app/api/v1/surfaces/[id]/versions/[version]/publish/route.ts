@@ -1,1 +1,4 @@
-export { publishSurfaceVersionHandler as POST } from '@/lib/api/handlers/studio-documents';
+import { publishSurfaceVersionHandler } from '@/lib/api/handlers/studio-documents';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ POST: publishSurfaceVersionHandler });
