@@ -16,11 +16,11 @@ export const MANIFEST_RULE = {
   },
   COUNT_MISMATCH: {
     id: 'AGN036.MANIFEST.COUNT_MISMATCH',
-    checks: 'ToolCalls and ToolCallResults have the same count; each call without a result and each result without a call is reported.',
+    checks: 'ToolCalls and ToolCallResults have the same count; when they do not, calls and results are matched by ToolCallId and each call without a result and each result without a call is reported by its id.',
   },
   ORDER_MISMATCH: {
     id: 'AGN036.MANIFEST.ORDER_MISMATCH',
-    checks: 'The result at each index belongs to the call at the same index, not to a call at another index.',
+    checks: 'The result at each index belongs to the call at the same index, not to a call at another index (with different counts: the results that have a call come in the order of their calls).',
   },
   TOOL_CALL_ID_MISMATCH: {
     id: 'AGN036.MANIFEST.TOOL_CALL_ID_MISMATCH',
@@ -80,9 +80,23 @@ export function checkManifest(manifest: NormalizedManifest, base: string, emit: 
     });
   }
 
+  if (calls.length === results.length) checkPairsByIndex(calls, results, base, emit);
+  else checkPairsById(calls, results, base, emit);
+
+  results.forEach((result, index) => {
+    if (!result || isPopulated(result.ResultJson)) return;
+    emit(MANIFEST_RULE.RESULT_JSON_MISSING.id, {
+      message: `ToolCallResults[${index}] (${label(result)}): ResultJson must be non-empty`,
+      path: `${base}.ToolCallResults[${index}].ResultJson`,
+      details: identity(result, index, 'result_json_missing'),
+    });
+  });
+}
+
+/** Equal counts: the result at each index must be the call's at that index. */
+function checkPairsByIndex(calls: readonly (Entry | undefined)[], results: readonly (Entry | undefined)[], base: string, emit: ManifestEmit): void {
   let callIds: Set<string> | undefined;
-  const overlap = Math.min(calls.length, results.length);
-  for (let index = 0; index < overlap; index++) {
+  for (let index = 0; index < calls.length; index++) {
     const call = calls[index];
     const result = results[index];
     const callId = call?.ToolCallId;
@@ -101,41 +115,85 @@ export function checkManifest(manifest: NormalizedManifest, base: string, emit: 
       });
       continue;
     }
-    if (hasText(call?.Name) && hasText(result?.Name) && call.Name !== result.Name) {
-      emit(MANIFEST_RULE.NAME_MISMATCH.id, {
-        message: `ToolCalls[${index}] (${label(call)}): ToolCallResults[${index}].Name is ${quote(result.Name)}, expected ${quote(call.Name)}`,
-        path: `${base}.ToolCallResults[${index}].Name`,
-        details: { ...pair, reason: 'name_mismatch' },
-      });
-    }
+    checkNames(call, result, index, index, base, emit);
   }
+}
 
-  if (calls.length !== results.length) {
-    const counts = `ToolCalls has ${calls.length} entries, ToolCallResults has ${results.length}`;
-    for (let index = overlap; index < calls.length; index++) {
-      const call = calls[index];
-      emit(MANIFEST_RULE.COUNT_MISMATCH.id, {
-        message: `ToolCalls[${index}] (${label(call)}) has no result: ${counts}`,
-        path: `${base}.ToolCalls[${index}]`,
-        details: { ...identity(call, index, 'result_missing'), tool_calls: calls.length, tool_call_results: results.length },
-      });
-    }
-    for (let index = overlap; index < results.length; index++) {
-      const result = results[index];
-      emit(MANIFEST_RULE.COUNT_MISMATCH.id, {
-        message: `ToolCallResults[${index}] (${label(result)}) has no tool call: ${counts}`,
-        path: `${base}.ToolCallResults[${index}]`,
-        details: { ...identity(result, index, 'call_missing'), tool_calls: calls.length, tool_call_results: results.length },
-      });
-    }
-  }
-
+/**
+ * Different counts: positions no longer say which result is whose, so calls and results are
+ * matched by ToolCallId (in order, so a repeated id pairs with its next unmatched twin; entries
+ * without an id pair with each other in order, and are reported for the missing id anyway).
+ * What is left over is named: each call without a result, each result without a call. The
+ * matched pairs must still come in the same order and carry the same names.
+ */
+function checkPairsById(calls: readonly (Entry | undefined)[], results: readonly (Entry | undefined)[], base: string, emit: ManifestEmit): void {
+  const keyOf = (entry: Entry | undefined) => (hasText(entry?.ToolCallId) ? `id:${entry.ToolCallId}` : 'none');
+  const waiting = new Map<string, number[]>();
+  calls.forEach((call, index) => {
+    const key = keyOf(call);
+    const queue = waiting.get(key);
+    if (queue) queue.push(index);
+    else waiting.set(key, [index]);
+  });
+  const resultOfCall = new Map<number, number>();
+  const orphanResults: number[] = [];
   results.forEach((result, index) => {
-    if (!result || isPopulated(result.ResultJson)) return;
-    emit(MANIFEST_RULE.RESULT_JSON_MISSING.id, {
-      message: `ToolCallResults[${index}] (${label(result)}): ResultJson must be non-empty`,
-      path: `${base}.ToolCallResults[${index}].ResultJson`,
-      details: identity(result, index, 'result_json_missing'),
+    const callIndex = waiting.get(keyOf(result))?.shift();
+    if (callIndex === undefined) orphanResults.push(index);
+    else resultOfCall.set(callIndex, index);
+  });
+
+  const pairedCalls = [...resultOfCall.keys()].sort((a, b) => a - b);
+  const pairedResults = [...resultOfCall.values()].sort((a, b) => a - b);
+  pairedCalls.forEach((callIndex, k) => {
+    const call = calls[callIndex];
+    const resultIndex = pairedResults[k] as number;
+    const result = results[resultIndex];
+    const own = resultOfCall.get(callIndex) as number;
+    if (resultIndex !== own && hasText(result?.ToolCallId)) {
+      emit(MANIFEST_RULE.ORDER_MISMATCH.id, {
+        message: `ToolCalls[${callIndex}] (${label(call)}): the result in its place, ToolCallResults[${resultIndex}], has ToolCallId ${quote(result.ToolCallId)}; results are not in the order of the calls`,
+        path: `${base}.ToolCallResults[${resultIndex}].ToolCallId`,
+        details: { tool_call_id: call?.ToolCallId ?? null, name: call?.Name ?? null, index: callIndex, result_index: resultIndex, result_tool_call_id: result.ToolCallId, result_name: result?.Name ?? null, reason: 'out_of_order' },
+      });
+      return;
+    }
+    checkNames(call, results[own], callIndex, own, base, emit);
+  });
+
+  const counts = { tool_calls: calls.length, tool_call_results: results.length };
+  const summary = `ToolCalls has ${calls.length} entries, ToolCallResults has ${results.length}`;
+  calls.forEach((call, index) => {
+    if (resultOfCall.has(index)) return;
+    emit(MANIFEST_RULE.COUNT_MISMATCH.id, {
+      message: `ToolCalls[${index}] (${label(call)}) has no result: ${summary}`,
+      path: `${base}.ToolCalls[${index}]`,
+      details: { ...identity(call, index, 'result_missing'), ...counts },
     });
+  });
+  for (const index of orphanResults) {
+    const result = results[index];
+    emit(MANIFEST_RULE.COUNT_MISMATCH.id, {
+      message: `ToolCallResults[${index}] (${label(result)}) has no tool call: ${summary}`,
+      path: `${base}.ToolCallResults[${index}]`,
+      details: { ...identity(result, index, 'call_missing'), ...counts },
+    });
+  }
+}
+
+function checkNames(call: Entry | undefined, result: Entry | undefined, callIndex: number, resultIndex: number, base: string, emit: ManifestEmit): void {
+  if (!hasText(call?.Name) || !hasText(result?.Name) || call.Name === result.Name) return;
+  emit(MANIFEST_RULE.NAME_MISMATCH.id, {
+    message: `ToolCalls[${callIndex}] (${label(call)}): ToolCallResults[${resultIndex}].Name is ${quote(result.Name)}, expected ${quote(call.Name)}`,
+    path: `${base}.ToolCallResults[${resultIndex}].Name`,
+    details: {
+      tool_call_id: call.ToolCallId ?? null,
+      name: call.Name,
+      index: callIndex,
+      ...(resultIndex === callIndex ? {} : { result_index: resultIndex }),
+      result_tool_call_id: result.ToolCallId ?? null,
+      result_name: result.Name,
+      reason: 'name_mismatch',
+    },
   });
 }

@@ -188,9 +188,11 @@ describe('validateToolCallManifest', () => {
     expect(result.valid).toBe(false);
     expect(result.errors.map((issue) => [issue.code, issue.details?.tool_call_id, issue.details?.name, issue.details?.index, issue.details?.reason])).toEqual([
       ['AGN036.MANIFEST.NAME_MISMATCH', 'call_a', 'read_file', 0, 'name_mismatch'],
-      ['AGN036.MANIFEST.TOOL_CALL_ID_MISMATCH', 'call_b', 'search_code', 1, 'tool_call_id_mismatch'],
-      ['AGN036.MANIFEST.ORDER_MISMATCH', 'call_d', 'open_pr', 3, 'out_of_order'],
-      ['AGN036.MANIFEST.COUNT_MISMATCH', 'call_e', 'lint', 4, 'result_missing'],
+      // Five calls, four results: matched by id, call_b and call_d have none and call_x's
+      // result has no call; call_e's result is there (one place earlier than its call).
+      ['AGN036.MANIFEST.COUNT_MISMATCH', 'call_b', 'search_code', 1, 'result_missing'],
+      ['AGN036.MANIFEST.COUNT_MISMATCH', 'call_d', 'open_pr', 3, 'result_missing'],
+      ['AGN036.MANIFEST.COUNT_MISMATCH', 'call_x', 'search_code', 1, 'call_missing'],
       ['AGN036.MANIFEST.RESULT_JSON_MISSING', 'call_c', 'run_tests', 2, 'result_json_missing'],
     ]);
     for (const issue of result.errors) {
@@ -199,7 +201,44 @@ describe('validateToolCallManifest', () => {
       expect(issue.phase).toBe('manifest');
     }
     expect(result.errors[0]?.message).toContain("'read_files'");
-    expect(result.errors[3]?.message).toContain('ToolCalls has 5 entries, ToolCallResults has 4');
+    expect(result.errors[1]?.message).toContain('ToolCalls has 5 entries, ToolCallResults has 4');
+  });
+
+  const calls = (...ids: string[]) => ids.map((id) => ({ ToolCallId: id, Name: `tool_${id}` }));
+  const results = (...ids: string[]) => ids.map((id) => ({ ToolCallId: id, Name: `tool_${id}`, ResultJson: '{}' }));
+  const manifestIssues = (manifest: object) => validateToolCallManifest(manifest).errors.map((issue) => [issue.code, issue.path, issue.details?.tool_call_id, issue.details?.reason]);
+
+  it('names the call that has no result by its id, not by its position', () => {
+    expect(manifestIssues({ ToolCalls: calls('c1', 'c2'), ToolCallResults: results('c2') })).toEqual([
+      ['AGN036.MANIFEST.COUNT_MISMATCH', '$.ToolCalls[0]', 'c1', 'result_missing'],
+    ]);
+    const [issue] = validateToolCallManifest({ ToolCalls: calls('c1', 'c2'), ToolCallResults: results('c2') }).errors;
+    expect(issue?.message).toBe("ToolCalls[0] (tool call 'c1' named 'tool_c1') has no result: ToolCalls has 2 entries, ToolCallResults has 1");
+    // Near twins: the last call missing, a result with no call, nothing missing at all.
+    expect(manifestIssues({ ToolCalls: calls('c1', 'c2'), ToolCallResults: results('c1') })).toEqual([['AGN036.MANIFEST.COUNT_MISMATCH', '$.ToolCalls[1]', 'c2', 'result_missing']]);
+    expect(manifestIssues({ ToolCalls: calls('c2'), ToolCallResults: results('c1', 'c2') })).toEqual([['AGN036.MANIFEST.COUNT_MISMATCH', '$.ToolCallResults[0]', 'c1', 'call_missing']]);
+    expect(manifestIssues({ ToolCalls: calls('c1', 'c2'), ToolCallResults: results('c1', 'c2') })).toEqual([]);
+  });
+
+  it('matches a repeated id with its next unmatched twin, and calls without ids with results without ids', () => {
+    expect(manifestIssues({ ToolCalls: calls('c1', 'c1'), ToolCallResults: results('c1') })).toEqual([['AGN036.MANIFEST.COUNT_MISMATCH', '$.ToolCalls[1]', 'c1', 'result_missing']]);
+    expect(manifestIssues({ ToolCalls: [...calls('c1'), { Name: 'anon' }], ToolCallResults: results('c1') })).toEqual([
+      ['AGN036.MANIFEST.TOOL_CALL_ID_MISSING', '$.ToolCalls[1].ToolCallId', null, 'tool_call_id_missing'],
+      ['AGN036.MANIFEST.COUNT_MISMATCH', '$.ToolCalls[1]', null, 'result_missing'],
+    ]);
+  });
+
+  it('with different counts still reports results out of the order of their calls, and names that differ', () => {
+    expect(manifestIssues({ ToolCalls: calls('c1', 'c2', 'c3'), ToolCallResults: results('c2', 'c1') })).toEqual([
+      ['AGN036.MANIFEST.ORDER_MISMATCH', '$.ToolCallResults[0].ToolCallId', 'c1', 'out_of_order'],
+      ['AGN036.MANIFEST.ORDER_MISMATCH', '$.ToolCallResults[1].ToolCallId', 'c2', 'out_of_order'],
+      ['AGN036.MANIFEST.COUNT_MISMATCH', '$.ToolCalls[2]', 'c3', 'result_missing'],
+    ]);
+    const renamed = [{ ToolCallId: 'c2', Name: 'other', ResultJson: '{}' }];
+    expect(validateToolCallManifest({ ToolCalls: calls('c1', 'c2'), ToolCallResults: renamed }).errors.map((issue) => [issue.code, issue.path, issue.details?.index, issue.details?.result_index])).toEqual([
+      ['AGN036.MANIFEST.NAME_MISMATCH', '$.ToolCallResults[0].Name', 1, 0],
+      ['AGN036.MANIFEST.COUNT_MISMATCH', '$.ToolCalls[0]', 0, undefined],
+    ]);
   });
 
   it('reports each result without a call when there are more results than calls', () => {
