@@ -22,6 +22,8 @@ function createAuth(secret: string) {
     session: { expiresIn: 60 * 60 * 12, updateAge: 60 * 60 },
     trustedOrigins: [base, `http://localhost:${e.PORT}`, `http://127.0.0.1:${e.PORT}`],
     telemetry: { enabled: false },
+    // Session cookies only over TLS when the instance is served over https (docs/security.md).
+    advanced: { useSecureCookies: base.startsWith('https://') },
   });
 }
 

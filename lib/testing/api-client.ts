@@ -13,8 +13,14 @@ export async function call(
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined) headers['content-type'] ??= 'application/json';
+  const method = options.method ?? (body === undefined ? 'GET' : 'POST');
+  // As a browser does on every unsafe request: the page's own origin (the same-origin rule,
+  // lib/http/same-origin.ts). Tests of that rule build their own requests.
+  if (headers.cookie !== undefined && method !== 'GET' && method !== 'HEAD' && !Object.keys(headers).some((name) => name.toLowerCase() === 'origin')) {
+    headers.origin = new URL(process.env.TOOLGATE_PUBLIC_URL ?? 'http://localhost').origin;
+  }
   const request = new Request(`http://localhost${options.path ?? '/'}`, {
-    method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+    method,
     headers,
     body,
     ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
