@@ -3,15 +3,30 @@ import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { db, dbProvider } from '../db';
 import { env } from '../env';
 import { getInstanceSecret } from './instance-secret';
+import { parseSsoConfig, SSO_PROVIDER_ID, type SsoConfig } from './sso-config';
+import { ssoAuthOptions, ssoScopes } from './sso-sign-in';
 
 export function publicBaseUrl(): string {
   const e = env();
   return e.TOOLGATE_PUBLIC_URL ?? `http://localhost:${e.PORT}`;
 }
 
-function createAuth(secret: string) {
+let ssoCache: { config: SsoConfig | null } | undefined;
+
+/** Sign-in with the company's OpenID provider, or null when it is not configured. */
+export function getSsoConfig(): SsoConfig | null {
+  ssoCache ??= { config: parseSsoConfig(env()) };
+  return ssoCache.config;
+}
+
+async function createAuth(secret: string) {
   const e = env();
   const base = publicBaseUrl();
+  const ssoConfig = getSsoConfig();
+  // Every failed OAuth callback (refused, provider down, state mismatch) lands on the sign-in
+  // page, which explains the `?error=` code, instead of Better Auth's bare error page.
+  const errorURL = `${base}/sign-in`;
+  const sso = ssoConfig ? ssoAuthOptions(ssoConfig, { scopes: await ssoScopes(ssoConfig), errorURL }) : null;
   return betterAuth({
     appName: 'Toolgate',
     baseURL: base,
@@ -24,10 +39,19 @@ function createAuth(secret: string) {
     telemetry: { enabled: false },
     // Session cookies only over TLS when the instance is served over https (docs/security.md).
     advanced: { useSecureCookies: base.startsWith('https://') },
+    onAPIError: { errorURL },
+    plugins: sso ? [sso.plugin] : [],
+    // Users are created here only by an SSO sign-in, and only for an invited, verified address
+    // (sso-sign-in.ts); everyone else is added by lib/members.
+    user: { validateUserInfo: sso?.validateUserInfo },
+    // A Toolgate user whose address the provider asserts as verified gets their SSO account
+    // linked on first SSO sign-in (the gate above refuses an unverified or disallowed address).
+    account: { accountLinking: { enabled: true, trustedProviders: sso ? [SSO_PROVIDER_ID] : [] } },
+    hooks: { after: sso?.after },
   });
 }
 
-export type Auth = ReturnType<typeof createAuth>;
+export type Auth = Awaited<ReturnType<typeof createAuth>>;
 
 const globalForAuth = globalThis as unknown as { toolgateAuth?: Promise<Auth> };
 
@@ -39,4 +63,5 @@ export function getAuth(): Promise<Auth> {
 
 export function resetAuthForTests(): void {
   globalForAuth.toolgateAuth = undefined;
+  ssoCache = undefined;
 }

@@ -53,6 +53,8 @@ export async function startTestOidcProvider(options: {
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },
     features: { devInteractions: { enabled: true } },
     pkce: { required: () => true },
+    // Set, so the provider does not print a notice per artefact kind on its first use.
+    ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 600, Session: 600, Grant: 600 },
     async findAccount(_ctx, sub) {
       const account = Object.hasOwn(options.accounts, sub) ? options.accounts[sub] : undefined;
       return {

@@ -1,0 +1,116 @@
+import type { BetterAuthOptions } from 'better-auth';
+import { createAuthMiddleware, isAPIError } from 'better-auth/api';
+import { genericOAuth } from 'better-auth/plugins';
+import { hasPendingInvitation } from '../members/accept-invitation';
+import { log } from '../log';
+import type { Role } from '../tenants/roles';
+import { completeSsoSignIn } from './complete-sso-sign-in';
+import { discoveryUrl, SSO_PROVIDER_ID, type SsoConfig } from './sso-config';
+import { SSO_REFUSALS, isEmailVerifiedClaim, roleFromGroups, ssoRefusal } from './sso-rules';
+
+/**
+ * The Better Auth options that turn on sign-in with the company's OpenID provider: Better Auth's
+ * own generic OAuth plugin (discovery, PKCE, state, nonce and ID token checks are its), plus
+ * Toolgate's gate on who may join and the step that turns invitations into memberships.
+ */
+
+type ValidateUserInfo = NonNullable<NonNullable<BetterAuthOptions['user']>['validateUserInfo']>;
+
+/** The role the groups claim gave this request's sign-in, from the gate to the after hook. */
+const mappedRoles = new WeakMap<object, Role | null>();
+
+export function ssoAuthOptions(config: SsoConfig, options: { scopes: string[]; errorURL: string }) {
+  const plugin = genericOAuth({
+    config: [
+      {
+        providerId: config.providerId,
+        name: config.name,
+        clientId: config.clientId,
+        clientSecret: config.clientSecret,
+        discoveryUrl: discoveryUrl(config.issuer),
+        // Without the provider's keys an ID token could not be checked; better no button than an
+        // unverified identity.
+        requireIdTokenVerification: true,
+        pkce: true,
+        scopes: options.scopes,
+        mapProfileToUser: (profile) => ({ name: typeof profile.name === 'string' && profile.name.trim() ? profile.name : undefined }),
+      },
+    ],
+  });
+
+  const validateUserInfo: ValidateUserInfo = async ({ user, source }, ctx) => {
+    if (source.method !== 'oauth' || source.oauth?.providerId !== SSO_PROVIDER_ID) return;
+    const profile = source.oauth.profile ?? {};
+    const email = String(user.email ?? '').toLowerCase();
+    const refusal = await ssoRefusal({
+      action: source.action,
+      email,
+      emailVerified: isEmailVerifiedClaim(profile.email_verified),
+      allowedDomains: config.allowedDomains,
+      invited: () => hasPendingInvitation(email),
+    });
+    if (refusal) {
+      log.warn('sso sign-in refused', { reason: refusal, action: source.action, email_domain: email.split('@')[1] ?? null });
+      return { error: refusal, errorDescription: SSO_REFUSALS[refusal].title };
+    }
+    if (config.groupsClaim) mappedRoles.set(ctx.context, roleFromGroups(profile[config.groupsClaim], config.roleMapping));
+  };
+
+  // Runs after Better Auth answered the provider's callback. A session exists only when the
+  // sign-in succeeded; the person's invitations become memberships before they reach a page.
+  const after = createAuthMiddleware(async (ctx) => {
+    if (ctx.path !== '/callback/:id' || ctx.params?.id !== SSO_PROVIDER_ID) return;
+    const created = ctx.context.newSession;
+    if (!created) {
+      // Better Auth answered with a redirect to the error page; say why in the server's log too.
+      const code = redirectErrorCode(ctx.context.returned);
+      if (code) log.warn('sso sign-in failed', { error: code });
+      return;
+    }
+    const outcome = await completeSsoSignIn({
+      userId: created.user.id,
+      email: created.user.email,
+      mappedRole: mappedRoles.get(ctx.context) ?? null,
+    }).catch((error: unknown) => {
+      log.error('sso sign-in: accepting invitations failed', { error: error instanceof Error ? error.message : String(error) });
+      return 'failed' as const;
+    });
+    if (outcome === 'failed' || outcome.memberships === 0) {
+      // Nobody without a tenant keeps a session: the one Better Auth just made is withdrawn.
+      await ctx.context.internalAdapter.deleteSession(created.session.token);
+      const code = outcome === 'failed' ? 'sso_failed' : 'sso_not_invited';
+      throw ctx.redirect(`${options.errorURL}?error=${code}`);
+    }
+  });
+
+  return { plugin, validateUserInfo, after };
+}
+
+function redirectErrorCode(returned: unknown): string | null {
+  if (!isAPIError(returned)) return null;
+  const location = new Headers(returned.headers ?? undefined).get('location');
+  if (!location) return null;
+  return new URL(location, 'http://localhost').searchParams.get('error');
+}
+
+/**
+ * openid, email and profile, and, when groups are mapped, a scope named like the groups claim
+ * if the provider's discovery document lists it (Okta's `groups`). Providers that put groups
+ * in tokens without a scope (Entra ID, Keycloak's group mapper) would refuse an unknown scope,
+ * so it is only asked for when offered.
+ */
+export async function ssoScopes(config: SsoConfig): Promise<string[]> {
+  const scopes = ['openid', 'email', 'profile'];
+  if (!config.groupsClaim) return scopes;
+  try {
+    const response = await fetch(discoveryUrl(config.issuer), { signal: AbortSignal.timeout(5000), headers: { accept: 'application/json' } });
+    const document = (await response.json()) as { scopes_supported?: unknown };
+    if (Array.isArray(document.scopes_supported) && document.scopes_supported.includes(config.groupsClaim)) scopes.push(config.groupsClaim);
+  } catch (error) {
+    log.warn('sso: could not read the provider discovery document for its scopes; groups are read from the default claims', {
+      issuer: config.issuer,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+  return scopes;
+}

@@ -1,0 +1,270 @@
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GET as authGet, POST as authPost } from '@/app/api/auth/[...all]/route';
+import { db } from '@/lib/db';
+import { resetEnvForTests } from '@/lib/env';
+import { changeMemberRole } from '@/lib/members/change-member-role';
+import { inviteMember } from '@/lib/members/invite-member';
+import { addMember } from '@/lib/tenants/add-member';
+import { createTenant } from '@/lib/tenants/create-tenant';
+import { startTestOidcProvider, type TestOidcAccount, type TestOidcProvider } from '@/lib/testing/oidc-test-provider';
+import { getAuth, resetAuthForTests } from './auth';
+
+// The whole sign-in against a real OpenID provider (oidc-provider on loopback): Better Auth's
+// route handlers on one side, the provider's login and consent pages driven over HTTP on the
+// other. TOOLGATE_PUBLIC_URL is http://localhost:3000 (integration-setup.ts).
+const BASE = 'http://localhost:3000';
+
+const ACCOUNTS: Record<string, TestOidcAccount> = {
+  ann: { email: 'ann@acme.test', emailVerified: true, name: 'Ann' },
+  bob: { email: 'bob@acme.test', emailVerified: true },
+  carol: { email: 'carol@acme.test', emailVerified: false },
+  dave: { email: 'dave@other.test', emailVerified: true },
+  erin: { email: 'erin@acme.test', emailVerified: true, groups: ['everyone', 'tg-approvers'] },
+  frank: { email: 'frank@acme.test', emailVerified: true, groups: ['tg-viewers'] },
+  gina: { email: 'gina@acme.test', emailVerified: true },
+  hank: { email: 'hank@acme.test', emailVerified: false },
+  ivy: { email: 'ivy@acme.test', emailVerified: true, groups: ['sales'] },
+};
+
+let provider: TestOidcProvider;
+let tenantId: string;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** A minimal cookie jar: enough for one browser talking to one provider and one Toolgate. */
+class Jar {
+  private cookies = new Map<string, string>();
+  take(response: Response): void {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = '', ...attributes] = line.split(';');
+      const at = pair.indexOf('=');
+      const name = pair.slice(0, at).trim();
+      const value = pair.slice(at + 1).trim();
+      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1] ?? '') < Date.now()));
+      if (expired || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+  header(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+  has(prefix: string): boolean {
+    return [...this.cookies.keys()].some((name) => name.includes(prefix));
+  }
+}
+
+/** Follows the provider's redirects and pages until it sends the browser back to Toolgate. */
+async function throughProvider(startUrl: string, login: string): Promise<string> {
+  const jar = new Jar();
+  let url = startUrl;
+  let body: URLSearchParams | undefined;
+  for (let step = 0; step < 20; step++) {
+    const response = await fetch(url, {
+      method: body ? 'POST' : 'GET',
+      redirect: 'manual',
+      headers: { cookie: jar.header(), ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      body,
+    });
+    jar.take(response);
+    body = undefined;
+    const location = response.headers.get('location');
+    if (location) {
+      const next = new URL(location, url).href;
+      if (next.startsWith(BASE)) return next;
+      url = next;
+      continue;
+    }
+    const html = await response.text();
+    expect(response.status, html.slice(0, 500)).toBe(200);
+    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
+    const prompt = /name="prompt" value="([a-z]+)"/.exec(html)?.[1];
+    if (!action || !prompt) throw new Error(`unexpected provider page: ${html.slice(0, 300)}`);
+    url = new URL(action.replaceAll('&amp;', '&'), url).href;
+    body = new URLSearchParams(prompt === 'login' ? { prompt, login, password: 'any' } : { prompt });
+  }
+  throw new Error('the provider never redirected back');
+}
+
+interface SignInResult {
+  location: string;
+  error: string | null;
+  cookie: string;
+  sessionUserEmail: string | null;
+}
+
+async function ssoSignIn(login: string): Promise<SignInResult> {
+  const jar = new Jar();
+  const start = await authPost(
+    new Request(`${BASE}/api/auth/sign-in/social`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: BASE },
+      body: JSON.stringify({ provider: 'sso', callbackURL: '/' }),
+    }),
+  );
+  expect(start.status).toBe(200);
+  jar.take(start);
+  const { url } = (await start.json()) as { url: string };
+  const authorize = new URL(url);
+  expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+  expect(authorize.searchParams.get('scope')?.split(' ').sort()).toEqual(['email', 'groups', 'openid', 'profile']);
+  const callback = await throughProvider(url, login);
+  const answer = await authGet(new Request(callback, { headers: { cookie: jar.header() } }));
+  expect(answer.status).toBe(302);
+  jar.take(answer);
+  const location = answer.headers.get('location') ?? '';
+  const session = await (await getAuth()).api.getSession({ headers: new Headers({ cookie: jar.header() }) });
+  return { location, error: new URL(location, BASE).searchParams.get('error'), cookie: jar.header(), sessionUserEmail: session?.user.email ?? null };
+}
+
+async function invite(email: string, role: 'viewer' | 'author' | 'approver' | 'admin', tenant = tenantId) {
+  return inviteMember({ tenantId: tenant, email, role, actor: { kind: 'system' } });
+}
+
+async function membershipRole(email: string, tenant = tenantId): Promise<string | null> {
+  const user = await db().user.findUnique({ where: { email } });
+  if (!user) return null;
+  return (await db().membership.findUnique({ where: { tenantId_userId: { tenantId: tenant, userId: user.id } } }))?.role ?? null;
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  provider = await startTestOidcProvider({ port, redirectUris: [`${BASE}/api/auth/callback/sso`], accounts: ACCOUNTS });
+  Object.assign(process.env, {
+    TOOLGATE_OIDC_ISSUER: provider.issuer,
+    TOOLGATE_OIDC_CLIENT_ID: provider.clientId,
+    TOOLGATE_OIDC_CLIENT_SECRET: provider.clientSecret,
+    TOOLGATE_OIDC_ALLOWED_DOMAINS: 'acme.test',
+    TOOLGATE_OIDC_GROUPS_CLAIM: 'groups',
+    TOOLGATE_OIDC_ROLE_MAPPING: 'tg-viewers=viewer,tg-approvers=approver,tg-admins=admin',
+  });
+  resetEnvForTests();
+  resetAuthForTests();
+  tenantId = (await createTenant({ slug: 'sso-acme' })).id;
+  await addMember({ tenantId, email: 'owner@acme.test', password: 'owner-password', role: 'admin' });
+});
+
+afterAll(async () => {
+  for (const key of Object.keys(process.env)) if (key.startsWith('TOOLGATE_OIDC_')) delete process.env[key];
+  resetEnvForTests();
+  resetAuthForTests();
+  await provider?.close();
+});
+
+describe('SSO sign-in against a real OpenID provider', () => {
+  it('creates an invited person with a verified email, signs them in and gives them the invited role', async () => {
+    await invite('ann@acme.test', 'author');
+    const result = await ssoSignIn('ann');
+    expect(result.error).toBeNull();
+    expect(result.location).toBe('/');
+    expect(result.sessionUserEmail).toBe('ann@acme.test');
+    const user = await db().user.findUniqueOrThrow({ where: { email: 'ann@acme.test' }, include: { accounts: true } });
+    expect(user.name).toBe('Ann');
+    expect(user.emailVerified).toBe(true);
+    expect(user.accounts.map((a) => [a.providerId, a.accountId])).toEqual([['sso', 'ann']]);
+    // The provider's tokens are kept on the account row (ID token for the groups claim later).
+    expect(user.accounts[0]?.idToken).toMatch(/^ey/);
+    expect(await membershipRole('ann@acme.test')).toBe('author');
+    const invitation = await db().invitation.findFirstOrThrow({ where: { email: 'ann@acme.test' } });
+    expect(invitation.acceptedUserId).toBe(user.id);
+    const evidence = await db().evidence.findMany({ where: { tenantId, kind: 'membership' } });
+    expect(evidence.some((e) => e.decision === 'invitation_accepted' && JSON.parse(e.details ?? '{}').email === 'ann@acme.test')).toBe(true);
+
+    // Signing in again reuses the user and the account.
+    const again = await ssoSignIn('ann');
+    expect(again.sessionUserEmail).toBe('ann@acme.test');
+    expect(await db().user.count({ where: { email: 'ann@acme.test' } })).toBe(1);
+    expect(await db().account.count({ where: { user: { email: 'ann@acme.test' } } })).toBe(1);
+  });
+
+  it('refuses an uninvited person and creates nothing', async () => {
+    const result = await ssoSignIn('bob');
+    expect(result.error).toBe('sso_not_invited');
+    expect(result.location.startsWith(`${BASE}/sign-in?`)).toBe(true);
+    expect(result.sessionUserEmail).toBeNull();
+    expect(await db().user.count({ where: { email: 'bob@acme.test' } })).toBe(0);
+    expect(await db().account.count({ where: { providerId: 'sso', accountId: 'bob' } })).toBe(0);
+  });
+
+  it('refuses an invited email the provider did not verify, and one outside the allowed domains', async () => {
+    await invite('carol@acme.test', 'viewer');
+    await invite('dave@other.test', 'viewer');
+    expect((await ssoSignIn('carol')).error).toBe('sso_email_unverified');
+    expect((await ssoSignIn('dave')).error).toBe('sso_domain_not_allowed');
+    expect(await db().user.count({ where: { email: { in: ['carol@acme.test', 'dave@other.test'] } } })).toBe(0);
+    // Their invitations are still waiting.
+    expect(await db().invitation.count({ where: { email: { in: ['carol@acme.test', 'dave@other.test'] }, acceptedAt: null } })).toBe(2);
+  });
+
+  it('links SSO to an existing user with the same verified email, and not for an unverified one', async () => {
+    await addMember({ tenantId, email: 'gina@acme.test', password: 'gina-password', role: 'approver' });
+    await addMember({ tenantId, email: 'hank@acme.test', password: 'hank-password', role: 'viewer' });
+    const gina = await ssoSignIn('gina');
+    expect(gina.sessionUserEmail).toBe('gina@acme.test');
+    expect((await db().account.findMany({ where: { user: { email: 'gina@acme.test' } } })).map((a) => a.providerId).sort()).toEqual(['credential', 'sso']);
+    expect(await membershipRole('gina@acme.test')).toBe('approver');
+
+    const hank = await ssoSignIn('hank');
+    expect(hank.error).toBe('sso_email_unverified');
+    expect(hank.sessionUserEmail).toBeNull();
+    expect((await db().account.findMany({ where: { user: { email: 'hank@acme.test' } } })).map((a) => a.providerId)).toEqual(['credential']);
+  });
+
+  it('turns away a known user who belongs to no tenant, without a session', async () => {
+    const other = await createTenant({ slug: 'sso-other' });
+    await addMember({ tenantId: other.id, email: 'ivy@acme.test', password: 'ivy-password-1', role: 'viewer' });
+    await db().membership.deleteMany({ where: { tenantId: other.id } });
+    const result = await ssoSignIn('ivy');
+    expect(result.error).toBe('sso_not_invited');
+    expect(result.sessionUserEmail).toBeNull();
+    const user = await db().user.findUniqueOrThrow({ where: { email: 'ivy@acme.test' } });
+    expect(await db().session.count({ where: { userId: user.id } })).toBe(0);
+  });
+});
+
+describe('groups to roles', () => {
+  it('gives the highest mapped role instead of the invited one, and restores it on the next sign-in', async () => {
+    await invite('erin@acme.test', 'viewer');
+    expect((await ssoSignIn('erin')).error).toBeNull();
+    expect(await membershipRole('erin@acme.test')).toBe('approver');
+    const accepted = await db().evidence.findMany({ where: { tenantId, kind: 'membership' } });
+    const record = accepted.filter((e) => e.decision === 'invitation_accepted').map((e) => JSON.parse(e.details ?? '{}')).find((d) => d.email === 'erin@acme.test');
+    expect(record).toMatchObject({ role: 'approver', invited_role: 'viewer' });
+
+    // An admin changes the role; the next SSO sign-in sets it back to what the groups say.
+    const membership = await db().membership.findFirstOrThrow({ where: { tenantId, user: { email: 'erin@acme.test' } } });
+    await changeMemberRole({ tenantId, membershipId: membership.id, role: 'viewer', actor: { kind: 'system' } });
+    expect((await ssoSignIn('erin')).error).toBeNull();
+    expect(await membershipRole('erin@acme.test')).toBe('approver');
+    const last = await db().evidence.findFirstOrThrow({ where: { tenantId, kind: 'membership' }, orderBy: { seq: 'desc' } });
+    expect(last.decision).toBe('member_role_changed');
+    expect(last.actorUserId).toBeNull();
+    expect(last.apiKeyId).toBeNull();
+    expect(JSON.parse(last.details ?? '{}')).toMatchObject({ email: 'erin@acme.test', old_role: 'viewer', new_role: 'approver', reason: 'sso_groups' });
+  });
+
+  it('leaves the invited role when no group is mapped', async () => {
+    await invite('ivy@acme.test', 'author');
+    expect((await ssoSignIn('ivy')).error).toBeNull();
+    expect(await membershipRole('ivy@acme.test')).toBe('author');
+  });
+
+  it("never demotes a tenant's last admin", async () => {
+    const solo = await createTenant({ slug: 'sso-solo' });
+    await addMember({ tenantId: solo.id, email: 'frank@acme.test', password: 'frank-password', role: 'admin' });
+    const result = await ssoSignIn('frank');
+    expect(result.error).toBeNull();
+    expect(result.sessionUserEmail).toBe('frank@acme.test');
+    expect(await membershipRole('frank@acme.test', solo.id)).toBe('admin');
+    expect(await db().evidence.count({ where: { tenantId: solo.id, kind: 'membership' } })).toBe(0);
+  });
+});
