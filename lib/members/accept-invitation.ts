@@ -6,7 +6,7 @@ import { recordAdminEvidence } from '../evidence/record-admin-evidence';
 import { isRole, type Role } from '../tenants/roles';
 import { memberEmailSchema } from './member-email';
 import { invitationState, pendingInvitationWhere } from './invitation-state';
-import { getPendingInvitationOrThrow, invitationInvalid } from './find-invitation';
+import { findInvitationByToken, getPendingInvitationOrThrow, invitationInvalid } from './find-invitation';
 
 export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 128;
@@ -73,7 +73,12 @@ export async function acceptInvitationWithPassword(options: { token: string; pas
     throw new ApiError('bad_request', `The password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters.`, { field: 'password' });
   }
   const invitation = await getPendingInvitationOrThrow(options.token);
-  if (await db().user.findUnique({ where: { email: invitation.email }, select: { id: true } })) throw accountExists(invitation.email);
+  if (await db().user.findUnique({ where: { email: invitation.email }, select: { id: true } })) {
+    // The account may be the one this very link just created (a double submit): say "used".
+    const now = await findInvitationByToken(options.token);
+    if (now && now.state !== 'pending') throw invitationInvalid(now.state);
+    throw accountExists(invitation.email);
+  }
   const name = options.name?.trim().slice(0, MAX_NAME_LENGTH) || (invitation.email.split('@')[0] ?? invitation.email);
   const passwordHash = await hashPassword(options.password);
   await joinTenant({
