@@ -1,5 +1,6 @@
 'use client';
 
+import Link from 'next/link';
 import { useCallback, useRef, useState } from 'react';
 import { formatDate } from '@/components/format-date';
 import { IMPACT_MAX_CALLS, IMPACT_WINDOW_DAYS } from '@/lib/contracts/impact-window';
@@ -99,6 +100,15 @@ function showProblems() {
   panel?.querySelector<HTMLElement>('[data-testid="problem"]')?.focus();
 }
 
+/** Why some recorded calls were not replayed, in one sentence; empty when all were. */
+function notReplayedText(result: ImpactResult): string {
+  const parts = [
+    result.withoutArguments > 0 ? `${plural(result.withoutArguments, 'call')} recorded without arguments` : '',
+    result.withoutContext > 0 ? `${plural(result.withoutContext, 'call')} recorded without ${result.withoutContext === 1 ? 'its' : 'their'} context (before contexts were kept, or with a redacted value in it)` : '',
+  ].filter(Boolean);
+  return parts.length === 0 ? '' : `Not replayable: ${parts.join(' and ')}. Replaying them with a made-up context would report changes that are not there, so they are left out.`;
+}
+
 function Result({ result }: { result: ImpactResult }) {
   const period = `the last ${IMPACT_WINDOW_DAYS} days`;
   if (result.replayed === 0) {
@@ -106,11 +116,12 @@ function Result({ result }: { result: ImpactResult }) {
       <div className="px-4 py-3 text-sm text-zinc-700" data-testid="impact-empty">
         <p>
           {result.notReplayable > 0
-            ? `${plural(result.notReplayable, 'call')} of ${result.tool} ${result.notReplayable === 1 ? 'was' : 'were'} recorded in ${period}, but without ${result.notReplayable === 1 ? 'its' : 'their'} arguments, so there is nothing to replay.`
+            ? `${plural(result.notReplayable, 'call')} of ${result.tool} ${result.notReplayable === 1 ? 'was' : 'were'} recorded in ${period}, but none with both ${result.notReplayable === 1 ? 'its' : 'their'} arguments and context, so there is nothing to replay.`
             : `No recorded calls of ${result.tool} with retained arguments in ${period}.`}
         </p>
+        {result.notReplayable > 0 && <p className="mt-1 text-zinc-600" data-testid="impact-not-replayable">{notReplayedText(result)}</p>}
         <p className="mt-1 text-zinc-600">
-          Turn on argument retention for this tenant (<code>storeRawArguments</code>; sensitive paths stay redacted) so that validate/pre calls keep their arguments and a draft can be replayed against them.
+          <Link href="/settings" className="font-medium text-brand hover:underline" data-testid="impact-settings-link">Turn on argument retention</Link> in the tenant&apos;s settings (sensitive paths stay redacted) so that validate/pre calls keep their arguments and context and a draft can be replayed against them.
         </p>
       </div>
     );
@@ -121,8 +132,8 @@ function Result({ result }: { result: ImpactResult }) {
       <p className="text-zinc-700">
         Replayed {plural(result.replayed, 'recorded call')} of <span className="font-mono">{result.tool}</span> from {period}
         {result.replayed >= IMPACT_MAX_CALLS ? ` (the newest ${IMPACT_MAX_CALLS.toLocaleString('en')})` : ''}.
-        {result.notReplayable > 0 && ` ${plural(result.notReplayable, 'more call')} had no retained arguments and could not be replayed.`}
       </p>
+      {result.notReplayable > 0 && <p className="mt-1 text-zinc-600" data-testid="impact-not-replayable">{notReplayedText(result)}</p>}
       <div className="mt-3 grid grid-cols-3 gap-3">
         <Stat label="Decisions that change" value={result.changed} testId="impact-changed-count" tone="text-amber-700" />
         <Stat label="Newly refused" value={result.newlyRefused} testId="impact-newly-refused" tone="text-red-700" />
@@ -178,7 +189,7 @@ function Result({ result }: { result: ImpactResult }) {
         </>
       )}
       <p className="mt-3 text-xs text-zinc-500">
-        Only the argument checks are replayed (input schema and preconditions). Scope, role, confirmation, approval and duplicate checks depend on who called and with which token, which is not recorded, so they are left out on both sides.
+        The contract&apos;s own checks are replayed with each call&apos;s recorded arguments and context (input schema, preconditions, scope, roles). Confirmation, approval and duplicate checks depend on single-use tokens and on other calls, and policies are not part of the contract, so they are left out on both sides.
       </p>
     </div>
   );

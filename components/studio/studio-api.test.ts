@@ -28,7 +28,7 @@ describe('describeFailure', () => {
 
 // The answer of POST /api/v1/contracts/{tool}/impact as the server sends it (dates as ISO strings).
 const impactAnswer = {
-  tool: 'payments.quote', replayed: 5, notReplayable: 1, changed: 2, newlyRefused: 2, newlyPassing: 0,
+  tool: 'payments.quote', replayed: 5, notReplayable: 3, withoutArguments: 1, withoutContext: 2, changed: 2, newlyRefused: 2, newlyPassing: 0,
   codes: [{ code: 'AXAG_OUT_OF_RANGE', added: 2, removed: 0 }],
   examples: [
     { evidenceId: 'ev_2', callId: 'call-2', at: '2026-01-02T10:00:00.000Z', before: [], after: ['AXAG_OUT_OF_RANGE'] },
@@ -48,7 +48,7 @@ describe('readImpact', () => {
       examples: [{ callId: 'c', at: '2026-01-01T00:00:00Z', before: ['A', 7], after: null }, { callId: 3, at: 'x' }, 'junk'],
     });
     expect(read).toEqual({
-      tool: 'x', replayed: 0, notReplayable: 0, changed: 0, newlyRefused: 0, newlyPassing: 0,
+      tool: 'x', replayed: 0, notReplayable: 0, withoutArguments: 0, withoutContext: 0, changed: 0, newlyRefused: 0, newlyPassing: 0,
       codes: [{ code: 'A', added: 1, removed: 0 }],
       examples: [{ evidenceId: '', callId: 'c', at: '2026-01-01T00:00:00Z', before: ['A'], after: [] }],
     });

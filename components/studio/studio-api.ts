@@ -127,6 +127,8 @@ export interface ImpactResult {
   tool: string;
   replayed: number;
   notReplayable: number;
+  withoutArguments: number;
+  withoutContext: number;
   changed: number;
   newlyRefused: number;
   newlyPassing: number;
@@ -144,6 +146,8 @@ export function readImpact(body: unknown): ImpactResult {
     tool: String(b.tool ?? ''),
     replayed: count(b.replayed),
     notReplayable: count(b.notReplayable),
+    withoutArguments: count(b.withoutArguments),
+    withoutContext: count(b.withoutContext),
     changed: count(b.changed),
     newlyRefused: count(b.newlyRefused),
     newlyPassing: count(b.newlyPassing),

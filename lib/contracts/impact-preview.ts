@@ -1,26 +1,29 @@
 import { db } from '../db';
 import { ApiError } from '../api/errors';
-import { checkPreCall } from '../validation/check-pre-call';
+import { checkPreCall, evaluateConditions } from '../validation/check-pre-call';
 import { formatJsonPath } from '../validation/json-path';
 import { REDACTED } from '../evidence/redact-arguments';
+import { parseRetainedPayload } from '../retention/retained-payload';
+import type { CallContext } from '../validation/check-pre-call';
 import { IMPACT_MAX_CALLS, IMPACT_WINDOW_DAYS } from './impact-window';
 import { compileContract } from './compile-contract';
 
 /**
- * Decision replay (after Styra's): before publishing, the draft's argument checks (input schema
- * and preconditions) run against the tenant's recent recorded validate/pre calls of the same
- * tool whose arguments were retained, and the preview says which outcomes would change.
+ * Decision replay (after Styra's): before publishing, the draft's own checks (input schema,
+ * preconditions, tenant and user scope, required roles) run against the tenant's recent
+ * recorded validate/pre calls of the same tool, with the arguments and the context each call
+ * was recorded with, and the preview says which outcomes would change.
  *
- * Only what the contract decides from the arguments is replayed. The caller's identity
- * (tenant, user, roles) is not recorded with the evidence and tokens are single-use, so scope,
- * role, confirmation, approval and duplicate checks are left out on both sides of the
- * comparison. Values stored redacted cannot be checked, so issues on them are ignored.
+ * Only what the contract decides from the arguments and the context is compared. Tokens are
+ * single-use and policies are not the contract's, so confirmation, approval, duplicate and
+ * policy codes are left out on both sides. A call is replayed only when both its arguments and
+ * its context were retained (argument retention on): replaying preconditions with a made-up
+ * context would report changes where there are none. Values stored redacted cannot be
+ * checked: issues on redacted arguments are ignored, and a call whose context holds a redacted
+ * value is not replayed.
  */
 
 const REPLAYED_CODES_EXCLUDED = new Set([
-  'AXAG_TENANT_BOUNDARY',
-  'AXAG_SCOPE_VIOLATION',
-  'AXAG_ROLE_INSUFFICIENT',
   'AXAG_CONFIRMATION_MISSING',
   'AXAG_CONFIRMATION_INVALID',
   'AXAG_APPROVAL_MISSING',
@@ -28,6 +31,13 @@ const REPLAYED_CODES_EXCLUDED = new Set([
   'AXAG_UNKNOWN_TOOL',
   'AXAG_VERSION_NOT_FOUND',
   'AXAG_APPROVAL_DENIED',
+  'AXAG_TOOL_NOT_ALLOWED',
+  'AXAG_SIDE_EFFECT_CEILING',
+  'AXAG_ARGUMENT_NOT_ALLOWED',
+  'AXAG_POLICY_DENIED',
+  'AXAG_POLICY_EVALUATION_FAILED',
+  'AXAG_POLICY_TRANSFORM_INVALID',
+  'AXAG_ESCALATION_REQUIRED',
 ]);
 
 export interface ImpactChange {
@@ -40,10 +50,14 @@ export interface ImpactChange {
 
 export interface ImpactPreview {
   tool: string;
-  /** Recorded validate/pre calls of the tool with retained arguments, newest first, at most IMPACT_MAX_CALLS. */
+  /** Recorded validate/pre calls of the tool with retained arguments and context, of the newest IMPACT_MAX_CALLS with arguments. */
   replayed: number;
-  /** Calls of the tool in the window whose arguments were not retained, so could not be replayed. */
+  /** Calls of the tool in the window that could not be replayed: withoutArguments + withoutContext. */
   notReplayable: number;
+  /** Recorded without their arguments (retention off, or purged). */
+  withoutArguments: number;
+  /** Recorded with arguments but not with their context (written before contexts were kept), or with a redacted context. */
+  withoutContext: number;
   changed: number;
   /** Calls the recorded contract passed on their arguments and the draft would refuse. */
   newlyRefused: number;
@@ -68,10 +82,12 @@ export async function previewContractImpact(options: { tenantId: string; documen
       where: { ...where, arguments: { not: null } },
       orderBy: { createdAt: 'desc' },
       take: IMPACT_MAX_CALLS,
-      select: { id: true, callId: true, createdAt: true, arguments: true, errors: true },
+      select: { id: true, callId: true, createdAt: true, arguments: true, payload: true, errors: true },
     }),
     db().evidence.count({ where: { ...where, arguments: null } }),
   ]);
+  let withoutContext = 0;
+  let replayed = 0;
 
   const codeCounts = new Map<string, { added: number; removed: number }>();
   const bump = (code: string, key: 'added' | 'removed') => {
@@ -91,10 +107,23 @@ export async function previewContractImpact(options: { tenantId: string; documen
     } catch {
       continue;
     }
+    const context = recordedContext(row.payload);
+    if (!context) {
+      withoutContext += 1;
+      continue;
+    }
+    replayed += 1;
     const redacted = redactedPaths(args);
     const keep = (issue: { code: string; path?: string }) => !REPLAYED_CODES_EXCLUDED.has(issue.code) && !(issue.path && redacted.has(issue.path));
     const before = codeSet((JSON.parse(row.errors) as { code: string; path?: string }[]).filter(keep));
-    const after = codeSet(checkPreCall({ contract: compiled.contract, arguments: args, context: {} }).errors.filter(keep));
+    const replayedIssues = checkPreCall({ contract: compiled.contract, arguments: args, context }).errors;
+    // checkPreCall skips the preconditions on invalid input; input "invalid" only where values are
+    // stored redacted was valid when recorded, so the preconditions still apply.
+    const inputIssues = compiled.contract.checkInput(args);
+    if (inputIssues.length > 0 && inputIssues.every((issue) => redacted.has(issue.path))) {
+      replayedIssues.push(...evaluateConditions(compiled.contract.preconditions, { args, context }, 'AXAG_PRECONDITION_FAILED', tool));
+    }
+    const after = codeSet(replayedIssues.filter(keep));
     if (before.join(',') === after.join(',')) continue;
     changed += 1;
     if (before.length === 0) newlyRefused += 1;
@@ -106,8 +135,10 @@ export async function previewContractImpact(options: { tenantId: string; documen
 
   return {
     tool,
-    replayed: rows.length,
-    notReplayable,
+    replayed,
+    notReplayable: notReplayable + withoutContext,
+    withoutArguments: notReplayable,
+    withoutContext,
     changed,
     newlyRefused,
     newlyPassing,
@@ -118,6 +149,14 @@ export async function previewContractImpact(options: { tenantId: string; documen
 
 function codeSet(issues: { code: string }[]): string[] {
   return [...new Set(issues.map((i) => i.code))].sort();
+}
+
+/** The context a call was recorded with, or null when it was not recorded whole. */
+function recordedContext(payloadText: string | null): CallContext | null {
+  const context = parseRetainedPayload(payloadText)?.context;
+  if (!context || typeof context !== 'object' || Array.isArray(context)) return null;
+  if (redactedPaths(context).size > 0) return null;
+  return context as CallContext;
 }
 
 /** JSONPaths of the argument values stored as REDACTED. */

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { POST as impact } from '@/app/api/v1/contracts/[tool]/impact/route';
 import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
-import { lookupOrderContract } from '@/lib/contracts/examples';
+import { lookupOrderContract, refundPaymentContract } from '@/lib/contracts/examples';
+import { db } from '@/lib/db';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 import { createApiKey } from '@/lib/auth/api-keys';
@@ -30,7 +31,7 @@ describe('impact preview (decision replay)', () => {
   it('reports which recorded calls a tightened draft would newly refuse, per error code', async () => {
     const response = await call(impact, { key: authorKey, params: { tool: 'orders.lookup' }, body: draft('^ord_[a-z0-9]{8,24}$') });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ tool: 'orders.lookup', replayed: 4, notReplayable: 0, changed: 2, newlyRefused: 2, newlyPassing: 0 });
+    expect(response.body).toMatchObject({ tool: 'orders.lookup', replayed: 4, notReplayable: 0, withoutArguments: 0, withoutContext: 0, changed: 2, newlyRefused: 2, newlyPassing: 0 });
     expect(response.body.codes).toEqual([{ code: 'AXAG_PATTERN_MISMATCH', added: 2, removed: 0 }]);
     expect(response.body.examples.map((e: { before: string[]; after: string[] }) => [e.before, e.after])).toEqual([
       [[], ['AXAG_PATTERN_MISMATCH']],
@@ -49,5 +50,45 @@ describe('impact preview (decision replay)', () => {
     expect((await call(impact, { key: authorKey, params: { tool: 'orders.other' }, body: lookupOrderContract })).status).toBe(400);
     expect((await call(impact, { key: authorKey, params: { tool: 'orders.lookup' }, body: { ...lookupOrderContract, input: { type: 'nope' } } })).status).toBe(422);
     expect((await call(impact, { key: t.agentKey, params: { tool: 'orders.lookup' }, body: lookupOrderContract })).status).toBe(403);
+  });
+});
+
+describe('impact preview of preconditions that read the context', () => {
+  let r: Awaited<ReturnType<typeof createTestTenant>>;
+  let refundAuthor: string;
+  const refund = (status: string) =>
+    call(validatePre, {
+      key: r.agentKey,
+      body: {
+        tool: 'payments.refund',
+        call_id: `r-${Math.random()}`,
+        arguments: { tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: 100, reason: 'duplicate', card: { last4: '4242' } },
+        context: { tenant_id: 'acme', roles: ['support'], state: { payment_status: status } },
+      },
+    });
+
+  beforeAll(async () => {
+    r = await createTestTenant({ storeRawArguments: true });
+    refundAuthor = (await createApiKey({ tenantId: r.tenant.id, name: 'ci', scopes: ['author'] })).key;
+    await publishContract(r.tenant.id, refundPaymentContract);
+    // Four captured payments (they pass the contract and wait for approval), one that is not.
+    for (const status of ['captured', 'captured', 'captured', 'captured', 'pending']) expect((await refund(status)).status).toBe(200);
+  });
+
+  it('replays with the recorded context: the same contract with only its version bumped changes nothing', async () => {
+    const same = await call(impact, { key: refundAuthor, params: { tool: 'payments.refund' }, body: { ...refundPaymentContract, version: '2.2.0' } });
+    expect(same.status).toBe(200);
+    expect(same.body).toMatchObject({ replayed: 5, notReplayable: 0, changed: 0, newlyRefused: 0, newlyPassing: 0, codes: [] });
+    // A precondition that no longer reads the state lets the refused call through, and only it.
+    const loosened = await call(impact, { key: refundAuthor, params: { tool: 'payments.refund' }, body: { ...refundPaymentContract, version: '2.2.0', preconditions: [] } });
+    expect(loosened.body).toMatchObject({ replayed: 5, changed: 1, newlyRefused: 0, newlyPassing: 1, codes: [{ code: 'AXAG_PRECONDITION_FAILED', added: 0, removed: 1 }] });
+  });
+
+  it('counts calls recorded without their context as not replayable instead of replaying them with an empty one', async () => {
+    const newest = await db().evidence.findFirstOrThrow({ where: { tenantId: r.tenant.id, kind: 'pre', tool: 'payments.refund' }, orderBy: { seq: 'desc' } });
+    // As a record written before contexts were kept: arguments, no payload.
+    await db().evidence.update({ where: { id: newest.id }, data: { payload: null } });
+    const same = await call(impact, { key: refundAuthor, params: { tool: 'payments.refund' }, body: { ...refundPaymentContract, version: '2.2.0' } });
+    expect(same.body).toMatchObject({ replayed: 4, notReplayable: 1, withoutArguments: 0, withoutContext: 1, changed: 0 });
   });
 });
