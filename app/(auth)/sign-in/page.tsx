@@ -1,20 +1,41 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
+import { getSsoConfig } from '@/lib/auth/auth';
 import { getSessionMember } from '@/lib/auth/session';
+import { ssoErrorMessage } from '@/lib/auth/sso-messages';
 import { SignInForm } from '@/components/sign-in-form';
+import { SsoSignInButton } from '@/components/sso-sign-in-button';
 
 export const metadata: Metadata = { title: 'Sign in' };
 
-export default async function SignInPage() {
+type SearchParams = { error?: string | string[] };
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   if (await getSessionMember(await headers())) redirect('/');
+  const sso = getSsoConfig();
+  const code = (await searchParams).error;
+  // A failed SSO sign-in comes back here with Better Auth's or Toolgate's code in ?error=.
+  const problem = ssoErrorMessage(Array.isArray(code) ? code[0] : code);
   return (
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-sm">
         <p className="mb-6 text-center text-lg font-semibold tracking-tight">Toolgate</p>
+        {problem && (
+          <div role="alert" className={`mb-4 rounded-md border px-4 py-3 text-sm ${problem.refusal ? 'border-amber-300 bg-amber-50 text-amber-900' : 'border-red-200 bg-red-50 text-red-800'}`}>
+            <h2 className="mb-1 font-semibold">{problem.title}</h2>
+            <p>{problem.message}</p>
+          </div>
+        )}
         <div className="card p-6">
           <h1 className="mb-1 text-xl font-semibold">Sign in</h1>
           <p className="mb-6 text-sm text-zinc-600">Accounts are created by your tenant’s admin.</p>
+          {sso && (
+            <>
+              <SsoSignInButton callbackURL="/" label={`Sign in with ${sso.name}`} />
+              <p className="my-4 text-center text-xs uppercase tracking-wide text-zinc-500">or with your password</p>
+            </>
+          )}
           <SignInForm />
         </div>
       </div>
