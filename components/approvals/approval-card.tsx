@@ -1,56 +1,46 @@
 'use client';
 
-import { useState } from 'react';
+import Link from 'next/link';
 import type { ApprovalQueueItem } from '@/lib/approvals/approval-queue-types';
 import { StatusBadge } from '@/components/status-badge';
-import { formatTimeLeft, formatUtc, sendDecision, type DecisionBody, type DecisionFailure } from './approvals-api';
+import { AgentClaims } from './agent-claims';
+import { formatTimeLeft, formatUtc } from './approvals-api';
+import { DecisionForm } from './decision-form';
+import { findHidden, HiddenCharactersWarning, RevealedText } from './revealed-text';
 
-/** One approval in the queue: what is asked, by whom, why, the trace so far, and the actions. */
-export function ApprovalCard({ item, now, canDecide, onDecided }: { item: ApprovalQueueItem; now: number; canDecide: boolean; onDecided: () => void }) {
-  const [comment, setComment] = useState('');
-  const [editing, setEditing] = useState(false);
-  const [argumentsText, setArgumentsText] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<DecisionFailure | null>(null);
+const linkClass = 'text-brand hover:underline';
+
+/**
+ * One approval in the queue, in two parts an approver must not confuse: what Toolgate
+ * established itself (the tool and contract version, the side-effect level, which key asked,
+ * which rule requires approval, the votes) and, boxed and labelled, what the agent claims
+ * (arguments, reason, end user, roles, state). Hidden characters anywhere are revealed and
+ * flagged; the actions are those the server says this person may take, or why not.
+ */
+export function ApprovalCard({ item, now, onDecided }: { item: ApprovalQueueItem; now: number; onDecided: () => void }) {
   const pending = item.status === 'pending';
   const secondsLeft = Math.max(0, Math.floor((Date.parse(item.expires_at) - now) / 1000));
-
-  async function decide(body: DecisionBody) {
-    setBusy(true);
-    setFailure(null);
-    const result = await sendDecision(item.id, { ...body, ...(comment.trim() ? { comment: comment.trim() } : {}) });
-    setBusy(false);
-    if (!result.ok) {
-      setFailure(result.failure);
-      return;
-    }
-    setComment('');
-    setEditing(false);
-    onDecided();
-  }
-
-  function approveEdited() {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(argumentsText);
-    } catch (error) {
-      setFailure({ status: 0, code: 'invalid_json', message: `The edited arguments are not valid JSON: ${error instanceof Error ? error.message : String(error)}`, issues: [] });
-      return;
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      setFailure({ status: 0, code: 'invalid_json', message: 'The edited arguments must be a JSON object.', issues: [] });
-      return;
-    }
-    void decide({ decision: 'approve', arguments: parsed as Record<string, unknown> });
-  }
+  const contractHref = `/contracts/${encodeURIComponent(item.tool)}?version=${encodeURIComponent(item.version)}`;
+  const hidden = findHidden([
+    item.arguments ? JSON.stringify(item.arguments) : null,
+    item.context ? JSON.stringify(item.context) : null,
+    item.arguments_diff ? JSON.stringify(item.arguments_diff) : null,
+    item.user_id,
+    item.comment,
+    item.escalation?.comment,
+    ...item.votes.map((v) => v.comment),
+  ]);
+  const reason = item.viewer.cannot_decide_reason;
 
   return (
     <li data-testid="approval-row" data-approval-id={item.id} data-status={item.status} className="card p-4">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <p className="font-mono text-sm font-semibold">
-            {item.tool}
-            <span className="ml-1 font-normal text-zinc-500">@{item.version}</span>
+            <Link href={contractHref} data-testid="contract-link" className="hover:underline">
+              {item.tool}
+              <span className="ml-1 font-normal text-zinc-500">@{item.version}</span>
+            </Link>
           </p>
           <p className="mt-0.5 text-sm text-zinc-700">{item.reason}</p>
         </div>
@@ -64,58 +54,110 @@ export function ApprovalCard({ item, now, canDecide, onDecided }: { item: Approv
         </div>
       </div>
 
-      <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
-        <dt className="text-zinc-500">Side effect</dt>
-        <dd className="font-mono">{item.side_effect_level || '—'}</dd>
-        <dt className="text-zinc-500">Requested by</dt>
-        <dd>
-          {item.requesting_key ? (
-            <>
-              key <span className="font-medium">{item.requesting_key.name}</span> <span className="font-mono text-xs text-zinc-500">{item.requesting_key.prefix}…</span>
-            </>
-          ) : (
-            'unknown key'
+      {item.escalation && (
+        <div data-testid="escalation" className="mt-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          <p className="font-medium">
+            Escalated to {item.approver_roles.join(', ') || 'a higher role'}
+            {item.escalation.by_label ? ` by ${item.escalation.by_label}` : ' by the policy rule'}
+            {item.escalation.at && <span className="font-normal"> · {formatUtc(item.escalation.at)}</span>}
+          </p>
+          {item.escalation.comment && (
+            <p data-testid="escalation-comment" className="mt-1 text-base">
+              “<RevealedText text={item.escalation.comment} />”
+            </p>
           )}
-          {item.user_id && <> for user <span className="font-mono">{item.user_id}</span></>}
-        </dd>
-        <dt className="text-zinc-500">Policy rule</dt>
-        <dd className="font-mono">{item.policy ? `${item.policy.id}@${item.policy.version ?? '?'} / ${item.policy.rule ?? '?'}` : 'contract (approval_required)'}</dd>
-        <dt className="text-zinc-500">Approvers</dt>
-        <dd data-testid="approval-votes">
-          {item.approvals} of {item.approvers_required} · roles {item.approver_roles.join(', ') || 'any approver'}
-          {item.escalation_level > 0 && <span className="ml-2 rounded bg-amber-50 px-1.5 py-0.5 text-xs font-medium text-amber-800">escalated ×{item.escalation_level}</span>}
-        </dd>
-        <dt className="text-zinc-500">Requested</dt>
-        <dd>{formatUtc(item.created_at)}</dd>
-        {!pending && (
-          <>
-            <dt className="text-zinc-500">Decided</dt>
-            <dd>
-              {formatUtc(item.decided_at)} {item.decided_by && <span className="text-xs text-zinc-500">by {item.decided_by_label ?? item.decided_by}</span>}
-              {item.comment && <span className="ml-1">— “{item.comment}”</span>}
-            </dd>
-          </>
+        </div>
+      )}
+
+      <HiddenCharactersWarning count={hidden.count} kinds={hidden.kinds} />
+
+      <section data-testid="established-facts" aria-label="Established by Toolgate" className="mt-3">
+        <h3 className="text-xs font-semibold tracking-wide text-zinc-500 uppercase">Established by Toolgate</h3>
+        <dl className="mt-1 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+          <dt className="text-zinc-500">Call</dt>
+          <dd>
+            <span data-testid="approval-call-id" className="font-mono text-xs break-all">{item.call_id}</span>{' '}
+            <Link href={`/traces/${item.trace_id}`} data-testid="trace-link" className={`text-xs ${linkClass}`}>trace →</Link>
+          </dd>
+          <dt className="text-zinc-500">Contract</dt>
+          <dd>
+            <Link href={contractHref} className={`font-mono ${linkClass}`}>{item.tool}@{item.version}</Link>
+          </dd>
+          <dt className="text-zinc-500">Side effect</dt>
+          <dd className="font-mono">{item.side_effect_level || '—'}</dd>
+          <dt className="text-zinc-500">Requested by</dt>
+          <dd>
+            {item.requesting_key ? (
+              <>
+                key <span className="font-medium">{item.requesting_key.name}</span> <span className="font-mono text-xs text-zinc-500">{item.requesting_key.prefix}…</span>
+              </>
+            ) : (
+              'unknown key'
+            )}
+          </dd>
+          <dt className="text-zinc-500">Requires approval</dt>
+          <dd data-testid="approval-rule">
+            {item.policy ? (
+              <>
+                policy{' '}
+                <Link data-testid="policy-link" className={`font-mono ${linkClass}`} href={`/policies/${encodeURIComponent(item.policy.id)}${item.policy.version ? `?version=${encodeURIComponent(item.policy.version)}` : ''}`}>
+                  {item.policy.id}@{item.policy.version ?? '?'}
+                </Link>{' '}
+                rule <code className="rounded bg-zinc-100 px-1">{item.policy.rule ?? '?'}</code>
+              </>
+            ) : (
+              <>
+                the contract’s <code className="rounded bg-zinc-100 px-1">approval_required</code>
+              </>
+            )}
+          </dd>
+          <dt className="text-zinc-500">Approvers</dt>
+          <dd data-testid="approval-votes">
+            {item.approvals} of {item.approvers_required} · roles {item.approver_roles.join(', ') || 'any approver'}
+            {item.escalation_level > 0 && <span className="ml-2 rounded bg-amber-50 px-1.5 py-0.5 text-xs font-medium text-amber-800">escalated ×{item.escalation_level}</span>}
+          </dd>
+          <dt className="text-zinc-500">Requested</dt>
+          <dd>{formatUtc(item.created_at)}</dd>
+          {!pending && (
+            <>
+              <dt className="text-zinc-500">Decided</dt>
+              <dd>
+                {formatUtc(item.decided_at)} {item.decided_by && <span className="text-xs text-zinc-500">by {item.decided_by_label ?? item.decided_by}</span>}
+                {item.comment && (
+                  <span className="ml-1">
+                    — “<RevealedText text={item.comment} />”
+                  </span>
+                )}
+              </dd>
+            </>
+          )}
+        </dl>
+        {item.votes.length > 0 && (
+          <ul className="mt-2 space-y-0.5 text-xs text-zinc-600">
+            {item.votes.map((vote) => (
+              <li key={`${vote.approver}-${vote.created_at}`}>
+                {vote.approver_label} voted <span className="font-medium">{vote.decision}</span> at {formatUtc(vote.created_at)}
+                {vote.comment && (
+                  <>
+                    {' '}— “<RevealedText text={vote.comment} />”
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
         )}
-      </dl>
+      </section>
 
-      {item.arguments && (
-        <details className="mt-3" open={pending}>
-          <summary className="cursor-pointer text-sm font-medium">Arguments{item.edited ? ' (edited by an approver)' : ''}</summary>
-          <pre className="mt-1 max-h-64 overflow-auto rounded bg-zinc-50 p-2 text-xs">{JSON.stringify(item.arguments, null, 2)}</pre>
-        </details>
-      )}
-      {item.arguments_omitted && <p className="mt-3 text-sm text-zinc-500">The arguments are too large to show here.</p>}
-
-      {item.votes.length > 0 && (
-        <ul className="mt-3 space-y-0.5 text-xs text-zinc-600">
-          {item.votes.map((vote) => (
-            <li key={`${vote.approver}-${vote.created_at}`}>
-              {vote.approver_label} voted <span className="font-medium">{vote.decision}</span> at {formatUtc(vote.created_at)}
-              {vote.comment && <> — “{vote.comment}”</>}
-            </li>
-          ))}
-        </ul>
-      )}
+      <AgentClaims
+        userId={item.user_id}
+        context={item.context}
+        contextOmitted={item.context_omitted}
+        args={item.arguments}
+        argumentsOmitted={item.arguments_omitted}
+        edited={item.edited}
+        diff={item.arguments_diff}
+        open={pending}
+      />
 
       <details className="mt-3">
         <summary className="cursor-pointer text-sm font-medium">Trace so far ({item.trace.length})</summary>
@@ -129,64 +171,12 @@ export function ApprovalCard({ item, now, canDecide, onDecided }: { item: Approv
         </ol>
       </details>
 
-      {pending && canDecide && (
-        <div className="mt-4 space-y-2 border-t border-zinc-100 pt-3">
-          <label className="block text-sm font-medium" htmlFor={`comment-${item.id}`}>Comment (the agent reads it)</label>
-          <textarea id={`comment-${item.id}`} data-testid="decision-comment" className="input" rows={2} maxLength={2000} value={comment} onChange={(e) => setComment(e.target.value)} />
-          {editing && (
-            <>
-              <label className="block text-sm font-medium" htmlFor={`args-${item.id}`}>
-                Edited arguments (JSON; a field left as “[REDACTED]” keeps the agent’s value)
-              </label>
-              <textarea id={`args-${item.id}`} data-testid="edit-arguments" className="input font-mono text-xs" rows={10} value={argumentsText} onChange={(e) => setArgumentsText(e.target.value)} />
-            </>
-          )}
-          {failure && (
-            <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-              <p>{failure.message}</p>
-              {failure.issues.length > 0 && (
-                <ul className="mt-1 list-disc pl-5 text-xs">
-                  {failure.issues.map((issue, i) => (
-                    <li key={i}>
-                      <span className="font-mono">{issue.code}</span> at <span className="font-mono">{issue.path}</span>: {issue.message}
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </div>
-          )}
-          <div className="flex flex-wrap gap-2">
-            {editing ? (
-              <>
-                <button type="button" data-testid="approve-edited-button" className="btn-primary" disabled={busy} onClick={approveEdited}>Approve edited call</button>
-                <button type="button" className="btn-secondary" disabled={busy} onClick={() => setEditing(false)}>Cancel edit</button>
-              </>
-            ) : (
-              <>
-                <button type="button" data-testid="approve-button" className="btn-primary" disabled={busy} onClick={() => void decide({ decision: 'approve' })}>Approve</button>
-                <button type="button" data-testid="deny-button" className="btn-danger" disabled={busy} onClick={() => void decide({ decision: 'deny' })}>Deny</button>
-                {!item.arguments_omitted && item.arguments && (
-                  <button
-                    type="button"
-                    data-testid="edit-button"
-                    className="btn-secondary"
-                    disabled={busy}
-                    onClick={() => {
-                      setArgumentsText(JSON.stringify(item.arguments, null, 2));
-                      setEditing(true);
-                    }}
-                  >
-                    Edit arguments…
-                  </button>
-                )}
-                {!(item.approver_roles.length === 1 && item.approver_roles[0] === 'admin') && (
-                  <button type="button" data-testid="escalate-button" className="btn-secondary" disabled={busy} onClick={() => void decide({ decision: 'escalate' })}>Escalate to admins</button>
-                )}
-              </>
-            )}
-          </div>
-        </div>
+      {pending && reason && (
+        <p data-testid="cannot-decide-reason" data-code={reason.code} className="mt-4 rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm text-zinc-700">
+          {reason.message}
+        </p>
       )}
+      {pending && item.viewer.can_decide && <DecisionForm item={item} onDecided={onDecided} />}
     </li>
   );
 }

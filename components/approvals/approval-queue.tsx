@@ -14,12 +14,11 @@ import { fetchQueue, HISTORY_LIMIT, PENDING_LIMIT } from './approvals-api';
  */
 const POLL_MS = 2500;
 
-/** The server's rule, to show buttons only where they can work: admins decide anything. */
-function mayDecide(role: string, approverRoles: string[]): boolean {
-  return role === 'admin' || approverRoles.length === 0 || approverRoles.includes(role);
-}
-
-export function ApprovalQueue(props: { initialPending: ApprovalQueueItem[]; initialHistory: ApprovalQueueItem[]; renderedAt: number; canDecide: boolean; role: string }) {
+/**
+ * The queue, kept live. What each card lets the viewer do comes with the item (`viewer`),
+ * computed by the server for the signed-in person on every refresh.
+ */
+export function ApprovalQueue(props: { initialPending: ApprovalQueueItem[]; initialHistory: ApprovalQueueItem[]; renderedAt: number }) {
   const [pending, setPending] = useState(props.initialPending);
   const [history, setHistory] = useState(props.initialHistory);
   // Starts at the server's clock so the first client render matches the server's HTML.
@@ -56,7 +55,7 @@ export function ApprovalQueue(props: { initialPending: ApprovalQueueItem[]; init
         ) : (
           <ul className="space-y-3">
             {pending.map((item) => (
-              <ApprovalCard key={item.id} item={item} now={now} canDecide={props.canDecide && mayDecide(props.role, item.approver_roles)} onDecided={() => void refresh()} />
+              <ApprovalCard key={item.id} item={item} now={now} onDecided={() => void refresh()} />
             ))}
           </ul>
         )}
@@ -68,7 +67,7 @@ export function ApprovalQueue(props: { initialPending: ApprovalQueueItem[]; init
         ) : (
           <ul className="space-y-3">
             {history.map((item) => (
-              <ApprovalCard key={item.id} item={item} now={now} canDecide={false} onDecided={() => void refresh()} />
+              <ApprovalCard key={item.id} item={item} now={now} onDecided={() => void refresh()} />
             ))}
           </ul>
         )}

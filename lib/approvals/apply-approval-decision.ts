@@ -48,7 +48,7 @@ export async function applyApprovalDecision(tx: Tx, plan: DecisionPlan): Promise
     // Any one deny ends it. Someone who approved earlier may still deny: their vote changes.
     if (mine) await tx.approvalVote.update({ where: { id: mine.id }, data: { decision: 'deny', comment: plan.comment } });
     else await tx.approvalVote.create({ data: { tenantId: plan.tenantId, approvalId: plan.approvalId, approverId: plan.approverId, decision: 'deny', comment: plan.comment } });
-    return settle(tx, plan, { status: 'denied', decidedAt: plan.now, decidedBy: plan.approverId, comment: plan.comment, arguments: null });
+    return settle(tx, plan, { status: 'denied', decidedAt: plan.now, decidedBy: plan.approverId, comment: plan.comment, arguments: null, context: null });
   }
 
   if (plan.action === 'escalate') {
@@ -80,6 +80,7 @@ export async function applyApprovalDecision(tx: Tx, plan: DecisionPlan): Promise
     decidedBy: plan.approverId,
     comment: plan.comment,
     arguments: null,
+    context: null,
     // From now on the deadline is the token's: an approved call must be made soon.
     expiresAt: new Date(plan.now.getTime() + plan.tokenTtlMs),
   });

@@ -1,4 +1,5 @@
 import type { ApprovalStatus } from './approval-outcome';
+import type { ArgumentsDiff } from './diff-arguments';
 
 /**
  * The approval queue's shapes, shared by the list API and the dashboard's client component
@@ -25,6 +26,30 @@ export interface TraceStepView {
   created_at: string;
 }
 
+/** Why the viewer cannot decide (or cannot approve) an approval; see lib/approvals/approver-rights.ts. */
+export const CANNOT_DECIDE_CODES = ['expired', 'decided', 'no_permission', 'role', 'requester_key', 'requester_end_user', 'requester_key_creator', 'already_voted'] as const;
+export type CannotDecideCode = (typeof CANNOT_DECIDE_CODES)[number];
+
+/** What the person (or key) asking for the queue may do with one approval, decided on the server. */
+export interface ApprovalViewerRights {
+  /** May deny (and vote at all). */
+  can_decide: boolean;
+  can_approve: boolean;
+  /** May move it to the admins' queue (not from the admins' queue itself). */
+  can_escalate: boolean;
+  /** Why deciding, or approving, is out of reach; null when nothing is. */
+  cannot_decide_reason: { code: CannotDecideCode; message: string } | null;
+}
+
+/** Who escalated a pending approval and what they told the next level. */
+export interface ApprovalEscalationView {
+  /** `user:<id>` or `api_key:<id>`; null when a policy rule escalated the call up front. */
+  by: string | null;
+  by_label: string | null;
+  at: string | null;
+  comment: string | null;
+}
+
 export interface ApprovalQueueItem {
   id: string;
   status: ApprovalStatus;
@@ -42,8 +67,20 @@ export interface ApprovalQueueItem {
   args_hash: string;
   original_args_hash: string | null;
   requesting_key: { id: string; name: string; prefix: string } | null;
-  /** The end user the agent acted for (context.user_id). */
+  /** The end user the agent says it acts for (context.user_id): the agent's claim. */
   user_id: string | null;
+  /**
+   * The context the agent sent (tenant_id, user_id, roles, state): the agent's unverified claim,
+   * kept while the approval is pending; null once decided or when too large to show.
+   */
+  context: Record<string, unknown> | null;
+  context_omitted: boolean;
+  /** Edited arguments: what the edit changed against the agent's, redacted; null when not edited or no longer kept. */
+  arguments_diff: ArgumentsDiff | null;
+  /** Set on an escalated pending approval: who escalated it and their comment for the next level. */
+  escalation: ApprovalEscalationView | null;
+  /** What the viewer may do, and why not. */
+  viewer: ApprovalViewerRights;
   policy: { id: string; version: string | null; rule: string | null } | null;
   approver_roles: string[];
   votes: ApprovalVoteView[];

@@ -12,16 +12,11 @@ import { notifyApprovalChanged } from './approval-events';
 import { approvalOutcome } from './approval-outcome';
 import { prepareEditedArguments } from './edit-approval-arguments';
 import { expireApproval } from './expire-approval';
+import { ESCALATION_ROLE, isHighestQueue, REQUESTER_REASONS, requesterRelation } from './approver-rights';
 
 /** How long an approved call's token stays redeemable. */
 const TOKEN_TTL_MS = 15 * 60 * 1000;
 
-/**
- * Escalation moves an approval to the next role up. Tenant members decide with the roles in
- * lib/tenants/roles.ts, where `admin` is the only role above `approver`; roles a contract or
- * policy names that are not tenant roles can only be decided by admins anyway.
- */
-const ESCALATION_ROLE = 'admin';
 
 export type Approver = { kind: 'api_key'; apiKeyId: string } | { kind: 'session'; userId: string; role: Role };
 export type ApprovalAction = 'approve' | 'deny' | 'escalate';
@@ -80,7 +75,7 @@ export async function decideApproval(options: {
 
   let escalateTo: string[] | null = null;
   if (options.decision === 'escalate') {
-    if (roles.length === 1 && roles[0] === ESCALATION_ROLE) throw new ApiError('conflict', `The approval is already in the ${ESCALATION_ROLE} queue; there is no higher role.`, { reason: 'highest_role' });
+    if (isHighestQueue(roles)) throw new ApiError('conflict', `The approval is already in the ${ESCALATION_ROLE} queue; there is no higher role.`, { reason: 'highest_role' });
     escalateTo = [ESCALATION_ROLE];
   }
 
@@ -208,20 +203,12 @@ async function approverIdentity(tenantId: string, approver: Approver): Promise<A
   return { approverId: userId ? `user:${userId}` : `api_key:${approver.apiKeyId}`, userId, apiKeyId: approver.apiKeyId };
 }
 
-/**
- * The requester never approves its own call: not with the key that made it, not as the end
- * user the call acts for (context.user_id), and not as the person who created the requesting
- * key (through a session or through another key they created).
- */
+/** The self-approval rule (lib/approvals/approver-rights.ts), which the queue also shows. */
 async function assertNotRequester(row: Approval, identity: ApproverIdentity): Promise<void> {
-  const refuse = (why: string) => {
+  const requesting = identity.userId !== null && row.apiKeyId ? await db().apiKey.findFirst({ where: { id: row.apiKeyId, tenantId: row.tenantId }, select: { createdById: true } }) : null;
+  const relation = requesterRelation({ apiKeyId: row.apiKeyId, userId: row.userId, requestingKeyCreatorId: requesting?.createdById ?? null }, identity);
+  if (relation) {
+    const why = REQUESTER_REASONS[relation];
     throw new ApiError('self_approval', `You cannot approve this call: ${why}. Another approver must decide it.`, { reason: why });
-  };
-  if (identity.apiKeyId !== null && identity.apiKeyId === row.apiKeyId) refuse('it was made with this API key');
-  if (identity.userId === null) return;
-  if (identity.userId === row.userId) refuse('it acts for you (context.user_id)');
-  if (row.apiKeyId) {
-    const requesting = await db().apiKey.findFirst({ where: { id: row.apiKeyId, tenantId: row.tenantId }, select: { createdById: true } });
-    if (requesting?.createdById && requesting.createdById === identity.userId) refuse('you created the API key that made it');
   }
 }

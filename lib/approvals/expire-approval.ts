@@ -39,7 +39,7 @@ export async function expireApproval(row: Approval, options: { requestId?: strin
         policyRule: row.policyRule,
       },
       async (tx) => {
-        const settled = { status: 'expired', decidedAt: now, decidedBy: 'system:expiry', arguments: null };
+        const settled = { status: 'expired', decidedAt: now, decidedBy: 'system:expiry', arguments: null, context: null };
         const updated = await tx.approval.updateMany({ where: { id: row.id, tenantId: row.tenantId, status: 'pending', expiresAt: { lte: now } }, data: settled });
         if (updated.count !== 1) throw new AlreadySettled();
         await enqueueApprovalEvent(tx, 'approval.decided', { ...row, ...settled });

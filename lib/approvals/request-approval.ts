@@ -7,6 +7,8 @@ import { enqueueApprovalEvent } from './approval-webhook';
  * while one is pending gets that approval back instead of queueing a duplicate, also after an
  * approver edited its arguments (it is then found by the agent's original arguments' hash).
  * A new approval queues `approval.pending` for the tenant's webhooks in the same transaction.
+ * A retry that finds the pending approval leaves its stored context as it was: approvers
+ * decide on what the first call claimed, and the retry with the token is checked afresh.
  */
 export async function requestApproval(
   tx: Tx,
@@ -21,6 +23,8 @@ export async function requestApproval(
     sideEffectLevel: string;
     /** The arguments exactly as the agent sent them (the queue shows them redacted). */
     arguments: unknown;
+    /** The context the agent sent (end user, roles, state): shown to approvers as its claim. */
+    context: unknown;
     /** Distinct approvers needed; at least 1. */
     approversRequired: number;
     /** 1 when a policy rule escalated the call straight to a higher role. */
@@ -57,6 +61,7 @@ export async function requestApproval(
       reason: options.reason,
       sideEffectLevel: options.sideEffectLevel,
       arguments: JSON.stringify(options.arguments),
+      context: JSON.stringify(options.context),
       approversRequired: Math.max(1, options.approversRequired),
       escalationLevel: options.escalationLevel,
       escalatedAt: options.escalationLevel > 0 ? now : null,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyCodePoint, countHiddenCharacters, escapeHiddenCharacters, formatCodePoint, revealHiddenCharacters, type RevealedSegment } from './reveal-hidden-characters';
+import { classifyCodePoint, countHiddenCharacters, escapeHiddenCharacters, formatCodePoint, revealHiddenCharacters, summarizeHiddenCharacters, type RevealedSegment } from './reveal-hidden-characters';
 
 /** The segments as the card draws them: hidden runs as `<U+XXXX>` (×n when repeated). */
 function drawn(segments: RevealedSegment[]): string {
@@ -126,6 +126,13 @@ describe('revealHiddenCharacters', () => {
     expect(revealed.hiddenCount).toBe(2);
     expect(drawn(revealed.segments)).toContain('"na<U+200B>me"');
     expect(drawn(revealed.segments)).toContain('"x<U+202E>y"');
+  });
+});
+
+describe('summarizeHiddenCharacters', () => {
+  it('counts every hidden character of a text of any length, with its kinds in a stable order', () => {
+    expect(summarizeHiddenCharacters(`\u200B${'x'.repeat(300_000)}\u202E\u00A0`)).toEqual({ count: 3, kinds: ['bidi', 'zero_width', 'space'] });
+    expect(summarizeHiddenCharacters('plain')).toEqual({ count: 0, kinds: [] });
   });
 });
 

@@ -143,13 +143,23 @@ function walk(text: string, visit: (cp: number, previous: number | null, index: 
   }
 }
 
-export function countHiddenCharacters(text: string): number {
+/** How many hidden characters a text has, and of which kinds (for the card's warning). */
+export function summarizeHiddenCharacters(text: string): { count: number; kinds: HiddenCharacterKind[] } {
   let count = 0;
+  const kinds = new Set<HiddenCharacterKind>();
   walk(text, (cp, previous) => {
-    if (classifyCodePoint(cp, previous) !== null) count++;
+    const kind = classifyCodePoint(cp, previous);
+    if (kind !== null) {
+      count++;
+      kinds.add(kind);
+    }
     return true;
   });
-  return count;
+  return { count, kinds: KIND_ORDER.filter((k) => kinds.has(k)) };
+}
+
+export function countHiddenCharacters(text: string): number {
+  return summarizeHiddenCharacters(text).count;
 }
 
 /**
@@ -196,15 +206,9 @@ export function revealHiddenCharacters(text: string, options: { maxLength?: numb
   const end: number = stoppedAt ?? text.length;
   if (end > plainStart) segments.push({ text: text.slice(plainStart, end) });
   if (stoppedAt !== null) {
-    const rest = text.slice(stoppedAt);
-    walk(rest, (cp, previous) => {
-      const kind = classifyCodePoint(cp, previous);
-      if (kind !== null) {
-        hiddenCount++;
-        kinds.add(kind);
-      }
-      return true;
-    });
+    const rest = summarizeHiddenCharacters(text.slice(stoppedAt));
+    hiddenCount += rest.count;
+    for (const kind of rest.kinds) kinds.add(kind);
   }
   return { segments, hiddenCount, kinds: KIND_ORDER.filter((k) => kinds.has(k)), truncated: stoppedAt !== null };
 }

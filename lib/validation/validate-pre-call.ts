@@ -196,6 +196,7 @@ export async function validatePreCall(options: { caller: KeyCaller; request: Pre
           ttlSeconds: needed.expiresInSeconds ?? annotations.approval_ttl_seconds ?? settings.approvalTtlSeconds,
           sideEffectLevel: annotations.side_effect_level,
           arguments: args,
+          context: request.context,
           approversRequired: needed.approversRequired,
           escalationLevel: needed.escalated ? 1 : 0,
           policy: policyOutcome?.decidedBy ? { id: policyOutcome.decidedBy.policy_id, version: policyOutcome.decidedBy.version, rule: policyOutcome.decidedBy.rule } : null,

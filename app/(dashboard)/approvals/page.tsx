@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { listApprovals } from '@/lib/approvals/list-approvals';
+import type { SessionMember } from '@/lib/auth/session';
 import { can } from '@/lib/tenants/roles';
 import { ApprovalQueue } from '@/components/approvals/approval-queue';
 import { HISTORY_LIMIT, PENDING_LIMIT } from '@/components/approvals/approvals-api';
@@ -9,15 +10,18 @@ export const metadata: Metadata = { title: 'Approvals' };
 // The queue changes by the second; never serve a cached render.
 export const dynamic = 'force-dynamic';
 
-async function loadQueue(tenantId: string) {
-  const [pending, history] = await Promise.all([listApprovals({ tenantId, status: 'pending', limit: PENDING_LIMIT }), listApprovals({ tenantId, status: 'decided', limit: HISTORY_LIMIT })]);
+async function loadQueue(member: SessionMember) {
+  const tenantId = member.tenant.id;
+  // What each card lets this person do is decided on the server, with the rules deciding uses.
+  const viewer = { kind: 'session', userId: member.user.id, role: member.role } as const;
+  const [pending, history] = await Promise.all([listApprovals({ tenantId, status: 'pending', limit: PENDING_LIMIT, viewer }), listApprovals({ tenantId, status: 'decided', limit: HISTORY_LIMIT, viewer })]);
   // The clock the "time left" countdown starts from, so server and client render the same.
   return { pending: pending.approvals, history: history.approvals, loadedAt: Date.now() };
 }
 
 export default async function ApprovalsPage() {
   const member = await requireMember();
-  const queue = await loadQueue(member.tenant.id);
+  const queue = await loadQueue(member);
   const canDecide = can(member.role, 'decide_approvals');
   return (
     <>
@@ -30,7 +34,7 @@ export default async function ApprovalsPage() {
           You can follow the queue, but deciding needs the approver or admin role; your role is {member.role}.
         </p>
       )}
-      <ApprovalQueue initialPending={queue.pending} initialHistory={queue.history} renderedAt={queue.loadedAt} canDecide={canDecide} role={member.role} />
+      <ApprovalQueue initialPending={queue.pending} initialHistory={queue.history} renderedAt={queue.loadedAt} />
     </>
   );
 }

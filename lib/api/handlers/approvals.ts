@@ -7,7 +7,7 @@ import { decideApproval } from '../../approvals/decide-approval';
 import { listApprovals } from '../../approvals/list-approvals';
 import { MAX_WAIT_SECONDS, waitForApprovalChange } from '../../approvals/wait-for-approval';
 import { APPROVAL_STATUSES } from '../../approvals/approval-outcome';
-import { QUEUE_FILTERS } from '../../approvals/approval-queue-types';
+import { CANNOT_DECIDE_CODES, QUEUE_FILTERS } from '../../approvals/approval-queue-types';
 
 const status = z.enum(APPROVAL_STATUSES);
 const outcome = z.enum(['pending', 'approved', 'denied']);
@@ -54,6 +54,24 @@ const DecisionResultSchema = z
   })
   .strict();
 
+const ArgumentsDiffSchema = z
+  .object({
+    changes: z.array(z.object({ kind: z.enum(['added', 'removed', 'changed']), path: z.string(), before: z.unknown().optional(), after: z.unknown().optional() }).strict()),
+    truncated: z.boolean(),
+  })
+  .strict()
+  .describe("Edited arguments: what the edit changed against the agent's arguments, sensitive values redacted.");
+
+const ViewerRightsSchema = z
+  .object({
+    can_decide: z.boolean(),
+    can_approve: z.boolean(),
+    can_escalate: z.boolean(),
+    cannot_decide_reason: z.object({ code: z.enum(CANNOT_DECIDE_CODES), message: z.string() }).strict().nullable(),
+  })
+  .strict()
+  .describe('What the caller (the signed-in person, or the admin key) may do with this approval, and why not.');
+
 const QueueItemSchema = z
   .object({
     id: z.string(),
@@ -69,7 +87,12 @@ const QueueItemSchema = z
     args_hash: z.string(),
     original_args_hash: z.string().nullable(),
     requesting_key: z.object({ id: z.string(), name: z.string(), prefix: z.string() }).nullable(),
-    user_id: z.string().nullable(),
+    user_id: z.string().nullable().describe("The end user the agent says it acts for (context.user_id): the agent's claim."),
+    context: z.record(z.string(), z.unknown()).nullable().describe('The context the agent sent, its unverified claim; kept while pending.'),
+    context_omitted: z.boolean(),
+    arguments_diff: ArgumentsDiffSchema.nullable(),
+    escalation: z.object({ by: z.string().nullable(), by_label: z.string().nullable(), at: iso.nullable(), comment: z.string().nullable() }).strict().nullable(),
+    viewer: ViewerRightsSchema,
     policy: z.object({ id: z.string(), version: z.string().nullable(), rule: z.string().nullable() }).nullable(),
     approver_roles: z.array(z.string()),
     votes: z.array(z.object({ approver: z.string(), approver_label: z.string(), decision: z.string(), comment: z.string().nullable(), created_at: iso })),
@@ -112,7 +135,10 @@ export const getApprovalHandler = defineRoute({
   },
 });
 
-/** GET /api/v1/approvals — the tenant's approval queue (people, and admin keys). */
+/**
+ * GET /api/v1/approvals — the tenant's approval queue (people, and admin keys), each approval
+ * with what the caller may do with it (`viewer`).
+ */
 export const listApprovalsHandler = defineRoute({
   auth: { apiKey: 'admin', session: 'read' },
   query: z
@@ -123,7 +149,15 @@ export const listApprovalsHandler = defineRoute({
     })
     .strict(),
   response: z.object({ approvals: z.array(QueueItemSchema), next_cursor: z.string().nullable(), counts: z.object({ pending: z.number().int() }) }).strict(),
-  handler: async ({ caller, query }) => ({ body: await listApprovals({ tenantId: caller.tenantId, status: query.status, cursor: query.cursor, limit: query.limit }) }),
+  handler: async ({ caller, query }) => ({
+    body: await listApprovals({
+      tenantId: caller.tenantId,
+      status: query.status,
+      cursor: query.cursor,
+      limit: query.limit,
+      viewer: caller.kind === 'api_key' ? { kind: 'api_key', apiKeyId: caller.apiKeyId } : { kind: 'session', userId: caller.userId, role: caller.role },
+    }),
+  }),
 });
 
 /**
