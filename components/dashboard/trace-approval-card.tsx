@@ -1,10 +1,16 @@
 import Link from 'next/link';
 import type { TraceApprovalView } from '@/lib/dashboard/get-trace';
+import { AgentClaims } from '@/components/approvals/agent-claims';
+import { findHidden, HiddenCharactersWarning, RevealedText } from '@/components/approvals/revealed-text';
 import { DecisionBadge } from './decision-badge';
 import { formatInstant, formatMs } from './format';
 
-/** The approval a call waited for: who had to decide, who did, and how long it took. */
+/**
+ * The approval a call waited for: who had to decide, who did, and how long it took; and,
+ * labelled apart, what the agent claimed (end user, roles, state) while it was pending.
+ */
 export function TraceApprovalCard({ approval: a }: { approval: TraceApprovalView }) {
+  const hidden = findHidden([a.user_id, a.context ? JSON.stringify(a.context) : null, a.comment, ...a.votes.map((v) => v.comment)]);
   const end = a.decided_at ?? (a.status === 'pending' ? null : a.expires_at);
   const waited = end ? new Date(end).getTime() - new Date(a.created_at).getTime() : null;
   return (
@@ -31,17 +37,27 @@ export function TraceApprovalCard({ approval: a }: { approval: TraceApprovalView
           </>
         )}
       </p>
+      <HiddenCharactersWarning count={hidden.count} kinds={hidden.kinds} />
+      <AgentClaims userId={a.user_id} context={a.context} contextOmitted={false} args={null} argumentsOmitted={false} edited={false} diff={null} open={false} />
       {a.votes.length > 0 && (
         <ul className="mt-2 space-y-1 text-xs">
           {a.votes.map((v) => (
             <li key={`${v.approver_id}-${v.created_at}`}>
               <DecisionBadge decision={v.decision} /> <span>{v.approver_label}</span> <span className="text-zinc-500">{formatInstant(v.created_at)}</span>
-              {v.comment && <span className="ml-1 text-zinc-700">“{v.comment}”</span>}
+              {v.comment && (
+                <span className="ml-1 text-zinc-700">
+                  “<RevealedText text={v.comment} />”
+                </span>
+              )}
             </li>
           ))}
         </ul>
       )}
-      {a.comment && a.votes.length === 0 && <p className="mt-2 text-xs text-zinc-700">Comment: “{a.comment}”</p>}
+      {a.comment && a.votes.length === 0 && (
+        <p className="mt-2 text-xs text-zinc-700">
+          Comment: “<RevealedText text={a.comment} />”
+        </p>
+      )}
     </article>
   );
 }

@@ -17,7 +17,6 @@ import { ESCALATION_ROLE, isHighestQueue, REQUESTER_REASONS, requesterRelation }
 /** How long an approved call's token stays redeemable. */
 const TOKEN_TTL_MS = 15 * 60 * 1000;
 
-
 export type Approver = { kind: 'api_key'; apiKeyId: string } | { kind: 'session'; userId: string; role: Role };
 export type ApprovalAction = 'approve' | 'deny' | 'escalate';
 

@@ -60,6 +60,10 @@ export interface TraceApprovalView {
   decided_by: string | null;
   decided_by_label: string | null;
   comment: string | null;
+  /** The end user the agent says it acts for (context.user_id): its claim, not a fact. */
+  user_id: string | null;
+  /** The context the agent sent, its unverified claim; kept while pending (null after, or when too large). */
+  context: Record<string, unknown> | null;
   policy: { id: string; version: string | null; rule: string | null } | null;
   votes: { approver_id: string; approver_label: string; decision: string; comment: string | null; created_at: string }[];
 }
@@ -78,6 +82,8 @@ export interface TraceDetail {
 }
 
 const TRACE_ID = /^[0-9a-f]{32}$/;
+/** A pending approval's context larger than this is left out of the page. */
+const MAX_SHOWN_CONTEXT_CHARS = 64 * 1024;
 
 /**
  * The trace's sequence numbers, oldest first. Ordered by an expression on purpose: without
@@ -147,6 +153,8 @@ export async function getTraceOrThrow(options: { tenantId: string; traceId: stri
     decided_by: a.decidedBy,
     decided_by_label: a.decidedBy ? (people.get(a.decidedBy) ?? a.decidedBy) : null,
     comment: a.comment,
+    user_id: a.userId,
+    context: a.context !== null && a.context.length <= MAX_SHOWN_CONTEXT_CHARS ? (JSON.parse(a.context) as Record<string, unknown>) : null,
     policy: a.policyId ? { id: a.policyId, version: a.policyVersion, rule: a.policyRule } : null,
     votes: a.votes.map((v) => ({ approver_id: v.approverId, approver_label: people.get(v.approverId) ?? v.approverId, decision: v.decision, comment: v.comment, created_at: v.createdAt.toISOString() })),
   }));

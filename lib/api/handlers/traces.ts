@@ -90,6 +90,8 @@ const TraceDetailSchema = z
           decided_by: nullableString,
           decided_by_label: nullableString,
           comment: nullableString,
+          user_id: nullableString.describe("The end user the agent says it acts for: the agent's claim."),
+          context: z.record(z.string(), z.unknown()).nullable().describe("The context the agent sent (its unverified claim), kept while the approval is pending."),
           policy: z.object({ id: z.string(), version: nullableString, rule: nullableString }).strict().nullable(),
           votes: z.array(z.object({ approver_id: z.string(), approver_label: z.string(), decision: z.string(), comment: nullableString, created_at: z.string() }).strict()),
         })
