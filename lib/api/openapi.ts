@@ -13,6 +13,7 @@ import { listViolationsHandler, overviewHandler, verifyEvidenceHandler, violatio
 import { getTraceHandler, listTracesHandler } from './handlers/traces';
 import { createApiKeyHandler, listApiKeysHandler, revokeApiKeyHandler } from './handlers/api-keys';
 import { acceptInvitationHandler, changeMemberRoleHandler, inviteMemberHandler, listMembersHandler, listSessionTenantsHandler, removeMemberHandler, revokeInvitationHandler, switchSessionTenantHandler } from './handlers/members';
+import { getSettingsHandler, updateSettingsHandler } from './handlers/settings';
 
 interface Endpoint {
   method: 'get' | 'post' | 'patch' | 'delete';
@@ -73,6 +74,8 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'post', path: '/api/v1/invitations/accept', summary: "Accept an invitation by setting a password (no auth: the link's token is the credential)", handler: acceptInvitationHandler },
   { method: 'get', path: '/api/v1/session/tenants', summary: 'The tenants the signed-in person belongs to', handler: listSessionTenantsHandler },
   { method: 'post', path: '/api/v1/session/tenant', summary: 'Switch the tenant the signed-in person acts in', handler: switchSessionTenantHandler },
+  { method: 'get', path: '/api/v1/settings', summary: "The tenant's settings: argument retention, sensitive paths, approval expiry, duplicate window", handler: getSettingsHandler },
+  { method: 'patch', path: '/api/v1/settings', summary: "Change the tenant's settings (admins; recorded as evidence)", handler: updateSettingsHandler },
 ];
 
 function schema(zodSchema: z.ZodType, io: 'input' | 'output'): unknown {

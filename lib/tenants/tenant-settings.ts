@@ -18,8 +18,7 @@ export interface RuntimeSettings {
   duplicateWindowSeconds: number;
 }
 
-export interface SettingsView {
-  settings: TenantSettings;
+export interface SettingsView extends TenantSettings {
   /** What `null` in approval_ttl_seconds and duplicate_window_seconds means on this instance. */
   instance_defaults: { approval_ttl_seconds: number; duplicate_window_seconds: number };
 }
@@ -62,7 +61,7 @@ function instanceDefaults(): SettingsView['instance_defaults'] {
 export async function getTenantSettings(options: { tenantId: string }): Promise<SettingsView> {
   const row = await db().tenant.findUnique({ where: { id: options.tenantId }, select: SETTINGS_SELECT });
   if (!row) throw new NotFoundError('tenant', options.tenantId);
-  return { settings: settingsOf(row), instance_defaults: instanceDefaults() };
+  return { ...settingsOf(row), instance_defaults: instanceDefaults() };
 }
 
 /**
@@ -122,7 +121,7 @@ export async function updateTenantSettings(options: { tenantId: string; patch: S
       duplicate_window_seconds: patch.duplicate_window_seconds === undefined ? before.duplicate_window_seconds : patch.duplicate_window_seconds,
     };
     const changed = (Object.keys(after) as (keyof TenantSettings)[]).filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]));
-    if (changed.length === 0) return { settings: before, instance_defaults: instanceDefaults() };
+    if (changed.length === 0) return { ...before, instance_defaults: instanceDefaults() };
     const data: SettingsRow = {
       storeRawArguments: after.argument_retention_days !== null,
       retentionDays: after.argument_retention_days ?? row.retentionDays,
@@ -144,7 +143,7 @@ export async function updateTenantSettings(options: { tenantId: string; patch: S
       throw error;
     }
     notifyLocalChange('tenant_settings');
-    return { settings: after, instance_defaults: instanceDefaults() };
+    return { ...after, instance_defaults: instanceDefaults() };
   }
   throw new ApiError('conflict', 'The settings were changed by someone else while saving; reload them and try again.', { reason: 'changed_meanwhile' });
 }

@@ -1,0 +1,1 @@
+export { getSettingsHandler as GET, updateSettingsHandler as PATCH } from '@/lib/api/handlers/settings';
