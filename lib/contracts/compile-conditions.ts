@@ -55,7 +55,9 @@ function findRefusedCall(node: ASTNode): string | undefined {
 /**
  * JSON numbers arrive as JS numbers; CEL treats those as doubles, so `args.quantity + 1`
  * would fail with "no such overload: double + int". Integral values become BigInt (CEL int).
- * Objects are rebuilt without a prototype, with defineProperty, so a `__proto__` key stays data.
+ * Objects become Maps: the interpreter tells a map from a message by reading `.constructor`,
+ * so a plain object with an own `constructor` key (legal JSON) would break every condition
+ * over it, and a Map's keys are only ever its own (`has(args.toString)` is false for `{}`).
  */
 export function toCelValue(value: unknown): unknown {
   if (typeof value === 'number') {
@@ -63,15 +65,8 @@ export function toCelValue(value: unknown): unknown {
   }
   if (Array.isArray(value)) return value.map(toCelValue);
   if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-    for (const key of Object.keys(value)) {
-      Object.defineProperty(out, key, {
-        value: toCelValue((value as Record<string, unknown>)[key]),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    }
+    const out = new Map<string, unknown>();
+    for (const key of Object.keys(value)) out.set(key, toCelValue((value as Record<string, unknown>)[key]));
     return out;
   }
   return value;

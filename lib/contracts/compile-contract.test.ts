@@ -162,6 +162,40 @@ describe('compileContract', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it('reads presence and properties from own keys only, never through the prototype', () => {
+    const required = compiled(baseContract({ input: { type: 'object', required: ['constructor', 'toString', '__proto__'], properties: { constructor: { type: 'integer' }, toString: { type: 'string' } } } }));
+    const paths = (json: string) => required.checkInput(JSON.parse(json)).map((i) => `${i.code} ${i.path}`);
+    expect(paths('{}')).toEqual(['AXAG_MISSING_PARAM $.constructor', 'AXAG_MISSING_PARAM $.toString', 'AXAG_MISSING_PARAM $.__proto__']);
+    expect(paths('{"constructor":1}')).toEqual(['AXAG_MISSING_PARAM $.toString', 'AXAG_MISSING_PARAM $.__proto__']);
+    expect(paths('{"__proto__":{"constructor":1,"toString":"x"}}')).toEqual(['AXAG_MISSING_PARAM $.constructor', 'AXAG_MISSING_PARAM $.toString']);
+    expect(paths('{"constructor":1,"toString":"x","__proto__":{}}')).toEqual([]);
+    // Declared but optional: {} does not carry Object.prototype's members as values to type-check.
+    const optional = compiled(baseContract({ input: { type: 'object', properties: { constructor: { type: 'integer' }, hasOwnProperty: { type: 'string' } }, dependentRequired: { toString: ['constructor'] } } }));
+    expect(optional.checkInput({})).toEqual([]);
+    expect(optional.checkInput(JSON.parse('{"toString":"x"}')).map((i) => `${i.code} ${i.path}`)).toEqual(['AXAG_MISSING_PARAM $.constructor']);
+  });
+
+  it('refuses a schema that declares "__proto__" (the validator would skip it and check nothing)', () => {
+    const input = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}') as Record<string, unknown>;
+    const result = compileContract(baseContract({ input }));
+    expect(result.ok ? [] : result.problems).toEqual([
+      { code: 'CONTRACT_INPUT_SCHEMA_INVALID', path: '$.input.properties.__proto__', message: expect.stringContaining('Rename the property') },
+    ]);
+    const output = JSON.parse('{"type":"object","dependentRequired":{"__proto__":["a"]}}') as Record<string, unknown>;
+    expect(problemCodes(baseContract({ output }))).toEqual(['CONTRACT_OUTPUT_SCHEMA_INVALID']);
+    // Requiring it is fine (presence is checked on own keys), and so is any other odd name.
+    expect(problemCodes(baseContract({ input: { type: 'object', required: ['__proto__'], properties: { constructor: { type: 'string' } } } }))).toEqual([]);
+  });
+
+  it('evaluates conditions on arguments that have an own "constructor" key, and has() sees own keys only', () => {
+    const contract = compiled(baseContract({ preconditions: [{ id: 'c', expression: '!has(args.constructor) || args.constructor > 0', message: 'm' }, { id: 't', expression: '!has(args.toString) && !("valueOf" in args)', message: 'm' }] }));
+    const run = (json: string) => contract.preconditions.map((c) => c.evaluate({ args: JSON.parse(json), context: {} }));
+    expect(run('{}')).toEqual([{ ok: true, holds: true }, { ok: true, holds: true }]);
+    expect(run('{"constructor":2}')).toEqual([{ ok: true, holds: true }, { ok: true, holds: true }]);
+    expect(run('{"constructor":0}')).toEqual([{ ok: true, holds: false }, { ok: true, holds: true }]);
+    expect(run('{"toString":"x"}')[1]).toEqual({ ok: true, holds: false });
+  });
+
   it('runs a catastrophic-looking pattern in linear time', () => {
     const contract = compiled(
       baseContract({ input: { type: 'object', properties: { s: { type: 'string', pattern: '^(a|aa)+$' } } } }),

@@ -79,6 +79,10 @@ const AJV_OPTIONS = {
   verbose: true,
   // `$data` turns schema constraints into data-controlled ones; contracts must be static.
   $data: false,
+  // Presence (`required`, `dependentRequired`), `properties` and the key loops read own keys
+  // only: otherwise `{}` has a `constructor` and a `toString` (Object.prototype's), and a
+  // contract requiring them accepts it.
+  ownProperties: true,
   code: { regExp: re2RegExpEngine },
 } as const;
 

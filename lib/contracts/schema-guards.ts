@@ -53,6 +53,15 @@ function walkSchemas(
   }
 }
 
+// Ajv leaves a "__proto__" key out of these keywords' maps (a guard against prototype
+// pollution in its generated code), so a schema declaring one would silently check nothing.
+const PROTO_KEYED_KEYWORDS = ['properties', 'patternProperties', 'dependentSchemas', 'dependentRequired', 'dependencies'] as const;
+const FIELD_SCHEMA_INVALID = {
+  input: 'CONTRACT_INPUT_SCHEMA_INVALID',
+  output: 'CONTRACT_OUTPUT_SCHEMA_INVALID',
+  errors: 'CONTRACT_ERRORS_SCHEMA_INVALID',
+} as const;
+
 export function findSchemaProblems(schema: unknown, field: 'input' | 'output' | 'errors'): ContractProblem[] {
   const problems: ContractProblem[] = [];
   walkSchemas(schema, [field], (node, path) => {
@@ -74,6 +83,15 @@ export function findSchemaProblems(schema: unknown, field: 'input' | 'output' | 
           path: formatJsonPath([...path, keyword]),
         });
       }
+    }
+    for (const keyword of PROTO_KEYED_KEYWORDS) {
+      const map = ownValue(node, keyword);
+      if (!isObject(map) || !Object.prototype.hasOwnProperty.call(map, '__proto__')) continue;
+      problems.push({
+        code: FIELD_SCHEMA_INVALID[field],
+        message: `\`${keyword}\` names "__proto__": the validator skips that key, so nothing it declares would be checked. Rename the property.`,
+        path: formatJsonPath([...path, keyword, '__proto__']),
+      });
     }
     const pattern = ownValue(node, 'pattern');
     if (typeof pattern === 'string') pushPatternProblem(problems, pattern, [...path, 'pattern']);
