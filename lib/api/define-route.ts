@@ -8,7 +8,8 @@ import { can, type Permission, type Role } from '../tenants/roles';
 import { ApiError } from './errors';
 import { readBodyText, readJsonBody } from './json-body';
 import { log } from '../log';
-import { checkSameOrigin, crossSiteMessage, isSafeMethod } from '../http/same-origin';
+import { isSafeMethod } from '../http/same-origin';
+import { crossSiteError } from '../http/cross-site-error';
 
 /** Who is calling. Every service call below the wrapper is scoped by `tenantId`. */
 export type Caller =
@@ -210,25 +211,9 @@ async function authenticate(call: IncomingCall, requirement: AuthRequirement, re
 }
 
 /** Throws `cross_site_request` unless the call comes from the instance's own origin. */
-export function refuseCrossSite(call: IncomingCall, requestId: string): void {
-  const verdict = checkSameOrigin({
-    method: call.method,
-    origin: call.header('origin'),
-    secFetchSite: call.header('sec-fetch-site'),
-    publicUrl: env().TOOLGATE_PUBLIC_URL,
-    host: call.header('host'),
-    requestUrl: call.url,
-  });
-  if (verdict.allowed) return;
-  log.warn('cross-site request refused', {
-    method: call.method,
-    path: new URL(call.url).pathname,
-    origin: call.header('origin')?.slice(0, 200) ?? null,
-    sec_fetch_site: call.header('sec-fetch-site')?.slice(0, 40) ?? null,
-    reason: verdict.reason,
-    request_id: requestId,
-  });
-  throw new ApiError('cross_site_request', crossSiteMessage(verdict), { reason: verdict.reason, expected_origin: verdict.expected });
+function refuseCrossSite(call: IncomingCall, requestId: string): void {
+  const error = crossSiteError(call, requestId);
+  if (error) throw error;
 }
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';

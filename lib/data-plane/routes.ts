@@ -1,4 +1,5 @@
 import type { RouteHandler } from '../api/define-route';
+import { allowedMethods, type HttpMethod } from '../api/mount-route';
 import { validatePostHandler, validatePreHandler } from '../api/handlers/validate';
 import { getApprovalHandler } from '../api/handlers/approvals';
 import { createConfirmationHandler } from '../api/handlers/confirmations';
@@ -23,10 +24,21 @@ export const DATA_PLANE_ROUTES: DataPlaneRoute[] = [
   { method: 'POST', pattern: /^\/api\/v1\/manifests\/validate$/, handler: validateManifestHandler },
 ];
 
-export function matchDataPlaneRoute(method: string, pathname: string): { route: DataPlaneRoute; params: Record<string, string> } | null {
+export type DataPlaneMatch =
+  | { route: DataPlaneRoute; params: Record<string, string> }
+  /** The path is served here, but not with this method. */
+  | { allowed: HttpMethod[] }
+  | null;
+
+/** The route for a method and path; HEAD is served as GET (Node sends no body for it). */
+export function matchDataPlaneRoute(method: string, pathname: string): DataPlaneMatch {
+  const wanted = method === 'HEAD' ? 'GET' : method;
+  let declared: string[] | undefined;
   for (const route of DATA_PLANE_ROUTES) {
     const match = route.pattern.exec(pathname);
-    if (match && route.method === method) return { route, params: { ...match.groups } };
+    if (!match) continue;
+    if (route.method === wanted) return { route, params: { ...match.groups } };
+    (declared ??= []).push(route.method);
   }
-  return null;
+  return declared ? { allowed: allowedMethods(declared) } : null;
 }

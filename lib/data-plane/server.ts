@@ -1,6 +1,8 @@
 import http from 'node:http';
 import { jsonResult, type IncomingCall, type RouteResult } from '../api/define-route';
 import { tooLarge } from '../api/json-body';
+import { methodNotAllowed } from '../api/mount-route';
+import { API_SECURITY_HEADERS } from '../http/security-headers';
 import { log } from '../log';
 import { matchDataPlaneRoute } from './routes';
 
@@ -15,9 +17,17 @@ export function createDataPlaneServer(options: { fallback?: NodeHandler } = {}):
   const server = http.createServer((req, res) => {
     const pathname = (req.url ?? '/').split('?', 1)[0] ?? '/';
     const matched = matchDataPlaneRoute(req.method ?? 'GET', pathname);
-    if (!matched) {
+    if (!matched || 'allowed' in matched) {
+      // Next serves the same paths with the same methods or more (the route files mount these
+      // handlers too), so in one-process mode it gives the 405 or the answer.
       if (options.fallback) {
         void options.fallback(req, res);
+        return;
+      }
+      if (matched) {
+        const allow = matched.allowed.join(', ');
+        if (req.method === 'OPTIONS') res.writeHead(204, { allow, ...API_SECURITY_HEADERS }).end();
+        else void send(res, methodNotAllowed(req.method ?? '', pathname, matched.allowed, headerValue(req, 'x-request-id')));
         return;
       }
       void send(res, jsonResult({ error: { code: 'not_found', message: `${req.method} ${pathname} is not served by this data-plane instance.` } }, 404));
@@ -152,17 +162,23 @@ function readBody(req: http.IncomingMessage, maxBytes: number): Promise<{ chunks
   });
 }
 
+function headerValue(req: http.IncomingMessage, name: string): string | null {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : null;
+}
+
 async function send(res: http.ServerResponse, result: RouteResult): Promise<void> {
   if (!('response' in result)) {
     // The headers object is this answer's own (jsonResult builds a new one per call).
     result.headers['content-length'] = String(Buffer.byteLength(result.text));
+    Object.assign(result.headers, API_SECURITY_HEADERS);
     res.writeHead(result.status, result.headers);
     res.end(result.text);
     return;
   }
   // A handler that built its own Response (none of the runtime endpoints do today).
   const { response } = result;
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...API_SECURITY_HEADERS };
   response.headers.forEach((value, key) => {
     headers[key] = value;
   });

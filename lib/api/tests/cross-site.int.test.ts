@@ -154,7 +154,8 @@ describe('Better Auth endpoints', () => {
 
   it('refuses a sign-in from another site, with or without a Content-Type, and sets no cookie', async () => {
     const sessions = await db().session.count();
-    for (const headers of [{ origin: 'http://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, {}]) {
+    const variants: Record<string, string>[] = [{ origin: 'http://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, {}];
+    for (const headers of variants) {
       const res = await signIn(email(), headers);
       expect(res.status, JSON.stringify(headers)).toBe(403);
       expect(res.body.error.code).toBe('cross_site_request');
