@@ -3,6 +3,14 @@
 import { useState } from 'react';
 import { authClient } from './auth-client';
 import { SSO_PROVIDER_ID } from '@/lib/auth/sso-config';
+import { ssoErrorMessage } from '@/lib/auth/sso-messages';
+
+function messageFor(error: { status: number; message?: string }): string {
+  // 404: Better Auth has no usable provider, because discovery at the identity provider failed.
+  if (error.status === 404) return ssoErrorMessage('oauth_provider_not_found')!.message;
+  if (error.status === 429) return 'Too many attempts. Wait a few seconds and try again.';
+  return error.message || 'Single sign-on is not available right now. Try again, or sign in with your password.';
+}
 
 /**
  * Starts the OpenID Connect sign-in. Better Auth 1.7 registers the generic OAuth provider as a
@@ -20,7 +28,7 @@ export function SsoSignInButton({ callbackURL, label = 'Sign in with SSO' }: { c
       // errorCallbackURL: a refused or failed callback lands on the sign-in page with ?error=<code>.
       const result = await authClient.signIn.social({ provider: SSO_PROVIDER_ID, callbackURL, errorCallbackURL: '/sign-in' });
       if (result.error) {
-        setError(result.error.message || 'Single sign-on is not available right now. Try again, or sign in with your password.');
+        setError(messageFor(result.error));
         setPending(false);
       }
       // On success the browser is already on its way to the identity provider.

@@ -4,7 +4,7 @@ import { db, dbProvider } from '../db';
 import { env } from '../env';
 import { getInstanceSecret } from './instance-secret';
 import { parseSsoConfig, SSO_PROVIDER_ID, type SsoConfig } from './sso-config';
-import { ssoAuthOptions, ssoScopes } from './sso-sign-in';
+import { ssoAuthOptions } from './sso-sign-in';
 
 export function publicBaseUrl(): string {
   const e = env();
@@ -19,14 +19,14 @@ export function getSsoConfig(): SsoConfig | null {
   return ssoCache.config;
 }
 
-async function createAuth(secret: string) {
+function createAuth(secret: string) {
   const e = env();
   const base = publicBaseUrl();
   const ssoConfig = getSsoConfig();
   // Every failed OAuth callback (refused, provider down, state mismatch) lands on the sign-in
   // page, which explains the `?error=` code, instead of Better Auth's bare error page.
   const errorURL = `${base}/sign-in`;
-  const sso = ssoConfig ? ssoAuthOptions(ssoConfig, { scopes: await ssoScopes(ssoConfig), errorURL }) : null;
+  const sso = ssoConfig ? ssoAuthOptions(ssoConfig, { errorURL }) : null;
   return betterAuth({
     appName: 'Toolgate',
     baseURL: base,
@@ -47,11 +47,11 @@ async function createAuth(secret: string) {
     // A Toolgate user whose address the provider asserts as verified gets their SSO account
     // linked on first SSO sign-in (the gate above refuses an unverified or disallowed address).
     account: { accountLinking: { enabled: true, trustedProviders: sso ? [SSO_PROVIDER_ID] : [] } },
-    hooks: { after: sso?.after },
+    hooks: { before: sso?.before, after: sso?.after },
   });
 }
 
-export type Auth = Awaited<ReturnType<typeof createAuth>>;
+export type Auth = ReturnType<typeof createAuth>;
 
 const globalForAuth = globalThis as unknown as { toolgateAuth?: Promise<Auth> };
 

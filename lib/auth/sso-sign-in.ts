@@ -19,7 +19,8 @@ type ValidateUserInfo = NonNullable<NonNullable<BetterAuthOptions['user']>['vali
 /** The role the groups claim gave this request's sign-in, from the gate to the after hook. */
 const mappedRoles = new WeakMap<object, Role | null>();
 
-export function ssoAuthOptions(config: SsoConfig, options: { scopes: string[]; errorURL: string }) {
+export function ssoAuthOptions(config: SsoConfig, options: { errorURL: string }) {
+  const scopes = ssoScopes(config);
   const plugin = genericOAuth({
     config: [
       {
@@ -32,7 +33,7 @@ export function ssoAuthOptions(config: SsoConfig, options: { scopes: string[]; e
         // unverified identity.
         requireIdTokenVerification: true,
         pkce: true,
-        scopes: options.scopes,
+        scopes: scopes.scopes,
         mapProfileToUser: (profile) => ({ name: typeof profile.name === 'string' && profile.name.trim() ? profile.name : undefined }),
       },
     ],
@@ -55,6 +56,10 @@ export function ssoAuthOptions(config: SsoConfig, options: { scopes: string[]; e
     }
     if (config.groupsClaim) mappedRoles.set(ctx.context, roleFromGroups(profile[config.groupsClaim], config.roleMapping));
   };
+
+  const before = createAuthMiddleware(async (ctx) => {
+    if (ctx.path === '/sign-in/social' && (ctx.body as { provider?: unknown } | undefined)?.provider === SSO_PROVIDER_ID) await scopes.settle();
+  });
 
   // Runs after Better Auth answered the provider's callback. A session exists only when the
   // sign-in succeeded; the person's invitations become memberships before they reach a page.
@@ -83,7 +88,7 @@ export function ssoAuthOptions(config: SsoConfig, options: { scopes: string[]; e
     }
   });
 
-  return { plugin, validateUserInfo, after };
+  return { plugin, validateUserInfo, before, after };
 }
 
 function redirectErrorCode(returned: unknown): string | null {
@@ -97,20 +102,29 @@ function redirectErrorCode(returned: unknown): string | null {
  * openid, email and profile, and, when groups are mapped, a scope named like the groups claim
  * if the provider's discovery document lists it (Okta's `groups`). Providers that put groups
  * in tokens without a scope (Entra ID, Keycloak's group mapper) would refuse an unknown scope,
- * so it is only asked for when offered.
+ * so it is only asked for when offered. Decided at the first sign-in whose discovery read
+ * succeeds, so a provider that is down when Toolgate starts does not lose the scope for good.
  */
-export async function ssoScopes(config: SsoConfig): Promise<string[]> {
+function ssoScopes(config: SsoConfig) {
   const scopes = ['openid', 'email', 'profile'];
-  if (!config.groupsClaim) return scopes;
-  try {
-    const response = await fetch(discoveryUrl(config.issuer), { signal: AbortSignal.timeout(5000), headers: { accept: 'application/json' } });
-    const document = (await response.json()) as { scopes_supported?: unknown };
-    if (Array.isArray(document.scopes_supported) && document.scopes_supported.includes(config.groupsClaim)) scopes.push(config.groupsClaim);
-  } catch (error) {
-    log.warn('sso: could not read the provider discovery document for its scopes; groups are read from the default claims', {
-      issuer: config.issuer,
-      error: error instanceof Error ? error.message : String(error),
-    });
-  }
-  return scopes;
+  let settled = !config.groupsClaim;
+  return {
+    /** The plugin reads this array on every sign-in, so adding to it later takes effect. */
+    scopes,
+    async settle(): Promise<void> {
+      if (settled || !config.groupsClaim) return;
+      try {
+        const response = await fetch(discoveryUrl(config.issuer), { signal: AbortSignal.timeout(5000), headers: { accept: 'application/json' } });
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        const document = (await response.json()) as { scopes_supported?: unknown };
+        settled = true;
+        if (Array.isArray(document.scopes_supported) && document.scopes_supported.includes(config.groupsClaim) && !scopes.includes(config.groupsClaim)) scopes.push(config.groupsClaim);
+      } catch (error) {
+        log.warn('sso: could not read the provider discovery document for its scopes; trying again at the next sign-in', {
+          issuer: config.issuer,
+          error: error instanceof Error ? error.message : String(error),
+        });
+      }
+    },
+  };
 }

@@ -268,3 +268,49 @@ describe('groups to roles', () => {
     expect(await db().evidence.count({ where: { tenantId: solo.id, kind: 'membership' } })).toBe(0);
   });
 });
+
+describe('when things go wrong', () => {
+  it('sends a callback with a forged state back to the sign-in page with a code, creating nothing', async () => {
+    const users = await db().user.count();
+    const answer = await authGet(new Request(`${BASE}/api/auth/callback/sso?code=forged&state=forged`));
+    expect(answer.status).toBe(302);
+    const location = new URL(answer.headers.get('location') ?? '', BASE);
+    expect(location.pathname).toBe('/sign-in');
+    expect(location.searchParams.get('error')).toMatch(/^state_/);
+    expect(answer.headers.getSetCookie().some((c) => c.includes('session_token=') && !c.includes('Max-Age=0'))).toBe(false);
+    expect(await db().user.count()).toBe(users);
+  });
+
+  it('refuses to start a sign-in while the provider is unreachable, and works once it is back', async () => {
+    const port = await freePort();
+    const saved = { ...process.env };
+    Object.assign(process.env, { TOOLGATE_OIDC_ISSUER: `http://127.0.0.1:${port}` });
+    resetEnvForTests();
+    resetAuthForTests();
+    const start = () =>
+      authPost(
+        new Request(`${BASE}/api/auth/sign-in/social`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: BASE },
+          body: JSON.stringify({ provider: 'sso', callbackURL: '/' }),
+        }),
+      );
+    let second: TestOidcProvider | undefined;
+    try {
+      const down = await start();
+      expect(down.status).toBe(404);
+      expect(((await down.json()) as { message?: string }).message).toBeTruthy();
+      second = await startTestOidcProvider({ port, redirectUris: [`${BASE}/api/auth/callback/sso`], accounts: ACCOUNTS, clientId: provider.clientId, clientSecret: provider.clientSecret });
+      const up = await start();
+      expect(up.status).toBe(200);
+      const { url } = (await up.json()) as { url: string };
+      expect(new URL(url).origin).toBe(`http://127.0.0.1:${port}`);
+      expect(new URL(url).searchParams.get('scope')?.split(' ')).toContain('groups');
+    } finally {
+      process.env.TOOLGATE_OIDC_ISSUER = saved.TOOLGATE_OIDC_ISSUER;
+      resetEnvForTests();
+      resetAuthForTests();
+      await second?.close();
+    }
+  });
+});
