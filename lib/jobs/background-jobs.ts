@@ -1,14 +1,18 @@
 import { expireOverdueApprovals } from '../approvals/expire-approval';
 import { deliverDueWebhooks } from '../webhooks/deliver-webhooks';
+import { purgeRetainedPayloads } from '../retention/purge-retained-payloads';
+import { env } from '../env';
 import { startIntervalJob, type IntervalJob } from './interval-job';
 
 /**
- * Every instance's background work. Both jobs are safe to run on any number of instances at
+ * Every instance's background work. Every job is safe to run on any number of instances at
  * once: each row is claimed with a conditional update, so exactly one instance expires an
- * approval or sends a delivery.
+ * approval or sends a delivery, and one purge runs at a time (a lease).
  * - the approval sweeper: overdue pending approvals end as expired (denied), with evidence and
  *   the approval.decided webhook (reads also do this lazily, so an idle instance is no risk);
- * - the webhook dispatcher: sends due outbox rows, with retries and backoff.
+ * - the webhook dispatcher: sends due outbox rows, with retries and backoff;
+ * - the retention purge (every TOOLGATE_RETENTION_PURGE_INTERVAL_SECONDS): raw payloads past
+ *   each tenant's retention window are removed (lib/retention).
  */
 const SWEEP_INTERVAL_MS = 5_000;
 const DELIVERY_INTERVAL_MS = 1_000;
@@ -17,7 +21,11 @@ let jobs: IntervalJob[] = [];
 
 export function startBackgroundJobs(): void {
   if (jobs.length > 0) return;
-  jobs = [startIntervalJob('approval-sweeper', SWEEP_INTERVAL_MS, () => expireOverdueApprovals()), startIntervalJob('webhook-dispatcher', DELIVERY_INTERVAL_MS, () => deliverDueWebhooks())];
+  jobs = [
+    startIntervalJob('approval-sweeper', SWEEP_INTERVAL_MS, () => expireOverdueApprovals()),
+    startIntervalJob('webhook-dispatcher', DELIVERY_INTERVAL_MS, () => deliverDueWebhooks()),
+    startIntervalJob('retention-purge', env().TOOLGATE_RETENTION_PURGE_INTERVAL_SECONDS * 1000, () => purgeRetainedPayloads()),
+  ];
 }
 
 /** Stops the timers and waits for runs in progress (shutdown: before the database closes). */
