@@ -2,6 +2,7 @@ import Link from 'next/link';
 import type { TraceRecordView } from '@/lib/dashboard/get-trace';
 import { DecisionBadge } from './decision-badge';
 import { formatInstant, formatMs, short } from './format';
+import { RetainedPayloads } from './retained-payloads';
 
 const KIND_LABELS: Record<string, string> = {
   pre: 'validate/pre',
@@ -98,6 +99,7 @@ export function TraceRecordCard({ record: r }: { record: TraceRecordView }) {
           ))}
         </ul>
       )}
+      <RetainedPayloads retained={r.retained} />
     </article>
   );
 }

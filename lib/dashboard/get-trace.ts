@@ -6,6 +6,7 @@ import { parsePolicyEvidence } from './policy-details';
 import { buildTraceSpans, type TraceSpan } from './trace-spans';
 import { num, sql, type Sql } from './sql';
 import { actorLabels } from '../tenants/actor-labels';
+import { retainedView, type RetainedView } from '../retention/retained-view';
 
 /** A trace is one call_id's records; an agent reusing a call_id forever must not make a page unbounded. */
 export const TRACE_RECORDS_MAX = 500;
@@ -42,6 +43,8 @@ export interface TraceRecordView {
   warnings: IssueView[];
   policy: { id: string | null; version: string | null; rule: string | null; detail: PolicyEvidence | null } | null;
   shadow_differs: boolean;
+  /** The raw payloads kept with argument retention (redacted as stored), or `purged`; null when none were kept. */
+  retained: RetainedView | null;
 }
 
 export interface TraceApprovalView {
@@ -136,6 +139,7 @@ export async function getTraceOrThrow(options: { tenantId: string; traceId: stri
       warnings: parseIssues(r.warnings),
       policy: r.policyId || detail ? { id: r.policyId, version: r.policyVersion, rule: r.policyRule, detail } : null,
       shadow_differs: r.shadowDiffers,
+      retained: retainedView(r),
     };
   });
   const approvals = approvalRows.map((a): TraceApprovalView => ({

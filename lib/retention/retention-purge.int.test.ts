@@ -3,6 +3,7 @@ import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
 import { POST as validatePost } from '@/app/api/v1/validate/post/route';
 import { POST as decide } from '@/app/api/v1/approvals/[id]/decision/route';
 import { GET as verify } from '@/app/api/v1/evidence/verify/route';
+import { GET as getTrace } from '@/app/api/v1/traces/[traceId]/route';
 import { db } from '@/lib/db';
 import { hashCanonical } from '@/lib/contracts/canonical-json';
 import { lookupOrderContract, refundPaymentContract } from '@/lib/contracts/examples';
@@ -110,6 +111,25 @@ describe('the retention purge', () => {
     expect((await db().approval.findUniqueOrThrow({ where: { id: recent.pendingId } })).arguments).toContain('pay_abcdefgh12');
     // Another tenant's retention window is its own (30 days).
     expect(await db().evidence.count({ where: { tenantId: other.tenant.id, arguments: null, kind: 'pre' } })).toBe(0);
+  });
+
+  it('shows kept payloads on the trace, redacted as stored, and purged ones as purged', async () => {
+    const trace = async (evidenceId: string) => {
+      const row = await db().evidence.findUniqueOrThrow({ where: { id: evidenceId } });
+      const res = await call(getTrace, { key: t.adminKey, params: { traceId: row.traceId } });
+      expect(res.status).toBe(200);
+      return res.body.records as { id: string; kind: string; retained: unknown }[];
+    };
+    const recentRecord = (await trace(recent.evidenceId)).find((r) => r.id === recent.evidenceId);
+    expect(recentRecord?.retained).toEqual({ status: 'kept', too_large: false, arguments: { tenant_id: 'acme', order_id: 'ord_abc123' }, context: { tenant_id: 'acme', user_id: 'u_1' } });
+    const approval = await db().approval.findUniqueOrThrow({ where: { id: old.approvedId } });
+    const purged = await call(getTrace, { key: t.adminKey, params: { traceId: approval.traceId } });
+    expect(purged.body.records.map((r: { kind: string; retained: unknown }) => [r.kind, r.retained])).toEqual([
+      ['pre', { status: 'purged' }],
+      ['approval_decision', { status: 'purged' }],
+    ]);
+    const legacy = await db().evidence.findUniqueOrThrow({ where: { id: legacyId } });
+    expect((await trace(legacy.id)).find((r) => r.id === legacyId)?.retained).toEqual({ status: 'kept', too_large: false, arguments: { a: 1 } });
   });
 
   it('writes one retention_purge record per tenant and run, and the chain still verifies', async () => {

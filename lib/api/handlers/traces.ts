@@ -70,6 +70,19 @@ const TraceDetailSchema = z
           warnings: z.array(IssueSchema),
           policy: z.object({ id: nullableString, version: nullableString, rule: nullableString, detail: z.unknown() }).strict().nullable(),
           shadow_differs: z.boolean(),
+          retained: z
+            .object({
+              status: z.enum(['kept', 'purged']),
+              too_large: z.boolean().optional(),
+              arguments: z.unknown().optional(),
+              context: z.unknown().optional(),
+              result: z.unknown().optional(),
+              error: z.unknown().optional(),
+              transformed_arguments: z.unknown().optional(),
+            })
+            .strict()
+            .nullable()
+            .describe('Raw payloads kept with argument retention, redacted as stored; `purged` once the retention purge removed them (their digest stays in the chain).'),
         })
         .strict(),
     ),
