@@ -1,11 +1,10 @@
 // npm start: migrate the database, create the first tenant (or the demo tenant) on an empty
-// database, build the app if this checkout has no build yet, then serve everything on one port:
-// the runtime endpoints on the lean data-plane server, every other path through Next.
+// database, build the app unless its build is current (scripts/app-build.ts), then serve
+// everything on one port: the runtime endpoints on the lean data-plane server, every other path
+// through Next. The first start's sign-in and key are printed last, once the server is ready.
 //   --dev          Next in development mode (no build)
 //   --data-plane   the runtime endpoints only: no Next, no bootstrap (scale-out instances)
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+//   --build        build the app if it is not current, then exit (npm run build; --force: always)
 import next from 'next';
 import { env } from '../lib/env';
 import { migrateDatabase } from '../lib/db/migrate-database';
@@ -16,28 +15,37 @@ import { createDataPlaneServer, type NodeHandler } from '../lib/data-plane/serve
 import { closeEvidenceWriter, setRawEvidenceStore } from '../lib/evidence/record-evidence';
 import { threadedEvidenceStore } from '../lib/evidence/sqlite-writer-thread';
 import { startBackgroundJobs, stopBackgroundJobs } from '../lib/jobs/background-jobs';
+import { ensureAppBuild } from './app-build';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 const dev = process.argv.includes('--dev');
 const dataPlaneOnly = process.argv.includes('--data-plane');
 const root = projectRoot();
-const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
-const distDir = path.join(root, process.env.TOOLGATE_DIST_DIR || '.next');
+
+if (process.argv.includes('--build')) {
+  // No settings or database needed: a build can be made before either exists.
+  const { built } = await ensureAppBuild({ root, force: process.argv.includes('--force') });
+  console.log(built ? 'toolgate: build ready; npm start serves it' : 'toolgate: the build is current; nothing to do (--force rebuilds)');
+  process.exit(0);
+}
 
 const settings = env();
 const { provider, applied } = await migrateDatabase(settings.DATABASE_URL);
 console.log(applied.length ? `toolgate: ${provider} migrated (${applied.join(', ')})` : `toolgate: ${provider} schema up to date`);
 
 let fallback: NodeHandler | undefined;
+// What the first start prints (the demo sign-in and key): kept for after the build output.
+let bootstrapLines: string[] = [];
 if (!dataPlaneOnly) {
-  const report = await bootstrap();
-  for (const line of report.lines) console.log(line);
-  if (!dev && !buildIsCurrent()) {
-    console.log('toolgate: building the app (first start only, about a minute)...');
-    const build = spawnSync(process.execPath, [nextBin, 'build'], { cwd: root, stdio: 'inherit', env: process.env });
-    if (build.status !== 0) process.exit(build.status ?? 1);
-    const stamp = sourceStamp();
-    if (stamp) writeFileSync(path.join(distDir, 'toolgate-build-stamp'), stamp);
+  bootstrapLines = (await bootstrap()).lines;
+  if (!dev) {
+    try {
+      await ensureAppBuild({ root });
+    } catch (error) {
+      console.error(`toolgate: ${(error as Error).message}`);
+      for (const line of bootstrapLines) console.log(line);
+      process.exit(1);
+    }
   }
   const app = next({ dev, dir: root, hostname: settings.HOSTNAME, port: settings.PORT });
   await app.prepare();
@@ -48,8 +56,15 @@ if (!dataPlaneOnly) {
 setRawEvidenceStore(threadedEvidenceStore);
 const server = createDataPlaneServer({ fallback });
 startBackgroundJobs();
+server.once('error', (error) => {
+  // Listening failed (the port is taken): the first start's one-time sign-in and key still show.
+  console.error(`toolgate: cannot listen on ${settings.HOSTNAME}:${settings.PORT}: ${error.message}`);
+  for (const line of bootstrapLines) console.log(line);
+  process.exit(1);
+});
 server.listen(settings.PORT, settings.HOSTNAME, () => {
   console.log(`toolgate: ${dataPlaneOnly ? 'data plane' : 'ready'} on http://${settings.HOSTNAME}:${settings.PORT}${dataPlaneOnly ? ' (runtime endpoints only)' : ''}`);
+  for (const line of bootstrapLines) console.log(line);
 });
 
 let stopping = false;
@@ -64,20 +79,4 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 10_000).unref();
   });
-}
-
-/** A build is current when it was made from the same git commit and the tree is clean. */
-function buildIsCurrent(): boolean {
-  const buildId = path.join(distDir, 'BUILD_ID');
-  if (!existsSync(buildId)) return false;
-  const stamp = path.join(distDir, 'toolgate-build-stamp');
-  const current = sourceStamp();
-  return current !== null && existsSync(stamp) && readFileSync(stamp, 'utf8') === current;
-}
-
-function sourceStamp(): string | null {
-  const head = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' });
-  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'app', 'components', 'lib', 'next.config.js', 'package-lock.json'], { cwd: root, encoding: 'utf8' });
-  if (head.status !== 0 || dirty.status !== 0 || dirty.stdout.trim() !== '') return null;
-  return head.stdout.trim();
 }
