@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { getOverview } from '@/lib/dashboard/get-overview';
 import { OverviewTiles } from '@/components/dashboard/overview-tiles';
 import { NoCallsYet } from '@/components/dashboard/no-calls-yet';
+import { publicBaseUrl } from '@/lib/auth/auth';
 import { formatInstant } from '@/components/dashboard/format';
 import { requireMember } from './require-member';
 
@@ -24,7 +25,7 @@ export default async function OverviewPage() {
       <OverviewTiles overview={overview} />
       {overview.last_record_at === null && (
         <div className="mt-8">
-          <NoCallsYet />
+          <NoCallsYet baseUrl={publicBaseUrl()} />
         </div>
       )}
       {overview.last_record_at !== null && (

@@ -6,6 +6,7 @@ import { listContracts } from '@/lib/contracts/list-contracts';
 import { ApiError } from '@/lib/api/errors';
 import { TraceTable } from '@/components/dashboard/trace-table';
 import { NoCallsYet } from '@/components/dashboard/no-calls-yet';
+import { publicBaseUrl } from '@/lib/auth/auth';
 import { Pager } from '@/components/dashboard/pager';
 import { formatInstant } from '@/components/dashboard/format';
 import Link from 'next/link';
@@ -67,7 +68,7 @@ export default async function TracesPage({ searchParams }: { searchParams: Promi
             <p>{shadow ? 'No shadow policy or contract version disagreed with the enforced decision in this range.' : 'Widen the time range or clear a filter.'}</p>
           </div>
         ) : (
-          <NoCallsYet />
+          <NoCallsYet baseUrl={publicBaseUrl()} />
         )
       ) : (
         <TraceTable traces={result.traces} shadow={shadow} />

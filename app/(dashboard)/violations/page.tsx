@@ -11,6 +11,7 @@ import { ViolationsChart } from '@/components/dashboard/violations-chart';
 import { ViolationTable } from '@/components/dashboard/violation-table';
 import { TopList } from '@/components/dashboard/top-list';
 import { NoCallsYet } from '@/components/dashboard/no-calls-yet';
+import { publicBaseUrl } from '@/lib/auth/auth';
 import { Pager } from '@/components/dashboard/pager';
 import { formatCount } from '@/components/dashboard/format';
 import { DataList, DECISION_OPTIONS, FilterForm, Problems, SelectField, TextField, TimeRangeFields } from '@/components/dashboard/filter-fields';
@@ -99,7 +100,7 @@ export default async function ViolationsPage({ searchParams }: { searchParams: P
             </p>
           </div>
         ) : (
-          <NoCallsYet what="violations" />
+          <NoCallsYet baseUrl={publicBaseUrl()} what="violations" />
         )
       ) : (
         <ViolationTable violations={list.violations} />

@@ -1,0 +1,46 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
+import { POST as validatePost } from '@/app/api/v1/validate/post/route';
+import { FIRST_CALL_POST, FIRST_CALL_PRE, firstCallCommands } from '@/components/dashboard/first-call-example';
+import { EXAMPLE_CONTRACTS } from '@/lib/contracts/examples';
+import { call } from '@/lib/testing/api-client';
+import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+
+let t: Awaited<ReturnType<typeof createTestTenant>>;
+
+// The demo tenant's contracts, published as the first start publishes them.
+beforeAll(async () => {
+  t = await createTestTenant();
+  for (const contract of EXAMPLE_CONTRACTS) await publishContract(t.tenant.id, contract);
+});
+
+/** The body of the n-th curl command, read back from the text the dashboard shows. */
+function shownBody(n: number): unknown {
+  const bodies = [...firstCallCommands('https://toolgate.example.com/').matchAll(/-d '(.+)'$/gm)].map((m) => JSON.parse(m[1] as string));
+  return bodies[n];
+}
+
+describe('the empty dashboard\'s first-call example', () => {
+  it('shows the instance\'s own URL, not localhost:3000', () => {
+    const text = firstCallCommands('https://toolgate.example.com/');
+    expect(text).toContain('curl -s https://toolgate.example.com/api/v1/validate/pre ');
+    expect(text).toContain('curl -s https://toolgate.example.com/api/v1/validate/post ');
+    expect(text).not.toContain('localhost');
+    expect(shownBody(0)).toEqual(FIRST_CALL_PRE);
+    expect(shownBody(1)).toEqual(FIRST_CALL_POST);
+  });
+
+  it('is allowed by the demo contracts, before and after the tool ran', async () => {
+    const pre = await call(validatePre, { key: t.agentKey, body: shownBody(0) });
+    expect(pre.status).toBe(200);
+    expect(pre.body).toMatchObject({ decision: 'allow', valid: true, errors: [] });
+    const post = await call(validatePost, { key: t.agentKey, body: shownBody(1) });
+    expect(post.status).toBe(200);
+    expect(post.body).toMatchObject({ decision: 'allow', valid: true, errors: [] });
+  });
+
+  it('is still allowed when pasted again (a read-only lookup is no duplicate to refuse)', async () => {
+    const again = await call(validatePre, { key: t.agentKey, body: shownBody(0) });
+    expect(again.body).toMatchObject({ decision: 'allow', valid: true });
+  });
+});
