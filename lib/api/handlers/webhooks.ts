@@ -4,22 +4,9 @@ import { createWebhook } from '../../webhooks/create-webhook';
 import { listWebhooks } from '../../webhooks/list-webhooks';
 import { deleteWebhook } from '../../webhooks/delete-webhook';
 import { WEBHOOK_EVENTS } from '../../webhooks/webhook-events';
+import { NewWebhookSchema } from '../../webhooks/webhook-url';
 
 const manage = { apiKey: 'admin', session: 'manage_keys' } as const;
-
-const WebhookUrl = z
-  .string()
-  .max(2048)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-    } catch {
-      return false;
-    }
-  }, 'must be an http or https URL')
-  .refine((value) => URL.canParse(value) && new URL(value).username === '' && new URL(value).password === '', 'must not carry credentials; receivers authenticate deliveries by their signature')
-  .describe('Where deliveries are POSTed: an http(s) URL without credentials, at most 2048 characters.');
 
 const DeliverySchema = z.object({ id: z.string(), event: z.string(), status: z.string(), attempts: z.number().int(), last_error: z.string().nullable(), created_at: z.string(), delivered_at: z.string().nullable(), next_attempt_at: z.string().nullable() }).strict();
 const WebhookSchema = z.object({ id: z.string(), url: z.string(), events: z.array(z.enum(WEBHOOK_EVENTS)), created_at: z.string(), recent_deliveries: z.array(DeliverySchema) }).strict();
@@ -27,7 +14,7 @@ const WebhookSchema = z.object({ id: z.string(), url: z.string(), events: z.arra
 /** POST /api/v1/webhooks — register a webhook; the answer's `secret` is shown only once. */
 export const createWebhookHandler = defineRoute({
   auth: manage,
-  body: z.object({ url: WebhookUrl, events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length).default([...WEBHOOK_EVENTS]) }).strict(),
+  body: NewWebhookSchema,
   response: WebhookSchema.extend({ secret: z.string() }).strict(),
   handler: async ({ caller, body }) => ({ status: 201, body: await createWebhook({ tenantId: caller.tenantId, url: body.url, events: body.events }) }),
 });

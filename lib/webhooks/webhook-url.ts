@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { WEBHOOK_EVENTS } from './webhook-events';
+
+/**
+ * A webhook receiver's URL as the API and the Settings page accept it: http(s), a host, no
+ * credentials, at most 2048 characters. Whether the host may be called at all (public
+ * addresses only, SSRF) is checked when the webhook is created (webhook-address.ts) and again
+ * at every delivery.
+ */
+export const WebhookUrl = z
+  .string()
+  .max(2048)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'must be an http or https URL')
+  .refine((value) => URL.canParse(value) && new URL(value).username === '' && new URL(value).password === '', 'must not carry credentials; receivers authenticate deliveries by their signature')
+  .describe('Where deliveries are POSTed: an http(s) URL without credentials, at most 2048 characters.');
+
+/** A new webhook: where, and which events (default: all). */
+export const NewWebhookSchema = z.object({ url: WebhookUrl, events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length).default([...WEBHOOK_EVENTS]) }).strict();
