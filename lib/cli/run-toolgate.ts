@@ -59,6 +59,8 @@ const COMMANDS: Record<string, Command> = {
     run: runLint,
   },
   test: { usage: TEST_USAGE, run: runTestCommand },
+  // Imported when run: the linter's commands never load the database client.
+  tenants: { usage: 'Usage: toolgate tenants create|list (see toolgate tenants --help)', run: async (args, io) => (await import('./tenants-command')).runTenantsCommand(args, io) },
 };
 
 const USAGE = [
@@ -67,6 +69,7 @@ const USAGE = [
   'Commands:',
   '  lint <files...>   lint contracts, policies and tool surfaces (JSON or YAML)',
   '  test <files...>   run the test cases contracts carry',
+  '  tenants create|list  create a tenant with an admin invitation, or list tenants',
   '',
   'Run "toolgate <command> --help" for its options.',
 ].join('\n');

@@ -1,11 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { db } from '../db';
 import { env } from '../env';
 import { createApiKey } from '../auth/api-keys';
 import { publicBaseUrl } from '../auth/auth';
-import { EXAMPLE_CONTRACTS } from '../contracts/examples';
-import { saveContractDraft } from '../contracts/save-contract-draft';
-import { publishContractVersion } from '../contracts/publish-contract-version';
+import { demoTenantLines, seedDemoTenant } from '../seed/demo-tenant';
 import { createTenant } from './create-tenant';
 import { addMember } from './add-member';
 
@@ -15,9 +12,11 @@ export interface BootstrapReport {
 }
 
 /**
- * First start. With TOOLGATE_INIT_* set, creates that tenant, its admin and its key unless the
- * tenant exists (then the variables are ignored). Without them, an empty database gets a demo
- * tenant with example contracts, and the sign-in details are printed this once.
+ * Every start (headless installs included). With TOOLGATE_INIT_TENANT set: creates that tenant
+ * when no tenant has its slug, whatever other tenants exist, with the admin and key the other
+ * TOOLGATE_INIT_* name; once the slug exists the variables are ignored (nothing is updated).
+ * Without it: a database with no tenant at all gets the demo tenant (lib/seed/demo-tenant.ts),
+ * and its sign-in details are printed this once.
  */
 export async function bootstrap(): Promise<BootstrapReport> {
   const e = env();
@@ -38,28 +37,7 @@ export async function bootstrap(): Promise<BootstrapReport> {
   }
 
   if ((await db().tenant.count()) > 0) return { created: null, lines: [] };
-
-  const tenant = await createTenant({ slug: 'demo', name: 'Demo tenant' });
-  const email = 'admin@demo.toolgate.local';
-  const password = randomBytes(9).toString('base64url');
-  await addMember({ tenantId: tenant.id, email, password, role: 'admin', name: 'Demo admin' });
-  const { key } = await createApiKey({ tenantId: tenant.id, name: 'demo agent key', scopes: ['validate', 'admin'] });
-  for (const document of EXAMPLE_CONTRACTS) {
-    await saveContractDraft({ tenantId: tenant.id, document });
-    await publishContractVersion({ tenantId: tenant.id, tool: document.id, version: document.version, changeNote: 'demo contract' });
-  }
-  const base = publicBaseUrl();
-  const body = JSON.stringify({ tool: 'orders.lookup', call_id: 'demo-1', arguments: { tenant_id: 'acme', order_id: 'ord_a1b2c3' }, context: { tenant_id: 'acme', user_id: 'u_1' } });
-  return {
-    created: 'demo',
-    lines: [
-      '',
-      'Toolgate demo tenant created. This is shown once; keep it.',
-      `  Sign in:  ${base}/sign-in  as ${email} / ${password}`,
-      `  API key:  ${key}`,
-      '  Validate a call:',
-      `  curl -s ${base}/api/v1/validate/pre -H 'authorization: Bearer ${key}' -H 'content-type: application/json' -d '${body}'`,
-      '',
-    ],
-  };
+  const seeded = await seedDemoTenant();
+  if (!seeded.created) return { created: null, lines: [] };
+  return { created: 'demo', lines: demoTenantLines(seeded, publicBaseUrl()) };
 }

@@ -1,0 +1,70 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { POST as accept } from '@/app/api/v1/invitations/accept/route';
+import { db } from '@/lib/db';
+import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
+import { call } from '@/lib/testing/api-client';
+import { runToolgate } from './run-toolgate';
+
+async function run(argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runToolgate(argv, { readFile: async () => '', stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+  return { code, stdout, stderr };
+}
+
+describe('toolgate tenants (in process, on the test database)', () => {
+  it('creates a tenant and an admin invitation recorded as done by the system; the printed link makes an admin', async () => {
+    const result = await run(['tenants', 'create', 'cli-acme', '--name', 'Acme from the CLI', '--admin', ' Ops@Acme.TEST ']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Created tenant "cli-acme" \(Acme from the CLI\)\.\nInvitation for its admin ops@acme\.test \(single use, expires \S+\):\n {2}http:\/\/localhost:3000\/invite\/[A-Za-z0-9_-]{43}\nNot e-mailed \(TOOLGATE_SMTP_URL is not set\): pass the link on yourself\.\n$/);
+    const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: 'cli-acme' } });
+    const record = await db().evidence.findFirstOrThrow({ where: { tenantId: tenant.id, kind: 'membership' } });
+    expect(record).toMatchObject({ decision: 'member_invited', actorUserId: null, apiKeyId: null });
+    expect(JSON.parse(record.details ?? '{}')).toMatchObject({ email: 'ops@acme.test', role: 'admin' });
+    expect((await db().invitation.findFirstOrThrow({ where: { tenantId: tenant.id } })).invitedBy).toBe('system');
+
+    const token = /\/invite\/(\S+)/.exec(result.stdout)?.[1] ?? '';
+    const accepted = await call(accept, { body: { token, password: 'cli-admin-password' } });
+    expect(accepted.status).toBe(201);
+    expect(accepted.body).toMatchObject({ role: 'admin', tenant: { slug: 'cli-acme' } });
+    expect((await verifyEvidenceChain({ tenantId: tenant.id })).valid).toBe(true);
+  });
+
+  it('refuses an existing slug (exit 1) and a bad slug or email (exit 2), creating nothing', async () => {
+    const before = await db().tenant.count();
+    expect(await run(['tenants', 'create', 'cli-acme', '--admin', 'other@acme.test'])).toMatchObject({ code: 1, stderr: 'toolgate tenants: a tenant "cli-acme" exists already; nothing was changed.\n' });
+    expect((await run(['tenants', 'create', 'Not A Slug', '--admin', 'a@b.test'])).code).toBe(2);
+    expect((await run(['tenants', 'create', 'fine-slug', '--admin', 'not-an-email'])).code).toBe(2);
+    expect(await db().tenant.count()).toBe(before);
+  });
+
+  it('lists tenants with their member counts', async () => {
+    const result = await run(['tenants', 'list']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^SLUG\s+NAME\s+MEMBERS\s+CREATED$/);
+    expect(lines.find((l) => l.startsWith('cli-acme '))).toMatch(/^cli-acme\s+Acme from the CLI\s+1\s+\d{4}-\d\d-\d\dT/);
+  });
+});
+
+describe('npx toolgate tenants (a child process)', () => {
+  it('applies migrations and runs against DATABASE_URL', async () => {
+    const bin = path.resolve(__dirname, '../../bin/toolgate.mjs');
+    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [bin, 'tenants', 'create', 'cli-child', '--admin', 'child@acme.test'], { env: { ...process.env, VITEST: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Created tenant "cli-child"');
+    expect(await db().invitation.count({ where: { tenant: { slug: 'cli-child' }, email: 'child@acme.test', role: 'admin' } })).toBe(1);
+  }, 60_000);
+});

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { db } from '@/lib/db';
+import { resetEnvForTests } from '@/lib/env';
+import { bootstrap } from '@/lib/tenants/bootstrap';
+import { createTenant } from '@/lib/tenants/create-tenant';
+import { DEMO_ADMIN_EMAIL, seedDemoTenant } from './demo-tenant';
+
+async function withInit<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+  Object.assign(process.env, vars);
+  resetEnvForTests();
+  try {
+    return await fn();
+  } finally {
+    for (const key of Object.keys(vars)) delete process.env[key];
+    resetEnvForTests();
+  }
+}
+
+describe('seeds', () => {
+  it('TOOLGATE_INIT_* creates its tenant even when other tenants exist, and changes nothing once it exists', async () => {
+    await createTenant({ slug: 'someone-else' });
+    const vars = { TOOLGATE_INIT_TENANT: 'headless', TOOLGATE_INIT_ADMIN_EMAIL: 'ops@headless.test', TOOLGATE_INIT_ADMIN_PASSWORD: 'headless-password' };
+    const first = await withInit(vars, bootstrap);
+    expect(first).toEqual({ created: 'init', lines: ['toolgate: created tenant "headless"', 'toolgate: created admin ops@headless.test'] });
+    const again = await withInit({ ...vars, TOOLGATE_INIT_ADMIN_EMAIL: 'other@headless.test' }, bootstrap);
+    expect(again).toEqual({ created: null, lines: ['toolgate: tenant "headless" exists; TOOLGATE_INIT_* ignored'] });
+    expect(await db().membership.count({ where: { tenant: { slug: 'headless' } } })).toBe(1);
+    // Without TOOLGATE_INIT_*, a database that has tenants gets no demo tenant.
+    expect(await bootstrap()).toEqual({ created: null, lines: [] });
+    expect(await db().tenant.count({ where: { slug: 'demo' } })).toBe(0);
+  });
+
+  it('the demo tenant keeps arguments for 30 days, has its admin, key and published contracts, and is seeded once', async () => {
+    const seeded = await seedDemoTenant({ password: 'demo-password-for-test' });
+    expect(seeded).toMatchObject({ created: true, email: DEMO_ADMIN_EMAIL, password: 'demo-password-for-test', apiKey: expect.stringMatching(/^tg_/) });
+    const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: 'demo' }, include: { contracts: true, memberships: true, apiKeys: true } });
+    expect(tenant).toMatchObject({ name: 'Demo tenant', storeRawArguments: true, retentionDays: 30 });
+    expect(tenant.contracts.map((c) => c.tool).sort()).toEqual(['cart.begin_checkout', 'orders.lookup', 'payments.refund']);
+    expect(tenant.contracts.every((c) => c.latestVersionId !== null)).toBe(true);
+    expect(tenant.memberships.map((m) => m.role)).toEqual(['admin']);
+    expect(tenant.apiKeys.map((k) => k.scopes)).toEqual(['validate admin']);
+    expect(await seedDemoTenant()).toEqual({ created: false, tenantId: tenant.id });
+    expect(await db().contract.count({ where: { tenantId: tenant.id } })).toBe(3);
+  });
+});
