@@ -30,6 +30,9 @@ if (process.argv.includes('--build')) {
 }
 
 const settings = env();
+// A bad TOOLGATE_OIDC_* setting (a role mapping naming no role, half the client settings) stops
+// start-up here with its message, not at the first sign-in.
+(await import('../lib/auth/sso-config')).parseSsoConfig(settings);
 const { provider, applied } = await migrateDatabase(settings.DATABASE_URL);
 console.log(applied.length ? `toolgate: ${provider} migrated (${applied.join(', ')})` : `toolgate: ${provider} schema up to date`);
 
