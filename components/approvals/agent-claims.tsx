@@ -5,23 +5,25 @@ import { RevealedJson, RevealedText } from './revealed-text';
  * Everything the agent supplied, in one box labelled as its claim: the arguments, a `reason`
  * argument, and the context (end user, roles, tenant, state). Toolgate checked the arguments
  * against the contract but cannot know whether any of it is true: a model can write "the
- * customer asked for this" as easily as anything else.
+ * customer asked for this" as easily as anything else. Once an approver edited the arguments,
+ * they are no longer the agent's: they are shown apart (EditedArguments).
  */
 export function AgentClaims(props: {
   userId: string | null;
   context: Record<string, unknown> | null;
   contextOmitted: boolean;
+  /** The agent's arguments as shown (redacted); null when not kept or replaced by an edit. */
   args: Record<string, unknown> | null;
   argumentsOmitted: boolean;
+  /** An approver replaced the arguments: the agent's values appear in the edit's diff. */
   edited: boolean;
-  diff: ArgumentsDiff | null;
   open: boolean;
 }) {
   const { context } = props;
   const roles = Array.isArray(context?.roles) ? context.roles.filter((r): r is string => typeof r === 'string') : [];
   const tenant = typeof context?.tenant_id === 'string' ? context.tenant_id : null;
   const state = context && Object.prototype.hasOwnProperty.call(context, 'state') ? context.state : undefined;
-  const reason = props.args && typeof props.args.reason === 'string' ? props.args.reason : null;
+  const reason = !props.edited && props.args && typeof props.args.reason === 'string' ? props.args.reason : null;
 
   return (
     <section data-testid="agent-claims" className="mt-3 rounded-md border border-dashed border-amber-400 bg-amber-50/40 p-3 text-sm" aria-label="What the agent claims">
@@ -56,14 +58,36 @@ export function AgentClaims(props: {
         </details>
       )}
       {props.contextOmitted && <p className="mt-2 text-zinc-500">The context is too large to show here.</p>}
-      {props.args && (
-        <details className="mt-2" open={props.open}>
-          <summary className="cursor-pointer font-medium">Arguments{props.edited ? ' (as edited by an approver)' : ''}</summary>
-          <RevealedJson value={props.args} testId="approval-arguments" />
+      {props.edited ? (
+        <p className="mt-2 text-zinc-600">Arguments: replaced by an approver’s edit (below); the agent’s own values are the “was” side of its diff.</p>
+      ) : (
+        props.args && (
+          <details className="mt-2" open={props.open}>
+            <summary className="cursor-pointer font-medium">Arguments</summary>
+            <RevealedJson value={props.args} testId="approval-arguments" />
+          </details>
+        )
+      )}
+      {!props.edited && props.argumentsOmitted && <p className="mt-2 text-zinc-500">The arguments are too large to show here.</p>}
+    </section>
+  );
+}
+
+/** Arguments an approver edited: what an approve now binds, and what the edit changed. */
+export function EditedArguments({ args, omitted, diff, open }: { args: Record<string, unknown> | null; omitted: boolean; diff: ArgumentsDiff | null; open: boolean }) {
+  return (
+    <section data-testid="edited-arguments" aria-label="Edited by an approver" className="mt-3 rounded-md border border-sky-300 bg-sky-50/40 p-3 text-sm">
+      <h3 className="text-xs font-semibold tracking-wide text-sky-900 uppercase">
+        <span className="rounded bg-sky-200 px-1.5 py-0.5">Edited by an approver</span>
+      </h3>
+      {args && (
+        <details className="mt-2" open={open}>
+          <summary className="cursor-pointer font-medium">Arguments as edited (an approve binds these)</summary>
+          <RevealedJson value={args} testId="approval-arguments" />
         </details>
       )}
-      {props.argumentsOmitted && <p className="mt-2 text-zinc-500">The arguments are too large to show here.</p>}
-      {props.diff && <ArgumentsDiffView diff={props.diff} />}
+      {omitted && <p className="mt-2 text-zinc-500">The arguments are too large to show here.</p>}
+      {diff ? <ArgumentsDiffView diff={diff} /> : <p className="mt-2 text-zinc-500">The agent’s original arguments are no longer kept, so there is no diff.</p>}
     </section>
   );
 }
@@ -75,7 +99,7 @@ const KIND_SIGN = { added: '+', removed: '−', changed: '~' } as const;
 export function ArgumentsDiffView({ diff }: { diff: ArgumentsDiff }) {
   return (
     <div data-testid="arguments-diff" className="mt-2">
-      <p className="font-medium">Changed by an approver’s edit ({diff.changes.length}{diff.truncated ? '+' : ''} change{diff.changes.length === 1 ? '' : 's'} against the agent’s arguments)</p>
+      <p className="font-medium">What the edit changed ({diff.changes.length}{diff.truncated ? '+' : ''} change{diff.changes.length === 1 ? '' : 's'} against the agent’s arguments)</p>
       {diff.changes.length === 0 ? (
         <p className="text-zinc-500">No visible change.</p>
       ) : (

@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import type { ApprovalQueueItem } from '@/lib/approvals/approval-queue-types';
 import { StatusBadge } from '@/components/status-badge';
-import { AgentClaims } from './agent-claims';
+import { AgentClaims, EditedArguments } from './agent-claims';
 import { formatTimeLeft, formatUtc } from './approvals-api';
 import { DecisionForm } from './decision-form';
 import { findHidden, HiddenCharactersWarning, RevealedText } from './revealed-text';
@@ -26,6 +26,7 @@ export function ApprovalCard({ item, now, onDecided }: { item: ApprovalQueueItem
     item.context ? JSON.stringify(item.context) : null,
     item.arguments_diff ? JSON.stringify(item.arguments_diff) : null,
     item.user_id,
+    item.call_id,
     item.comment,
     item.escalation?.comment,
     ...item.votes.map((v) => v.comment),
@@ -76,7 +77,9 @@ export function ApprovalCard({ item, now, onDecided }: { item: ApprovalQueueItem
         <dl className="mt-1 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
           <dt className="text-zinc-500">Call</dt>
           <dd>
-            <span data-testid="approval-call-id" className="font-mono text-xs break-all">{item.call_id}</span>{' '}
+            <span data-testid="approval-call-id" className="font-mono text-xs break-all">
+              <RevealedText text={item.call_id} />
+            </span>{' '}
             <Link href={`/traces/${item.trace_id}`} data-testid="trace-link" className={`text-xs ${linkClass}`}>trace →</Link>
           </dd>
           <dt className="text-zinc-500">Contract</dt>
@@ -152,12 +155,12 @@ export function ApprovalCard({ item, now, onDecided }: { item: ApprovalQueueItem
         userId={item.user_id}
         context={item.context}
         contextOmitted={item.context_omitted}
-        args={item.arguments}
+        args={item.edited ? null : item.arguments}
         argumentsOmitted={item.arguments_omitted}
-        edited={item.edited}
-        diff={item.arguments_diff}
+        edited={item.edited && (item.arguments !== null || item.arguments_omitted)}
         open={pending}
       />
+      {item.edited && (item.arguments !== null || item.arguments_omitted) && <EditedArguments args={item.arguments} omitted={item.arguments_omitted} diff={item.arguments_diff} open={pending} />}
 
       <details className="mt-3">
         <summary className="cursor-pointer text-sm font-medium">Trace so far ({item.trace.length})</summary>

@@ -38,7 +38,7 @@ export function TraceApprovalCard({ approval: a }: { approval: TraceApprovalView
         )}
       </p>
       <HiddenCharactersWarning count={hidden.count} kinds={hidden.kinds} />
-      <AgentClaims userId={a.user_id} context={a.context} contextOmitted={false} args={null} argumentsOmitted={false} edited={false} diff={null} open={false} />
+      <AgentClaims userId={a.user_id} context={a.context} contextOmitted={false} args={null} argumentsOmitted={false} edited={false} open={false} />
       {a.votes.length > 0 && (
         <ul className="mt-2 space-y-1 text-xs">
           {a.votes.map((v) => (
