@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { E2E_ADMIN, E2E_INIT_API_KEY, E2E_TENANT } from './e2e/test-env';
+import { E2E_OIDC, e2eOidcPort } from './e2e/oidc';
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
@@ -13,6 +14,8 @@ export default defineConfig({
   testDir: 'e2e',
   // Not test-results/ itself: Playwright empties its outputDir, and vitest's report lives there.
   outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results/e2e',
+  // Starts the OpenID provider SSO signs in against (e2e/oidc.ts); stops it when the run ends.
+  globalSetup: './e2e/global-setup.ts',
   globalTeardown: './e2e/global-teardown.ts',
   // A flaky test is a bug to fix, not to retry; one worker because all tests share one server.
   retries: 0,
@@ -44,8 +47,9 @@ export default defineConfig({
     command: 'node scripts/serve.mjs',
     url: `${baseURL}/sign-in`,
     reuseExistingServer: false,
-    // The first start runs `next build`, which takes a minute or two on two cores.
-    timeout: 240_000,
+    // The first start runs `next build`, which takes a minute or two on two quiet cores and
+    // several times that when other builds share them.
+    timeout: 600_000,
     stdout: 'pipe',
     stderr: 'pipe',
     gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
@@ -59,6 +63,13 @@ export default defineConfig({
       TOOLGATE_INIT_ADMIN_EMAIL: E2E_ADMIN.email,
       TOOLGATE_INIT_ADMIN_PASSWORD: E2E_ADMIN.password,
       TOOLGATE_INIT_API_KEY: E2E_INIT_API_KEY,
+      // SSO is on for every spec: password sign-in must keep working beside it.
+      TOOLGATE_OIDC_ISSUER: `http://127.0.0.1:${e2eOidcPort()}`,
+      TOOLGATE_OIDC_CLIENT_ID: E2E_OIDC.clientId,
+      TOOLGATE_OIDC_CLIENT_SECRET: E2E_OIDC.clientSecret,
+      TOOLGATE_OIDC_ALLOWED_DOMAINS: 'example.com',
+      TOOLGATE_OIDC_GROUPS_CLAIM: E2E_OIDC.groupsClaim,
+      TOOLGATE_OIDC_ROLE_MAPPING: E2E_OIDC.roleMapping,
     },
   },
 });
