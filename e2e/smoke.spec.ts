@@ -20,7 +20,7 @@ test('sign in, see the shell, create, use and revoke an API key', async ({ page,
   await test.step('a wrong password is refused with a clear message', async () => {
     await page.getByLabel('Email').fill(E2E_ADMIN.email);
     await page.getByLabel('Password').fill('not-the-password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     // Filtered by text: Next's route announcer is an alert region too.
     await expect(page.getByRole('alert').filter({ hasText: 'Wrong email or password.' })).toBeVisible();
     await expect(page).toHaveURL(/\/sign-in$/);
@@ -28,7 +28,7 @@ test('sign in, see the shell, create, use and revoke an API key', async ({ page,
 
   await test.step('the right password opens the dashboard shell', async () => {
     await page.getByLabel('Password').fill(E2E_ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page).toHaveURL(/\/$/);
     const nav = page.getByRole('navigation', { name: 'Main' });
     for (const live of ['Overview', 'Approvals', 'Traces', 'Violations', 'Contracts', 'Policies', 'Surfaces', 'API keys']) {
