@@ -16,7 +16,10 @@ export function proxy(request: NextRequest): NextResponse {
   // the cookie, so they are checked whatever else they carry.
   if (!action && (request.headers.has('authorization') || !carriesSession(request))) return NextResponse.next();
   const requestId = crypto.randomUUID();
-  const error = crossSiteError({ method: request.method, url: request.url, header: (name) => request.headers.get(name) }, requestId);
+  // Read directly: start-up has already validated every setting (lib/env.ts), and loading the
+  // settings module here would pull its file-system code into the proxy bundle.
+  const publicUrl = process.env.TOOLGATE_PUBLIC_URL || undefined;
+  const error = crossSiteError({ method: request.method, url: request.url, header: (name) => request.headers.get(name) }, requestId, publicUrl);
   if (!error) return NextResponse.next();
   return NextResponse.json(
     { error: { code: error.code, message: error.message, details: error.details }, request_id: requestId },

@@ -24,9 +24,14 @@ const root = projectRoot();
 
 if (process.argv.includes('--build')) {
   // No settings or database needed: a build can be made before either exists.
-  const { built } = await ensureAppBuild({ root, force: process.argv.includes('--force') });
-  console.log(built ? 'toolgate: build ready; npm start serves it' : 'toolgate: the build is current; nothing to do (--force rebuilds)');
-  process.exit(0);
+  try {
+    const { built } = await ensureAppBuild({ root, force: process.argv.includes('--force') });
+    console.log(built ? 'toolgate: build ready; npm start serves it' : 'toolgate: the build is current; nothing to do (--force rebuilds)');
+    process.exit(0);
+  } catch (error) {
+    console.error(`toolgate: ${(error as Error).message}`);
+    process.exit(1);
+  }
 }
 
 const settings = env();

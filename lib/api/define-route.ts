@@ -212,7 +212,7 @@ async function authenticate(call: IncomingCall, requirement: AuthRequirement, re
 
 /** Throws `cross_site_request` unless the call comes from the instance's own origin. */
 function refuseCrossSite(call: IncomingCall, requestId: string): void {
-  const error = crossSiteError(call, requestId);
+  const error = crossSiteError(call, requestId, env().TOOLGATE_PUBLIC_URL);
   if (error) throw error;
 }
 

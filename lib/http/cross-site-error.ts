@@ -1,5 +1,4 @@
 import { ApiError } from '../api/errors';
-import { env } from '../env';
 import { log } from '../log';
 import { checkSameOrigin, crossSiteMessage } from './same-origin';
 
@@ -14,12 +13,12 @@ export interface OriginHeaders {
 /**
  * The `cross_site_request` error for an unsafe request from another origin (logged once here),
  * or null when it may go on. Shared by the API wrapper, the Better Auth route and the Next proxy;
- * it imports nothing heavier than the settings so the proxy stays small.
+ * `publicUrl` is TOOLGATE_PUBLIC_URL, passed in so the proxy need not load the settings module.
  */
-export function crossSiteError(request: OriginHeaders, requestId: string): ApiError | null {
+export function crossSiteError(request: OriginHeaders, requestId: string, publicUrl: string | undefined): ApiError | null {
   const origin = request.header('origin');
   const secFetchSite = request.header('sec-fetch-site');
-  const verdict = checkSameOrigin({ method: request.method, origin, secFetchSite, publicUrl: env().TOOLGATE_PUBLIC_URL, host: request.header('host'), requestUrl: request.url });
+  const verdict = checkSameOrigin({ method: request.method, origin, secFetchSite, publicUrl, host: request.header('host'), requestUrl: request.url });
   if (verdict.allowed) return null;
   log.warn('cross-site request refused', {
     method: request.method.slice(0, 20),
