@@ -13,6 +13,8 @@ const LINKS = [
   { href: '/policies', label: 'Policies' },
   { href: '/surfaces', label: 'Surfaces' },
   { href: '/api-keys', label: 'API keys' },
+  { href: '/members', label: 'Members' },
+  { href: '/settings', label: 'Settings' },
 ] as const;
 
 /**

@@ -61,9 +61,13 @@ export async function switchTenant(options: { userId: string; slug: string }): P
 }
 
 /** httpOnly: scripts never need it; Lax: a link from elsewhere still opens the chosen tenant. */
+export function tenantCookieOptions(): { httpOnly: true; sameSite: 'lax'; path: '/'; maxAge: number; secure: boolean } {
+  return { httpOnly: true, sameSite: 'lax', path: '/', maxAge: 400 * 24 * 3600, secure: env().TOOLGATE_PUBLIC_URL?.startsWith('https:') ?? false };
+}
+
 export function tenantCookie(tenantId: string): string {
-  const secure = env().TOOLGATE_PUBLIC_URL?.startsWith('https:') ? '; Secure' : '';
-  return `${TENANT_COOKIE}=${encodeURIComponent(tenantId)}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${400 * 24 * 3600}${secure}`;
+  const o = tenantCookieOptions();
+  return `${TENANT_COOKIE}=${encodeURIComponent(tenantId)}; Path=${o.path}; HttpOnly; SameSite=Lax; Max-Age=${o.maxAge}${o.secure ? '; Secure' : ''}`;
 }
 
 export function readCookie(header: string | null, name: string): string | null {

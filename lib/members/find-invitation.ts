@@ -39,3 +39,8 @@ export async function getPendingInvitationOrThrow(token: string): Promise<Invita
   if (found.state !== 'pending') throw invitationInvalid(found.state);
   return found;
 }
+
+/** Whether the invited email already has a Toolgate account (it then signs in to accept). */
+export async function accountExistsFor(email: string): Promise<boolean> {
+  return (await db().user.count({ where: { email } })) > 0;
+}

@@ -1,0 +1,151 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useActionState, useState, type FormEvent } from 'react';
+import { acceptInvitationAction, type AcceptState } from '@/app/(auth)/invite/[token]/actions';
+import { authClient } from '../auth-client';
+
+function Problem({ message }: { message: string | null }) {
+  if (!message) return null;
+  return (
+    <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+      {message}
+    </p>
+  );
+}
+
+/**
+ * No account yet: the invitee chooses a password (and optionally a name). The API creates the
+ * account and the membership; then they are signed in like anyone else and land on the overview.
+ */
+export function SetPasswordForm({ token, email }: { token: string; email: string }) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const password = String(form.get('password') ?? '');
+    if (password !== String(form.get('confirm') ?? '')) {
+      setError('The two passwords differ.');
+      return;
+    }
+    const name = String(form.get('name') ?? '').trim();
+    setPending(true);
+    setError(null);
+    try {
+      const response = await fetch('/api/v1/invitations/accept', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, password, ...(name ? { name } : {}) }) });
+      if (!response.ok) {
+        const body = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+        setError(body?.error?.message ?? 'The invitation could not be accepted. Try again.');
+        setPending(false);
+        // A used, expired or revoked link, or an account made meanwhile: the page says what now.
+        if (body?.error?.code === 'invitation_invalid' || body?.error?.code === 'conflict') router.refresh();
+        return;
+      }
+      const signedIn = await authClient.signIn.email({ email, password });
+      if (signedIn.error) {
+        setError('Your account is ready, but signing in failed. Sign in with your new password.');
+        setPending(false);
+        return;
+      }
+      router.replace('/');
+      router.refresh();
+    } catch {
+      setError('Could not reach the server. Check your connection and try again.');
+      setPending(false);
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-4">
+      <p className="text-sm text-zinc-600">Choose a password for {email} to accept.</p>
+      <div className="space-y-1">
+        <label htmlFor="invite-name" className="block text-sm font-medium">Your name <span className="font-normal text-zinc-500">(optional)</span></label>
+        <input id="invite-name" name="name" maxLength={100} autoComplete="name" className="input" />
+      </div>
+      <div className="space-y-1">
+        <label htmlFor="invite-password" className="block text-sm font-medium">Password</label>
+        <input id="invite-password" name="password" type="password" required minLength={8} maxLength={128} autoComplete="new-password" className="input" />
+        <p className="text-xs text-zinc-500">8 to 128 characters.</p>
+      </div>
+      <div className="space-y-1">
+        <label htmlFor="invite-confirm" className="block text-sm font-medium">Password again</label>
+        <input id="invite-confirm" name="confirm" type="password" required minLength={8} maxLength={128} autoComplete="new-password" className="input" />
+      </div>
+      <Problem message={error} />
+      <button type="submit" disabled={pending} className="btn-primary w-full">{pending ? 'Joining…' : 'Set password and join'}</button>
+    </form>
+  );
+}
+
+/** An account exists: sign in as the invited email, and the page then offers Accept. */
+export function InviteSignInForm({ email }: { email: string }) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const password = String(new FormData(event.currentTarget).get('password') ?? '');
+    setPending(true);
+    setError(null);
+    try {
+      const result = await authClient.signIn.email({ email, password });
+      if (result.error) {
+        setError(result.error.status === 401 ? 'Wrong password.' : result.error.status === 429 ? 'Too many attempts. Wait a few seconds and try again.' : result.error.message || 'Sign-in failed. Try again.');
+        setPending(false);
+        return;
+      }
+      router.refresh();
+    } catch {
+      setError('Could not reach the server. Check your connection and try again.');
+      setPending(false);
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-4">
+      <p className="text-sm text-zinc-600">You already have an account: sign in as <strong>{email}</strong> to accept.</p>
+      <div className="space-y-1">
+        <label htmlFor="invite-signin-password" className="block text-sm font-medium">Password</label>
+        <input id="invite-signin-password" name="password" type="password" required autoComplete="current-password" className="input" />
+      </div>
+      <Problem message={error} />
+      <button type="submit" disabled={pending} className="btn-primary w-full">{pending ? 'Signing in…' : `Sign in as ${email}`}</button>
+    </form>
+  );
+}
+
+export function AcceptInvitationButton({ token, tenantName }: { token: string; tenantName: string }) {
+  const [state, formAction, pending] = useActionState<AcceptState, FormData>(acceptInvitationAction, { status: 'idle' });
+  return (
+    <form action={formAction} className="space-y-3">
+      <input type="hidden" name="token" value={token} />
+      <Problem message={state.status === 'error' ? state.message : null} />
+      <button type="submit" disabled={pending} className="btn-primary w-full">{pending ? 'Joining…' : `Accept and join ${tenantName}`}</button>
+    </form>
+  );
+}
+
+/** Signs out and stays on the invitation, which then offers the right sign-in. */
+export function InviteSignOutButton() {
+  const router = useRouter();
+  const [pending, setPending] = useState(false);
+  return (
+    <button
+      type="button"
+      disabled={pending}
+      className="btn-secondary"
+      onClick={async () => {
+        setPending(true);
+        await authClient.signOut();
+        router.refresh();
+        setPending(false);
+      }}
+    >
+      {pending ? 'Signing out…' : 'Sign out'}
+    </button>
+  );
+}
