@@ -100,7 +100,7 @@ export function defineRoute<BS extends z.ZodType | undefined = undefined, QS ext
       let body: unknown;
       if (definition.body) {
         const e = env();
-        const raw = await readJsonBody(call, { maxBytes: e.TOOLGATE_MAX_BODY_BYTES, maxDepth: e.TOOLGATE_MAX_JSON_DEPTH });
+        const raw = await readJsonBody(call, { maxBytes: e.TOOLGATE_MAX_BODY_BYTES, maxDepth: e.TOOLGATE_MAX_JSON_DEPTH }, definition.body);
         body = parseWith(definition.body, raw, 'body');
       }
       const result = await definition.handler({

@@ -7,6 +7,7 @@
 export const API_ERROR_CODES = {
   bad_request: { status: 400, description: 'The request is malformed: invalid JSON, wrong shape, or a bad parameter.' },
   json_too_deep: { status: 400, description: 'The JSON body nests deeper than TOOLGATE_MAX_JSON_DEPTH.' },
+  number_unrepresentable: { status: 400, description: 'A number in the body cannot be held exactly by a double: beyond ±1.8e308 (e.g. 1e309), an integer beyond ±(2^53−1), or non-zero but reading as 0. details.path names the first, details.paths up to 20; send such values as strings (docs/numbers.md). validate/pre and validate/post answer one in arguments, context, result or error with a deny (AXAG_NUMBER_UNREPRESENTABLE) instead.' },
   unauthorized: { status: 401, description: 'No valid API key or session was presented.' },
   forbidden: { status: 403, description: 'The key or user lacks the scope or role this endpoint needs.' },
   cross_site_request: { status: 403, description: 'A signed-in (session cookie) request that changes something came from another origin: its Origin header is not this instance\'s own (TOOLGATE_PUBLIC_URL, else the request\'s Host), is "null", or is missing without Sec-Fetch-Site: same-origin. Nothing was changed. API-key requests are not affected (docs/security.md).' },

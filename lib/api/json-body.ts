@@ -1,5 +1,6 @@
 import { ApiError } from './errors';
 import type { IncomingCall } from './define-route';
+import { findUnrepresentableNumbers, inspectJsonText, type NumberFinding } from './json-numbers';
 
 /**
  * Reads a request body with a hard byte cap enforced while streaming, so a client that omits
@@ -29,46 +30,82 @@ export function tooLarge(maxBytes: number): ApiError {
   return new ApiError('payload_too_large', `The request body exceeds the limit of ${maxBytes} bytes.`, { max_bytes: maxBytes });
 }
 
+export interface ReportedNumbers {
+  /** The raw body text the findings' offsets point into. */
+  text: string;
+  findings: NumberFinding[];
+}
+
+const reportingSchemas = new WeakMap<object, readonly string[]>();
+const reported = new WeakMap<IncomingCall, ReportedNumbers>();
+
 /**
- * Linear scan for nesting depth before JSON.parse, so deeply nested input is refused cheaply
- * and nothing downstream (Ajv, canonicalisation, CEL) recurses without bound.
+ * Marks a body schema whose route answers numbers a double cannot hold under these top-level
+ * fields itself, as a decision, instead of the 400 every other route gives: validate/pre and
+ * validate/post refuse such a call with AXAG_NUMBER_UNREPRESENTABLE and record it. Returns the
+ * schema, so it can wrap the one given to defineRoute.
  */
-export function jsonDepthExceeds(text: string, maxDepth: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \ */) i++;
-      else if (c === 34 /* " */) inString = false;
-      continue;
-    }
-    if (c === 34) inString = true;
-    else if (c === 123 /* { */ || c === 91 /* [ */) {
-      if (++depth > maxDepth) return true;
-    } else if (c === 125 || c === 93) depth--;
-  }
-  return false;
+export function reportNumbersUnder<S extends object>(schema: S, fields: readonly string[]): S {
+  reportingSchemas.set(schema, fields);
+  return schema;
+}
+
+/** What readJsonBody found for this call on a route that reports numbers itself. */
+export function reportedNumbers(call: IncomingCall): ReportedNumbers | undefined {
+  return reported.get(call);
 }
 
 /**
  * Parses a JSON body. `__proto__` and `constructor` keys stay plain data: JSON.parse defines
  * them as own properties and never touches prototypes, and nothing later merges them into
- * other objects.
+ * other objects. Nesting deeper than `maxDepth` is refused before parsing, so nothing
+ * downstream (Ajv, canonicalisation, CEL) recurses without bound; a number a double cannot hold
+ * as sent is refused after it (lib/api/json-numbers.ts), unless `schema` reports them itself.
  */
-export async function readJsonBody(call: IncomingCall, limits: { maxBytes: number; maxDepth: number }): Promise<unknown> {
+export async function readJsonBody(call: IncomingCall, limits: { maxBytes: number; maxDepth: number }, schema?: object): Promise<unknown> {
   const type = call.header('content-type') ?? '';
   if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
     throw new ApiError('unsupported_media_type', `Expected an application/json body, got "${type.slice(0, 100)}".`);
   }
   const text = await call.bodyText(limits.maxBytes);
   if (text.trim() === '') throw new ApiError('bad_request', 'The request body is empty; expected a JSON object.');
-  if (jsonDepthExceeds(text, limits.maxDepth)) {
+  const inspected = inspectJsonText(text, limits.maxDepth);
+  if (inspected.tooDeep) {
     throw new ApiError('json_too_deep', `The JSON body nests deeper than ${limits.maxDepth} levels.`, { max_depth: limits.maxDepth });
   }
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (error) {
     throw new ApiError('bad_request', `The request body is not valid JSON: ${(error as Error).message.slice(0, 200)}`);
   }
+  if (inspected.numbersToCheck) {
+    const findings = findUnrepresentableNumbers(text);
+    if (findings.length > 0) {
+      const fields = schema ? reportingSchemas.get(schema) : undefined;
+      if (fields && findings.every((f) => fields.includes(String(f.segments[0])))) reported.set(call, { text, findings });
+      else throw unrepresentable(findings);
+    }
+  }
+  return value;
+}
+
+function unrepresentable(findings: readonly NumberFinding[]): ApiError {
+  const [first] = findings as [NumberFinding];
+  return new ApiError('number_unrepresentable', `${first.path} is ${clipToken(first.token)}, ${describeNumberProblem(first.problem)}; JSON numbers cannot carry it exactly. Send it as a string.`, {
+    path: first.path,
+    problem: first.problem,
+    paths: findings.slice(0, 20).map((f) => f.path),
+  });
+}
+
+/** For messages: a number token of up to 40 characters, else its ends. */
+export function clipToken(token: string): string {
+  return token.length <= 40 ? token : `${token.slice(0, 20)}…${token.slice(-12)}`;
+}
+
+export function describeNumberProblem(problem: NumberFinding['problem']): string {
+  if (problem === 'not_finite') return 'beyond the largest double (it would read as Infinity)';
+  if (problem === 'underflow') return 'not zero, but it would read as 0';
+  return 'an integer beyond ±(2^53−1) (9007199254740991), where doubles skip integers';
 }

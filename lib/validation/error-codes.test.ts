@@ -39,6 +39,7 @@ const EXTENDED_CODES: Record<string, [string, 'error' | 'warning']> = {
   AXAG_POLICY_EVALUATION_FAILED: ['policy_error', 'error'],
   AXAG_POLICY_TRANSFORM_INVALID: ['policy_error', 'error'],
   AXAG_ESCALATION_REQUIRED: ['safety_error', 'error'],
+  AXAG_NUMBER_UNREPRESENTABLE: ['parameter_error', 'error'],
 };
 
 describe('ERROR_CODES', () => {
@@ -56,6 +57,19 @@ describe('ERROR_CODES', () => {
     for (const entry of Object.values(ERROR_CODES)) {
       expect(entry.description.length).toBeGreaterThan(5);
       expect(entry.suggestion.length).toBeGreaterThan(5);
+    }
+  });
+
+  it('names each code\'s specific failure for the envelope, in the seed example\'s style, once per code', () => {
+    // The seed's example envelope types a failed precondition `precondition_failed` while its
+    // table types the code `precondition_error`: both are kept, each where the seed shows it.
+    expect(ERROR_CODES.AXAG_PRECONDITION_FAILED.envelope_type).toBe('precondition_failed');
+    expect(ERROR_CODES.AXAG_POSTCONDITION_FAILED.envelope_type).toBe('postcondition_failed');
+    const envelopeTypes = Object.values(ERROR_CODES).map((entry) => entry.envelope_type);
+    expect(new Set(envelopeTypes).size).toBe(envelopeTypes.length);
+    for (const [code, entry] of Object.entries(ERROR_CODES)) {
+      expect(entry.envelope_type, code).toMatch(/^[a-z]+(_[a-z0-9]+)+$/);
+      expect(entry.envelope_type, code).not.toBe(entry.type);
     }
   });
 
@@ -79,8 +93,8 @@ describe('ERROR_CODES', () => {
   it('renders a markdown table with one row per code', () => {
     const table = errorCodesMarkdownTable();
     const lines = table.split('\n');
-    expect(lines[0]).toBe('| Error Code | Type | Severity | Description | Suggestion |');
+    expect(lines[0]).toBe('| Error Code | Type | Envelope type | Severity | Description | Suggestion |');
     expect(lines).toHaveLength(Object.keys(ERROR_CODES).length + 2);
-    expect(table).toContain('| `AXAG_TENANT_BOUNDARY` | security_error | error | Cross-tenant access attempt. |');
+    expect(table).toContain('| `AXAG_TENANT_BOUNDARY` | security_error | tenant_boundary_crossed | error | Cross-tenant access attempt. |');
   });
 });

@@ -25,8 +25,14 @@ function bare(sentence: string): string {
   return sentence.replace(/[.\s]+$/, '');
 }
 
-function nextStep(tool: string, errors: ValidationIssue[]): string {
+function nextStep(tool: string, errors: ValidationIssue[], phase: 'pre' | 'post'): string {
   const codes = new Set(errors.map((issue) => issue.code));
+  if (codes.has('AXAG_NUMBER_UNREPRESENTABLE')) {
+    return phase === 'post'
+      ? `The ${tool} call ran, but what it returned was refused: a number in it cannot be carried exactly. Do not use that result or call ${tool} again for it; have the tool report such numbers as strings.`
+      : `Call ${tool} again with each number at the paths above sent as a string.`;
+  }
+  if (phase === 'post') return nextStepAfterRun(tool, codes);
   if (codes.has('AXAG_APPROVAL_DENIED')) return 'Do not retry; tell the user the call was denied.';
   if (codes.has('AXAG_TENANT_BOUNDARY') || codes.has('AXAG_SCOPE_VIOLATION') || codes.has('AXAG_ROLE_INSUFFICIENT')) {
     return 'Do not retry with other identities or tenants; only act within the caller\'s own scope.';
@@ -44,16 +50,34 @@ function nextStep(tool: string, errors: ValidationIssue[]): string {
   return `Correct the arguments and call ${tool} again; do not repeat the same call unchanged.`;
 }
 
+/**
+ * After validate/post the tool has already run: the arguments are not what to correct, and
+ * running it again may repeat its side effects. What is refused is its result.
+ */
+function nextStepAfterRun(tool: string, codes: ReadonlySet<string>): string {
+  if (codes.has('AXAG_UNKNOWN_TOOL') || codes.has('AXAG_VERSION_NOT_FOUND')) {
+    return `The result could not be checked because ${tool} has no such published contract. Do not rely on it; tell the user it is unverified.`;
+  }
+  if (codes.has('AXAG_SIDE_EFFECT_MISSING')) {
+    return `Do not call ${tool} again to make up for it: it already ran. Tell the user the expected effect was not confirmed.`;
+  }
+  return `Do not use this result or present it as correct, and do not call ${tool} again just to get another one: it already ran. Tell the user the result failed Toolgate's checks.`;
+}
+
 export type LlmMessageOptions = {
   tool: string;
   errors: ValidationIssue[];
   warnings: ValidationIssue[];
+  /** `post` for validate/post: what is refused is the tool's result, not the proposed call. */
+  phase?: 'pre' | 'post';
 };
 
-export function llmMessage({ tool, errors, warnings }: LlmMessageOptions): string {
+export function llmMessage({ tool, errors, warnings, phase = 'pre' }: LlmMessageOptions): string {
   const parts: string[] = [];
   if (errors.length === 0) {
-    parts.push(`The call to ${tool} passed validation.`);
+    parts.push(phase === 'post' ? `The result of ${tool} passed validation.` : `The call to ${tool} passed validation.`);
+  } else if (phase === 'post') {
+    parts.push(`The result of ${tool} was refused with ${errors.length} problem${errors.length === 1 ? '' : 's'}.`);
   } else {
     parts.push(`The call to ${tool} was refused with ${errors.length} problem${errors.length === 1 ? '' : 's'}.`);
     errors.slice(0, MAX_LISTED).forEach((issue, index) => parts.push(`(${index + 1}) ${describeIssue(issue)}.`));
@@ -62,11 +86,11 @@ export function llmMessage({ tool, errors, warnings }: LlmMessageOptions): strin
   if (warnings.length > 0) {
     parts.push(`Warnings: ${warnings.slice(0, 3).map((w) => `${w.code}: ${clip(w.message, 150)}`).join('; ')}.`);
   }
-  if (errors.length > 0) parts.push(nextStep(tool, errors));
+  if (errors.length > 0) parts.push(nextStep(tool, errors, phase));
   const text = parts.join(' ');
   if (text.length <= MAX_LLM_MESSAGE_CHARS) return text;
   // Keep the instruction at the end: it is the part the model must not lose.
-  const tail = errors.length > 0 ? ` ${nextStep(tool, errors)}` : '';
+  const tail = errors.length > 0 ? ` ${nextStep(tool, errors, phase)}` : '';
   return `${text.slice(0, MAX_LLM_MESSAGE_CHARS - tail.length - 1)}…${tail}`;
 }
 
@@ -81,12 +105,19 @@ export type ValidationErrorEnvelope = {
       suggestion: string;
       path: string;
       failed_precondition?: string;
+      failed_postcondition?: string;
       [key: string]: unknown;
     };
   };
 };
 
-/** The AXAG spec's error envelope, built from the first (most important) error. */
+/**
+ * The AXAG spec's error envelope, built from the first (most important) error. Its `type` names
+ * that failure as the spec's example does (`precondition_failed`, the code's `envelope_type`);
+ * the entries of `errors[]` keep their table types (`precondition_error`). A failed pre- or
+ * postcondition is named as the example names it: `failed_precondition` /
+ * `failed_postcondition` carry the condition's message, `condition_id` its id.
+ */
 export function primaryErrorEnvelope(tool: string, errors: ValidationIssue[]): ValidationErrorEnvelope | null {
   const first = errors[0];
   if (!first) return null;
@@ -96,7 +127,9 @@ export function primaryErrorEnvelope(tool: string, errors: ValidationIssue[]): V
     suggestion: first.details.suggestion || ERROR_CODES[first.code].suggestion,
     path: first.path,
   };
-  if (typeof first.details.failed_precondition === 'string') details.failed_precondition = first.details.failed_precondition;
+  for (const key of ['failed_precondition', 'failed_postcondition', 'condition_id'] as const) {
+    if (typeof first.details[key] === 'string') details[key] = first.details[key];
+  }
   if (first.details.constraint !== undefined) details.constraint = first.details.constraint;
-  return { error: { code: 'AXAG_VALIDATION_ERROR', type: first.type, message: first.message, details } };
+  return { error: { code: 'AXAG_VALIDATION_ERROR', type: ERROR_CODES[first.code].envelope_type, message: first.message, details } };
 }

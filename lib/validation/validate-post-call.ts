@@ -65,7 +65,7 @@ export async function validatePostCall(options: {
   if (!resolved.found) {
     const issue = unresolvedContractIssue(resolved.reason, request.tool, version);
     const evidence = await recordEvidence({ ...base, decision: 'deny', valid: false, errors: [issue], warnings: [], durationMs: performance.now() - started });
-    return buildValidationResponse({ tool: request.tool, callId: request.call_id, traceId, evidenceId: evidence.id, errors: [issue], warnings: [], decision: 'deny' });
+    return buildValidationResponse({ tool: request.tool, callId: request.call_id, traceId, evidenceId: evidence.id, errors: [issue], warnings: [], decision: 'deny', phase: 'post' });
   }
 
   const { compiled } = resolved.contract;
@@ -108,5 +108,6 @@ export async function validatePostCall(options: {
     errors,
     warnings,
     decision,
+    phase: 'post',
   });
 }

@@ -27,7 +27,12 @@ export const ValidationResponseSchema = z
     version: z.string().nullable(),
     contract_hash: z.string().nullable(),
     error: z
-      .object({ code: z.literal('AXAG_VALIDATION_ERROR'), type: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()) })
+      .object({
+        code: z.literal('AXAG_VALIDATION_ERROR'),
+        type: z.string().describe("The primary error's specific failure (`precondition_failed`): its code's envelope type."),
+        message: z.string(),
+        details: z.record(z.string(), z.unknown()),
+      })
       .strict()
       .optional(),
     llm_message: z.string().optional(),
@@ -56,6 +61,8 @@ export function buildValidationResponse(options: {
   approval?: ValidationResponse['approval'];
   policy?: ValidationResponse['policy'];
   transformedArguments?: Record<string, unknown>;
+  /** `post` for validate/post: the llm_message then speaks of a refused result, not a call to correct. */
+  phase?: 'pre' | 'post';
 }): ValidationResponse {
   const valid = options.errors.length === 0;
   const response: ValidationResponse = {
@@ -73,7 +80,7 @@ export function buildValidationResponse(options: {
   if (!valid) {
     const envelope = primaryErrorEnvelope(options.tool, options.errors);
     if (envelope) response.error = envelope.error;
-    response.llm_message = llmMessage({ tool: options.tool, errors: options.errors, warnings: options.warnings });
+    response.llm_message = llmMessage({ tool: options.tool, errors: options.errors, warnings: options.warnings, phase: options.phase });
   }
   if (options.approval) response.approval = options.approval;
   if (options.policy) response.policy = options.policy;

@@ -11,7 +11,7 @@ import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 // and scope paths must see only the keys the agent sent, never the prototype's. Bodies are
 // sent as raw JSON text: a JavaScript literal `{__proto__: …}` would set a prototype, not a key.
 
-const annotations = { kind: 'query', side_effect_level: 'none', idempotent: true, confirmation_required: false, approval_required: false, approver_roles: [] } as const;
+const annotations: ToolContract['annotations'] = { kind: 'query', side_effect_level: 'none', idempotent: true, confirmation_required: false, approval_required: false, approver_roles: [] };
 
 const requiredContract: ToolContract = {
   id: 'own.required',

@@ -30,7 +30,8 @@ describe('whatever an agent sends', () => {
           const res = await call(handler, { key: t.agentKey, body });
           expect([200, 400]).toContain(res.status);
           if (res.status === 200) expect(['allow', 'deny', 'require_approval']).toContain(res.body.decision);
-          else expect(res.body.error.code).toBe('bad_request');
+          // fast-check's doubles include integers past 2^53-1, refused where they are not the agent's arguments.
+          else expect(['bad_request', 'number_unrepresentable']).toContain(res.body.error.code);
         },
       ),
       { numRuns: 150 },

@@ -35,7 +35,9 @@ describe('validate/pre', () => {
     expect(res.status).toBe(200);
     expect(res.body.decision).toBe('deny');
     expectCodes(res.body.errors, ['AXAG_UNKNOWN_TOOL']);
-    expect(res.body.error).toMatchObject({ code: 'AXAG_VALIDATION_ERROR', type: 'request_error', details: { intent: 'nope.missing' } });
+    // The envelope names the failure (the code's envelope type); the error keeps its table type.
+    expect(res.body.error).toMatchObject({ code: 'AXAG_VALIDATION_ERROR', type: 'unknown_tool', details: { intent: 'nope.missing' } });
+    expect(res.body.errors[0].type).toBe('request_error');
     expect(typeof res.body.llm_message).toBe('string');
     expect(res.body.llm_message).toContain('nope.missing');
   });

@@ -1,0 +1,197 @@
+import { formatJsonPath } from '../validation/json-path';
+
+/**
+ * Numbers a caller sends that a JavaScript double cannot hold as written. `JSON.parse` would
+ * change them without a word: `1e309` becomes Infinity (which no JSON can carry back out),
+ * `9007199254740993` becomes 9007199254740992, `1e-400` becomes 0. Toolgate refuses them
+ * instead of validating, hashing, storing and showing a value the agent never sent.
+ *
+ * Ordinary decimals are not findings: `0.1` keeps JavaScript's reading (the double nearest to
+ * it), as every JSON library does, and so does `1.0000000000000001` (read as 1). What is
+ * refused is exactly:
+ * - `not_finite`: the double is ±Infinity (`1e309`, `-1e309`);
+ * - `unsafe_integer`: the number's exact value is an integer beyond ±(2^53−1), however it is
+ *   written (`9007199254740993`, `1e16`, `12345678901234567.0`), because above that a double
+ *   no longer tells neighbouring integers apart (ids, amounts in minor units, snowflakes);
+ * - `underflow`: a non-zero number that reads as 0 (`1e-400`).
+ */
+
+export type NumberProblem = 'not_finite' | 'unsafe_integer' | 'underflow';
+
+export interface NumberFinding {
+  /** Where the number sits, as path segments and as a JSONPath (`$.arguments.id`). */
+  segments: (string | number)[];
+  path: string;
+  /** The number token exactly as sent. */
+  token: string;
+  /** Offsets of the token in the scanned text. */
+  start: number;
+  end: number;
+  problem: NumberProblem;
+}
+
+const NUMBER_TOKEN = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** A number token's exact decimal value as digits × 10^exponent (no leading or trailing zeros). */
+interface ExactDecimal {
+  negative: boolean;
+  /** Significant digits, '' for zero. */
+  digits: string;
+  /** The value is 0.<digits> × 10^point (ECMAScript's `n` in Number::toString). */
+  point: bigint;
+}
+
+function exactDecimal(token: string): ExactDecimal {
+  const negative = token.startsWith('-');
+  const body = negative ? token.slice(1) : token;
+  const e = body.search(/[eE]/);
+  const mantissa = e === -1 ? body : body.slice(0, e);
+  const exponent = e === -1 ? 0n : BigInt(body.slice(e + 1).replace(/^\+/, ''));
+  const dot = mantissa.indexOf('.');
+  const whole = dot === -1 ? mantissa : mantissa.slice(0, dot);
+  const all = whole + (dot === -1 ? '' : mantissa.slice(dot + 1));
+  const lead = all.search(/[1-9]/);
+  if (lead === -1) return { negative, digits: '', point: 0n };
+  const digits = all.slice(lead).replace(/0+$/, '');
+  return { negative, digits, point: BigInt(whole.length - lead) + exponent };
+}
+
+/** Why a JSON number token cannot be held by a double as sent, or null when it can. */
+export function numberProblem(token: string): NumberProblem | null {
+  // Without an exponent, 15 characters hold at most 15 integer digits (below 2^53) and too few
+  // fraction digits to underflow: the common case stops here.
+  if (token.length < 16 && !/[eE]/.test(token)) return null;
+  const read = Number(token);
+  if (!Number.isFinite(read)) return 'not_finite';
+  const exact = exactDecimal(token);
+  if (exact.digits === '') return null;
+  if (read === 0) return 'underflow';
+  const k = BigInt(exact.digits.length);
+  if (exact.point < k) return null; // has a fraction: an ordinary decimal
+  if (exact.point > 16n) return 'unsafe_integer'; // at least 10^16
+  const integer = BigInt(exact.digits + '0'.repeat(Number(exact.point - k)));
+  return integer > MAX_SAFE ? 'unsafe_integer' : null;
+}
+
+/**
+ * The number's exact value in ECMAScript's number-to-string layout, with every significant
+ * digit kept: `9007199254740993`, `1e+309`, `1.5e-400`. For a value a double holds exactly this
+ * is what JSON.stringify writes, so a hash over it agrees with the canonical JSON of ordinary
+ * numbers; for the others it is the value that was sent, not a rounding of it.
+ */
+export function exactNumberText(token: string): string {
+  const { negative, digits, point } = exactDecimal(token);
+  if (digits === '') return '0';
+  const k = BigInt(digits.length);
+  let text: string;
+  if (k <= point && point <= 21n) text = digits + '0'.repeat(Number(point - k));
+  else if (0n < point && point <= 21n) text = `${digits.slice(0, Number(point))}.${digits.slice(Number(point))}`;
+  else if (-6n < point && point <= 0n) text = `0.${'0'.repeat(Number(-point))}${digits}`;
+  else {
+    const e = point - 1n;
+    text = `${digits.length === 1 ? digits : `${digits[0]}.${digits.slice(1)}`}e${e < 0n ? '-' : '+'}${e < 0n ? -e : e}`;
+  }
+  return negative ? `-${text}` : text;
+}
+
+interface Frame {
+  array: boolean;
+  index: number;
+  keyStart: number;
+  keyEnd: number;
+}
+
+/**
+ * Every number in a JSON text that a double cannot hold as sent, with its path. The text must
+ * be valid JSON (call after JSON.parse accepted it). Linear; a repeated key is scanned in every
+ * occurrence, as the text carries it even though JSON.parse keeps only the last.
+ */
+export function findUnrepresentableNumbers(text: string, limit = Number.POSITIVE_INFINITY): NumberFinding[] {
+  const findings: NumberFinding[] = [];
+  const stack: Frame[] = [];
+  let expectKey = false;
+  const n = text.length;
+  let i = 0;
+  while (i < n && findings.length < limit) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      const start = i;
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92) i++;
+        else if (d === 34) break;
+      }
+      i++;
+      const top = stack[stack.length - 1];
+      if (expectKey && top && !top.array) {
+        top.keyStart = start;
+        top.keyEnd = i;
+        expectKey = false;
+      }
+      continue;
+    }
+    if (c === 45 /* - */ || (c >= 48 && c <= 57)) {
+      NUMBER_TOKEN.lastIndex = i;
+      const match = NUMBER_TOKEN.exec(text);
+      const token = match?.[0] ?? text[i] ?? '';
+      const start = i;
+      i += Math.max(token.length, 1);
+      const problem = numberProblem(token);
+      if (problem) {
+        const segments = stack.map((frame) => (frame.array ? frame.index : (JSON.parse(text.slice(frame.keyStart, frame.keyEnd)) as string)));
+        findings.push({ segments, path: formatJsonPath(segments), token, start, end: i, problem });
+      }
+      continue;
+    }
+    if (c === 123 /* { */) {
+      stack.push({ array: false, index: 0, keyStart: 0, keyEnd: 0 });
+      expectKey = true;
+    } else if (c === 91 /* [ */) {
+      stack.push({ array: true, index: 0, keyStart: 0, keyEnd: 0 });
+    } else if (c === 125 /* } */ || c === 93 /* ] */) {
+      stack.pop();
+    } else if (c === 44 /* , */) {
+      const top = stack[stack.length - 1];
+      if (top?.array) top.index++;
+      else expectKey = true;
+    }
+    i++;
+  }
+  return findings;
+}
+
+/**
+ * One linear pass before JSON.parse: whether the text nests deeper than `maxDepth`, and whether
+ * it may hold a number a double cannot keep. Only a run of 16 or more digits or an exponent
+ * outside strings can be one, so most bodies never reach the exact scan above; the pass costs
+ * about what the depth check alone did (see docs/numbers.md for the measurement).
+ */
+export function inspectJsonText(text: string, maxDepth: number): { tooDeep: boolean; numbersToCheck: boolean } {
+  let depth = 0;
+  let run = 0;
+  let numbersToCheck = false;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      run = 0;
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92 /* \ */) i++;
+        else if (d === 34) break;
+      }
+      continue;
+    }
+    if (c >= 48 && c <= 57) {
+      if (++run >= 16) numbersToCheck = true;
+      continue;
+    }
+    if ((c === 101 || c === 69) /* e E */ && run > 0) numbersToCheck = true;
+    run = 0;
+    if (c === 123 || c === 91) {
+      if (++depth > maxDepth) return { tooDeep: true, numbersToCheck };
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return { tooDeep: false, numbersToCheck };
+}
