@@ -46,7 +46,10 @@ function createAuth(secret: string) {
     user: { validateUserInfo: sso?.validateUserInfo },
     // A Toolgate user whose address the provider asserts as verified gets their SSO account
     // linked on first SSO sign-in (the gate above refuses an unverified or disallowed address).
-    account: { accountLinking: { enabled: true, trustedProviders: sso ? [SSO_PROVIDER_ID] : [] } },
+    // The provider's access and refresh tokens are kept (Better Auth stores them) but Toolgate
+    // never calls the provider with them; encrypted with the instance secret, a database copy
+    // does not hand them out.
+    account: { accountLinking: { enabled: true, trustedProviders: sso ? [SSO_PROVIDER_ID] : [] }, encryptOAuthTokens: true },
     hooks: { before: sso?.before, after: sso?.after },
   });
 }

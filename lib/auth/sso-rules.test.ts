@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRoleMapping } from './sso-config';
-import { isEmailDomainAllowed, isEmailVerifiedClaim, isSsoRefusal, roleFromGroups, ssoRefusal } from './sso-rules';
+import { isEmailDomainAllowed, isEmailVerifiedByProvider, isSsoRefusal, roleFromGroups, ssoRefusal } from './sso-rules';
 
 describe('isEmailDomainAllowed', () => {
   it('allows any domain when the list is empty', () => {
@@ -19,11 +19,18 @@ describe('isEmailDomainAllowed', () => {
   });
 });
 
-describe('isEmailVerifiedClaim', () => {
-  it('accepts true and the string "true" only', () => {
-    expect(isEmailVerifiedClaim(true)).toBe(true);
-    expect(isEmailVerifiedClaim('true')).toBe(true);
-    for (const value of [false, 'false', 'TRUE', 1, undefined, null, {}]) expect(isEmailVerifiedClaim(value), String(value)).toBe(false);
+describe('isEmailVerifiedByProvider', () => {
+  it('accepts email_verified as true or the string "true"', () => {
+    expect(isEmailVerifiedByProvider({ email_verified: true })).toBe(true);
+    expect(isEmailVerifiedByProvider({ email_verified: 'true' })).toBe(true);
+    for (const value of [false, 'false', 'TRUE', 1, undefined, null, {}]) expect(isEmailVerifiedByProvider({ email_verified: value }), String(value)).toBe(false);
+  });
+
+  it("accepts Entra ID's xms_edov the same way, and nothing else", () => {
+    expect(isEmailVerifiedByProvider({ xms_edov: true })).toBe(true);
+    expect(isEmailVerifiedByProvider({ xms_edov: false, email_verified: false })).toBe(false);
+    expect(isEmailVerifiedByProvider({ verified: true, email_verified_at: '2026-01-01' })).toBe(false);
+    expect(isEmailVerifiedByProvider({})).toBe(false);
   });
 });
 

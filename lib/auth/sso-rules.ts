@@ -37,9 +37,18 @@ export function isEmailDomainAllowed(email: string, allowedDomains: readonly str
   return allowedDomains.includes(email.slice(at + 1).toLowerCase());
 }
 
-/** OIDC says `email_verified` is a boolean; some providers send the string "true". */
-export function isEmailVerifiedClaim(value: unknown): boolean {
+function isTrueClaim(value: unknown): boolean {
+  // OIDC says these are booleans; some providers send the string "true".
   return value === true || value === 'true';
+}
+
+/**
+ * Whether the provider asserts that the person controls the address: OIDC's `email_verified`,
+ * or, from Microsoft Entra ID (which does not send `email_verified`), its optional claim
+ * `xms_edov` ("email domain owner verified").
+ */
+export function isEmailVerifiedByProvider(profile: Record<string, unknown>): boolean {
+  return isTrueClaim(profile.email_verified) || isTrueClaim(profile.xms_edov);
 }
 
 /**

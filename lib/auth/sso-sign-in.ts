@@ -6,7 +6,7 @@ import { log } from '../log';
 import type { Role } from '../tenants/roles';
 import { completeSsoSignIn } from './complete-sso-sign-in';
 import { discoveryUrl, SSO_PROVIDER_ID, type SsoConfig } from './sso-config';
-import { SSO_REFUSALS, isEmailVerifiedClaim, roleFromGroups, ssoRefusal } from './sso-rules';
+import { SSO_REFUSALS, isEmailVerifiedByProvider, roleFromGroups, ssoRefusal } from './sso-rules';
 
 /**
  * The Better Auth options that turn on sign-in with the company's OpenID provider: Better Auth's
@@ -34,7 +34,11 @@ export function ssoAuthOptions(config: SsoConfig, options: { errorURL: string })
         requireIdTokenVerification: true,
         pkce: true,
         scopes: scopes.scopes,
-        mapProfileToUser: (profile) => ({ name: typeof profile.name === 'string' && profile.name.trim() ? profile.name : undefined }),
+        // The user row says what the gate below relied on (Better Auth itself reads only email_verified).
+        mapProfileToUser: (profile) => ({
+          name: typeof profile.name === 'string' && profile.name.trim() ? profile.name : undefined,
+          emailVerified: isEmailVerifiedByProvider(profile),
+        }),
       },
     ],
   });
@@ -46,7 +50,7 @@ export function ssoAuthOptions(config: SsoConfig, options: { errorURL: string })
     const refusal = await ssoRefusal({
       action: source.action,
       email,
-      emailVerified: isEmailVerifiedClaim(profile.email_verified),
+      emailVerified: isEmailVerifiedByProvider(profile),
       allowedDomains: config.allowedDomains,
       invited: () => hasPendingInvitation(email),
     });

@@ -8,7 +8,9 @@ import { inviteMember } from '@/lib/members/invite-member';
 import { addMember } from '@/lib/tenants/add-member';
 import { createTenant } from '@/lib/tenants/create-tenant';
 import { startTestOidcProvider, type TestOidcAccount, type TestOidcProvider } from '@/lib/testing/oidc-test-provider';
+import { symmetricDecrypt } from 'better-auth/crypto';
 import { getAuth, resetAuthForTests } from './auth';
+import { getInstanceSecret } from './instance-secret';
 
 // The whole sign-in against a real OpenID provider (oidc-provider on loopback): Better Auth's
 // route handlers on one side, the provider's login and consent pages driven over HTTP on the
@@ -25,6 +27,9 @@ const ACCOUNTS: Record<string, TestOidcAccount> = {
   gina: { email: 'gina@acme.test', emailVerified: true },
   hank: { email: 'hank@acme.test', emailVerified: false },
   ivy: { email: 'ivy@acme.test', emailVerified: true, groups: ['sales'] },
+  // Entra ID sends no email_verified; its optional xms_edov claim says the same.
+  jill: { email: 'jill@acme.test', xmsEdov: true },
+  kim: { email: 'kim@acme.test' },
 };
 
 let provider: TestOidcProvider;
@@ -171,8 +176,17 @@ describe('SSO sign-in against a real OpenID provider', () => {
     expect(user.name).toBe('Ann');
     expect(user.emailVerified).toBe(true);
     expect(user.accounts.map((a) => [a.providerId, a.accountId])).toEqual([['sso', 'ann']]);
-    // The provider's tokens are kept on the account row (ID token for the groups claim later).
-    expect(user.accounts[0]?.idToken).toMatch(/^ey/);
+    // The provider's tokens are kept on the account row, the access token encrypted with the
+    // instance secret: what is stored is not the token, and decrypts to one the provider takes.
+    const account = user.accounts[0]!;
+    expect(account.idToken).toMatch(/^ey/);
+    const discovery = (await (await fetch(`${provider.issuer}/.well-known/openid-configuration`)).json()) as { userinfo_endpoint: string };
+    const asStored = await fetch(discovery.userinfo_endpoint, { headers: { authorization: `Bearer ${account.accessToken}` } });
+    expect(asStored.status).toBe(401);
+    const token = await symmetricDecrypt({ key: await getInstanceSecret(), data: account.accessToken ?? '' });
+    const userinfo = await fetch(discovery.userinfo_endpoint, { headers: { authorization: `Bearer ${token}` } });
+    expect(userinfo.status).toBe(200);
+    expect(((await userinfo.json()) as { email?: string }).email).toBe('ann@acme.test');
     expect(await membershipRole('ann@acme.test')).toBe('author');
     const invitation = await db().invitation.findFirstOrThrow({ where: { email: 'ann@acme.test' } });
     expect(invitation.acceptedUserId).toBe(user.id);
@@ -203,6 +217,15 @@ describe('SSO sign-in against a real OpenID provider', () => {
     expect(await db().user.count({ where: { email: { in: ['carol@acme.test', 'dave@other.test'] } } })).toBe(0);
     // Their invitations are still waiting.
     expect(await db().invitation.count({ where: { email: { in: ['carol@acme.test', 'dave@other.test'] }, acceptedAt: null } })).toBe(2);
+  });
+
+  it("takes Entra ID's xms_edov for a verified email, and refuses an address with neither claim", async () => {
+    await invite('jill@acme.test', 'viewer');
+    await invite('kim@acme.test', 'viewer');
+    expect((await ssoSignIn('jill')).sessionUserEmail).toBe('jill@acme.test');
+    expect((await db().user.findUniqueOrThrow({ where: { email: 'jill@acme.test' } })).emailVerified).toBe(true);
+    expect((await ssoSignIn('kim')).error).toBe('sso_email_unverified');
+    expect(await db().user.count({ where: { email: 'kim@acme.test' } })).toBe(0);
   });
 
   it('links SSO to an existing user with the same verified email, and not for an unverified one', async () => {

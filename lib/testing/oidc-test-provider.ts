@@ -10,7 +10,10 @@ import Provider, { type ClientMetadata } from 'oidc-provider';
  */
 export interface TestOidcAccount {
   email: string;
-  emailVerified: boolean;
+  /** Left out: the provider sends no `email_verified` claim (as Entra ID does not). */
+  emailVerified?: boolean;
+  /** Entra ID's "email domain owner verified" optional claim. */
+  xmsEdov?: boolean;
   name?: string;
   groups?: string[];
 }
@@ -50,7 +53,7 @@ export async function startTestOidcProvider(options: {
     // `groups` as a scope of its own, as Okta has it; the relying party asks for it because the
     // discovery document lists it.
     scopes: ['openid', 'email', 'profile', 'groups'],
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified', 'xms_edov'], profile: ['name'], groups: ['groups'] },
     features: { devInteractions: { enabled: true } },
     pkce: { required: () => true },
     // Set, so the provider does not print a notice per artefact kind on its first use.
@@ -61,7 +64,14 @@ export async function startTestOidcProvider(options: {
         accountId: sub,
         async claims() {
           if (!account) return { sub };
-          return { sub, email: account.email, email_verified: account.emailVerified, name: account.name ?? sub, ...(account.groups ? { groups: account.groups } : {}) };
+          return {
+            sub,
+            email: account.email,
+            name: account.name ?? sub,
+            ...(account.emailVerified !== undefined ? { email_verified: account.emailVerified } : {}),
+            ...(account.xmsEdov !== undefined ? { xms_edov: account.xmsEdov } : {}),
+            ...(account.groups ? { groups: account.groups } : {}),
+          };
         },
       };
     },
