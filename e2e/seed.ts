@@ -15,17 +15,22 @@ export async function seedMember(options: { email: string; password: string; rol
 }
 
 /**
- * Makes the e2e tenant retain call arguments in its evidence (on or off) and, when `agentKey`
- * is asked for, creates a `validate` key for an agent. A key caches the tenant's setting when
- * it is first used, so calls that must be recorded with their arguments use a key created
- * after the setting changed.
+ * Turns argument retention on (30 days) or off for the e2e tenant through the settings service
+ * the app uses, and, when `agentKey` is asked for, creates a `validate` key for an agent. The
+ * running server applies the change at its next change poll (TOOLGATE_CACHE_POLL_MS, 1 s), to
+ * keys old and new alike; this waits that long.
  */
 export async function seedArgumentRetention(options: { retain: boolean; agentKey?: string }): Promise<string | undefined> {
   process.env.DATABASE_URL = `file:${process.env.TOOLGATE_E2E_DATABASE}`;
   const { db, disconnectDb } = await import('../lib/db');
   const { createApiKey } = await import('../lib/auth/api-keys');
-  const tenant = await db().tenant.update({ where: { slug: E2E_TENANT }, data: { storeRawArguments: options.retain } });
+  const { updateTenantSettings } = await import('../lib/tenants/tenant-settings');
+  const { closeEvidenceWriter } = await import('../lib/evidence/record-evidence');
+  const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: E2E_TENANT } });
+  await updateTenantSettings({ tenantId: tenant.id, patch: { argument_retention_days: options.retain ? 30 : null }, actor: { kind: 'system' } });
   const key = options.agentKey ? (await createApiKey({ tenantId: tenant.id, name: options.agentKey, scopes: ['validate'] })).key : undefined;
+  await closeEvidenceWriter();
   await disconnectDb();
+  await new Promise((resolve) => setTimeout(resolve, 1500));
   return key;
 }
