@@ -1,9 +1,10 @@
-// npx toolgate lint <files...> [--format text|json|sarif] [--kind contract|policy|surface]
+// npx toolgate lint <files, directories or globs...> [--format text|json|sarif] [--kind contract|policy|surface]
 // Node's side of the CLI: files, streams and the exit status. What the commands do (and its
 // tests) lives in lib/cli/run-toolgate.ts.
 import { open, readFile } from 'node:fs/promises';
 import { MAX_DOCUMENT_CHARS } from '../lib/lint';
 import { runToolgate } from '../lib/cli/run-toolgate';
+import { expandFileArgs } from '../lib/cli/expand-file-args';
 
 // A document over MAX_DOCUMENT_CHARS is refused by the linter anyway; this only stops a huge
 // file (or a device such as /dev/zero) from being read into memory first. UTF-8 needs at most
@@ -37,4 +38,5 @@ process.exitCode = await runToolgate(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   toolVersion: await toolVersion(),
+  expandFiles: (args) => expandFileArgs(args),
 });

@@ -4,6 +4,7 @@ import { compileContract } from '@/lib/contracts/compile-contract';
 import { runContractTests } from '@/lib/validation/contract-tests';
 import { compilePolicy } from '@/lib/policies/compile-policy';
 import { runPolicyTests } from '@/lib/policies/policy-tests';
+import type { ExpandedArgs } from './expand-file-args';
 import { guessDocumentKind } from './guess-document-kind';
 
 /** The I/O `toolgate test` needs; the same shape as the lint command's. */
@@ -11,10 +12,11 @@ export interface TestIo {
   readFile(file: string): Promise<string>;
   stdout(text: string): void;
   stderr(text: string): void;
+  expandFiles?(args: readonly string[]): Promise<ExpandedArgs>;
 }
 
 export const TEST_USAGE = [
-  'Usage: toolgate test <files...>',
+  'Usage: toolgate test <files, directories or globs...>',
   '',
   "Runs the test cases a contract or policy carries in its `tests` list: each example call must get",
   'the decision (and rule, error codes) it expects from the same checks validate/pre runs.',
@@ -31,11 +33,16 @@ export async function runTestCommand(args: readonly string[], io: TestIo): Promi
     io.stderr(`toolgate test: ${unknown ? `unknown option ${printable(unknown)}` : 'name at least one contract file'}.\n\n${TEST_USAGE}\n`);
     return 2;
   }
+  const expanded = io.expandFiles ? await io.expandFiles(args) : { ok: true as const, files: args };
+  if (!expanded.ok) {
+    io.stderr(`toolgate test: ${printable(expanded.message)}\n`);
+    return 2;
+  }
   let passed = 0;
   let failed = 0;
   let broken = 0;
   let unreadable = 0;
-  for (const file of args) {
+  for (const file of expanded.files) {
     let text: string;
     try {
       text = await io.readFile(file);

@@ -4,6 +4,7 @@ import type { SarifLog } from '@/lib/lint/sarif';
 import { SURFACE_LINT_CODES } from '@/lib/lint/surface';
 import { guessDocumentKind } from './guess-document-kind';
 import { promptBlockLocator } from './locate-prompt';
+import type { ExpandedArgs } from './expand-file-args';
 import { CLI_DIAGNOSTIC_CODES, EXIT, lintFile, parseLintArgs, runToolgate } from './run-toolgate';
 
 /** Runs the CLI in-process over an in-memory file system. */
@@ -64,7 +65,7 @@ describe('toolgate', () => {
   it('prints usage and exits 2 without a command, 0 when asked for help', async () => {
     expect(await run([])).toMatchObject({ code: EXIT.usage, stdout: '', stderr: expect.stringMatching(/^Usage: toolgate <command>/) });
     expect(await run(['--help'])).toMatchObject({ code: EXIT.ok, stdout: expect.stringMatching(/^Usage: toolgate <command>/) });
-    expect(await run(['lint', '--help'])).toMatchObject({ code: EXIT.ok, stdout: expect.stringMatching(/^Usage: toolgate lint <files\.\.\.>/) });
+    expect(await run(['lint', '--help'])).toMatchObject({ code: EXIT.ok, stdout: expect.stringMatching(/^Usage: toolgate lint <files, directories or globs\.\.\.>/) });
   });
 
   it('refuses an unknown command', async () => {
@@ -114,7 +115,34 @@ describe('toolgate lint', () => {
     expect(result.code).toBe(EXIT.usage);
     expect(result.stderr).toBe("toolgate lint: Cannot read gone.json: ENOENT: no such file or directory, open 'gone.json'\n");
     expect(result.stdout).toMatch(/^bad\.json:4:1 error DOCUMENT_PARSE_ERROR/);
-    expect(result.stdout).toMatch(/errors? in 1 file\.\n$/);
+    expect(result.stdout).toMatch(/errors? in 1 file\. 1 of 2 files could not be read\.\n$/);
+  });
+
+  it('lints what the expansion of directories and globs gives, and stops with exit 2 when it gives nothing', async () => {
+    const files = { 'c/a.json': contract, 'c/b.json': broken };
+    const io = (expansion: ExpandedArgs) => {
+      let stdout = '';
+      let stderr = '';
+      const seen: string[][] = [];
+      return {
+        io: {
+          readFile: async (file: string) => files[file as keyof typeof files] ?? Promise.reject(new Error('ENOENT')),
+          stdout: (text: string) => (stdout += text),
+          stderr: (text: string) => (stderr += text),
+          expandFiles: async (args: readonly string[]) => (seen.push([...args]), expansion),
+        },
+        out: () => ({ stdout, stderr, seen }),
+      };
+    };
+    const found = io({ ok: true, files: ['c/a.json', 'c/b.json'] });
+    expect(await runToolgate(['lint', 'c/'], found.io)).toBe(EXIT.errors);
+    expect(found.out()).toMatchObject({ seen: [['c/']], stdout: expect.stringMatching(/^c\/b\.json:4:1 error DOCUMENT_PARSE_ERROR[^]*in 2 files\.\n$/), stderr: '' });
+    const none = io({ ok: false, message: 'c/ holds no .json, .yaml or .yml files.' });
+    expect(await runToolgate(['lint', '--format', 'sarif', 'c/'], none.io)).toBe(EXIT.usage);
+    expect(none.out()).toMatchObject({ stdout: '', stderr: 'toolgate lint: c/ holds no .json, .yaml or .yml files.\n' });
+    const tests = io({ ok: false, message: 'No file matches c/*.yml.' });
+    expect(await runToolgate(['test', 'c/*.yml'], tests.io)).toBe(EXIT.usage);
+    expect(tests.out()).toMatchObject({ stdout: '', stderr: 'toolgate test: No file matches c/*.yml.\n' });
   });
 
   it('writes JSON: one array of {file, ...diagnostic}', async () => {

@@ -6,6 +6,7 @@ import { POLICY_LINT_CODES } from '@/lib/lint/policy';
 import { buildSarifLog } from '@/lib/lint/sarif';
 import { SURFACE_LINT_CODES } from '@/lib/lint/surface';
 import { ownValue } from '@/lib/validation/json-path';
+import type { ExpandedArgs } from './expand-file-args';
 import { guessDocumentKind } from './guess-document-kind';
 import { runTestCommand, TEST_USAGE } from './run-contract-tests-command';
 import { promptBlockLocator } from './locate-prompt';
@@ -23,6 +24,11 @@ export interface CliIo {
   stderr(text: string): void;
   /** Reported in SARIF's `tool.driver.version`. */
   toolVersion?: string;
+  /**
+   * Directories and glob patterns to files (lib/cli/expand-file-args.ts); without it every
+   * argument is taken as a file name.
+   */
+  expandFiles?(args: readonly string[]): Promise<ExpandedArgs>;
 }
 
 /** Exit statuses, as CI systems read them. */
@@ -45,16 +51,18 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   lint: {
     usage: [
-      'Usage: toolgate lint <files...> [--format text|json|sarif] [--kind contract|policy|surface]',
+      'Usage: toolgate lint <files, directories or globs...> [--format text|json|sarif] [--kind contract|policy|surface]',
       '',
-      'Lints tool contracts, policies and tool surfaces written in JSON or YAML.',
+      'Lints tool contracts, policies and tool surfaces written in JSON or YAML. A directory stands for',
+      'every .json, .yaml and .yml file under it; a quoted glob such as "contracts/**/*.yaml" for its matches.',
       '  --format  text (default): one "file:line:col severity CODE message" line per finding;',
       '            json: one array of {file, code, severity, message, path, range, target};',
       '            sarif: a SARIF 2.1.0 log for code scanning.',
       '  --kind    what every file is; by default each file\'s kind is read from its fields',
       '            (input + annotations: contract; tools: surface; capability, rules, approval',
       '            or arg_constraints: policy).',
-      'Exit status: 0 no errors (warnings allowed), 1 error diagnostics, 2 usage error or unreadable file.',
+      'Exit status: 0 no errors (warnings allowed), 1 error diagnostics, 2 usage error, unreadable file,',
+      '             or a directory or glob with no files.',
     ].join('\n'),
     run: runLint,
   },
@@ -177,7 +185,13 @@ async function runLint(args: readonly string[], io: CliIo): Promise<number> {
     io.stderr(`toolgate lint: ${parsed.message}\n\n${COMMANDS.lint!.usage}\n`);
     return EXIT.usage;
   }
-  const { files, format, kind } = parsed.args;
+  const { format, kind } = parsed.args;
+  const expanded = io.expandFiles ? await io.expandFiles(parsed.args.files) : { ok: true as const, files: parsed.args.files };
+  if (!expanded.ok) {
+    io.stderr(`toolgate lint: ${printable(expanded.message)}\n`);
+    return EXIT.usage;
+  }
+  const { files } = expanded;
   const diagnostics: FileDiagnostic[] = [];
   const unreadable: { file: string; message: string }[] = [];
   for (const file of files) {
@@ -196,7 +210,12 @@ async function runLint(args: readonly string[], io: CliIo): Promise<number> {
   const linted = files.length - unreadable.length;
   if (format === 'json') io.stdout(`${formatDiagnosticsJson(diagnostics)}\n`);
   else if (format === 'sarif') io.stdout(`${JSON.stringify(buildSarifLog(diagnostics, { toolVersion: io.toolVersion, describeRule, unreadable }), null, 2)}\n`);
-  else io.stdout(`${diagnostics.length > 0 ? `${formatDiagnosticsText(diagnostics)}\n` : ''}${formatSummary(diagnostics, linted)}\n`);
+  else {
+    // A summary of what was linted, never "No problems in 0 files" beside a file it could not read.
+    const skipped = unreadable.length > 0 ? ` ${unreadable.length} of ${files.length} file${files.length === 1 ? '' : 's'} could not be read.` : '';
+    const summary = linted > 0 ? `${formatSummary(diagnostics, linted)}${skipped}` : `Nothing linted:${skipped}`;
+    io.stdout(`${diagnostics.length > 0 ? `${formatDiagnosticsText(diagnostics)}\n` : ''}${summary}\n`);
+  }
 
   if (unreadable.length > 0) return EXIT.usage;
   return diagnostics.some((d) => d.severity === 'error') ? EXIT.errors : EXIT.ok;

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { CONTRACT_TEMPLATES } from '@/lib/contracts/templates';
 import type { SarifLog } from '@/lib/lint/sarif';
 
@@ -33,6 +34,11 @@ beforeAll(async () => {
   await writeFile(path.join(dir, 'contracts/lookup.json'), JSON.stringify(CONTRACT_TEMPLATES[0]!.document, null, 2));
   // A duplicate key: the parser reports it on line 3, column 3.
   await writeFile(path.join(dir, 'contracts/dup.json'), '{\n  "id": "a.b",\n  "id": "c.d"\n}\n');
+  // A nested YAML copy, a file the directory walk must leave out, and a directory with no documents.
+  await mkdir(path.join(dir, 'contracts/nested'));
+  await writeFile(path.join(dir, 'contracts/nested/lookup.yaml'), stringify(CONTRACT_TEMPLATES[0]!.document));
+  await writeFile(path.join(dir, 'contracts/README.md'), '# not a document\n');
+  await mkdir(path.join(dir, 'empty'));
 });
 
 afterAll(async () => {
@@ -91,13 +97,31 @@ describe('bin/toolgate.mjs', () => {
     ]);
   }, 30_000);
 
+  it('lints a directory, as the README shows, and a glob, in SARIF as in text', async () => {
+    const sarif = await toolgate('lint', '--format', 'sarif', 'contracts/');
+    expect(sarif.code).toBe(1);
+    const log = JSON.parse(sarif.stdout) as SarifLog;
+    expect(log.runs[0]!.results.map((r) => r.locations[0]!.physicalLocation.artifactLocation.uri)).toEqual(['contracts/dup.json']);
+    expect(await toolgate('lint', 'contracts')).toEqual({ code: 1, stdout: 'contracts/dup.json:3:3 error DOCUMENT_DUPLICATE_KEY JSON syntax: Duplicate key "id"\n1 error in 3 files.\n', stderr: '' });
+    expect(await toolgate('lint', 'contracts/**/look*.{json,yaml}')).toEqual({ code: 0, stdout: 'No problems in 2 files.\n', stderr: '' });
+    const tests = await toolgate('test', 'contracts/nested');
+    expect(tests).toMatchObject({ code: 0, stdout: 'contracts/nested/lookup.yaml: no test cases\n0 passed, 0 failed\n' });
+  }, 60_000);
+
+  it('exits 2, with a message and no summary, on a directory or glob with no documents', async () => {
+    expect(await toolgate('lint', 'empty')).toEqual({ code: 2, stdout: '', stderr: 'toolgate lint: empty holds no .json, .yaml or .yml files.\n' });
+    expect(await toolgate('lint', '--format', 'sarif', 'contracts/*.yml')).toEqual({ code: 2, stdout: '', stderr: 'toolgate lint: No file matches contracts/*.yml.\n' });
+    expect(await toolgate('test', 'empty')).toEqual({ code: 2, stdout: '', stderr: 'toolgate test: empty holds no .json, .yaml or .yml files.\n' });
+  }, 60_000);
+
   it('exits 2 on a missing file or a usage error', async () => {
     const missing = await toolgate('lint', 'contracts/nope.json');
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^toolgate lint: Cannot read contracts\/nope\.json: ENOENT/);
-    const directory = await toolgate('lint', 'contracts');
-    expect(directory.code).toBe(2);
-    expect(directory.stderr).toBe('toolgate lint: Cannot read contracts: it is a directory\n');
+    // Never "No problems in 0 files." next to that error.
+    expect(missing.stdout).toBe('Nothing linted: 1 of 1 file could not be read.\n');
+    const partly = await toolgate('lint', 'contracts/lookup.json', 'contracts/nope.json');
+    expect(partly).toMatchObject({ code: 2, stdout: 'No problems in 1 file. 1 of 2 files could not be read.\n' });
     const usage = await toolgate('lint', '--format', 'xml', 'contracts/dup.json');
     expect(usage.code).toBe(2);
     expect(usage.stderr.split('\n')[0]).toBe('toolgate lint: --format must be one of text, json, sarif; got "xml".');
