@@ -1,12 +1,13 @@
 import type { BetterAuthOptions } from 'better-auth';
 import { createAuthMiddleware, isAPIError } from 'better-auth/api';
+import { deleteSessionCookie } from 'better-auth/cookies';
 import { genericOAuth } from 'better-auth/plugins';
 import { hasPendingInvitation } from '../members/accept-invitation';
 import { log } from '../log';
 import type { Role } from '../tenants/roles';
 import { completeSsoSignIn } from './complete-sso-sign-in';
 import { discoveryUrl, SSO_PROVIDER_ID, type SsoConfig } from './sso-config';
-import { SSO_REFUSALS, isEmailVerifiedByProvider, roleFromGroups, ssoRefusal } from './sso-rules';
+import { SSO_REFUSALS, isEmailVerifiedByProvider, isSsoRefusal, roleFromGroups, ssoRefusal } from './sso-rules';
 
 /**
  * The Better Auth options that turn on sign-in with the company's OpenID provider: Better Auth's
@@ -73,7 +74,7 @@ export function ssoAuthOptions(config: SsoConfig, options: { errorURL: string })
     if (!created) {
       // Better Auth answered with a redirect to the error page; say why in the server's log too.
       const code = redirectErrorCode(ctx.context.returned);
-      if (code) log.warn('sso sign-in failed', { error: code });
+      if (code && !isSsoRefusal(code)) log.warn('sso sign-in failed', { error: code });
       return;
     }
     const outcome = await completeSsoSignIn({
@@ -87,6 +88,7 @@ export function ssoAuthOptions(config: SsoConfig, options: { errorURL: string })
     if (outcome === 'failed' || outcome.memberships === 0) {
       // Nobody without a tenant keeps a session: the one Better Auth just made is withdrawn.
       await ctx.context.internalAdapter.deleteSession(created.session.token);
+      deleteSessionCookie(ctx);
       const code = outcome === 'failed' ? 'sso_failed' : 'sso_not_invited';
       throw ctx.redirect(`${options.errorURL}?error=${code}`);
     }

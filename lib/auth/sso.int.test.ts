@@ -105,6 +105,8 @@ interface SignInResult {
   error: string | null;
   cookie: string;
   sessionUserEmail: string | null;
+  /** The callback's answer set the session cookie and then expired it. */
+  sessionCookieExpired: boolean;
 }
 
 async function ssoSignIn(login: string): Promise<SignInResult> {
@@ -126,9 +128,11 @@ async function ssoSignIn(login: string): Promise<SignInResult> {
   const answer = await authGet(new Request(callback, { headers: { cookie: jar.header() } }));
   expect(answer.status).toBe(302);
   jar.take(answer);
+  const sessionCookies = answer.headers.getSetCookie().filter((c) => c.includes('session_token='));
+  const sessionCookieExpired = sessionCookies.length > 0 && /max-age=0/i.test(sessionCookies.at(-1) ?? '');
   const location = answer.headers.get('location') ?? '';
   const session = await (await getAuth()).api.getSession({ headers: new Headers({ cookie: jar.header() }) });
-  return { location, error: new URL(location, BASE).searchParams.get('error'), cookie: jar.header(), sessionUserEmail: session?.user.email ?? null };
+  return { location, error: new URL(location, BASE).searchParams.get('error'), cookie: jar.header(), sessionUserEmail: session?.user.email ?? null, sessionCookieExpired };
 }
 
 async function invite(email: string, role: 'viewer' | 'author' | 'approver' | 'admin', tenant = tenantId) {
@@ -249,6 +253,7 @@ describe('SSO sign-in against a real OpenID provider', () => {
     const result = await ssoSignIn('ivy');
     expect(result.error).toBe('sso_not_invited');
     expect(result.sessionUserEmail).toBeNull();
+    expect(result.sessionCookieExpired).toBe(true);
     const user = await db().user.findUniqueOrThrow({ where: { email: 'ivy@acme.test' } });
     expect(await db().session.count({ where: { userId: user.id } })).toBe(0);
   });
