@@ -123,6 +123,18 @@ describe('compileContract', () => {
     expect(problemCodes(baseContract({ input: { $ref: '#/$defs/a', $defs: { a: { type: 'object' } } } }))).toEqual([]);
   });
 
+  it('resolves a $ref to the $id of a schema embedded in the same document, without any network', () => {
+    const relative = compiled(baseContract({ input: { $id: 'https://schemas.example/order.json', type: 'object', properties: { sku: { $ref: 'sku.json' } }, $defs: { sku: { $id: 'sku.json', type: 'string', pattern: '^[A-Z]{3}$' } } } }));
+    expect(relative.checkInput({ sku: 'ABC' })).toEqual([]);
+    expect(relative.checkInput({ sku: 'abc' }).map((i) => [i.code, i.path])).toEqual([['AXAG_PATTERN_MISMATCH', '$.sku']]);
+    const urn = compiled(baseContract({ input: { type: 'object', properties: { n: { $ref: 'urn:toolgate:lib#/$defs/small' }, m: { $ref: 'urn:toolgate:lib#big' } }, $defs: { lib: { $id: 'urn:toolgate:lib', $defs: { small: { maximum: 5 }, large: { $anchor: 'big', minimum: 100 } } } } } }));
+    expect(urn.checkInput({ n: 6, m: 50 }).map((i) => [i.code, i.path]).sort()).toEqual([['AXAG_OUT_OF_RANGE', '$.m'], ['AXAG_OUT_OF_RANGE', '$.n']]);
+    // Near twins: an id nobody embeds, the same name under another base, and an $id inside data.
+    expect(problemCodes(baseContract({ input: { type: 'object', properties: { a: { $ref: 'urn:toolgate:elsewhere' } } } }))).toEqual(['CONTRACT_REMOTE_REF']);
+    expect(problemCodes(baseContract({ input: { $id: 'https://schemas.example/a/root.json', properties: { a: { $ref: 'https://schemas.example/b/sku.json' } }, $defs: { sku: { $id: 'sku.json' } } } }))).toEqual(['CONTRACT_REMOTE_REF']);
+    expect(problemCodes(baseContract({ input: { properties: { a: { $ref: 'urn:x:y' } }, const: { $id: 'urn:x:y' } } }))).toEqual(['CONTRACT_REMOTE_REF']);
+  });
+
   it('CONTRACT_EXPRESSION_INVALID: syntax, unknown variables, non-boolean, refused functions', () => {
     const pre = (expression: string) =>
       baseContract({ preconditions: [{ id: 'c', expression, message: 'm' }] });

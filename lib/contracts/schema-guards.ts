@@ -1,10 +1,12 @@
 import { formatJsonPath, ownValue, pointerSegments } from '@/lib/validation/json-path';
 import type { ContractProblem } from './contract-problems';
 import { checkPattern } from './json-schema-engine';
+import { schemaResources } from './schema-resources';
 
 /**
  * Static checks on contract JSON Schemas that Ajv either cannot express or would only report
- * by throwing: remote references, `$data`, and regexes RE2 cannot run. The walk follows the
+ * by throwing: references out of the document (schema-resources.ts), `$data`, and regexes RE2
+ * cannot run. The walk follows the
  * 2020-12 subschema keywords, so a property that happens to be *named* `pattern` or `$ref` is
  * not mistaken for the keyword.
  */
@@ -64,6 +66,7 @@ const FIELD_SCHEMA_INVALID = {
 
 export function findSchemaProblems(schema: unknown, field: 'input' | 'output' | 'errors'): ContractProblem[] {
   const problems: ContractProblem[] = [];
+  const resources = schemaResources(schema);
   walkSchemas(schema, [field], (node, path) => {
     if (Object.prototype.hasOwnProperty.call(node, '$data')) {
       problems.push({ code: 'CONTRACT_DATA_REF', message: '`$data` is not allowed in contract schemas.', path: formatJsonPath([...path, '$data']) });
@@ -76,10 +79,10 @@ export function findSchemaProblems(schema: unknown, field: 'input' | 'output' | 
     }
     for (const keyword of ['$ref', '$dynamicRef'] as const) {
       const ref = ownValue(node, keyword);
-      if (typeof ref === 'string' && !ref.startsWith('#')) {
+      if (typeof ref === 'string' && !resources.isLocal(node, ref)) {
         problems.push({
           code: 'CONTRACT_REMOTE_REF',
-          message: `${keyword} "${ref.slice(0, 200)}" is not local; only references starting with "#" are allowed.`,
+          message: `${keyword} "${ref.slice(0, 200)}" is not local; only "#..." references and the $id of a schema embedded in the document are allowed.`,
           path: formatJsonPath([...path, keyword]),
         });
       }

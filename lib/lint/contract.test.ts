@@ -87,6 +87,13 @@ const CASES: Case[] = [
     at: '"https://',
   },
   {
+    // A reference to the $id of a schema embedded in the document is local; one nobody embeds is not.
+    code: 'CONTRACT_REMOTE_REF',
+    bad: edit(BASE, '    currency:', '    other: { $ref: "urn:test:money" }\n    money: { $id: "urn:test:cash", type: integer }\n    currency:'),
+    good: edit(BASE, '    currency:', '    other: { $ref: "urn:test:money" }\n    money: { $id: "urn:test:money", type: integer }\n    currency:'),
+    at: '"urn:test:money"',
+  },
+  {
     code: 'CONTRACT_DATA_REF',
     bad: edit(BASE, 'maximum: 100000', 'maximum: { $data: "1/minimum" }'),
     good: edit(BASE, 'maximum: 100000', 'maximum: 100001'),

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { RE2JS } from 're2js';
 import { checkPattern, toRe2Syntax } from '../contracts/json-schema-engine';
+import { schemaResources, type SchemaResources } from '../contracts/schema-resources';
 import { formatJsonPath, ownValue, pointerSegments } from '../validation/json-path';
 import type { ParsedDocument, PathSegment } from './parse-document';
 import type { Diagnostic, Severity } from './types';
@@ -153,7 +154,7 @@ const SCHEMA_CHECKS = {
     severity: 'error',
     summary: 'A `pattern` or `patternProperties` regex is invalid or cannot run on the linear-time RE2 engine (backreferences, lookaround, ...).',
   },
-  REMOTE_REF: { severity: 'error', summary: 'A `$ref` or `$dynamicRef` points outside the schema; only local `#...` references are allowed.' },
+  REMOTE_REF: { severity: 'error', summary: 'A `$ref` or `$dynamicRef` points outside the schema; only local `#...` references and the `$id` of a schema embedded in the same document are allowed.' },
   DATA_REF: { severity: 'error', summary: 'A `$data` reference was used; schema constraints must be static.' },
 } as const satisfies CodeRegistry;
 
@@ -184,6 +185,8 @@ export function checkJsonSchema(schema: unknown, path: readonly PathSegment[], l
     out.push(diagnosticAt(locate, `${prefix}_${check}`, SCHEMA_CHECKS[check].severity, message, at, part));
 
   const stack: Frame[] = [{ schema, path: [...path], context: [] }];
+  // Built on the first non-fragment reference only: most schemas have none.
+  let resources: SchemaResources | undefined;
   let visited = 0;
   while (stack.length > 0 && visited++ < 50_000) {
     const { schema: node, path: at, context } = stack.pop()!;
@@ -216,8 +219,8 @@ export function checkJsonSchema(schema: unknown, path: readonly PathSegment[], l
     }
     for (const keyword of ['$ref', '$dynamicRef'] as const) {
       const ref = ownValue(node, keyword);
-      if (typeof ref === 'string' && !ref.startsWith('#')) {
-        report('REMOTE_REF', `${keyword} ${quote(ref)} is not local; only references starting with "#" are allowed.`, [...at, keyword]);
+      if (typeof ref === 'string' && !(resources ??= schemaResources(schema)).isLocal(node, ref)) {
+        report('REMOTE_REF', `${keyword} ${quote(ref)} is not local; only "#..." references and the $id of a schema embedded in the document are allowed.`, [...at, keyword]);
       }
     }
     if (hasOwn(node, '$data')) report('DATA_REF', '`$data` is not allowed in schemas.', [...at, '$data'], 'key');
