@@ -81,6 +81,22 @@ test('an admin turns retention on; an existing key\'s calls are kept, shown on t
       await expect(page.getByTestId('settings-retention-days')).toHaveValue('30');
     });
 
+    await test.step('the admin adds a webhook (the secret shown once; private receivers refused) and deletes it', async () => {
+      await page.getByTestId('webhook-url').fill('http://127.0.0.1:9/hook');
+      await page.getByTestId('webhook-add').click();
+      await expect(page.getByTestId('webhook-error')).toContainText('public addresses');
+      await page.getByTestId('webhook-url').fill('https://hooks.example.com/toolgate');
+      await page.getByTestId('webhook-add').click();
+      await expect(page.getByTestId('webhook-created')).toContainText('https://hooks.example.com/toolgate');
+      await expect(page.getByTestId('webhook-secret')).not.toBeEmpty();
+      const row = page.getByTestId('webhook-row');
+      await expect(row).toHaveCount(1);
+      await expect(row).toContainText('approval.decided, approval.pending');
+      await row.getByRole('button', { name: 'Delete' }).click();
+      await row.getByRole('button', { name: 'Confirm delete' }).click();
+      await expect(page.getByTestId('webhooks-empty')).toBeVisible();
+    });
+
     await test.step('the same key\'s next calls keep their arguments and context, shown on the trace', async () => {
       // Four shipments still packing pass; a shipped one fails the precondition.
       for (const [i, status] of ['packing', 'packing', 'packing', 'packing', 'shipped'].entries()) {
@@ -100,6 +116,13 @@ test('an admin turns retention on; an existing key\'s calls are kept, shown on t
       const context = await browser.newContext();
       const author = await context.newPage();
       await signIn(author.request, baseURL, AUTHOR);
+      // Not an admin: the values, read-only, and why.
+      await author.goto('/settings');
+      await expect(author.getByTestId('settings-read-only')).toContainText('your role is author');
+      await expect(author.getByTestId('settings-retention-keep')).toBeChecked();
+      await expect(author.getByTestId('settings-retention-keep')).toBeDisabled();
+      await expect(author.getByTestId('settings-save')).toHaveCount(0);
+      await expect(author.getByTestId('webhooks-admin-only')).toBeVisible();
       await author.goto(`/contracts/${CANCEL.id}`);
       await expect(author.getByTestId('studio-editor').locator('.view-lines')).toContainText('"version": "1.0.0"');
       await replaceText(author, '1.0.0', '1.0.1');
