@@ -1,1 +1,4 @@
-export { listMembersHandler as GET, inviteMemberHandler as POST } from '@/lib/api/handlers/members';
+import { listMembersHandler, inviteMemberHandler } from '@/lib/api/handlers/members';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: listMembersHandler, POST: inviteMemberHandler });

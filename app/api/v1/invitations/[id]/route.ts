@@ -1,1 +1,4 @@
-export { revokeInvitationHandler as DELETE } from '@/lib/api/handlers/members';
+import { revokeInvitationHandler } from '@/lib/api/handlers/members';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ DELETE: revokeInvitationHandler });

@@ -1,1 +1,4 @@
-export { acceptInvitationHandler as POST } from '@/lib/api/handlers/members';
+import { acceptInvitationHandler } from '@/lib/api/handlers/members';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ POST: acceptInvitationHandler });

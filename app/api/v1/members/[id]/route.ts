@@ -1,1 +1,4 @@
-export { changeMemberRoleHandler as PATCH, removeMemberHandler as DELETE } from '@/lib/api/handlers/members';
+import { changeMemberRoleHandler, removeMemberHandler } from '@/lib/api/handlers/members';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ PATCH: changeMemberRoleHandler, DELETE: removeMemberHandler });

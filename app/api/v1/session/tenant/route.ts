@@ -1,1 +1,4 @@
-export { switchSessionTenantHandler as POST } from '@/lib/api/handlers/members';
+import { switchSessionTenantHandler } from '@/lib/api/handlers/members';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ POST: switchSessionTenantHandler });

@@ -1,1 +1,4 @@
-export { listSessionTenantsHandler as GET } from '@/lib/api/handlers/members';
+import { listSessionTenantsHandler } from '@/lib/api/handlers/members';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: listSessionTenantsHandler });
