@@ -125,7 +125,20 @@ function nextBuild(root: string): Promise<void> {
   return new Promise((resolve, reject) => {
     // Asynchronous: the lock is refreshed from this process's event loop while Next builds.
     const child = spawn(process.execPath, [nextBin, 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    // A start stopped mid-build stops its build too (an orphaned one would go on writing into
+    // the directory the next start builds into); exiting releases the lock.
+    const stop = (signal: NodeJS.Signals) => {
+      child.kill(signal);
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
     child.once('error', reject);
-    child.once('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`next build failed (${signal ?? `exit code ${code}`})`))));
+    child.once('exit', (code, signal) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      if (code === 0) resolve();
+      else reject(new Error(`next build failed (${signal ?? `exit code ${code}`})`));
+    });
   });
 }
