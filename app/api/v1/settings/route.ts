@@ -1,1 +1,4 @@
-export { getSettingsHandler as GET, updateSettingsHandler as PATCH } from '@/lib/api/handlers/settings';
+import { getSettingsHandler, updateSettingsHandler } from '@/lib/api/handlers/settings';
+import { mountRoute } from '@/lib/api/mount-route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: getSettingsHandler, PATCH: updateSettingsHandler });
