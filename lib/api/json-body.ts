@@ -1,6 +1,6 @@
 import { ApiError } from './errors';
 import type { IncomingCall } from './define-route';
-import { findUnrepresentableNumbers, inspectJsonText, type NumberFinding } from './json-numbers';
+import { clipToken, describeNumberProblem, findUnrepresentableNumbers, inspectJsonText, type NumberFinding, type ReportedNumbers } from '../validation/json-numbers';
 
 /**
  * Reads a request body with a hard byte cap enforced while streaming, so a client that omits
@@ -30,11 +30,6 @@ export function tooLarge(maxBytes: number): ApiError {
   return new ApiError('payload_too_large', `The request body exceeds the limit of ${maxBytes} bytes.`, { max_bytes: maxBytes });
 }
 
-export interface ReportedNumbers {
-  /** The raw body text the findings' offsets point into. */
-  text: string;
-  findings: NumberFinding[];
-}
 
 const reportingSchemas = new WeakMap<object, readonly string[]>();
 const reported = new WeakMap<IncomingCall, ReportedNumbers>();
@@ -60,7 +55,7 @@ export function reportedNumbers(call: IncomingCall): ReportedNumbers | undefined
  * them as own properties and never touches prototypes, and nothing later merges them into
  * other objects. Nesting deeper than `maxDepth` is refused before parsing, so nothing
  * downstream (Ajv, canonicalisation, CEL) recurses without bound; a number a double cannot hold
- * as sent is refused after it (lib/api/json-numbers.ts), unless `schema` reports them itself.
+ * as sent is refused after it (lib/validation/json-numbers.ts), unless `schema` reports them itself.
  */
 export async function readJsonBody(call: IncomingCall, limits: { maxBytes: number; maxDepth: number }, schema?: object): Promise<unknown> {
   const type = call.header('content-type') ?? '';
@@ -97,15 +92,4 @@ function unrepresentable(findings: readonly NumberFinding[]): ApiError {
     problem: first.problem,
     paths: findings.slice(0, 20).map((f) => f.path),
   });
-}
-
-/** For messages: a number token of up to 40 characters, else its ends. */
-export function clipToken(token: string): string {
-  return token.length <= 40 ? token : `${token.slice(0, 20)}…${token.slice(-12)}`;
-}
-
-export function describeNumberProblem(problem: NumberFinding['problem']): string {
-  if (problem === 'not_finite') return 'beyond the largest double (it would read as Infinity)';
-  if (problem === 'underflow') return 'not zero, but it would read as 0';
-  return 'an integer beyond ±(2^53−1) (9007199254740991), where doubles skip integers';
 }

@@ -83,3 +83,28 @@ describe('parseDocument (YAML)', () => {
     expect(parseDocument(`a: ${'x'.repeat(1_000_000)}\n`, 'yaml').diagnostics).toMatchObject([{ code: 'DOCUMENT_TOO_LARGE' }]);
   });
 });
+
+describe('parseDocument: numbers a double cannot hold', () => {
+  const found = (text: string, format: 'json' | 'yaml') => parseDocument(text, format).diagnostics.map((d) => [d.code, d.path, d.range.startLine, d.range.startColumn]);
+
+  it('flags them in JSON exactly, where they are written, and keeps the value parsed', () => {
+    const text = '{\n  "maximum": 1e309,\n  "const": 9007199254740993,\n  "tiny": 1e-400\n}';
+    expect(found(text, 'json')).toEqual([
+      ['DOCUMENT_NUMBER_UNREPRESENTABLE', '$.maximum', 2, 14],
+      ['DOCUMENT_NUMBER_UNREPRESENTABLE', '$.const', 3, 12],
+      ['DOCUMENT_NUMBER_UNREPRESENTABLE', '$.tiny', 4, 11],
+    ]);
+    expect(parseDocument(text, 'json').diagnostics[1]?.message).toContain('9007199254740993 is an integer beyond ±(2^53−1)');
+    expect(parseDocument(text, 'json').value).toBeDefined();
+    // Near twins: the largest safe integer, decimals, and the same digits in a string.
+    expect(found('{"a": 9007199254740991, "b": 0.1, "c": "9007199254740993", "d": 1.0000000000000001}', 'json')).toEqual([]);
+  });
+
+  it('flags infinite and unsafe integral YAML numbers however YAML spells them', () => {
+    expect(found('maximum: .inf\nconst: 9007199254740993\nhex: 0x20000000000001\nok: 9007199254740991\ns: "9007199254740993"\n', 'yaml')).toEqual([
+      ['DOCUMENT_NUMBER_UNREPRESENTABLE', '$.maximum', 1, 10],
+      ['DOCUMENT_NUMBER_UNREPRESENTABLE', '$.const', 2, 8],
+      ['DOCUMENT_NUMBER_UNREPRESENTABLE', '$.hex', 3, 6],
+    ]);
+  });
+});

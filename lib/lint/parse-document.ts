@@ -1,3 +1,4 @@
+import { clipToken, describeNumberProblem, findUnrepresentableNumbers, inspectJsonText, type NumberProblem } from '../validation/json-numbers';
 import { formatJsonPath } from '../validation/json-path';
 import { parseJsonWithSpans, type SpanNode } from './json-syntax';
 import type { Diagnostic, DocumentFormat, SourceRange } from './types';
@@ -17,6 +18,10 @@ export const DOCUMENT_CODES = {
   DOCUMENT_DUPLICATE_KEY: { severity: 'error', summary: 'An object has the same key twice.' },
   DOCUMENT_TOO_LARGE: { severity: 'error', summary: 'The document is over 1,000,000 characters, nests deeper than 64 levels, or expands (YAML aliases) to over 200,000 values.' },
   DOCUMENT_EMPTY: { severity: 'error', summary: 'The document is empty.' },
+  DOCUMENT_NUMBER_UNREPRESENTABLE: {
+    severity: 'error',
+    summary: 'A number cannot be held exactly by a double (beyond ±1.8e308, an integer beyond ±(2^53−1), or in JSON a non-zero number that reads as 0): it would be silently changed. Write it as a string.',
+  },
 } as const;
 
 /** Documents past this are refused before parsing: the studio, API and CLI share the bound. */
@@ -99,6 +104,11 @@ export function parseDocument(text: string, format: DocumentFormat = detectForma
       return fail(duplicate ? 'DOCUMENT_DUPLICATE_KEY' : 'DOCUMENT_PARSE_ERROR', `JSON syntax: ${parsed.message}`, rangeOfOffsets(parsed.offset, parsed.offset + 1));
     }
     root = parsed.spans;
+    if (inspectJsonText(text, MAX_DEPTH + 1).numbersToCheck) {
+      for (const finding of findUnrepresentableNumbers(text, 20)) {
+        diagnostics.push(numberDiagnostic(finding.path, finding.token, finding.problem, rangeOfOffsets(finding.start, finding.end)));
+      }
+    }
     return result(parsed.value);
   }
 
@@ -108,6 +118,7 @@ export function parseDocument(text: string, format: DocumentFormat = detectForma
   const fast = parseYamlFast(text, MAX_NODES, MAX_DEPTH);
   if (fast) {
     root = fast.spans;
+    diagnostics.push(...yamlNumberDiagnostics(fast.value, locate));
     return result(fast.value);
   }
   const full = parseYamlFull(text, MAX_NODES, MAX_DEPTH);
@@ -127,7 +138,35 @@ export function parseDocument(text: string, format: DocumentFormat = detectForma
   }
   if (full.kind === 'limit') return fail('DOCUMENT_TOO_LARGE', full.message, wholeDocument);
   root = full.spans;
+  diagnostics.push(...yamlNumberDiagnostics(full.value, locate));
   return result(full.value);
+}
+
+function numberDiagnostic(path: string, written: string, problem: NumberProblem, range: SourceRange): Diagnostic {
+  return { code: 'DOCUMENT_NUMBER_UNREPRESENTABLE', severity: 'error', message: `${clipToken(written)} is ${describeNumberProblem(problem)}: it would not be kept as written. Write it as a string.`, path, range, target: 'document' };
+}
+
+/**
+ * YAML numbers are judged by the value the parser gave, since YAML spells numbers its own ways
+ * (`.inf`, `0x…`): infinite, or integral and beyond ±(2^53−1). (Every double that large is
+ * integral, so a long decimal there is refused too; an underflow to 0 cannot be seen here.)
+ */
+function yamlNumberDiagnostics(value: unknown, locate: ParsedDocument['locate']): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const stack: { value: unknown; path: PathSegment[] }[] = [{ value, path: [] }];
+  while (stack.length > 0 && out.length < 20) {
+    const { value: node, path } = stack.pop()!;
+    if (typeof node === 'number') {
+      const problem: NumberProblem | null = !Number.isFinite(node) ? 'not_finite' : Number.isInteger(node) && !Number.isSafeInteger(node) ? 'unsafe_integer' : null;
+      if (problem) out.push(numberDiagnostic(formatJsonPath(path), String(node), problem, locate(path)));
+    } else if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) stack.push({ value: node[i], path: [...path, i] });
+    } else if (typeof node === 'object' && node !== null) {
+      const keys = Object.keys(node);
+      for (let i = keys.length - 1; i >= 0; i--) stack.push({ value: (node as Record<string, unknown>)[keys[i]!], path: [...path, keys[i]!] });
+    }
+  }
+  return out;
 }
 
 export function jsonPath(path: readonly PathSegment[]): string {

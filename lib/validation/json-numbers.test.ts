@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatJsonPath } from '../validation/json-path';
+import { formatJsonPath } from './json-path';
 import { exactNumberText, findUnrepresentableNumbers, inspectJsonText, numberProblem } from './json-numbers';
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);

@@ -1,4 +1,4 @@
-import { formatJsonPath } from '../validation/json-path';
+import { formatJsonPath } from './json-path';
 
 /**
  * Numbers a caller sends that a JavaScript double cannot hold as written. `JSON.parse` would
@@ -28,6 +28,12 @@ export interface NumberFinding {
   start: number;
   end: number;
   problem: NumberProblem;
+}
+
+/** A body's findings with the text their offsets point into (what validate/pre and post record). */
+export interface ReportedNumbers {
+  text: string;
+  findings: NumberFinding[];
 }
 
 const NUMBER_TOKEN = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
@@ -194,4 +200,15 @@ export function inspectJsonText(text: string, maxDepth: number): { tooDeep: bool
     } else if (c === 125 || c === 93) depth--;
   }
   return { tooDeep: false, numbersToCheck };
+}
+
+/** For messages: a number token of up to 40 characters, else its ends. */
+export function clipToken(token: string): string {
+  return token.length <= 40 ? token : `${token.slice(0, 20)}…${token.slice(-12)}`;
+}
+
+export function describeNumberProblem(problem: NumberProblem): string {
+  if (problem === 'not_finite') return 'beyond the largest double (it would read as Infinity)';
+  if (problem === 'underflow') return 'not zero, but it would read as 0';
+  return 'an integer beyond ±(2^53−1) (9007199254740991), where doubles skip integers';
 }

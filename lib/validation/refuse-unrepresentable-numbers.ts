@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Caller } from '../api/define-route';
-import { clipToken, describeNumberProblem, type ReportedNumbers } from '../api/json-body';
-import { exactNumberText } from '../api/json-numbers';
+import { clipToken, describeNumberProblem, exactNumberText, type ReportedNumbers } from './json-numbers';
 import { canonicalJson, sha256Hex } from '../contracts/canonical-json';
 import { resolveContract } from '../contracts/resolve-contract';
 import { recordEvidence } from '../evidence/record-evidence';
@@ -22,7 +21,7 @@ const MAX_LISTED = 20;
 
 /**
  * validate/pre or validate/post for a call carrying numbers a double cannot hold as sent
- * (lib/api/json-numbers.ts): a deny with AXAG_NUMBER_UNREPRESENTABLE per number, recorded as
+ * (lib/validation/json-numbers.ts): a deny with AXAG_NUMBER_UNREPRESENTABLE per number, recorded as
  * evidence like any refused call. Nothing else is checked: every other check would read the
  * rounded value, which is not what was sent.
  *
