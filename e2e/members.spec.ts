@@ -1,5 +1,6 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { refundPaymentContract } from '../lib/contracts/examples';
+import { seedDemoTenantWithMember, seedMember } from './seed';
 import { signIn } from './sign-in';
 import { E2E_ADMIN, E2E_INIT_API_KEY } from './test-env';
 
@@ -105,4 +106,29 @@ test('an admin invites an approver, who joins from the link in another browser a
   } finally {
     await invitee.close();
   }
+});
+
+test('a person in two tenants switches between them from the header, with each tenant\'s role', async ({ page, baseURL }) => {
+  test.setTimeout(90_000);
+  const NOMAD = { email: 'members-nomad@example.com', password: 'members-nomad-password', role: 'admin' } as const;
+  await seedMember(NOMAD);
+  await seedDemoTenantWithMember({ email: NOMAD.email, role: 'viewer' });
+  await signIn(page.request, baseURL, NOMAD);
+
+  await page.goto('/members');
+  await expect(page.getByTestId('tenant-name')).toHaveText('e2e');
+  await expect(page.getByTestId('member-role')).toHaveText('admin');
+  await expect(page.getByRole('heading', { name: 'Invite a person' })).toBeVisible();
+
+  await page.getByTestId('tenant-switcher').selectOption('demo');
+  await expect(page).toHaveURL(`${baseURL}/`);
+  await expect(page.getByTestId('tenant-name')).toHaveText('Demo tenant');
+  await expect(page.getByTestId('member-role')).toHaveText('viewer');
+  await page.goto('/members');
+  await expect(page.getByText('Only admins can invite people, change roles or remove anyone; your role is viewer.')).toBeVisible();
+  await expect(page.getByTestId('member-admin@demo.toolgate.local')).toContainText('admin');
+
+  await page.getByTestId('tenant-switcher').selectOption('e2e');
+  await expect(page.getByTestId('tenant-name')).toHaveText('e2e');
+  await expect(page.getByTestId('member-role')).toHaveText('admin');
 });

@@ -34,3 +34,20 @@ export async function seedArgumentRetention(options: { retain: boolean; agentKey
   await new Promise((resolve) => setTimeout(resolve, 1500));
   return key;
 }
+
+/**
+ * The demo tenant, exactly as the first start and `npm run db:seed` make it (lib/seed/demo-tenant.ts),
+ * in the e2e database, with an existing person made a member of it: someone with two tenants.
+ */
+export async function seedDemoTenantWithMember(member: { email: string; role: 'viewer' | 'author' | 'approver' | 'admin' }): Promise<void> {
+  process.env.DATABASE_URL = `file:${process.env.TOOLGATE_E2E_DATABASE}`;
+  const { disconnectDb } = await import('../lib/db');
+  const { seedDemoTenant } = await import('../lib/seed/demo-tenant');
+  const { addMember } = await import('../lib/tenants/add-member');
+  const { closeEvidenceWriter } = await import('../lib/evidence/record-evidence');
+  const demo = await seedDemoTenant();
+  // An existing person keeps their password; addMember only adds the membership.
+  await addMember({ tenantId: demo.tenantId, email: member.email, password: 'unused-for-an-existing-person', role: member.role });
+  await closeEvidenceWriter();
+  await disconnectDb();
+}
