@@ -12,7 +12,8 @@ import { can, isRole } from '../tenants/roles';
  */
 export async function lockTenantMembers(tx: Tx, tenantId: string): Promise<void> {
   if (dbProvider() === 'postgresql') await tx.$queryRaw`SELECT "id" FROM "Tenant" WHERE "id" = ${tenantId} FOR NO KEY UPDATE`;
-  else await tx.$executeRaw`UPDATE "Tenant" SET "id" = "id" WHERE "id" = ${tenantId}`;
+  // A non-key column: rewriting the id would run the foreign keys' ON UPDATE actions.
+  else await tx.$executeRaw`UPDATE "Tenant" SET "name" = "name" WHERE "id" = ${tenantId}`;
 }
 
 /**
