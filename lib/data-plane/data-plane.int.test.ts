@@ -38,6 +38,18 @@ describe('data plane server', () => {
     expect((await post('/api/v1/validate/pre', body(1), 'tg_nope_000000000000000000000000')).status).toBe(401);
   });
 
+  it('refuses a number a double cannot hold as the route handler does: a recorded deny on validate/pre, a 400 elsewhere', async () => {
+    const raw = (path: string, text: string) =>
+      fetch(`${server?.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${t.agentKey}`, 'content-type': 'application/json' }, body: text }).then(async (res) => ({ status: res.status, body: (await res.json()) as Json }));
+    const pre = await raw('/api/v1/validate/pre', '{"tool":"orders.lookup","call_id":"dp-big","arguments":{"tenant_id":"acme","order_id":9007199254740993},"context":{"tenant_id":"acme"}}');
+    expect(pre.status).toBe(200);
+    expect(pre.body.errors.map((e: { code: string; path: string }) => [e.code, e.path])).toEqual([['AXAG_NUMBER_UNREPRESENTABLE', '$.arguments.order_id']]);
+    expect(await db().evidence.count({ where: { id: pre.body.evidence_id, decision: 'deny' } })).toBe(1);
+    const manifest = await raw('/api/v1/manifests/validate', '{"manifest":{"ToolCalls":[{"ToolCallId":1e309}]}}');
+    expect(manifest.status).toBe(400);
+    expect(manifest.body.error).toMatchObject({ code: 'number_unrepresentable', details: { path: '$.manifest.ToolCalls[0].ToolCallId' } });
+  });
+
   it('reads headers as the Web Request does: a repeated Authorization is refused, x-request-id is echoed', async () => {
     const { request } = await import('node:http');
     const raw = (headers: string[]) =>
