@@ -62,7 +62,7 @@ test('sign in, see the shell, create, use and revoke an API key', async ({ page,
     const body = await response.json();
     expect(body.decision).toBe('deny');
     expect(body.errors.map((e: { code: string }) => e.code)).toEqual(['AXAG_UNKNOWN_TOOL']);
-    expect(body.error).toMatchObject({ code: 'AXAG_VALIDATION_ERROR', type: 'request_error' });
+    expect(body.error).toMatchObject({ code: 'AXAG_VALIDATION_ERROR', type: 'unknown_tool' });
   });
 
   await test.step('the key cannot be seen again', async () => {
