@@ -28,6 +28,14 @@ function pageCsp(dev) {
   ].join('; ');
 }
 
+/**
+ * Workers take their policy from their own script's answer, not from the page. The studio's lint
+ * worker compiles contract JSON Schemas with Ajv, which generates code, so scripts under
+ * /_next/static (where Turbopack's worker entry lives) may evaluate code; the pages that load
+ * them may not. A script file's policy means nothing when a page loads it as a <script>.
+ */
+const WORKER_CSP = "default-src 'self'; script-src 'self' 'unsafe-eval'; worker-src 'self' blob:; object-src 'none'; frame-ancestors 'none'";
+
 /** JSON answers are never rendered: nothing may run or load in them (lib/http/security-headers.ts). */
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
@@ -50,9 +58,10 @@ export default function nextConfig(phase) {
     typedRoutes: false,
     async headers() {
       return [
-        // The later rule wins for the same header: API answers get the stricter policy.
+        // The later rule wins for the same header: API answers and worker scripts get their own.
         { source: '/:path*', headers: [...COMMON_HEADERS, { key: 'Content-Security-Policy', value: pageCsp(dev) }] },
         { source: '/api/:path*', headers: [{ key: 'Content-Security-Policy', value: API_CSP }] },
+        { source: '/_next/static/:path*', headers: [{ key: 'Content-Security-Policy', value: WORKER_CSP }] },
       ];
     },
   };

@@ -4,11 +4,12 @@ import { API_SECURITY_HEADERS } from './security-headers';
 
 type HeaderRule = { source: string; headers: { key: string; value: string }[] };
 
-async function headersFor(phase: string, path: 'page' | 'api'): Promise<Record<string, string>> {
+async function headersFor(phase: string, path: 'page' | 'api' | 'static'): Promise<Record<string, string>> {
   const rules = (await nextConfig(phase).headers?.()) as HeaderRule[];
   const out: Record<string, string> = {};
   // Next applies every matching rule in order; a later one overrides an earlier one's header.
-  for (const rule of rules.filter((r) => r.source === '/:path*' || (path === 'api' && r.source === '/api/:path*'))) {
+  const own = { page: null, api: '/api/:path*', static: '/_next/static/:path*' }[path];
+  for (const rule of rules.filter((r) => r.source === '/:path*' || r.source === own)) {
     for (const { key, value } of rule.headers) out[key.toLowerCase()] = value;
   }
   return out;
@@ -31,6 +32,14 @@ describe('security headers', () => {
     expect(csp).toContain("object-src 'none'");
     expect(csp).not.toContain('unsafe-eval');
     expect(csp).not.toMatch(/\bhttps?:|\*/);
+  });
+
+  it('let worker scripts, and only them, evaluate code (Ajv in the studio\'s lint worker)', async () => {
+    const worker = (await headersFor('phase-production-server', 'static'))['content-security-policy'] ?? '';
+    expect(worker).toContain("script-src 'self' 'unsafe-eval'");
+    expect(worker).toContain("frame-ancestors 'none'");
+    expect(worker).not.toContain('unsafe-inline');
+    expect((await headersFor('phase-production-server', 'page'))['content-security-policy']).not.toContain('unsafe-eval');
   });
 
   it('let the development server evaluate code (React\'s dev build) and reach its reload socket', async () => {

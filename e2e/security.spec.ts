@@ -1,0 +1,133 @@
+import { expect, test, type APIResponse, type Page } from '@playwright/test';
+import { signIn } from './sign-in';
+import { E2E_ADMIN, E2E_INIT_API_KEY } from './test-env';
+
+// The HTTP boundary in a real browser against the built server: framing and content headers,
+// no framing by another site, cross-site server actions refused, the studio working under the CSP.
+
+const EVIL = 'http://evil.example';
+const ADMIN_KEY = { authorization: `Bearer ${E2E_INIT_API_KEY}` };
+
+function expectSecurityHeaders(response: APIResponse, csp: RegExp) {
+  const headers = response.headers();
+  expect(headers['content-security-policy']).toMatch(csp);
+  expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  expect(headers['x-frame-options']).toBe('DENY');
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+}
+
+async function keyNames(page: Page): Promise<string[]> {
+  const response = await page.request.get('/api/v1/api-keys', { headers: ADMIN_KEY });
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { api_keys: { name: string }[] }).api_keys.map((key) => key.name);
+}
+
+test('pages and API answers carry the framing and content headers; wrong methods answer 405 with Allow', async ({ request }) => {
+  const page = await request.get('/sign-in');
+  expect(page.status()).toBe(200);
+  expectSecurityHeaders(page, /^default-src 'self'; /);
+
+  // Served by Next, and by the data-plane server in the same process.
+  const document = await request.get('/api/v1/openapi.json');
+  expect(document.status()).toBe(200);
+  expectSecurityHeaders(document, /^default-src 'none'; frame-ancestors 'none'$/);
+  const validated = await request.post('/api/v1/validate/pre', { headers: ADMIN_KEY, data: { tool: 'nope.nope', call_id: 'sec-1', arguments: {}, context: {} } });
+  expect(validated.status()).toBe(200);
+  expectSecurityHeaders(validated, /^default-src 'none'; frame-ancestors 'none'$/);
+
+  for (const [method, path, allow] of [
+    ['DELETE', '/api/v1/contracts', 'GET, HEAD, POST, OPTIONS'],
+    ['PUT', '/api/v1/validate/pre', 'POST, OPTIONS'],
+    ['GET', '/api/v1/approvals/apr_1/decision', 'POST, OPTIONS'],
+  ] as const) {
+    const wrong = await request.fetch(path, { method, headers: ADMIN_KEY });
+    expect(wrong.status(), `${method} ${path}`).toBe(405);
+    expect(wrong.headers().allow, `${method} ${path}`).toBe(allow);
+    expect((await wrong.json()).error.code).toBe('method_not_allowed');
+    expectSecurityHeaders(wrong, /frame-ancestors 'none'/);
+  }
+});
+
+test('another site cannot frame a page', async ({ page, baseURL }) => {
+  // The attacker's page, served to the browser under another origin (no network involved).
+  await page.route(`${EVIL}/**`, (route) => route.fulfill({ contentType: 'text/html', body: `<h1>win a prize</h1><iframe id="victim" src="${baseURL}/sign-in" width="800" height="600"></iframe>` }));
+  await page.goto(`${EVIL}/prize`);
+  await expect(page.getByRole('heading', { name: 'win a prize' })).toBeVisible();
+  // Chromium replaces a frame refused by frame-ancestors with its own error document.
+  await expect.poll(() => page.frames().find((frame) => frame !== page.mainFrame())?.url()).toMatch(/^chrome-error:/);
+  await expect(page.frameLocator('#victim').getByLabel('Password')).toHaveCount(0);
+  // The same page opened directly has the form: the frame was refused, not broken.
+  await page.goto('/sign-in');
+  await expect(page.getByLabel('Password')).toBeVisible();
+});
+
+test('a cross-site server action with the admin\'s cookie changes nothing', async ({ page, baseURL }) => {
+  await signIn(page.request, baseURL, E2E_ADMIN);
+  await page.goto('/api-keys');
+
+  // The real server action the Create key form posts (its action id and body), kept unsent.
+  let captured: { headers: Record<string, string>; body: Buffer } | undefined;
+  await page.route('**/api-keys', async (route) => {
+    const sent = route.request();
+    if (sent.method() !== 'POST' || !sent.headers()['next-action']) return route.continue();
+    captured = { headers: sent.headers(), body: sent.postDataBuffer() ?? Buffer.alloc(0) };
+    return route.abort();
+  });
+  await page.getByLabel('Name').fill('server-action-replay');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await expect.poll(() => captured !== undefined).toBe(true);
+  await page.unroute('**/api-keys');
+  const action = captured as NonNullable<typeof captured>;
+  expect(action.headers['next-action']).toMatch(/^[0-9a-f]{20,}$/);
+
+  const replay = (headers: Record<string, string>) =>
+    page.request.post('/api-keys', {
+      headers: {
+        'next-action': action.headers['next-action'] as string,
+        'next-router-state-tree': action.headers['next-router-state-tree'] ?? '',
+        'content-type': action.headers['content-type'] as string,
+        accept: 'text/x-component',
+        ...headers,
+      },
+      data: action.body,
+    });
+
+  for (const headers of [{ origin: EVIL }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, {}] as Record<string, string>[]) {
+    const forged = await replay(headers);
+    expect(forged.status(), JSON.stringify(headers)).toBe(403);
+    expect((await forged.json()).error.code).toBe('cross_site_request');
+  }
+  expect(await keyNames(page)).not.toContain('server-action-replay');
+
+  // The same request from the instance's own origin is obeyed: the refusals above were the rule.
+  const own = await replay({ origin: new URL(baseURL ?? '').origin });
+  expect(own.status()).toBe(200);
+  expect(await keyNames(page)).toContain('server-action-replay');
+});
+
+test('the studio\'s editor and its workers run under the CSP without a violation', async ({ page, baseURL }) => {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content[ -]Security[ -]Policy|violates the following/i.test(message.text())) violations.push(message.text());
+  });
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => console.error(`Content-Security-Policy violation: ${event.violatedDirective} ${event.blockedURI}`));
+  });
+  await signIn(page.request, baseURL, E2E_ADMIN);
+  await page.goto('/contracts/new');
+  await page.getByRole('link', { name: /Read-only query/ }).click();
+  await expect(page.getByTestId('studio-editor').locator('.monaco-editor')).toBeVisible();
+  // The lint worker answered, and Monaco's JSON worker gives hover docs.
+  await expect(page.getByTestId('problems-panel')).toContainText(/Checked in the browser in \d+ ms/);
+  await page.getByTestId('studio-editor').locator('.view-line span', { hasText: /^"version"$/ }).hover();
+  await expect(page.locator('.monaco-hover').filter({ hasText: 'Semantic version of this contract' })).toBeVisible();
+  // The policy and surface studios: the same editor and lint worker, and the prompt pane.
+  for (const path of ['/policies/new', '/surfaces/new']) {
+    await page.goto(path);
+    await expect(page.getByTestId('studio-editor').locator('.monaco-editor')).toBeVisible();
+    await expect(page.getByTestId('problems-panel')).toContainText(/Checked in the browser in \d+ ms/);
+  }
+  await expect(page.getByTestId('studio-prompt-editor').locator('.monaco-editor')).toBeVisible();
+  expect(violations).toEqual([]);
+});
