@@ -16,6 +16,8 @@ import { startIntervalJob, type IntervalJob } from './interval-job';
  */
 const SWEEP_INTERVAL_MS = 5_000;
 const DELIVERY_INTERVAL_MS = 1_000;
+// The purge's first run, a minute after start (once start-up work is done), then every interval.
+const PURGE_FIRST_RUN_MS = 60_000;
 
 let jobs: IntervalJob[] = [];
 
@@ -24,7 +26,7 @@ export function startBackgroundJobs(): void {
   jobs = [
     startIntervalJob('approval-sweeper', SWEEP_INTERVAL_MS, () => expireOverdueApprovals()),
     startIntervalJob('webhook-dispatcher', DELIVERY_INTERVAL_MS, () => deliverDueWebhooks()),
-    startIntervalJob('retention-purge', env().TOOLGATE_RETENTION_PURGE_INTERVAL_SECONDS * 1000, () => purgeRetainedPayloads()),
+    startIntervalJob('retention-purge', env().TOOLGATE_RETENTION_PURGE_INTERVAL_SECONDS * 1000, () => purgeRetainedPayloads(), { firstRunAfterMs: PURGE_FIRST_RUN_MS }),
   ];
 }
 

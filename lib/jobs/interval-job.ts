@@ -11,7 +11,7 @@ export interface IntervalJob {
  * tasks keep their state in the database, so nothing is lost between runs, restarts or
  * instances. The timer does not keep the process alive on its own.
  */
-export function startIntervalJob(name: string, intervalMs: number, task: () => Promise<unknown>): IntervalJob {
+export function startIntervalJob(name: string, intervalMs: number, task: () => Promise<unknown>, options: { firstRunAfterMs?: number } = {}): IntervalJob {
   let running: Promise<void> | null = null;
   let stopped = false;
   const tick = () => {
@@ -27,10 +27,15 @@ export function startIntervalJob(name: string, intervalMs: number, task: () => P
   };
   const timer = setInterval(tick, intervalMs);
   timer.unref();
+  // A long interval must not wait a whole interval after every start: an instance restarted
+  // more often than that would otherwise never run the job.
+  const first = options.firstRunAfterMs !== undefined && options.firstRunAfterMs < intervalMs ? setTimeout(tick, options.firstRunAfterMs) : null;
+  first?.unref();
   return {
     async stop() {
       stopped = true;
       clearInterval(timer);
+      if (first) clearTimeout(first);
       await running;
     },
   };
