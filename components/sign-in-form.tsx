@@ -3,12 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { authClient } from './auth-client';
-
-function messageFor(error: { status: number; message?: string }): string {
-  if (error.status === 401) return 'Wrong email or password.';
-  if (error.status === 429) return 'Too many attempts. Wait a few seconds and try again.';
-  return error.message || 'Sign-in failed. Try again.';
-}
+import { signInErrorMessage as messageFor } from './sign-in-messages';
 
 export function SignInForm() {
   const router = useRouter();

@@ -2,13 +2,14 @@
 
 import { useState } from 'react';
 import { authClient } from './auth-client';
+import { TOO_MANY_ATTEMPTS } from './sign-in-messages';
 import { SSO_PROVIDER_ID } from '@/lib/auth/sso-config';
 import { ssoErrorMessage } from '@/lib/auth/sso-messages';
 
 function messageFor(error: { status: number; message?: string }): string {
   // 404: Better Auth has no usable provider, because discovery at the identity provider failed.
   if (error.status === 404) return ssoErrorMessage('oauth_provider_not_found')!.message;
-  if (error.status === 429) return 'Too many attempts. Wait a few seconds and try again.';
+  if (error.status === 429) return TOO_MANY_ATTEMPTS;
   return error.message || 'Single sign-on is not available right now. Try again, or sign in with your password.';
 }
 

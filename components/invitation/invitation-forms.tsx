@@ -4,6 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useActionState, useState, type FormEvent } from 'react';
 import { acceptInvitationAction, type AcceptState } from '@/app/(auth)/invite/[token]/actions';
 import { authClient } from '../auth-client';
+import { signInErrorMessage } from '../sign-in-messages';
 
 function Problem({ message }: { message: string | null }) {
   if (!message) return null;
@@ -94,7 +95,7 @@ export function InviteSignInForm({ email }: { email: string }) {
     try {
       const result = await authClient.signIn.email({ email, password });
       if (result.error) {
-        setError(result.error.status === 401 ? 'Wrong password.' : result.error.status === 429 ? 'Too many attempts. Wait a few seconds and try again.' : result.error.message || 'Sign-in failed. Try again.');
+        setError(signInErrorMessage(result.error, 'Wrong password.'));
         setPending(false);
         return;
       }

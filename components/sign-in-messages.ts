@@ -1,0 +1,8 @@
+/** What a failed Better Auth sign-in says, on every form that signs people in. */
+export const TOO_MANY_ATTEMPTS = 'Too many attempts. Wait a few seconds and try again.';
+
+export function signInErrorMessage(error: { status: number; message?: string }, wrongCredentials = 'Wrong email or password.'): string {
+  if (error.status === 401) return wrongCredentials;
+  if (error.status === 429) return TOO_MANY_ATTEMPTS;
+  return error.message || 'Sign-in failed. Try again.';
+}
