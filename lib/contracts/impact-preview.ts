@@ -20,8 +20,13 @@ import { compileContract } from './compile-contract';
  * its context were retained (argument retention on): replaying preconditions with a made-up
  * context would report changes where there are none. Values stored redacted cannot be
  * checked: issues on redacted arguments are ignored, and a call whose context holds a redacted
- * value is not replayed.
+ * value is not replayed. A call refused for a number a double cannot hold is refused for it
+ * again, whatever the draft says: its stored arguments keep the token the agent sent, but
+ * parsed they would be a rounded value, so it is not checked against the draft.
  */
+
+/** A call refused for a number a double cannot hold (docs/numbers.md). */
+const NUMBER_UNREPRESENTABLE = 'AXAG_NUMBER_UNREPRESENTABLE';
 
 const REPLAYED_CODES_EXCLUDED = new Set([
   'AXAG_CONFIRMATION_MISSING',
@@ -107,23 +112,33 @@ export async function previewContractImpact(options: { tenantId: string; documen
     } catch {
       continue;
     }
-    const context = recordedContext(row.payload);
-    if (!context) {
-      withoutContext += 1;
-      continue;
-    }
-    replayed += 1;
     const redacted = redactedPaths(args);
     const keep = (issue: { code: string; path?: string }) => !REPLAYED_CODES_EXCLUDED.has(issue.code) && !(issue.path && redacted.has(issue.path));
-    const before = codeSet((JSON.parse(row.errors) as { code: string; path?: string }[]).filter(keep));
-    const replayedIssues = checkPreCall({ contract: compiled.contract, arguments: args, context }).errors;
-    // checkPreCall skips the preconditions on invalid input; input "invalid" only where values are
-    // stored redacted was valid when recorded, so the preconditions still apply.
-    const inputIssues = compiled.contract.checkInput(args);
-    if (inputIssues.length > 0 && inputIssues.every((issue) => redacted.has(issue.path))) {
-      replayedIssues.push(...evaluateConditions(compiled.contract.preconditions, { args, context }, 'AXAG_PRECONDITION_FAILED', tool));
+    const recorded = JSON.parse(row.errors) as { code: string; path?: string }[];
+    let after: string[];
+    if (recorded.some((issue) => issue.code === NUMBER_UNREPRESENTABLE)) {
+      // The agent sent a number a double cannot hold: validate/pre refuses such a call for it and
+      // checks nothing else, whatever the contract and the context, so that is its replay. The
+      // parsed arguments hold rounded values the agent never sent (Infinity, 9007199254740992):
+      // checking those would report the call as newly passing a draft that changes nothing.
+      after = [NUMBER_UNREPRESENTABLE];
+    } else {
+      const context = recordedContext(row.payload);
+      if (!context) {
+        withoutContext += 1;
+        continue;
+      }
+      const replayedIssues = checkPreCall({ contract: compiled.contract, arguments: args, context }).errors;
+      // checkPreCall skips the preconditions on invalid input; input "invalid" only where values are
+      // stored redacted was valid when recorded, so the preconditions still apply.
+      const inputIssues = compiled.contract.checkInput(args);
+      if (inputIssues.length > 0 && inputIssues.every((issue) => redacted.has(issue.path))) {
+        replayedIssues.push(...evaluateConditions(compiled.contract.preconditions, { args, context }, 'AXAG_PRECONDITION_FAILED', tool));
+      }
+      after = codeSet(replayedIssues.filter(keep));
     }
-    const after = codeSet(replayedIssues.filter(keep));
+    replayed += 1;
+    const before = codeSet(recorded.filter(keep));
     if (before.join(',') === after.join(',')) continue;
     changed += 1;
     if (before.length === 0) newlyRefused += 1;

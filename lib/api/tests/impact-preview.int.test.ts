@@ -92,3 +92,44 @@ describe('impact preview of preconditions that read the context', () => {
     expect(same.body).toMatchObject({ replayed: 4, notReplayable: 1, withoutArguments: 0, withoutContext: 1, changed: 0 });
   });
 });
+
+describe('impact preview of calls refused for a number a double cannot hold', () => {
+  let n: Awaited<ReturnType<typeof createTestTenant>>;
+  let numbersAuthor: string;
+  const CONTRACT = {
+    id: 'numbers.echo',
+    version: '1.0.0',
+    description: 'Echoes a number back, for the impact preview.',
+    owner: 'team-tests',
+    input: { type: 'object', properties: { n: { type: 'number' }, tenant_id: { type: 'string' } } },
+    output: { type: 'object' },
+    errors: { type: 'object' },
+    annotations: { kind: 'query', side_effect_level: 'none', idempotent: true, confirmation_required: false, approval_required: false },
+  };
+
+  beforeAll(async () => {
+    n = await createTestTenant({ storeRawArguments: true });
+    numbersAuthor = (await createApiKey({ tenantId: n.tenant.id, name: 'ci', scopes: ['author'] })).key;
+    await publishContract(n.tenant.id, CONTRACT);
+    // Refused for their numbers (in the arguments, or in the context), with and without a context; one ordinary call.
+    for (const [i, rest] of [
+      '"arguments":{"n":1e309}',
+      '"arguments":{"n":9007199254740993},"context":{"tenant_id":"acme"}',
+      '"arguments":{"n":1},"context":{"state":{"total":-1e400}}',
+      '"arguments":{"n":1},"context":{"tenant_id":"acme"}',
+    ].entries()) {
+      const answer = await call(validatePre, { key: n.agentKey, rawBody: `{"tool":"numbers.echo","call_id":"num-${i}",${rest}}` });
+      expect(answer.status).toBe(200);
+      expect(answer.body.decision).toBe(i < 3 ? 'deny' : 'allow');
+    }
+  });
+
+  it('replays them as refused for their numbers again, not as the rounded values parsing the stored text gives', async () => {
+    const same = await call(impact, { key: numbersAuthor, params: { tool: 'numbers.echo' }, body: { ...CONTRACT, version: '2.0.0' } });
+    expect(same.status).toBe(200);
+    expect(same.body).toMatchObject({ replayed: 4, notReplayable: 0, changed: 0, newlyRefused: 0, newlyPassing: 0, codes: [] });
+    // A draft that would refuse every number refuses the ordinary call; the others stay refused for their numbers.
+    const stricter = await call(impact, { key: numbersAuthor, params: { tool: 'numbers.echo' }, body: { ...CONTRACT, version: '2.0.0', input: { type: 'object', properties: { n: { type: 'string' } } } } });
+    expect(stricter.body).toMatchObject({ replayed: 4, changed: 1, newlyRefused: 1, newlyPassing: 0, codes: [{ code: 'AXAG_INVALID_TYPE', added: 1, removed: 0 }] });
+  });
+});
