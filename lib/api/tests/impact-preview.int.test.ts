@@ -6,6 +6,7 @@ import { db } from '@/lib/db';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 import { createApiKey } from '@/lib/auth/api-keys';
+import type { ToolContract } from '@/lib/contracts/contract-schema';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 let authorKey: string;
@@ -96,7 +97,7 @@ describe('impact preview of preconditions that read the context', () => {
 describe('impact preview of calls refused for a number a double cannot hold', () => {
   let n: Awaited<ReturnType<typeof createTestTenant>>;
   let numbersAuthor: string;
-  const CONTRACT = {
+  const CONTRACT: ToolContract = {
     id: 'numbers.echo',
     version: '1.0.0',
     description: 'Echoes a number back, for the impact preview.',
@@ -104,7 +105,7 @@ describe('impact preview of calls refused for a number a double cannot hold', ()
     input: { type: 'object', properties: { n: { type: 'number' }, tenant_id: { type: 'string' } } },
     output: { type: 'object' },
     errors: { type: 'object' },
-    annotations: { kind: 'query', side_effect_level: 'none', idempotent: true, confirmation_required: false, approval_required: false },
+    annotations: { kind: 'query', side_effect_level: 'none', idempotent: true, confirmation_required: false, approval_required: false, approver_roles: [], required_roles: [] },
   };
 
   beforeAll(async () => {
