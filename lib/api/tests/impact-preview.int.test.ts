@@ -105,7 +105,7 @@ describe('impact preview of calls refused for a number a double cannot hold', ()
     input: { type: 'object', properties: { n: { type: 'number' }, tenant_id: { type: 'string' } } },
     output: { type: 'object' },
     errors: { type: 'object' },
-    annotations: { kind: 'query', side_effect_level: 'none', idempotent: true, confirmation_required: false, approval_required: false, approver_roles: [], required_roles: [] },
+    annotations: { kind: 'query', side_effect_level: 'none', idempotent: true, confirmation_required: false, approval_required: false, approver_roles: [] },
   };
 
   beforeAll(async () => {
