@@ -31,7 +31,16 @@ export function RetainedPayloads({ retained }: { retained: RetainedView | null }
       {parts.map(([key, label]) => (
         <details key={key} className="rounded-md border border-zinc-200" data-testid={`record-payload-${key}`}>
           <summary className="cursor-pointer px-3 py-1.5 text-xs font-medium text-zinc-700">{label}</summary>
-          <pre className="max-h-80 overflow-auto border-t border-zinc-100 bg-zinc-50 px-3 py-2 font-mono text-xs whitespace-pre-wrap break-all">{JSON.stringify(retained[key], null, 2)}</pre>
+          {retained.as_sent?.includes(key) ? (
+            <>
+              <p className="border-t border-zinc-100 px-3 pt-2 text-xs text-amber-800" data-testid="record-payload-as-sent">
+                Holds a number a double cannot hold; shown as the agent sent it.
+              </p>
+              <pre className="max-h-80 overflow-auto bg-zinc-50 px-3 py-2 font-mono text-xs whitespace-pre-wrap break-all">{String(retained[key])}</pre>
+            </>
+          ) : (
+            <pre className="max-h-80 overflow-auto border-t border-zinc-100 bg-zinc-50 px-3 py-2 font-mono text-xs whitespace-pre-wrap break-all">{JSON.stringify(retained[key], null, 2)}</pre>
+          )}
         </details>
       ))}
     </div>

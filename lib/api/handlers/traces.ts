@@ -79,6 +79,10 @@ const TraceDetailSchema = z
               result: z.unknown().optional(),
               error: z.unknown().optional(),
               transformed_arguments: z.unknown().optional(),
+              as_sent: z
+                .array(z.enum(['arguments', 'transformed_arguments', 'context', 'result', 'error']))
+                .optional()
+                .describe('Parts holding a number a double cannot hold (a call refused with AXAG_NUMBER_UNREPRESENTABLE): each is given as its stored JSON text, with the numbers as the agent sent them, not parsed.'),
             })
             .strict()
             .nullable()

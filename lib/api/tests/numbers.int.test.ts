@@ -5,6 +5,7 @@ import { POST as validatePost } from '@/app/api/v1/validate/post/route';
 import { POST as confirm } from '@/app/api/v1/confirmations/route';
 import { POST as validatePipeline } from '@/app/api/v1/pipeline/validate/route';
 import { POST as saveDraft } from '@/app/api/v1/contracts/route';
+import { GET as getTrace } from '@/app/api/v1/traces/[traceId]/route';
 import { db } from '@/lib/db';
 import { hashCanonical } from '@/lib/contracts/canonical-json';
 import type { ToolContract } from '@/lib/contracts/contract-schema';
@@ -93,6 +94,17 @@ describe('validate/pre with a number a double cannot hold', () => {
     // Sensitive paths are still redacted; the retained context keeps its number as sent.
     expect(evidence.arguments).toBe('{"n":-1e309,"items":[{"qty":1},{"qty":1e16}],"secret":"[REDACTED]","id":1e-400}');
     expect(evidence.payload).toBe('{"context":{"state":{"big":123456789012345678901234567890}}}');
+    // The trace shows them as sent too: parsed, -1e309 would answer as null and the context's
+    // integer as 123456789012345680000000000000.
+    const trace = await call(getTrace, { key: t.adminKey, params: { traceId: res.body.trace_id } });
+    expect(trace.status).toBe(200);
+    expect(trace.body.records[0].retained).toEqual({
+      status: 'kept',
+      too_large: false,
+      arguments: '{"n":-1e309,"items":[{"qty":1},{"qty":1e16}],"secret":"[REDACTED]","id":1e-400}',
+      context: '{"state":{"big":123456789012345678901234567890}}',
+      as_sent: ['arguments', 'context'],
+    });
   });
 
   it('is refused even for an unknown tool, which is reported first', async () => {
