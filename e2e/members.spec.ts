@@ -132,3 +132,21 @@ test('a person in two tenants switches between them from the header, with each t
   await expect(page.getByTestId('tenant-name')).toHaveText('e2e');
   await expect(page.getByTestId('member-role')).toHaveText('admin');
 });
+
+test('an admin changes a role on the Members page: the select then shows the new role', async ({ page, baseURL }) => {
+  const PERSON = { email: 'members-role-change@example.com', password: 'members-role-change-password', role: 'viewer' } as const;
+  await seedMember(PERSON);
+  await signIn(page.request, baseURL, E2E_ADMIN);
+  await page.goto('/members');
+  const row = page.getByTestId(`member-${PERSON.email}`);
+  const select = row.getByLabel(`Role of ${PERSON.email}`);
+  await expect(select).toHaveValue('viewer');
+  await select.selectOption('author');
+  await row.getByRole('button', { name: 'Save' }).click();
+  await expect(row.getByRole('status')).toHaveText(`${PERSON.email} is now author.`);
+  // React's form reset used to put the select back to the role the page was loaded with.
+  await expect(select).toHaveValue('author');
+  await expect(row.getByRole('button', { name: 'Save' })).toHaveCount(0);
+  const members = (await (await page.request.get('/api/v1/members', { headers: ADMIN_KEY })).json()) as { members: { email: string; role: string }[] };
+  expect(members.members.find((m) => m.email === PERSON.email)?.role).toBe('author');
+});

@@ -76,6 +76,15 @@ test('an admin turns retention on; an existing key\'s calls are kept, shown on t
       await expect(page.getByTestId('settings-status')).toHaveText('Saved. New calls use these settings.');
       const settings = await page.request.get('/api/v1/settings', { headers: ADMIN_KEY });
       expect(await settings.json()).toMatchObject({ argument_retention_days: 30 });
+      // Right after saving, the form shows what was saved (React's form reset used to put the
+      // radios back to "Off" as loaded), and saving it again as shown keeps retention on.
+      await expect(page.getByTestId('settings-retention-keep')).toBeChecked();
+      await expect(page.getByTestId('settings-retention-off')).not.toBeChecked();
+      const savedAgain = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/settings');
+      await page.getByTestId('settings-save').click();
+      await savedAgain;
+      await expect(page.getByTestId('settings-status')).toHaveText('Saved. New calls use these settings.');
+      expect(await (await page.request.get('/api/v1/settings', { headers: ADMIN_KEY })).json()).toMatchObject({ argument_retention_days: 30 });
       await page.reload();
       await expect(page.getByTestId('settings-retention-keep')).toBeChecked();
       await expect(page.getByTestId('settings-retention-days')).toHaveValue('30');

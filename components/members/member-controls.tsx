@@ -3,6 +3,7 @@
 import { useActionState, useState } from 'react';
 import { changeRoleAction, removeMemberAction, revokeInvitationAction, type MemberActionState } from '@/app/(dashboard)/members/actions';
 import { ROLES } from '@/lib/tenants/roles';
+import { submitWithoutReset } from '../submit-without-reset';
 
 function Outcome({ state }: { state: MemberActionState }) {
   if (state.status === 'error') return <p role="alert" className="w-full text-right text-xs text-red-700">{state.message}</p>;
@@ -15,7 +16,8 @@ export function MemberRoleForm({ id, email, role }: { id: string; email: string;
   const [state, formAction, pending] = useActionState<MemberActionState, FormData>(changeRoleAction, { status: 'idle' });
   const [chosen, setChosen] = useState(role);
   return (
-    <form action={formAction} className="flex flex-wrap items-center gap-2">
+    // Without React's form reset, which would show the old role in the select after a change.
+    <form action={formAction} onSubmit={submitWithoutReset(formAction)} className="flex flex-wrap items-center gap-2">
       <input type="hidden" name="id" value={id} />
       <label className="sr-only" htmlFor={`role-${id}`}>Role of {email}</label>
       <select id={`role-${id}`} name="role" value={chosen} onChange={(e) => setChosen(e.target.value)} className="input w-32 py-1">

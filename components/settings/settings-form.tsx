@@ -3,6 +3,7 @@
 import { useActionState, useState } from 'react';
 import { saveSettingsAction, type SaveSettingsState } from '@/app/(dashboard)/settings/actions';
 import { APPROVAL_TTL_SECONDS, DUPLICATE_WINDOW_SECONDS, RETENTION_DAYS_MAX, SENSITIVE_PATHS_MAX, type TenantSettings } from '@/lib/tenants/settings-schema';
+import { submitWithoutReset } from '../submit-without-reset';
 import { formatDuration } from './format-duration';
 
 interface Props {
@@ -20,7 +21,9 @@ export function SettingsForm({ settings, defaults, readOnlyReason }: Props) {
   const readOnly = readOnlyReason !== null;
   const days = settings.argument_retention_days ?? 30;
   return (
-    <form action={formAction} onChange={() => setEdited(true)} onSubmit={() => setEdited(false)} className="space-y-6" data-testid="settings-form">
+    // Submitted without React's form reset, which would show the radios as the page loaded
+    // (retention "Off" right after turning it on) and make the next save send that.
+    <form action={formAction} onChange={() => setEdited(true)} onSubmit={submitWithoutReset(formAction, () => setEdited(false))} className="space-y-6" data-testid="settings-form">
       {readOnly && <p className="card p-4 text-sm text-zinc-600" data-testid="settings-read-only">{readOnlyReason}</p>}
       <fieldset disabled={readOnly || pending} className="card space-y-6 p-5">
         <section aria-labelledby="retention-heading">
