@@ -12,6 +12,7 @@ import { projectRoot } from '../lib/db/schema-engine';
 import { bootstrap } from '../lib/tenants/bootstrap';
 import { disconnectDb } from '../lib/db';
 import { createDataPlaneServer, type NodeHandler } from '../lib/data-plane/server';
+import type { HttpMethod } from '../lib/api/mount-route';
 import { closeEvidenceWriter, setRawEvidenceStore } from '../lib/evidence/record-evidence';
 import { threadedEvidenceStore } from '../lib/evidence/sqlite-writer-thread';
 import { startBackgroundJobs, stopBackgroundJobs } from '../lib/jobs/background-jobs';
@@ -42,6 +43,7 @@ const { provider, applied } = await migrateDatabase(settings.DATABASE_URL);
 console.log(applied.length ? `toolgate: ${provider} migrated (${applied.join(', ')})` : `toolgate: ${provider} schema up to date`);
 
 let fallback: NodeHandler | undefined;
+let apiAllowedMethods: ((pathname: string) => HttpMethod[] | null) | undefined;
 // What the first start prints (the demo sign-in and key): kept for after the build output.
 let bootstrapLines: string[] = [];
 if (!dataPlaneOnly) {
@@ -59,10 +61,12 @@ if (!dataPlaneOnly) {
   await app.prepare();
   const handle = app.getRequestHandler();
   fallback = (req, res) => handle(req, res);
+  // What each API route allows, for methods Next cannot take (the data-plane server answers them).
+  apiAllowedMethods = (await import('../lib/api/api-methods')).apiAllowedMethods;
 }
 
 setRawEvidenceStore(threadedEvidenceStore);
-const server = createDataPlaneServer({ fallback });
+const server = createDataPlaneServer({ fallback, apiAllowedMethods });
 startBackgroundJobs();
 server.once('error', (error) => {
   // Listening failed (the port is taken): the first start's one-time sign-in and key still show.

@@ -1,9 +1,11 @@
 import type http from 'node:http';
+import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookupOrderContract } from '@/lib/contracts/examples';
 import { HTTP_METHODS } from '@/lib/api/mount-route';
+import { apiAllowedMethods } from '@/lib/api/api-methods';
 import { API_SECURITY_HEADERS } from '@/lib/http/security-headers';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 import { createDataPlaneServer } from './server';
@@ -83,5 +85,78 @@ describe('the data-plane server (runtime endpoints only)', () => {
     const unknown = await fetch(`${base}/api/v1/contracts`);
     expect(unknown.status).toBe(404);
     expectSecurityHeaders(unknown, '404');
+  });
+});
+
+/** A request with any method: fetch refuses TRACE and CONNECT, Node's client sends them. */
+function rawRequest(url: string, method: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method, headers }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+describe('one process (Next behind the data-plane server): methods Next cannot take', () => {
+  let withNext: http.Server;
+  let nextBase = '';
+  const reachedNext: string[] = [];
+
+  beforeAll(async () => {
+    // Next stands in: anything that reaches it is recorded. TRACE made Next answer 500 (its Request
+    // constructor refuses the method), logged with a stack; other unknown methods an empty 400.
+    withNext = createDataPlaneServer({
+      fallback: (req, res) => {
+        reachedNext.push(`${req.method} ${req.url}`);
+        res.writeHead(200).end('next');
+      },
+      apiAllowedMethods,
+    });
+    await new Promise<void>((resolve) => withNext.listen(0, '127.0.0.1', resolve));
+    nextBase = `http://127.0.0.1:${(withNext.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => withNext.close(resolve));
+  });
+
+  it('answers them itself: 405 with the route\'s Allow and the envelope on API paths, data-plane ones included', async () => {
+    for (const [urlPath, allow] of [
+      ['/api/v1/validate/pre', 'POST, OPTIONS'],
+      ['/api/v1/approvals/apr_123', 'GET, HEAD, OPTIONS'],
+      ['/api/v1/members', 'GET, HEAD, POST, OPTIONS'],
+      ['/api/v1/invitations/accept', 'POST, OPTIONS'],
+      ['/api/auth/sign-in/email', 'GET, HEAD, POST, OPTIONS'],
+    ] as const) {
+      for (const method of ['TRACE', 'PROPFIND', 'PURGE']) {
+        const res = await rawRequest(`${nextBase}${urlPath}`, method, { 'x-request-id': 'unserved-1' });
+        const label = `${method} ${urlPath}`;
+        expect(res.status, label).toBe(405);
+        expect(res.headers.allow, label).toBe(allow);
+        for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) expect(res.headers[name], `${label}: ${name}`).toBe(value);
+        expect(JSON.parse(res.body), label).toEqual({
+          error: { code: 'method_not_allowed', message: `${method} is not allowed on ${urlPath}; use ${allow}.`, details: { allowed_methods: allow.split(', ') } },
+          request_id: 'unserved-1',
+        });
+      }
+    }
+    expect(reachedNext).toEqual([]);
+  });
+
+  it('answers 404 on an API path no route serves and 405 (GET, HEAD) on a page; every method Next routes still reaches it', async () => {
+    const unknown = await rawRequest(`${nextBase}/api/v1/nothing-here`, 'TRACE');
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.body).error.code).toBe('not_found');
+    const page = await rawRequest(`${nextBase}/members`, 'TRACE');
+    expect(page.status).toBe(405);
+    expect(page.headers.allow).toBe('GET, HEAD');
+    expect(reachedNext).toEqual([]);
+    for (const method of HTTP_METHODS) await rawRequest(`${nextBase}/api/v1/members`, method);
+    expect(reachedNext).toEqual(HTTP_METHODS.map((method) => `${method} /api/v1/members`));
   });
 });

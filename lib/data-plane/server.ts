@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { jsonResult, type IncomingCall, type RouteResult } from '../api/define-route';
 import { tooLarge } from '../api/json-body';
-import { methodNotAllowed } from '../api/mount-route';
+import { HTTP_METHODS, methodNotAllowed, type HttpMethod } from '../api/mount-route';
 import { API_SECURITY_HEADERS } from '../http/security-headers';
 import { log } from '../log';
 import { matchDataPlaneRoute } from './routes';
@@ -13,11 +13,17 @@ export type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) 
  * request and writes their answer straight to the socket. Anything else goes to `fallback`
  * (Next, in the default one-process mode) or gets a JSON 404 when running data-plane only.
  */
-export function createDataPlaneServer(options: { fallback?: NodeHandler } = {}): http.Server {
+export function createDataPlaneServer(options: { fallback?: NodeHandler; apiAllowedMethods?: (pathname: string) => HttpMethod[] | null } = {}): http.Server {
   const server = http.createServer((req, res) => {
     const pathname = (req.url ?? '/').split('?', 1)[0] ?? '/';
     const matched = matchDataPlaneRoute(req.method ?? 'GET', pathname);
     if (!matched || 'allowed' in matched) {
+      // A method Next cannot take (TRACE fails building its Request: a 500, logged with a stack;
+      // PROPFIND and the like get an empty 400) is answered here, never passed on.
+      if (options.fallback && !NEXT_METHODS.has(req.method ?? '')) {
+        void send(res, unservedMethod(req, pathname, matched?.allowed ?? options.apiAllowedMethods?.(pathname) ?? null));
+        return;
+      }
       // Next serves the same paths with the same methods or more (the route files mount these
       // handlers too), so in one-process mode it gives the 405 or the answer.
       if (options.fallback) {
@@ -51,6 +57,22 @@ export function createDataPlaneServer(options: { fallback?: NodeHandler } = {}):
   // Agents keep connections open between tool calls.
   server.keepAliveTimeout = 65_000;
   return server;
+}
+
+/** The methods a Next route file can export; Next cannot route any other. */
+const NEXT_METHODS: ReadonlySet<string> = new Set(HTTP_METHODS);
+
+/**
+ * The answer to a method Next cannot route: on an API path, that route's 405 with its Allow and
+ * the envelope; on an API path no route serves, 404; on a page, 405 (pages are read with GET).
+ */
+function unservedMethod(req: http.IncomingMessage, pathname: string, allowed: HttpMethod[] | null): RouteResult {
+  const requestId = headerValue(req, 'x-request-id');
+  if (allowed) return methodNotAllowed(req.method ?? '', pathname, allowed, requestId);
+  if (pathname === '/api' || pathname.startsWith('/api/')) {
+    return jsonResult({ error: { code: 'not_found', message: `Nothing is served at ${pathname.slice(0, 200)}.` } }, 404);
+  }
+  return methodNotAllowed(req.method ?? '', pathname, ['GET', 'HEAD'], requestId);
 }
 
 /**
