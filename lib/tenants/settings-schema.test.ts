@@ -26,3 +26,19 @@ describe('SettingsPatchSchema', () => {
     expect(SettingsPatchSchema.safeParse({}).success).toBe(false);
   });
 });
+
+describe('SettingsPatchSchema numbers', () => {
+  const problem = (patch: Record<string, unknown>) => {
+    const parsed = SettingsPatchSchema.safeParse(patch);
+    return parsed.success ? null : parsed.error.issues.map((issue) => issue.message);
+  };
+
+  it('says what is wanted however a number is missed, typed text from the settings page included', () => {
+    for (const days of [-1, 0, 1.5, 3651, '-1', '1.5', '1e3', '99999999999', 'abc', '']) {
+      expect(problem({ argument_retention_days: days }), String(days)).toEqual(['must be a whole number of days from 1 to 3650']);
+    }
+    expect(problem({ approval_ttl_seconds: '5' })).toEqual(['must be a whole number of seconds from 10 to 2592000']);
+    expect(problem({ duplicate_window_seconds: 0 })).toEqual(['must be a whole number of seconds from 1 to 604800']);
+    expect(problem({ argument_retention_days: 30, approval_ttl_seconds: null, duplicate_window_seconds: 60 })).toBeNull();
+  });
+});

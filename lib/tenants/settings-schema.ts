@@ -51,16 +51,22 @@ const SensitivePaths = z
   .transform((paths) => [...new Set(paths)])
   .describe(`Dotted argument paths always stored redacted, on top of each contract's own \`sensitive\` (at most ${SENSITIVE_PATHS_MAX}).`);
 
-const seconds = (range: { min: number; max: number }) => z.number().int().min(range.min).max(range.max).nullable();
+/**
+ * A whole number in a range, with one message for every way to miss it: the settings page
+ * sends what was typed as text when it is not a plain number ("-1", "1.5", "1e3"), which would
+ * otherwise read "expected number, received string" to someone who typed a number.
+ */
+const wholeNumber = (unit: string, range: { min: number; max: number }) => {
+  const error = `must be a whole number of ${unit} from ${range.min} to ${range.max}`;
+  return z.number({ error }).int({ error }).min(range.min, { error }).max(range.max, { error });
+};
+
+const seconds = (range: { min: number; max: number }) => wholeNumber('seconds', range).nullable();
 
 /** A PATCH of the settings: any of the fields, at least one. */
 export const SettingsPatchSchema = z
   .object({
-    argument_retention_days: z
-      .number()
-      .int()
-      .min(1)
-      .max(RETENTION_DAYS_MAX)
+    argument_retention_days: wholeNumber('days', { min: 1, max: RETENTION_DAYS_MAX })
       .nullable()
       .optional()
       .describe(`Keep raw arguments, context and results this many days (1-${RETENTION_DAYS_MAX}); null turns retention off (hashes only).`),
