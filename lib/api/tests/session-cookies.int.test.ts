@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { POST as authPost } from '@/app/api/auth/[...all]/route';
 import { resetAuthForTests } from '@/lib/auth/auth';
+import { db } from '@/lib/db';
 import { resetEnvForTests } from '@/lib/env';
 import { addMember } from '@/lib/tenants/add-member';
 import { createTestTenant } from '@/lib/testing/fixtures';
@@ -48,5 +49,23 @@ describe('session cookies', () => {
     expect(parts[0]).toMatch(/^better-auth\.session_token=/);
     expect(parts).not.toContain('Secure');
     expect(parts).toContain('HttpOnly');
+  });
+});
+
+describe('profile edits', () => {
+  it('are not served: a signed-in person cannot rename themselves through Better Auth (names come from the invitation, at most 100 characters)', async () => {
+    usePublicUrl('http://localhost:3000');
+    const parts = await signIn('http://localhost:3000');
+    const cookie = parts[0] as string;
+    const response = await authPost(
+      new Request('http://localhost:3000/api/auth/update-user', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'http://localhost:3000', cookie },
+        body: JSON.stringify({ name: 'N'.repeat(500_000) }),
+      }),
+    );
+    expect(response.status).toBe(404);
+    const user = await db().user.findUniqueOrThrow({ where: { email } });
+    expect(user.name.length).toBeLessThanOrEqual(100);
   });
 });
