@@ -59,12 +59,20 @@ export type Env = z.infer<typeof EnvSchema>;
 
 let cached: Env | undefined;
 
+/** A setting the operator must fix: `npm start` prints its message alone and stops. */
+export class ConfigurationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigurationError';
+  }
+}
+
 export function env(): Env {
   if (cached) return cached;
   const parsed = EnvSchema.safeParse(process.env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
-    throw new Error(`Invalid Toolgate configuration:\n${lines.join('\n')}`);
+    throw new ConfigurationError(`Invalid Toolgate configuration:\n${lines.join('\n')}`);
   }
   cached = parsed.data;
   return cached;

@@ -6,7 +6,7 @@
 //   --data-plane   the runtime endpoints only: no Next, no bootstrap (scale-out instances)
 //   --build        build the app if it is not current, then exit (npm run build; --force: always)
 import next from 'next';
-import { env } from '../lib/env';
+import { ConfigurationError, env, type Env } from '../lib/env';
 import { migrateDatabase } from '../lib/db/migrate-database';
 import { projectRoot } from '../lib/db/schema-engine';
 import { bootstrap } from '../lib/tenants/bootstrap';
@@ -35,10 +35,18 @@ if (process.argv.includes('--build')) {
   }
 }
 
-const settings = env();
-// A bad TOOLGATE_OIDC_* setting (a role mapping naming no role, half the client settings) stops
-// start-up here with its message, not at the first sign-in.
-(await import('../lib/auth/sso-config')).parseSsoConfig(settings);
+let settings: Env;
+try {
+  settings = env();
+  // A bad TOOLGATE_OIDC_* setting (a role mapping naming no role, half the client settings) stops
+  // start-up here with its message, not at the first sign-in.
+  (await import('../lib/auth/sso-config')).parseSsoConfig(settings);
+} catch (error) {
+  // The operator's to fix: the message alone, not a crash's stack trace around it.
+  if (!(error instanceof ConfigurationError) && (error as Error).name !== 'SsoConfigError') throw error;
+  console.error(`toolgate: ${(error as Error).message}`);
+  process.exit(1);
+}
 const { provider, applied } = await migrateDatabase(settings.DATABASE_URL);
 console.log(applied.length ? `toolgate: ${provider} migrated (${applied.join(', ')})` : `toolgate: ${provider} schema up to date`);
 

@@ -1,0 +1,44 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * `npm start` with a bad setting, as an operator runs it (scripts/serve.mjs in a child process):
+ * it stops before touching the database, with the message alone on stderr, not an uncaught
+ * exception's source excerpt and stack trace around it.
+ */
+
+const serve = path.resolve(import.meta.dirname, 'serve.mjs');
+
+function start(settings: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env: Record<string, string> = {};
+  // Only what a shell would pass, without the test run's own Toolgate settings.
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !name.startsWith('TOOLGATE_') && name !== 'DATABASE_URL') env[name] = value;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [serve], { env: { ...env, DATABASE_URL: 'file:/nonexistent/never-opened.db', ...settings }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('npm start with a bad setting', () => {
+  it('half the SSO settings: exit 1 with the message naming what is missing, and no stack trace', async () => {
+    const run = await start({ TOOLGATE_OIDC_ISSUER: 'https://sso.example.com' });
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim()).toBe(
+      'toolgate: Invalid SSO configuration: TOOLGATE_OIDC_ISSUER, TOOLGATE_OIDC_CLIENT_ID and TOOLGATE_OIDC_CLIENT_SECRET are set together; missing TOOLGATE_OIDC_CLIENT_ID, TOOLGATE_OIDC_CLIENT_SECRET.',
+    );
+    expect(run.stdout).toBe('');
+  }, 60_000);
+
+  it('a setting that does not parse: exit 1 with each problem named, and no stack trace', async () => {
+    const run = await start({ PORT: 'abc' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^toolgate: Invalid Toolgate configuration:\n {2}PORT: /);
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+  }, 60_000);
+});
