@@ -11,11 +11,12 @@ import { describe, expect, it } from 'vitest';
 const serve = path.resolve(import.meta.dirname, 'serve.mjs');
 
 function start(settings: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: Record<string, string> = {};
   // Only what a shell would pass, without the test run's own Toolgate settings.
-  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !name.startsWith('TOOLGATE_') && name !== 'DATABASE_URL') env[name] = value;
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: 'file:/nonexistent/never-opened.db' };
+  for (const name of Object.keys(env)) if (name.startsWith('TOOLGATE_')) delete env[name];
+  Object.assign(env, settings);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [serve], { env: { ...env, DATABASE_URL: 'file:/nonexistent/never-opened.db', ...settings }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [serve], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
