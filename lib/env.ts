@@ -69,13 +69,23 @@ export class ConfigurationError extends Error {
 
 export function env(): Env {
   if (cached) return cached;
-  const parsed = EnvSchema.safeParse(process.env);
+  const parsed = EnvSchema.safeParse(withoutEmptyValues(process.env));
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigurationError(`Invalid Toolgate configuration:\n${lines.join('\n')}`);
   }
   cached = parsed.data;
   return cached;
+}
+
+/**
+ * `NAME=` with nothing after it (as .env templates and compose files leave settings) means
+ * unset, not an empty value to validate: `TOOLGATE_OIDC_ISSUER=` does not half-configure SSO.
+ */
+function withoutEmptyValues(vars: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(vars)) if (value !== undefined && value.trim() !== '') out[name] = value;
+  return out;
 }
 
 /** Tests change the environment between files; they call this after doing so. */

@@ -9,6 +9,9 @@ import { completeSsoSignIn } from './complete-sso-sign-in';
 import { discoveryUrl, SSO_PROVIDER_ID, type SsoConfig } from './sso-config';
 import { SSO_REFUSALS, isEmailVerifiedByProvider, isSsoRefusal, roleFromGroups, ssoRefusal } from './sso-rules';
 
+/** The longest display name taken from the identity provider (the invitation form allows 100). */
+const MAX_NAME_CHARS = 100;
+
 /**
  * The Better Auth options that turn on sign-in with the company's OpenID provider: Better Auth's
  * own generic OAuth plugin (discovery, PKCE, state, nonce and ID token checks are its), plus
@@ -37,7 +40,8 @@ export function ssoAuthOptions(config: SsoConfig, options: { errorURL: string })
         scopes: scopes.scopes,
         // The user row says what the gate below relied on (Better Auth itself reads only email_verified).
         mapProfileToUser: (profile) => ({
-          name: typeof profile.name === 'string' && profile.name.trim() ? profile.name : undefined,
+          // Bounded: the name is shown to every admin on the Members page.
+          name: typeof profile.name === 'string' && profile.name.trim() ? profile.name.trim().slice(0, MAX_NAME_CHARS) : undefined,
           emailVerified: isEmailVerifiedByProvider(profile),
         }),
       },
