@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { POST as authPost } from '@/app/api/auth/[...all]/route';
 import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
 import { GET as listApprovals } from '@/app/api/v1/approvals/route';
 import { POST as decide } from '@/app/api/v1/approvals/[id]/decision/route';
@@ -10,6 +9,7 @@ import { EXAMPLE_CONTRACTS } from '@/lib/contracts/examples';
 import { addMember } from '@/lib/tenants/add-member';
 import { expireOverdueApprovals } from '@/lib/approvals/expire-approval';
 import { call } from '@/lib/testing/api-client';
+import { signIn } from './member-sessions';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 
 // What the approval card is built from (GET /api/v1/approvals): the context the agent sent,
@@ -25,11 +25,9 @@ let viewer: Member;
 
 async function member(tenantId: string, role: 'viewer' | 'approver' | 'admin', email: string): Promise<Member> {
   const { user } = await addMember({ tenantId, email, password: 'a-long-password', role });
-  const response = await authPost(
-    new Request('http://localhost:3000/api/auth/sign-in/email', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://localhost:3000' }, body: JSON.stringify({ email, password: 'a-long-password' }) }),
-  );
-  expect(response.status).toBe(200);
-  return { userId: user.id, email, cookie: response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ') };
+  const signedIn = await signIn(email, 'a-long-password');
+  expect(signedIn.status).toBe(200);
+  return { userId: user.id, email, cookie: signedIn.cookie };
 }
 
 beforeAll(async () => {

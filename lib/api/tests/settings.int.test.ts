@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { POST as authPost } from '@/app/api/auth/[...all]/route';
 import { GET as getSettings, PATCH as patchSettings } from '@/app/api/v1/settings/route';
 import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
 import { POST as validatePost } from '@/app/api/v1/validate/post/route';
@@ -9,21 +8,19 @@ import { lookupOrderContract, refundPaymentContract } from '@/lib/contracts/exam
 import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
 import { addMember } from '@/lib/tenants/add-member';
 import { call } from '@/lib/testing/api-client';
+import { ORIGIN, signIn } from './member-sessions';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 
 type Member = { userId: string; cookie: string };
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 const members: Partial<Record<'viewer' | 'author' | 'approver' | 'admin', Member>> = {};
-const ORIGIN = 'http://localhost:3000';
 
 async function member(role: 'viewer' | 'author' | 'approver' | 'admin'): Promise<Member> {
   const email = `${role}-${t.tenant.slug}@test.local`;
   const { user } = await addMember({ tenantId: t.tenant.id, email, password: 'a-long-password', role });
-  const response = await authPost(
-    new Request(`${ORIGIN}/api/auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify({ email, password: 'a-long-password' }) }),
-  );
-  expect(response.status).toBe(200);
-  return { userId: user.id, cookie: response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ') };
+  const signedIn = await signIn(email, 'a-long-password');
+  expect(signedIn.status).toBe(200);
+  return { userId: user.id, cookie: signedIn.cookie };
 }
 
 const session = (m: Member | undefined) => ({ cookie: (m as Member).cookie, origin: ORIGIN });
