@@ -12,7 +12,7 @@ import { publishedContractDocuments } from '@/lib/documents/lint-before-publish'
 import { STARTER_DOCUMENTS } from '@/lib/documents/starters';
 import { policyJsonSchema } from '@/lib/policies/policy-schema';
 import { surfaceJsonSchema } from '@/lib/surfaces/surface-schema';
-import { NotFoundError } from '@/lib/api/errors';
+import { NotFoundError } from '@/lib/errors';
 
 /**
  * The list, new and editor pages of policies and surfaces: the same three pages for both

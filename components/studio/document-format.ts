@@ -1,6 +1,7 @@
 import { stringify as stringifyYaml } from 'yaml';
 import { parseDocument } from '@/lib/lint/parse-document';
 import type { DocumentFormat } from '@/lib/lint/types';
+import { isJsonObject } from '../../lib/json';
 
 /**
  * Converts a document between the two text formats the studio edits. Parsing goes through the
@@ -34,7 +35,7 @@ export function convertDocument(text: string, from: DocumentFormat, to: Document
 type Schema = Record<string, unknown>;
 
 function asObject(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return isJsonObject(value) ? (value as Record<string, unknown>) : undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Diagnostic, DocumentKind } from '@/lib/lint/types';
 import type { StudioVersion } from './types';
+import { isJsonObject } from '../../lib/json';
 
 /**
  * The studio's calls to a document family's HTTP API (contracts today; policies and surfaces
@@ -20,7 +21,7 @@ export type ApiResult<T> = { ok: true; value: T } | { ok: false; failure: ApiFai
 const LIST_KEY: Record<DocumentKind, string> = { contract: 'contracts', policy: 'policies', surface: 'surfaces' };
 
 function record(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return isJsonObject(value) ? (value as Record<string, unknown>) : {};
 }
 
 function isDiagnostic(value: unknown): value is Diagnostic {

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../../lib/json';
 /**
  * Hover docs and completions for YAML documents from the format's JSON Schema. Monaco's JSON
  * language service does this for JSON; for YAML the studio reads the cursor's place from the
@@ -129,7 +130,7 @@ function siblingKeys(lines: Line[], index: number, column: number, startsItem: b
 const MAX_REF_HOPS = 32;
 
 function asSchema(value: unknown): JsonSchema | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonSchema) : undefined;
+  return isJsonObject(value) ? (value as JsonSchema) : undefined;
 }
 
 /** Follows local `$ref`s (`#/$defs/x`); remote references are never fetched. */

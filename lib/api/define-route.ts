@@ -3,18 +3,16 @@ import { z } from 'zod';
 import { env } from '../env';
 import { authenticateApiKey } from '../auth/api-keys';
 import { hasScope, type ApiKeyScope } from '../auth/api-key-scopes';
+import type { Caller } from '../auth/caller';
+
+export type { Caller };
 import { getSessionMember } from '../auth/session';
-import { can, type Permission, type Role } from '../tenants/roles';
-import { ApiError } from './errors';
+import { can, type Permission } from '../tenants/roles';
+import { AppError } from '../errors';
 import { readBodyText, readJsonBody } from './json-body';
 import { log } from '../log';
 import { isSafeMethod } from '../http/same-origin';
 import { crossSiteError } from '../http/cross-site-error';
-
-/** Who is calling. Every service call below the wrapper is scoped by `tenantId`. */
-export type Caller =
-  | { kind: 'api_key'; tenantId: string; apiKeyId: string; scopes: ApiKeyScope[] }
-  | { kind: 'session'; tenantId: string; userId: string; role: Role };
 
 /**
  * The auth an endpoint needs: an API key with a scope, a signed-in user with a permission, or
@@ -178,7 +176,7 @@ function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: 'body'
   if (!parsed.success) {
     const issues = parsed.error.issues.slice(0, 20).map((issue) => ({ path: issue.path.map(String).join('.') || '(root)', message: issue.message }));
     const first = issues[0];
-    throw new ApiError('bad_request', `Invalid ${where}${first ? `: ${first.path}: ${first.message}` : ''}`, { issues });
+    throw new AppError('bad_request', `Invalid ${where}${first ? `: ${first.path}: ${first.message}` : ''}`, { issues });
   }
   return parsed.data;
 }
@@ -187,14 +185,14 @@ async function authenticate(call: IncomingCall, requirement: AuthRequirement, re
   if (requirement === 'none') return undefined;
   const header = call.header('authorization');
   if (header !== null) {
-    if (!requirement.apiKey) throw new ApiError('forbidden', 'This endpoint is for signed-in users, not API keys.');
+    if (!requirement.apiKey) throw new AppError('forbidden', 'This endpoint is for signed-in users, not API keys.');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     const key = match?.[1] ? await authenticateApiKey(match[1]) : null;
-    if (!key) throw new ApiError('unauthorized', 'The API key is missing, malformed, unknown or revoked.', undefined, { 'www-authenticate': 'Bearer' });
+    if (!key) throw new AppError('unauthorized', 'The API key is missing, malformed, unknown or revoked.', undefined, { 'www-authenticate': 'Bearer' });
     const accepted: readonly ApiKeyScope[] = typeof requirement.apiKey === 'string' ? [requirement.apiKey] : requirement.apiKey;
     if (!accepted.some((scope) => hasScope(key.scopes, scope))) {
       const named = accepted.map((scope) => `"${scope}"`).join(' or ');
-      throw new ApiError('forbidden', `This API key lacks the ${named} scope.`, { required_scope: accepted.length === 1 ? accepted[0] : accepted });
+      throw new AppError('forbidden', `This API key lacks the ${named} scope.`, { required_scope: accepted.length === 1 ? accepted[0] : accepted });
     }
     return { kind: 'api_key', tenantId: key.tenantId, apiKeyId: key.id, scopes: key.scopes };
   }
@@ -203,11 +201,11 @@ async function authenticate(call: IncomingCall, requirement: AuthRequirement, re
     // refused whatever it carries (docs/security.md). No cookie, no session: that stays a 401.
     if (!isSafeMethod(call.method) && call.header('cookie') !== null) refuseCrossSite(call, requestId);
     const member = await getSessionMember(call.headers());
-    if (!member) throw new ApiError('unauthorized', 'Sign in, or send an API key as "Authorization: Bearer <key>".');
-    if (!can(member.role, requirement.session)) throw new ApiError('forbidden', `Your role "${member.role}" cannot do this.`, { role: member.role });
+    if (!member) throw new AppError('unauthorized', 'Sign in, or send an API key as "Authorization: Bearer <key>".');
+    if (!can(member.role, requirement.session)) throw new AppError('forbidden', `Your role "${member.role}" cannot do this.`, { role: member.role });
     return { kind: 'session', tenantId: member.tenant.id, userId: member.user.id, role: member.role };
   }
-  throw new ApiError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".', undefined, { 'www-authenticate': 'Bearer' });
+  throw new AppError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".', undefined, { 'www-authenticate': 'Bearer' });
 }
 
 /** Throws `cross_site_request` unless the call comes from the instance's own origin. */
@@ -241,7 +239,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 function errorResult(error: unknown, requestId: string, call: IncomingCall): RouteResult {
-  if (error instanceof ApiError) {
+  if (error instanceof AppError) {
     return jsonResult({ error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) }, request_id: requestId }, error.status, { ...error.headers, 'x-request-id': requestId });
   }
   const path = new URL(call.url).pathname;

@@ -1,4 +1,4 @@
-import { ApiError } from './errors';
+import { AppError } from '../errors';
 import type { IncomingCall } from './define-route';
 import { clipToken, describeNumberProblem, findUnrepresentableNumbers, inspectJsonText, type NumberFinding, type ReportedNumbers } from '../validation/json-numbers';
 
@@ -26,8 +26,8 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
   return Buffer.concat(chunks, total).toString('utf8');
 }
 
-export function tooLarge(maxBytes: number): ApiError {
-  return new ApiError('payload_too_large', `The request body exceeds the limit of ${maxBytes} bytes.`, { max_bytes: maxBytes });
+export function tooLarge(maxBytes: number): AppError {
+  return new AppError('payload_too_large', `The request body exceeds the limit of ${maxBytes} bytes.`, { max_bytes: maxBytes });
 }
 
 
@@ -60,19 +60,19 @@ export function reportedNumbers(call: IncomingCall): ReportedNumbers | undefined
 export async function readJsonBody(call: IncomingCall, limits: { maxBytes: number; maxDepth: number }, schema?: object): Promise<unknown> {
   const type = call.header('content-type') ?? '';
   if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
-    throw new ApiError('unsupported_media_type', `Expected an application/json body, got "${type.slice(0, 100)}".`);
+    throw new AppError('unsupported_media_type', `Expected an application/json body, got "${type.slice(0, 100)}".`);
   }
   const text = await call.bodyText(limits.maxBytes);
-  if (text.trim() === '') throw new ApiError('bad_request', 'The request body is empty; expected a JSON object.');
+  if (text.trim() === '') throw new AppError('bad_request', 'The request body is empty; expected a JSON object.');
   const inspected = inspectJsonText(text, limits.maxDepth);
   if (inspected.tooDeep) {
-    throw new ApiError('json_too_deep', `The JSON body nests deeper than ${limits.maxDepth} levels.`, { max_depth: limits.maxDepth });
+    throw new AppError('json_too_deep', `The JSON body nests deeper than ${limits.maxDepth} levels.`, { max_depth: limits.maxDepth });
   }
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
   } catch (error) {
-    throw new ApiError('bad_request', `The request body is not valid JSON: ${(error as Error).message.slice(0, 200)}`);
+    throw new AppError('bad_request', `The request body is not valid JSON: ${(error as Error).message.slice(0, 200)}`);
   }
   if (inspected.numbersToCheck) {
     const findings = findUnrepresentableNumbers(text);
@@ -85,9 +85,9 @@ export async function readJsonBody(call: IncomingCall, limits: { maxBytes: numbe
   return value;
 }
 
-function unrepresentable(findings: readonly NumberFinding[]): ApiError {
+function unrepresentable(findings: readonly NumberFinding[]): AppError {
   const [first] = findings as [NumberFinding];
-  return new ApiError('number_unrepresentable', `${first.path} is ${clipToken(first.token)}, ${describeNumberProblem(first.problem)}; JSON numbers cannot carry it exactly. Send it as a string.`, {
+  return new AppError('number_unrepresentable', `${first.path} is ${clipToken(first.token)}, ${describeNumberProblem(first.problem)}; JSON numbers cannot carry it exactly. Send it as a string.`, {
     path: first.path,
     problem: first.problem,
     paths: findings.slice(0, 20).map((f) => f.path),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RouteHandler } from './define-route';
-import { API_ERROR_CODES } from './errors';
+import { APP_ERROR_CODES } from '../errors';
 import { validatePreHandler, validatePostHandler } from './handlers/validate';
 import { getApprovalHandler, decideApprovalHandler, listApprovalsHandler } from './handlers/approvals';
 import { createWebhookHandler, deleteWebhookHandler, listWebhooksHandler } from './handlers/webhooks';
@@ -79,7 +79,7 @@ export const ENDPOINTS: Endpoint[] = [
 ];
 
 function schema(zodSchema: z.ZodType, io: 'input' | 'output'): unknown {
-  // `unrepresentable: 'any'`: the plain-object checks (see lib/api/schemas.ts) become `{}`.
+  // `unrepresentable: 'any'`: the plain-object checks (see lib/json.ts) become `{}`.
   return z.toJSONSchema(zodSchema, { target: 'openapi-3.0', io, unrepresentable: 'any' });
 }
 
@@ -117,7 +117,7 @@ export function openApiDocument(): Record<string, unknown> {
           type: 'object',
           required: ['error', 'request_id'],
           properties: {
-            error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string', enum: Object.keys(API_ERROR_CODES) }, message: { type: 'string' }, details: { type: 'object' } } },
+            error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string', enum: Object.keys(APP_ERROR_CODES) }, message: { type: 'string' }, details: { type: 'object' } } },
             request_id: { type: 'string' },
           },
         },

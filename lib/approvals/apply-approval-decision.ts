@@ -1,5 +1,5 @@
 import type { Tx } from '../db';
-import { ApiError } from '../api/errors';
+import { AppError } from '../errors';
 import type { Approval } from '../generated/sqlite/client';
 import { enqueueApprovalEvent } from './approval-webhook';
 
@@ -63,12 +63,12 @@ export async function applyApprovalDecision(tx: Tx, plan: DecisionPlan): Promise
     return row;
   }
 
-  if (mine) throw new ApiError('conflict', 'You already voted on this approval; each approver counts once.', { reason: 'already_voted' });
+  if (mine) throw new AppError('conflict', 'You already voted on this approval; each approver counts once.', { reason: 'already_voted' });
   const approves = votes.filter((vote) => vote.decision === 'approve').length;
   // Approvals of other arguments do not carry over to the edited ones.
   if (plan.edit) await tx.approvalVote.deleteMany({ where: { approvalId: plan.approvalId, tenantId: plan.tenantId } });
   else if (approves !== plan.seen.approves) {
-    throw new ApiError('conflict', 'Another approver voted at the same time; reload the approval and decide again.', { reason: 'changed' });
+    throw new AppError('conflict', 'Another approver voted at the same time; reload the approval and decide again.', { reason: 'changed' });
   }
   await tx.approvalVote.create({ data: { tenantId: plan.tenantId, approvalId: plan.approvalId, approverId: plan.approverId, decision: 'approve', comment: plan.comment } });
   const edit = plan.edit ? { argsHash: plan.edit.argsHash, originalArgsHash: plan.edit.originalArgsHash, editedArguments: plan.edit.arguments } : {};
@@ -92,13 +92,13 @@ async function settle(tx: Tx, plan: DecisionPlan, data: Parameters<Tx['approval'
   return row;
 }
 
-async function explainConflict(tx: Tx, plan: DecisionPlan): Promise<ApiError> {
+async function explainConflict(tx: Tx, plan: DecisionPlan): Promise<AppError> {
   const row = await tx.approval.findFirst({ where: { id: plan.approvalId, tenantId: plan.tenantId } });
-  if (!row) return new ApiError('not_found', `approval "${plan.approvalId}" was not found`, { resource: 'approval', id: plan.approvalId });
+  if (!row) return new AppError('not_found', `approval "${plan.approvalId}" was not found`, { resource: 'approval', id: plan.approvalId });
   if (row.status === 'expired' || (row.status === 'pending' && row.expiresAt.getTime() <= plan.now.getTime())) {
-    return new ApiError('approval_expired', 'The approval expired before it was decided; undecided approvals are denied.', { status: 'expired' });
+    return new AppError('approval_expired', 'The approval expired before it was decided; undecided approvals are denied.', { status: 'expired' });
   }
-  if (row.status !== 'pending') return new ApiError('conflict', `The approval was already ${row.status}, by someone else first.`, { reason: 'already_decided', status: row.status });
-  if (row.escalationLevel !== plan.seen.escalationLevel) return new ApiError('conflict', 'The approval was escalated meanwhile; reload it.', { reason: 'escalated', escalation_level: row.escalationLevel });
-  return new ApiError('conflict', 'The approval\'s arguments were edited meanwhile; reload it and decide on the new arguments.', { reason: 'edited' });
+  if (row.status !== 'pending') return new AppError('conflict', `The approval was already ${row.status}, by someone else first.`, { reason: 'already_decided', status: row.status });
+  if (row.escalationLevel !== plan.seen.escalationLevel) return new AppError('conflict', 'The approval was escalated meanwhile; reload it.', { reason: 'escalated', escalation_level: row.escalationLevel });
+  return new AppError('conflict', 'The approval\'s arguments were edited meanwhile; reload it and decide on the new arguments.', { reason: 'edited' });
 }

@@ -1,5 +1,5 @@
 import { db } from '../db';
-import { ApiError, NotFoundError } from '../api/errors';
+import { AppError, NotFoundError } from '../errors';
 import { recordEvidence, type EvidenceInput } from '../evidence/record-evidence';
 import { retainedPayloadJson } from '../retention/retained-payload';
 import { getRuntimeSettings, mergeSensitivePaths } from '../tenants/tenant-settings';
@@ -59,22 +59,22 @@ export async function decideApproval(options: {
   const roles = row.approverRoles ? row.approverRoles.split(' ') : [];
   // Admin keys and admins may decide anything; other people need a role the contract names.
   if (approver.kind === 'session' && approver.role !== 'admin' && roles.length > 0 && !roles.includes(approver.role)) {
-    throw new ApiError('forbidden', `Deciding ${row.tool} needs one of the roles: ${roles.join(', ')}.`, { code: 'AXAG_ROLE_INSUFFICIENT', approver_roles: roles });
+    throw new AppError('forbidden', `Deciding ${row.tool} needs one of the roles: ${roles.join(', ')}.`, { code: 'AXAG_ROLE_INSUFFICIENT', approver_roles: roles });
   }
   const now = new Date();
   if (row.status === 'expired' || (row.status === 'pending' && row.expiresAt.getTime() <= now.getTime())) {
     await expireApproval(row, { now });
-    throw new ApiError('approval_expired', 'The approval expired before it was decided; undecided approvals are denied.', { status: 'expired' });
+    throw new AppError('approval_expired', 'The approval expired before it was decided; undecided approvals are denied.', { status: 'expired' });
   }
-  if (row.status !== 'pending') throw new ApiError('conflict', `The approval is already ${row.status}.`, { reason: 'already_decided', status: row.status });
-  if (options.arguments !== undefined && options.decision !== 'approve') throw new ApiError('bad_request', 'Only an approve can carry edited arguments.');
+  if (row.status !== 'pending') throw new AppError('conflict', `The approval is already ${row.status}.`, { reason: 'already_decided', status: row.status });
+  if (options.arguments !== undefined && options.decision !== 'approve') throw new AppError('bad_request', 'Only an approve can carry edited arguments.');
 
   const identity = await approverIdentity(tenantId, approver);
   if (options.decision === 'approve') await assertNotRequester(row, identity);
 
   let escalateTo: string[] | null = null;
   if (options.decision === 'escalate') {
-    if (isHighestQueue(roles)) throw new ApiError('conflict', `The approval is already in the ${ESCALATION_ROLE} queue; there is no higher role.`, { reason: 'highest_role' });
+    if (isHighestQueue(roles)) throw new AppError('conflict', `The approval is already in the ${ESCALATION_ROLE} queue; there is no higher role.`, { reason: 'highest_role' });
     escalateTo = [ESCALATION_ROLE];
   }
 
@@ -85,13 +85,13 @@ export async function decideApproval(options: {
   let edit: DecisionPlan['edit'] = null;
   let editedArgs: Record<string, unknown> | null = null;
   if (options.arguments !== undefined) {
-    if (!resolved.found) throw new ApiError('conflict', `${row.tool}@${row.contractVersion} is no longer published, so edited arguments cannot be checked.`, { reason: 'contract_unavailable' });
+    if (!resolved.found) throw new AppError('conflict', `${row.tool}@${row.contractVersion} is no longer published, so edited arguments cannot be checked.`, { reason: 'contract_unavailable' });
     // The arguments the approver was shown (an earlier vote's edit, else the agent's).
     const shown = row.editedArguments ?? row.arguments;
     const original = shown === null ? null : (JSON.parse(shown) as Record<string, unknown>);
     const prepared = prepareEditedArguments({ contract: resolved.contract.compiled, original, edited: options.arguments, userId: row.userId, sensitivePaths: sensitive });
     if (!prepared.ok) {
-      throw new ApiError('arguments_invalid', `The edited arguments do not pass ${row.tool}@${row.contractVersion}: ${prepared.issues.map((i) => i.code).join(', ')}.`, {
+      throw new AppError('arguments_invalid', `The edited arguments do not pass ${row.tool}@${row.contractVersion}: ${prepared.issues.map((i) => i.code).join(', ')}.`, {
         errors: prepared.issues.map((issue) => ({ code: issue.code, type: issue.type, path: issue.path, message: issue.message, details: issue.details })),
       });
     }
@@ -104,7 +104,7 @@ export async function decideApproval(options: {
 
   const votes = await db().approvalVote.findMany({ where: { approvalId: row.id, tenantId }, select: { approverId: true, decision: true } });
   if (options.decision === 'approve' && votes.some((vote) => vote.approverId === identity.approverId)) {
-    throw new ApiError('conflict', 'You already voted on this approval; each approver counts once.', { reason: 'already_voted' });
+    throw new AppError('conflict', 'You already voted on this approval; each approver counts once.', { reason: 'already_voted' });
   }
   const approves = votes.filter((vote) => vote.decision === 'approve').length;
   const completes = options.decision === 'approve' && (edit ? 1 : approves + 1) >= Math.max(1, row.approversRequired);
@@ -208,6 +208,6 @@ async function assertNotRequester(row: Approval, identity: ApproverIdentity): Pr
   const relation = requesterRelation({ apiKeyId: row.apiKeyId, userId: row.userId, requestingKeyCreatorId: requesting?.createdById ?? null }, identity);
   if (relation) {
     const why = REQUESTER_REASONS[relation];
-    throw new ApiError('self_approval', `You cannot approve this call: ${why}. Another approver must decide it.`, { reason: why });
+    throw new AppError('self_approval', `You cannot approve this call: ${why}. Another approver must decide it.`, { reason: why });
   }
 }

@@ -1,5 +1,6 @@
 import { REDACTED, redactArguments } from '../evidence/redact-arguments';
 import { formatJsonPath, readDottedPath } from '../validation/json-path';
+import { isJsonObject } from '../json';
 
 /**
  * A small structural diff of two JSON values, for showing an approver what an earlier
@@ -36,7 +37,7 @@ type Json = unknown;
 type Segment = string | number;
 
 function isObject(value: Json): value is Record<string, Json> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isJsonObject(value);
 }
 
 function own(object: Record<string, Json>, key: string): Json {

@@ -1,5 +1,5 @@
 import { db } from '../db';
-import { NotFoundError } from '../api/errors';
+import { NotFoundError } from '../errors';
 import { issueCallToken } from './call-token';
 import { approvalOutcome, type ApprovalStatus } from './approval-outcome';
 import { expireApproval } from './expire-approval';

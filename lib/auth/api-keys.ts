@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { db } from '../db';
-import { NotFoundError } from '../api/errors';
+import { NotFoundError } from '../errors';
 import { parseScopes, type ApiKeyScope } from './api-key-scopes';
 import { bumpChange, invalidatedCache, notifyLocalChange } from '../cache/change-feed';
 import { sha256Hex } from '../contracts/canonical-json';

@@ -1,4 +1,4 @@
-import { ApiError } from '../api/errors';
+import { AppError } from '../errors';
 import { db } from '../db';
 import { log } from '../log';
 import { acceptInvitationsForEmail } from '../members/accept-invitation';
@@ -34,7 +34,7 @@ export async function completeSsoSignIn(options: { userId: string; email: string
         changed.push({ tenantId: membership.tenantId, from: membership.role, to: mappedRole });
       } catch (error) {
         // The last admin stays admin; a membership removed meanwhile is simply gone.
-        if (error instanceof ApiError && (error.code === 'last_admin' || error.code === 'not_found')) {
+        if (error instanceof AppError && (error.code === 'last_admin' || error.code === 'not_found')) {
           log.warn('sso groups: role not changed', { tenant_id: membership.tenantId, user_id: userId, from: membership.role, to: mappedRole, reason: error.code });
           continue;
         }

@@ -1,6 +1,6 @@
 import { db } from '../db';
 import { env } from '../env';
-import { NotFoundError } from '../api/errors';
+import { NotFoundError } from '../errors';
 import { isRole, type Role } from '../tenants/roles';
 import { getAuth } from './auth';
 

@@ -89,7 +89,7 @@ async function listTenants(io: CliIo): Promise<number> {
 
 async function createTenantWithAdmin(args: CreateArgs, io: CliIo): Promise<number> {
   const { db } = await import('../db');
-  const { ApiError } = await import('../api/errors');
+  const { AppError } = await import('../errors');
   const { createTenant, TENANT_SLUG_PATTERN } = await import('../tenants/create-tenant');
   const { memberEmailSchema } = await import('../members/member-email');
   const { inviteMember } = await import('../members/invite-member');
@@ -135,7 +135,7 @@ async function createTenantWithAdmin(args: CreateArgs, io: CliIo): Promise<numbe
     );
     return EXIT.ok;
   } catch (error) {
-    if (error instanceof ApiError) {
+    if (error instanceof AppError) {
       io.stderr(`toolgate tenants: ${error.message}\n`);
       return EXIT.refused;
     }

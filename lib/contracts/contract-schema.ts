@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ContractTestSchema } from './contract-test-schema';
+import { isPlainObject } from '../json';
 
 /**
  * The tool contract document: what a tool accepts, returns and is allowed to do. Every field
@@ -35,12 +36,6 @@ const CONDITION_ID_PATTERN = /^[a-z][a-z0-9_.-]*$/;
 export const ARGUMENT_KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 export type JsonSchemaObject = Record<string, unknown>;
-
-function isPlainObject(value: unknown): value is JsonSchemaObject {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
 
 // z.custom instead of z.record: Zod's record parser silently drops an own `__proto__` key,
 // which would make the stored document (and its hash) differ from what was submitted. The

@@ -1,5 +1,5 @@
 import { db } from '../db';
-import { ApiError, NotFoundError } from '../api/errors';
+import { AppError, NotFoundError } from '../errors';
 import { bumpChange, notifyLocalChange } from '../cache/change-feed';
 
 /**
@@ -13,7 +13,7 @@ export async function deprecateContract(options: { tenantId: string; tool: strin
   if (options.version) {
     const row = await db().contractVersion.findUnique({ where: { contractId_version: { contractId: contract.id, version: options.version } } });
     if (!row) throw new NotFoundError('contract version', `${options.tool}@${options.version}`);
-    if (row.status === 'draft') throw new ApiError('conflict', 'A draft cannot be deprecated; it was never published.');
+    if (row.status === 'draft') throw new AppError('conflict', 'A draft cannot be deprecated; it was never published.');
     if (row.status !== 'deprecated') {
       await db().$transaction(async (tx) => {
         await tx.contractVersion.update({ where: { id: row.id }, data: { status: 'deprecated', deprecatedAt: now } });

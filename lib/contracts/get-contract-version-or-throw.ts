@@ -1,5 +1,5 @@
 import { db } from '../db';
-import { NotFoundError } from '../api/errors';
+import { NotFoundError } from '../errors';
 import type { ToolContract } from './contract-schema';
 
 export async function getContractVersionOrThrow(options: { tenantId: string; tool: string; version: string }) {

@@ -1,5 +1,5 @@
 import { db } from '../db';
-import { ApiError } from '../api/errors';
+import { AppError } from '../errors';
 import { checkPreCall, evaluateConditions } from '../validation/check-pre-call';
 import { formatJsonPath } from '../validation/json-path';
 import { REDACTED } from '../evidence/redact-arguments';
@@ -77,7 +77,7 @@ export interface ImpactPreview {
 export async function previewContractImpact(options: { tenantId: string; document: unknown; sinceDays?: number }): Promise<ImpactPreview> {
   const compiled = compileContract(options.document);
   if (!compiled.ok) {
-    throw new ApiError('contract_invalid', `The draft does not compile: ${compiled.problems[0]?.message ?? 'unknown problem'}`, { problems: compiled.problems });
+    throw new AppError('contract_invalid', `The draft does not compile: ${compiled.problems[0]?.message ?? 'unknown problem'}`, { problems: compiled.problems });
   }
   const tool = compiled.contract.document.id;
   const since = new Date(Date.now() - (options.sinceDays ?? IMPACT_WINDOW_DAYS) * 24 * 3600 * 1000);

@@ -1,6 +1,6 @@
 import semver from 'semver';
 import { db } from '../db';
-import { ApiError, NotFoundError } from '../api/errors';
+import { AppError, NotFoundError } from '../errors';
 import { compileContract } from './compile-contract';
 import { bumpChange, notifyLocalChange } from '../cache/change-feed';
 import { assertPublishable } from '../documents/lint-before-publish';
@@ -22,15 +22,15 @@ export async function publishContractVersion(options: { tenantId: string; tool: 
   if (!contract) throw new NotFoundError('contract', options.tool);
   const row = await db().contractVersion.findUnique({ where: { contractId_version: { contractId: contract.id, version: options.version } } });
   if (!row) throw new NotFoundError('contract version', `${options.tool}@${options.version}`);
-  if (!publishableFrom(row.status, mode)) throw new ApiError('conflict', `${options.tool}@${options.version} is already ${row.status}.`, { status: row.status });
+  if (!publishableFrom(row.status, mode)) throw new AppError('conflict', `${options.tool}@${options.version} is already ${row.status}.`, { status: row.status });
 
   const compiled = compileContract(JSON.parse(row.document));
   if (!compiled.ok) {
-    throw new ApiError('contract_invalid', `${options.tool}@${options.version} does not compile: ${compiled.problems[0]?.message ?? 'unknown problem'}`, { problems: compiled.problems });
+    throw new AppError('contract_invalid', `${options.tool}@${options.version} does not compile: ${compiled.problems[0]?.message ?? 'unknown problem'}`, { problems: compiled.problems });
   }
   const latest = contract.latestVersion?.version;
   if (latest && !semver.gt(options.version, latest)) {
-    throw new ApiError('conflict', `Version ${options.version} must be greater than the published ${latest}.`, { latest_version: latest });
+    throw new AppError('conflict', `Version ${options.version} must be greater than the published ${latest}.`, { latest_version: latest });
   }
   await assertPublishable({ tenantId: options.tenantId, kind: 'contract', document: compiled.contract.document, previousVersion: latest, label: `${options.tool}@${options.version}` });
 
@@ -42,7 +42,7 @@ export async function publishContractVersion(options: { tenantId: string; tool: 
       where: { id: row.id, status: row.status },
       data: { status, publishedAt, publishedBy: options.publishedBy ?? null, changeNote: options.changeNote ?? row.changeNote ?? null, contentHash: compiled.contract.hash },
     });
-    if (updated.count !== 1) throw new ApiError('conflict', `${options.tool}@${options.version} was published concurrently.`);
+    if (updated.count !== 1) throw new AppError('conflict', `${options.tool}@${options.version} was published concurrently.`);
     const shadows = await tx.contractVersion.findMany({ where: { contractId: contract.id, status: 'shadow', id: { not: row.id } }, select: { id: true, version: true } });
     const retire = shadows.filter((s) => mode === 'shadow' || !semver.gt(s.version, options.version)).map((s) => s.id);
     if (retire.length > 0) await tx.contractVersion.updateMany({ where: { id: { in: retire } }, data: { status: 'retired' } });

@@ -1,5 +1,5 @@
 import { db } from '../db';
-import { ApiError } from '../api/errors';
+import { AppError } from '../errors';
 import { ToolContractSchema, type ToolContract } from './contract-schema';
 import { canonicalJson, sha256Hex } from './canonical-json';
 
@@ -11,7 +11,7 @@ export async function saveContractDraft(options: { tenantId: string; document: u
   const parsed = ToolContractSchema.safeParse(options.document);
   if (!parsed.success) {
     const problems = parsed.error.issues.slice(0, 50).map((issue) => ({ code: 'CONTRACT_SCHEMA_INVALID', path: issue.path.map(String).join('.') || '(root)', message: issue.message }));
-    throw new ApiError('contract_invalid', `The contract document is invalid: ${problems[0]?.path}: ${problems[0]?.message}`, { problems });
+    throw new AppError('contract_invalid', `The contract document is invalid: ${problems[0]?.path}: ${problems[0]?.message}`, { problems });
   }
   const document: ToolContract = parsed.data;
   const text = canonicalJson(document);
@@ -25,7 +25,7 @@ export async function saveContractDraft(options: { tenantId: string; document: u
     });
     const existing = await tx.contractVersion.findUnique({ where: { contractId_version: { contractId: contract.id, version: document.version } } });
     if (existing && existing.status !== 'draft') {
-      throw new ApiError('conflict', `${document.id}@${document.version} is already ${existing.status} and cannot change; save it as a new version.`, { tool: document.id, version: document.version, status: existing.status });
+      throw new AppError('conflict', `${document.id}@${document.version} is already ${existing.status} and cannot change; save it as a new version.`, { tool: document.id, version: document.version, status: existing.status });
     }
     const version = existing
       ? await tx.contractVersion.update({ where: { id: existing.id }, data: { document: text, contentHash, createdById: options.createdById ?? existing.createdById } })

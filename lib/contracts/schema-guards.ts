@@ -2,6 +2,7 @@ import { formatJsonPath, ownValue, pointerSegments } from '@/lib/validation/json
 import type { ContractProblem } from './contract-problems';
 import { checkPattern } from './json-schema-engine';
 import { schemaResources } from './schema-resources';
+import { isJsonObject } from '../json';
 
 /**
  * Static checks on contract JSON Schemas that Ajv either cannot express or would only report
@@ -22,9 +23,6 @@ const SCHEMA_MAP_KEYWORDS = [
   'properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas',
 ] as const;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Visits every subschema (objects only; boolean schemas hold nothing to check). */
 function walkSchemas(
@@ -35,7 +33,7 @@ function walkSchemas(
   const stack: { schema: unknown; path: Segments }[] = [{ schema: root, path: base }];
   while (stack.length > 0) {
     const { schema, path } = stack.pop()!;
-    if (!isObject(schema)) continue;
+    if (!isJsonObject(schema)) continue;
     visit(schema, path);
     for (const keyword of SCHEMA_KEYWORDS) {
       const sub = ownValue(schema, keyword);
@@ -49,7 +47,7 @@ function walkSchemas(
     }
     for (const keyword of SCHEMA_MAP_KEYWORDS) {
       const map = ownValue(schema, keyword);
-      if (!isObject(map)) continue;
+      if (!isJsonObject(map)) continue;
       for (const key of Object.keys(map)) stack.push({ schema: map[key], path: [...path, keyword, key] });
     }
   }
@@ -73,7 +71,7 @@ export function findSchemaProblems(schema: unknown, field: 'input' | 'output' | 
     }
     for (const key of Object.keys(node)) {
       const value = node[key];
-      if (isObject(value) && Object.prototype.hasOwnProperty.call(value, '$data') && !isMapKeyword(key)) {
+      if (isJsonObject(value) && Object.prototype.hasOwnProperty.call(value, '$data') && !isMapKeyword(key)) {
         problems.push({ code: 'CONTRACT_DATA_REF', message: `\`$data\` is not allowed (in \`${key}\`).`, path: formatJsonPath([...path, key, '$data']) });
       }
     }
@@ -89,7 +87,7 @@ export function findSchemaProblems(schema: unknown, field: 'input' | 'output' | 
     }
     for (const keyword of PROTO_KEYED_KEYWORDS) {
       const map = ownValue(node, keyword);
-      if (!isObject(map) || !Object.prototype.hasOwnProperty.call(map, '__proto__')) continue;
+      if (!isJsonObject(map) || !Object.prototype.hasOwnProperty.call(map, '__proto__')) continue;
       problems.push({
         code: FIELD_SCHEMA_INVALID[field],
         message: `\`${keyword}\` names "__proto__": the validator skips that key, so nothing it declares would be checked. Rename the property.`,
@@ -99,7 +97,7 @@ export function findSchemaProblems(schema: unknown, field: 'input' | 'output' | 
     const pattern = ownValue(node, 'pattern');
     if (typeof pattern === 'string') pushPatternProblem(problems, pattern, [...path, 'pattern']);
     const patternProperties = ownValue(node, 'patternProperties');
-    if (isObject(patternProperties)) {
+    if (isJsonObject(patternProperties)) {
       for (const key of Object.keys(patternProperties)) {
         pushPatternProblem(problems, key, [...path, 'patternProperties', key]);
       }
@@ -145,7 +143,7 @@ export function schemaDeclaresPath(root: unknown, dotted: string): boolean {
     const queue = [...frontier];
     while (queue.length > 0) {
       const schema = queue.pop();
-      if (!isObject(schema) || seen.has(schema)) continue;
+      if (!isJsonObject(schema) || seen.has(schema)) continue;
       seen.add(schema);
       const ref = ownValue(schema, '$ref');
       if (typeof ref === 'string') queue.push(resolveLocalRef(root, ref));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../api/errors';
+import { AppError } from '../errors';
 import { decodeCursor, encodeCursor } from './cursor';
 import { bucketKeys } from './violation-stats';
 
@@ -11,12 +11,12 @@ describe('cursors', () => {
 
   it('refuse anything else with a 400', () => {
     for (const bad of ['', 'abc', encodeCursor(['x']), encodeCursor([1, 2]), encodeCursor([1.5]), Buffer.from('{"a":1}').toString('base64url')]) {
-      expect(() => decodeCursor(bad, ['number'])).toThrow(ApiError);
+      expect(() => decodeCursor(bad, ['number'])).toThrow(AppError);
     }
     try {
       decodeCursor('abc', ['number']);
     } catch (error) {
-      expect((error as ApiError).status).toBe(400);
+      expect((error as AppError).status).toBe(400);
     }
   });
 });

@@ -1,4 +1,4 @@
-import { ApiError } from '../api/errors';
+import { AppError } from '../errors';
 
 /**
  * Opaque page cursors: the sort key of the last row shown, base64url-encoded JSON. Pages are
@@ -22,6 +22,6 @@ export function decodeCursor<const K extends readonly ('string' | 'number')[]>(c
   return key as { [I in keyof K]: K[I] extends 'number' ? number : string };
 }
 
-export function invalidCursor(): ApiError {
-  return new ApiError('bad_request', 'Invalid query: cursor: not a cursor this list handed out', { issues: [{ path: 'cursor', message: 'not a cursor this list handed out' }] });
+export function invalidCursor(): AppError {
+  return new AppError('bad_request', 'Invalid query: cursor: not a cursor this list handed out', { issues: [{ path: 'cursor', message: 'not a cursor this list handed out' }] });
 }

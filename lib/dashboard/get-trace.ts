@@ -1,5 +1,5 @@
 import { db } from '../db';
-import { NotFoundError } from '../api/errors';
+import { NotFoundError } from '../errors';
 import type { PolicyEvidence } from '../policies/policy-evidence';
 import { apiKeyNames } from './api-key-names';
 import { parsePolicyEvidence } from './policy-details';

@@ -1,5 +1,5 @@
 import { errorCodesMarkdownTable } from '../validation/error-codes';
-import { apiErrorsMarkdownTable } from '../api/errors';
+import { appErrorsMarkdownTable } from '../errors';
 import { CONTRACT_PROBLEM_CODES } from '../contracts/contract-problems';
 import { PIPELINE_RULES, PIPELINE_SHAPE_RULES, PIPELINE_STEP_PLAN } from '../pipeline';
 import { PIPELINE_STEPS } from '../pipeline/types';
@@ -16,7 +16,7 @@ export function generatedSections(): Record<string, string> {
   const problems = Object.entries(CONTRACT_PROBLEM_CODES).map(([code, meaning]) => `| \`${code}\` | ${meaning.replace(/\|/g, '\\|')} |`);
   return {
     'validation-codes': errorCodesMarkdownTable(),
-    'api-errors': apiErrorsMarkdownTable(),
+    'api-errors': appErrorsMarkdownTable(),
     'contract-problems': ['| code | meaning |', '|---|---|', ...problems].join('\n'),
     'pipeline-rules': pipelineRulesMarkdown(),
     'lint-codes': lintCodesMarkdown(),

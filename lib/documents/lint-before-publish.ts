@@ -1,5 +1,5 @@
 import { db } from '../db';
-import { ApiError } from '../api/errors';
+import { AppError } from '../errors';
 import { lintDocument, type DocumentKind, type LintResult } from '../lint';
 
 /**
@@ -17,7 +17,7 @@ export async function assertPublishable(options: { tenantId: string; kind: Docum
   const result = await lintStoredDocument(options);
   if (!result.valid) {
     const errors = result.diagnostics.filter((d) => d.severity === 'error');
-    throw new ApiError('lint_errors', `${options.label} cannot be published: ${errors.length} error diagnostic${errors.length === 1 ? '' : 's'}, first ${errors[0]?.code}: ${errors[0]?.message}`, {
+    throw new AppError('lint_errors', `${options.label} cannot be published: ${errors.length} error diagnostic${errors.length === 1 ? '' : 's'}, first ${errors[0]?.code}: ${errors[0]?.message}`, {
       diagnostics: result.diagnostics,
     });
   }

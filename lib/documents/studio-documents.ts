@@ -1,6 +1,6 @@
 import semver from 'semver';
 import { db } from '../db';
-import { ApiError, NotFoundError } from '../api/errors';
+import { AppError, NotFoundError } from '../errors';
 import { canonicalJson, sha256Hex } from '../contracts/canonical-json';
 import { bumpChange, notifyLocalChange } from '../cache/change-feed';
 import { documentKey, KIND_LABELS, type StudioDocumentKind } from './document-kinds';
@@ -34,9 +34,9 @@ const MAX_STORED_CHARS = 1_000_000;
 
 export async function saveDocumentDraft(options: { tenantId: string; kind: StudioDocumentKind; document: unknown; createdById?: string }) {
   const key = documentKey(options.document);
-  if ('problem' in key) throw new ApiError('bad_request', key.problem);
+  if ('problem' in key) throw new AppError('bad_request', key.problem);
   const text = canonicalJson(options.document);
-  if (text.length > MAX_STORED_CHARS) throw new ApiError('payload_too_large', `The ${KIND_LABELS[options.kind].one} is larger than ${MAX_STORED_CHARS} characters.`);
+  if (text.length > MAX_STORED_CHARS) throw new AppError('payload_too_large', `The ${KIND_LABELS[options.kind].one} is larger than ${MAX_STORED_CHARS} characters.`);
   const contentHash = sha256Hex(text);
   const label = `${KIND_LABELS[options.kind].one} ${key.name}@${key.version}`;
 
@@ -48,7 +48,7 @@ export async function saveDocumentDraft(options: { tenantId: string; kind: Studi
     });
     const existing = await tx.studioDocumentVersion.findUnique({ where: { documentId_version: { documentId: owner.id, version: key.version } } });
     if (existing && existing.status !== 'draft') {
-      throw new ApiError('conflict', `${label} is already ${existing.status} and cannot change; save it as a new version.`, { id: key.name, version: key.version, status: existing.status });
+      throw new AppError('conflict', `${label} is already ${existing.status} and cannot change; save it as a new version.`, { id: key.name, version: key.version, status: existing.status });
     }
     const row = existing
       ? await tx.studioDocumentVersion.update({ where: { id: existing.id }, data: { document: text, contentHash, createdById: options.createdById ?? existing.createdById } })
@@ -62,7 +62,7 @@ export async function saveDocumentDraft(options: { tenantId: string; kind: Studi
 export async function publishDocumentVersion(options: { tenantId: string; kind: StudioDocumentKind; id: string; version: string; changeNote?: string; publishedBy?: string; mode?: PublishMode }) {
   const mode = options.mode ?? 'enforce';
   // Only policies and contracts are evaluated at runtime; a surface has nothing to shadow.
-  if (mode === 'shadow' && options.kind !== 'policy') throw new ApiError('bad_request', `A ${KIND_LABELS[options.kind].one} cannot be published as shadow; only policies and contracts can.`);
+  if (mode === 'shadow' && options.kind !== 'policy') throw new AppError('bad_request', `A ${KIND_LABELS[options.kind].one} cannot be published as shadow; only policies and contracts can.`);
   const label = `${KIND_LABELS[options.kind].one} ${options.id}@${options.version}`;
   const owner = await db().studioDocument.findUnique({
     where: { tenantId_kind_name: { tenantId: options.tenantId, kind: options.kind, name: options.id } },
@@ -71,11 +71,11 @@ export async function publishDocumentVersion(options: { tenantId: string; kind: 
   if (!owner) throw new NotFoundError(KIND_LABELS[options.kind].one, options.id);
   const row = await db().studioDocumentVersion.findUnique({ where: { documentId_version: { documentId: owner.id, version: options.version } } });
   if (!row) throw new NotFoundError(`${KIND_LABELS[options.kind].one} version`, `${options.id}@${options.version}`);
-  if (!publishableFrom(row.status, mode)) throw new ApiError('conflict', `${label} is already ${row.status}.`, { status: row.status });
+  if (!publishableFrom(row.status, mode)) throw new AppError('conflict', `${label} is already ${row.status}.`, { status: row.status });
 
   const latest = owner.latestVersion?.version;
   if (latest && !semver.gt(options.version, latest)) {
-    throw new ApiError('conflict', `Version ${options.version} must be greater than the published ${latest}.`, { latest_version: latest });
+    throw new AppError('conflict', `Version ${options.version} must be greater than the published ${latest}.`, { latest_version: latest });
   }
   const document: unknown = JSON.parse(row.document);
   await assertPublishable({ tenantId: options.tenantId, kind: options.kind, document, previousVersion: latest, label });
@@ -89,7 +89,7 @@ export async function publishDocumentVersion(options: { tenantId: string; kind: 
       where: { id: row.id, status: row.status },
       data: { status, publishedAt, publishedBy: options.publishedBy ?? null, changeNote: options.changeNote ?? row.changeNote ?? null },
     });
-    if (updated.count !== 1) throw new ApiError('conflict', `${label} was published concurrently.`);
+    if (updated.count !== 1) throw new AppError('conflict', `${label} was published concurrently.`);
     const shadows = await tx.studioDocumentVersion.findMany({ where: { documentId: owner.id, status: 'shadow', id: { not: row.id } }, select: { id: true, version: true } });
     const retire = shadows.filter((s) => mode === 'shadow' || !semver.gt(s.version, options.version)).map((s) => s.id);
     if (retire.length > 0) await tx.studioDocumentVersion.updateMany({ where: { id: { in: retire } }, data: { status: 'retired' } });

@@ -1,5 +1,5 @@
 import { db, dbProvider, type Tx } from '../db';
-import { ApiError } from '../api/errors';
+import { AppError } from '../errors';
 import { log } from '../log';
 import { GENESIS_HASH } from './evidence-hash';
 import { chainRecords, type EvidenceRecord } from './chain-records';
@@ -51,7 +51,7 @@ export class EvidenceWriter {
   write<T>(input: EvidenceInput, within?: (tx: Tx) => Promise<T>): Promise<RecordedEvidence & { extra: T }> {
     if (this.pending >= this.options.maxQueue) {
       // Back-pressure, not collapse: refuse now rather than queue without bound.
-      return Promise.reject(new ApiError('unavailable', 'Toolgate is at capacity and did not decide this call. Retry shortly.', { reason: 'evidence_queue_full' }, { 'retry-after': '1' }));
+      return Promise.reject(new AppError('unavailable', 'Toolgate is at capacity and did not decide this call. Retry shortly.', { reason: 'evidence_queue_full' }, { 'retry-after': '1' }));
     }
     return new Promise((resolve, reject) => {
       this.queue.push({ input, within, resolve: resolve as Pending['resolve'], reject });
@@ -211,7 +211,7 @@ async function lockChainHeads(tx: Tx, tenants: string[], provider: string): Prom
 }
 
 /** Whatever made the commit fail (database down, disk full, a trigger), the answer is 503. */
-function unavailable(cause: unknown): ApiError {
+function unavailable(cause: unknown): AppError {
   log.error('evidence commit failed', { error: String((cause as Error)?.message ?? cause).slice(0, 300) });
-  return new ApiError('unavailable', 'Toolgate could not record this decision, so it did not make one. Retry shortly.', { reason: 'evidence_unavailable' }, { 'retry-after': '2' });
+  return new AppError('unavailable', 'Toolgate could not record this decision, so it did not make one. Retry shortly.', { reason: 'evidence_unavailable' }, { 'retry-after': '2' });
 }

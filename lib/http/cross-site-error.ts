@@ -1,4 +1,4 @@
-import { ApiError } from '../api/errors';
+import { AppError } from '../errors';
 import { log } from '../log';
 import { checkSameOrigin, crossSiteMessage } from './same-origin';
 
@@ -15,7 +15,7 @@ export interface OriginHeaders {
  * or null when it may go on. Shared by the API wrapper, the Better Auth route and the Next proxy;
  * `publicUrl` is TOOLGATE_PUBLIC_URL, passed in so the proxy need not load the settings module.
  */
-export function crossSiteError(request: OriginHeaders, requestId: string, publicUrl: string | undefined): ApiError | null {
+export function crossSiteError(request: OriginHeaders, requestId: string, publicUrl: string | undefined): AppError | null {
   const origin = request.header('origin');
   const secFetchSite = request.header('sec-fetch-site');
   const verdict = checkSameOrigin({ method: request.method, origin, secFetchSite, publicUrl, host: request.header('host'), requestUrl: request.url });
@@ -28,5 +28,5 @@ export function crossSiteError(request: OriginHeaders, requestId: string, public
     reason: verdict.reason,
     request_id: requestId,
   });
-  return new ApiError('cross_site_request', crossSiteMessage(verdict), { reason: verdict.reason, expected_origin: verdict.expected });
+  return new AppError('cross_site_request', crossSiteMessage(verdict), { reason: verdict.reason, expected_origin: verdict.expected });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hashPassword } from 'better-auth/crypto';
 import { db, type Tx } from '../db';
-import { ApiError } from '../api/errors';
+import { AppError } from '../errors';
 import { recordAdminEvidence } from '../evidence/record-admin-evidence';
 import { isRole, type Role } from '../tenants/roles';
 import { memberEmailSchema } from './member-email';
@@ -46,20 +46,20 @@ async function joinTenant(joining: Joining): Promise<void> {
         await tx.account.create({ data: { userId, accountId: userId, providerId: 'credential', password: newUser.passwordHash } });
       }
       const existing = await tx.membership.findUnique({ where: { tenantId_userId: { tenantId: invitation.tenantId, userId } }, select: { role: true } });
-      if (existing) throw new ApiError('conflict', `You are already a member of this tenant (as ${existing.role}).`, { reason: 'already_member', role: existing.role });
+      if (existing) throw new AppError('conflict', `You are already a member of this tenant (as ${existing.role}).`, { reason: 'already_member', role: existing.role });
       await tx.membership.create({ data: { tenantId: invitation.tenantId, userId, role } });
     },
   );
 }
 
-async function whyUnusable(tx: Tx, id: string, now: Date): Promise<ApiError> {
+async function whyUnusable(tx: Tx, id: string, now: Date): Promise<AppError> {
   const row = await tx.invitation.findUnique({ where: { id }, select: { acceptedAt: true, revokedAt: true, expiresAt: true } });
   const state = row ? invitationState(row, now) : 'revoked';
   return invitationInvalid(state === 'pending' ? 'used' : state);
 }
 
-function accountExists(email: string): ApiError {
-  return new ApiError('conflict', `An account for ${email} already exists. Sign in as ${email}, then open the invitation link again to accept it.`, { reason: 'account_exists' });
+function accountExists(email: string): AppError {
+  return new AppError('conflict', `An account for ${email} already exists. Sign in as ${email}, then open the invitation link again to accept it.`, { reason: 'account_exists' });
 }
 
 /**
@@ -70,7 +70,7 @@ function accountExists(email: string): ApiError {
  */
 export async function acceptInvitationWithPassword(options: { token: string; password: string; name?: string; requestId?: string }): Promise<{ tenantId: string; role: Role; email: string }> {
   if (options.password.length < MIN_PASSWORD_LENGTH || options.password.length > MAX_PASSWORD_LENGTH) {
-    throw new ApiError('bad_request', `The password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters.`, { field: 'password' });
+    throw new AppError('bad_request', `The password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters.`, { field: 'password' });
   }
   const invitation = await getPendingInvitationOrThrow(options.token);
   if (await db().user.findUnique({ where: { email: invitation.email }, select: { id: true } })) {
@@ -95,9 +95,9 @@ export async function acceptInvitationWithPassword(options: { token: string; pas
 export async function acceptInvitation(options: { token: string; userId: string; requestId?: string }): Promise<{ tenantId: string; role: Role }> {
   const invitation = await getPendingInvitationOrThrow(options.token);
   const user = await db().user.findUnique({ where: { id: options.userId }, select: { email: true } });
-  if (!user) throw new ApiError('unauthorized', 'Sign in to accept this invitation.');
+  if (!user) throw new AppError('unauthorized', 'Sign in to accept this invitation.');
   if (user.email.toLowerCase() !== invitation.email) {
-    throw new ApiError('forbidden', `This invitation is for ${invitation.email}; you are signed in as ${user.email}. Sign out and sign in as ${invitation.email}.`, { reason: 'email_mismatch' });
+    throw new AppError('forbidden', `This invitation is for ${invitation.email}; you are signed in as ${user.email}. Sign out and sign in as ${invitation.email}.`, { reason: 'email_mismatch' });
   }
   await joinTenant({ invitation: { id: invitation.id, tenantId: invitation.tenant.id, email: invitation.email, role: invitation.role }, userId: options.userId, role: invitation.role, requestId: options.requestId });
   return { tenantId: invitation.tenant.id, role: invitation.role };
@@ -122,7 +122,7 @@ export async function acceptInvitationsForEmail(options: { userId: string; email
       await joinTenant({ invitation: { id: invitation.id, tenantId: invitation.tenantId, email: invitation.email, role: invitation.role }, userId: options.userId, role });
       joined.push({ tenantId: invitation.tenantId, role });
     } catch (error) {
-      if (error instanceof ApiError && (error.code === 'invitation_invalid' || error.code === 'conflict')) continue;
+      if (error instanceof AppError && (error.code === 'invitation_invalid' || error.code === 'conflict')) continue;
       throw error;
     }
   }

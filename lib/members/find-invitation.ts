@@ -1,5 +1,5 @@
 import { db } from '../db';
-import { ApiError } from '../api/errors';
+import { AppError } from '../errors';
 import { isRole, type Role } from '../tenants/roles';
 import { hashInvitationToken, isWellFormedInvitationToken } from './invitation-token';
 import { invitationState, type InvitationState } from './invitation-state';
@@ -28,8 +28,8 @@ const REASON_MESSAGES: Record<Exclude<InvitationState, 'pending'> | 'unknown', s
   revoked: 'This invitation link was withdrawn by an admin. Ask them for a new one.',
 };
 
-export function invitationInvalid(reason: Exclude<InvitationState, 'pending'> | 'unknown'): ApiError {
-  return new ApiError('invitation_invalid', REASON_MESSAGES[reason], { reason });
+export function invitationInvalid(reason: Exclude<InvitationState, 'pending'> | 'unknown'): AppError {
+  return new AppError('invitation_invalid', REASON_MESSAGES[reason], { reason });
 }
 
 /** The pending invitation a token names, or the `invitation_invalid` error saying why not. */

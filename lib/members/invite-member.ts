@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { db } from '../db';
 import { env } from '../env';
-import { ApiError } from '../api/errors';
+import { AppError } from '../errors';
 import { recordAdminEvidence, type AdminActor } from '../evidence/record-admin-evidence';
 import type { Role } from '../tenants/roles';
 import { normaliseEmail } from './member-email';
@@ -28,7 +28,7 @@ export async function inviteMember(options: { tenantId: string; email: string; r
       db().membership.findFirst({ where: { tenantId, user: { email } }, select: { role: true } }),
       db().invitation.findMany({ where: { tenantId, email, ...pendingInvitationWhere(now) }, select: { id: true } }),
     ]);
-    if (member) throw new ApiError('conflict', `${email} is already a member of this tenant (as ${member.role}).`, { reason: 'already_member', role: member.role });
+    if (member) throw new AppError('conflict', `${email} is already a member of this tenant (as ${member.role}).`, { reason: 'already_member', role: member.role });
     const replaced = pending.map((p) => p.id);
     const id = randomUUID();
     const { token, tokenHash } = createInvitationToken();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../api/errors';
+import { AppError } from '../errors';
 import { normaliseEmail } from './member-email';
 
 describe('normaliseEmail', () => {
@@ -9,7 +9,7 @@ describe('normaliseEmail', () => {
 
   it('refuses what cannot receive mail: no address, and more than 254 characters', () => {
     for (const bad of ['', 'ann', 'ann@', '@example.com', 'ann lee@example.com', `${'a'.repeat(64)}@${'b'.repeat(186)}.com`]) {
-      expect(() => normaliseEmail(bad), bad).toThrow(ApiError);
+      expect(() => normaliseEmail(bad), bad).toThrow(AppError);
     }
     const longest = `${'a'.repeat(64)}@${'b'.repeat(185)}.com`;
     expect(longest).toHaveLength(254);

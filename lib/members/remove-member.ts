@@ -1,5 +1,5 @@
 import { db, type Tx } from '../db';
-import { NotFoundError } from '../api/errors';
+import { NotFoundError } from '../errors';
 import { recordAdminEvidence, type AdminActor } from '../evidence/record-admin-evidence';
 import { assertActorMayManage, assertAnotherAdmin, lockTenantMembers, retryOnStaleRead, StaleRead } from './tenant-member-lock';
 

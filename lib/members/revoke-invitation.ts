@@ -1,5 +1,5 @@
 import { db } from '../db';
-import { ApiError, NotFoundError } from '../api/errors';
+import { AppError, NotFoundError } from '../errors';
 import { recordAdminEvidence, type AdminActor } from '../evidence/record-admin-evidence';
 import { invitationState, pendingInvitationWhere } from './invitation-state';
 import { assertActorMayManage, lockTenantMembers, retryOnStaleRead, StaleRead } from './tenant-member-lock';
@@ -11,7 +11,7 @@ export async function revokeInvitation(options: { tenantId: string; id: string; 
     const invitation = await db().invitation.findFirst({ where: { id: options.id, tenantId } });
     if (!invitation) throw new NotFoundError('Invitation', options.id);
     const state = invitationState(invitation);
-    if (state !== 'pending') throw new ApiError('conflict', `This invitation can no longer be revoked: it is ${state}.`, { reason: state });
+    if (state !== 'pending') throw new AppError('conflict', `This invitation can no longer be revoked: it is ${state}.`, { reason: state });
     const now = new Date();
     await recordAdminEvidence(
       { tenantId, kind: 'membership', action: 'invitation_revoked', actor, requestId: options.requestId, details: { invitation_id: invitation.id, email: invitation.email, role: invitation.role } },

@@ -1,5 +1,5 @@
 import { dbProvider, type Tx } from '../db';
-import { ApiError } from '../api/errors';
+import { AppError } from '../errors';
 import type { AdminActor } from '../evidence/record-admin-evidence';
 import { can, isRole } from '../tenants/roles';
 
@@ -24,7 +24,7 @@ export async function assertActorMayManage(tx: Tx, tenantId: string, actor: Admi
   if (actor.kind !== 'user') return;
   const own = await tx.membership.findUnique({ where: { tenantId_userId: { tenantId, userId: actor.userId } }, select: { role: true } });
   if (!own || !isRole(own.role) || !can(own.role, 'manage_members')) {
-    throw new ApiError('forbidden', 'You are no longer an admin of this tenant.', { role: own?.role ?? null });
+    throw new AppError('forbidden', 'You are no longer an admin of this tenant.', { role: own?.role ?? null });
   }
 }
 
@@ -32,7 +32,7 @@ export async function assertActorMayManage(tx: Tx, tenantId: string, actor: Admi
 export async function assertAnotherAdmin(tx: Tx, tenantId: string, membershipId: string): Promise<void> {
   const others = await tx.membership.count({ where: { tenantId, role: 'admin', id: { not: membershipId } } });
   if (others === 0) {
-    throw new ApiError('last_admin', 'This is the tenant\'s last admin: make someone else admin first, then demote or remove this person.', { membership_id: membershipId });
+    throw new AppError('last_admin', 'This is the tenant\'s last admin: make someone else admin first, then demote or remove this person.', { membership_id: membershipId });
   }
 }
 
@@ -54,7 +54,7 @@ export async function retryOnStaleRead<T>(attempt: () => Promise<T>): Promise<T>
       return await attempt();
     } catch (error) {
       if (!(error instanceof StaleRead)) throw error;
-      if (tries >= 3) throw new ApiError('conflict', 'The member list is changing right now; try again.');
+      if (tries >= 3) throw new AppError('conflict', 'The member list is changing right now; try again.');
     }
   }
 }

@@ -13,6 +13,7 @@ import {
 import type { IssueSink } from './issue-sink';
 import { SHAPE_RULE } from './shape-rules';
 import type { PipelineContext, ToolCallManifest } from './types';
+import { isJsonObject } from '../json';
 
 /** The normalized form: every field optional, mistyped values and nulls dropped. */
 export type Loose<T> = T extends readonly (infer U)[]
@@ -35,9 +36,6 @@ function hasOwn(obj: object, key: string): boolean {
   return hasOwnProperty.call(obj, key);
 }
 
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A field under either spelling; PascalCase wins when both are present. */
 function readField(obj: Record<string, unknown>, pascal: string): unknown {

@@ -2,10 +2,11 @@
 // steps get one id per step, so a failure says which step's contract was broken. Where a step
 // says "ValidateCore must succeed" or "validate ToolCallManifest", rules.ts runs those rule
 // sets; they are not repeated here.
-import { canonicalFieldPath, compareJson, isJsonObject, MAX_COMPARE_DEPTH } from './normalize-context';
+import { canonicalFieldPath, compareJson, MAX_COMPARE_DEPTH } from './normalize-context';
 import { contextTypeOf, hasText, isPopulated, quote, responseTypeOf, type ContextRule } from './context-rule';
 import { SHAPE_RULE } from './shape-rules';
 import { RESPONSE_TYPES, type PipelineStep } from './types';
+import { isJsonObject } from '../json';
 
 type Phase = 'pre' | 'post';
 type ObjectField = 'Session' | 'Turn' | 'AgentContext' | 'ConversationContext' | 'ToolCallManifest' | 'ResponsePayload';

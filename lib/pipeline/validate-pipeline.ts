@@ -13,10 +13,11 @@ import { CORE_RULES } from './core-rules';
 import { contextTypeOf, isPopulated, quote, type ContextRule, type RuleInput } from './context-rule';
 import { IssueSink } from './issue-sink';
 import { checkManifest } from './manifest-rules';
-import { isJsonObject, jsonTypeOf, normalizeContext, normalizeManifest } from './normalize-context';
+import { jsonTypeOf, normalizeContext, normalizeManifest } from './normalize-context';
 import { STEP_PLAN, type StepPhasePlan } from './rules';
 import { SHAPE_RULE } from './shape-rules';
 import { PIPELINE_STEPS, type PipelineStep, type PipelineValidationResult } from './types';
+import { isJsonObject } from '../json';
 
 export function validateCore(ctx: unknown): PipelineValidationResult {
   const sink = new IssueSink(null, 'core');

@@ -4,7 +4,9 @@ import { readDottedPath } from '../validation/json-path';
 import type { CallContext } from '../validation/check-pre-call';
 import type { CompiledPolicy } from './compile-policy';
 import type { PolicyRef, PolicyVerdict } from './policy-evidence';
-import { toolPatternMatches, type PolicyDecision } from './policy-schema';
+import { toolPatternMatches } from './policy-schema';
+import type { Decision } from '../decisions';
+import { isJsonObject } from '../json';
 
 /**
  * Evaluates a tenant's published policies on one proposed call. Pure: no I/O, so validate/pre,
@@ -33,7 +35,7 @@ export interface ApprovalRequirement {
 }
 
 export interface PolicyOutcome {
-  decision: PolicyDecision;
+  decision: Decision;
   reason: string | null;
   decidedBy: PolicyRef | null;
   verdicts: PolicyVerdict[];
@@ -45,7 +47,7 @@ export interface PolicyOutcome {
   approval: ApprovalRequirement | null;
 }
 
-const SEVERITY: Record<PolicyDecision, number> = { allow: 0, transform: 1, require_approval: 2, escalate: 3, deny: 4 };
+const SEVERITY: Record<Decision, number> = { allow: 0, transform: 1, require_approval: 2, escalate: 3, deny: 4 };
 const DEFAULT_ESCALATION_ROLES = ['admin'];
 
 interface Verdict extends PolicyVerdict {
@@ -72,7 +74,7 @@ export function evaluatePolicies(policies: readonly CompiledPolicy[], call: Poli
     }
   }
   const approval = denied ? null : mergeApprovals(verdicts.map((v) => v.approval));
-  let decision: PolicyDecision = winner?.decision ?? 'allow';
+  let decision: Decision = winner?.decision ?? 'allow';
   if (decision === 'allow' && transformed) decision = 'transform';
   // A rule's own decision and the approval section can each require approval; the merged
   // requirement is what the call needs, and it escalates if any policy escalated.
@@ -215,7 +217,7 @@ export function applySet(args: Record<string, unknown>, set: Record<string, unkn
     let target: Record<string, unknown> = out;
     for (const segment of segments.slice(0, -1)) {
       const next = Object.prototype.hasOwnProperty.call(target, segment) ? target[segment] : undefined;
-      if (typeof next === 'object' && next !== null && !Array.isArray(next)) {
+      if (isJsonObject(next)) {
         target = next as Record<string, unknown>;
       } else {
         const created: Record<string, unknown> = {};

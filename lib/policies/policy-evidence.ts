@@ -1,4 +1,4 @@
-import type { PolicyDecision } from './policy-schema';
+import type { Decision } from '../decisions';
 
 /** Which published policy version, and which part of it, produced a decision. */
 export interface PolicyRef {
@@ -10,7 +10,7 @@ export interface PolicyRef {
 
 /** One policy's verdict on a call. */
 export interface PolicyVerdict extends PolicyRef {
-  decision: PolicyDecision;
+  decision: Decision;
   reason: string | null;
 }
 
@@ -19,7 +19,7 @@ export interface ShadowEvaluation {
   kind: 'policy' | 'contract';
   id: string;
   version: string;
-  decision: PolicyDecision;
+  decision: Decision;
   rule: string | null;
   codes: string[];
   /** Whether the whole call would have been decided differently. */
@@ -33,7 +33,7 @@ export interface ShadowEvaluation {
  * (`payload.transformed_arguments`) that the retention purge can remove.
  */
 export interface PolicyEvidence {
-  decision: PolicyDecision;
+  decision: Decision;
   reason: string | null;
   decided_by: PolicyRef | null;
   evaluated: PolicyVerdict[];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ARGUMENT_PATH_PATTERN, documentJsonSchema, SEMVER_PATTERN, SIDE_EFFECT_LEVELS } from '../contracts/contract-schema';
 import { PolicyTestSchema } from './policy-test-schema';
+import { DECISIONS } from '../decisions';
 
 /**
  * The policy document: which tools an agent may use at all (capability), who must approve
@@ -15,8 +16,6 @@ export const POLICY_SCHEMA_ID = 'https://toolgate.dev/schemas/policy.json';
 export const POLICY_ID_PATTERN = /^[a-z][a-z0-9_.-]*$/;
 /** Tool ids plus `*`; see `toolPatternMatches`. */
 export const TOOL_PATTERN_PATTERN = /^[a-z0-9_.*]+$/;
-export const POLICY_DECISIONS = ['allow', 'deny', 'transform', 'require_approval', 'escalate'] as const;
-export type PolicyDecision = (typeof POLICY_DECISIONS)[number];
 
 // Applying `set` writes into the arguments; these segments would reach an object's prototype.
 const FORBIDDEN_PATH_SEGMENTS = new Set(['__proto__', 'prototype', 'constructor']);
@@ -116,7 +115,7 @@ export const PolicyRuleSchema = z
       .optional()
       .describe('CEL condition; the rule applies only when it is true. Variables: `args`, `context`. Without it the rule always applies.'),
     decision: z
-      .enum(POLICY_DECISIONS)
+      .enum(DECISIONS)
       .describe('What happens to a matching call: `allow`, `deny`, `transform` (rewrite arguments with `set`), `require_approval` or `escalate`.'),
     reason: z.string().min(1).max(500).optional().describe('Why; shown to the caller and recorded as evidence.'),
     roles: z.array(role).max(20).optional().describe('For `require_approval` and `escalate`: the roles that decide.'),

@@ -1,14 +1,14 @@
 import { canonicalJson } from '../contracts/canonical-json-core';
 import type { CompiledPolicy } from './compile-policy';
 import { evaluatePolicies } from './evaluate-policies';
-import type { PolicyDecision } from './policy-schema';
+import type { Decision } from '../decisions';
 import type { PolicyTest } from './policy-test-schema';
 
 export interface PolicyTestResult {
   index: number;
   name: string;
   passed: boolean;
-  decision: PolicyDecision;
+  decision: Decision;
   rule: string | null;
   errors: string[];
   /** Why it failed, in one sentence; absent when it passed. */

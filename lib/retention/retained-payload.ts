@@ -1,4 +1,5 @@
 import { redactArguments } from '../evidence/redact-arguments';
+import { isJsonObject } from '../json';
 
 /**
  * The raw payloads of a call other than its arguments, as evidence keeps them with argument
@@ -32,7 +33,7 @@ export function retainedPayloadJson(payload: RetainedPayload, sensitivePaths: re
 const PARTS = ['context', 'result', 'error', 'transformed_arguments'] as const;
 
 function redactPart(value: unknown, sensitivePaths: readonly string[]): string {
-  if (sensitivePaths.length > 0 && typeof value === 'object' && value !== null && !Array.isArray(value)) return redactArguments(value as Record<string, unknown>, sensitivePaths);
+  if (sensitivePaths.length > 0 && isJsonObject(value)) return redactArguments(value, sensitivePaths);
   return JSON.stringify(value) ?? 'null';
 }
 

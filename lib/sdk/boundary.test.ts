@@ -50,6 +50,8 @@ it('lib/sdk reaches only Zod and pure modules', () => {
   expect(files.filter((f) => !f.startsWith('lib/sdk/'))).toEqual([
     'lib/contracts/contract-schema.ts',
     'lib/contracts/contract-test-schema.ts',
+    'lib/decisions.ts',
+    'lib/json.ts',
     'lib/validation/ajv-issues.ts',
     'lib/validation/decide.ts',
     'lib/validation/error-codes.ts',

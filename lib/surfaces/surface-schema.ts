@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { documentJsonSchema, SEMVER_PATTERN, SIDE_EFFECT_LEVELS, TOOL_ID_PATTERN } from '../contracts/contract-schema';
+import { isPlainObject } from '../json';
 
 /**
  * The tool surface document: everything one agent loop is given at start-up (tools, capability
@@ -24,12 +25,6 @@ export const TOOL_PATTERN_PATTERN = /^[A-Za-z0-9_.*-]+$/;
 const ARG_KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z_][A-Za-z0-9_-]*)*$/;
 
 export type JsonSchemaObject = Record<string, unknown>;
-
-function isPlainObject(value: unknown): value is JsonSchemaObject {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
 
 const toolName = (description: string) => z.string().min(1).max(128).regex(TOOL_NAME_PATTERN).describe(description);
 const toolPattern = z

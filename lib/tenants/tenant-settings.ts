@@ -1,6 +1,6 @@
 import { db } from '../db';
 import { env } from '../env';
-import { ApiError, NotFoundError } from '../api/errors';
+import { AppError, NotFoundError } from '../errors';
 import { bumpChange, invalidatedCache, notifyLocalChange } from '../cache/change-feed';
 import { recordAdminEvidence, type AdminActor } from '../evidence/record-admin-evidence';
 import type { SettingsPatch, TenantSettings } from './settings-schema';
@@ -145,5 +145,5 @@ export async function updateTenantSettings(options: { tenantId: string; patch: S
     notifyLocalChange('tenant_settings');
     return { ...after, instance_defaults: instanceDefaults() };
   }
-  throw new ApiError('conflict', 'The settings were changed by someone else while saving; reload them and try again.', { reason: 'changed_meanwhile' });
+  throw new AppError('conflict', 'The settings were changed by someone else while saving; reload them and try again.', { reason: 'changed_meanwhile' });
 }

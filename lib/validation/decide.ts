@@ -1,8 +1,8 @@
 import type { ValidationIssue } from './error-codes';
 
-/** The decisions Toolgate answers with. Policies add transform and escalate. */
-export const DECISIONS = ['allow', 'deny', 'transform', 'require_approval', 'escalate'] as const;
-export type Decision = (typeof DECISIONS)[number];
+import type { Decision } from '../decisions';
+
+export { DECISIONS, type Decision } from '../decisions';
 
 /**
  * A call whose only problem is a missing approval is `require_approval` (it becomes allowable

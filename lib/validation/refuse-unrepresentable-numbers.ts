@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Caller } from '../api/define-route';
+import type { Caller } from '../auth/caller';
 import { clipToken, describeNumberProblem, exactNumberText, type ReportedNumbers } from './json-numbers';
 import { canonicalJson, sha256Hex } from '../contracts/canonical-json';
 import { resolveContract } from '../contracts/resolve-contract';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { plainObject } from '../api/schemas';
-import type { Caller } from '../api/define-route';
+import { plainObject } from '../json';
+import type { Caller } from '../auth/caller';
 import { hashCanonical } from '../contracts/canonical-json';
 import { recordEvidence, type EvidenceIssue } from '../evidence/record-evidence';
 import { traceIdFor } from '../evidence/trace-id';

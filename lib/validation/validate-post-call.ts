@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { db } from '../db';
-import { CallContextSchema, plainObject } from '../api/schemas';
-import type { Caller } from '../api/define-route';
+import { plainObject } from '../json';
+import { CallContextSchema } from './call-context';
+import type { Caller } from '../auth/caller';
 import { hashCanonical } from '../contracts/canonical-json';
 import { resolveContract } from '../contracts/resolve-contract';
 import { recordEvidence } from '../evidence/record-evidence';

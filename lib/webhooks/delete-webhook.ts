@@ -1,5 +1,5 @@
 import { db } from '../db';
-import { NotFoundError } from '../api/errors';
+import { NotFoundError } from '../errors';
 
 /**
  * Deletes a webhook and, with it, its queued deliveries: nothing more is sent to that URL. A

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { headers } from 'next/headers';
-import { NotFoundError } from '@/lib/api/errors';
+import { NotFoundError } from '@/lib/errors';
 import { createApiKey, revokeApiKey } from '@/lib/auth/api-keys';
 import { API_KEY_SCOPES, type ApiKeyScope } from '@/lib/auth/api-key-scopes';
 import { getSessionMember, type SessionMember } from '@/lib/auth/session';

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { headers } from 'next/headers';
-import { ApiError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 import { getSessionMember, type SessionMember } from '@/lib/auth/session';
 import type { AdminActor } from '@/lib/evidence/record-admin-evidence';
 import { inviteMember } from '@/lib/members/invite-member';
@@ -33,7 +33,7 @@ const field = (form: FormData, name: string) => String(form.get(name) ?? '').tri
 
 /** What a refused change tells the admin; anything unexpected is rethrown (a 500 page, logged). */
 function refusal(error: unknown): { status: 'error'; message: string } {
-  if (error instanceof ApiError) return { status: 'error', message: error.message };
+  if (error instanceof AppError) return { status: 'error', message: error.message };
   throw error;
 }
 

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { headers } from 'next/headers';
 import { z } from 'zod';
-import { ApiError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 import { getSessionMember, type SessionMember } from '@/lib/auth/session';
 import { can, type Permission } from '@/lib/tenants/roles';
 import { SettingsPatchSchema } from '@/lib/tenants/settings-schema';
@@ -57,7 +57,7 @@ export async function saveSettingsAction(_previous: SaveSettingsState, form: For
   try {
     saved = await updateTenantSettings({ tenantId: auth.member.tenant.id, patch: parsed.data, actor: { kind: 'user', userId: auth.member.user.id } });
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) return { status: 'error', message: error.message };
+    if (error instanceof AppError && error.status < 500) return { status: 'error', message: error.message };
     throw error;
   }
   const settings: TenantSettings = { argument_retention_days: saved.argument_retention_days, sensitive_paths: saved.sensitive_paths, approval_ttl_seconds: saved.approval_ttl_seconds, duplicate_window_seconds: saved.duplicate_window_seconds };
@@ -76,7 +76,7 @@ export async function createWebhookAction(_previous: CreateWebhookState, form: F
     return { status: 'created', url: created.url, secret: created.secret };
   } catch (error) {
     // The same refusals as the API: private receivers (SSRF), too many webhooks.
-    if (error instanceof ApiError && error.status < 500) return { status: 'error', message: error.message };
+    if (error instanceof AppError && error.status < 500) return { status: 'error', message: error.message };
     throw error;
   }
 }
@@ -87,7 +87,7 @@ export async function deleteWebhookAction(_previous: DeleteWebhookState, form: F
   try {
     await deleteWebhook({ tenantId: auth.member.tenant.id, id: field(form, 'id') });
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return { status: 'error', message: 'That webhook no longer exists.' };
+    if (error instanceof AppError && error.status === 404) return { status: 'error', message: 'That webhook no longer exists.' };
     throw error;
   }
   revalidatePath('/settings');

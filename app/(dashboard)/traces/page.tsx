@@ -3,7 +3,7 @@ import { listTraces, TRACE_SEARCH_MAX } from '@/lib/dashboard/list-traces';
 import { pageHref, readPageFilters, type SearchParams } from '@/lib/dashboard/page-filters';
 import { listApiKeys } from '@/lib/auth/api-keys';
 import { listContracts } from '@/lib/contracts/list-contracts';
-import { ApiError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 import { TraceTable } from '@/components/dashboard/trace-table';
 import { NoCallsYet } from '@/components/dashboard/no-calls-yet';
 import { publicBaseUrl } from '@/lib/auth/auth';
@@ -29,7 +29,7 @@ export default async function TracesPage({ searchParams }: { searchParams: Promi
   const problems = [...page.problems];
   const result = await listTraces({ tenantId, filters, cursor: page.cursor, limit: PAGE_SIZE }).catch((error: unknown) => {
     // A stale or hand-edited cursor: show the newest calls instead of an error page.
-    if (!(error instanceof ApiError && error.code === 'bad_request')) throw error;
+    if (!(error instanceof AppError && error.code === 'bad_request')) throw error;
     problems.push('That page link is no longer valid; showing the newest calls.');
     return listTraces({ tenantId, filters, limit: PAGE_SIZE });
   });

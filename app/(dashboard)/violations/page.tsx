@@ -6,7 +6,7 @@ import { pageHref, readPageFilters, type SearchParams } from '@/lib/dashboard/pa
 import { CSV_ROWS_MAX } from '@/lib/dashboard/query-schemas';
 import { listApiKeys } from '@/lib/auth/api-keys';
 import { listContracts } from '@/lib/contracts/list-contracts';
-import { ApiError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 import { ViolationsChart } from '@/components/dashboard/violations-chart';
 import { ViolationTable } from '@/components/dashboard/violation-table';
 import { TopList } from '@/components/dashboard/top-list';
@@ -36,7 +36,7 @@ export default async function ViolationsPage({ searchParams }: { searchParams: P
   const problems = [...page.problems];
   const [list, stats, keys, contracts] = await Promise.all([
     listViolations({ tenantId, filters, cursor: page.cursor, limit: PAGE_SIZE }).catch((error: unknown) => {
-      if (!(error instanceof ApiError && error.code === 'bad_request')) throw error;
+      if (!(error instanceof AppError && error.code === 'bad_request')) throw error;
       problems.push('That page link is no longer valid; showing the newest violations.');
       return listViolations({ tenantId, filters, limit: PAGE_SIZE });
     }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../define-route';
-import { plainObject } from '../schemas';
+import { plainObject } from '../../json';
 import { getInstanceSecret } from '../../auth/instance-secret';
 import { getApprovalOrThrow } from '../../approvals/get-approval-or-throw';
 import { decideApproval } from '../../approvals/decide-approval';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineRoute } from '../define-route';
-import { ApiError } from '../errors';
-import { CallContextSchema, plainObject } from '../schemas';
+import { AppError } from '../../errors';
+import { plainObject } from '../../json';
+import { CallContextSchema } from '../../validation/call-context';
 import { env } from '../../env';
 import { getInstanceSecret } from '../../auth/instance-secret';
 import { hashCanonical } from '../../contracts/canonical-json';
@@ -24,7 +25,7 @@ export const createConfirmationHandler = defineRoute({
     .strict(),
   handler: async ({ caller, body }) => {
     const resolved = await resolveContract({ tenantId: caller.tenantId, tool: body.tool, version: body.version });
-    if (!resolved.found) throw new ApiError('not_found', `Tool "${body.tool}"${body.version ? `@${body.version}` : ''} has no published contract.`, { code: resolved.reason === 'unknown_tool' ? 'AXAG_UNKNOWN_TOOL' : 'AXAG_VERSION_NOT_FOUND' });
+    if (!resolved.found) throw new AppError('not_found', `Tool "${body.tool}"${body.version ? `@${body.version}` : ''} has no published contract.`, { code: resolved.reason === 'unknown_tool' ? 'AXAG_UNKNOWN_TOOL' : 'AXAG_VERSION_NOT_FOUND' });
     const confirmation = await createConfirmation({
       binding: { tenantId: caller.tenantId, tool: body.tool, contractVersion: resolved.contract.version, argsHash: hashCanonical(body.arguments), userId: body.context.user_id ?? null },
       ttlSeconds: env().TOOLGATE_CONFIRMATION_TTL_SECONDS,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type Caller } from '../define-route';
-import { plainObject } from '../schemas';
+import { plainObject } from '../../json';
 import { toolContractJsonSchema } from '../../contracts/contract-schema';
 import { listContracts } from '../../contracts/list-contracts';
 import { saveContractDraft } from '../../contracts/save-contract-draft';
@@ -9,7 +9,7 @@ import { deprecateContract } from '../../contracts/deprecate-contract';
 import { getContractVersionOrThrow } from '../../contracts/get-contract-version-or-throw';
 import { previewContractImpact } from '../../contracts/impact-preview';
 import { EXPORT_FORMATS, exportToolDefinition, importToolDefinitions, MAX_IMPORT_CHARS } from '../../contracts/formats';
-import { ApiError } from '../errors';
+import { AppError } from '../../errors';
 import { PUBLISH_MODES } from '../../documents/publish-mode';
 
 const actor = (caller: Caller) => (caller.kind === 'session' ? `user:${caller.userId}` : `api_key:${caller.apiKeyId}`);
@@ -75,7 +75,7 @@ export const previewContractImpactHandler = defineRoute({
   auth: { apiKey: 'author', session: 'read' },
   body: plainObject('The draft contract document to replay.'),
   handler: async ({ caller, params, body }) => {
-    if (body.id !== params.tool) throw new ApiError('bad_request', `The document's id (${String(body.id)}) is not ${params.tool ?? ''}.`);
+    if (body.id !== params.tool) throw new AppError('bad_request', `The document's id (${String(body.id)}) is not ${params.tool ?? ''}.`);
     return { body: await previewContractImpact({ tenantId: caller.tenantId, document: body }) };
   },
 });
@@ -104,7 +104,7 @@ export const importContractsHandler = defineRoute({
         try {
           saved.push(await saveContractDraft({ tenantId: caller.tenantId, document: imported.document, createdById: actor(caller) }));
         } catch (error) {
-          if (!(error instanceof ApiError)) throw error;
+          if (!(error instanceof AppError)) throw error;
           saved.push({ tool: String(imported.document.id), error: { code: error.code, message: error.message } });
         }
       }

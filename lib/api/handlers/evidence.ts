@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../define-route';
-import { ApiError } from '../errors';
+import { AppError } from '../../errors';
 import { verifyEvidenceChain } from '../../evidence/verify-evidence-chain';
 import { listViolations } from '../../evidence/list-violations';
 import { CSV_ROWS_MAX, dates, timeRange, ViolationsQuerySchema, ViolationStatsQuerySchema } from '../../dashboard/query-schemas';
@@ -85,9 +85,9 @@ export const violationStatsHandler = defineRoute({
   response: ViolationStatsSchema,
   handler: async ({ caller, query }) => {
     const range = timeRange(query, 7);
-    if (range.since.getTime() >= range.until.getTime()) throw new ApiError('bad_request', 'Invalid query: since must be before until', { issues: [{ path: 'since', message: 'must be before until' }] });
+    if (range.since.getTime() >= range.until.getTime()) throw new AppError('bad_request', 'Invalid query: since must be before until', { issues: [{ path: 'since', message: 'must be before until' }] });
     if (range.until.getTime() - range.since.getTime() > STATS_RANGE_MAX_DAYS * 86_400_000) {
-      throw new ApiError('bad_request', `Invalid query: a chart covers at most ${STATS_RANGE_MAX_DAYS} days`, { issues: [{ path: 'since', message: `at most ${STATS_RANGE_MAX_DAYS} days before until` }] });
+      throw new AppError('bad_request', `Invalid query: a chart covers at most ${STATS_RANGE_MAX_DAYS} days`, { issues: [{ path: 'since', message: `at most ${STATS_RANGE_MAX_DAYS} days before until` }] });
     }
     return { body: await getViolationStats({ tenantId: caller.tenantId, filters: { ...violationFilters(query), ...range } }) };
   },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type Caller } from '../define-route';
-import { plainObject } from '../schemas';
+import { plainObject } from '../../json';
 import { KIND_LABELS, type StudioDocumentKind } from '../../documents/document-kinds';
 import { policyJsonSchema } from '../../policies/policy-schema';
 import { surfaceJsonSchema } from '../../surfaces/surface-schema';

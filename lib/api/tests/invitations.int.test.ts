@@ -7,7 +7,7 @@ import { addMember } from '@/lib/tenants/add-member';
 import { acceptInvitation, acceptInvitationsForEmail, hasPendingInvitation } from '@/lib/members/accept-invitation';
 import { findInvitationByToken } from '@/lib/members/find-invitation';
 import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
-import { ApiError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { signIn } from './member-sessions';
@@ -112,7 +112,7 @@ describe('accepting with a password', () => {
 
     const stranger = await addMember({ tenantId: other.tenant.id, email: 'stranger@invite.test', password: 'stranger-password', role: 'viewer' });
     const mismatch = await acceptInvitation({ token: inv.token, userId: stranger.user.id }).catch((e: unknown) => e);
-    expect(mismatch).toBeInstanceOf(ApiError);
+    expect(mismatch).toBeInstanceOf(AppError);
     expect(mismatch).toMatchObject({ code: 'forbidden', details: { reason: 'email_mismatch' } });
 
     const owner = await db().user.findUniqueOrThrow({ where: { email: 'has-account@invite.test' } });

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { PATCH as changeRole } from '@/app/api/v1/members/[id]/route';
 import { db, type Tx } from '@/lib/db';
-import { ApiError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 import { addMember } from '@/lib/tenants/add-member';
 import { applyRoleChange, type RoleChange } from '@/lib/members/change-member-role';
 import { applyRemoval } from '@/lib/members/remove-member';
@@ -50,10 +50,10 @@ async function admins(tenantId: string) {
   return db().membership.count({ where: { tenantId, role: 'admin' } });
 }
 
-function rejection(settled: PromiseSettledResult<unknown>[]): ApiError {
+function rejection(settled: PromiseSettledResult<unknown>[]): AppError {
   const loser = settled.find((s) => s.status === 'rejected') as PromiseRejectedResult;
-  expect(loser.reason).toBeInstanceOf(ApiError);
-  return loser.reason as ApiError;
+  expect(loser.reason).toBeInstanceOf(AppError);
+  return loser.reason as AppError;
 }
 
 describe('the last admin under concurrency (PostgreSQL)', () => {

@@ -1,5 +1,6 @@
 import { formatJsonPath, ownValue } from '@/lib/validation/json-path';
 import { TOOL_ID_PATTERN, type SideEffectLevel, type ToolContractInput } from '../contract-schema';
+import { isPlainObject } from '../../json';
 
 /**
  * What the importers share: deriving a contract id from a foreign tool name, filling the fields
@@ -40,12 +41,6 @@ const MAX_OWNER_CHARS = 200;
 const JSON_SCHEMA_2020_12 = new Set(['https://json-schema.org/draft/2020-12/schema', 'https://json-schema.org/draft/2020-12/schema#']);
 
 export const SOURCE_LABELS: Record<ToolSource, string> = { mcp: 'MCP', openai: 'OpenAI', anthropic: 'Anthropic' };
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
 
 export function path(...segments: (string | number)[]): string {
   return formatJsonPath(segments);

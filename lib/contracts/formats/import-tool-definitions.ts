@@ -1,7 +1,7 @@
+import { isPlainObject } from '@/lib/json';
 import { ownValue } from '@/lib/validation/json-path';
 import { draftFromAnthropicTool } from './anthropic';
 import {
-  isPlainObject,
   path,
   type ImportContext,
   type ImportedContract,

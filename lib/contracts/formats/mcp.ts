@@ -1,3 +1,4 @@
+import { isPlainObject } from '../../json';
 import { ownValue } from '@/lib/validation/json-path';
 import type { SideEffectLevel, ToolContractInput } from '../contract-schema';
 import {
@@ -7,7 +8,6 @@ import {
   draftOwner,
   draftSchema,
   DRAFT_VERSION,
-  isPlainObject,
   readSchema,
   readToolName,
   type DraftAnnotations,

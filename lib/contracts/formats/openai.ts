@@ -1,3 +1,4 @@
+import { isPlainObject } from '../../json';
 import { ownValue } from '@/lib/validation/json-path';
 import type { ToolContractInput } from '../contract-schema';
 import {
@@ -8,7 +9,6 @@ import {
   draftOwner,
   draftSchema,
   DRAFT_VERSION,
-  isPlainObject,
   providerToolName,
   readSchema,
   readToolName,

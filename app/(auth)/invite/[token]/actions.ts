@@ -2,7 +2,7 @@
 
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { ApiError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 import { getAuth } from '@/lib/auth/auth';
 import { TENANT_COOKIE, tenantCookieOptions } from '@/lib/auth/session';
 import { acceptInvitation } from '@/lib/members/accept-invitation';
@@ -21,7 +21,7 @@ export async function acceptInvitationAction(_previous: AcceptState, form: FormD
   try {
     ({ tenantId } = await acceptInvitation({ token: String(form.get('token') ?? '').slice(0, 200), userId: session.user.id }));
   } catch (error) {
-    if (error instanceof ApiError) return { status: 'error', message: error.message };
+    if (error instanceof AppError) return { status: 'error', message: error.message };
     throw error;
   }
   (await cookies()).set(TENANT_COOKIE, tenantId, tenantCookieOptions());

@@ -4,7 +4,7 @@ import { notFound } from 'next/navigation';
 import { toolContractJsonSchema } from '@/lib/contracts/contract-schema';
 import { getContractVersionOrThrow } from '@/lib/contracts/get-contract-version-or-throw';
 import { listContracts } from '@/lib/contracts/list-contracts';
-import { NotFoundError } from '@/lib/api/errors';
+import { NotFoundError } from '@/lib/errors';
 import { can } from '@/lib/tenants/roles';
 import { formatDocument, orderLikeSchema, StudioEditor, studioVersions } from '@/components/studio';
 import { requireMember } from '../../require-member';

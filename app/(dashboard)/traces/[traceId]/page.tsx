@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { getTraceOrThrow, type TraceDetail } from '@/lib/dashboard/get-trace';
-import { NotFoundError } from '@/lib/api/errors';
+import { NotFoundError } from '@/lib/errors';
 import { TraceTimeline } from '@/components/dashboard/trace-timeline';
 import { TraceRecordCard } from '@/components/dashboard/trace-record-card';
 import { TraceApprovalCard } from '@/components/dashboard/trace-approval-card';

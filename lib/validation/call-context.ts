@@ -1,16 +1,7 @@
 import { z } from 'zod';
+import { plainObject } from '../json';
 
-/**
- * A JSON object passed through untouched. Zod's record schema copies keys into a fresh object,
- * where a `__proto__` key would become a prototype; agent-supplied arguments must stay plain
- * data exactly as parsed, so they are checked, not copied.
- */
-export function plainObject(description: string) {
-  return z
-    .custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), { message: 'must be a JSON object' })
-    .describe(description);
-}
-
+/** What the caller says about whom the agent acts for; CEL conditions see it as `context`. */
 export const CallContextSchema = z
   .object({
     tenant_id: z.string().min(1).max(256).optional().describe('The tenant the agent acts for, in the calling application.'),

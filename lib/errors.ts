@@ -1,10 +1,12 @@
 /**
- * The API's one error type, one code -> status table and one JSON envelope:
+ * The domain's one error type and its codes. Services throw `AppError`; the HTTP layer
+ * (lib/api/define-route.ts) turns it into the envelope
  *   {"error": {"code": "...", "message": "...", "details": {...}}, "request_id": "..."}
- * These are failures of the HTTP request itself. A tool call that validation refuses is not an
- * error: it is a 200 with a decision (lib/validation).
+ * with the status named here, and server actions show its message. It lives here, not in
+ * lib/api, so that no domain module depends on the HTTP layer. A tool call that validation
+ * refuses is not an error: it is a 200 with a decision (lib/validation).
  */
-export const API_ERROR_CODES = {
+export const APP_ERROR_CODES = {
   bad_request: { status: 400, description: 'The request is malformed: invalid JSON, wrong shape, or a bad parameter.' },
   json_too_deep: { status: 400, description: 'The JSON body nests deeper than TOOLGATE_MAX_JSON_DEPTH.' },
   number_unrepresentable: { status: 400, description: 'A number in the body cannot be held exactly by a double: beyond ±1.8e308 (e.g. 1e309), an integer beyond ±(2^53−1), or non-zero but reading as 0. details.path names the first, details.paths up to 20; send such values as strings (docs/numbers.md). validate/pre and validate/post answer one in arguments, context, result or error with a deny (AXAG_NUMBER_UNREPRESENTABLE) instead.' },
@@ -27,33 +29,33 @@ export const API_ERROR_CODES = {
   internal: { status: 500, description: 'An unexpected failure. Never returned for anything a client can send.' },
 } as const;
 
-export type ApiErrorCode = keyof typeof API_ERROR_CODES;
+export type AppErrorCode = keyof typeof APP_ERROR_CODES;
 
-export class ApiError extends Error {
-  readonly code: ApiErrorCode;
+export class AppError extends Error {
+  readonly code: AppErrorCode;
   readonly details: Record<string, unknown> | undefined;
   readonly headers: Record<string, string> | undefined;
 
-  constructor(code: ApiErrorCode, message: string, details?: Record<string, unknown>, headers?: Record<string, string>) {
+  constructor(code: AppErrorCode, message: string, details?: Record<string, unknown>, headers?: Record<string, string>) {
     super(message);
-    this.name = 'ApiError';
+    this.name = 'AppError';
     this.code = code;
     this.details = details;
     this.headers = headers;
   }
 
   get status(): number {
-    return API_ERROR_CODES[this.code].status;
+    return APP_ERROR_CODES[this.code].status;
   }
 }
 
-export class NotFoundError extends ApiError {
+export class NotFoundError extends AppError {
   constructor(resource: string, id: string) {
     super('not_found', `${resource} "${id}" was not found`, { resource, id });
   }
 }
 
-export function apiErrorsMarkdownTable(): string {
-  const rows = Object.entries(API_ERROR_CODES).map(([code, { status, description }]) => `| \`${code}\` | ${status} | ${description} |`);
+export function appErrorsMarkdownTable(): string {
+  const rows = Object.entries(APP_ERROR_CODES).map(([code, { status, description }]) => `| \`${code}\` | ${status} | ${description} |`);
   return ['| code | HTTP status | meaning |', '|---|---|---|', ...rows].join('\n');
 }
