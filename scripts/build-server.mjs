@@ -5,10 +5,13 @@
 // request on the request thread (bench/validate/thread-cpu.ts). Packages stay external and load
 // from node_modules as usual; only this repository's TypeScript is bundled.
 //
-// The output directory is named by the bundle's content hash, so concurrent starts of one
-// checkout (several data-plane instances) never write over a bundle another one is loading.
+// `npm run build` makes the bundle; `npm start` serves the one made for the current sources and
+// bundles only when there is none (a checkout that was never built, or sources changed since).
+// The output directory is named by a hash of the bundle's inputs, so a start finds its bundle
+// without running esbuild, and concurrent starts of one checkout (several data-plane instances)
+// never write over a bundle another one is loading.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -20,8 +23,51 @@ const outRoot = path.join(root, '.toolgate', 'server');
 // start has used them for a week.
 const KEEP_OLD_BUNDLES_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** Builds the server bundle if this checkout's sources changed; returns the entry's path. */
+/** What the bundle is made from: this repository's server-side sources and the settings that change it. */
+const INPUT_DIRS = ['lib', 'scripts'];
+const INPUT_FILES = ['package.json', 'package-lock.json', 'tsconfig.json'];
+const NOT_INPUT = /\.test\.tsx?$/;
+
+/** SHA-256 over the path and content of every bundle input, in a fixed order. */
+function inputStamp() {
+  const hash = createHash('sha256').update('toolgate-server-v1');
+  const files = [...INPUT_FILES.filter((file) => existsSync(path.join(root, file))), ...INPUT_DIRS.flatMap((dir) => listFiles(dir))].sort();
+  for (const file of files) hash.update(`\0${file}\0`).update(file === 'tsconfig.json' ? compilerOptions(file) : readFileSync(path.join(root, file)));
+  return hash.digest('hex').slice(0, 16);
+}
+
+function listFiles(dir) {
+  return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const relative = path.posix.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : listFiles(relative);
+    return entry.isFile() && !NOT_INPUT.test(entry.name) ? [relative] : [];
+  });
+}
+
+/** `next build` may add type folders to tsconfig.json's `include`; only the compiler options matter here. */
+function compilerOptions(file) {
+  const text = readFileSync(path.join(root, file), 'utf8');
+  try {
+    return JSON.stringify(JSON.parse(text).compilerOptions ?? null);
+  } catch {
+    return text;
+  }
+}
+
+/** The entry of the bundle made for the current sources, or null when there is none yet. */
+export function currentServer() {
+  const entry = path.join(outRoot, inputStamp(), 'start.mjs');
+  if (!existsSync(entry)) return null;
+  const now = new Date();
+  utimesSync(path.dirname(entry), now, now);
+  return entry;
+}
+
+/** Builds the server bundle for the current sources unless it exists; returns the entry's path. */
 export async function buildServer() {
+  const stamp = inputStamp();
+  const made = path.join(outRoot, stamp, 'start.mjs');
+  if (existsSync(made)) return made;
   const result = await esbuild.build({
     entryPoints: {
       start: path.join(root, 'scripts', 'start.ts'),
@@ -39,9 +85,7 @@ export async function buildServer() {
     write: false,
     logLevel: 'warning',
   });
-  const hash = createHash('sha256');
-  for (const file of result.outputFiles) hash.update(path.relative(outRoot, file.path)).update(file.contents);
-  const dir = path.join(outRoot, hash.digest('hex').slice(0, 16));
+  const dir = path.join(outRoot, stamp);
   if (!existsSync(path.join(dir, 'start.mjs'))) {
     mkdirSync(dir, { recursive: true });
     // Each file is written beside its final name and renamed into place: a reader sees a whole
