@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { getOverview } from '@/lib/dashboard/get-overview';
+import { getOverview } from '@/lib/overview/get-overview';
 import { OverviewTiles } from '@/components/dashboard/overview-tiles';
 import { NoCallsYet } from '@/components/dashboard/no-calls-yet';
 import { publicBaseUrl } from '@/lib/auth/auth';

@@ -13,12 +13,12 @@ import { createScratchDatabase, type ScratchDatabase } from '../../lib/db/scratc
 import { migrateDatabase } from '../../lib/db/migrate-database';
 import { parseDatabaseUrl, type DatabaseProvider, type DatabaseTarget } from '../../lib/db/database-url';
 import { db, disconnectDb } from '../../lib/db';
-import { listTraces, traceRowsQuery, traceTotalsQuery, seqRangeFor, searchTraceIds, tracePrefixQuery, TRACE_SCAN_WINDOW } from '../../lib/dashboard/list-traces';
-import { getTraceOrThrow, traceSeqsQuery } from '../../lib/dashboard/get-trace';
-import { listViolations, iterateViolations, violationsQuery } from '../../lib/evidence/list-violations';
-import { getViolationStats, violationBucketsQuery, topViolationsQuery, bucketSizeFor } from '../../lib/dashboard/violation-stats';
-import { getOverview, overviewCountsQuery, OVERVIEW_WINDOW_MS } from '../../lib/dashboard/get-overview';
-import { sql, type Sql } from '../../lib/dashboard/sql';
+import { listTraces, traceRowsQuery, traceTotalsQuery, seqRangeFor, searchTraceIds, tracePrefixQuery, TRACE_SCAN_WINDOW } from '../../lib/traces/list-traces';
+import { getTraceOrThrow, traceSeqsQuery } from '../../lib/traces/get-trace-or-throw';
+import { listViolations, iterateViolations, violationsQuery } from '../../lib/violations/list-violations';
+import { getViolationStats, violationBucketsQuery, topViolationsQuery, bucketSizeFor } from '../../lib/violations/get-violation-stats';
+import { getOverview, overviewCountsQuery, OVERVIEW_WINDOW_MS } from '../../lib/overview/get-overview';
+import { sql, type Sql } from '../../lib/db/sql';
 import { bulkWriter, generate, type SeedFacts } from './seed';
 
 const args = process.argv.slice(2);

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import type { Overview } from '@/lib/dashboard/get-overview';
+import type { Overview } from '@/lib/overview/get-overview';
 import { formatCount } from './format';
 
 function Tile({ testId, title, href, value, tone = 'text-zinc-900', children }: { testId: string; title: string; href: string; value: string; tone?: string; children?: ReactNode }) {

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { TraceApprovalView } from '@/lib/dashboard/get-trace';
+import type { TraceApprovalView } from '@/lib/traces/get-trace-or-throw';
 import { AgentClaims } from '@/components/approvals/agent-claims';
 import { findHidden, HiddenCharactersWarning, RevealedText } from '@/components/approvals/revealed-text';
 import { DecisionBadge } from './decision-badge';

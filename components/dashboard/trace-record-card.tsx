@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { TraceRecordView } from '@/lib/dashboard/get-trace';
+import type { TraceRecordView } from '@/lib/traces/get-trace-or-throw';
 import { DecisionBadge } from './decision-badge';
 import { formatInstant, formatMs, short } from './format';
 import { RetainedPayloads } from './retained-payloads';

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { TraceSummary } from '@/lib/dashboard/list-traces';
+import type { TraceSummary } from '@/lib/traces/list-traces';
 import { DecisionBadge } from './decision-badge';
 import { formatInstant, formatMs } from './format';
 

@@ -1,4 +1,4 @@
-import type { TraceSpan } from '@/lib/dashboard/trace-spans';
+import type { TraceSpan } from '@/lib/traces/build-trace-spans';
 import { formatMs } from './format';
 
 const COLORS: Record<TraceSpan['kind'], string> = {

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { ViolationView } from '@/lib/evidence/list-violations';
+import type { ViolationView } from '@/lib/violations/list-violations';
 import { DecisionBadge } from './decision-badge';
 import { formatInstant } from './format';
 

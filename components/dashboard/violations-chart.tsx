@@ -1,4 +1,4 @@
-import type { ViolationStats } from '@/lib/dashboard/violation-stats';
+import type { ViolationStats } from '@/lib/violations/get-violation-stats';
 import { formatCount } from './format';
 
 // Distinguishable fills, in the order of the noisiest codes; grey is "other".

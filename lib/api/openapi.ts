@@ -9,7 +9,9 @@ import { pipelineContextSchemaHandler, toolCallManifestSchemaHandler, validateMa
 import { deprecateContractHandler, exportContractHandler, importContractsHandler, getContractVersionHandler, previewContractImpactHandler, listContractsHandler, publishContractVersionHandler, saveContractDraftHandler, toolContractSchemaHandler } from './handlers/contracts';
 import { policySchemaHandler, surfaceSchemaHandler, getPolicyVersionHandler, getSurfaceVersionHandler, listPoliciesHandler, listSurfacesHandler, publishPolicyVersionHandler, publishSurfaceVersionHandler, savePolicyDraftHandler, saveSurfaceDraftHandler } from './handlers/studio-documents';
 import { lintHandler } from './handlers/lint';
-import { listViolationsHandler, overviewHandler, verifyEvidenceHandler, violationStatsHandler } from './handlers/evidence';
+import { verifyEvidenceHandler } from './handlers/evidence';
+import { listViolationsHandler, violationStatsHandler } from './handlers/violations';
+import { overviewHandler } from './handlers/overview';
 import { getTraceHandler, listTracesHandler } from './handlers/traces';
 import { createApiKeyHandler, listApiKeysHandler, revokeApiKeyHandler } from './handlers/api-keys';
 import { acceptInvitationHandler, changeMemberRoleHandler, inviteMemberHandler, listMembersHandler, listSessionTenantsHandler, removeMemberHandler, revokeInvitationHandler, switchSessionTenantHandler } from './handlers/members';

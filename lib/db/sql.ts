@@ -2,14 +2,13 @@ import { dbProvider } from '../db';
 import { Prisma } from '../generated/sqlite/client';
 
 /**
- * The few places where the dashboard's read queries differ between SQLite and PostgreSQL. The
- * queries are raw SQL because they need what Prisma's query API cannot say (NOT EXISTS over the
- * same table, time buckets, keyset conditions on two columns), and because the benchmark has to
- * EXPLAIN exactly the statement the page runs. `Prisma.sql` binds every value as a parameter.
+ * The few places where the read queries of traces, violations and the overview differ between
+ * SQLite and PostgreSQL. The queries are raw SQL because they need what Prisma's query API
+ * cannot say (NOT EXISTS over the same table, time buckets, keyset conditions on two columns),
+ * and because the benchmark has to EXPLAIN exactly the statement the page runs. `Prisma.sql` binds every value as a parameter.
  */
 export const sql = Prisma.sql;
 export const join = Prisma.join;
-export const empty = Prisma.empty;
 export type Sql = Prisma.Sql;
 
 /** Counts arrive as bigint, sums as number or null, depending on the driver. */
@@ -58,9 +57,4 @@ export function bucketStart(key: string, size: BucketSize): Date {
 /** The same key for a JavaScript date, to lay out empty buckets. */
 export function bucketKeyOf(date: Date, size: BucketSize): string {
   return date.toISOString().slice(0, size === 'hour' ? 13 : 10);
-}
-
-/** A column reference; only ever called with literal identifiers from this folder. */
-export function col(name: string): Sql {
-  return Prisma.raw(name);
 }

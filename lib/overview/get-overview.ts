@@ -1,6 +1,6 @@
 import { db } from '../db';
-import { num, sql, type Sql } from './sql';
-import { topViolations } from './violation-stats';
+import { num, sql, type Sql } from '../db/sql';
+import { topViolations } from '../violations/get-violation-stats';
 
 export const OVERVIEW_WINDOW_MS = 24 * 3_600_000;
 

@@ -1,4 +1,4 @@
-import type { PolicyEvidence } from '../policies/policy-evidence';
+import type { PolicyEvidence } from './policy-evidence';
 
 /**
  * The `policy` evidence column, read defensively: it is JSON text written by the policy layer,

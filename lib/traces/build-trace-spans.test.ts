@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTraceSpans, type SpanRecord } from './trace-spans';
+import { buildTraceSpans, type SpanRecord } from './build-trace-spans';
 
 const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms);
 const record = (over: Partial<SpanRecord> & Pick<SpanRecord, 'seq' | 'kind' | 'createdAt'>): SpanRecord => ({ durationMs: 2, executionMs: null, decision: 'allow', policyMs: null, policyLabel: null, ...over });

@@ -1,22 +1,16 @@
 import { db } from '../db';
 import { NotFoundError } from '../errors';
 import type { PolicyEvidence } from '../policies/policy-evidence';
-import { apiKeyNames } from './api-key-names';
-import { parsePolicyEvidence } from './policy-details';
-import { buildTraceSpans, type TraceSpan } from './trace-spans';
-import { num, sql, type Sql } from './sql';
+import { apiKeyNames } from '../auth/api-key-names';
+import { parsePolicyEvidence } from '../policies/parse-policy-evidence';
+import { parseIssues, type IssueView } from '../evidence/parse-issues';
+import { buildTraceSpans, type TraceSpan } from './build-trace-spans';
+import { num, sql, type Sql } from '../db/sql';
 import { actorLabels } from '../tenants/actor-labels';
 import { retainedView, type RetainedView } from '../retention/retained-view';
 
 /** A trace is one call_id's records; an agent reusing a call_id forever must not make a page unbounded. */
 export const TRACE_RECORDS_MAX = 500;
-
-export interface IssueView {
-  code: string;
-  type: string;
-  message: string;
-  path: string;
-}
 
 export interface TraceRecordView {
   id: string;
@@ -183,18 +177,4 @@ export async function getTraceOrThrow(options: { tenantId: string; traceId: stri
     approvals,
     spans: timeline.spans,
   };
-}
-
-/** The errors/warnings columns: JSON arrays of issues; anything else reads as none. */
-export function parseIssues(text: string): IssueView[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return [];
-  }
-  if (!Array.isArray(value)) return [];
-  return value
-    .filter((i): i is Record<string, unknown> => !!i && typeof i === 'object')
-    .map((i) => ({ code: String(i.code ?? ''), type: String(i.type ?? ''), message: String(i.message ?? ''), path: String(i.path ?? '') }));
 }

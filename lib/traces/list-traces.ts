@@ -1,10 +1,10 @@
 import { db } from '../db';
 import { traceIdFor } from '../evidence/trace-id';
 import { ADMIN_EVIDENCE_KINDS } from '../evidence/evidence-kinds';
-import { decodeCursor, encodeCursor } from './cursor';
-import { join, nullableNum, num, sql, toBool, toDate, type Sql } from './sql';
-import { parsePolicyEvidence } from './policy-details';
-import { apiKeyNames } from './api-key-names';
+import { decodeCursor, encodeCursor } from '../listing/cursor';
+import { join, nullableNum, num, sql, toBool, toDate, type Sql } from '../db/sql';
+import { parsePolicyEvidence } from '../policies/parse-policy-evidence';
+import { apiKeyNames } from '../auth/api-key-names';
 
 export interface TraceFilters {
   tool?: string;

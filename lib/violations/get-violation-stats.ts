@@ -1,7 +1,7 @@
 import { db } from '../db';
-import { violationConditions, type ViolationFilters } from '../evidence/list-violations';
-import { apiKeyNames } from './api-key-names';
-import { bucketKey, bucketKeyOf, bucketStart, join, num, readBucketKey, sql, type BucketSize, type Sql } from './sql';
+import { violationConditions, type ViolationFilters } from './list-violations';
+import { apiKeyNames } from '../auth/api-key-names';
+import { bucketKey, bucketKeyOf, bucketStart, join, num, readBucketKey, sql, type BucketSize, type Sql } from '../db/sql';
 
 /** Codes drawn in the chart; the rest are summed as "other". */
 export const CHART_CODES_MAX = 8;

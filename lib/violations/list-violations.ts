@@ -1,8 +1,8 @@
 import { db } from '../db';
-import { apiKeyNames } from '../dashboard/api-key-names';
-import { decodeCursor, encodeCursor, invalidCursor } from '../dashboard/cursor';
-import { parseIssues } from '../dashboard/get-trace';
-import { join, sql, toDate, type Sql } from '../dashboard/sql';
+import { apiKeyNames } from '../auth/api-key-names';
+import { decodeCursor, encodeCursor, invalidCursor } from '../listing/cursor';
+import { parseIssues } from '../evidence/parse-issues';
+import { join, sql, toDate, type Sql } from '../db/sql';
 
 export interface ViolationFilters {
   code?: string;

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
-import { listTraces, TRACE_SEARCH_MAX } from '@/lib/dashboard/list-traces';
-import { pageHref, readPageFilters, type SearchParams } from '@/lib/dashboard/page-filters';
+import { listTraces, TRACE_SEARCH_MAX } from '@/lib/traces/list-traces';
+import { pageHref, readPageFilters, type SearchParams } from '@/lib/listing/page-filters';
 import { listApiKeys } from '@/lib/auth/api-keys';
 import { listContracts } from '@/lib/contracts/list-contracts';
 import { AppError } from '@/lib/errors';

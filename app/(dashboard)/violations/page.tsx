@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listViolations } from '@/lib/evidence/list-violations';
-import { getViolationStats } from '@/lib/dashboard/violation-stats';
-import { pageHref, readPageFilters, type SearchParams } from '@/lib/dashboard/page-filters';
-import { CSV_ROWS_MAX } from '@/lib/dashboard/query-schemas';
+import { listViolations } from '@/lib/violations/list-violations';
+import { getViolationStats } from '@/lib/violations/get-violation-stats';
+import { pageHref, readPageFilters, type SearchParams } from '@/lib/listing/page-filters';
+import { CSV_ROWS_MAX } from '@/lib/violations/violations-query-schemas';
 import { listApiKeys } from '@/lib/auth/api-keys';
 import { listContracts } from '@/lib/contracts/list-contracts';
 import { AppError } from '@/lib/errors';

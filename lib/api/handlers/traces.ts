@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { defineRoute } from '../define-route';
-import { listTraces } from '../../dashboard/list-traces';
-import { getTraceOrThrow } from '../../dashboard/get-trace';
-import { dates, TracesQuerySchema } from '../../dashboard/query-schemas';
+import { listTraces } from '../../traces/list-traces';
+import { getTraceOrThrow } from '../../traces/get-trace-or-throw';
+import { TracesQuerySchema } from '../../traces/traces-query-schema';
+import { dates } from '../../listing/query-fields';
 
 const nullableString = z.string().nullable();
 

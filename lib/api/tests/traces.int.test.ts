@@ -7,7 +7,7 @@ import { GET as traces } from '@/app/api/v1/traces/route';
 import { GET as trace } from '@/app/api/v1/traces/[traceId]/route';
 import { createApiKey } from '@/lib/auth/api-keys';
 import { lookupOrderContract, refundPaymentContract } from '@/lib/contracts/examples';
-import { listTraces } from '@/lib/dashboard/list-traces';
+import { listTraces } from '@/lib/traces/list-traces';
 import { recordEvidence } from '@/lib/evidence/record-evidence';
 import { traceIdFor } from '@/lib/evidence/trace-id';
 import type { PolicyEvidence } from '@/lib/policies/policy-evidence';

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { getTraceOrThrow, type TraceDetail } from '@/lib/dashboard/get-trace';
+import { getTraceOrThrow, type TraceDetail } from '@/lib/traces/get-trace-or-throw';
 import { NotFoundError } from '@/lib/errors';
 import { TraceTimeline } from '@/components/dashboard/trace-timeline';
 import { TraceRecordCard } from '@/components/dashboard/trace-record-card';

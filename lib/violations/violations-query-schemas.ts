@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { ListQueryFields as f } from '../listing/query-fields';
+
+export const ViolationFilterFields = {
+  code: z.string().min(1).max(64).optional().describe('Only this error code.'),
+  tool: f.tool.optional(),
+  api_key_id: f.apiKeyId.optional(),
+  decision: f.decision.optional(),
+  since: f.since.optional(),
+  until: f.until.optional(),
+};
+
+/** CSV exports stop here; narrow the time range for older rows. */
+export const CSV_ROWS_MAX = 100_000;
+
+export const ViolationsQuerySchema = z
+  .object({
+    ...ViolationFilterFields,
+    cursor: f.cursor.optional(),
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+    format: z
+      .enum(['json', 'csv'])
+      .default('json')
+      .describe(`\`csv\`: every matching violation, newest first, as a CSV download (at most ${CSV_ROWS_MAX.toLocaleString('en-US')} rows; cursor and limit do not apply).`),
+  })
+  .strict();
+
+export const ViolationStatsQuerySchema = z.object({ ...ViolationFilterFields }).strict();
