@@ -1,0 +1,89 @@
+// The boundaries of the house, checked on every `npm run lint` (dependency-cruiser). Each rule
+// names the architecture it protects; docs/development.md explains the layout they describe.
+const { readdirSync, readFileSync } = require('node:fs');
+const path = require('node:path');
+
+/**
+ * Client components: the files that start with 'use client', and so everything they import
+ * ends up in the browser bundle. Found by reading the sources, so a new one is covered the day
+ * it is written.
+ */
+function filesWith(directive, dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.posix.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'generated' ? [] : filesWith(directive, file);
+    if (!/\.tsx?$/.test(entry.name)) return [];
+    return new RegExp(`^\\s*['"]use ${directive}['"]`).test(readFileSync(file, 'utf8')) ? [file] : [];
+  });
+}
+const escape = (file) => file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const anyOf = (files) => `^(${files.map(escape).join('|')})$`;
+const CLIENT = anyOf(['app', 'components', 'lib'].flatMap((dir) => filesWith('client', dir)));
+/**
+ * Server actions ('use server'): a client component that imports one gets a reference to call
+ * over HTTP, not its code, so the walk from client components stops there. They are left out of
+ * the graph; they live in app/, which may import anything in lib/.
+ */
+const SERVER_ACTIONS = anyOf(['app', 'components'].flatMap((dir) => filesWith('server', dir)));
+
+/** What must never reach a browser: the database, its drivers, settings and secrets. */
+const SERVER_ONLY = [
+  '^lib/db\\.ts$',
+  '^lib/db/',
+  '^lib/generated/',
+  '^lib/env\\.ts$',
+  '^lib/auth/(auth|instance-secret)\\.ts$',
+  '(^|/)node_modules/(@prisma/|prisma/|better-sqlite3/|pg/|better-auth/|nodemailer/)',
+];
+
+/** The HTTP layer and the front ends: they may use the domain, never the other way round. */
+const NOT_DOMAIN = '^(app|components|e2e|bench|scripts)/|^lib/(api|data-plane|testing)/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'client-reaches-server-only',
+      comment: 'A client component must not reach the database, its drivers, settings or secrets, however indirectly: all of it would ship to the browser.',
+      severity: 'error',
+      from: { path: CLIENT },
+      to: { path: SERVER_ONLY, reachable: true },
+    },
+    {
+      name: 'domain-imports-front-end',
+      comment: 'lib/ is the domain: plain TypeScript that route handlers, pages, the CLI and tests share. It never imports app/, components/ or the HTTP layer (lib/api, lib/data-plane).',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: [NOT_DOMAIN, '\\.test\\.tsx?$'] },
+      to: { path: NOT_DOMAIN },
+    },
+    {
+      name: 'sdk-imports-beyond-itself',
+      comment: 'lib/sdk is what agent developers install: it imports only its own files and zod.',
+      severity: 'error',
+      from: { path: '^lib/sdk/', pathNot: '\\.test\\.ts$' },
+      to: { pathNot: '^lib/sdk/|(^|/)node_modules/zod/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'An import cycle makes load order matter and concepts inseparable.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'An import that resolves to nothing is a typo or a missing dependency.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    // Generated code (the Prisma client) is a leaf here: its own cycles are its generator's affair.
+    doNotFollow: { path: ['node_modules', '^lib/generated/'] },
+    exclude: { path: [SERVER_ACTIONS, '^(node_modules|\\.next[^/]*|\\.toolgate|test-results|playwright-report)/'] },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] },
+    builtInModules: { add: ['bun'] },
+  },
+};
