@@ -1,6 +1,9 @@
-// Helpers for the pipeline tests: edit copies of example contexts, freeze inputs, respell keys.
+// Helpers for the pipeline tests: edit copies of example contexts, freeze inputs, respell keys,
+// and run a context through every entry point to check the results are well formed.
+import { expect } from 'vitest';
 import { camelCaseOf, PIPELINE_CONTEXT_FIELDS, type FieldMap } from './context-fields';
-import type { PipelineValidationResult } from './types';
+import { PIPELINE_STEPS, type PipelineValidationResult } from './types';
+import { validateCore, validatePostStep, validatePreStep, validateToolCallManifest } from './validate-pipeline';
 
 export const codes = (result: PipelineValidationResult) => result.errors.map((issue) => issue.code);
 export const warningCodes = (result: PipelineValidationResult) => result.warnings.map((issue) => issue.code);
@@ -57,3 +60,22 @@ export function nested(depth: number, leaf: unknown = 'x'): unknown {
   for (let i = 0; i < depth; i++) value = { a: value };
   return value;
 }
+
+/** Every entry point on one context: core, PRE and POST of all ten steps, and its manifest. */
+export function everyEntryPoint(ctx: unknown, before: unknown = ctx): PipelineValidationResult[] {
+  const manifest = typeof ctx === 'object' && ctx !== null ? (ctx as Record<string, unknown>).ToolCallManifest : ctx;
+  return [
+    validateCore(ctx),
+    ...PIPELINE_STEPS.flatMap((step) => [validatePreStep(ctx, step), validatePostStep(ctx, step, before)]),
+    validateToolCallManifest(manifest),
+    validateToolCallManifest(ctx),
+  ];
+}
+
+export const isWellFormed = (result: PipelineValidationResult) =>
+  result.valid === (result.errors.length === 0) &&
+  [...result.errors, ...result.warnings].every(
+    (issue) => issue.code.startsWith('AGN036.') && issue.path.startsWith('$') && typeof issue.message === 'string' && issue.message !== '',
+  );
+
+export const expectWellFormed = (result: PipelineValidationResult) => expect(isWellFormed(result), JSON.stringify(result).slice(0, 2000)).toBe(true);
