@@ -9,10 +9,24 @@ import { SURFACE_LINT_CODES } from '../lint/surface';
 import { DOCUMENT_CODES } from '../lint/parse-document';
 
 /**
- * README sections generated from the registries that define them, so the docs cannot drift:
- * `npm run docs` rewrites them, and a unit test fails when the README is stale.
+ * Which docs file owns each generated section (paths from the repository root). A table lives
+ * beside the prose about its concept; `npm run docs` rewrites each one in place, and a unit test
+ * fails when one is stale, so the docs cannot drift from the registries that define the codes.
  */
-export function generatedSections(): Record<string, string> {
+export const GENERATED_SECTION_FILES = {
+  'validation-codes': 'docs/runtime-api.md',
+  'api-errors': 'docs/runtime-api.md',
+  'contract-problems': 'docs/contracts.md',
+  'pipeline-rules': 'docs/pipeline.md',
+  'lint-codes': 'docs/surfaces-and-linting.md',
+} as const;
+
+export type GeneratedSection = keyof typeof GENERATED_SECTION_FILES;
+
+/** The files that hold generated sections, each once. */
+export const GENERATED_DOCS: readonly string[] = [...new Set(Object.values(GENERATED_SECTION_FILES))];
+
+export function generatedSections(): Record<GeneratedSection, string> {
   const problems = Object.entries(CONTRACT_PROBLEM_CODES).map(([code, meaning]) => `| \`${code}\` | ${meaning.replace(/\|/g, '\\|')} |`);
   return {
     'validation-codes': errorCodesMarkdownTable(),
@@ -61,13 +75,28 @@ function pipelineRulesMarkdown(): string {
   ].join('\n');
 }
 
-/** Replaces the body between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`. */
-export function renderGeneratedSections(readme: string): string {
-  let out = readme;
-  for (const [name, body] of Object.entries(generatedSections())) {
+const MARKER = /<!-- generated:([a-z-]+) -->/g;
+
+/** The names of the generated sections a document marks, in order. */
+export function markedSections(text: string): string[] {
+  return [...text.matchAll(MARKER)].map((m) => m[1] ?? '');
+}
+
+/**
+ * Replaces the body between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->` for every
+ * section `file` owns. A section the file owns but does not mark, or marks but does not own, is
+ * an error: a table must have exactly one home.
+ */
+export function renderGeneratedSections(file: string, text: string): string {
+  const owned = (Object.keys(GENERATED_SECTION_FILES) as GeneratedSection[]).filter((name) => GENERATED_SECTION_FILES[name] === file);
+  const stray = markedSections(text).filter((name) => GENERATED_SECTION_FILES[name as GeneratedSection] !== file);
+  if (stray.length > 0) throw new Error(`${file} marks generated sections it does not own: ${stray.join(', ')}`);
+  const bodies = generatedSections();
+  let out = text;
+  for (const name of owned) {
     const pattern = new RegExp(`(<!-- generated:${name} -->\\n)[\\s\\S]*?(<!-- /generated:${name} -->)`);
-    if (!pattern.test(out)) throw new Error(`README.md has no generated:${name} section`);
-    out = out.replace(pattern, (_m, open: string, close: string) => `${open}${body}\n${close}`);
+    if (!pattern.test(out)) throw new Error(`${file} has no generated:${name} section`);
+    out = out.replace(pattern, (_m, open: string, close: string) => `${open}${bodies[name]}\n${close}`);
   }
   return out;
 }
