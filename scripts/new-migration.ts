@@ -1,6 +1,6 @@
 // Writes a new migration for each provider whose committed migrations lag prisma/models.prisma,
 // as the schema-to-schema diff from the snapshot the last migration was written for, then moves
-// the snapshot forward. Offline replacement for `prisma migrate dev` (see ENVIRONMENT.md).
+// the snapshot forward. Offline replacement for `prisma migrate dev` (see docs/development.md, "Database and migrations").
 //   npm run db:migration -- <name>
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 // postinstall: writes both providers' schemas and generates one Prisma client for each.
 // `prisma generate` never runs the schema engine, but refuses to start unless it can find or
-// download one; on these offline machines any existing file satisfies it (ENVIRONMENT.md).
+// download one; on these offline machines any existing file satisfies it (docs/development.md).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from './define-tool';
 
 /**
- * Two small tools in the shape agent code writes them: the README example, the fixture the
+ * Two small tools in the shape agent code writes them: the docs example, the fixture the
  * import-tools tests load, and a quick way to try `npm run import-tools` against a server.
  */
 

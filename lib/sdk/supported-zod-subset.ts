@@ -62,7 +62,7 @@ const NOT_JSON: Record<string, string> = {
 /**
  * Regex syntax JavaScript and the server's RE2 engine read differently, or that RE2 rejects.
  * Without the `u` flag JavaScript also counts UTF-16 units where RE2 counts code points; that
- * only matters for characters outside the Basic Multilingual Plane (see the README).
+ * only matters for characters outside the Basic Multilingual Plane (see docs/sdk.md).
  */
 export function regexProblem(pattern: RegExp): string | null {
   if (pattern.flags !== '' && pattern.flags !== 'u') {

@@ -1,7 +1,7 @@
 /**
  * Every runtime validation code Toolgate can report, in one table. The first ten come verbatim
- * from the AXAG runtime-validation spec; the rest extend it in the same style. The README's
- * table is generated from this object, so a code documented here is a code that exists.
+ * from the AXAG runtime-validation spec; the rest extend it in the same style. The table in
+ * docs/runtime-api.md is generated from this object, so a code documented here is a code that exists.
  *
  * Two types per code, as the spec has them: `type` is its table's class of error
  * (`precondition_error`), which every entry of `errors[]` carries; `envelope_type` names the
