@@ -10,6 +10,7 @@ import { getSessionMember } from '../auth/session';
 import { can, type Permission } from '../tenants/roles';
 import { AppError } from '../errors';
 import { readBodyText, readJsonBody } from './json-body';
+import type { IncomingCall } from './incoming-call';
 import { log } from '../log';
 import { isSafeMethod } from '../http/same-origin';
 import { crossSiteError } from '../http/cross-site-error';
@@ -20,25 +21,6 @@ import { crossSiteError } from '../http/cross-site-error';
  */
 // `apiKey` as a list: any one of the scopes will do (e.g. documents both agents and authors read).
 export type AuthRequirement = { apiKey?: ApiKeyScope | readonly ApiKeyScope[]; session?: Permission } | 'none';
-
-/**
- * What a handler reads of an incoming call, whichever server received it: a Web `Request`
- * under Next, Node's own request on the data plane (building a Web Request there cost more
- * CPU per call than the validation itself).
- */
-export interface IncomingCall {
-  method: string;
-  /** Absolute URL. */
-  url: string;
-  /** One header by lowercase name, repeated values joined by ", " as in `Headers.get`. */
-  header(name: string): string | null;
-  /** All headers as Web `Headers`, built only when needed (session cookies). */
-  headers(): Headers;
-  /** The raw body, refusing with 413 past `maxBytes` without buffering more than that. */
-  bodyText(maxBytes: number): Promise<string>;
-  /** Aborted when the client goes away before its answer is sent (ends long polls early). */
-  readonly signal: AbortSignal;
-}
 
 /** A handler's answer before it becomes a Web Response or is written to a Node socket. */
 export type RouteResult = { status: number; headers: Record<string, string>; text: string } | { response: Response };

@@ -1,5 +1,5 @@
 import { AppError } from '../errors';
-import type { IncomingCall } from './define-route';
+import type { IncomingCall } from './incoming-call';
 import { clipToken, describeNumberProblem, findUnrepresentableNumbers, inspectJsonText, type NumberFinding, type ReportedNumbers } from '../validation/json-numbers';
 
 /**

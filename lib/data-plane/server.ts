@@ -1,5 +1,6 @@
 import http from 'node:http';
-import { jsonResult, type IncomingCall, type RouteResult } from '../api/define-route';
+import { jsonResult, type RouteResult } from '../api/define-route';
+import type { IncomingCall } from '../api/incoming-call';
 import { tooLarge } from '../api/json-body';
 import { HTTP_METHODS, methodNotAllowed, type HttpMethod } from '../api/mount-route';
 import { API_SECURITY_HEADERS } from '../http/security-headers';
