@@ -6,8 +6,10 @@ import { StatusBadge } from '@/components/status-badge';
 import { formatDocument, orderLikeSchema, StudioEditor, studioVersions } from '@/components/studio';
 import type { SessionMember } from '@/lib/auth/session';
 import { can } from '@/lib/tenants/roles';
-import { KIND_LABELS, type StudioDocumentKind } from '@/lib/documents/document-kinds';
-import { getDocumentVersion, listDocuments } from '@/lib/documents/studio-documents';
+import type { StudioDocumentKind } from '@/lib/documents/document-kinds';
+import { documentKind } from '@/lib/documents/kinds';
+import { listDocuments } from '@/lib/documents/list-documents';
+import { getDocumentVersionOrThrow } from '@/lib/documents/get-document-version-or-throw';
 import { publishedContractDocuments } from '@/lib/documents/lint-before-publish';
 import { STARTER_DOCUMENTS } from '@/lib/documents/starters';
 import { policyJsonSchema } from '@/lib/policies/policy-schema';
@@ -32,22 +34,22 @@ const ABOUT: Record<StudioDocumentKind, { title: string; intro: string; empty: s
   },
 };
 
-const base = (kind: StudioDocumentKind) => `/${KIND_LABELS[kind].many}`;
+const base = (kind: StudioDocumentKind) => `/${documentKind(kind).many}`;
 const schemaOf = (kind: StudioDocumentKind) => (kind === 'policy' ? policyJsonSchema() : surfaceJsonSchema());
-const readOnlyReason = (kind: StudioDocumentKind, member: SessionMember) => `Only authors and admins can edit or publish ${KIND_LABELS[kind].many}; your role is ${member.role}.`;
-
+const readOnlyReason = (kind: StudioDocumentKind, member: SessionMember) => `Only authors and admins can edit or publish ${documentKind(kind).many}; your role is ${member.role}.`;
+const canEdit = (kind: StudioDocumentKind, member: SessionMember) => can(member.role, documentKind(kind).editPermission);
 
 export async function StudioDocumentList({ kind, member }: { kind: StudioDocumentKind; member: SessionMember }) {
   const documents = await listDocuments({ tenantId: member.tenant.id, kind });
-  const canEdit = can(member.role, 'edit_contracts');
+  const editable = canEdit(kind, member);
   const about = ABOUT[kind];
   return (
     <>
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h1 className="text-2xl font-semibold tracking-tight">{about.title}</h1>
-        {canEdit && (
+        {editable && (
           <Link href={`${base(kind)}/new`} className="btn-primary">
-            New {KIND_LABELS[kind].one}
+            New {documentKind(kind).one}
           </Link>
         )}
       </div>
@@ -55,10 +57,10 @@ export async function StudioDocumentList({ kind, member }: { kind: StudioDocumen
       {documents.length === 0 ? (
         <div className="card p-8 text-sm text-zinc-700">
           <h2 className="mb-2 text-base font-semibold text-zinc-900">{about.empty}</h2>
-          {canEdit ? (
+          {editable ? (
             <p>
               <Link href={`${base(kind)}/new`} className="font-medium text-brand hover:underline">Start one from an example</Link>, or send a document to{' '}
-              <code className="rounded bg-zinc-100 px-1">POST /api/v1/{KIND_LABELS[kind].many}</code> with an <em>author</em> key.
+              <code className="rounded bg-zinc-100 px-1">POST /api/v1/{documentKind(kind).many}</code> with an <em>author</em> key.
             </p>
           ) : (
             <p>Authors and admins create them here or through the API; they will be listed here.</p>
@@ -117,9 +119,9 @@ async function editorProps(kind: StudioDocumentKind, member: SessionMember, docu
 }
 
 export async function NewStudioDocument({ kind, member }: { kind: StudioDocumentKind; member: SessionMember }) {
-  const label = KIND_LABELS[kind].one;
+  const label = documentKind(kind).one;
   const heading = <h1 className="text-2xl font-semibold tracking-tight">New {label}</h1>;
-  if (!can(member.role, 'edit_contracts')) {
+  if (!canEdit(kind, member)) {
     return (
       <>
         {heading}
@@ -137,7 +139,7 @@ export async function NewStudioDocument({ kind, member }: { kind: StudioDocument
       </p>
       <StudioEditor
         kind={kind}
-        apiBase={`/api/v1/${KIND_LABELS[kind].many}`}
+        apiBase={`/api/v1/${documentKind(kind).many}`}
         pageBase={base(kind)}
         initialText={props.text}
         initialFormat="json"
@@ -157,9 +159,9 @@ export async function StudioDocumentEditor({ kind, member, id, requestedVersion 
   if (!summary) notFound();
   const version = requestedVersion ?? summary.versions[0]?.version;
   const stored = version
-    ? await getDocumentVersion({ tenantId: member.tenant.id, kind, id, version }).catch((error: unknown) => (error instanceof NotFoundError ? null : Promise.reject(error)))
+    ? await getDocumentVersionOrThrow({ tenantId: member.tenant.id, kind, id, version }).catch((error: unknown) => (error instanceof NotFoundError ? null : Promise.reject(error)))
     : null;
-  const canEdit = can(member.role, 'edit_contracts');
+  const editable = canEdit(kind, member);
   const document = stored && typeof stored.document === 'object' && stored.document !== null ? (stored.document as Record<string, unknown>) : {};
   const props = await editorProps(kind, member, document);
   return (
@@ -171,14 +173,14 @@ export async function StudioDocumentEditor({ kind, member, id, requestedVersion 
         <StudioEditor
           key={`${summary.id}@${stored.version}`}
           kind={kind}
-          apiBase={`/api/v1/${KIND_LABELS[kind].many}`}
+          apiBase={`/api/v1/${documentKind(kind).many}`}
           pageBase={base(kind)}
           documentId={summary.id}
           loadedVersion={stored.version}
           initialText={props.text}
           initialFormat="json"
-          readOnly={!canEdit}
-          readOnlyReason={canEdit ? undefined : readOnlyReason(kind, member)}
+          readOnly={!editable}
+          readOnlyReason={editable ? undefined : readOnlyReason(kind, member)}
           jsonSchema={props.schema}
           lintContext={{
             contracts: props.contracts,

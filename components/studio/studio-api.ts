@@ -3,8 +3,10 @@ import type { StudioVersion } from './types';
 import { isJsonObject } from '../../lib/json';
 
 /**
- * The studio's calls to a document family's HTTP API (contracts today; policies and surfaces
- * have the same routes). Same-origin fetches: the session cookie authenticates them.
+ * The studio's calls to a document kind's HTTP API (contracts, policies and surfaces have the
+ * same routes). Same-origin fetches: the session cookie authenticates them. The contracts API
+ * names a document's id `tool` (a contract's id is its tool's id) and the others `id`; the
+ * wire format stays as agents and the SDK know it, so both are read here.
  */
 
 export interface ApiFailure {
@@ -123,7 +125,7 @@ export interface ImpactChange {
   after: string[];
 }
 
-/** The answer of `POST {apiBase}/{tool}/impact` (see lib/contracts/impact-preview.ts). */
+/** The answer of `POST {apiBase}/{id}/impact` (see lib/contracts/impact-preview.ts). */
 export interface ImpactResult {
   tool: string;
   replayed: number;
@@ -165,7 +167,7 @@ export function readImpact(body: unknown): ImpactResult {
   };
 }
 
-/** Replays `document` (a draft, saved or not) against the tenant's recent recorded calls of `tool`. */
-export function previewImpact(apiBase: string, tool: string, document: unknown): Promise<ApiResult<ImpactResult>> {
-  return call(`${apiBase}/${segment(tool)}/impact`, { method: 'POST', body: JSON.stringify(document) }, readImpact);
+/** Replays `document` (a contract draft, saved or not) against the tenant's recent recorded calls of its tool. */
+export function previewImpact(apiBase: string, id: string, document: unknown): Promise<ApiResult<ImpactResult>> {
+  return call(`${apiBase}/${segment(id)}/impact`, { method: 'POST', body: JSON.stringify(document) }, readImpact);
 }

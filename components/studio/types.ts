@@ -30,12 +30,12 @@ export interface StudioPrompt {
  */
 export interface StudioEditorProps {
   kind: DocumentKind;
-  /** The document family's API, e.g. `/api/v1/contracts`; the editor uses `GET {apiBase}`,
+  /** The document kind's API, e.g. `/api/v1/contracts`; the editor uses `GET {apiBase}`,
    *  `POST {apiBase}`, `GET {apiBase}/{id}/versions/{v}` and `POST …/publish`. */
   apiBase: string;
-  /** Dashboard path of the family, e.g. `/contracts`; editor pages are `{pageBase}/{id}`. */
+  /** Dashboard path of the kind, e.g. `/contracts`; editor pages are `{pageBase}/{id}`. */
   pageBase: string;
-  /** Tool or policy/surface id; absent on a "new" page until the first save. */
+  /** The document's `id` (a contract's is its tool's id); absent on a "new" page until the first save. */
   documentId?: string;
   /** The version shown in the editor, when it is a stored one. */
   loadedVersion?: string;

@@ -1,6 +1,6 @@
-import { db } from '../db';
 import { AppError } from '../errors';
 import { lintDocument, type DocumentKind, type LintResult } from '../lint';
+import { listServedDocuments } from './list-documents';
 
 /**
  * The linter's verdict on a stored document, as publishing sees it. Stored documents are JSON,
@@ -25,10 +25,6 @@ export async function assertPublishable(options: { tenantId: string; kind: Docum
 }
 
 /** The documents of the contract versions the runtime serves: what a surface may refer to. */
-export async function publishedContractDocuments(tenantId: string): Promise<unknown[]> {
-  const rows = await db().contract.findMany({
-    where: { tenantId, latestVersionId: { not: null } },
-    select: { latestVersion: { select: { document: true } } },
-  });
-  return rows.flatMap((row) => (row.latestVersion ? [JSON.parse(row.latestVersion.document) as unknown] : []));
+export function publishedContractDocuments(tenantId: string): Promise<unknown[]> {
+  return listServedDocuments({ tenantId, kind: 'contract' });
 }

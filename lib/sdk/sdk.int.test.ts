@@ -6,7 +6,7 @@ import { POST as createConfirmation } from '@/app/api/v1/confirmations/route';
 import { POST as saveContractDraft } from '@/app/api/v1/contracts/route';
 import { POST as validatePost } from '@/app/api/v1/validate/post/route';
 import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
-import { publishContractVersion } from '@/lib/contracts/publish-contract-version';
+import { publishDocumentVersion } from '@/lib/documents/publish-document-version';
 import { db } from '@/lib/db';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { createToolgateClient, defineTool, importTools, type FetchLike, type ToolgateClient, type ToolResult } from '@/lib/sdk';
@@ -126,7 +126,7 @@ describe('import-tools through the API', () => {
     const drafts = await db().contractVersion.findMany({ where: { tenantId: t.tenant.id, status: 'draft' }, select: { version: true, document: true } });
     expect(drafts.map((d) => (JSON.parse(d.document) as { id: string }).id).sort()).toEqual(['sdk.delete_account', 'sdk.payout', 'sdk.refund']);
     for (const tool of ['sdk.refund', 'sdk.payout', 'sdk.delete_account']) {
-      await publishContractVersion({ tenantId: t.tenant.id, tool, version: '1.0.0', changeNote: 'imported from lib/sdk' });
+      await publishDocumentVersion({ tenantId: t.tenant.id, kind: 'contract', id: tool, version: '1.0.0', changeNote: 'imported from lib/sdk' });
     }
   });
 });

@@ -1,7 +1,7 @@
 import { expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import type { ApprovalView } from '@/lib/approvals/get-approval-or-throw';
-import type { saveContractDraft } from '@/lib/contracts/save-contract-draft';
+import type { savedContractDraftBody } from '@/lib/api/handlers/contracts';
 import type { PostCallRequestSchema } from '@/lib/validation/validate-post-call';
 import type { PreCallRequestSchema } from '@/lib/validation/validate-pre-call';
 import type { ValidationResponse as ServerValidationResponse } from '@/lib/validation/validation-response';
@@ -20,5 +20,5 @@ it('answers the server gives fit the SDK types', () => {
   expectTypeOf<ServerValidationResponse>().toExtend<ValidationResponse>();
   expectTypeOf<ApprovalView>().toExtend<Approval>();
   expectTypeOf<Approval>().toExtend<ApprovalView>();
-  expectTypeOf<Awaited<ReturnType<typeof saveContractDraft>>>().toExtend<SavedContractDraft>();
+  expectTypeOf<ReturnType<typeof savedContractDraftBody>>().toExtend<SavedContractDraft>();
 });

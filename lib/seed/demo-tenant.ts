@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { db } from '../db';
 import { createApiKey } from '../auth/api-keys';
 import { EXAMPLE_CONTRACTS } from '../contracts/examples';
-import { saveContractDraft } from '../contracts/save-contract-draft';
-import { publishContractVersion } from '../contracts/publish-contract-version';
+import { saveDocumentDraft } from '../documents/save-document-draft';
+import { publishDocumentVersion } from '../documents/publish-document-version';
 import { createTenant } from '../tenants/create-tenant';
 import { addMember } from '../tenants/add-member';
 
@@ -28,8 +28,8 @@ export async function seedDemoTenant(options: { password?: string } = {}): Promi
   await addMember({ tenantId: tenant.id, email: DEMO_ADMIN_EMAIL, password, role: 'admin', name: 'Demo admin' });
   const { key } = await createApiKey({ tenantId: tenant.id, name: 'demo agent key', scopes: ['validate', 'admin'] });
   for (const document of EXAMPLE_CONTRACTS) {
-    await saveContractDraft({ tenantId: tenant.id, document });
-    await publishContractVersion({ tenantId: tenant.id, tool: document.id, version: document.version, changeNote: 'demo contract' });
+    await saveDocumentDraft({ tenantId: tenant.id, kind: 'contract', document });
+    await publishDocumentVersion({ tenantId: tenant.id, kind: 'contract', id: document.id, version: document.version, changeNote: 'demo contract' });
   }
   return { created: true, tenantId: tenant.id, email: DEMO_ADMIN_EMAIL, password, apiKey: key };
 }

@@ -2,13 +2,17 @@
 export const ROLES = ['viewer', 'author', 'approver', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
-export type Permission = 'read' | 'edit_contracts' | 'decide_approvals' | 'manage_keys' | 'manage_members';
+/**
+ * One edit permission per document kind (lib/documents/kinds), though authors and admins hold
+ * all three today: a team can later narrow who owns its policies without touching contracts.
+ */
+export type Permission = 'read' | 'edit_contracts' | 'edit_policies' | 'edit_surfaces' | 'decide_approvals' | 'manage_keys' | 'manage_members';
 
 const PERMISSIONS: Record<Role, readonly Permission[]> = {
   viewer: ['read'],
-  author: ['read', 'edit_contracts'],
+  author: ['read', 'edit_contracts', 'edit_policies', 'edit_surfaces'],
   approver: ['read', 'decide_approvals'],
-  admin: ['read', 'edit_contracts', 'decide_approvals', 'manage_keys', 'manage_members'],
+  admin: ['read', 'edit_contracts', 'edit_policies', 'edit_surfaces', 'decide_approvals', 'manage_keys', 'manage_members'],
 };
 
 export function isRole(value: string): value is Role {

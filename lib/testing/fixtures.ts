@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createTenant } from '../tenants/create-tenant';
 import { createApiKey } from '../auth/api-keys';
-import { saveContractDraft } from '../contracts/save-contract-draft';
-import { publishContractVersion } from '../contracts/publish-contract-version';
+import { saveDocumentDraft } from '../documents/save-document-draft';
+import { publishDocumentVersion } from '../documents/publish-document-version';
 import type { ToolContract } from '../contracts/contract-schema';
 
 /** A tenant with an agent key (validate) and an admin key, created through the app's services. */
@@ -14,6 +14,6 @@ export async function createTestTenant(options: { slug?: string; storeRawArgumen
 }
 
 export async function publishContract(tenantId: string, document: ToolContract) {
-  await saveContractDraft({ tenantId, document });
-  return publishContractVersion({ tenantId, tool: document.id, version: document.version, changeNote: 'test' });
+  await saveDocumentDraft({ tenantId, kind: 'contract', document });
+  return publishDocumentVersion({ tenantId, kind: 'contract', id: document.id, version: document.version, changeNote: 'test' });
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listContracts, type ContractSummary } from '@/lib/contracts/list-contracts';
+import { listDocuments, type DocumentSummary } from '@/lib/documents/list-documents';
 import { formatDate } from '@/components/format-date';
 import { StatusBadge } from '@/components/status-badge';
 import { can } from '@/lib/tenants/roles';
@@ -10,7 +10,7 @@ export const metadata: Metadata = { title: 'Contracts' };
 
 export default async function ContractsPage() {
   const member = await requireMember();
-  const contracts = await listContracts({ tenantId: member.tenant.id });
+  const contracts = await listDocuments({ tenantId: member.tenant.id, kind: 'contract' });
   const canEdit = can(member.role, 'edit_contracts');
   return (
     <>
@@ -26,17 +26,17 @@ export default async function ContractsPage() {
       <p className="mt-1 mb-6 text-sm text-zinc-600">
         Each contract describes one tool an agent may call. The runtime validates calls against the version marked as served.
       </p>
-      {contracts.length === 0 ? <EmptyState canEdit={canEdit} /> : <ul className="space-y-4">{contracts.map((c) => <ContractCard key={c.tool} contract={c} />)}</ul>}
+      {contracts.length === 0 ? <EmptyState canEdit={canEdit} /> : <ul className="space-y-4">{contracts.map((c) => <ContractCard key={c.id} contract={c} />)}</ul>}
     </>
   );
 }
 
-function ContractCard({ contract }: { contract: ContractSummary }) {
+function ContractCard({ contract }: { contract: DocumentSummary }) {
   return (
     <li className="card p-5">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h2 className="font-mono text-base font-semibold">
-          <Link href={`/contracts/${encodeURIComponent(contract.tool)}`} className="hover:underline">{contract.tool}</Link>
+          <Link href={`/contracts/${encodeURIComponent(contract.id)}`} className="hover:underline">{contract.id}</Link>
         </h2>
         <p className="text-sm text-zinc-600">
           {contract.latestVersion ? (
@@ -57,7 +57,7 @@ function ContractCard({ contract }: { contract: ContractSummary }) {
           {contract.versions.map((v) => (
             <tr key={v.version}>
               <td className="py-1.5 font-mono">
-                <Link href={`/contracts/${encodeURIComponent(contract.tool)}?version=${encodeURIComponent(v.version)}`} className="hover:underline">{v.version}</Link>
+                <Link href={`/contracts/${encodeURIComponent(contract.id)}?version=${encodeURIComponent(v.version)}`} className="hover:underline">{v.version}</Link>
               </td>
               <td><StatusBadge status={v.status} /></td>
               <td className="font-mono text-xs text-zinc-600" title={v.contentHash}>{v.contentHash.slice(0, 12)}</td>
@@ -65,7 +65,7 @@ function ContractCard({ contract }: { contract: ContractSummary }) {
               <td className="text-zinc-600">{v.changeNote ?? ''}</td>
               <td className="text-xs">
                 {v.status !== 'draft' && (
-                  <a className="text-brand hover:underline" href={`/api/v1/contracts/${encodeURIComponent(contract.tool)}/versions/${encodeURIComponent(v.version)}/export?format=mcp`} title="This version as an MCP tool definition (JSON)">MCP tool</a>
+                  <a className="text-brand hover:underline" href={`/api/v1/contracts/${encodeURIComponent(contract.id)}/versions/${encodeURIComponent(v.version)}/export?format=mcp`} title="This version as an MCP tool definition (JSON)">MCP tool</a>
                 )}
               </td>
             </tr>

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { listTraces, TRACE_SEARCH_MAX } from '@/lib/traces/list-traces';
 import { pageHref, readPageFilters, type SearchParams } from '@/lib/listing/page-filters';
 import { listApiKeys } from '@/lib/auth/api-keys';
-import { listContracts } from '@/lib/contracts/list-contracts';
+import { listDocuments } from '@/lib/documents/list-documents';
 import { AppError } from '@/lib/errors';
 import { TraceTable } from '@/components/dashboard/trace-table';
 import { NoCallsYet } from '@/components/dashboard/no-calls-yet';
@@ -24,7 +24,7 @@ export default async function TracesPage({ searchParams }: { searchParams: Promi
   const page = readPageFilters(await searchParams, { fields: { tool: 'name', decision: 'decision', key: 'name', q: 'search', shadow: 'flag' }, defaultRange: 'all' });
   const v = page.values;
   const shadow = v.shadow === '1';
-  const [keys, contracts] = await Promise.all([listApiKeys({ tenantId }), listContracts({ tenantId })]);
+  const [keys, contracts] = await Promise.all([listApiKeys({ tenantId }), listDocuments({ tenantId, kind: 'contract' })]);
   const filters = { tool: v.tool, decision: v.decision, apiKeyId: v.key, search: v.q?.slice(0, TRACE_SEARCH_MAX), shadowDiffers: shadow, since: page.since, until: page.until };
   const problems = [...page.problems];
   const result = await listTraces({ tenantId, filters, cursor: page.cursor, limit: PAGE_SIZE }).catch((error: unknown) => {
@@ -46,7 +46,7 @@ export default async function TracesPage({ searchParams }: { searchParams: Promi
       <FilterForm action="/traces" resetHref="/traces">
         <TextField label="Search" name="q" value={v.q} placeholder="call_id or trace id" width="w-56" />
         <TextField label="Tool" name="tool" value={v.tool} list="trace-tools" placeholder="any tool" />
-        <DataList id="trace-tools" values={contracts.map((c) => c.tool)} />
+        <DataList id="trace-tools" values={contracts.map((c) => c.id)} />
         <SelectField label="Decision" name="decision" value={v.decision} options={DECISION_OPTIONS} />
         <SelectField label="Agent key" name="key" value={v.key} options={[{ value: '', label: 'Any key' }, ...keys.map((k) => ({ value: k.id, label: `${k.name} (${k.prefix}…)` }))]} />
         <TimeRangeFields range={page.range === 'custom' ? 'custom' : (v.range ?? 'all')} since={v.since} until={v.until} />

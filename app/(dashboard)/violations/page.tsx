@@ -5,7 +5,7 @@ import { getViolationStats } from '@/lib/violations/get-violation-stats';
 import { pageHref, readPageFilters, type SearchParams } from '@/lib/listing/page-filters';
 import { CSV_ROWS_MAX } from '@/lib/violations/violations-query-schemas';
 import { listApiKeys } from '@/lib/auth/api-keys';
-import { listContracts } from '@/lib/contracts/list-contracts';
+import { listDocuments } from '@/lib/documents/list-documents';
 import { AppError } from '@/lib/errors';
 import { ViolationsChart } from '@/components/dashboard/violations-chart';
 import { ViolationTable } from '@/components/dashboard/violation-table';
@@ -42,7 +42,7 @@ export default async function ViolationsPage({ searchParams }: { searchParams: P
     }),
     getViolationStats({ tenantId, filters: { ...filters, since: chartSince, until: chartUntil } }),
     listApiKeys({ tenantId }),
-    listContracts({ tenantId }),
+    listDocuments({ tenantId, kind: 'contract' }),
   ]);
   const csvQuery = new URLSearchParams({ format: 'csv' });
   for (const [name, value] of [['code', v.code], ['tool', v.tool], ['api_key_id', v.key], ['decision', v.decision], ['since', page.since?.toISOString()], ['until', page.until?.toISOString()]] as const) {
@@ -65,7 +65,7 @@ export default async function ViolationsPage({ searchParams }: { searchParams: P
         <TextField label="Code" name="code" value={v.code} list="violation-codes" placeholder="any code" width="w-56" />
         <DataList id="violation-codes" values={stats.top_codes.map((c) => c.code)} />
         <TextField label="Tool" name="tool" value={v.tool} list="violation-tools" placeholder="any tool" />
-        <DataList id="violation-tools" values={contracts.map((c) => c.tool)} />
+        <DataList id="violation-tools" values={contracts.map((c) => c.id)} />
         <SelectField label="Agent key" name="key" value={v.key} options={[{ value: '', label: 'Any key' }, ...keys.map((k) => ({ value: k.id, label: `${k.name} (${k.prefix}…)` }))]} />
         <SelectField label="Decision" name="decision" value={v.decision} options={DECISION_OPTIONS} />
         <TimeRangeFields range={page.range === 'custom' ? 'custom' : (v.range ?? '7d')} since={v.since} until={v.until} />

@@ -2,17 +2,38 @@ import { z } from 'zod';
 import { defineRoute, type Caller } from '../define-route';
 import { plainObject } from '../../json';
 import { toolContractJsonSchema } from '../../contracts/contract-schema';
-import { listContracts } from '../../contracts/list-contracts';
-import { saveContractDraft } from '../../contracts/save-contract-draft';
-import { publishContractVersion } from '../../contracts/publish-contract-version';
-import { deprecateContract } from '../../contracts/deprecate-contract';
-import { getContractVersionOrThrow } from '../../contracts/get-contract-version-or-throw';
+import { listDocuments, type DocumentSummary } from '../../documents/list-documents';
+import { saveDocumentDraft, type SavedDraft } from '../../documents/save-document-draft';
+import { publishDocumentVersion, type PublishedVersion } from '../../documents/publish-document-version';
+import { deprecateDocument } from '../../documents/deprecate-document';
+import { getDocumentVersionOrThrow, type DocumentVersion } from '../../documents/get-document-version-or-throw';
 import { previewContractImpact } from '../../contracts/impact-preview';
 import { EXPORT_FORMATS, exportToolDefinition, importToolDefinitions, MAX_IMPORT_CHARS } from '../../contracts/formats';
 import { AppError } from '../../errors';
 import { PUBLISH_MODES } from '../../documents/publish-mode';
 
 const actor = (caller: Caller) => (caller.kind === 'session' ? `user:${caller.userId}` : `api_key:${caller.apiKeyId}`);
+
+/*
+ * A contract's id is the id of the tool it governs. Everywhere inside Toolgate it is called
+ * `id`; this API's JSON calls it `tool` (as it always has: agents and the SDK read it), so the
+ * answers are mapped here and nowhere else.
+ */
+const contractSummaryBody = ({ id, description, owner, deprecatedAt, latestVersion, versions }: DocumentSummary) => ({ tool: id, description, owner, deprecatedAt, latestVersion, versions });
+const contractVersionBody = ({ id, version, status, contentHash, changeNote, createdAt, publishedAt, deprecatedAt, document }: DocumentVersion) => ({
+  tool: id,
+  version,
+  status,
+  contentHash,
+  changeNote,
+  createdAt,
+  publishedAt,
+  deprecatedAt,
+  document,
+});
+const publishedContractBody = ({ id, ...published }: PublishedVersion) => ({ tool: id, ...published });
+/** The answer to a saved contract draft (the SDK's SavedContractDraft). */
+export const savedContractDraftBody = ({ id, ...draft }: SavedDraft) => ({ tool: id, ...draft });
 
 /** GET /api/v1/schemas/tool-contract.json — the JSON Schema of the contract format (public). */
 export const toolContractSchemaHandler = defineRoute({
@@ -23,7 +44,7 @@ export const toolContractSchemaHandler = defineRoute({
 /** GET /api/v1/contracts — the tenant's contracts and their versions. */
 export const listContractsHandler = defineRoute({
   auth: { apiKey: 'author', session: 'read' },
-  handler: async ({ caller }) => ({ body: { contracts: await listContracts({ tenantId: caller.tenantId }) } }),
+  handler: async ({ caller }) => ({ body: { contracts: (await listDocuments({ tenantId: caller.tenantId, kind: 'contract' })).map(contractSummaryBody) } }),
 });
 
 /** POST /api/v1/contracts — create or replace the draft of the version named in the document. */
@@ -31,8 +52,8 @@ export const saveContractDraftHandler = defineRoute({
   auth: { apiKey: 'author', session: 'edit_contracts' },
   body: plainObject('A tool contract document (see /api/v1/schemas/tool-contract.json).'),
   handler: async ({ caller, body }) => {
-    const draft = await saveContractDraft({ tenantId: caller.tenantId, document: body, createdById: actor(caller) });
-    return { status: draft.created ? 201 : 200, body: draft };
+    const draft = await saveDocumentDraft({ tenantId: caller.tenantId, kind: 'contract', document: body, createdById: actor(caller) });
+    return { status: draft.created ? 201 : 200, body: savedContractDraftBody(draft) };
   },
 });
 
@@ -40,7 +61,7 @@ export const saveContractDraftHandler = defineRoute({
 export const getContractVersionHandler = defineRoute({
   auth: { apiKey: ['validate', 'author'], session: 'read' },
   handler: async ({ caller, params }) => ({
-    body: await getContractVersionOrThrow({ tenantId: caller.tenantId, tool: params.tool ?? '', version: params.version ?? '' }),
+    body: contractVersionBody(await getDocumentVersionOrThrow({ tenantId: caller.tenantId, kind: 'contract', id: params.tool ?? '', version: params.version ?? '' })),
   }),
 });
 
@@ -54,7 +75,9 @@ export const publishContractVersionHandler = defineRoute({
     })
     .strict(),
   handler: async ({ caller, params, body }) => ({
-    body: await publishContractVersion({ tenantId: caller.tenantId, tool: params.tool ?? '', version: params.version ?? '', changeNote: body.change_note, publishedBy: actor(caller), mode: body.mode }),
+    body: publishedContractBody(
+      await publishDocumentVersion({ tenantId: caller.tenantId, kind: 'contract', id: params.tool ?? '', version: params.version ?? '', changeNote: body.change_note, publishedBy: actor(caller), mode: body.mode }),
+    ),
   }),
 });
 
@@ -62,9 +85,10 @@ export const publishContractVersionHandler = defineRoute({
 export const deprecateContractHandler = defineRoute({
   auth: { apiKey: 'author', session: 'edit_contracts' },
   body: z.object({ version: z.string().min(1).max(64).optional() }).strict(),
-  handler: async ({ caller, params, body }) => ({
-    body: await deprecateContract({ tenantId: caller.tenantId, tool: params.tool ?? '', version: body.version }),
-  }),
+  handler: async ({ caller, params, body }) => {
+    const { id, ...deprecated } = await deprecateDocument({ tenantId: caller.tenantId, kind: 'contract', id: params.tool ?? '', version: body.version });
+    return { body: { tool: id, ...deprecated } };
+  },
 });
 
 /**
@@ -102,7 +126,7 @@ export const importContractsHandler = defineRoute({
     if (body.save) {
       for (const imported of result.contracts) {
         try {
-          saved.push(await saveContractDraft({ tenantId: caller.tenantId, document: imported.document, createdById: actor(caller) }));
+          saved.push(savedContractDraftBody(await saveDocumentDraft({ tenantId: caller.tenantId, kind: 'contract', document: imported.document, createdById: actor(caller) })));
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
           saved.push({ tool: String(imported.document.id), error: { code: error.code, message: error.message } });
@@ -118,7 +142,7 @@ export const exportContractHandler = defineRoute({
   auth: { apiKey: ['validate', 'author'], session: 'read' },
   query: z.object({ format: z.enum(EXPORT_FORMATS).default('mcp') }).strict(),
   handler: async ({ caller, params, query }) => {
-    const version = await getContractVersionOrThrow({ tenantId: caller.tenantId, tool: params.tool ?? '', version: params.version ?? '' });
+    const version = await getDocumentVersionOrThrow({ tenantId: caller.tenantId, kind: 'contract', id: params.tool ?? '', version: params.version ?? '' });
     return { body: { format: query.format, tool: exportToolDefinition(version.document as Parameters<typeof exportToolDefinition>[0], query.format) } };
   },
 });

@@ -1,27 +1,51 @@
 import { z } from 'zod';
 import { defineRoute, type Caller } from '../define-route';
 import { plainObject } from '../../json';
-import { KIND_LABELS, type StudioDocumentKind } from '../../documents/document-kinds';
+import type { StudioDocumentKind } from '../../documents/document-kinds';
+import { documentKind } from '../../documents/kinds';
 import { policyJsonSchema } from '../../policies/policy-schema';
 import { surfaceJsonSchema } from '../../surfaces/surface-schema';
-import { getDocumentVersion, listDocuments, publishDocumentVersion, saveDocumentDraft } from '../../documents/studio-documents';
+import { listDocuments, type DocumentSummary } from '../../documents/list-documents';
+import { saveDocumentDraft } from '../../documents/save-document-draft';
+import { getDocumentVersionOrThrow, type DocumentVersion } from '../../documents/get-document-version-or-throw';
+import { publishDocumentVersion } from '../../documents/publish-document-version';
 import { PUBLISH_MODES } from '../../documents/publish-mode';
 
 const actor = (caller: Caller) => (caller.kind === 'session' ? `user:${caller.userId}` : `api_key:${caller.apiKeyId}`);
+
+// The fields these APIs have always answered: policies and surfaces have no owner and cannot be deprecated.
+const summaryBody = ({ id, description, latestVersion, versions }: DocumentSummary) => ({
+  id,
+  description,
+  latestVersion,
+  versions: versions.map(({ version, status, contentHash, changeNote, createdAt, publishedAt }) => ({ version, status, contentHash, changeNote, createdAt, publishedAt })),
+});
+const versionBody = ({ id, version, status, served, contentHash, changeNote, createdAt, publishedAt, publishedBy, document }: DocumentVersion) => ({
+  id,
+  version,
+  status,
+  served,
+  contentHash,
+  changeNote,
+  createdAt,
+  publishedAt,
+  publishedBy,
+  document,
+});
 
 /**
  * The routes of one studio document kind, mounted at /api/v1/policies and /api/v1/surfaces with
  * the same shape as /api/v1/contracts: list, save draft, read a version, publish.
  */
 function studioDocumentHandlers(kind: StudioDocumentKind) {
-  const { one, many } = KIND_LABELS[kind];
+  const { one, many, editPermission } = documentKind(kind);
   return {
     list: defineRoute({
       auth: { apiKey: 'author', session: 'read' },
-      handler: async ({ caller }) => ({ body: { [many]: await listDocuments({ tenantId: caller.tenantId, kind }) } }),
+      handler: async ({ caller }) => ({ body: { [many]: (await listDocuments({ tenantId: caller.tenantId, kind })).map(summaryBody) } }),
     }),
     saveDraft: defineRoute({
-      auth: { apiKey: 'author', session: 'edit_contracts' },
+      auth: { apiKey: 'author', session: editPermission },
       body: plainObject(`A ${one} document; \`id\` and \`version\` key the draft.`),
       handler: async ({ caller, body }) => {
         const draft = await saveDocumentDraft({ tenantId: caller.tenantId, kind, document: body, createdById: actor(caller) });
@@ -31,17 +55,17 @@ function studioDocumentHandlers(kind: StudioDocumentKind) {
     getVersion: defineRoute({
       auth: { apiKey: ['validate', 'author'], session: 'read' },
       handler: async ({ caller, params }) => ({
-        body: await getDocumentVersion({ tenantId: caller.tenantId, kind, id: params.id ?? '', version: params.version ?? '' }),
+        body: versionBody(await getDocumentVersionOrThrow({ tenantId: caller.tenantId, kind, id: params.id ?? '', version: params.version ?? '' })),
       }),
     }),
     publish: defineRoute({
-      auth: { apiKey: 'author', session: 'edit_contracts' },
+      auth: { apiKey: 'author', session: editPermission },
       body: z
-    .object({
-      change_note: z.string().max(2000).optional(),
-      mode: z.enum(PUBLISH_MODES).default('enforce').describe('`shadow`: evaluate beside the served version and record, deciding nothing.'),
-    })
-    .strict(),
+        .object({
+          change_note: z.string().max(2000).optional(),
+          mode: z.enum(PUBLISH_MODES).default('enforce').describe('`shadow`: evaluate beside the served version and record, deciding nothing.'),
+        })
+        .strict(),
       handler: async ({ caller, params, body }) => ({
         body: await publishDocumentVersion({ tenantId: caller.tenantId, kind, id: params.id ?? '', version: params.version ?? '', changeNote: body.change_note, publishedBy: actor(caller), mode: body.mode }),
       }),

@@ -2,47 +2,47 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { toolContractJsonSchema } from '@/lib/contracts/contract-schema';
-import { getContractVersionOrThrow } from '@/lib/contracts/get-contract-version-or-throw';
-import { listContracts } from '@/lib/contracts/list-contracts';
+import { getDocumentVersionOrThrow } from '@/lib/documents/get-document-version-or-throw';
+import { listDocuments } from '@/lib/documents/list-documents';
 import { NotFoundError } from '@/lib/errors';
 import { can } from '@/lib/tenants/roles';
 import { formatDocument, orderLikeSchema, StudioEditor, studioVersions } from '@/components/studio';
 import { requireMember } from '../../require-member';
 import { readOnlyReason } from '../studio-props';
 
-type Params = { params: Promise<{ tool: string }>; searchParams: Promise<{ version?: string | string[] }> };
+type Params = { params: Promise<{ id: string }>; searchParams: Promise<{ version?: string | string[] }> };
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
-  return { title: decodeURIComponent((await params).tool) };
+  return { title: decodeURIComponent((await params).id) };
 }
 
 export default async function ContractEditorPage({ params, searchParams }: Params) {
   const member = await requireMember();
-  const tool = decodeURIComponent((await params).tool);
+  const id = decodeURIComponent((await params).id);
   const requested = (await searchParams).version;
-  const contract = (await listContracts({ tenantId: member.tenant.id })).find((c) => c.tool === tool);
+  const contract = (await listDocuments({ tenantId: member.tenant.id, kind: 'contract' })).find((c) => c.id === id);
   if (!contract) notFound();
   // Without ?version the editor opens the newest version: the draft being worked on, if any.
   const version = (typeof requested === 'string' ? requested : undefined) ?? contract.versions[0]?.version;
-  const stored = version ? await getContractVersionOrThrow({ tenantId: member.tenant.id, tool, version }).catch((error: unknown) => (error instanceof NotFoundError ? null : Promise.reject(error))) : null;
+  const stored = version ? await getDocumentVersionOrThrow({ tenantId: member.tenant.id, kind: 'contract', id, version }).catch((error: unknown) => (error instanceof NotFoundError ? null : Promise.reject(error))) : null;
   const canEdit = can(member.role, 'edit_contracts');
   const schema = toolContractJsonSchema();
 
   return (
     <>
       <p className="mb-2 text-sm"><Link href="/contracts" className="text-zinc-500 hover:text-zinc-900">← Contracts</Link></p>
-      <h1 className="font-mono text-2xl font-semibold tracking-tight">{contract.tool}</h1>
+      <h1 className="font-mono text-2xl font-semibold tracking-tight">{contract.id}</h1>
       <p className="mt-1 mb-6 text-sm text-zinc-600">
         {contract.description} <span className="text-zinc-400">· Owner: {contract.owner}</span>
       </p>
       {stored ? (
         <StudioEditor
           // A version opened from the history is a new editing session, not a prop update.
-          key={`${contract.tool}@${stored.version}`}
+          key={`${contract.id}@${stored.version}`}
           kind="contract"
           apiBase="/api/v1/contracts"
           pageBase="/contracts"
-          documentId={contract.tool}
+          documentId={contract.id}
           loadedVersion={stored.version}
           initialText={formatDocument(orderLikeSchema(stored.document, schema), 'json')}
           initialFormat="json"
@@ -58,7 +58,7 @@ export default async function ContractEditorPage({ params, searchParams }: Param
         <div role="alert" className="card p-6 text-sm text-zinc-700">
           <h2 className="mb-1 text-base font-semibold text-zinc-900">Version {version ?? ''} not found</h2>
           <p>
-            {contract.tool} has no version {version}. <Link className="font-medium text-brand hover:underline" href={`/contracts/${encodeURIComponent(contract.tool)}`}>Open the newest version</Link>.
+            {contract.id} has no version {version}. <Link className="font-medium text-brand hover:underline" href={`/contracts/${encodeURIComponent(contract.id)}`}>Open the newest version</Link>.
           </p>
         </div>
       )}

@@ -1,0 +1,42 @@
+import { db } from '../db';
+import { AppError } from '../errors';
+import { sha256Hex } from '../contracts/canonical-json';
+import type { DocumentKind } from '../lint';
+import { documentKind } from './kinds';
+
+export interface SavedDraft {
+  id: string;
+  version: string;
+  status: string;
+  contentHash: string;
+  /** False when an existing draft of the version was replaced. */
+  created: boolean;
+}
+
+/**
+ * Creates or replaces the draft of the version named in the document. Drafts are mutable; a
+ * version that is already published (or shadowed, retired, deprecated) never changes, so saving
+ * over it is a conflict: save it as a new version.
+ */
+export async function saveDocumentDraft<K extends DocumentKind>(options: { tenantId: string; kind: K; document: unknown; createdById?: string }): Promise<SavedDraft> {
+  const spec = documentKind(options.kind);
+  const draft = spec.readDraft(options.document);
+  const contentHash = sha256Hex(draft.text);
+  const ref = { tenantId: options.tenantId, kind: options.kind, id: draft.id };
+
+  return db().$transaction(async (tx) => {
+    const owner = await spec.store.ensureOwner(tx, ref, draft.columns);
+    const existing = await spec.store.findVersion(tx, owner.rowId, draft.version);
+    if (existing && existing.status !== 'draft') {
+      throw new AppError('conflict', `${spec.label(draft.id, draft.version)} is already ${existing.status} and cannot change; save it as a new version.`, {
+        [spec.apiIdField]: draft.id,
+        version: draft.version,
+        status: existing.status,
+      });
+    }
+    const row = existing
+      ? await spec.store.updateDraft(tx, existing.rowId, { document: draft.text, contentHash, createdById: options.createdById ?? existing.createdById })
+      : await spec.store.insertDraft(tx, owner.rowId, { tenantId: options.tenantId, version: draft.version, document: draft.text, contentHash, createdById: options.createdById ?? null });
+    return { id: draft.id, version: row.version, status: row.status, contentHash: row.contentHash, created: !existing };
+  });
+}

@@ -1,0 +1,127 @@
+import type { DocumentStore, VersionRow } from './document-store';
+
+/** A contract's owner row keeps the served version's description and owning team. */
+export interface ContractColumns {
+  description: string;
+  owner: string;
+}
+
+const VERSION_FIELDS = {
+  id: true,
+  version: true,
+  status: true,
+  document: true,
+  contentHash: true,
+  changeNote: true,
+  createdById: true,
+  createdAt: true,
+  publishedAt: true,
+  publishedBy: true,
+  deprecatedAt: true,
+} as const;
+
+function versionRow({ id, ...row }: { id: string } & Omit<VersionRow, 'rowId'>): VersionRow {
+  return { rowId: id, ...row };
+}
+
+const OWNER_FIELDS = { id: true, deprecatedAt: true, latestVersion: { select: { version: true } } } as const;
+const ownerRow = (row: { id: string; deprecatedAt: Date | null; latestVersion: { version: string } | null }) => ({
+  rowId: row.id,
+  servedVersion: row.latestVersion?.version ?? null,
+  deprecatedAt: row.deprecatedAt,
+});
+
+/** Contract and ContractVersion: the tables the runtime resolves contracts from on every call. */
+export const contractStore: DocumentStore<ContractColumns> = {
+  async findOwner(client, ref) {
+    const row = await client.contract.findUnique({ where: { tenantId_tool: { tenantId: ref.tenantId, tool: ref.id } }, select: OWNER_FIELDS });
+    return row && ownerRow(row);
+  },
+
+  async ensureOwner(tx, ref, columns) {
+    const row = await tx.contract.upsert({
+      where: { tenantId_tool: { tenantId: ref.tenantId, tool: ref.id } },
+      create: { tenantId: ref.tenantId, tool: ref.id, ...columns },
+      update: {},
+      select: OWNER_FIELDS,
+    });
+    return ownerRow(row);
+  },
+
+  async findVersion(client, ownerRowId, version) {
+    const row = await client.contractVersion.findUnique({ where: { contractId_version: { contractId: ownerRowId, version } }, select: VERSION_FIELDS });
+    return row && versionRow(row);
+  },
+
+  async findVersionOf(client, ref, version) {
+    const row = await client.contractVersion.findFirst({
+      where: { tenantId: ref.tenantId, version, contract: { tool: ref.id } },
+      select: { ...VERSION_FIELDS, contract: { select: { latestVersionId: true } } },
+    });
+    if (!row) return null;
+    const { contract, ...rest } = row;
+    return { ...versionRow(rest), served: contract.latestVersionId === row.id };
+  },
+
+  async insertDraft(tx, ownerRowId, draft) {
+    return versionRow(await tx.contractVersion.create({ data: { ...draft, contractId: ownerRowId, status: 'draft' }, select: VERSION_FIELDS }));
+  },
+
+  async updateDraft(tx, rowId, draft) {
+    return versionRow(await tx.contractVersion.update({ where: { id: rowId }, data: draft, select: VERSION_FIELDS }));
+  },
+
+  async freezeVersion(tx, rowId, fromStatus, fields) {
+    const updated = await tx.contractVersion.updateMany({ where: { id: rowId, status: fromStatus }, data: fields });
+    return updated.count === 1;
+  },
+
+  async listShadowVersions(tx, ownerRowId) {
+    const rows = await tx.contractVersion.findMany({ where: { contractId: ownerRowId, status: 'shadow' }, select: { id: true, version: true } });
+    return rows.map((row) => ({ rowId: row.id, version: row.version }));
+  },
+
+  async retireVersions(tx, rowIds) {
+    await tx.contractVersion.updateMany({ where: { id: { in: rowIds } }, data: { status: 'retired' } });
+  },
+
+  async serveVersion(tx, ownerRowId, versionRowId, columns) {
+    await tx.contract.update({ where: { id: ownerRowId }, data: { latestVersionId: versionRowId, ...columns } });
+  },
+
+  async listDocuments(client, tenantId) {
+    const rows = await client.contract.findMany({
+      where: { tenantId },
+      orderBy: { tool: 'asc' },
+      include: {
+        latestVersion: { select: { version: true } },
+        versions: {
+          orderBy: { createdAt: 'desc' },
+          select: { version: true, status: true, contentHash: true, changeNote: true, createdAt: true, publishedAt: true, deprecatedAt: true },
+        },
+      },
+    });
+    return rows.map((row) => ({
+      id: row.tool,
+      description: row.description,
+      owner: row.owner,
+      deprecatedAt: row.deprecatedAt,
+      latestVersion: row.latestVersion?.version ?? null,
+      versions: row.versions,
+    }));
+  },
+
+  async listServedDocuments(client, tenantId) {
+    const rows = await client.contract.findMany({ where: { tenantId, latestVersionId: { not: null } }, select: { latestVersion: { select: { document: true } } } });
+    return rows.flatMap((row) => (row.latestVersion ? [row.latestVersion.document] : []));
+  },
+
+  deprecation: {
+    async deprecateVersion(tx, rowId, at) {
+      await tx.contractVersion.update({ where: { id: rowId }, data: { status: 'deprecated', deprecatedAt: at } });
+    },
+    async deprecateOwner(tx, ownerRowId, at) {
+      await tx.contract.update({ where: { id: ownerRowId }, data: { deprecatedAt: at } });
+    },
+  },
+};

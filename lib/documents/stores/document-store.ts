@@ -1,0 +1,98 @@
+import type { Db, Tx } from '../../db';
+import type { DocumentKind } from '../../lint';
+
+/**
+ * What the versioned-document core (lib/documents) needs of a table family. Contracts keep their
+ * own tables (Contract, ContractVersion: the runtime resolves them on every call) and policies
+ * and surfaces share StudioDocument and StudioDocumentVersion keyed by `kind`; each family
+ * implements this once, and nothing but the core calls it. An owner row holds one document
+ * (its id, the columns kept from the served version, which version is served); a version row
+ * holds one frozen or draft text of it.
+ *
+ * `rowId` is a row's key; `id` is always the document's own id (for a contract, its tool's id).
+ */
+export type Client = Db | Tx;
+
+export interface DocumentRef {
+  tenantId: string;
+  kind: DocumentKind;
+  id: string;
+}
+
+export interface OwnerRow {
+  rowId: string;
+  /** The version the runtime serves when a call does not pin one. */
+  servedVersion: string | null;
+  deprecatedAt: Date | null;
+}
+
+export interface VersionRow {
+  rowId: string;
+  version: string;
+  /** draft | published | shadow | retired | deprecated */
+  status: string;
+  /** The document as canonical JSON text. */
+  document: string;
+  contentHash: string;
+  changeNote: string | null;
+  createdById: string | null;
+  createdAt: Date;
+  publishedAt: Date | null;
+  publishedBy: string | null;
+  deprecatedAt: Date | null;
+}
+
+export interface DocumentVersionSummary {
+  version: string;
+  status: string;
+  contentHash: string;
+  changeNote: string | null;
+  createdAt: Date;
+  publishedAt: Date | null;
+  deprecatedAt: Date | null;
+}
+
+export interface DocumentSummary {
+  id: string;
+  description: string | null;
+  /** Contracts name the team that owns the tool; other kinds have no owner. */
+  owner: string | null;
+  deprecatedAt: Date | null;
+  /** The version the runtime serves when a call does not pin one. */
+  latestVersion: string | null;
+  /** Newest first. */
+  versions: DocumentVersionSummary[];
+}
+
+export interface FrozenFields {
+  status: 'published' | 'shadow';
+  publishedAt: Date;
+  publishedBy: string | null;
+  changeNote: string | null;
+  contentHash: string;
+}
+
+/** `Columns`: what the owner row keeps from the document (its description, a contract's owner). */
+export interface DocumentStore<Columns> {
+  findOwner(client: Client, ref: DocumentRef): Promise<OwnerRow | null>;
+  /** The owner row, created with `columns` if the document is new (an existing one keeps its own until a version is served). */
+  ensureOwner(tx: Tx, ref: DocumentRef, columns: Columns): Promise<OwnerRow>;
+  findVersion(client: Client, ownerRowId: string, version: string): Promise<VersionRow | null>;
+  /** One version of the document `ref`, and whether its owner serves it. */
+  findVersionOf(client: Client, ref: DocumentRef, version: string): Promise<(VersionRow & { served: boolean }) | null>;
+  insertDraft(tx: Tx, ownerRowId: string, draft: { tenantId: string; version: string; document: string; contentHash: string; createdById: string | null }): Promise<VersionRow>;
+  updateDraft(tx: Tx, rowId: string, draft: { document: string; contentHash: string; createdById: string | null }): Promise<VersionRow>;
+  /** Freezes the version only if its status is still `fromStatus`; false when a concurrent writer changed it first. */
+  freezeVersion(tx: Tx, rowId: string, fromStatus: string, fields: FrozenFields): Promise<boolean>;
+  listShadowVersions(tx: Tx, ownerRowId: string): Promise<{ rowId: string; version: string }[]>;
+  retireVersions(tx: Tx, rowIds: string[]): Promise<void>;
+  serveVersion(tx: Tx, ownerRowId: string, versionRowId: string, columns: Columns): Promise<void>;
+  listDocuments(client: Client, tenantId: string, kind: DocumentKind): Promise<DocumentSummary[]>;
+  /** The document texts of the versions the runtime serves. */
+  listServedDocuments(client: Client, tenantId: string, kind: DocumentKind): Promise<string[]>;
+  /** Only the contract tables have deprecation columns. */
+  deprecation?: {
+    deprecateVersion(tx: Tx, rowId: string, at: Date): Promise<void>;
+    deprecateOwner(tx: Tx, ownerRowId: string, at: Date): Promise<void>;
+  };
+}

@@ -1,0 +1,110 @@
+import type { DocumentStore, VersionRow } from './document-store';
+
+/** A policy's or surface's owner row keeps the served version's description, if it has one. */
+export interface StudioDocumentColumns {
+  description: string | null;
+}
+
+const VERSION_FIELDS = {
+  id: true,
+  version: true,
+  status: true,
+  document: true,
+  contentHash: true,
+  changeNote: true,
+  createdById: true,
+  createdAt: true,
+  publishedAt: true,
+  publishedBy: true,
+} as const;
+
+// Policies and surfaces cannot be deprecated: these tables have no column for it.
+function versionRow({ id, ...row }: { id: string } & Omit<VersionRow, 'rowId' | 'deprecatedAt'>): VersionRow {
+  return { rowId: id, ...row, deprecatedAt: null };
+}
+
+const OWNER_FIELDS = { id: true, latestVersion: { select: { version: true } } } as const;
+const ownerRow = (row: { id: string; latestVersion: { version: string } | null }) => ({ rowId: row.id, servedVersion: row.latestVersion?.version ?? null, deprecatedAt: null });
+
+/** StudioDocument and StudioDocumentVersion: policies and surfaces, one `kind` column apart. */
+export const studioDocumentStore: DocumentStore<StudioDocumentColumns> = {
+  async findOwner(client, ref) {
+    const row = await client.studioDocument.findUnique({ where: { tenantId_kind_name: { tenantId: ref.tenantId, kind: ref.kind, name: ref.id } }, select: OWNER_FIELDS });
+    return row && ownerRow(row);
+  },
+
+  async ensureOwner(tx, ref, columns) {
+    const row = await tx.studioDocument.upsert({
+      where: { tenantId_kind_name: { tenantId: ref.tenantId, kind: ref.kind, name: ref.id } },
+      create: { tenantId: ref.tenantId, kind: ref.kind, name: ref.id, ...columns },
+      update: {},
+      select: OWNER_FIELDS,
+    });
+    return ownerRow(row);
+  },
+
+  async findVersion(client, ownerRowId, version) {
+    const row = await client.studioDocumentVersion.findUnique({ where: { documentId_version: { documentId: ownerRowId, version } }, select: VERSION_FIELDS });
+    return row && versionRow(row);
+  },
+
+  async findVersionOf(client, ref, version) {
+    const row = await client.studioDocumentVersion.findFirst({
+      where: { tenantId: ref.tenantId, version, owner: { kind: ref.kind, name: ref.id } },
+      select: { ...VERSION_FIELDS, owner: { select: { latestVersionId: true } } },
+    });
+    if (!row) return null;
+    const { owner, ...rest } = row;
+    return { ...versionRow(rest), served: owner.latestVersionId === row.id };
+  },
+
+  async insertDraft(tx, ownerRowId, draft) {
+    return versionRow(await tx.studioDocumentVersion.create({ data: { ...draft, documentId: ownerRowId, status: 'draft' }, select: VERSION_FIELDS }));
+  },
+
+  async updateDraft(tx, rowId, draft) {
+    return versionRow(await tx.studioDocumentVersion.update({ where: { id: rowId }, data: draft, select: VERSION_FIELDS }));
+  },
+
+  async freezeVersion(tx, rowId, fromStatus, fields) {
+    const updated = await tx.studioDocumentVersion.updateMany({ where: { id: rowId, status: fromStatus }, data: fields });
+    return updated.count === 1;
+  },
+
+  async listShadowVersions(tx, ownerRowId) {
+    const rows = await tx.studioDocumentVersion.findMany({ where: { documentId: ownerRowId, status: 'shadow' }, select: { id: true, version: true } });
+    return rows.map((row) => ({ rowId: row.id, version: row.version }));
+  },
+
+  async retireVersions(tx, rowIds) {
+    await tx.studioDocumentVersion.updateMany({ where: { id: { in: rowIds } }, data: { status: 'retired' } });
+  },
+
+  async serveVersion(tx, ownerRowId, versionRowId, columns) {
+    await tx.studioDocument.update({ where: { id: ownerRowId }, data: { latestVersionId: versionRowId, ...columns } });
+  },
+
+  async listDocuments(client, tenantId, kind) {
+    const rows = await client.studioDocument.findMany({
+      where: { tenantId, kind },
+      orderBy: { name: 'asc' },
+      include: {
+        latestVersion: { select: { version: true } },
+        versions: { orderBy: { createdAt: 'desc' }, select: { version: true, status: true, contentHash: true, changeNote: true, createdAt: true, publishedAt: true } },
+      },
+    });
+    return rows.map((row) => ({
+      id: row.name,
+      description: row.description,
+      owner: null,
+      deprecatedAt: null,
+      latestVersion: row.latestVersion?.version ?? null,
+      versions: row.versions.map((version) => ({ ...version, deprecatedAt: null })),
+    }));
+  },
+
+  async listServedDocuments(client, tenantId, kind) {
+    const rows = await client.studioDocument.findMany({ where: { tenantId, kind, latestVersionId: { not: null } }, select: { latestVersion: { select: { document: true } } } });
+    return rows.flatMap((row) => (row.latestVersion ? [row.latestVersion.document] : []));
+  },
+};
