@@ -55,18 +55,18 @@ async function lookup(options: { tenantId: string; tool: string; version?: strin
   let contractDeprecated = false;
   if (options.version) {
     const found = await db().contractVersion.findFirst({
-      where: { tenantId: options.tenantId, version: options.version, status: { in: ['published', 'deprecated'] }, contract: { tool: options.tool } },
+      where: { tenantId: options.tenantId, version: options.version, status: { in: ['published', 'deprecated'] }, contract: { name: options.tool } },
       select: { ...select, contract: { select: { deprecatedAt: true } } },
     });
     if (!found) {
-      const exists = await db().contract.count({ where: { tenantId: options.tenantId, tool: options.tool, latestVersionId: { not: null } } });
+      const exists = await db().contract.count({ where: { tenantId: options.tenantId, name: options.tool, latestVersionId: { not: null } } });
       return { found: false, reason: exists ? 'version_not_found' : 'unknown_tool' };
     }
     row = found;
     contractDeprecated = found.contract.deprecatedAt !== null;
   } else {
     const contract = await db().contract.findUnique({
-      where: { tenantId_tool: { tenantId: options.tenantId, tool: options.tool } },
+      where: { tenantId_name: { tenantId: options.tenantId, name: options.tool } },
       select: { deprecatedAt: true, latestVersion: { select } },
     });
     row = contract?.latestVersion ?? null;
@@ -102,7 +102,7 @@ export async function resolveShadowContract(options: { tenantId: string; tool: s
   const cached = shadows().get(key);
   if (cached !== undefined) return cached;
   const row = await db().contractVersion.findFirst({
-    where: { tenantId: options.tenantId, status: 'shadow', contract: { tool: options.tool } },
+    where: { tenantId: options.tenantId, status: 'shadow', contract: { name: options.tool } },
     orderBy: { publishedAt: 'desc' },
     select: { id: true, version: true, contentHash: true, document: true },
   });

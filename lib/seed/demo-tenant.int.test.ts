@@ -35,7 +35,7 @@ describe('seeds', () => {
     expect(seeded).toMatchObject({ created: true, email: DEMO_ADMIN_EMAIL, password: 'demo-password-for-test', apiKey: expect.stringMatching(/^tg_/) });
     const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: 'demo' }, include: { contracts: true, memberships: true, apiKeys: true } });
     expect(tenant).toMatchObject({ name: 'Demo tenant', storeRawArguments: true, retentionDays: 30 });
-    expect(tenant.contracts.map((c) => c.tool).sort()).toEqual(['cart.begin_checkout', 'orders.lookup', 'payments.refund']);
+    expect(tenant.contracts.map((c) => c.name).sort()).toEqual(['cart.begin_checkout', 'orders.lookup', 'payments.refund']);
     expect(tenant.contracts.every((c) => c.latestVersionId !== null)).toBe(true);
     expect(tenant.memberships.map((m) => m.role)).toEqual(['admin']);
     expect(tenant.apiKeys.map((k) => k.scopes)).toEqual(['validate admin']);

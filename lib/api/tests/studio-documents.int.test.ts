@@ -127,7 +127,7 @@ describe('policies and surfaces: drafts, publishing, history', () => {
     const refused = await call(publishContract, { key: authorKey, params: { tool: 'orders.lookup_broken', version: '1.0.0' }, body: {} });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('lint_errors');
-    const row = await db().contractVersion.findFirst({ where: { tenantId: t.tenant.id, contract: { tool: 'orders.lookup_broken' } } });
+    const row = await db().contractVersion.findFirst({ where: { tenantId: t.tenant.id, contract: { name: 'orders.lookup_broken' } } });
     expect(row?.status).toBe('draft');
   });
 

@@ -34,14 +34,14 @@ const ownerRow = (row: { id: string; deprecatedAt: Date | null; latestVersion: {
 /** Contract and ContractVersion: the tables the runtime resolves contracts from on every call. */
 export const contractStore: DocumentStore<ContractColumns> = {
   async findOwner(client, ref) {
-    const row = await client.contract.findUnique({ where: { tenantId_tool: { tenantId: ref.tenantId, tool: ref.id } }, select: OWNER_FIELDS });
+    const row = await client.contract.findUnique({ where: { tenantId_name: { tenantId: ref.tenantId, name: ref.id } }, select: OWNER_FIELDS });
     return row && ownerRow(row);
   },
 
   async ensureOwner(tx, ref, columns) {
     const row = await tx.contract.upsert({
-      where: { tenantId_tool: { tenantId: ref.tenantId, tool: ref.id } },
-      create: { tenantId: ref.tenantId, tool: ref.id, ...columns },
+      where: { tenantId_name: { tenantId: ref.tenantId, name: ref.id } },
+      create: { tenantId: ref.tenantId, name: ref.id, ...columns },
       update: {},
       select: OWNER_FIELDS,
     });
@@ -55,7 +55,7 @@ export const contractStore: DocumentStore<ContractColumns> = {
 
   async findVersionOf(client, ref, version) {
     const row = await client.contractVersion.findFirst({
-      where: { tenantId: ref.tenantId, version, contract: { tool: ref.id } },
+      where: { tenantId: ref.tenantId, version, contract: { name: ref.id } },
       select: { ...VERSION_FIELDS, contract: { select: { latestVersionId: true } } },
     });
     if (!row) return null;
@@ -92,7 +92,7 @@ export const contractStore: DocumentStore<ContractColumns> = {
   async listDocuments(client, tenantId) {
     const rows = await client.contract.findMany({
       where: { tenantId },
-      orderBy: { tool: 'asc' },
+      orderBy: { name: 'asc' },
       include: {
         latestVersion: { select: { version: true } },
         versions: {
@@ -102,7 +102,7 @@ export const contractStore: DocumentStore<ContractColumns> = {
       },
     });
     return rows.map((row) => ({
-      id: row.tool,
+      id: row.name,
       description: row.description,
       owner: row.owner,
       deprecatedAt: row.deprecatedAt,
