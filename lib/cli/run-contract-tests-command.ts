@@ -4,16 +4,8 @@ import { compileContract } from '@/lib/contracts/compile-contract';
 import { runContractTests } from '@/lib/validation/contract-tests';
 import { compilePolicy } from '@/lib/policies/compile-policy';
 import { runPolicyTests } from '@/lib/policies/policy-tests';
-import type { ExpandedArgs } from './expand-file-args';
+import type { CliIo } from './cli-io';
 import { guessDocumentKind } from './guess-document-kind';
-
-/** The I/O `toolgate test` needs; the same shape as the lint command's. */
-export interface TestIo {
-  readFile(file: string): Promise<string>;
-  stdout(text: string): void;
-  stderr(text: string): void;
-  expandFiles?(args: readonly string[]): Promise<ExpandedArgs>;
-}
 
 export const TEST_USAGE = [
   'Usage: toolgate test <files, directories or globs...>',
@@ -23,7 +15,7 @@ export const TEST_USAGE = [
   'Exit status: 0 all cases pass, 1 a case fails or a contract does not compile, 2 usage error or unreadable file.',
 ].join('\n');
 
-export async function runTestCommand(args: readonly string[], io: TestIo): Promise<number> {
+export async function runTestCommand(args: readonly string[], io: CliIo): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     io.stdout(`${TEST_USAGE}\n`);
     return 0;

@@ -6,7 +6,7 @@ import { POLICY_LINT_CODES } from '@/lib/lint/policy';
 import { buildSarifLog } from '@/lib/lint/sarif';
 import { SURFACE_LINT_CODES } from '@/lib/lint/surface';
 import { ownValue } from '@/lib/validation/json-path';
-import type { ExpandedArgs } from './expand-file-args';
+import type { CliIo } from './cli-io';
 import { guessDocumentKind } from './guess-document-kind';
 import { runTestCommand, TEST_USAGE } from './run-contract-tests-command';
 import { promptBlockLocator } from './locate-prompt';
@@ -16,20 +16,6 @@ import { promptBlockLocator } from './locate-prompt';
  * print it. File access and output are injected (bin/toolgate.mjs → scripts/toolgate.ts
  * supplies Node's), so every path through here is unit-testable without a process.
  */
-
-export interface CliIo {
-  /** Rejects when the file cannot be read; the message is shown to the user. */
-  readFile(file: string): Promise<string>;
-  stdout(text: string): void;
-  stderr(text: string): void;
-  /** Reported in SARIF's `tool.driver.version`. */
-  toolVersion?: string;
-  /**
-   * Directories and glob patterns to files (lib/cli/expand-file-args.ts); without it every
-   * argument is taken as a file name.
-   */
-  expandFiles?(args: readonly string[]): Promise<ExpandedArgs>;
-}
 
 /** Exit statuses, as CI systems read them. */
 export const EXIT = { ok: 0, errors: 1, usage: 2 } as const;

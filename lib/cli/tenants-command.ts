@@ -1,4 +1,4 @@
-import type { CliIo } from './run-toolgate';
+import type { CliIo } from './cli-io';
 
 /**
  * `toolgate tenants create|list`: instance administration from the command line. The database
