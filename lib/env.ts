@@ -78,6 +78,12 @@ export function env(): Env {
   return cached;
 }
 
+/** Where people and agents reach this instance: TOOLGATE_PUBLIC_URL, else this machine's port. */
+export function publicBaseUrl(): string {
+  const e = env();
+  return e.TOOLGATE_PUBLIC_URL ?? `http://localhost:${e.PORT}`;
+}
+
 /**
  * `NAME=` with nothing after it (as .env templates and compose files leave settings) means
  * unset, not an empty value to validate: `TOOLGATE_OIDC_ISSUER=` does not half-configure SSO.

@@ -3,7 +3,7 @@
 // it says the demo tenant exists.
 import { migrateDatabase } from '../lib/db/migrate-database';
 import { disconnectDb } from '../lib/db';
-import { publicBaseUrl } from '../lib/auth/auth';
+import { publicBaseUrl } from '../lib/env';
 import { closeEvidenceWriter } from '../lib/evidence/record-evidence';
 import { DEMO_TENANT_SLUG, demoTenantLines, seedDemoTenant } from '../lib/seed/demo-tenant';
 

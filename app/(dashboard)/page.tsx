@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { getOverview } from '@/lib/overview/get-overview';
 import { OverviewTiles } from '@/components/dashboard/overview-tiles';
 import { NoCallsYet } from '@/components/dashboard/no-calls-yet';
-import { publicBaseUrl } from '@/lib/auth/auth';
+import { publicBaseUrl } from '@/lib/env';
 import { formatInstant } from '@/components/dashboard/format';
 import { requireMember } from './require-member';
 

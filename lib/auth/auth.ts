@@ -1,15 +1,10 @@
 import { betterAuth } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { db, dbProvider } from '../db';
-import { env } from '../env';
+import { env, publicBaseUrl } from '../env';
 import { getInstanceSecret } from './instance-secret';
 import { parseSsoConfig, SSO_PROVIDER_ID, type SsoConfig } from './sso-config';
 import { ssoAuthOptions } from './sso-sign-in';
-
-export function publicBaseUrl(): string {
-  const e = env();
-  return e.TOOLGATE_PUBLIC_URL ?? `http://localhost:${e.PORT}`;
-}
 
 let ssoCache: { config: SsoConfig | null } | undefined;
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../contracts/canonical-json';
-import { publicBaseUrl } from '../auth/auth';
+import { publicBaseUrl } from '../env';
 
 /** 32 random bytes: the link is the only credential an invitee has until they set a password. */
 const TOKEN_BYTES = 32;

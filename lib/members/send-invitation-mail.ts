@@ -1,7 +1,6 @@
 import { createTransport } from 'nodemailer';
-import { env } from '../env';
+import { env, publicBaseUrl } from '../env';
 import { log } from '../log';
-import { publicBaseUrl } from '../auth/auth';
 
 export type InvitationMailResult = { sent: true } | { sent: false; reason: 'not_configured' | 'failed'; error?: string };
 

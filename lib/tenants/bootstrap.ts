@@ -1,7 +1,6 @@
 import { db } from '../db';
-import { env } from '../env';
+import { env, publicBaseUrl } from '../env';
 import { createApiKey } from '../auth/api-keys';
-import { publicBaseUrl } from '../auth/auth';
 import { demoTenantLines, seedDemoTenant } from '../seed/demo-tenant';
 import { createTenant } from './create-tenant';
 import { addMember } from './add-member';

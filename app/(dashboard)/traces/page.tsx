@@ -6,7 +6,7 @@ import { listDocuments } from '@/lib/documents/list-documents';
 import { AppError } from '@/lib/errors';
 import { TraceTable } from '@/components/dashboard/trace-table';
 import { NoCallsYet } from '@/components/dashboard/no-calls-yet';
-import { publicBaseUrl } from '@/lib/auth/auth';
+import { publicBaseUrl } from '@/lib/env';
 import { Pager } from '@/components/dashboard/pager';
 import { formatInstant } from '@/components/dashboard/format';
 import Link from 'next/link';

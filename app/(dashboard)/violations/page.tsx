@@ -11,7 +11,7 @@ import { ViolationsChart } from '@/components/dashboard/violations-chart';
 import { ViolationTable } from '@/components/dashboard/violation-table';
 import { TopList } from '@/components/dashboard/top-list';
 import { NoCallsYet } from '@/components/dashboard/no-calls-yet';
-import { publicBaseUrl } from '@/lib/auth/auth';
+import { publicBaseUrl } from '@/lib/env';
 import { Pager } from '@/components/dashboard/pager';
 import { formatCount } from '@/components/dashboard/format';
 import { DataList, DECISION_OPTIONS, FilterForm, Problems, SelectField, TextField, TimeRangeFields } from '@/components/dashboard/filter-fields';
