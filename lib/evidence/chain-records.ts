@@ -1,6 +1,6 @@
 import { timeOrderedId } from './time-ordered-id';
 import { evidenceHash, GENESIS_HASH, payloadDigest, type EvidenceContent } from './evidence-hash';
-import type { EvidenceInput } from './record-evidence';
+import type { EvidenceInput } from './evidence-input';
 
 /** A row as inserted: the hashed content, plus its id, hash and the unhashed raw `payload`. */
 export type EvidenceRecord = EvidenceContent & { id: string; hash: string; payload: string | null };

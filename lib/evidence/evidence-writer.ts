@@ -5,7 +5,7 @@ import { GENESIS_HASH } from './evidence-hash';
 import { chainRecords, type EvidenceRecord } from './chain-records';
 import { parseDatabaseUrl } from '../db/database-url';
 import { createRawEvidenceStore, type RawEvidenceStore, type RawEvidenceStoreFactory } from './raw-evidence-store';
-import type { EvidenceInput, RecordedEvidence } from './record-evidence';
+import type { EvidenceInput, RecordedEvidence } from './evidence-input';
 
 
 interface Pending {

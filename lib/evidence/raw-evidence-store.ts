@@ -4,7 +4,7 @@ import type { DatabaseTarget } from '../db/database-url';
 import { log } from '../log';
 import { GENESIS_HASH } from './evidence-hash';
 import { chainRecords, type EvidenceRecord } from './chain-records';
-import type { EvidenceInput, RecordedEvidence } from './record-evidence';
+import type { EvidenceInput, RecordedEvidence } from './evidence-input';
 
 /**
  * The evidence hot path in plain SQL: prepared statements on SQLite, a few round trips on

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { env } from '../env';
-import type { EvidenceInput, RecordedEvidence } from './record-evidence';
+import type { EvidenceInput, RecordedEvidence } from './evidence-input';
 import { createRawEvidenceStore, type RawEvidenceStore, type RawEvidenceStoreFactory } from './raw-evidence-store';
 
 export type WriterRequest = { id: number; inputs: EvidenceInput[] } | { id: number; close: true };

@@ -1,7 +1,7 @@
 // The evidence writer thread's entry (see sqlite-writer-thread.ts).
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { SqliteEvidenceStore } from './raw-evidence-store';
-import type { EvidenceInput } from './record-evidence';
+import type { EvidenceInput } from './evidence-input';
 import type { WriterReply, WriterRequest } from './sqlite-writer-thread';
 
 if (!parentPort) throw new Error('sqlite-writer-thread.worker must run as a worker thread');

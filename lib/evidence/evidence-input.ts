@@ -1,0 +1,58 @@
+import type { EvidenceKind } from './evidence-kinds';
+
+/** What evidence keeps of each problem found: contract codes (AXAG_*) and AGN-036 rule ids alike. */
+export interface EvidenceIssue {
+  code: string;
+  type: string;
+  message: string;
+  path: string;
+}
+
+export interface EvidenceInput {
+  tenantId: string;
+  /**
+   * Calls (pre, post, pipeline, manifest) and approval decisions; the administrative kinds
+   * record who changed the tenant itself (members, settings, the retention purge).
+   */
+  kind: EvidenceKind;
+  requestId: string;
+  traceId: string;
+  callId: string;
+  w3cTraceparent?: string | null;
+  apiKeyId?: string | null;
+  actorUserId?: string | null;
+  tool: string;
+  contractVersion?: string | null;
+  contractHash?: string | null;
+  argsHash: string;
+  idempotencyKey?: string | null;
+  /** Redacted arguments as JSON text, only when the tenant opted in. */
+  arguments?: string | null;
+  decision: string;
+  valid: boolean;
+  errors: EvidenceIssue[];
+  warnings: EvidenceIssue[];
+  durationMs: number;
+  /** The policy that decided, when one did (lib/policies/evaluate-policies.ts). */
+  policyId?: string | null;
+  policyVersion?: string | null;
+  policyRule?: string | null;
+  /** The policy decision's details as JSON text: reason, evaluated policies, transform, shadow. */
+  policy?: string | null;
+  shadowDiffers?: boolean;
+  /** validate/post: the tool's own run time as the agent reported it. */
+  executionMs?: number | null;
+  /**
+   * The call's other raw payloads as JSON text ({context?, result?, error?,
+   * transformed_arguments?}), only when the tenant retains arguments; purged with them.
+   */
+  payload?: string | null;
+  /** What an administrative record changed, as JSON text (who, what, before and after). */
+  details?: string | null;
+}
+
+export interface RecordedEvidence {
+  id: string;
+  seq: number;
+  hash: string;
+}
