@@ -5,10 +5,12 @@ export type Role = (typeof ROLES)[number];
 /**
  * One edit permission per document kind (lib/documents/kinds), though authors and admins hold
  * all three today: a team can later narrow who owns its policies without touching contracts.
+ * docs/members.md shows the table (a test keeps it equal to this one).
  */
-export type Permission = 'read' | 'edit_contracts' | 'edit_policies' | 'edit_surfaces' | 'decide_approvals' | 'manage_keys' | 'manage_members';
+export const PERMISSIONS = ['read', 'edit_contracts', 'edit_policies', 'edit_surfaces', 'decide_approvals', 'manage_keys', 'manage_members'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
 
-const PERMISSIONS: Record<Role, readonly Permission[]> = {
+const GRANTS: Record<Role, readonly Permission[]> = {
   viewer: ['read'],
   author: ['read', 'edit_contracts', 'edit_policies', 'edit_surfaces'],
   approver: ['read', 'decide_approvals'],
@@ -20,5 +22,5 @@ export function isRole(value: string): value is Role {
 }
 
 export function can(role: Role, permission: Permission): boolean {
-  return PERMISSIONS[role].includes(permission);
+  return GRANTS[role].includes(permission);
 }

@@ -1,0 +1,121 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lookupOrderContract } from '@/lib/contracts/examples';
+import { AppError } from '@/lib/errors';
+import { createTestTenant } from '@/lib/testing/fixtures';
+import type { DocumentKind } from '@/lib/lint';
+import { deprecateDocument } from './deprecate-document';
+import { getDocumentVersionOrThrow } from './get-document-version-or-throw';
+import { listDocuments, listServedDocuments } from './list-documents';
+import { publishDocumentVersion } from './publish-document-version';
+import { saveDocumentDraft } from './save-document-draft';
+
+// The core's kind-specific branches that the API tests (lib/api/tests/contracts, studio-documents,
+// policy-decisions) do not reach: the shadow rules on the contract tables, promotion, and what
+// each kind refuses. Called directly, as the seed and the CLI do.
+
+let tenantId: string;
+
+beforeAll(async () => {
+  tenantId = (await createTestTenant()).tenant.id;
+});
+
+const contract = (version: string) => ({ ...lookupOrderContract, id: 'orders.shadowed', version });
+const policy = (version: string) => ({ id: 'kinds-policy', version, description: `policy ${version}`, rules: [] });
+const surface = (version: string) => ({
+  id: 'kinds-surface',
+  version,
+  tools: [{ name: 'note_add', description: 'Adds a note.', parameters: { type: 'object', properties: {} }, annotations: { kind: 'mutation', side_effect_level: 'write', inline_result: true }, executor: 'svc' }],
+  policy: { tools: ['*'], side_effect_ceiling: 'write' },
+  system: 'You add notes.',
+  tool_search: false,
+});
+
+async function saveAndPublish(kind: DocumentKind, document: { id: string; version: string }, mode: 'enforce' | 'shadow' = 'enforce') {
+  await saveDocumentDraft({ tenantId, kind, document });
+  return publishDocumentVersion({ tenantId, kind, id: document.id, version: document.version, mode });
+}
+
+const statuses = async (kind: DocumentKind, id: string) =>
+  Object.fromEntries(((await listDocuments({ tenantId, kind })).find((d) => d.id === id)?.versions ?? []).map((v) => [v.version, v.status]));
+
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: unknown) => (error instanceof AppError ? { code: error.code, message: error.message, details: error.details } : Promise.reject(error)),
+  );
+
+describe('one core for every document kind', () => {
+  it.each([
+    ['contract', contract('1.0.0')],
+    ['policy', policy('1.0.0')],
+    ['surface', surface('1.0.0')],
+  ] as const)('saves, publishes and serves a %s under its own id', async (kind, document) => {
+    expect(await saveDocumentDraft({ tenantId, kind, document })).toMatchObject({ id: document.id, version: '1.0.0', status: 'draft', created: true });
+    expect(await getDocumentVersionOrThrow({ tenantId, kind, id: document.id, version: '1.0.0' })).toMatchObject({ id: document.id, status: 'draft', served: false });
+    expect(await publishDocumentVersion({ tenantId, kind, id: document.id, version: '1.0.0' })).toMatchObject({ id: document.id, status: 'published' });
+    expect(await getDocumentVersionOrThrow({ tenantId, kind, id: document.id, version: '1.0.0' })).toMatchObject({ status: 'published', served: true, publishedBy: null });
+    expect((await listDocuments({ tenantId, kind })).find((d) => d.id === document.id)).toMatchObject({ latestVersion: '1.0.0', description: 'description' in document ? document.description : null });
+    expect((await listServedDocuments({ tenantId, kind })).map((d) => (d as { id: string }).id)).toContain(document.id);
+  });
+
+  it('keeps one shadow version of a contract: a newer shadow retires the older, and promoting serves it', async () => {
+    await saveAndPublish('contract', contract('1.1.0'), 'shadow');
+    await saveAndPublish('contract', contract('1.2.0'), 'shadow');
+    expect(await statuses('contract', 'orders.shadowed')).toEqual({ '1.0.0': 'published', '1.1.0': 'retired', '1.2.0': 'shadow' });
+
+    const promoted = await publishDocumentVersion({ tenantId, kind: 'contract', id: 'orders.shadowed', version: '1.2.0', mode: 'enforce' });
+    expect(promoted.status).toBe('published');
+    expect((await listDocuments({ tenantId, kind: 'contract' })).find((d) => d.id === 'orders.shadowed')?.latestVersion).toBe('1.2.0');
+    expect(await refusal(publishDocumentVersion({ tenantId, kind: 'contract', id: 'orders.shadowed', version: '1.1.0' }))).toMatchObject({ code: 'conflict', details: { status: 'retired' } });
+    // A shadow version is published once: only promotion may publish it again.
+    await saveAndPublish('contract', contract('1.3.0'), 'shadow');
+    expect(await refusal(publishDocumentVersion({ tenantId, kind: 'contract', id: 'orders.shadowed', version: '1.3.0', mode: 'shadow' }))).toMatchObject({ code: 'conflict' });
+  });
+
+  it('publishing for real retires the shadow versions not newer than it and keeps a newer one', async () => {
+    await saveAndPublish('policy', policy('1.1.0'), 'shadow');
+    await saveAndPublish('policy', policy('1.2.0'));
+    expect(await statuses('policy', 'kinds-policy')).toMatchObject({ '1.1.0': 'retired', '1.2.0': 'published' });
+    await saveAndPublish('policy', policy('1.4.0'), 'shadow');
+    await saveAndPublish('policy', policy('1.3.0'));
+    expect(await statuses('policy', 'kinds-policy')).toMatchObject({ '1.3.0': 'published', '1.4.0': 'shadow' });
+    expect((await listDocuments({ tenantId, kind: 'policy' })).find((d) => d.id === 'kinds-policy')).toMatchObject({ latestVersion: '1.3.0', description: 'policy 1.3.0' });
+  });
+
+  it("names a document's id the way its API does in a save conflict: `tool` for contracts, `id` for the others", async () => {
+    expect(await refusal(saveDocumentDraft({ tenantId, kind: 'contract', document: contract('1.0.0') }))).toMatchObject({
+      code: 'conflict',
+      message: 'orders.shadowed@1.0.0 is already published and cannot change; save it as a new version.',
+      details: { tool: 'orders.shadowed', version: '1.0.0', status: 'published' },
+    });
+    expect(await refusal(saveDocumentDraft({ tenantId, kind: 'policy', document: policy('1.0.0') }))).toMatchObject({
+      code: 'conflict',
+      message: 'policy kinds-policy@1.0.0 is already published and cannot change; save it as a new version.',
+      details: { id: 'kinds-policy', version: '1.0.0', status: 'published' },
+    });
+  });
+
+  it('checks a draft the kind’s way: a contract must be a valid contract, a policy or surface only needs its key', async () => {
+    expect(await refusal(saveDocumentDraft({ tenantId, kind: 'contract', document: { id: 'orders.half', version: '0.1.0' } }))).toMatchObject({ code: 'contract_invalid' });
+    expect(await saveDocumentDraft({ tenantId, kind: 'policy', document: { id: 'half-written', version: '0.1.0', rules: 'todo' } })).toMatchObject({ status: 'draft' });
+    expect(await refusal(saveDocumentDraft({ tenantId, kind: 'surface', document: { id: 'Half Written', version: '0.1.0' } }))).toMatchObject({ code: 'bad_request' });
+  });
+
+  it('refuses shadow for surfaces before looking anything up, and deprecation for every kind but contracts', async () => {
+    expect(await refusal(publishDocumentVersion({ tenantId, kind: 'surface', id: 'kinds-surface', version: '9.0.0', mode: 'shadow' }))).toMatchObject({ code: 'bad_request' });
+    expect(await refusal(deprecateDocument({ tenantId, kind: 'policy', id: 'kinds-policy' }))).toMatchObject({ code: 'bad_request' });
+    expect(await refusal(deprecateDocument({ tenantId, kind: 'surface', id: 'kinds-surface' }))).toMatchObject({ code: 'bad_request' });
+  });
+
+  it('deprecates a contract version or the whole contract, never a draft', async () => {
+    await saveDocumentDraft({ tenantId, kind: 'contract', document: contract('2.0.0') });
+    expect(await refusal(deprecateDocument({ tenantId, kind: 'contract', id: 'orders.shadowed', version: '2.0.0' }))).toMatchObject({ code: 'conflict' });
+    const version = await deprecateDocument({ tenantId, kind: 'contract', id: 'orders.shadowed', version: '1.2.0' });
+    expect(version).toEqual({ id: 'orders.shadowed', version: '1.2.0', deprecatedAt: expect.any(Date) });
+    expect(await getDocumentVersionOrThrow({ tenantId, kind: 'contract', id: 'orders.shadowed', version: '1.2.0' })).toMatchObject({ status: 'deprecated', deprecatedAt: version.deprecatedAt });
+    const whole = await deprecateDocument({ tenantId, kind: 'contract', id: 'orders.shadowed' });
+    expect(whole).toEqual({ id: 'orders.shadowed', deprecatedAt: expect.any(Date) });
+    expect(await deprecateDocument({ tenantId, kind: 'contract', id: 'orders.shadowed' })).toEqual(whole);
+    expect((await listDocuments({ tenantId, kind: 'contract' })).find((d) => d.id === 'orders.shadowed')?.deprecatedAt).toEqual(whole.deprecatedAt);
+  });
+});
