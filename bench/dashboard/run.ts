@@ -19,7 +19,8 @@ import { listViolations, iterateViolations, violationsQuery } from '../../lib/vi
 import { getViolationStats, violationBucketsQuery, topViolationsQuery, bucketSizeFor } from '../../lib/violations/get-violation-stats';
 import { getOverview, overviewCountsQuery, OVERVIEW_WINDOW_MS } from '../../lib/overview/get-overview';
 import { sql, type Sql } from '../../lib/db/sql';
-import { bulkWriter, generate, type SeedFacts } from './seed';
+import { bulkWriter } from './bulk-writer';
+import { generate, type SeedFacts } from './seed';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
