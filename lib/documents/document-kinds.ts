@@ -6,8 +6,7 @@ import { isJsonObject } from '../json';
  * list, new and editor pages. Contracts are a document kind too (lib/documents/kinds) but keep
  * their own tables and pages.
  */
-export const STUDIO_DOCUMENT_KINDS = ['policy', 'surface'] as const;
-export type StudioDocumentKind = (typeof STUDIO_DOCUMENT_KINDS)[number];
+export type StudioDocumentKind = 'policy' | 'surface';
 
 /** A policy's or surface's `id` (a contract's id is its tool's id, TOOL_ID_PATTERN). */
 export const DOCUMENT_NAME_PATTERN = /^[a-z][a-z0-9_.-]*$/;

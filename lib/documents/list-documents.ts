@@ -3,7 +3,7 @@ import type { DocumentKind } from '../lint';
 import { documentKind } from './kinds';
 import type { DocumentSummary } from './stores/document-store';
 
-export type { DocumentSummary, DocumentVersionSummary } from './stores/document-store';
+export type { DocumentSummary } from './stores/document-store';
 
 /** Every document of a kind in a tenant, by id, each with its versions newest first. */
 export async function listDocuments(options: { tenantId: string; kind: DocumentKind }): Promise<DocumentSummary[]> {

@@ -6,8 +6,6 @@ import type { DocumentKindSpec } from './document-kind';
 import { policyKind } from './policy';
 import { surfaceKind } from './surface';
 
-export type { DocumentKindSpec };
-
 interface ColumnsOf {
   contract: ContractColumns;
   policy: StudioDocumentColumns;
@@ -18,7 +16,7 @@ interface ColumnsOf {
 // hooks return (TypeScript correlates the two through `K`).
 const KINDS: { [K in DocumentKind]: DocumentKindSpec<ColumnsOf[K]> } = { contract: contractKind, policy: policyKind, surface: surfaceKind };
 
-/** Every document kind's plug-in: adding a kind is one file in this folder and one line here. */
+/** A document kind's plug-in. A new kind is one file in this folder, its entries above, and its name in lib/lint's DocumentKind. */
 export function documentKind<K extends DocumentKind>(kind: K): DocumentKindSpec<ColumnsOf[K]> {
   return KINDS[kind];
 }
