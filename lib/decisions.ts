@@ -1,6 +1,3 @@
-/**
- * The decisions Toolgate answers a tool call with: the one vocabulary that policies name in
- * their rules, the validator answers with, evidence records and the dashboard filters by.
- */
-export const DECISIONS = ['allow', 'deny', 'transform', 'require_approval', 'escalate'] as const;
-export type Decision = (typeof DECISIONS)[number];
+// Defined in the SDK, which agents install alone and whose contract format (a test case's
+// expected decision) names them; the server reads them from here.
+export { DECISIONS, type Decision } from './sdk/decisions';

@@ -1,28 +1,14 @@
 import { z } from 'zod';
+import { isJsonObject, type JsonObject } from './sdk/json';
 
 /**
  * The JSON helpers every concept shares. Documents, arguments and results arrive as parsed JSON
  * from agents, browsers and upstream servers, so "is this an object" is asked everywhere; it is
- * answered here once, in the two strengths the callers need.
+ * answered here once, in the two strengths the callers need. Those two checks are defined in
+ * lib/sdk/json.ts, since the SDK (which agents install alone) needs them too.
  */
 
-export type JsonObject = Record<string, unknown>;
-
-/** An object that is not an array or null: what `JSON.parse` gives for `{...}`. */
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * A JSON object whose prototype is Object's or null: what `JSON.parse` gives, and not a class
- * instance, a Map or a Date. For documents that are hashed or compiled, where an exotic object
- * would serialise differently from what was checked.
- */
-export function isPlainObject(value: unknown): value is JsonObject {
-  if (!isJsonObject(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
+export { isJsonObject, isPlainObject, type JsonObject } from './sdk/json';
 
 /** `key` is the object's own property (not one inherited, such as `constructor`). */
 export function hasOwn(value: unknown, key: string): boolean {

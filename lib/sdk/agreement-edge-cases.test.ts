@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createContractAjv } from '@/lib/contracts/json-schema-engine';
-import { cases, compile } from './agreement-cases';
+import { cases, compile } from './testing/agreement-cases';
 import { defineTool } from './define-tool';
 import { UnsupportedSchemaError } from './supported-zod-subset';
 

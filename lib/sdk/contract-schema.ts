@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { ContractTestSchema } from './contract-test-schema';
-import { isPlainObject } from '../json';
+import { isPlainObject } from './json';
 
 /**
  * The tool contract document: what a tool accepts, returns and is allowed to do. Every field
- * carries a description because the generated JSON Schema drives editor hover docs.
+ * carries a description because the generated JSON Schema drives editor hover docs. It lives in
+ * the SDK, which agents install alone, because zodToContract checks what it generates against
+ * it; the server reads it through lib/contracts/contract-schema.ts.
  */
-
-export const TOOL_CONTRACT_SCHEMA_ID = 'https://toolgate.dev/schemas/tool-contract.json';
 
 /** Ordered from harmless to irreversible; policies compare levels with `compareSideEffectLevels`. */
 export const SIDE_EFFECT_LEVELS = [
@@ -199,21 +199,3 @@ export type ToolContract = z.output<typeof ToolContractSchema>;
 /** A contract as authored: defaulted fields may be omitted. */
 export type ToolContractInput = z.input<typeof ToolContractSchema>;
 export type ContractCondition = z.output<typeof ConditionSchema>;
-
-/**
- * The JSON Schema of a document format, for editors and the API. Authors may omit defaulted
- * fields, so the input shape is described.
- */
-export function documentJsonSchema(schema: z.ZodType, id: string): Record<string, unknown> {
-  const generated = z.toJSONSchema(schema, {
-    target: 'draft-2020-12',
-    io: 'input',
-    unrepresentable: () => ({ type: 'object' }),
-  }) as Record<string, unknown>;
-  const { $schema, ...rest } = generated;
-  return { $schema, $id: id, ...rest };
-}
-
-export function toolContractJsonSchema(): Record<string, unknown> {
-  return documentJsonSchema(ToolContractSchema, TOOL_CONTRACT_SCHEMA_ID);
-}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DECISIONS } from '../validation/decide';
+import { DECISIONS } from './decisions';
 
 /**
  * The shape of a contract's test cases (`tests`); lib/validation/contract-tests.ts runs them.

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { TOOL_ID_PATTERN, type ToolContract } from '../contracts/contract-schema';
-import { describeValue } from '../validation/ajv-issues';
-import { llmMessage, MAX_LLM_MESSAGE_CHARS } from '../validation/llm-message';
+import { TOOL_ID_PATTERN, type ToolContract } from './contract-schema';
+import { describeValue } from './describe-value';
+import { llmMessage, MAX_LLM_MESSAGE_CHARS } from './llm-message';
 import type { ToolgateClient } from './create-toolgate-client';
 import { assertSupportedSchema } from './supported-zod-subset';
 import { ToolgateError } from './toolgate-error';

@@ -2,6 +2,8 @@
  * Every runtime validation code Toolgate can report, in one table. The first ten come verbatim
  * from the AXAG runtime-validation spec; the rest extend it in the same style. The table in
  * docs/runtime-api.md is generated from this object, so a code documented here is a code that exists.
+ * It lives in the SDK because the SDK reports the same issues locally (zod-issues.ts); the
+ * server reads it through lib/validation/error-codes.ts.
  *
  * Two types per code, as the spec has them: `type` is its table's class of error
  * (`precondition_error`), which every entry of `errors[]` carries; `envelope_type` names the
@@ -310,20 +312,4 @@ export function makeIssue(code: ErrorCode, options: MakeIssueOptions): Validatio
 
 export function isWarningCode(code: ErrorCode): boolean {
   return ERROR_CODES[code].severity === 'warning';
-}
-
-function escapeCell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-}
-
-export function errorCodesMarkdownTable(): string {
-  const rows = (Object.keys(ERROR_CODES) as ErrorCode[]).map((code) => {
-    const entry = ERROR_CODES[code];
-    return `| \`${code}\` | ${entry.type} | ${entry.envelope_type} | ${entry.severity} | ${escapeCell(entry.description)} | ${escapeCell(entry.suggestion)} |`;
-  });
-  return [
-    '| Error Code | Type | Envelope type | Severity | Description | Suggestion |',
-    '|---|---|---|---|---|---|',
-    ...rows,
-  ].join('\n');
 }

@@ -1,7 +1,8 @@
 /**
- * Toolgate's TypeScript SDK for agent code. Only Zod and pure modules are imported from here,
- * so it runs wherever the agent runs (Node, edge runtimes, browsers); boundary.test.ts fails if
- * anything reachable from this file touches the database, Next or Node built-ins.
+ * Toolgate's TypeScript SDK for agent code. Its modules import only each other and Zod, so it
+ * runs wherever the agent runs (Node, edge runtimes, browsers); `npm run lint` fails otherwise
+ * (the sdk-imports-beyond-itself rule in .dependency-cruiser.cjs). Tests, and their helpers in
+ * lib/sdk/testing, may import the server to prove the two agree.
  */
 export { defineTool, isTool, TOOL_BRAND } from './define-tool';
 export type { ExecuteContext, FailureStage, RunOptions, Tool, ToolConfig, ToolDefinition, ToolFailure, ToolResult, ToolSuccess } from './define-tool';

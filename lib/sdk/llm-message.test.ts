@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { checkPostCall } from './check-post-call';
-import { checkPreCall } from './check-pre-call';
+import { checkPostCall } from '@/lib/validation/check-post-call';
+import { checkPreCall } from '@/lib/validation/check-pre-call';
 import { makeIssue } from './error-codes';
 import { llmMessage, MAX_LLM_MESSAGE_CHARS, primaryErrorEnvelope } from './llm-message';
-import { callerContext, compileOrThrow, kitchenSinkContract, validArgs } from './test-contracts';
+import { callerContext, compileOrThrow, kitchenSinkContract, validArgs } from '@/lib/validation/test-contracts';
 
 const contract = compileOrThrow(kitchenSinkContract);
 

@@ -3,7 +3,8 @@ import { ERROR_CODES, type ValidationIssue } from './error-codes';
 /**
  * What the calling model reads after a refused call. It is one paragraph of plain text because
  * models act on prose more reliably than on nested JSON, and it is bounded so a call with many
- * problems cannot flood the model's context.
+ * problems cannot flood the model's context. It lives in the SDK because a tool defined with
+ * defineTool tells the model the same when its own check refuses the call.
  */
 
 export const MAX_LLM_MESSAGE_CHARS = 1500;

@@ -1,10 +1,12 @@
+import type { Decision } from './decisions';
+
 /**
  * The JSON shapes of Toolgate's runtime API as an agent sees them. They are written out here
  * rather than imported from the server modules because those modules open the database; a
  * type-level test (wire-types.test.ts) keeps the two in step.
  */
 
-export type Decision = 'allow' | 'deny' | 'transform' | 'require_approval' | 'escalate';
+export type { Decision };
 
 /** Who and what the agent acts for; CEL conditions read it as `context`. */
 export interface CallContext {

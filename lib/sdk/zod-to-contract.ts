@@ -6,7 +6,7 @@ import {
   ToolContractSchema,
   type ToolContract,
   type ToolContractInput,
-} from '../contracts/contract-schema';
+} from './contract-schema';
 import { assertSupportedSchema, UnsupportedSchemaError } from './supported-zod-subset';
 
 /**

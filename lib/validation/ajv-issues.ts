@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { makeIssue, type ErrorCode, type ValidationIssue } from './error-codes';
+import { describeValue } from '../sdk/describe-value';
 import { formatJsonPath, instanceSegments, ownValue, pointerSegments } from './json-path';
 
 /**
@@ -12,18 +13,7 @@ import { formatJsonPath, instanceSegments, ownValue, pointerSegments } from './j
 export type CheckedSubject = 'arguments' | 'result' | 'error';
 
 export const MAX_ISSUES_PER_CHECK = 50;
-const MAX_VALUE_CHARS = 80;
 const MAX_ENUM_VALUES = 20;
-
-export function describeValue(value: unknown): string {
-  let text: string;
-  try {
-    text = value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
-  } catch {
-    text = String(value);
-  }
-  return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}…` : text;
-}
 
 const RANGE_KEYWORDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
 const LENGTH_KEYWORDS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties']);

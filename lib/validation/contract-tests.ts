@@ -2,7 +2,7 @@ import type { CompiledContract } from '../contracts/compile-contract';
 import { checkPreCall } from './check-pre-call';
 import { decideFromIssues, type Decision } from './decide';
 import { makeIssue } from './error-codes';
-import type { ContractTest } from '../contracts/contract-test-schema';
+import type { ContractTest } from '../sdk/contract-test-schema';
 
 export type { ContractTest };
 

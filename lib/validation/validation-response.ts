@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ValidationIssue } from './error-codes';
 import { DECISIONS, type Decision } from './decide';
-import { llmMessage, primaryErrorEnvelope } from './llm-message';
+import { llmMessage, primaryErrorEnvelope } from '../sdk/llm-message';
 
 const IssueSchema = z
   .object({

@@ -6,7 +6,7 @@ import { db } from '@/lib/db';
 import { createApiKey } from '@/lib/auth/api-keys';
 import { hashCanonical } from '@/lib/contracts/canonical-json';
 import { findRecentDenial } from '@/lib/approvals/find-recent-denial';
-import { llmMessage } from '@/lib/validation/llm-message';
+import { llmMessage } from '@/lib/sdk/llm-message';
 import { call, expectCodes } from '@/lib/testing/api-client';
 import { admin, approver1, approver2, asSession, context, decisions, other, poll, requestRefund, retry, setUpApprovalQueue, t, viewer } from './approval-queue-setup';
 

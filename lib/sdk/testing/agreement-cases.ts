@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { z } from 'zod';
 import { compileContract, type CompiledContract } from '@/lib/contracts/compile-contract';
 import { boundaryNumbers, bmpChar, dateish, datetimeish, emailish, ipv4ish, near, numbers, opt, shortText, text, timeish, uuidish, validDatetime, validDay, validEmail, validTime, type Json } from './agreement-generators';
-import { zodToContract } from './zod-to-contract';
+import { zodToContract } from '../zod-to-contract';
 
 export function compile(input: z.ZodObject): CompiledContract {
   const document = zodToContract({ id: 'agreement.case', version: '1.0.0', description: 'Agreement test case.', owner: 'tests', kind: 'query', side_effect_level: 'none', idempotent: true, input });
