@@ -33,7 +33,9 @@ const SERVER_ONLY = [
   '^lib/generated/',
   '^lib/env\\.ts$',
   '^lib/auth/(auth|instance-secret)\\.ts$',
-  '(^|/)node_modules/(@prisma/|prisma/|better-sqlite3/|pg/|better-auth/|nodemailer/)',
+  '(^|/)node_modules/(@prisma/|prisma/|better-sqlite3/|pg/|nodemailer/)',
+  // Better Auth's server; its browser client (better-auth/react) is what sign-in forms use.
+  '(^|/)node_modules/better-auth/(?!dist/client/)',
 ];
 
 /** The HTTP layer and the front ends: they may use the domain, never the other way round. */
@@ -57,10 +59,18 @@ module.exports = {
     },
     {
       name: 'sdk-imports-beyond-itself',
-      comment: 'lib/sdk is what agent developers install: it imports only its own files and zod.',
+      comment:
+        'lib/sdk is what agent developers install, on its own: it imports only its own files and zod. Its tests, and their helpers in lib/sdk/testing, may import the server to prove the two agree.',
       severity: 'error',
-      from: { path: '^lib/sdk/', pathNot: '\\.test\\.ts$' },
+      from: { path: '^lib/sdk/', pathNot: ['\\.test\\.ts$', '^lib/sdk/testing/'] },
       to: { pathNot: '^lib/sdk/|(^|/)node_modules/zod/' },
+    },
+    {
+      name: 'components-import-database',
+      comment: 'Components read data through server components and Server Actions, never from the database client or its drivers themselves.',
+      severity: 'error',
+      from: { path: '^components/' },
+      to: { path: ['^lib/db\\.ts$', '^lib/db/', '^lib/generated/', '(^|/)node_modules/(@types/)?(pg|better-sqlite3)/'] },
     },
     {
       name: 'no-circular',
@@ -80,7 +90,8 @@ module.exports = {
   options: {
     // Generated code (the Prisma client) is a leaf here: its own cycles are its generator's affair.
     doNotFollow: { path: ['node_modules', '^lib/generated/'] },
-    exclude: { path: [SERVER_ACTIONS, '^(node_modules|\\.next[^/]*|\\.toolgate|test-results|playwright-report)/'] },
+    // node_modules stays in the graph (only not followed), so rules see which packages a file imports.
+    exclude: { path: [SERVER_ACTIONS, '^(\\.next[^/]*|\\.toolgate|test-results|playwright-report)/'] },
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] },
