@@ -2,32 +2,17 @@ import { parseDocument } from './parse-document';
 import { lintContract } from './contract';
 import { lintPolicy } from './policy';
 import { lintSurface } from './surface';
-import { hasErrors, type DocumentFormat, type DocumentKind, type LintResult } from './types';
+import { hasErrors, type DocumentKind, type LintOptions, type LintResult } from './types';
 
 export * from './types';
 export { parseDocument, detectFormat, MAX_DOCUMENT_CHARS } from './parse-document';
+export { lintRulesMarkdown } from './rules/docs-table';
 
 /**
  * The one linter. Plain TypeScript with no Node-only or React imports: the studio runs it in a
  * web worker on every keystroke, `POST /api/v1/lint` and publish run it on the server, and the
  * CLI runs it on files.
  */
-export interface LintOptions {
-  /** Defaults to a guess from the text (`{`/`[` first means JSON). */
-  format?: DocumentFormat;
-  /** Surfaces: the system prompt edited beside the document; overrides the document's `system`. */
-  prompt?: string;
-  /** Surfaces: published contracts a `{contract: "<tool id>"}` tool entry may refer to. */
-  contracts?: readonly unknown[];
-  /** Contracts and policies: the latest published version, to catch versions that go backwards. */
-  previousVersion?: string;
-  /**
-   * Publishing: compile every contract fully (Ajv code generation and test cases) however large.
-   * The studio leaves it off so very large schemas stay within its per-keystroke budget.
-   */
-  thorough?: boolean;
-}
-
 export function lintDocument(kind: DocumentKind, text: string, options: LintOptions = {}): LintResult {
   const parsed = parseDocument(text, options.format);
   if (parsed.value === undefined) return { valid: false, diagnostics: parsed.diagnostics };

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../json';
 import { clipToken, describeNumberProblem, findUnrepresentableNumbers, inspectJsonText, type NumberProblem } from '../validation/json-numbers';
 import { formatJsonPath } from '../validation/json-path';
 import { parseJsonWithSpans, type SpanNode } from './json-syntax';
@@ -161,16 +162,12 @@ function yamlNumberDiagnostics(value: unknown, locate: ParsedDocument['locate'])
       if (problem) out.push(numberDiagnostic(formatJsonPath(path), String(node), problem, locate(path)));
     } else if (Array.isArray(node)) {
       for (let i = node.length - 1; i >= 0; i--) stack.push({ value: node[i], path: [...path, i] });
-    } else if (typeof node === 'object' && node !== null) {
+    } else if (isJsonObject(node)) {
       const keys = Object.keys(node);
-      for (let i = keys.length - 1; i >= 0; i--) stack.push({ value: (node as Record<string, unknown>)[keys[i]!], path: [...path, keys[i]!] });
+      for (let i = keys.length - 1; i >= 0; i--) stack.push({ value: node[keys[i]!], path: [...path, keys[i]!] });
     }
   }
   return out;
-}
-
-export function jsonPath(path: readonly PathSegment[]): string {
-  return formatJsonPath(path);
 }
 
 function computeLineStarts(text: string): number[] {

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseDocument, type ParsedDocument } from './parse-document';
-import { lintApprovalPolicy, lintArgConstraints, lintPolicy, POLICY_LINT_CODES } from './policy';
+import { lintPolicy, POLICY_LINT_CODES } from './policy';
+import { lintApprovalPolicy } from './rules/policy/approval-rules';
+import { lintArgConstraints } from './rules/policy/arg-constraints';
 import type { Diagnostic } from './types';
 
 const BASE = `id: support-default

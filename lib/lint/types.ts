@@ -42,3 +42,19 @@ export interface LintResult {
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === 'error');
 }
+
+export interface LintOptions {
+  /** Defaults to a guess from the text (`{`/`[` first means JSON). */
+  format?: DocumentFormat;
+  /** Surfaces: the system prompt edited beside the document; overrides the document's `system`. */
+  prompt?: string;
+  /** Surfaces: published contracts a `{contract: "<tool id>"}` tool entry may refer to. */
+  contracts?: readonly unknown[];
+  /** Contracts and policies: the latest published version, to catch versions that go backwards. */
+  previousVersion?: string;
+  /**
+   * Publishing: compile every contract fully (Ajv code generation and test cases) however large.
+   * The studio leaves it off so very large schemas stay within its per-keystroke budget.
+   */
+  thorough?: boolean;
+}

@@ -1,0 +1,106 @@
+import { compileCondition } from '../contracts/compile-conditions';
+import { canonicalJson } from '../contracts/canonical-json-core';
+import { MAX_CONTRACT_BYTES, MAX_CONTRACT_DEPTH } from '../contracts/compile-contract';
+import type { ContractProblem } from '../contracts/contract-problems';
+import { checkSchemaAgainstMeta } from '../contracts/json-schema-engine';
+import { schemaDeclaresPath } from '../contracts/schema-guards';
+import { isPlainObject } from '../json';
+import { formatJsonPath, ownValue } from '../validation/json-path';
+import type { PathSegment } from './parse-document';
+
+/**
+ * The contract compiler's stages run field by field, for documents the compiler itself is not
+ * given (see rules/contract/context.ts): they find what the compiler would, under its codes and
+ * paths, without stopping at the first stage that fails.
+ */
+
+export const SCHEMA_FIELDS = [
+  { field: 'input', code: 'CONTRACT_INPUT_SCHEMA_INVALID' },
+  { field: 'output', code: 'CONTRACT_OUTPUT_SCHEMA_INVALID' },
+  { field: 'errors', code: 'CONTRACT_ERRORS_SCHEMA_INVALID' },
+] as const;
+export const CONDITION_FIELDS = ['preconditions', 'postconditions'] as const;
+
+function depthExceeds(root: unknown, limit: number): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value: root, depth: 1 }];
+  while (stack.length > 0) {
+    const { value, depth } = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(value) ? (value as unknown[]) : Object.values(value)) stack.push({ value: child, depth: depth + 1 });
+  }
+  return false;
+}
+
+export function fieldwiseCompilerFindings(document: Record<string, unknown>): ContractProblem[] {
+  const problems: ContractProblem[] = [];
+  if (depthExceeds(document, MAX_CONTRACT_DEPTH)) {
+    return [{ code: 'CONTRACT_TOO_LARGE', message: `The document nests deeper than ${MAX_CONTRACT_DEPTH} levels.`, path: '$' }];
+  }
+  try {
+    const bytes = new TextEncoder().encode(canonicalJson(document)).byteLength;
+    if (bytes > MAX_CONTRACT_BYTES) {
+      problems.push({ code: 'CONTRACT_TOO_LARGE', message: `The document is ${bytes} bytes of canonical JSON; the limit is ${MAX_CONTRACT_BYTES}.`, path: '$' });
+    }
+  } catch (error) {
+    problems.push({ code: 'CONTRACT_SCHEMA_INVALID', message: `The document is not plain JSON: ${error instanceof Error ? error.message : String(error)}`, path: '$' });
+  }
+  for (const { field, code } of SCHEMA_FIELDS) {
+    const schema = ownValue(document, field);
+    if (!isPlainObject(schema)) continue;
+    const meta = checkSchemaAgainstMeta(schema);
+    if (!meta.ok) problems.push({ code, message: meta.message.slice(0, 500), path: formatJsonPath([field]) });
+  }
+  for (const field of CONDITION_FIELDS) {
+    const conditions = ownValue(document, field);
+    if (!Array.isArray(conditions)) continue;
+    conditions.slice(0, 50).forEach((condition, index) => {
+      const expression = ownValue(condition, 'expression');
+      if (typeof expression !== 'string' || expression.length > 2000) return;
+      const compiled = compileCondition({ id: 'lint', expression, message: 'lint' }, field === 'preconditions' ? 'pre' : 'post');
+      if (!compiled.ok) problems.push({ code: 'CONTRACT_EXPRESSION_INVALID', message: compiled.message, path: formatJsonPath([field, index, 'expression']) });
+    });
+  }
+  const input = ownValue(document, 'input');
+  const scope = ownValue(document, 'scope');
+  const declared: { path: unknown; at: PathSegment[] }[] = [
+    { path: ownValue(scope, 'tenant'), at: ['scope', 'tenant'] },
+    { path: ownValue(scope, 'user'), at: ['scope', 'user'] },
+  ];
+  const sensitive = ownValue(document, 'sensitive');
+  if (Array.isArray(sensitive)) sensitive.slice(0, 100).forEach((path, index) => declared.push({ path, at: ['sensitive', index] }));
+  for (const { path, at } of declared) {
+    if (typeof path === 'string' && path.length <= 256 && isPlainObject(input) && !schemaDeclaresPath(input, path)) {
+      problems.push({ code: 'CONTRACT_SCOPE_PATH_UNKNOWN', message: `"${path}" is not a property declared in the input schema.`, path: formatJsonPath(at) });
+    }
+  }
+  return problems;
+}
+
+/**
+ * Turns a JSONPath string from the compiler back into segments, guided by the document itself:
+ * at each step the member whose formatted segment prefixes the rest of the path is taken, so
+ * keys with dots, quotes or brackets in them resolve without parsing the quoting rules.
+ */
+export function segmentsOfJsonPath(root: unknown, path: string): PathSegment[] {
+  const out: PathSegment[] = [];
+  if (!path.startsWith('$')) return out;
+  let rest = path.slice(1);
+  let current = root;
+  while (rest.length > 0 && out.length < 100) {
+    const members: PathSegment[] = Array.isArray(current) ? current.map((_, i) => i) : isPlainObject(current) ? Object.keys(current) : [];
+    let best: { segment: PathSegment; length: number } | undefined;
+    for (const segment of members) {
+      const text = formatJsonPath([segment]).slice(1);
+      const boundary = rest[text.length];
+      if (rest.startsWith(text) && (boundary === undefined || boundary === '.' || boundary === '[') && text.length > (best?.length ?? 0)) {
+        best = { segment, length: text.length };
+      }
+    }
+    if (!best) break;
+    out.push(best.segment);
+    rest = rest.slice(best.length);
+    current = typeof best.segment === 'number' ? (current as unknown[])[best.segment] : ownValue(current, best.segment);
+  }
+  return out;
+}
