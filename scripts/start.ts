@@ -12,7 +12,7 @@ import { projectRoot } from '../lib/db/schema-engine';
 import { bootstrap } from '../lib/tenants/bootstrap';
 import { disconnectDb } from '../lib/db';
 import { createDataPlaneServer, type NodeHandler } from '../lib/data-plane/server';
-import type { HttpMethod } from '../lib/api/mount-route';
+import type { HttpMethod } from '../lib/api/http-methods';
 import { closeEvidenceWriter, setRawEvidenceStore } from '../lib/evidence/record-evidence';
 import { threadedEvidenceStore } from '../lib/evidence/sqlite-writer-thread';
 import { startBackgroundJobs, stopBackgroundJobs } from '../lib/jobs/background-jobs';

@@ -1,30 +1,28 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiAllowedMethods } from './api-methods';
-import { allowedMethods } from './mount-route';
+import { allowedMethods } from './http-methods';
+import { API_ROUTES } from './routes';
 
-const apiRoot = path.join(import.meta.dirname, '..', '..', 'app', 'api');
-
-function routeFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? routeFiles(full) : name === 'route.ts' ? [full] : [];
-  });
-}
+const betterAuthRoute = path.join(import.meta.dirname, '..', '..', 'app', 'api', 'auth', '[...all]', 'route.ts');
 
 describe('apiAllowedMethods', () => {
-  it('names, for a path of every route file under app/api, the methods that file mounts', () => {
-    const files = routeFiles(apiRoot);
-    expect(files.length).toBeGreaterThan(40);
-    for (const file of files) {
-      const segments = path.relative(apiRoot, path.dirname(file)).split(path.sep);
-      const urlPath = `/api/${segments.map((s) => (s === '[...all]' ? 'sign-in/email' : /^\[\w+\]$/.test(s) ? 'x1' : s)).join('/')}`;
-      // `mountRoute({ GET: handler, POST: other })` (lib/api/mount-route.ts).
-      const mounted = [...readFileSync(file, 'utf8').matchAll(/\b(GET|POST|PUT|PATCH|DELETE):/g)].map((m) => m[1] as string);
-      expect(mounted.length, file).toBeGreaterThan(0);
-      expect(apiAllowedMethods(urlPath), urlPath).toEqual(allowedMethods(mounted));
+  it('names, for a path of every template in the route table, the methods the table declares for it', () => {
+    const templates = new Set(API_ROUTES.map((route) => route.path));
+    expect(templates.size).toBeGreaterThan(40);
+    for (const template of templates) {
+      const urlPath = template.replace(/\{\w+\}/g, 'x1');
+      expect(apiAllowedMethods(urlPath), urlPath).toEqual(allowedMethods(API_ROUTES.filter((route) => route.path === template).map((route) => route.method)));
     }
+  });
+
+  it("names, for Better Auth's paths, the methods its route file mounts", () => {
+    // `mountRoute({ GET: handler, POST: other })` (lib/api/mount-route.ts).
+    const mounted = [...readFileSync(betterAuthRoute, 'utf8').matchAll(/\b(GET|POST|PUT|PATCH|DELETE):/g)].map((m) => m[1] as string);
+    expect(mounted.length).toBeGreaterThan(0);
+    expect(apiAllowedMethods('/api/auth/sign-in/email')).toEqual(allowedMethods(mounted));
+    expect(apiAllowedMethods('/api/auth/')).toBeNull();
   });
 
   it('prefers the static route where a dynamic one matches too, as Next does', () => {

@@ -14,6 +14,8 @@ import type { IncomingCall } from './incoming-call';
 import { log } from '../log';
 import { isSafeMethod } from '../http/same-origin';
 import { crossSiteError } from '../http/cross-site-error';
+import { parsePathParams, type PathParamsSchema } from './path-params';
+import type { DeclaredMethod } from './http-methods';
 
 /**
  * The auth an endpoint needs: an API key with a scope, a signed-in user with a permission, or
@@ -27,31 +29,48 @@ export type RouteResult = { status: number; headers: Record<string, string>; tex
 
 export type RouteHandler = ((request: Request, context?: { params?: Promise<Record<string, string | string[]>> | Record<string, string | string[]> }) => Promise<Response>) & {
   /** What the OpenAPI document is generated from. */
-  readonly spec?: RouteSpec;
+  readonly spec: RouteSpec;
   /** The same handler without the Web Request/Response round trip (the data plane). */
   readonly serve: (call: IncomingCall, params: Record<string, string>) => Promise<RouteResult>;
 };
+
+/** One row of the route table (lib/api/routes.ts): a handler at a method and path template. */
+export interface ApiRoute {
+  method: DeclaredMethod;
+  /** `/api/v1/approvals/{id}`: each `{name}` has a schema in the handler's `params`. */
+  path: string;
+  summary: string;
+  handler: RouteHandler;
+  /** Served by the data plane as well as by Next: what agents call on every tool call. */
+  dataPlane?: true;
+}
 
 export interface RouteSpec {
   auth: AuthRequirement;
   body?: z.ZodType;
   query?: z.ZodType;
-  response?: z.ZodType;
+  params?: PathParamsSchema;
+  response: z.ZodType;
+  otherMediaTypes?: Record<string, z.ZodType>;
 }
 
-interface RouteDefinition<BS extends z.ZodType | undefined, QS extends z.ZodType | undefined> {
+interface RouteDefinition<BS extends z.ZodType | undefined, QS extends z.ZodType | undefined, PS extends PathParamsSchema | undefined> {
   auth: AuthRequirement;
   body?: BS;
   query?: QS;
-  /** Checked in tests (TOOLGATE_VALIDATE_RESPONSES=1): agents depend on exact shapes. */
-  response?: z.ZodType;
+  /** One schema per `{name}` of the route's path template (lib/api/path-params.ts). */
+  params?: PS;
+  /** The JSON answer. Checked in tests (TOOLGATE_VALIDATE_RESPONSES=1): agents depend on exact shapes. */
+  response: z.ZodType;
+  /** Answers in another media type, which the handler returns as its own Response (a CSV download). */
+  otherMediaTypes?: Record<string, z.ZodType>;
   handler: (ctx: {
     call: IncomingCall;
     requestId: string;
     caller: Caller;
     body: BS extends z.ZodType ? z.infer<BS> : undefined;
     query: QS extends z.ZodType ? z.infer<QS> : undefined;
-    params: Record<string, string>;
+    params: PS extends PathParamsSchema ? z.infer<PS> : Record<string, never>;
   }) => Promise<Response | JsonResult>;
 }
 
@@ -69,8 +88,8 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
  * the error envelope. The result is a Web-standard `(Request) => Promise<Response>` for Next's
  * route files, with `serve` for servers that have no Web Request to give (the data plane).
  */
-export function defineRoute<BS extends z.ZodType | undefined = undefined, QS extends z.ZodType | undefined = undefined>(
-  definition: RouteDefinition<BS, QS>,
+export function defineRoute<BS extends z.ZodType | undefined = undefined, QS extends z.ZodType | undefined = undefined, PS extends PathParamsSchema | undefined = undefined>(
+  definition: RouteDefinition<BS, QS, PS>,
 ): RouteHandler {
   const serve = async (call: IncomingCall, params: Record<string, string>): Promise<RouteResult> => {
     const requestId = requestIdOf(call);
@@ -83,19 +102,21 @@ export function defineRoute<BS extends z.ZodType | undefined = undefined, QS ext
         const raw = await readJsonBody(call, { maxBytes: e.TOOLGATE_MAX_BODY_BYTES, maxDepth: e.TOOLGATE_MAX_JSON_DEPTH }, definition.body);
         body = parseWith(definition.body, raw, 'body');
       }
+      // Last, as the lookup it stands in for was: a malformed id answers like an unknown one.
+      const parsedParams = definition.params ? parsePathParams(definition.params, params) : {};
       const result = await definition.handler({
         call,
         requestId,
         caller: caller as Caller,
         body: body as never,
         query: query as never,
-        params,
+        params: parsedParams as never,
       });
       if (result instanceof Response) {
         result.headers.set('x-request-id', requestId);
         return { response: result };
       }
-      if (definition.response && process.env.TOOLGATE_VALIDATE_RESPONSES === '1') {
+      if (process.env.TOOLGATE_VALIDATE_RESPONSES === '1') {
         const checked = definition.response.safeParse(result.body);
         if (!checked.success) throw new Error(`response does not match its schema: ${z.prettifyError(checked.error)}`);
       }
@@ -106,7 +127,8 @@ export function defineRoute<BS extends z.ZodType | undefined = undefined, QS ext
   };
   const handler = async (request: Request, context?: { params?: Promise<Record<string, string | string[]>> | Record<string, string | string[]> }) =>
     toResponse(await serve(webCall(request), await resolveParams(context?.params)));
-  return Object.assign(handler, { serve, spec: { auth: definition.auth, body: definition.body, query: definition.query, response: definition.response } });
+  const { auth, body, query, params, response, otherMediaTypes } = definition;
+  return Object.assign(handler, { serve, spec: { auth, body, query, params, response, otherMediaTypes } });
 }
 
 function requestIdOf(call: IncomingCall): string {

@@ -1,7 +1,10 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { allowedMethods, HTTP_METHODS, methodNotAllowed, mountRoute } from './mount-route';
+import { allowedMethods, HTTP_METHODS } from './http-methods';
+import { createRouteMatcher } from './match-route';
+import { methodNotAllowed, mountRoute, mountRouteTable } from './mount-route';
+import { API_ROUTES } from './routes';
 
 const apiRoot = path.join(import.meta.dirname, '..', '..', 'app', 'api');
 
@@ -75,12 +78,54 @@ describe('mountRoute', () => {
   });
 });
 
-// Walks every route file, so routes added later are held to the same answer.
+describe('mountRouteTable', () => {
+  const echo = (label: string) => async (req: Request, context?: { params?: unknown }) => Response.json({ label, method: req.method, params: await context?.params });
+  const table = mountRouteTable(
+    createRouteMatcher([
+      { method: 'GET', path: '/api/v1/things/{id}', handler: echo('get thing') },
+      { method: 'DELETE', path: '/api/v1/things/{id}', handler: echo('delete thing') },
+      { method: 'POST', path: '/api/v1/things/import', handler: echo('import') },
+    ] as const),
+  );
+
+  it('passes each request to the route of its template, with the params decoded', async () => {
+    expect(await (await table.GET(request('GET', 'http://localhost/api/v1/things/a%20b'))).json()).toEqual({ label: 'get thing', method: 'GET', params: { id: 'a b' } });
+    expect(await (await table.DELETE(request('DELETE', 'http://localhost/api/v1/things/t1'))).json()).toMatchObject({ label: 'delete thing' });
+    expect(await (await table.POST(request('POST', 'http://localhost/api/v1/things/import'))).json()).toMatchObject({ label: 'import', params: {} });
+  });
+
+  it('answers HEAD, OPTIONS and other methods as mountRoute does, per template', async () => {
+    const head = await table.HEAD(request('HEAD', 'http://localhost/api/v1/things/t1'));
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    expect((await table.OPTIONS(request('OPTIONS', 'http://localhost/api/v1/things/t1'))).headers.get('allow')).toBe('GET, HEAD, DELETE, OPTIONS');
+    const refused = await table.GET(request('GET', 'http://localhost/api/v1/things/import'));
+    expect(refused.status).toBe(405);
+    expect(refused.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+
+  it('answers a path no template matches with the 404 envelope', async () => {
+    for (const method of HTTP_METHODS) {
+      const res = await table[method](request(method, 'http://localhost/api/v1/nothing/here', { 'x-request-id': 'req-404' }));
+      expect(res.status, method).toBe(404);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(await res.json()).toEqual({ error: { code: 'not_found', message: 'Nothing is served at /api/v1/nothing/here.' }, request_id: 'req-404' });
+    }
+  });
+});
+
+// Walks every path the API serves (the route table and Better Auth's), so routes added later
+// are held to the same answer.
 describe('every route under app/api', () => {
   const files = routeFiles(apiRoot).sort();
+  const catchAll = path.join(apiRoot, 'v1', '[...path]', 'route.ts');
+  const betterAuth = path.join(apiRoot, 'auth', '[...all]', 'route.ts');
+  const paths = [...new Set(API_ROUTES.map((route) => route.path.replace(/\{\w+\}/g, 'x1')))].map((urlPath) => ({ urlPath, file: catchAll }));
+  paths.push({ urlPath: '/api/auth/sign-in/email', file: betterAuth });
 
-  it('finds the route files', () => {
-    expect(files.length).toBeGreaterThan(30);
+  it('finds the route files and the paths they serve', () => {
+    expect(files).toEqual([betterAuth, catchAll].sort());
+    expect(paths.length).toBeGreaterThan(30);
   });
 
   it('exports every method through mountRoute', async () => {
@@ -93,11 +138,10 @@ describe('every route under app/api', () => {
   });
 
   it('answers methods it does not serve with 405, Allow and the envelope', async () => {
-    for (const file of files) {
+    for (const { urlPath, file } of paths) {
       const mod = (await import(file)) as Record<string, ((request: Request, context: unknown) => Promise<Response>) | undefined>;
       // An unconverted file is reported by the test above.
       if (typeof mod.OPTIONS !== 'function') continue;
-      const urlPath = `/api/${path.relative(apiRoot, path.dirname(file)).split(path.sep).join('/')}`;
       const url = `http://localhost${urlPath}`;
       const context = { params: Promise.resolve({}) };
       const options = await mod.OPTIONS(request('OPTIONS', url), context);

@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { jsonResult, type RouteResult } from './define-route';
-
-/** Every method a Next route file can export. */
-export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
-
-/** The methods a route declares; HEAD follows GET and OPTIONS is answered for every route. */
-export type DeclaredMethod = Exclude<HttpMethod, 'HEAD' | 'OPTIONS'>;
+import { allowedMethods, HTTP_METHODS, type DeclaredMethod, type HttpMethod } from './http-methods';
 
 type RouteContext = { params?: Promise<Record<string, string | string[]>> | Record<string, string | string[]> };
 export type WebRouteHandler = (request: Request, context?: RouteContext) => Promise<Response>;
@@ -43,16 +37,48 @@ export function mountRoute(handlers: Partial<Record<DeclaredMethod, WebRouteHand
   };
 }
 
-/** What a route with these declared methods allows, in a fixed order. */
-export function allowedMethods(declared: readonly string[]): HttpMethod[] {
-  return HTTP_METHODS.filter((method) => declared.includes(method) || (method === 'HEAD' && declared.includes('GET')) || method === 'OPTIONS');
+/** What `mountRouteTable` needs of a match (lib/api/match-route.ts). */
+interface TableMatch {
+  group: { routes: ReadonlyMap<string, { handler: WebRouteHandler }> };
+  params: Record<string, string>;
+}
+
+/**
+ * The exports of a catch-all route file serving a whole route table: each request goes to the
+ * routes of its path's template, mounted as `mountRoute` mounts a route file (so HEAD, OPTIONS
+ * and the 405 answer the same), and a path no template matches gets the 404 envelope.
+ */
+export function mountRouteTable(match: (pathname: string) => TableMatch | null): Record<HttpMethod, WebRouteHandler> {
+  const mounted = new WeakMap<TableMatch['group'], Record<HttpMethod, WebRouteHandler>>();
+  const dispatch =
+    (method: HttpMethod): WebRouteHandler =>
+    async (request) => {
+      const pathname = new URL(request.url).pathname;
+      const matched = match(pathname);
+      if (!matched) return toResponse(pathNotFound(pathname, request.headers.get('x-request-id')));
+      let routes = mounted.get(matched.group);
+      if (!routes) {
+        routes = mountRoute(Object.fromEntries([...matched.group.routes].map(([declared, route]) => [declared, route.handler])));
+        mounted.set(matched.group, routes);
+      }
+      return routes[method](request, { params: matched.params });
+    };
+  return Object.fromEntries(HTTP_METHODS.map((method) => [method, dispatch(method)])) as Record<HttpMethod, WebRouteHandler>;
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
+const usableRequestId = (incoming: string | null) => (incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID());
+
+/** The 404 envelope for an API path no route serves, shared by Next's catch-all and the data-plane server. */
+export function pathNotFound(path: string, incomingRequestId: string | null): RouteResult {
+  const requestId = usableRequestId(incomingRequestId);
+  return jsonResult({ error: { code: 'not_found', message: `Nothing is served at ${path.slice(0, 200)}.` }, request_id: requestId }, 404, undefined, requestId);
+}
+
 /** The 405 envelope, shared by Next's route files and the data-plane server. */
 export function methodNotAllowed(method: string, path: string, allowed: readonly string[], incomingRequestId: string | null): RouteResult {
-  const requestId = incomingRequestId && REQUEST_ID.test(incomingRequestId) ? incomingRequestId : randomUUID();
+  const requestId = usableRequestId(incomingRequestId);
   const shown = method.length > 20 ? `${method.slice(0, 20)}…` : method;
   const body = {
     error: { code: 'method_not_allowed', message: `${shown} is not allowed on ${path.slice(0, 200)}; use ${allowed.join(', ')}.`, details: { allowed_methods: allowed } },

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { POST as accept } from '@/app/api/v1/invitations/accept/route';
 import { db } from '@/lib/db';
 import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
 import { call } from '@/lib/testing/api-client';
 import { runToolgate } from './run-toolgate';
+import { acceptInvitationHandler as accept } from '@/lib/api/handlers/members';
 
 async function run(argv: string[]) {
   let stdout = '';

@@ -1,44 +1,36 @@
-import type { RouteHandler } from '../api/define-route';
-import { allowedMethods, type HttpMethod } from '../api/mount-route';
-import { validatePostHandler, validatePreHandler } from '../api/handlers/validate';
-import { getApprovalHandler } from '../api/handlers/approvals';
-import { createConfirmationHandler } from '../api/handlers/confirmations';
-import { validateManifestHandler, validatePipelineHandler } from '../api/handlers/pipeline';
-
-export interface DataPlaneRoute {
-  method: 'GET' | 'POST';
-  pattern: RegExp;
-  handler: RouteHandler;
-}
+import type { ApiRoute } from '../api/define-route';
+import { allowedMethods, type HttpMethod } from '../api/http-methods';
+import type { RouteGroup } from '../api/match-route';
+import { API_ROUTES, matchApiRoute } from '../api/routes';
 
 /**
  * What agents call on every tool call, served by the lean server without Next's request
- * pipeline. The handlers are the same functions the Next route files mount.
+ * pipeline: the routes of the table marked `dataPlane`, with the same handlers Next serves.
  */
-export const DATA_PLANE_ROUTES: DataPlaneRoute[] = [
-  { method: 'POST', pattern: /^\/api\/v1\/validate\/pre$/, handler: validatePreHandler },
-  { method: 'POST', pattern: /^\/api\/v1\/validate\/post$/, handler: validatePostHandler },
-  { method: 'POST', pattern: /^\/api\/v1\/confirmations$/, handler: createConfirmationHandler },
-  { method: 'GET', pattern: /^\/api\/v1\/approvals\/(?<id>[A-Za-z0-9_-]{1,64})$/, handler: getApprovalHandler },
-  { method: 'POST', pattern: /^\/api\/v1\/pipeline\/validate$/, handler: validatePipelineHandler },
-  { method: 'POST', pattern: /^\/api\/v1\/manifests\/validate$/, handler: validateManifestHandler },
-];
+export const DATA_PLANE_ROUTES: readonly ApiRoute[] = API_ROUTES.filter((route) => route.dataPlane);
+
+/** The methods the data plane serves on a template's path, for the templates it serves at all. */
+const SERVED = new Map<RouteGroup<ApiRoute>, HttpMethod[]>();
+for (const route of DATA_PLANE_ROUTES) {
+  const group = matchApiRoute(route.path)?.group;
+  if (group) SERVED.set(group, allowedMethods([...group.routes.values()].filter((r) => r.dataPlane).map((r) => r.method)));
+}
 
 export type DataPlaneMatch =
-  | { route: DataPlaneRoute; params: Record<string, string> }
+  | { route: ApiRoute; params: Record<string, string> }
   /** The path is served here, but not with this method. */
   | { allowed: HttpMethod[] }
   | null;
 
-/** The route for a method and path; HEAD is served as GET (Node sends no body for it). */
+/**
+ * The route for a method and path; HEAD is served as GET (Node sends no body for it). The path
+ * is matched against the whole table, so a template the data plane does not serve is never
+ * taken for one it does.
+ */
 export function matchDataPlaneRoute(method: string, pathname: string): DataPlaneMatch {
-  const wanted = method === 'HEAD' ? 'GET' : method;
-  let declared: string[] | undefined;
-  for (const route of DATA_PLANE_ROUTES) {
-    const match = route.pattern.exec(pathname);
-    if (!match) continue;
-    if (route.method === wanted) return { route, params: { ...match.groups } };
-    (declared ??= []).push(route.method);
-  }
-  return declared ? { allowed: allowedMethods(declared) } : null;
+  const matched = matchApiRoute(pathname);
+  const allowed = matched && SERVED.get(matched.group);
+  if (!matched || !allowed) return null;
+  const route = matched.group.routes.get(method === 'HEAD' ? 'GET' : method);
+  return route?.dataPlane ? { route, params: matched.params } : { allowed };
 }

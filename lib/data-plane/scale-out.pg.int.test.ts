@@ -1,6 +1,5 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
 import { db } from '@/lib/db';
 import { resetEnvForTests } from '@/lib/env';
 import { lookupOrderContract } from '@/lib/contracts/examples';
@@ -8,6 +7,7 @@ import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 import { loadValidatePre, startDataPlane, type DataPlaneProcess } from '@/lib/testing/data-plane-process';
+import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
 
 // PostgreSQL only: several writer processes on one database, and row locks held from outside.
 let t: Awaited<ReturnType<typeof createTestTenant>>;

@@ -2,7 +2,8 @@ import http from 'node:http';
 import { jsonResult, type RouteResult } from '../api/define-route';
 import type { IncomingCall } from '../api/incoming-call';
 import { tooLarge } from '../api/json-body';
-import { HTTP_METHODS, methodNotAllowed, type HttpMethod } from '../api/mount-route';
+import { HTTP_METHODS, type HttpMethod } from '../api/http-methods';
+import { methodNotAllowed, pathNotFound } from '../api/mount-route';
 import { API_SECURITY_HEADERS } from '../http/security-headers';
 import { log } from '../log';
 import { matchDataPlaneRoute } from './routes';
@@ -70,9 +71,7 @@ const NEXT_METHODS: ReadonlySet<string> = new Set(HTTP_METHODS);
 function unservedMethod(req: http.IncomingMessage, pathname: string, allowed: HttpMethod[] | null): RouteResult {
   const requestId = headerValue(req, 'x-request-id');
   if (allowed) return methodNotAllowed(req.method ?? '', pathname, allowed, requestId);
-  if (pathname === '/api' || pathname.startsWith('/api/')) {
-    return jsonResult({ error: { code: 'not_found', message: `Nothing is served at ${pathname.slice(0, 200)}.` } }, 404);
-  }
+  if (pathname === '/api' || pathname.startsWith('/api/')) return pathNotFound(pathname, requestId);
   return methodNotAllowed(req.method ?? '', pathname, ['GET', 'HEAD'], requestId);
 }
 

@@ -1,12 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POST as invite } from '@/app/api/v1/members/route';
-import { POST as accept } from '@/app/api/v1/invitations/accept/route';
 import { resetEnvForTests } from '@/lib/env';
 import { db } from '@/lib/db';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant } from '@/lib/testing/fixtures';
+import { inviteMemberHandler as invite, acceptInvitationHandler as accept } from '@/lib/api/handlers/members';
 
 /** A real SMTP server on a loopback port, keeping what it receives and the credentials it saw. */
 interface Received {

@@ -1,9 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
-import { POST as validatePost } from '@/app/api/v1/validate/post/route';
-import { POST as decide } from '@/app/api/v1/approvals/[id]/decision/route';
-import { GET as verify } from '@/app/api/v1/evidence/verify/route';
-import { GET as getTrace } from '@/app/api/v1/traces/[traceId]/route';
 import { db } from '@/lib/db';
 import { hashCanonical } from '@/lib/contracts/canonical-json';
 import { lookupOrderContract, refundPaymentContract } from '@/lib/contracts/examples';
@@ -13,6 +8,10 @@ import { updateTenantSettings } from '@/lib/tenants/tenant-settings';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 import { leaseValue, purgeRetainedPayloads } from './purge-retained-payloads';
+import { validatePreHandler as validatePre, validatePostHandler as validatePost } from '@/lib/api/handlers/validate';
+import { decideApprovalHandler as decide } from '@/lib/api/handlers/approvals';
+import { verifyEvidenceHandler as verify } from '@/lib/api/handlers/evidence';
+import { getTraceHandler as getTrace } from '@/lib/api/handlers/traces';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 let other: Awaited<ReturnType<typeof createTestTenant>>;

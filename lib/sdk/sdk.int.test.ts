@@ -1,11 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { POST as decideApproval } from '@/app/api/v1/approvals/[id]/decision/route';
-import { GET as getApproval } from '@/app/api/v1/approvals/[id]/route';
-import { POST as createConfirmation } from '@/app/api/v1/confirmations/route';
-import { POST as saveContractDraft } from '@/app/api/v1/contracts/route';
-import { POST as validatePost } from '@/app/api/v1/validate/post/route';
-import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
+import * as nextRoutes from '@/app/api/v1/[...path]/route';
 import { publishDocumentVersion } from '@/lib/documents/publish-document-version';
 import { db } from '@/lib/db';
 import { createTestTenant } from '@/lib/testing/fixtures';
@@ -14,31 +9,15 @@ import { createToolgateClient, defineTool, importTools, type FetchLike, type Too
 /**
  * The SDK against the real route handlers and a real database: tools imported as drafts,
  * published, then called in delegation mode. Requests go through an injected fetch that
- * dispatches to the handlers in process, exactly as Next would route them.
+ * dispatches to Next's catch-all API route in process, as Next would route them.
  */
-
-type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
-const ROUTES: [method: string, pattern: RegExp, handler: Handler][] = [
-  ['POST', /^\/api\/v1\/validate\/pre$/, validatePre],
-  ['POST', /^\/api\/v1\/validate\/post$/, validatePost],
-  ['POST', /^\/api\/v1\/confirmations$/, createConfirmation],
-  ['GET', /^\/api\/v1\/approvals\/(?<id>[^/]+)$/, getApproval],
-  ['POST', /^\/api\/v1\/approvals\/(?<id>[^/]+)\/decision$/, decideApproval],
-  ['POST', /^\/api\/v1\/contracts$/, saveContractDraft],
-];
 
 const requested: string[] = [];
 const inProcessFetch: FetchLike = async (url, init) => {
   const { pathname, search } = new URL(url);
   const method = init.method ?? 'GET';
   requested.push(`${method} ${pathname}${search}`);
-  for (const [routeMethod, pattern, handler] of ROUTES) {
-    const match = pattern.exec(pathname);
-    if (!match || routeMethod !== method) continue;
-    const params = Object.fromEntries(Object.entries(match.groups ?? {}).map(([key, value]) => [key, decodeURIComponent(value)]));
-    return handler(new Request(url, init), { params: Promise.resolve(params) });
-  }
-  return new Response(JSON.stringify({ error: { code: 'not_found', message: `no route for ${method} ${pathname}` }, request_id: 'test' }), { status: 404 });
+  return nextRoutes[method as keyof typeof nextRoutes](new Request(url, init));
 };
 
 const clientFor = (apiKey: string): ToolgateClient =>

@@ -1,11 +1,26 @@
 import { z } from 'zod';
 import { defineRoute } from '../define-route';
+import { rowIdParam } from '../path-params';
+import { isoDateTime } from '../response-schemas';
 import { API_KEY_SCOPES } from '../../auth/api-key-scopes';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../auth/api-keys';
+
+const ApiKeySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    prefix: z.string(),
+    scopes: z.array(z.enum(API_KEY_SCOPES)),
+    createdAt: isoDateTime,
+    lastUsedAt: isoDateTime.nullable(),
+    revokedAt: isoDateTime.nullable(),
+  })
+  .strict();
 
 /** GET /api/v1/api-keys — the tenant's keys (never their values). */
 export const listApiKeysHandler = defineRoute({
   auth: { apiKey: 'admin', session: 'manage_keys' },
+  response: z.object({ api_keys: z.array(ApiKeySchema) }).strict(),
   handler: async ({ caller }) => ({ body: { api_keys: await listApiKeys({ tenantId: caller.tenantId }) } }),
 });
 
@@ -13,6 +28,7 @@ export const listApiKeysHandler = defineRoute({
 export const createApiKeyHandler = defineRoute({
   auth: { apiKey: 'admin', session: 'manage_keys' },
   body: z.object({ name: z.string().min(1).max(100), scopes: z.array(z.enum(API_KEY_SCOPES)).min(1) }).strict(),
+  response: z.object({ key: z.string().describe('The key itself, shown this once.'), api_key: ApiKeySchema }).strict(),
   handler: async ({ caller, body }) => {
     const created = await createApiKey({ tenantId: caller.tenantId, name: body.name, scopes: body.scopes, createdById: caller.kind === 'session' ? caller.userId : undefined });
     return { status: 201, body: { key: created.key, api_key: created.apiKey } };
@@ -22,5 +38,7 @@ export const createApiKeyHandler = defineRoute({
 /** POST /api/v1/api-keys/{id}/revoke — a revoked key stops working at once. */
 export const revokeApiKeyHandler = defineRoute({
   auth: { apiKey: 'admin', session: 'manage_keys' },
-  handler: async ({ caller, params }) => ({ body: { api_key: await revokeApiKey({ tenantId: caller.tenantId, id: params.id ?? '' }) } }),
+  params: z.object({ id: rowIdParam('api_key') }),
+  response: z.object({ api_key: ApiKeySchema }).strict(),
+  handler: async ({ caller, params }) => ({ body: { api_key: await revokeApiKey({ tenantId: caller.tenantId, id: params.id }) } }),
 });

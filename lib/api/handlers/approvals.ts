@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../define-route';
+import { rowIdParam } from '../path-params';
 import { plainObject } from '../../json';
 import { getInstanceSecret } from '../../auth/instance-secret';
 import { getApprovalOrThrow } from '../../approvals/get-approval-or-throw';
@@ -12,6 +13,7 @@ import { CANNOT_DECIDE_CODES, QUEUE_FILTERS } from '../../approvals/approval-que
 const status = z.enum(APPROVAL_STATUSES);
 const outcome = z.enum(['pending', 'approved', 'denied']);
 const iso = z.string();
+const ApprovalParams = z.object({ id: rowIdParam('approval') });
 
 const ApprovalViewSchema = z
   .object({
@@ -123,9 +125,10 @@ export const getApprovalHandler = defineRoute({
   query: z
     .object({ wait: z.coerce.number().int().min(0).max(MAX_WAIT_SECONDS).optional().describe(`Seconds to wait for a pending approval to change (0-${MAX_WAIT_SECONDS}).`) })
     .strict(),
+  params: ApprovalParams,
   response: ApprovalViewSchema,
   handler: async ({ caller, params, query, call }) => {
-    const id = params.id ?? '';
+    const { id } = params;
     const secret = await getInstanceSecret();
     const first = await getApprovalOrThrow({ tenantId: caller.tenantId, id, secret });
     const waitSeconds = query?.wait ?? 0;
@@ -173,11 +176,12 @@ export const decideApprovalHandler = defineRoute({
       arguments: plainObject('approve only: the arguments to approve instead of the agent\'s; the token is bound to them and the agent receives them.').optional(),
     })
     .strict(),
+  params: ApprovalParams,
   response: DecisionResultSchema,
   handler: async ({ caller, params, body, requestId }) => ({
     body: await decideApproval({
       tenantId: caller.tenantId,
-      id: params.id ?? '',
+      id: params.id,
       decision: body.decision,
       comment: body.comment,
       arguments: body.arguments,

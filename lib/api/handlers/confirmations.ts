@@ -23,6 +23,9 @@ export const createConfirmationHandler = defineRoute({
       context: CallContextSchema.default({}),
     })
     .strict(),
+  response: z
+    .object({ id: z.string(), confirmation_token: z.string(), expires_at: z.string(), tool: z.string(), version: z.string() })
+    .strict(),
   handler: async ({ caller, body }) => {
     const resolved = await resolveContract({ tenantId: caller.tenantId, tool: body.tool, version: body.version });
     if (!resolved.found) throw new AppError('not_found', `Tool "${body.tool}"${body.version ? `@${body.version}` : ''} has no published contract.`, { code: resolved.reason === 'unknown_tool' ? 'AXAG_UNKNOWN_TOOL' : 'AXAG_VERSION_NOT_FOUND' });

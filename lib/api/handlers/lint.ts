@@ -23,6 +23,24 @@ const LintRequest = z
   })
   .strict();
 
+const DiagnosticSchema = z
+  .object({
+    code: z.string(),
+    severity: z.enum(['error', 'warning', 'info']),
+    message: z.string(),
+    path: z.string(),
+    range: z.object({ startLine: z.number().int(), startColumn: z.number().int(), endLine: z.number().int(), endColumn: z.number().int() }).strict(),
+    target: z.enum(['document', 'prompt']),
+  })
+  .strict();
+
+const LintResponse = z
+  .object({
+    valid: z.boolean().describe('False when any document has an error diagnostic.'),
+    results: z.array(z.object({ name: z.string().nullable(), kind: z.enum(['contract', 'policy', 'surface']), valid: z.boolean(), diagnostics: z.array(DiagnosticSchema) }).strict()),
+  })
+  .strict();
+
 /**
  * POST /api/v1/lint — the studio's linter over HTTP, for CI and other editors. Surfaces are
  * linted against the tenant's published contracts, as publishing does.
@@ -30,6 +48,7 @@ const LintRequest = z
 export const lintHandler = defineRoute({
   auth: { apiKey: 'author', session: 'read' },
   body: LintRequest,
+  response: LintResponse,
   handler: async ({ caller, body }) => {
     const contracts = body.documents.some((d) => d.kind === 'surface') ? await publishedContractDocuments(caller.tenantId) : undefined;
     const results = body.documents.map((d) => {

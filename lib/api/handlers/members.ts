@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type Caller } from '../define-route';
+import { rowIdParam } from '../path-params';
 import { ROLES } from '../../tenants/roles';
 import type { AdminActor } from '../../evidence/record-admin-evidence';
 import { memberEmailSchema } from '../../members/member-email';
@@ -14,6 +15,7 @@ import { db } from '../../db';
 
 const manage = { apiKey: 'admin', session: 'manage_members' } as const;
 const Role = z.enum(ROLES);
+const MemberParams = z.object({ id: rowIdParam('Member') });
 
 const MemberSchema = z.object({ id: z.string(), user_id: z.string(), email: z.string(), name: z.string(), role: z.string(), created_at: z.string() }).strict();
 const InvitationSchema = z.object({ id: z.string(), email: z.string(), role: z.string(), created_at: z.string(), expires_at: z.string(), invited_by: z.string() }).strict();
@@ -71,18 +73,20 @@ export const inviteMemberHandler = defineRoute({
 export const changeMemberRoleHandler = defineRoute({
   auth: manage,
   body: z.object({ role: Role }).strict(),
+  params: MemberParams,
   response: z.object({ member: MemberSchema }).strict(),
   handler: async ({ caller, body, params, requestId }) => ({
-    body: { member: memberJson(await changeMemberRole({ tenantId: caller.tenantId, membershipId: params.id ?? '', role: body.role, actor: actorOf(caller), requestId })) },
+    body: { member: memberJson(await changeMemberRole({ tenantId: caller.tenantId, membershipId: params.id, role: body.role, actor: actorOf(caller), requestId })) },
   }),
 });
 
 /** DELETE /api/v1/members/{id} — remove a person from the tenant. */
 export const removeMemberHandler = defineRoute({
   auth: manage,
+  params: MemberParams,
   response: z.object({ id: z.string(), user_id: z.string(), email: z.string(), removed: z.literal(true), sessions_ended: z.number().int() }).strict(),
   handler: async ({ caller, params, requestId }) => {
-    const removed = await removeMember({ tenantId: caller.tenantId, membershipId: params.id ?? '', actor: actorOf(caller), requestId });
+    const removed = await removeMember({ tenantId: caller.tenantId, membershipId: params.id, actor: actorOf(caller), requestId });
     return { body: { id: removed.id, user_id: removed.userId, email: removed.email, removed: true, sessions_ended: removed.sessionsEnded } };
   },
 });
@@ -90,9 +94,10 @@ export const removeMemberHandler = defineRoute({
 /** DELETE /api/v1/invitations/{id} — withdraw a pending invitation. */
 export const revokeInvitationHandler = defineRoute({
   auth: manage,
+  params: z.object({ id: rowIdParam('Invitation') }),
   response: z.object({ id: z.string(), email: z.string(), revoked: z.literal(true) }).strict(),
   handler: async ({ caller, params, requestId }) => {
-    const revoked = await revokeInvitation({ tenantId: caller.tenantId, id: params.id ?? '', actor: actorOf(caller), requestId });
+    const revoked = await revokeInvitation({ tenantId: caller.tenantId, id: params.id, actor: actorOf(caller), requestId });
     return { body: { id: revoked.id, email: revoked.email, revoked: true } };
   },
 });

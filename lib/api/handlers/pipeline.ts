@@ -1,4 +1,5 @@
 import { defineRoute } from '../define-route';
+import { JsonSchemaDocument } from '../response-schemas';
 import { readTraceparent } from '../../evidence/trace-id';
 import { PIPELINE_CONTEXT_JSON_SCHEMA, TOOL_CALL_MANIFEST_JSON_SCHEMA } from '../../pipeline';
 import {
@@ -32,11 +33,13 @@ export const validateManifestHandler = defineRoute({
 /** GET /api/v1/schemas/pipeline-context.json — the JSON Schema of AGN-036 pipeline contexts (public). */
 export const pipelineContextSchemaHandler = defineRoute({
   auth: 'none',
+  response: JsonSchemaDocument,
   handler: async () => ({ body: PIPELINE_CONTEXT_JSON_SCHEMA, headers: { 'cache-control': 'public, max-age=300' } }),
 });
 
 /** GET /api/v1/schemas/tool-call-manifest.json — the JSON Schema of tool-call manifests (public). */
 export const toolCallManifestSchemaHandler = defineRoute({
   auth: 'none',
+  response: JsonSchemaDocument,
   handler: async () => ({ body: TOOL_CALL_MANIFEST_JSON_SCHEMA, headers: { 'cache-control': 'public, max-age=300' } }),
 });

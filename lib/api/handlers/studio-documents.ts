@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { defineRoute, type Caller } from '../define-route';
+import { documentIdParam, versionParam } from '../path-params';
+import { isoDateTime, JsonSchemaDocument } from '../response-schemas';
 import { plainObject } from '../../json';
 import type { StudioDocumentKind } from '../../documents/document-kinds';
 import { documentKind } from '../../documents/kinds';
@@ -33,20 +35,44 @@ const versionBody = ({ id, version, status, served, contentHash, changeNote, cre
   document,
 });
 
+const VersionSummarySchema = z
+  .object({ version: z.string(), status: z.string(), contentHash: z.string(), changeNote: z.string().nullable(), createdAt: isoDateTime, publishedAt: isoDateTime.nullable() })
+  .strict();
+const SummarySchema = z.object({ id: z.string(), description: z.string().nullable(), latestVersion: z.string().nullable(), versions: z.array(VersionSummarySchema) }).strict();
+const VersionSchema = z
+  .object({
+    id: z.string(),
+    version: z.string(),
+    status: z.string(),
+    served: z.boolean(),
+    contentHash: z.string(),
+    changeNote: z.string().nullable(),
+    createdAt: isoDateTime,
+    publishedAt: isoDateTime.nullable(),
+    publishedBy: z.string().nullable(),
+    document: z.looseObject({}).describe('The document.'),
+  })
+  .strict();
+const SavedDraftSchema = z.object({ id: z.string(), version: z.string(), status: z.string(), contentHash: z.string(), created: z.boolean() }).strict();
+const PublishedSchema = z.object({ id: z.string(), version: z.string(), status: z.enum(['published', 'shadow']), contentHash: z.string(), publishedAt: isoDateTime }).strict();
+
 /**
  * The routes of one studio document kind, mounted at /api/v1/policies and /api/v1/surfaces with
  * the same shape as /api/v1/contracts: list, save draft, read a version, publish.
  */
 function studioDocumentHandlers(kind: StudioDocumentKind) {
   const { one, many, editPermission } = documentKind(kind);
+  const params = z.object({ id: documentIdParam(one), version: versionParam(one) });
   return {
     list: defineRoute({
       auth: { apiKey: 'author', session: 'read' },
+      response: z.object({ [many]: z.array(SummarySchema) }).strict(),
       handler: async ({ caller }) => ({ body: { [many]: (await listDocuments({ tenantId: caller.tenantId, kind })).map(summaryBody) } }),
     }),
     saveDraft: defineRoute({
       auth: { apiKey: 'author', session: editPermission },
       body: plainObject(`A ${one} document; \`id\` and \`version\` key the draft.`),
+      response: SavedDraftSchema,
       handler: async ({ caller, body }) => {
         const draft = await saveDocumentDraft({ tenantId: caller.tenantId, kind, document: body, createdById: actor(caller) });
         return { status: draft.created ? 201 : 200, body: draft };
@@ -54,8 +80,10 @@ function studioDocumentHandlers(kind: StudioDocumentKind) {
     }),
     getVersion: defineRoute({
       auth: { apiKey: ['validate', 'author'], session: 'read' },
+      params,
+      response: VersionSchema,
       handler: async ({ caller, params }) => ({
-        body: versionBody(await getDocumentVersionOrThrow({ tenantId: caller.tenantId, kind, id: params.id ?? '', version: params.version ?? '' })),
+        body: versionBody(await getDocumentVersionOrThrow({ tenantId: caller.tenantId, kind, id: params.id, version: params.version })),
       }),
     }),
     publish: defineRoute({
@@ -66,8 +94,10 @@ function studioDocumentHandlers(kind: StudioDocumentKind) {
           mode: z.enum(PUBLISH_MODES).default('enforce').describe('`shadow`: evaluate beside the served version and record, deciding nothing.'),
         })
         .strict(),
+      params,
+      response: PublishedSchema,
       handler: async ({ caller, params, body }) => ({
-        body: await publishDocumentVersion({ tenantId: caller.tenantId, kind, id: params.id ?? '', version: params.version ?? '', changeNote: body.change_note, publishedBy: actor(caller), mode: body.mode }),
+        body: await publishDocumentVersion({ tenantId: caller.tenantId, kind, id: params.id, version: params.version, changeNote: body.change_note, publishedBy: actor(caller), mode: body.mode }),
       }),
     }),
   };
@@ -89,11 +119,13 @@ export const {
 /** GET /api/v1/schemas/policy.json — the JSON Schema of policy documents (public, drives editors). */
 export const policySchemaHandler = defineRoute({
   auth: 'none',
+  response: JsonSchemaDocument,
   handler: async () => ({ body: policyJsonSchema(), headers: { 'cache-control': 'public, max-age=300' } }),
 });
 
 /** GET /api/v1/schemas/surface.json — the JSON Schema of tool surface documents (public). */
 export const surfaceSchemaHandler = defineRoute({
   auth: 'none',
+  response: JsonSchemaDocument,
   handler: async () => ({ body: surfaceJsonSchema(), headers: { 'cache-control': 'public, max-age=300' } }),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../define-route';
+import { traceIdParam } from '../path-params';
 import { listTraces } from '../../traces/list-traces';
 import { getTraceOrThrow } from '../../traces/get-trace-or-throw';
 import { TracesQuerySchema } from '../../traces/traces-query-schema';
@@ -153,6 +154,7 @@ export const listTracesHandler = defineRoute({
 /** GET /api/v1/traces/{traceId} — one trace: its records, approvals and timeline. */
 export const getTraceHandler = defineRoute({
   auth: { apiKey: 'admin', session: 'read' },
+  params: z.object({ traceId: traceIdParam() }),
   response: TraceDetailSchema,
-  handler: async ({ caller, params }) => ({ body: await getTraceOrThrow({ tenantId: caller.tenantId, traceId: params.traceId ?? '' }) }),
+  handler: async ({ caller, params }) => ({ body: await getTraceOrThrow({ tenantId: caller.tenantId, traceId: params.traceId }) }),
 });

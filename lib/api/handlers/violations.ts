@@ -40,6 +40,7 @@ export const listViolationsHandler = defineRoute({
   auth: { apiKey: 'admin', session: 'read' },
   query: ViolationsQuerySchema,
   response: ViolationListSchema,
+  otherMediaTypes: { 'text/csv': z.string().describe(`With format=csv: the violations as CSV, at most ${CSV_ROWS_MAX} rows.`) },
   handler: async ({ caller, query }) => {
     const filters = { ...violationFilters(query), ...dates(query) };
     if (query.format === 'csv') {

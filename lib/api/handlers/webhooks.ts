@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../define-route';
+import { rowIdParam } from '../path-params';
 import { createWebhook } from '../../webhooks/create-webhook';
 import { listWebhooks } from '../../webhooks/list-webhooks';
 import { deleteWebhook } from '../../webhooks/delete-webhook';
@@ -29,6 +30,7 @@ export const listWebhooksHandler = defineRoute({
 /** DELETE /api/v1/webhooks/{id} — stop sending to a webhook and drop its queued deliveries. */
 export const deleteWebhookHandler = defineRoute({
   auth: manage,
+  params: z.object({ id: rowIdParam('webhook') }),
   response: z.object({ id: z.string(), deleted: z.literal(true) }).strict(),
-  handler: async ({ caller, params }) => ({ body: await deleteWebhook({ tenantId: caller.tenantId, id: params.id ?? '' }) }),
+  handler: async ({ caller, params }) => ({ body: await deleteWebhook({ tenantId: caller.tenantId, id: params.id }) }),
 });

@@ -1,8 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
-import { GET as listApprovals } from '@/app/api/v1/approvals/route';
-import { POST as decide } from '@/app/api/v1/approvals/[id]/decision/route';
-import { GET as getTrace } from '@/app/api/v1/traces/[traceId]/route';
 import { db } from '@/lib/db';
 import { createApiKey } from '@/lib/auth/api-keys';
 import { EXAMPLE_CONTRACTS } from '@/lib/contracts/examples';
@@ -11,6 +7,9 @@ import { expireOverdueApprovals } from '@/lib/approvals/expire-approval';
 import { call } from '@/lib/testing/api-client';
 import { signIn } from './member-sessions';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
+import { listApprovalsHandler as listApprovals, decideApprovalHandler as decide } from '@/lib/api/handlers/approvals';
+import { getTraceHandler as getTrace } from '@/lib/api/handlers/traces';
 
 // What the approval card is built from (GET /api/v1/approvals): the context the agent sent,
 // stored with the approval and cleared with its arguments; what each viewer may do and why

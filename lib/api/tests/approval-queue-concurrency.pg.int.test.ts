@@ -1,7 +1,5 @@
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
-import { POST as decide } from '@/app/api/v1/approvals/[id]/decision/route';
 import { db } from '@/lib/db';
 import { AppError } from '@/lib/errors';
 import { createApiKey } from '@/lib/auth/api-keys';
@@ -9,6 +7,8 @@ import { refundPaymentContract } from '@/lib/contracts/examples';
 import { applyApprovalDecision, type DecisionPlan } from '@/lib/approvals/apply-approval-decision';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
+import { decideApprovalHandler as decide } from '@/lib/api/handlers/approvals';
 
 // PostgreSQL only: decisions racing in separate transactions on separate connections, held at
 // the same point by a row lock taken from outside.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { GET as listApprovals } from '@/app/api/v1/approvals/route';
 import { call } from '@/lib/testing/api-client';
 import { approver1, asSession, requestRefund, setUpApprovalQueue, t, viewer } from './approval-queue-setup';
+import { listApprovalsHandler as listApprovals } from '@/lib/api/handlers/approvals';
 
 setUpApprovalQueue();
 

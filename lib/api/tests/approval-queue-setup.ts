@@ -2,14 +2,13 @@
 // members of the first, and helpers that request a refund needing approval and decide it.
 import { beforeAll, expect } from 'vitest';
 import { POST as authPost } from '@/app/api/auth/[...all]/route';
-import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
-import { GET as getApproval } from '@/app/api/v1/approvals/[id]/route';
-import { POST as decide } from '@/app/api/v1/approvals/[id]/decision/route';
 import { db } from '@/lib/db';
 import { EXAMPLE_CONTRACTS } from '@/lib/contracts/examples';
 import { addMember } from '@/lib/tenants/add-member';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
+import { getApprovalHandler as getApproval, decideApprovalHandler as decide } from '@/lib/api/handlers/approvals';
 
 export type Member = { userId: string; cookie: string };
 // Assigned by setUpApprovalQueue's beforeAll; test files read them through these live bindings.

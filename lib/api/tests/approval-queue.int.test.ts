@@ -1,7 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
-import { GET as listApprovals } from '@/app/api/v1/approvals/route';
-import { POST as decide } from '@/app/api/v1/approvals/[id]/decision/route';
 import { db } from '@/lib/db';
 import { createApiKey } from '@/lib/auth/api-keys';
 import { hashCanonical } from '@/lib/contracts/canonical-json';
@@ -9,6 +6,8 @@ import { findRecentDenial } from '@/lib/approvals/find-recent-denial';
 import { llmMessage } from '@/lib/sdk/llm-message';
 import { call, expectCodes } from '@/lib/testing/api-client';
 import { admin, approver1, approver2, asSession, context, decisions, other, poll, requestRefund, retry, setUpApprovalQueue, t, viewer } from './approval-queue-setup';
+import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
+import { listApprovalsHandler as listApprovals, decideApprovalHandler as decide } from '@/lib/api/handlers/approvals';
 
 setUpApprovalQueue();
 

@@ -1,12 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
-import { GET as getApproval } from '@/app/api/v1/approvals/[id]/route';
-import { POST as decide } from '@/app/api/v1/approvals/[id]/decision/route';
-import { POST as confirm } from '@/app/api/v1/confirmations/route';
 import { db } from '@/lib/db';
 import { EXAMPLE_CONTRACTS } from '@/lib/contracts/examples';
 import { call, expectCodes } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
+import { getApprovalHandler as getApproval, decideApprovalHandler as decide } from '@/lib/api/handlers/approvals';
+import { createConfirmationHandler as confirm } from '@/lib/api/handlers/confirmations';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 let other: Awaited<ReturnType<typeof createTestTenant>>;

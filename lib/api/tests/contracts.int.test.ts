@@ -1,15 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GET as listContracts, POST as saveDraft } from '@/app/api/v1/contracts/route';
-import { GET as getVersion } from '@/app/api/v1/contracts/[tool]/versions/[version]/route';
-import { POST as publish } from '@/app/api/v1/contracts/[tool]/versions/[version]/publish/route';
-import { POST as deprecate } from '@/app/api/v1/contracts/[tool]/deprecate/route';
-import { POST as importContracts } from '@/app/api/v1/contracts/import/route';
-import { GET as exportContract } from '@/app/api/v1/contracts/[tool]/versions/[version]/export/route';
-import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
 import { lookupOrderContract } from '@/lib/contracts/examples';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { createApiKey } from '@/lib/auth/api-keys';
+import { listContractsHandler as listContracts, saveContractDraftHandler as saveDraft, getContractVersionHandler as getVersion, publishContractVersionHandler as publish, deprecateContractHandler as deprecate, importContractsHandler as importContracts, exportContractHandler as exportContract } from '@/lib/api/handlers/contracts';
+import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 let other: Awaited<ReturnType<typeof createTestTenant>>;
@@ -35,17 +30,17 @@ describe('contract registry', () => {
     const replaced = await call(saveDraft, { key: authorKey, body: doc('1.0.0', { description: 'Draft, edited.' }) });
     expect(replaced.status).toBe(200);
 
-    const published = await call(publish, { key: authorKey, params: { tool: 'orders.lookup', version: '1.0.0' }, body: { change_note: 'first' } });
+    const published = await call(publish, { key: authorKey, params: { id: 'orders.lookup', version: '1.0.0' }, body: { change_note: 'first' } });
     expect(published.status).toBe(200);
     expect(published.body.contentHash).toMatch(/^[0-9a-f]{64}$/);
 
-    const fetched = await call(getVersion, { key: t.agentKey, params: { tool: 'orders.lookup', version: '1.0.0' } });
+    const fetched = await call(getVersion, { key: t.agentKey, params: { id: 'orders.lookup', version: '1.0.0' } });
     expect(fetched.body).toMatchObject({ status: 'published', contentHash: published.body.contentHash, changeNote: 'first' });
     expect(fetched.body.document.description).toBe('Draft, edited.');
 
     const again = await call(saveDraft, { key: authorKey, body: doc('1.0.0', { description: 'sneaky edit' }) });
     expect(again.status).toBe(409);
-    expect((await call(publish, { key: authorKey, params: { tool: 'orders.lookup', version: '1.0.0' }, body: {} })).status).toBe(409);
+    expect((await call(publish, { key: authorKey, params: { id: 'orders.lookup', version: '1.0.0' }, body: {} })).status).toBe(409);
 
     const ok = await lookupCall(t.agentKey);
     expect(ok.body).toMatchObject({ decision: 'allow', version: '1.0.0', contract_hash: published.body.contentHash });
@@ -53,7 +48,7 @@ describe('contract registry', () => {
 
   it('serves the latest published version unless the call pins one, and versions only move forward', async () => {
     await call(saveDraft, { key: authorKey, body: doc('1.1.0', { input: { ...lookupOrderContract.input, required: ['tenant_id', 'order_id', 'include'] } }) });
-    expect((await call(publish, { key: authorKey, params: { tool: 'orders.lookup', version: '1.1.0' }, body: {} })).status).toBe(200);
+    expect((await call(publish, { key: authorKey, params: { id: 'orders.lookup', version: '1.1.0' }, body: {} })).status).toBe(200);
     const latest = await lookupCall(t.agentKey);
     expect(latest.body.version).toBe('1.1.0');
     expect(latest.body.errors.map((e: { code: string }) => e.code)).toEqual(['AXAG_MISSING_PARAM']);
@@ -61,7 +56,7 @@ describe('contract registry', () => {
     expect(pinned.body).toMatchObject({ version: '1.0.0', decision: 'allow' });
 
     await call(saveDraft, { key: authorKey, body: doc('0.9.0') });
-    const backwards = await call(publish, { key: authorKey, params: { tool: 'orders.lookup', version: '0.9.0' }, body: {} });
+    const backwards = await call(publish, { key: authorKey, params: { id: 'orders.lookup', version: '0.9.0' }, body: {} });
     expect(backwards.status).toBe(409);
     expect(backwards.body.error.details.latest_version).toBe('1.1.0');
   });
@@ -69,14 +64,14 @@ describe('contract registry', () => {
   it('refuses to publish a contract that does not compile (422 with problems)', async () => {
     const bad = doc('2.0.0', { input: { type: 'object', properties: { name: { type: 'string', pattern: '(a)\\1' } } } });
     expect((await call(saveDraft, { key: authorKey, body: bad })).status).toBe(201);
-    const res = await call(publish, { key: authorKey, params: { tool: 'orders.lookup', version: '2.0.0' }, body: {} });
+    const res = await call(publish, { key: authorKey, params: { id: 'orders.lookup', version: '2.0.0' }, body: {} });
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('contract_invalid');
     expect(res.body.error.details.problems.map((p: { code: string }) => p.code)).toContain('CONTRACT_REGEX_UNSAFE');
 
     const remote = doc('2.0.1', { input: { $ref: 'https://example.com/schema.json' } });
     await call(saveDraft, { key: authorKey, body: remote });
-    const remoteRes = await call(publish, { key: authorKey, params: { tool: 'orders.lookup', version: '2.0.1' }, body: {} });
+    const remoteRes = await call(publish, { key: authorKey, params: { id: 'orders.lookup', version: '2.0.1' }, body: {} });
     expect(remoteRes.status).toBe(422);
     expect(remoteRes.body.error.details.problems.map((p: { code: string }) => p.code)).toContain('CONTRACT_REMOTE_REF');
 
@@ -86,7 +81,7 @@ describe('contract registry', () => {
   });
 
   it('warns when the served contract is deprecated', async () => {
-    const res = await call(deprecate, { key: authorKey, params: { tool: 'orders.lookup' }, body: {} });
+    const res = await call(deprecate, { key: authorKey, params: { id: 'orders.lookup' }, body: {} });
     expect(res.status).toBe(200);
     const call1 = await lookupCall(t.agentKey, { arguments: { tenant_id: 'acme', order_id: 'ord_abc123', include: ['items'] } });
     expect(call1.body.decision).toBe('allow');
@@ -95,8 +90,8 @@ describe('contract registry', () => {
 
   it('keeps each tenant to its own contracts', async () => {
     expect((await lookupCall(other.agentKey)).body.errors[0].code).toBe('AXAG_UNKNOWN_TOOL');
-    expect((await call(getVersion, { key: other.agentKey, params: { tool: 'orders.lookup', version: '1.0.0' } })).status).toBe(404);
-    expect((await call(publish, { key: other.adminKey, params: { tool: 'orders.lookup', version: '0.9.0' }, body: {} })).status).toBe(404);
+    expect((await call(getVersion, { key: other.agentKey, params: { id: 'orders.lookup', version: '1.0.0' } })).status).toBe(404);
+    expect((await call(publish, { key: other.adminKey, params: { id: 'orders.lookup', version: '0.9.0' }, body: {} })).status).toBe(404);
     expect((await call(listContracts, { key: other.adminKey })).body.contracts).toEqual([]);
     const mine = await call(listContracts, { key: authorKey });
     expect(mine.body.contracts.map((c: { tool: string }) => c.tool)).toEqual(['orders.lookup']);
@@ -136,13 +131,13 @@ describe('import and export of tool definitions', () => {
 
   it('exports a published version as an MCP tool, and as OpenAI and Anthropic tools', async () => {
     await call(saveDraft, { key: authorKey, body: doc('3.0.0') });
-    await call(publish, { key: authorKey, params: { tool: 'orders.lookup', version: '3.0.0' }, body: {} });
-    const mcp = await call(exportContract, { key: t.agentKey, path: '/x?format=mcp', params: { tool: 'orders.lookup', version: '3.0.0' } });
+    await call(publish, { key: authorKey, params: { id: 'orders.lookup', version: '3.0.0' }, body: {} });
+    const mcp = await call(exportContract, { key: t.agentKey, path: '/x?format=mcp', params: { id: 'orders.lookup', version: '3.0.0' } });
     expect(mcp.status).toBe(200);
     expect(mcp.body.tool).toMatchObject({ name: 'orders.lookup', inputSchema: lookupOrderContract.input, annotations: { readOnlyHint: true } });
-    const anthropic = await call(exportContract, { key: t.agentKey, path: '/x?format=anthropic', params: { tool: 'orders.lookup', version: '3.0.0' } });
+    const anthropic = await call(exportContract, { key: t.agentKey, path: '/x?format=anthropic', params: { id: 'orders.lookup', version: '3.0.0' } });
     expect(anthropic.body.tool).toMatchObject({ name: 'orders_lookup', input_schema: lookupOrderContract.input });
-    expect((await call(exportContract, { key: t.agentKey, path: '/x?format=word', params: { tool: 'orders.lookup', version: '3.0.0' } })).status).toBe(400);
-    expect((await call(exportContract, { key: other.agentKey, path: '/x?format=mcp', params: { tool: 'orders.lookup', version: '3.0.0' } })).status).toBe(404);
+    expect((await call(exportContract, { key: t.agentKey, path: '/x?format=word', params: { id: 'orders.lookup', version: '3.0.0' } })).status).toBe(400);
+    expect((await call(exportContract, { key: other.agentKey, path: '/x?format=mcp', params: { id: 'orders.lookup', version: '3.0.0' } })).status).toBe(404);
   });
 });

@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { POST as authPost } from '@/app/api/auth/[...all]/route';
-import { POST as createKey } from '@/app/api/v1/api-keys/route';
-import { POST as decide } from '@/app/api/v1/approvals/[id]/decision/route';
-import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
 import { db } from '@/lib/db';
 import { EXAMPLE_CONTRACTS } from '@/lib/contracts/examples';
 import { addMember } from '@/lib/tenants/add-member';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+import { createApiKeyHandler as createKey } from '@/lib/api/handlers/api-keys';
+import { decideApprovalHandler as decide } from '@/lib/api/handlers/approvals';
+import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
 
 // TOOLGATE_PUBLIC_URL is http://localhost:3000 in integration tests (lib/testing/integration-setup.ts).
 const OWN = 'http://localhost:3000';

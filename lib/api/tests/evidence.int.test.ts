@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
-import { GET as verify } from '@/app/api/v1/evidence/verify/route';
-import { GET as violations } from '@/app/api/v1/violations/route';
 import { db, dbProvider } from '@/lib/db';
 import { lookupOrderContract, refundPaymentContract } from '@/lib/contracts/examples';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
+import { verifyEvidenceHandler as verify } from '@/lib/api/handlers/evidence';
+import { listViolationsHandler as violations } from '@/lib/api/handlers/violations';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 let other: Awaited<ReturnType<typeof createTestTenant>>;

@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
-import { POST as validatePost } from '@/app/api/v1/validate/post/route';
 import { FIRST_CALL_POST, FIRST_CALL_PRE, firstCallCommands } from '@/components/dashboard/first-call-example';
 import { EXAMPLE_CONTRACTS } from '@/lib/contracts/examples';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+import { validatePreHandler as validatePre, validatePostHandler as validatePost } from '@/lib/api/handlers/validate';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 

@@ -1,15 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
-import { GET as listContracts } from '@/app/api/v1/contracts/route';
-import { GET as verify } from '@/app/api/v1/evidence/verify/route';
-import { POST as revoke } from '@/app/api/v1/api-keys/[id]/revoke/route';
-import { GET as listKeys } from '@/app/api/v1/api-keys/route';
-import { GET as contractSchema } from '@/app/api/v1/schemas/tool-contract.json/route';
 import { db, disconnectDb } from '@/lib/db';
 import { lookupOrderContract } from '@/lib/contracts/examples';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 import { resetEnvForTests } from '@/lib/env';
+import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
+import { listContractsHandler as listContracts, toolContractSchemaHandler as contractSchema } from '@/lib/api/handlers/contracts';
+import { verifyEvidenceHandler as verify } from '@/lib/api/handlers/evidence';
+import { revokeApiKeyHandler as revoke, listApiKeysHandler as listKeys } from '@/lib/api/handlers/api-keys';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 const body = { tool: 'orders.lookup', call_id: 'h1', arguments: { tenant_id: 'acme', order_id: 'ord_abc123' }, context: { tenant_id: 'acme' } };

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { POST as invite } from '@/app/api/v1/members/route';
-import { POST as accept } from '@/app/api/v1/invitations/accept/route';
 import { db } from '@/lib/db';
 import { addMember } from '@/lib/tenants/add-member';
 import { acceptInvitation, acceptInvitationsForEmail, hasPendingInvitation } from '@/lib/members/accept-invitation';
@@ -11,6 +9,7 @@ import { AppError } from '@/lib/errors';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { signIn } from './member-sessions';
+import { inviteMemberHandler as invite, acceptInvitationHandler as accept } from '@/lib/api/handlers/members';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 let n = 0;

@@ -1,6 +1,5 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { PATCH as changeRole } from '@/app/api/v1/members/[id]/route';
 import { db, type Tx } from '@/lib/db';
 import { AppError } from '@/lib/errors';
 import { addMember } from '@/lib/tenants/add-member';
@@ -9,6 +8,7 @@ import { applyRemoval } from '@/lib/members/remove-member';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { asSession, signIn } from './member-sessions';
+import { changeMemberRoleHandler as changeRole } from '@/lib/api/handlers/members';
 
 // PostgreSQL only: membership changes racing in separate transactions on separate connections,
 // all held at the tenant lock by a transaction from outside and released at the same instant.

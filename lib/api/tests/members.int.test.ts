@@ -1,13 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GET as listMembers, POST as invite } from '@/app/api/v1/members/route';
-import { PATCH as changeRole, DELETE as removeMember } from '@/app/api/v1/members/[id]/route';
-import { DELETE as revokeInvitation } from '@/app/api/v1/invitations/[id]/route';
 import { db } from '@/lib/db';
 import { addMember } from '@/lib/tenants/add-member';
 import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { asSession, signIn } from './member-sessions';
+import { listMembersHandler as listMembers, inviteMemberHandler as invite, changeMemberRoleHandler as changeRole, removeMemberHandler as removeMember, revokeInvitationHandler as revokeInvitation } from '@/lib/api/handlers/members';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 let other: Awaited<ReturnType<typeof createTestTenant>>;

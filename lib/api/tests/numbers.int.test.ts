@@ -1,16 +1,15 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
-import { POST as validatePost } from '@/app/api/v1/validate/post/route';
-import { POST as confirm } from '@/app/api/v1/confirmations/route';
-import { POST as validatePipeline } from '@/app/api/v1/pipeline/validate/route';
-import { POST as saveDraft } from '@/app/api/v1/contracts/route';
-import { GET as getTrace } from '@/app/api/v1/traces/[traceId]/route';
 import { db } from '@/lib/db';
 import { hashCanonical } from '@/lib/contracts/canonical-json';
 import type { ToolContract } from '@/lib/contracts/contract-schema';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+import { validatePreHandler as validatePre, validatePostHandler as validatePost } from '@/lib/api/handlers/validate';
+import { createConfirmationHandler as confirm } from '@/lib/api/handlers/confirmations';
+import { validatePipelineHandler as validatePipeline } from '@/lib/api/handlers/pipeline';
+import { saveContractDraftHandler as saveDraft } from '@/lib/api/handlers/contracts';
+import { getTraceHandler as getTrace } from '@/lib/api/handlers/traces';
 
 // Numbers a double cannot hold as sent (1e309, integers beyond 2^53-1, non-zero numbers that
 // read as 0) are never validated, hashed, stored or shown rounded, and never a 500: validate/pre

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
-import { GET as overview } from '@/app/api/v1/overview/route';
 import { lookupOrderContract, refundPaymentContract } from '@/lib/contracts/examples';
 import { db } from '@/lib/db';
 import { recordEvidence } from '@/lib/evidence/record-evidence';
 import { traceIdFor } from '@/lib/evidence/trace-id';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
+import { overviewHandler as overview } from '@/lib/api/handlers/overview';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 let other: Awaited<ReturnType<typeof createTestTenant>>;

@@ -1,11 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
-import { POST as validatePost } from '@/app/api/v1/validate/post/route';
 import { db } from '@/lib/db';
 import { hashCanonical } from '@/lib/contracts/canonical-json';
 import type { ToolContract } from '@/lib/contracts/contract-schema';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+import { validatePreHandler as validatePre, validatePostHandler as validatePost } from '@/lib/api/handlers/validate';
 
 // Argument names that are also Object.prototype members. Presence, `properties`, CEL's has()
 // and scope paths must see only the keys the agent sent, never the prototype's. Bodies are

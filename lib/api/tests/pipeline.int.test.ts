@@ -1,6 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { POST as validatePipeline } from '@/app/api/v1/pipeline/validate/route';
-import { POST as validateManifest } from '@/app/api/v1/manifests/validate/route';
 import { db } from '@/lib/db';
 import { traceIdFor } from '@/lib/evidence/trace-id';
 import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
@@ -8,6 +6,7 @@ import { exampleManifest, exampleRun, exampleStep } from '@/lib/pipeline/example
 import { toCamelCase } from '@/lib/pipeline/test-helpers';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { call, expectCodes } from '@/lib/testing/api-client';
+import { validatePipelineHandler as validatePipeline, validateManifestHandler as validateManifest } from '@/lib/api/handlers/pipeline';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 let other: Awaited<ReturnType<typeof createTestTenant>>;
@@ -106,8 +105,8 @@ describe('POST /api/v1/manifests/validate', () => {
 
 describe('GET /api/v1/schemas/pipeline-context.json and tool-call-manifest.json', () => {
   it('serve the JSON Schemas the validator documents, without auth', async () => {
-    const { GET: contextSchema } = await import('@/app/api/v1/schemas/pipeline-context.json/route');
-    const { GET: manifestSchema } = await import('@/app/api/v1/schemas/tool-call-manifest.json/route');
+    const { pipelineContextSchemaHandler: contextSchema } = await import('@/lib/api/handlers/pipeline');
+    const { toolCallManifestSchemaHandler: manifestSchema } = await import('@/lib/api/handlers/pipeline');
     const context = await call(contextSchema, { method: 'GET' });
     const manifest = await call(manifestSchema, { method: 'GET' });
     expect([context.status, manifest.status]).toEqual([200, 200]);

@@ -1,10 +1,4 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
-import { POST as savePolicy } from '@/app/api/v1/policies/route';
-import { POST as publishPolicy } from '@/app/api/v1/policies/[id]/versions/[version]/publish/route';
-import { POST as saveContract } from '@/app/api/v1/contracts/route';
-import { POST as publishContractRoute } from '@/app/api/v1/contracts/[tool]/versions/[version]/publish/route';
-import { POST as publishSurface } from '@/app/api/v1/surfaces/[id]/versions/[version]/publish/route';
 import { db } from '@/lib/db';
 import { hashCanonical } from '@/lib/contracts/canonical-json';
 import { createApiKey } from '@/lib/auth/api-keys';
@@ -13,6 +7,9 @@ import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
 import type { PolicyEvidence } from '@/lib/policies/policy-evidence';
 import { call, expectCodes } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
+import { savePolicyDraftHandler as savePolicy, publishPolicyVersionHandler as publishPolicy, publishSurfaceVersionHandler as publishSurface } from '@/lib/api/handlers/studio-documents';
+import { saveContractDraftHandler as saveContract, publishContractVersionHandler as publishContractRoute } from '@/lib/api/handlers/contracts';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 let authorKey: string;
@@ -161,7 +158,7 @@ describe('policy decisions on validate/pre', () => {
   it('evaluates a shadow contract version beside the served one', async () => {
     const stricter = { ...lookupOrderContract, version: '1.4.0', input: { ...lookupOrderContract.input, properties: { ...(lookupOrderContract.input.properties as object), order_id: { type: 'string', pattern: '^ord_[0-9]{6}$' } } } };
     expect((await call(saveContract, { key: authorKey, body: stricter })).status).toBeLessThan(300);
-    const shadowed = await call(publishContractRoute, { key: authorKey, params: { tool: 'orders.lookup', version: '1.4.0' }, body: { mode: 'shadow' } });
+    const shadowed = await call(publishContractRoute, { key: authorKey, params: { id: 'orders.lookup', version: '1.4.0' }, body: { mode: 'shadow' } });
     expect(shadowed.status).toBe(200);
     expect(shadowed.body.status).toBe('shadow');
     const answer = await lookup('contract-shadow');

@@ -1,11 +1,10 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
-import { POST as validatePost } from '@/app/api/v1/validate/post/route';
 import { EXAMPLE_CONTRACTS } from '@/lib/contracts/examples';
 import { contractCompilations } from '@/lib/contracts/resolve-contract';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+import { validatePreHandler as validatePre, validatePostHandler as validatePost } from '@/lib/api/handlers/validate';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 

@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { POST as authPost } from '@/app/api/auth/[...all]/route';
-import { GET as listContracts } from '@/app/api/v1/contracts/route';
-import { POST as decide } from '@/app/api/v1/approvals/[id]/decision/route';
-import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
 import { db } from '@/lib/db';
 import { resetEnvForTests } from '@/lib/env';
 import { bootstrap } from '@/lib/tenants/bootstrap';
 import { addMember } from '@/lib/tenants/add-member';
 import { call } from '@/lib/testing/api-client';
+import { listContractsHandler as listContracts } from '@/lib/api/handlers/contracts';
+import { decideApprovalHandler as decide } from '@/lib/api/handlers/approvals';
+import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
 
 async function signIn(email: string, password: string) {
   const response = await authPost(

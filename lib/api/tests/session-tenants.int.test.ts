@@ -1,13 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GET as listTenants } from '@/app/api/v1/session/tenants/route';
-import { POST as switchTenant } from '@/app/api/v1/session/tenant/route';
-import { GET as listMembers } from '@/app/api/v1/members/route';
 import { addMember } from '@/lib/tenants/add-member';
 import { resetEnvForTests } from '@/lib/env';
 import { tenantCookie } from '@/lib/auth/session';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { asSession, signIn } from './member-sessions';
+import { listSessionTenantsHandler as listTenants, switchSessionTenantHandler as switchTenant, listMembersHandler as listMembers } from '@/lib/api/handlers/members';
 
 let a: Awaited<ReturnType<typeof createTestTenant>>;
 let b: Awaited<ReturnType<typeof createTestTenant>>;

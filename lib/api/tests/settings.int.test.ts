@@ -1,7 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GET as getSettings, PATCH as patchSettings } from '@/app/api/v1/settings/route';
-import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
-import { POST as validatePost } from '@/app/api/v1/validate/post/route';
 import { db } from '@/lib/db';
 import { bumpChange, pollChanges } from '@/lib/cache/change-feed';
 import { lookupOrderContract, refundPaymentContract } from '@/lib/contracts/examples';
@@ -10,6 +7,8 @@ import { addMember } from '@/lib/tenants/add-member';
 import { call } from '@/lib/testing/api-client';
 import { ORIGIN, signIn } from './member-sessions';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+import { getSettingsHandler as getSettings, updateSettingsHandler as patchSettings } from '@/lib/api/handlers/settings';
+import { validatePreHandler as validatePre, validatePostHandler as validatePost } from '@/lib/api/handlers/validate';
 
 type Member = { userId: string; cookie: string };
 let t: Awaited<ReturnType<typeof createTestTenant>>;

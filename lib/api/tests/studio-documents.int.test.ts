@@ -1,18 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GET as listPolicies, POST as savePolicy } from '@/app/api/v1/policies/route';
-import { GET as getPolicyVersion } from '@/app/api/v1/policies/[id]/versions/[version]/route';
-import { POST as publishPolicy } from '@/app/api/v1/policies/[id]/versions/[version]/publish/route';
-import { POST as saveSurface } from '@/app/api/v1/surfaces/route';
-import { GET as getSurfaceVersion } from '@/app/api/v1/surfaces/[id]/versions/[version]/route';
-import { POST as publishSurface } from '@/app/api/v1/surfaces/[id]/versions/[version]/publish/route';
-import { POST as saveContract } from '@/app/api/v1/contracts/route';
-import { POST as publishContract } from '@/app/api/v1/contracts/[tool]/versions/[version]/publish/route';
-import { POST as lint } from '@/app/api/v1/lint/route';
 import { lookupOrderContract } from '@/lib/contracts/examples';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { createApiKey } from '@/lib/auth/api-keys';
 import { db } from '@/lib/db';
+import { listPoliciesHandler as listPolicies, savePolicyDraftHandler as savePolicy, getPolicyVersionHandler as getPolicyVersion, publishPolicyVersionHandler as publishPolicy, saveSurfaceDraftHandler as saveSurface, getSurfaceVersionHandler as getSurfaceVersion, publishSurfaceVersionHandler as publishSurface } from '@/lib/api/handlers/studio-documents';
+import { saveContractDraftHandler as saveContract, publishContractVersionHandler as publishContract } from '@/lib/api/handlers/contracts';
+import { lintHandler as lint } from '@/lib/api/handlers/lint';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 let other: Awaited<ReturnType<typeof createTestTenant>>;
@@ -113,18 +107,18 @@ describe('policies and surfaces: drafts, publishing, history', () => {
 
     // Another tenant's contract of the same id does not count.
     await call(saveContract, { key: otherAuthorKey, body: lookupOrderContract });
-    await call(publishContract, { key: otherAuthorKey, params: { tool: 'orders.lookup', version: lookupOrderContract.version }, body: {} });
+    await call(publishContract, { key: otherAuthorKey, params: { id: 'orders.lookup', version: lookupOrderContract.version }, body: {} });
     expect((await call(publishSurface, { key: authorKey, params: { id: 'support-agent', version: '2.0.0' }, body: {} })).status).toBe(409);
 
     await call(saveContract, { key: authorKey, body: lookupOrderContract });
-    expect((await call(publishContract, { key: authorKey, params: { tool: 'orders.lookup', version: lookupOrderContract.version }, body: {} })).status).toBe(200);
+    expect((await call(publishContract, { key: authorKey, params: { id: 'orders.lookup', version: lookupOrderContract.version }, body: {} })).status).toBe(200);
     expect((await call(publishSurface, { key: authorKey, params: { id: 'support-agent', version: '2.0.0' }, body: {} })).status).toBe(200);
   });
 
   it('refuses to publish a contract the linter finds errors in, though it compiles', async () => {
     const broken = { ...lookupOrderContract, id: 'orders.lookup_broken', version: '1.0.0', input: { ...lookupOrderContract.input, required: ['tenant_id', 'order_id', 'ordr_id'] } };
     expect((await call(saveContract, { key: authorKey, body: broken })).status).toBe(201);
-    const refused = await call(publishContract, { key: authorKey, params: { tool: 'orders.lookup_broken', version: '1.0.0' }, body: {} });
+    const refused = await call(publishContract, { key: authorKey, params: { id: 'orders.lookup_broken', version: '1.0.0' }, body: {} });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('lint_errors');
     const row = await db().contractVersion.findFirst({ where: { tenantId: t.tenant.id, contract: { name: 'orders.lookup_broken' } } });
@@ -139,11 +133,11 @@ describe('policies and surfaces: drafts, publishing, history', () => {
       tests: [{ name: 'bad id', arguments: { tenant_id: 'acme', order_id: 'nope' }, context: { tenant_id: 'acme' }, expect: { decision, errors: ['AXAG_PATTERN_MISMATCH'] } }],
     });
     await call(saveContract, { key: authorKey, body: withTest('allow') });
-    const refused = await call(publishContract, { key: authorKey, params: { tool: 'orders.lookup_tested', version: '1.0.0' }, body: {} });
+    const refused = await call(publishContract, { key: authorKey, params: { id: 'orders.lookup_tested', version: '1.0.0' }, body: {} });
     expect(refused.status).toBe(409);
     expect(codes(refused.body)).toEqual(['CONTRACT_TEST_FAILED']);
     await call(saveContract, { key: authorKey, body: withTest('deny') });
-    expect((await call(publishContract, { key: authorKey, params: { tool: 'orders.lookup_tested', version: '1.0.0' }, body: {} })).status).toBe(200);
+    expect((await call(publishContract, { key: authorKey, params: { id: 'orders.lookup_tested', version: '1.0.0' }, body: {} })).status).toBe(200);
   });
 });
 

@@ -1,10 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
-import { POST as validatePost } from '@/app/api/v1/validate/post/route';
-import { GET as getApproval } from '@/app/api/v1/approvals/[id]/route';
-import { POST as decide } from '@/app/api/v1/approvals/[id]/decision/route';
-import { GET as traces } from '@/app/api/v1/traces/route';
-import { GET as trace } from '@/app/api/v1/traces/[traceId]/route';
 import { createApiKey } from '@/lib/auth/api-keys';
 import { lookupOrderContract, refundPaymentContract } from '@/lib/contracts/examples';
 import { listTraces } from '@/lib/traces/list-traces';
@@ -13,6 +7,9 @@ import { traceIdFor } from '@/lib/evidence/trace-id';
 import type { PolicyEvidence } from '@/lib/policies/policy-evidence';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+import { validatePreHandler as validatePre, validatePostHandler as validatePost } from '@/lib/api/handlers/validate';
+import { getApprovalHandler as getApproval, decideApprovalHandler as decide } from '@/lib/api/handlers/approvals';
+import { listTracesHandler as traces, getTraceHandler as trace } from '@/lib/api/handlers/traces';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 let other: Awaited<ReturnType<typeof createTestTenant>>;

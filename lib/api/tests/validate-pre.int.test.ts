@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
-import { POST as validatePost } from '@/app/api/v1/validate/post/route';
 import { db } from '@/lib/db';
 import { EXAMPLE_CONTRACTS } from '@/lib/contracts/examples';
 import { call, expectCodes } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+import { validatePreHandler as validatePre, validatePostHandler as validatePost } from '@/lib/api/handlers/validate';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 
@@ -120,7 +119,7 @@ describe('validate/pre', () => {
       context: { tenant_id: 'acme', user_id: 'dup-user', roles: ['shopper'] },
     });
     // Confirmation is required by this contract; confirm each call as the host app would.
-    const { POST: confirm } = await import('@/app/api/v1/confirmations/route');
+    const { createConfirmationHandler: confirm } = await import('@/lib/api/handlers/confirmations');
     const tokenFor = async () => (await call(confirm, { key: t.agentKey, body: { tool: 'cart.begin_checkout', arguments: body('x').arguments, context: { user_id: 'dup-user' } } })).body.confirmation_token;
     const first = await call(validatePre, { key: t.agentKey, body: { ...body('d1'), confirmation_token: await tokenFor() } });
     expect(first.body.decision).toBe('allow');

@@ -1,7 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
-import { GET as violations } from '@/app/api/v1/violations/route';
-import { GET as stats } from '@/app/api/v1/violations/stats/route';
 import { createApiKey } from '@/lib/auth/api-keys';
 import { lookupOrderContract, refundPaymentContract } from '@/lib/contracts/examples';
 import { db } from '@/lib/db';
@@ -9,6 +6,8 @@ import { recordEvidence } from '@/lib/evidence/record-evidence';
 import { traceIdFor } from '@/lib/evidence/trace-id';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
+import { listViolationsHandler as violations, violationStatsHandler as stats } from '@/lib/api/handlers/violations';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 let other: Awaited<ReturnType<typeof createTestTenant>>;

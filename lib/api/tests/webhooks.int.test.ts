@@ -1,10 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { POST as validatePre } from '@/app/api/v1/validate/pre/route';
-import { POST as decide } from '@/app/api/v1/approvals/[id]/decision/route';
-import { GET as listWebhooks, POST as createWebhook } from '@/app/api/v1/webhooks/route';
-import { DELETE as deleteWebhook } from '@/app/api/v1/webhooks/[id]/route';
 import { db } from '@/lib/db';
 import { refundPaymentContract } from '@/lib/contracts/examples';
 import { deliverDueWebhooks, MAX_ATTEMPTS } from '@/lib/webhooks/deliver-webhooks';
@@ -12,6 +8,9 @@ import { verifyWebhookSignature } from '@/lib/webhooks/webhook-signature';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 import { resetEnvForTests } from '@/lib/env';
+import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
+import { decideApprovalHandler as decide } from '@/lib/api/handlers/approvals';
+import { listWebhooksHandler as listWebhooks, createWebhookHandler as createWebhook, deleteWebhookHandler as deleteWebhook } from '@/lib/api/handlers/webhooks';
 
 /** The receiver below is on loopback, which only an operator's setting allows. */
 function allowPrivateReceivers(allowed: boolean) {

@@ -1,4 +1,0 @@
-import { revokeApiKeyHandler } from '@/lib/api/handlers/api-keys';
-import { mountRoute } from '@/lib/api/mount-route';
-
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ POST: revokeApiKeyHandler });

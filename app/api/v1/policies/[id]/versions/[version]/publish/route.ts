@@ -1,4 +1,0 @@
-import { publishPolicyVersionHandler } from '@/lib/api/handlers/studio-documents';
-import { mountRoute } from '@/lib/api/mount-route';
-
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ POST: publishPolicyVersionHandler });

@@ -1,4 +1,0 @@
-import { getPolicyVersionHandler } from '@/lib/api/handlers/studio-documents';
-import { mountRoute } from '@/lib/api/mount-route';
-
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: getPolicyVersionHandler });

@@ -1,4 +1,0 @@
-import { toolCallManifestSchemaHandler } from '@/lib/api/handlers/pipeline';
-import { mountRoute } from '@/lib/api/mount-route';
-
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: toolCallManifestSchemaHandler });

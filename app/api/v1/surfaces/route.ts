@@ -1,4 +1,0 @@
-import { listSurfacesHandler, saveSurfaceDraftHandler } from '@/lib/api/handlers/studio-documents';
-import { mountRoute } from '@/lib/api/mount-route';
-
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: listSurfacesHandler, POST: saveSurfaceDraftHandler });

@@ -1,4 +1,0 @@
-import { violationStatsHandler } from '@/lib/api/handlers/violations';
-import { mountRoute } from '@/lib/api/mount-route';
-
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ GET: violationStatsHandler });

@@ -1,4 +1,0 @@
-import { deleteWebhookHandler } from '@/lib/api/handlers/webhooks';
-import { mountRoute } from '@/lib/api/mount-route';
-
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = mountRoute({ DELETE: deleteWebhookHandler });
