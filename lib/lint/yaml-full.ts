@@ -1,6 +1,6 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument as parseYaml, type Node as YamlNode, type YAMLError } from 'yaml';
 import type { SpanNode } from './json-syntax';
-import { YAML_OPTIONS } from './yaml-fast';
+import { YAML_OPTIONS } from './yaml-fast-scalars';
 
 /**
  * Any YAML through the `yaml` package (YAML 1.2 core schema, unique keys, strict), turned into
