@@ -1,0 +1,34 @@
+import { db } from '../db';
+import { makeIssue, type ValidationIssue } from './error-codes';
+
+/**
+ * The AXAG_DUPLICATE_CALL warning for a call of a non-idempotent tool when the same call was
+ * allowed within the tenant's window: the same idempotency key when one is sent, else the same
+ * arguments. Null when there was none.
+ */
+export async function checkDuplicateCall(options: { tenantId: string; tool: string; argsHash: string; idempotencyKey?: string; callId: string; windowSeconds: number }): Promise<ValidationIssue | null> {
+  const duplicate = await findDuplicate(options);
+  if (!duplicate) return null;
+  return makeIssue('AXAG_DUPLICATE_CALL', {
+    intent: options.tool,
+    message: `${options.tool} is not idempotent and the same call (${options.idempotencyKey ? 'idempotency key' : 'arguments'}) was allowed ${Math.round((Date.now() - duplicate.createdAt.getTime()) / 1000)}s ago as call "${duplicate.callId}".`,
+    previous_call_id: duplicate.callId,
+  });
+}
+
+async function findDuplicate(options: { tenantId: string; tool: string; argsHash: string; idempotencyKey?: string; callId: string; windowSeconds: number }) {
+  const since = new Date(Date.now() - options.windowSeconds * 1000);
+  return db().evidence.findFirst({
+    where: {
+      tenantId: options.tenantId,
+      tool: options.tool,
+      kind: 'pre',
+      decision: 'allow',
+      createdAt: { gte: since },
+      callId: { not: options.callId },
+      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : { argsHash: options.argsHash }),
+    },
+    orderBy: { createdAt: 'desc' },
+    select: { callId: true, createdAt: true },
+  });
+}
