@@ -10,10 +10,10 @@ import { reporterFor, type Report } from './report';
  * surface.ts) builds what the checks share and runs them in the index's order, which is also
  * the order of the docs table. Adding a rule is one module and one line in an index.
  *
- * Codes never change once released: agents match on them and stored diagnostics keep them.
- * That is why tool surfaces have two prefixes: `TOOL_SURFACE_*` are Harn's codes (its
- * `tool_surface_validate`, whose codes and severities Toolgate must keep), `SURFACE_*` are
- * Toolgate's own checks of the same document.
+ * Codes are never renamed: agents match on them and stored diagnostics keep them. The prefix
+ * says whose rule it is, which is why tool surfaces have two: `TOOL_SURFACE_*` codes are Harn's
+ * (its `tool_surface_validate`; their names and severities are requirements Toolgate keeps),
+ * `SURFACE_*` codes are Toolgate's own checks of the same document.
  */
 
 export interface CodeInfo {
