@@ -1,6 +1,7 @@
-import type { ParsedDocument } from '../parse-document';
-import type { Diagnostic, Severity } from '../types';
-import { reporterFor, type Report } from './report';
+import { formatJsonPath } from '../../validation/json-path';
+import type { ParsedDocument, PathSegment } from '../parse-document';
+import type { Diagnostic, Severity, SourceRange } from '../types';
+import { diagnosticAt, type Locate } from './report';
 
 /**
  * The linter's rules, as a registry of small uniform modules (the idea of Ajv's vocabularies
@@ -54,4 +55,26 @@ export function codesOf<const Rules extends readonly { codes: CodeRegistry }[]>(
 /** Runs a kind's rules in order: the diagnostics come out rule by rule. */
 export function runRules<Context>(rules: readonly LintRule<NoInfer<Context>>[], context: Context): Diagnostic[] {
   return rules.flatMap((rule) => rule.check(context));
+}
+
+/** Builds one rule's diagnostics, taking each code's severity from the rule's own codes. */
+export interface Report<Codes extends CodeRegistry> {
+  /** A finding at `path` in the document, underlining the member's key or its value. */
+  (code: keyof Codes & string, message: string, path: readonly PathSegment[], part?: 'key' | 'value'): Diagnostic;
+  /** A finding in a surface's system prompt (`$.system`), at `range` in the prompt's own text. */
+  inPrompt(code: keyof Codes & string, message: string, range: SourceRange): Diagnostic;
+}
+
+export function reporterFor<Codes extends CodeRegistry>(codes: Codes, locate: Locate): Report<Codes> {
+  const report = (code: keyof Codes & string, message: string, path: readonly PathSegment[], part: 'key' | 'value' = 'value'): Diagnostic =>
+    diagnosticAt(locate, code, codes[code]!.severity, message, path, part);
+  const inPrompt = (code: keyof Codes & string, message: string, range: SourceRange): Diagnostic => ({
+    code,
+    severity: codes[code]!.severity,
+    message,
+    path: formatJsonPath(['system']),
+    range,
+    target: 'prompt',
+  });
+  return Object.assign(report, { inPrompt });
 }

@@ -2,8 +2,8 @@ import { hasOwn, isPlainObject } from '../../../json';
 import { ownValue } from '../../../validation/json-path';
 import type { PathSegment } from '../../parse-document';
 import type { Diagnostic } from '../../types';
-import { defineRule } from '../registry';
-import { fieldName, reporterFor, type Locate, type Report } from '../report';
+import { defineRule, reporterFor, type Report } from '../registry';
+import { fieldName, type Locate } from '../report';
 import type { PolicyContext } from './context';
 import { duplicatePatterns, toolPatternsRule } from './tool-patterns';
 

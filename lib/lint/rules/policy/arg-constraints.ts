@@ -3,8 +3,8 @@ import { isPlainObject } from '../../../json';
 import { ownValue } from '../../../validation/json-path';
 import type { PathSegment } from '../../parse-document';
 import type { Diagnostic } from '../../types';
-import { defineRule } from '../registry';
-import { fieldName, quote, reporterFor, type Locate, type Report } from '../report';
+import { defineRule, reporterFor, type Report } from '../registry';
+import { fieldName, quote, type Locate } from '../report';
 import type { PolicyContext } from './context';
 
 /** Argument constraints that constrain nothing, everything, or the same argument twice. */

@@ -3,8 +3,8 @@ import { toolPatternMatches } from '../../../policies/policy-schema';
 import { ownValue } from '../../../validation/json-path';
 import type { PathSegment } from '../../parse-document';
 import type { Diagnostic } from '../../types';
-import { defineRule } from '../registry';
-import { fieldName, quote, type Report } from '../report';
+import { defineRule, type Report } from '../registry';
+import { fieldName, quote } from '../report';
 import type { PolicyContext } from './context';
 
 /** Tool patterns that can never matter: one listed twice, a rule every call reaches another rule first. */
