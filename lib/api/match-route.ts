@@ -32,11 +32,14 @@ const newNode = <R extends MatchableRoute>(): Node<R> => ({ statics: new Map(), 
  * The lookup from a pathname to the routes of its template, for Next's catch-all route and the
  * data plane alike. A tree of segments, tried static first: where several templates match a
  * path (`/invitations/accept` and `/invitations/{id}`), the one with a static segment where the
- * other has a parameter wins, as Next orders its routes. One walk per request, whatever the
- * size of the table.
+ * other has a parameter wins, as Next orders its routes. One lookup or one walk per request,
+ * whatever the size of the table.
  */
 export function createRouteMatcher<R extends MatchableRoute>(routes: readonly R[]): (pathname: string) => RouteMatch<R> | null {
   const root = newNode<R>();
+  // Templates without parameters, by path: a path one of them matches exactly is theirs (a static
+  // segment wins everywhere), found with one lookup. Most data-plane calls are such paths.
+  const exact = new Map<string, RouteMatch<R>>();
   for (const route of routes) {
     let node = root;
     const names: string[] = [];
@@ -56,8 +59,11 @@ export function createRouteMatcher<R extends MatchableRoute>(routes: readonly R[
     if (group.routes.has(route.method)) throw new Error(`${route.method} ${route.path} is declared twice`);
     (group.routes as Map<string, R>).set(route.method, route);
     group.allowed = allowedMethods([...group.routes.keys()]);
+    if (names.length === 0) exact.set(route.path, Object.freeze({ group, params: Object.freeze({}) }));
   }
   return (pathname) => {
+    const fixed = exact.get(pathname);
+    if (fixed) return fixed;
     if (pathname.charCodeAt(0) !== 47 /* / */) return null;
     const segments = pathname.slice(1).split('/');
     const values: string[] = [];
