@@ -3,10 +3,7 @@ import { appErrorsMarkdownTable } from '../errors';
 import { CONTRACT_PROBLEM_CODES } from '../contracts/contract-problems';
 import { PIPELINE_RULES, PIPELINE_SHAPE_RULES, PIPELINE_STEP_PLAN } from '../pipeline';
 import { PIPELINE_STEPS } from '../pipeline/types';
-import { CONTRACT_LINT_CODES } from '../lint/contract';
-import { POLICY_LINT_CODES } from '../lint/policy';
-import { SURFACE_LINT_CODES } from '../lint/surface';
-import { DOCUMENT_CODES } from '../lint/parse-document';
+import { lintRulesMarkdown } from '../lint/rules/docs-table';
 
 /**
  * Which docs file owns each generated section (paths from the repository root). A table lives
@@ -33,24 +30,8 @@ export function generatedSections(): Record<GeneratedSection, string> {
     'api-errors': appErrorsMarkdownTable(),
     'contract-problems': ['| code | meaning |', '|---|---|', ...problems].join('\n'),
     'pipeline-rules': pipelineRulesMarkdown(),
-    'lint-codes': lintCodesMarkdown(),
+    'lint-codes': lintRulesMarkdown(),
   };
-}
-
-function lintCodesMarkdown(): string {
-  const table = (title: string, codes: Record<string, { severity: string; summary: string }>) => [
-    `**${title}**`,
-    '',
-    '| code | severity | meaning |',
-    '|---|---|---|',
-    ...Object.entries(codes).map(([code, c]) => `| \`${code}\` | ${c.severity} | ${cell(c.summary)} |`),
-  ].join('\n');
-  return [
-    table('Any document', DOCUMENT_CODES),
-    table('Contracts', CONTRACT_LINT_CODES),
-    table('Policies', POLICY_LINT_CODES),
-    table('Tool surfaces', SURFACE_LINT_CODES),
-  ].join('\n\n');
 }
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');

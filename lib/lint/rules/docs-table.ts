@@ -5,7 +5,7 @@ import { SURFACE_LINT_CODES } from '../surface';
 import type { CodeRegistry } from './registry';
 
 /**
- * The README's table of lint codes, generated from the registries so the docs cannot drift:
+ * The table of lint codes in docs/surfaces-and-linting.md, generated from the registry so the docs cannot drift:
  * the parser's codes (any document), then each kind's rules in their order.
  */
 export function lintRulesMarkdown(): string {
