@@ -45,14 +45,16 @@ module.exports = {
   forbidden: [
     {
       name: 'client-reaches-server-only',
-      comment: 'A client component must not reach the database, its drivers, settings or secrets, however indirectly: all of it would ship to the browser.',
+      comment:
+        'A client component must not reach the database, its drivers, settings or secrets, however indirectly: all of it would ship to the browser.',
       severity: 'error',
       from: { path: CLIENT },
       to: { path: SERVER_ONLY, reachable: true },
     },
     {
       name: 'domain-imports-front-end',
-      comment: 'lib/ is the domain: plain TypeScript that route handlers, pages, the CLI and tests share. It never imports app/, components/ or the HTTP layer (lib/api, lib/data-plane).',
+      comment:
+        'lib/ is the domain: plain TypeScript that route handlers, pages, the CLI and tests share. It never imports app/, components/ or the HTTP layer (lib/api, lib/data-plane).',
       severity: 'error',
       from: { path: '^lib/', pathNot: [NOT_DOMAIN, '\\.test\\.tsx?$'] },
       to: { path: NOT_DOMAIN },
@@ -67,7 +69,8 @@ module.exports = {
     },
     {
       name: 'components-import-database',
-      comment: 'Components read data through server components and Server Actions, never from the database client or its drivers themselves.',
+      comment:
+        'Components read data through server components and Server Actions, never from the database client or its drivers themselves.',
       severity: 'error',
       from: { path: '^components/' },
       to: { path: ['^lib/db\\.ts$', '^lib/db/', '^lib/generated/', '(^|/)node_modules/(@types/)?(pg|better-sqlite3)/'] },
@@ -94,7 +97,11 @@ module.exports = {
     exclude: { path: [SERVER_ACTIONS, '^(\\.next[^/]*|\\.toolgate|test-results|playwright-report)/'] },
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
+    },
     builtInModules: { add: ['bun'] },
   },
 };

@@ -8,7 +8,17 @@ import nextTs from 'eslint-config-next/typescript';
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores(['.next/**', '.next-*/**', '.toolgate/**', 'node_modules/**', 'lib/generated/**', 'data/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts']),
+  globalIgnores([
+    '.next/**',
+    '.next-*/**',
+    '.toolgate/**',
+    'node_modules/**',
+    'lib/generated/**',
+    'data/**',
+    'test-results/**',
+    'playwright-report/**',
+    'next-env.d.ts',
+  ]),
   {
     // CommonJS, as the tools that read these configs expect: require is how it imports.
     files: ['**/*.cjs'],

@@ -34,7 +34,8 @@ function pageCsp(dev) {
  * /_next/static (where Turbopack's worker entry lives) may evaluate code; the pages that load
  * them may not. A script file's policy means nothing when a page loads it as a <script>.
  */
-const WORKER_CSP = "default-src 'self'; script-src 'self' 'unsafe-eval'; worker-src 'self' blob:; object-src 'none'; frame-ancestors 'none'";
+const WORKER_CSP =
+  "default-src 'self'; script-src 'self' 'unsafe-eval'; worker-src 'self' blob:; object-src 'none'; frame-ancestors 'none'";
 
 /** JSON answers are never rendered: nothing may run or load in them (lib/http/security-headers.ts). */
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
@@ -50,7 +51,14 @@ export default function nextConfig(phase) {
   const dev = phase === PHASE_DEVELOPMENT_SERVER;
   return {
     // Native and wasm-backed server packages must be loaded by Node, not bundled.
-    serverExternalPackages: ['better-sqlite3', '@prisma/adapter-better-sqlite3', '@prisma/adapter-pg', 'pg', '@prisma/schema-engine-wasm', 're2js'],
+    serverExternalPackages: [
+      'better-sqlite3',
+      '@prisma/adapter-better-sqlite3',
+      '@prisma/adapter-pg',
+      'pg',
+      '@prisma/schema-engine-wasm',
+      're2js',
+    ],
     poweredByHeader: false,
     // TOOLGATE_DIST_DIR lets two builds of one checkout live side by side (e.g. parallel e2e
     // runs during development); scripts/start.ts reads the same variable.

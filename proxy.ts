@@ -19,7 +19,11 @@ export function proxy(request: NextRequest): NextResponse {
   // Read directly: start-up has already validated every setting (lib/env.ts), and loading the
   // settings module here would pull its file-system code into the proxy bundle.
   const publicUrl = process.env.TOOLGATE_PUBLIC_URL || undefined;
-  const error = crossSiteError({ method: request.method, url: request.url, header: (name) => request.headers.get(name) }, requestId, publicUrl);
+  const error = crossSiteError(
+    { method: request.method, url: request.url, header: (name) => request.headers.get(name) },
+    requestId,
+    publicUrl,
+  );
   if (!error) return NextResponse.next();
   return NextResponse.json(
     { error: { code: error.code, message: error.message, details: error.details }, request_id: requestId },

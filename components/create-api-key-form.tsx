@@ -15,11 +15,15 @@ export function CreateApiKeyForm() {
   const [state, formAction, pending] = useActionState<CreateKeyState, FormData>(createKeyAction, { status: 'idle' });
   return (
     <section className="card mb-8 p-5" aria-labelledby="create-key-heading">
-      <h2 id="create-key-heading" className="mb-4 text-base font-semibold">Create a key</h2>
+      <h2 id="create-key-heading" className="mb-4 text-base font-semibold">
+        Create a key
+      </h2>
       {state.status === 'created' && <NewKeyNotice key={state.key} name={state.name} value={state.key} />}
       <form action={formAction} className="space-y-4">
         <div className="max-w-sm space-y-1">
-          <label htmlFor="key-name" className="block text-sm font-medium">Name</label>
+          <label htmlFor="key-name" className="block text-sm font-medium">
+            Name
+          </label>
           <input id="key-name" name="name" required maxLength={100} placeholder="e.g. support agent (prod)" className="input" />
         </div>
         <fieldset>
@@ -27,7 +31,13 @@ export function CreateApiKeyForm() {
           <div className="flex flex-col gap-1.5">
             {API_KEY_SCOPES.map((scope) => (
               <label key={scope} className="flex items-center gap-2 text-sm">
-                <input type="checkbox" name="scopes" value={scope} defaultChecked={scope === 'validate'} className="size-4 accent-zinc-900" />
+                <input
+                  type="checkbox"
+                  name="scopes"
+                  value={scope}
+                  defaultChecked={scope === 'validate'}
+                  className="size-4 accent-zinc-900"
+                />
                 <span className="font-mono">{scope}</span>
                 <span className="text-zinc-500">— {SCOPE_HELP[scope]}</span>
               </label>
@@ -35,9 +45,13 @@ export function CreateApiKeyForm() {
           </div>
         </fieldset>
         {state.status === 'error' && (
-          <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">{state.message}</p>
+          <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+            {state.message}
+          </p>
         )}
-        <button type="submit" disabled={pending} className="btn-primary">{pending ? 'Creating…' : 'Create key'}</button>
+        <button type="submit" disabled={pending} className="btn-primary">
+          {pending ? 'Creating…' : 'Create key'}
+        </button>
       </form>
     </section>
   );

@@ -30,7 +30,11 @@ function usePendingApprovals(): number | null {
     const load = async () => {
       if (document.hidden) return;
       try {
-        const response = await fetch('/api/v1/approvals?status=pending&limit=0', { credentials: 'same-origin', headers: { accept: 'application/json' }, cache: 'no-store' });
+        const response = await fetch('/api/v1/approvals?status=pending&limit=0', {
+          credentials: 'same-origin',
+          headers: { accept: 'application/json' },
+          cache: 'no-store',
+        });
         if (!response.ok) return;
         const body = (await response.json()) as { counts?: { pending?: unknown } };
         if (!cancelled && typeof body.counts?.pending === 'number') setCount(body.counts.pending);

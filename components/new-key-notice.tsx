@@ -22,9 +22,18 @@ export function NewKeyNotice({ name, value }: { name: string; value: string }) {
       <p className="font-semibold text-amber-900">Key “{name}” created. This key is shown once: copy it now.</p>
       <p className="mt-1 text-amber-800">Toolgate stores only a hash of it; if you lose it, revoke it and create another.</p>
       <div className="mt-3 flex flex-wrap items-center gap-2">
-        <code data-testid="new-api-key" className="rounded border border-amber-200 bg-white px-2 py-1.5 font-mono text-sm break-all select-all">{value}</code>
-        <button type="button" onClick={copy} className="btn-secondary">{copied === 'copied' ? 'Copied' : 'Copy'}</button>
-        <button type="button" onClick={() => setDismissed(true)} className="btn-secondary">I have saved it</button>
+        <code
+          data-testid="new-api-key"
+          className="rounded border border-amber-200 bg-white px-2 py-1.5 font-mono text-sm break-all select-all"
+        >
+          {value}
+        </code>
+        <button type="button" onClick={copy} className="btn-secondary">
+          {copied === 'copied' ? 'Copied' : 'Copy'}
+        </button>
+        <button type="button" onClick={() => setDismissed(true)} className="btn-secondary">
+          I have saved it
+        </button>
       </div>
       {copied === 'failed' && <p className="mt-2 text-amber-900">The browser blocked copying; select the key and copy it by hand.</p>}
     </div>

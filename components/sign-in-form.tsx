@@ -33,11 +33,15 @@ export function SignInForm() {
   return (
     <form onSubmit={onSubmit} className="space-y-4">
       <div className="space-y-1">
-        <label htmlFor="email" className="block text-sm font-medium">Email</label>
+        <label htmlFor="email" className="block text-sm font-medium">
+          Email
+        </label>
         <input id="email" name="email" type="email" autoComplete="username" required className="input" />
       </div>
       <div className="space-y-1">
-        <label htmlFor="password" className="block text-sm font-medium">Password</label>
+        <label htmlFor="password" className="block text-sm font-medium">
+          Password
+        </label>
         <input id="password" name="password" type="password" autoComplete="current-password" required className="input" />
       </div>
       {error && (

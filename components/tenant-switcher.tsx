@@ -18,7 +18,12 @@ export function TenantSwitcher({ current, tenants }: { current: string; tenants:
     setPending(true);
     setError(null);
     try {
-      const response = await fetch('/api/v1/session/tenant', { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tenant: slug }) });
+      const response = await fetch('/api/v1/session/tenant', {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ tenant: slug }),
+      });
       if (!response.ok) {
         const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
         setError(body?.error?.message ?? 'Could not switch tenants.');
@@ -36,13 +41,28 @@ export function TenantSwitcher({ current, tenants }: { current: string; tenants:
 
   return (
     <div className="flex items-center gap-2">
-      <label htmlFor="tenant-switcher" className="text-zinc-500">Tenant</label>
-      <select id="tenant-switcher" data-testid="tenant-switcher" value={current} disabled={pending} onChange={(e) => void switchTo(e.target.value)} className="input w-auto py-1">
+      <label htmlFor="tenant-switcher" className="text-zinc-500">
+        Tenant
+      </label>
+      <select
+        id="tenant-switcher"
+        data-testid="tenant-switcher"
+        value={current}
+        disabled={pending}
+        onChange={(e) => void switchTo(e.target.value)}
+        className="input w-auto py-1"
+      >
         {tenants.map((t) => (
-          <option key={t.slug} value={t.slug}>{t.name} ({t.role})</option>
+          <option key={t.slug} value={t.slug}>
+            {t.name} ({t.role})
+          </option>
         ))}
       </select>
-      {error && <span role="alert" className="text-xs text-red-700">{error}</span>}
+      {error && (
+        <span role="alert" className="text-xs text-red-700">
+          {error}
+        </span>
+      )}
     </div>
   );
 }

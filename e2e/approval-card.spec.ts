@@ -30,7 +30,14 @@ const NOTE_CONTRACT = {
     },
   },
   output: { type: 'object', required: ['sent'], properties: { sent: { type: 'boolean' } } },
-  annotations: { kind: 'mutation', side_effect_level: 'external', idempotent: false, confirmation_required: false, approval_required: false, approver_roles: [] },
+  annotations: {
+    kind: 'mutation',
+    side_effect_level: 'external',
+    idempotent: false,
+    confirmation_required: false,
+    approval_required: false,
+    approver_roles: [],
+  },
 };
 
 /** Notes need two admins: so an approver can read but not act, and an edit leaves the approval pending. */
@@ -39,14 +46,33 @@ const NOTE_REVIEW = {
   version: '1.0.0',
   description: 'Notes to customers are reviewed by two admins.',
   approval: { rules: [{ tools: [TOOL], roles: ['admin'], approvers_required: 2 }] },
-  rules: [{ id: 'notes-need-review', tools: [TOOL], decision: 'require_approval', roles: ['admin'], reason: 'Notes to customers are reviewed by admins.' }],
+  rules: [
+    {
+      id: 'notes-need-review',
+      tools: [TOOL],
+      decision: 'require_approval',
+      roles: ['admin'],
+      reason: 'Notes to customers are reviewed by admins.',
+    },
+  ],
 };
 
 // "\u202Eevil" draws as "live" in most renderers; the zero-width space hides inside a word and a key.
-const HIDDEN_ARGS = { recipient: '\u202Eevil', body: 'Refund\u200Bapproved', reason: 'The customer asked for it', meta: { ['pri\u200Bority']: 'high' } };
+const HIDDEN_ARGS = {
+  recipient: '\u202Eevil',
+  body: 'Refund\u200Bapproved',
+  reason: 'The customer asked for it',
+  meta: { ['pri\u200Bority']: 'high' },
+};
 const CONTEXT = { user_id: 'cust-42', roles: ['support'], state: { ticket: 'T-1001' } };
 
-async function postOk(request: APIRequestContext, url: string, data: unknown, expected: number, headers: Record<string, string> = ADMIN): Promise<Record<string, unknown>> {
+async function postOk(
+  request: APIRequestContext,
+  url: string,
+  data: unknown,
+  expected: number,
+  headers: Record<string, string> = ADMIN,
+): Promise<Record<string, unknown>> {
   const response = await request.post(url, { headers, data });
   const body = (await response.json()) as Record<string, unknown>;
   expect(response.status(), JSON.stringify(body)).toBe(expected);
@@ -59,11 +85,17 @@ async function snap(page: Page, testInfo: TestInfo, name: string) {
   await testInfo.attach(name, { path, contentType: 'image/png' });
 }
 
-test('the approval card labels the agent’s claims, reveals hidden characters, links trace and contract, says why the viewer cannot act, and diffs an edit', async ({ page, request, baseURL }, testInfo) => {
+test('the approval card labels the agent’s claims, reveals hidden characters, links trace and contract, says why the viewer cannot act, and diffs an edit', async ({
+  page,
+  request,
+  baseURL,
+}, testInfo) => {
   test.setTimeout(120_000);
   let agentKey = '';
   const pre = async (callId: string, args: Record<string, unknown>) => {
-    const answer = await postOk(request, '/api/v1/validate/pre', { tool: TOOL, call_id: callId, arguments: args, context: CONTEXT }, 200, { authorization: `Bearer ${agentKey}` });
+    const answer = await postOk(request, '/api/v1/validate/pre', { tool: TOOL, call_id: callId, arguments: args, context: CONTEXT }, 200, {
+      authorization: `Bearer ${agentKey}`,
+    });
     expect(answer.decision).toBe('require_approval');
     return { id: String((answer.approval as { id: string }).id), traceId: String(answer.trace_id) };
   };
@@ -79,7 +111,12 @@ test('the approval card labels the agent’s claims, reveals hidden characters, 
   const hidden = await pre('card-hidden-1', HIDDEN_ARGS);
   const edited = await pre('card-edited-1', { recipient: 'ops@example.com', body: 'Original body', reason: 'follow-up' });
   await test.step('an admin (the init key) approves the second call with an edited body: one of two votes', async () => {
-    const vote = await postOk(request, `/api/v1/approvals/${edited.id}/decision`, { decision: 'approve', arguments: { recipient: 'ops@example.com', body: 'Edited body', reason: 'follow-up' } }, 200);
+    const vote = await postOk(
+      request,
+      `/api/v1/approvals/${edited.id}/decision`,
+      { decision: 'approve', arguments: { recipient: 'ops@example.com', body: 'Edited body', reason: 'follow-up' } },
+      200,
+    );
     expect(vote).toMatchObject({ status: 'pending', edited: true, approvals: 1, approvers_required: 2 });
   });
 
@@ -127,7 +164,9 @@ test('the approval card labels the agent’s claims, reveals hidden characters, 
   });
 
   await test.step('an approver without the role sees why they cannot act, and no buttons', async () => {
-    await expect(card.getByTestId('cannot-decide-reason')).toHaveText('Deciding this call needs one of the roles: admin; your role is approver.');
+    await expect(card.getByTestId('cannot-decide-reason')).toHaveText(
+      'Deciding this call needs one of the roles: admin; your role is approver.',
+    );
     await expect(card.getByTestId('cannot-decide-reason')).toHaveAttribute('data-code', 'role');
     await expect(card.getByTestId('approve-button')).toHaveCount(0);
     await expect(card.getByTestId('deny-button')).toHaveCount(0);

@@ -31,7 +31,12 @@ const REFUND_GUARD = {
   ],
 };
 
-const refundArgs = (amountCents: number, reason = 'duplicate') => ({ tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: amountCents, reason });
+const refundArgs = (amountCents: number, reason = 'duplicate') => ({
+  tenant_id: 'acme',
+  payment_id: 'pay_abcdefgh12',
+  amount_cents: amountCents,
+  reason,
+});
 // The end user the agent acts for is not the approver: nobody approves their own call.
 const CONTEXT = { tenant_id: 'acme', user_id: 'agent-end-user', roles: ['support'], state: { payment_status: 'captured' } };
 
@@ -50,7 +55,10 @@ async function postOk(request: APIRequestContext, url: string, data: unknown, ex
 }
 
 async function validatePre(request: APIRequestContext, agentKey: string, body: Record<string, unknown>): Promise<PreAnswer> {
-  const response = await request.post('/api/v1/validate/pre', { headers: { authorization: `Bearer ${agentKey}` }, data: { tool: TOOL, context: CONTEXT, ...body } });
+  const response = await request.post('/api/v1/validate/pre', {
+    headers: { authorization: `Bearer ${agentKey}` },
+    data: { tool: TOOL, context: CONTEXT, ...body },
+  });
   expect(response.status()).toBe(200);
   return (await response.json()) as PreAnswer;
 }
@@ -62,7 +70,11 @@ async function snap(page: Page, testInfo: TestInfo, name: string) {
   await testInfo.attach(name, { path, contentType: 'image/png' });
 }
 
-test('a risky call waits for an approver, who approves it live; the agent gets the token; trace and violations show it', async ({ page, request, baseURL }, testInfo) => {
+test('a risky call waits for an approver, who approves it live; the agent gets the token; trace and violations show it', async ({
+  page,
+  request,
+  baseURL,
+}, testInfo) => {
   // The steps take about 20 s; the budget leaves room for a sign-in that must wait out Better
   // Auth's rate limit (up to 45 s) when other specs signed in just before. Nothing here sleeps.
   test.setTimeout(120_000);
@@ -154,7 +166,14 @@ test('a risky call waits for an approver, who approves it live; the agent gets t
     // One long poll, started before the approver acted, carries the decision.
     const polled = await longPoll;
     expect(polled.status).toBe(200);
-    expect(polled.body).toMatchObject({ id: approvalId, status: 'approved', outcome: 'approved', comment: COMMENT, trace_id: traceId, call_id: callId });
+    expect(polled.body).toMatchObject({
+      id: approvalId,
+      status: 'approved',
+      outcome: 'approved',
+      comment: COMMENT,
+      trace_id: traceId,
+      call_id: callId,
+    });
     const token = polled.body.approval_token;
     expect(typeof token).toBe('string');
 
@@ -164,7 +183,15 @@ test('a risky call waits for an approver, who approves it live; the agent gets t
 
     const post = await request.post('/api/v1/validate/post', {
       headers: { authorization: `Bearer ${agentKey}` },
-      data: { tool: TOOL, call_id: callId, arguments: refundArgs(4200), context: CONTEXT, result: { refund_id: 're_e2e_1', amount_cents: 4200 }, side_effects: [{ id: 'money_moved' }], execution_ms: 1234 },
+      data: {
+        tool: TOOL,
+        call_id: callId,
+        arguments: refundArgs(4200),
+        context: CONTEXT,
+        result: { refund_id: 're_e2e_1', amount_cents: 4200 },
+        side_effects: [{ id: 'money_moved' }],
+        execution_ms: 1234,
+      },
     });
     expect(post.status()).toBe(200);
     expect(await post.json()).toMatchObject({ decision: 'allow', valid: true, trace_id: traceId });
@@ -230,7 +257,9 @@ test('a risky call waits for an approver, who approves it live; the agent gets t
       await page.goto('/violations');
     }
     await page.goto('/violations?code=AXAG_POLICY_DENIED');
-    await expect(page.getByTestId('violation-row').filter({ hasText: TOOL }).first()).toContainText('large fraud refunds go to the fraud team');
+    await expect(page.getByTestId('violation-row').filter({ hasText: TOOL }).first()).toContainText(
+      'large fraud refunds go to the fraud team',
+    );
     await snap(page, testInfo, 'violations-policy-denied');
   });
 

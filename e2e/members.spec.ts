@@ -19,7 +19,12 @@ async function snap(page: Page, testInfo: TestInfo, name: string) {
   await testInfo.attach(name, { path, contentType: 'image/png' });
 }
 
-test('an admin invites an approver, who joins from the link in another browser and approves a pending call', async ({ page, browser, request, baseURL }, testInfo) => {
+test('an admin invites an approver, who joins from the link in another browser and approves a pending call', async ({
+  page,
+  browser,
+  request,
+  baseURL,
+}, testInfo) => {
   test.setTimeout(120_000);
   let link = '';
 
@@ -84,7 +89,12 @@ test('an admin invites an approver, who joins from the link in another browser a
       const agentKey = String(((await key.json()) as { key: string }).key);
       const pre = await request.post('/api/v1/validate/pre', {
         headers: { authorization: `Bearer ${agentKey}` },
-        data: { tool: CONTRACT.id, call_id: 'members-refund-1', arguments: { tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: 1800, reason: 'duplicate' }, context: { tenant_id: 'acme', user_id: 'members-end-user', roles: ['support'], state: { payment_status: 'captured' } } },
+        data: {
+          tool: CONTRACT.id,
+          call_id: 'members-refund-1',
+          arguments: { tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: 1800, reason: 'duplicate' },
+          context: { tenant_id: 'acme', user_id: 'members-end-user', roles: ['support'], state: { payment_status: 'captured' } },
+        },
       });
       const answer = (await pre.json()) as { decision: string; approval?: { id: string } };
       expect(answer.decision).toBe('require_approval');
@@ -108,7 +118,7 @@ test('an admin invites an approver, who joins from the link in another browser a
   }
 });
 
-test('a person in two tenants switches between them from the header, with each tenant\'s role', async ({ page, baseURL }) => {
+test("a person in two tenants switches between them from the header, with each tenant's role", async ({ page, baseURL }) => {
   test.setTimeout(90_000);
   const NOMAD = { email: 'members-nomad@example.com', password: 'members-nomad-password', role: 'admin' } as const;
   await seedMember(NOMAD);
@@ -147,6 +157,8 @@ test('an admin changes a role on the Members page: the select then shows the new
   // React's form reset used to put the select back to the role the page was loaded with.
   await expect(select).toHaveValue('author');
   await expect(row.getByRole('button', { name: 'Save' })).toHaveCount(0);
-  const members = (await (await page.request.get('/api/v1/members', { headers: ADMIN_KEY })).json()) as { members: { email: string; role: string }[] };
+  const members = (await (await page.request.get('/api/v1/members', { headers: ADMIN_KEY })).json()) as {
+    members: { email: string; role: string }[];
+  };
   expect(members.members.find((m) => m.email === PERSON.email)?.role).toBe('author');
 });

@@ -32,7 +32,10 @@ test('pages and API answers carry the framing and content headers; wrong methods
   const document = await request.get('/api/v1/openapi.json');
   expect(document.status()).toBe(200);
   expectSecurityHeaders(document, /^default-src 'none'; frame-ancestors 'none'$/);
-  const validated = await request.post('/api/v1/validate/pre', { headers: ADMIN_KEY, data: { tool: 'nope.nope', call_id: 'sec-1', arguments: {}, context: {} } });
+  const validated = await request.post('/api/v1/validate/pre', {
+    headers: ADMIN_KEY,
+    data: { tool: 'nope.nope', call_id: 'sec-1', arguments: {}, context: {} },
+  });
   expect(validated.status()).toBe(200);
   expectSecurityHeaders(validated, /^default-src 'none'; frame-ancestors 'none'$/);
 
@@ -51,18 +54,30 @@ test('pages and API answers carry the framing and content headers; wrong methods
 
 test('another site cannot frame a page', async ({ page, baseURL }) => {
   // The attacker's page, served to the browser under another origin (no network involved).
-  await page.route(`${EVIL}/**`, (route) => route.fulfill({ contentType: 'text/html', body: `<h1>win a prize</h1><iframe id="victim" src="${baseURL}/sign-in" width="800" height="600"></iframe>` }));
+  await page.route(`${EVIL}/**`, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<h1>win a prize</h1><iframe id="victim" src="${baseURL}/sign-in" width="800" height="600"></iframe>`,
+    }),
+  );
   await page.goto(`${EVIL}/prize`);
   await expect(page.getByRole('heading', { name: 'win a prize' })).toBeVisible();
   // Chromium replaces a frame refused by frame-ancestors with its own error document.
-  await expect.poll(() => page.frames().find((frame) => frame !== page.mainFrame())?.url()).toMatch(/^chrome-error:/);
+  await expect
+    .poll(() =>
+      page
+        .frames()
+        .find((frame) => frame !== page.mainFrame())
+        ?.url(),
+    )
+    .toMatch(/^chrome-error:/);
   await expect(page.frameLocator('#victim').getByLabel('Password')).toHaveCount(0);
   // The same page opened directly has the form: the frame was refused, not broken.
   await page.goto('/sign-in');
   await expect(page.getByLabel('Password')).toBeVisible();
 });
 
-test('a cross-site server action with the admin\'s cookie changes nothing', async ({ page, baseURL }) => {
+test("a cross-site server action with the admin's cookie changes nothing", async ({ page, baseURL }) => {
   await signIn(page.request, baseURL, E2E_ADMIN);
   await page.goto('/api-keys');
 
@@ -106,13 +121,15 @@ test('a cross-site server action with the admin\'s cookie changes nothing', asyn
   expect(await keyNames(page)).toContain('server-action-replay');
 });
 
-test('the studio\'s editor and its workers run under the CSP without a violation', async ({ page, baseURL }) => {
+test("the studio's editor and its workers run under the CSP without a violation", async ({ page, baseURL }) => {
   const violations: string[] = [];
   page.on('console', (message) => {
     if (/Content[ -]Security[ -]Policy|violates the following/i.test(message.text())) violations.push(message.text());
   });
   await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => console.error(`Content-Security-Policy violation: ${event.violatedDirective} ${event.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (event) =>
+      console.error(`Content-Security-Policy violation: ${event.violatedDirective} ${event.blockedURI}`),
+    );
   });
   await signIn(page.request, baseURL, E2E_ADMIN);
   await page.goto('/contracts/new');
@@ -120,7 +137,10 @@ test('the studio\'s editor and its workers run under the CSP without a violation
   await expect(page.getByTestId('studio-editor').locator('.monaco-editor')).toBeVisible();
   // The lint worker answered, and Monaco's JSON worker gives hover docs.
   await expect(page.getByTestId('problems-panel')).toContainText(/Checked in the browser in \d+ ms/);
-  await page.getByTestId('studio-editor').locator('.view-line span', { hasText: /^"version"$/ }).hover();
+  await page
+    .getByTestId('studio-editor')
+    .locator('.view-line span', { hasText: /^"version"$/ })
+    .hover();
   await expect(page.locator('.monaco-hover').filter({ hasText: 'Semantic version of this contract' })).toBeVisible();
   // The policy and surface studios: the same editor and lint worker, and the prompt pane.
   for (const path of ['/policies/new', '/surfaces/new']) {

@@ -4,7 +4,11 @@ import { E2E_TENANT } from './test-env';
  * Adds a member to the e2e tenant through the same service the app uses. The database is the
  * run's scratch file, which the server has already migrated and bootstrapped.
  */
-export async function seedMember(options: { email: string; password: string; role: 'viewer' | 'author' | 'approver' | 'admin' }): Promise<void> {
+export async function seedMember(options: {
+  email: string;
+  password: string;
+  role: 'viewer' | 'author' | 'approver' | 'admin';
+}): Promise<void> {
   process.env.DATABASE_URL = `file:${process.env.TOOLGATE_E2E_DATABASE}`;
   // Imported late so DATABASE_URL is set before the client is created.
   const { db, disconnectDb } = await import('../lib/db');
@@ -27,8 +31,14 @@ export async function seedArgumentRetention(options: { retain: boolean; agentKey
   const { updateTenantSettings } = await import('../lib/tenants/tenant-settings');
   const { closeEvidenceWriter } = await import('../lib/evidence/record-evidence');
   const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: E2E_TENANT } });
-  await updateTenantSettings({ tenantId: tenant.id, patch: { argument_retention_days: options.retain ? 30 : null }, actor: { kind: 'system' } });
-  const key = options.agentKey ? (await createApiKey({ tenantId: tenant.id, name: options.agentKey, scopes: ['validate'] })).key : undefined;
+  await updateTenantSettings({
+    tenantId: tenant.id,
+    patch: { argument_retention_days: options.retain ? 30 : null },
+    actor: { kind: 'system' },
+  });
+  const key = options.agentKey
+    ? (await createApiKey({ tenantId: tenant.id, name: options.agentKey, scopes: ['validate'] })).key
+    : undefined;
   await closeEvidenceWriter();
   await disconnectDb();
   await new Promise((resolve) => setTimeout(resolve, 1500));

@@ -20,14 +20,29 @@ const CANCEL = {
     type: 'object',
     required: ['tenant_id', 'shipment_id'],
     additionalProperties: false,
-    properties: { tenant_id: { type: 'string', minLength: 1, maxLength: 64 }, shipment_id: { type: 'string', pattern: '^shp_[a-z0-9]{4,16}$' } },
+    properties: {
+      tenant_id: { type: 'string', minLength: 1, maxLength: 64 },
+      shipment_id: { type: 'string', pattern: '^shp_[a-z0-9]{4,16}$' },
+    },
   },
   output: { type: 'object', required: ['cancelled'], properties: { cancelled: { type: 'boolean' } } },
   errors: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } },
-  annotations: { kind: 'mutation', side_effect_level: 'write', idempotent: true, idempotency_strategy: 'natural', confirmation_required: false, approval_required: false, approver_roles: [] },
+  annotations: {
+    kind: 'mutation',
+    side_effect_level: 'write',
+    idempotent: true,
+    idempotency_strategy: 'natural',
+    confirmation_required: false,
+    approval_required: false,
+    approver_roles: [],
+  },
   scope: { tenant: 'tenant_id' },
   preconditions: [
-    { id: 'still_packing', expression: 'has(context.state.shipment_status) && context.state.shipment_status == "packing"', message: 'only shipments still being packed can be cancelled' },
+    {
+      id: 'still_packing',
+      expression: 'has(context.state.shipment_status) && context.state.shipment_status == "packing"',
+      message: 'only shipments still being packed can be cancelled',
+    },
   ],
 };
 
@@ -40,14 +55,23 @@ async function replaceText(page: Page, needle: string, replacement: string) {
   await page.keyboard.type(replacement);
 }
 
-test('an admin turns retention on; an existing key\'s calls are kept, shown on the trace and replayed by the impact preview', async ({ page, baseURL, browser }) => {
+test("an admin turns retention on; an existing key's calls are kept, shown on the trace and replayed by the impact preview", async ({
+  page,
+  baseURL,
+  browser,
+}) => {
   await seedMember(AUTHOR);
   let agentKey = '';
   let traceId = '';
   const cancel = async (i: number, status: string) => {
     const response = await page.request.post('/api/v1/validate/pre', {
       headers: { authorization: `Bearer ${agentKey}` },
-      data: { tool: CANCEL.id, call_id: `cancel-${i}`, arguments: { tenant_id: 'acme', shipment_id: `shp_${1000 + i}` }, context: { tenant_id: 'acme', user_id: 'u_7', state: { shipment_status: status } } },
+      data: {
+        tool: CANCEL.id,
+        call_id: `cancel-${i}`,
+        arguments: { tenant_id: 'acme', shipment_id: `shp_${1000 + i}` },
+        context: { tenant_id: 'acme', user_id: 'u_7', state: { shipment_status: status } },
+      },
     });
     expect(response.status()).toBe(200);
     return (await response.json()) as { decision: string; trace_id: string; evidence_id: string };
@@ -56,8 +80,15 @@ test('an admin turns retention on; an existing key\'s calls are kept, shown on t
   try {
     await test.step('the contract is published; an agent key is created and used while retention is off', async () => {
       expect((await page.request.post('/api/v1/contracts', { headers: ADMIN_KEY, data: CANCEL })).status()).toBe(201);
-      expect((await page.request.post(`/api/v1/contracts/${CANCEL.id}/versions/${CANCEL.version}/publish`, { headers: ADMIN_KEY, data: {} })).status()).toBe(200);
-      const created = await page.request.post('/api/v1/api-keys', { headers: ADMIN_KEY, data: { name: 'settings agent', scopes: ['validate'] } });
+      expect(
+        (
+          await page.request.post(`/api/v1/contracts/${CANCEL.id}/versions/${CANCEL.version}/publish`, { headers: ADMIN_KEY, data: {} })
+        ).status(),
+      ).toBe(200);
+      const created = await page.request.post('/api/v1/api-keys', {
+        headers: ADMIN_KEY,
+        data: { name: 'settings agent', scopes: ['validate'] },
+      });
       expect(created.status()).toBe(201);
       agentKey = ((await created.json()) as { key: string }).key;
       expect((await cancel(0, 'packing')).decision).toBe('allow');
@@ -84,7 +115,9 @@ test('an admin turns retention on; an existing key\'s calls are kept, shown on t
       await page.getByTestId('settings-save').click();
       await savedAgain;
       await expect(page.getByTestId('settings-status')).toHaveText('Saved. New calls use these settings.');
-      expect(await (await page.request.get('/api/v1/settings', { headers: ADMIN_KEY })).json()).toMatchObject({ argument_retention_days: 30 });
+      expect(await (await page.request.get('/api/v1/settings', { headers: ADMIN_KEY })).json()).toMatchObject({
+        argument_retention_days: 30,
+      });
       await page.reload();
       await expect(page.getByTestId('settings-retention-keep')).toBeChecked();
       await expect(page.getByTestId('settings-retention-days')).toHaveValue('30');
@@ -106,7 +139,7 @@ test('an admin turns retention on; an existing key\'s calls are kept, shown on t
       await expect(page.getByTestId('webhooks-empty')).toBeVisible();
     });
 
-    await test.step('the same key\'s next calls keep their arguments and context, shown on the trace', async () => {
+    await test.step("the same key's next calls keep their arguments and context, shown on the trace", async () => {
       // Four shipments still packing pass; a shipped one fails the precondition.
       for (const [i, status] of ['packing', 'packing', 'packing', 'packing', 'shipped'].entries()) {
         const answer = await cancel(i + 1, status);

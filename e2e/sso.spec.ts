@@ -15,7 +15,10 @@ async function loopbackOnly(context: BrowserContext): Promise<void> {
 }
 
 async function invite(request: Page['request'], email: string, role: 'viewer' | 'author' | 'approver' | 'admin') {
-  const response = await request.post('/api/v1/members', { headers: { authorization: `Bearer ${E2E_INIT_API_KEY}` }, data: { email, role } });
+  const response = await request.post('/api/v1/members', {
+    headers: { authorization: `Bearer ${E2E_INIT_API_KEY}` },
+    data: { email, role },
+  });
   expect(response.status()).toBe(201);
 }
 

@@ -10,7 +10,8 @@ const AUTHOR = { email: 'studio-author@example.com', password: 'studio-author-pa
 const VIEWER = { email: 'studio-viewer@example.com', password: 'studio-viewer-password', role: 'viewer' } as const;
 const TOOL = 'orders.lookup';
 
-const signIn = (page: Page, baseURL: string | undefined, who: { email: string; password: string }) => signInThroughApi(page.request, baseURL, who);
+const signIn = (page: Page, baseURL: string | undefined, who: { email: string; password: string }) =>
+  signInThroughApi(page.request, baseURL, who);
 
 /**
  * Selects `needle` with the editor's own find widget and types `replacement` over it, as an
@@ -28,7 +29,11 @@ async function replaceText(page: Page, needle: string, replacement: string) {
 const problems = (page: Page) => page.getByTestId('problems-panel');
 const squiggles = (page: Page) => page.getByTestId('studio-editor').locator('.squiggly-error');
 
-test('an author creates, breaks, fixes, publishes and compares contract versions; a viewer cannot edit', async ({ page, baseURL, browser }) => {
+test('an author creates, breaks, fixes, publishes and compares contract versions; a viewer cannot edit', async ({
+  page,
+  baseURL,
+  browser,
+}) => {
   await seedMember(AUTHOR);
   await seedMember(VIEWER);
   await signIn(page, baseURL, AUTHOR);
@@ -142,7 +147,9 @@ test('an author creates, breaks, fixes, publishes and compares contract versions
     const viewer = await context.newPage();
     await signIn(viewer, baseURL, VIEWER);
     await viewer.goto(`/contracts/${TOOL}`);
-    await expect(viewer.getByTestId('read-only-notice')).toHaveText('Only authors and admins can edit or publish contracts; your role is viewer.');
+    await expect(viewer.getByTestId('read-only-notice')).toHaveText(
+      'Only authors and admins can edit or publish contracts; your role is viewer.',
+    );
     const lines = viewer.getByTestId('studio-editor').locator('.view-lines');
     await expect(lines).toContainText('"version": "0.2.0"');
     await expect(viewer.getByRole('button', { name: 'Save draft' })).toHaveCount(0);
@@ -175,7 +182,15 @@ const QUOTE = {
   },
   output: { type: 'object', required: ['fee_cents'], properties: { fee_cents: { type: 'integer', minimum: 0 } } },
   errors: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } },
-  annotations: { kind: 'query', side_effect_level: 'read_only', idempotent: true, idempotency_strategy: 'natural', confirmation_required: false, approval_required: false, approver_roles: [] },
+  annotations: {
+    kind: 'query',
+    side_effect_level: 'read_only',
+    idempotent: true,
+    idempotency_strategy: 'natural',
+    confirmation_required: false,
+    approval_required: false,
+    approver_roles: [],
+  },
   scope: { tenant: 'tenant_id' },
 };
 
@@ -186,12 +201,19 @@ test('an author previews which recorded calls a tightened contract would refuse'
     await test.step('the contract is published and agents call it, with their arguments retained', async () => {
       const admin = { authorization: `Bearer ${E2E_INIT_API_KEY}` };
       expect((await page.request.post('/api/v1/contracts', { headers: admin, data: QUOTE })).status()).toBe(201);
-      expect((await page.request.post(`/api/v1/contracts/${QUOTE.id}/versions/${QUOTE.version}/publish`, { headers: admin, data: {} })).status()).toBe(200);
+      expect(
+        (await page.request.post(`/api/v1/contracts/${QUOTE.id}/versions/${QUOTE.version}/publish`, { headers: admin, data: {} })).status(),
+      ).toBe(200);
       // Four calls within the limit; one above it, refused now and under the draft alike.
       for (const [i, amount] of [500, 2500, 40000, 90000, 250000].entries()) {
         const response = await page.request.post('/api/v1/validate/pre', {
           headers: { authorization: `Bearer ${agentKey}` },
-          data: { tool: QUOTE.id, call_id: `quote-${i}`, arguments: { tenant_id: 'acme', amount_cents: amount }, context: { tenant_id: 'acme' } },
+          data: {
+            tool: QUOTE.id,
+            call_id: `quote-${i}`,
+            arguments: { tenant_id: 'acme', amount_cents: amount },
+            context: { tenant_id: 'acme' },
+          },
         });
         expect(response.status()).toBe(200);
         expect((await response.json()).decision).toBe(amount <= 100000 ? 'allow' : 'deny');

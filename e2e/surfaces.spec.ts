@@ -9,7 +9,10 @@ const AUTHOR = { email: 'surface-author@example.com', password: 'surface-author-
 
 const problems = (page: Page) => page.getByTestId('problems-panel');
 
-test('an author writes a surface whose prompt names an unknown tool, sees it flagged in the prompt, fixes it and publishes', async ({ page, baseURL }) => {
+test('an author writes a surface whose prompt names an unknown tool, sees it flagged in the prompt, fixes it and publishes', async ({
+  page,
+  baseURL,
+}) => {
   await seedMember(AUTHOR);
   await signIn(page.request, baseURL, AUTHOR);
 

@@ -13,7 +13,12 @@ const EnvSchema = z.object({
   // is generated once and kept in the database so that every instance shares it.
   TOOLGATE_SECRET: z.string().min(32, 'TOOLGATE_SECRET must be at least 32 characters').optional(),
   TOOLGATE_PUBLIC_URL: z.string().url().optional(),
-  TOOLGATE_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  TOOLGATE_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(1024 * 1024),
   TOOLGATE_MAX_JSON_DEPTH: z.coerce.number().int().min(4).max(1000).default(64),
   TOOLGATE_APPROVAL_TTL_SECONDS: z.coerce.number().int().min(10).default(3600),
   TOOLGATE_CONFIRMATION_TTL_SECONDS: z.coerce.number().int().min(10).default(600),
@@ -29,7 +34,12 @@ const EnvSchema = z.object({
     .transform((value) => value === '1' || value === 'true'),
   // People (lib/members): how long an invitation link stays valid, and mail. Without
   // TOOLGATE_SMTP_URL the link is only shown to the admin who invited.
-  TOOLGATE_INVITATION_TTL_SECONDS: z.coerce.number().int().min(60).max(90 * 24 * 3600).default(7 * 24 * 3600),
+  TOOLGATE_INVITATION_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(90 * 24 * 3600)
+    .default(7 * 24 * 3600),
   TOOLGATE_SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'TOOLGATE_SMTP_URL must start with smtp:// or smtps://')

@@ -9,23 +9,52 @@
 export const APP_ERROR_CODES = {
   bad_request: { status: 400, description: 'The request is malformed: invalid JSON, wrong shape, or a bad parameter.' },
   json_too_deep: { status: 400, description: 'The JSON body nests deeper than TOOLGATE_MAX_JSON_DEPTH.' },
-  number_unrepresentable: { status: 400, description: 'A number in the body cannot be held exactly by a double: beyond ±1.8e308 (e.g. 1e309), an integer beyond ±(2^53−1), or non-zero but reading as 0. details.path names the first, details.paths up to 20; send such values as strings (docs/numbers.md). validate/pre and validate/post answer one in arguments, context, result or error with a deny (AXAG_NUMBER_UNREPRESENTABLE) instead.' },
+  number_unrepresentable: {
+    status: 400,
+    description:
+      'A number in the body cannot be held exactly by a double: beyond ±1.8e308 (e.g. 1e309), an integer beyond ±(2^53−1), or non-zero but reading as 0. details.path names the first, details.paths up to 20; send such values as strings (docs/numbers.md). validate/pre and validate/post answer one in arguments, context, result or error with a deny (AXAG_NUMBER_UNREPRESENTABLE) instead.',
+  },
   unauthorized: { status: 401, description: 'No valid API key or session was presented.' },
   forbidden: { status: 403, description: 'The key or user lacks the scope or role this endpoint needs.' },
-  cross_site_request: { status: 403, description: 'A signed-in (session cookie) request that changes something came from another origin: its Origin header is not this instance\'s own (TOOLGATE_PUBLIC_URL, else the request\'s Host), is "null", or is missing without Sec-Fetch-Site: same-origin. Nothing was changed. API-key requests are not affected (docs/security.md).' },
-  self_approval: { status: 403, description: 'The approver is the requester of the call: the same API key, the end user it acts for (context.user_id), or the person who created its key. Nobody approves their own call.' },
-  not_found: { status: 404, description: 'No such resource in the caller\'s tenant.' },
+  cross_site_request: {
+    status: 403,
+    description:
+      'A signed-in (session cookie) request that changes something came from another origin: its Origin header is not this instance\'s own (TOOLGATE_PUBLIC_URL, else the request\'s Host), is "null", or is missing without Sec-Fetch-Site: same-origin. Nothing was changed. API-key requests are not affected (docs/security.md).',
+  },
+  self_approval: {
+    status: 403,
+    description:
+      'The approver is the requester of the call: the same API key, the end user it acts for (context.user_id), or the person who created its key. Nobody approves their own call.',
+  },
+  not_found: { status: 404, description: "No such resource in the caller's tenant." },
   method_not_allowed: { status: 405, description: 'The endpoint does not support this HTTP method.' },
   conflict: { status: 409, description: 'The request conflicts with current state (e.g. a published version already exists).' },
-  last_admin: { status: 409, description: 'The change would leave the tenant without an admin: its last admin cannot be demoted or removed. Make someone else admin first.' },
-  invitation_invalid: { status: 404, description: 'The invitation link cannot be used; details.reason is unknown, used, expired or revoked. Ask an admin for a new one.' },
-  approval_expired: { status: 409, description: 'The approval expired before it was decided; it can no longer be decided, and its outcome is denied.' },
-  lint_errors: { status: 409, description: 'Publishing was refused: the document has error diagnostics; details.diagnostics lists them (code, severity, message, path, range).' },
+  last_admin: {
+    status: 409,
+    description:
+      'The change would leave the tenant without an admin: its last admin cannot be demoted or removed. Make someone else admin first.',
+  },
+  invitation_invalid: {
+    status: 404,
+    description: 'The invitation link cannot be used; details.reason is unknown, used, expired or revoked. Ask an admin for a new one.',
+  },
+  approval_expired: {
+    status: 409,
+    description: 'The approval expired before it was decided; it can no longer be decided, and its outcome is denied.',
+  },
+  lint_errors: {
+    status: 409,
+    description:
+      'Publishing was refused: the document has error diagnostics; details.diagnostics lists them (code, severity, message, path, range).',
+  },
   payload_too_large: { status: 413, description: 'The body exceeds TOOLGATE_MAX_BODY_BYTES (default 1 MB).' },
   unsupported_media_type: { status: 415, description: 'The body must be application/json.' },
   contract_invalid: { status: 422, description: 'The contract document does not compile; details.problems lists why.' },
   arguments_invalid: { status: 422, description: 'Edited arguments do not pass the contract; details.errors lists the AXAG issues.' },
-  unavailable: { status: 503, description: 'Toolgate cannot record evidence right now (e.g. the database is down). Retry later; nothing was allowed.' },
+  unavailable: {
+    status: 503,
+    description: 'Toolgate cannot record evidence right now (e.g. the database is down). Retry later; nothing was allowed.',
+  },
   internal: { status: 500, description: 'An unexpected failure. Never returned for anything a client can send.' },
 } as const;
 

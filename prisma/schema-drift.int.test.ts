@@ -33,14 +33,18 @@ interface Shape {
 async function sqliteShape(file: string): Promise<Shape> {
   const conn = new Database(file, { readonly: true });
   try {
-    const tables = conn.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_prisma_migrations'`).all() as { name: string }[];
+    const tables = conn
+      .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_prisma_migrations'`)
+      .all() as { name: string }[];
     const columns: string[] = [];
     for (const { name } of tables) {
       for (const col of conn.prepare(`PRAGMA table_info("${name}")`).all() as { name: string; notnull: number; pk: number }[]) {
         columns.push(`${name}.${col.name} ${col.notnull || col.pk ? 'NOT NULL' : 'NULL'}`);
       }
     }
-    const indexes = (conn.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%'`).all() as { name: string }[]).map((r) => r.name);
+    const indexes = (
+      conn.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%'`).all() as { name: string }[]
+    ).map((r) => r.name);
     return { columns: columns.sort(), indexes: indexes.sort() };
   } finally {
     conn.close();
@@ -54,7 +58,9 @@ async function postgresShape(url: string): Promise<Shape> {
     const cols = await client.query<{ table_name: string; column_name: string; is_nullable: string }>(
       `SELECT table_name, column_name, is_nullable FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'`,
     );
-    const idx = await client.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE schemaname = 'public' AND indexname NOT LIKE '%_pkey' AND tablename <> '_prisma_migrations'`);
+    const idx = await client.query<{ indexname: string }>(
+      `SELECT indexname FROM pg_indexes WHERE schemaname = 'public' AND indexname NOT LIKE '%_pkey' AND tablename <> '_prisma_migrations'`,
+    );
     return {
       columns: cols.rows.map((r) => `${r.table_name}.${r.column_name} ${r.is_nullable === 'YES' ? 'NULL' : 'NOT NULL'}`).sort(),
       indexes: idx.rows.map((r) => r.indexname).sort(),
@@ -67,7 +73,9 @@ async function postgresShape(url: string): Promise<Shape> {
 describe('schema drift', () => {
   it('generated provider schemas match prisma/models.prisma', () => {
     for (const provider of ['sqlite', 'postgresql'] as const) {
-      expect(readFileSync(schemaFile(provider), 'utf8'), `${provider} schema is stale: run npm install (postinstall regenerates it)`).toBe(renderSchema(provider));
+      expect(readFileSync(schemaFile(provider), 'utf8'), `${provider} schema is stale: run npm install (postinstall regenerates it)`).toBe(
+        renderSchema(provider),
+      );
     }
   });
 

@@ -112,7 +112,9 @@ describe('ensureAppBuild', () => {
   });
 
   it('releases the lock when the build fails, so the next start can build', async () => {
-    await expect(ensureAppBuild({ root, log: quiet, build: async () => Promise.reject(new Error('next build failed (exit code 1)')) })).rejects.toThrow(/exit code 1/);
+    await expect(
+      ensureAppBuild({ root, log: quiet, build: async () => Promise.reject(new Error('next build failed (exit code 1)')) }),
+    ).rejects.toThrow(/exit code 1/);
     const { runs, build } = fakeBuild();
     expect((await ensureAppBuild({ root, build, log: quiet })).built).toBe(true);
     expect(runs.count).toBe(1);

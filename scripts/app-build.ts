@@ -13,7 +13,18 @@ import lockfile from 'proper-lockfile';
 
 /** What `next build` reads: the app's sources and the settings that change its output. */
 const INPUT_DIRS = ['app', 'components', 'lib', 'public'];
-const INPUT_FILES = ['next.config.js', 'proxy.ts', 'postcss.config.mjs', 'tsconfig.json', 'package.json', 'package-lock.json', '.env', '.env.local', '.env.production', '.env.production.local'];
+const INPUT_FILES = [
+  'next.config.js',
+  'proxy.ts',
+  'postcss.config.mjs',
+  'tsconfig.json',
+  'package.json',
+  'package-lock.json',
+  '.env',
+  '.env.local',
+  '.env.production',
+  '.env.production.local',
+];
 /** Tests are not part of the build; editing one must not cost a rebuild. */
 const NOT_INPUT = /\.test\.tsx?$/;
 const STAMP_FILE = 'toolgate-build-stamp';
@@ -27,8 +38,14 @@ export function appDistDir(root: string): string {
 /** SHA-256 over the path and content of every build input, in a fixed order. */
 export function sourceStamp(root: string): string {
   const hash = createHash('sha256').update(STAMP_VERSION);
-  const files = [...INPUT_FILES.filter((file) => existsSync(path.join(root, file))), ...INPUT_DIRS.flatMap((dir) => listFiles(root, dir))].sort();
-  for (const file of files) hash.update(`\0${file}\0`).update(file === 'tsconfig.json' ? compilerOptions(path.join(root, file)) : readFileSync(path.join(root, file)));
+  const files = [
+    ...INPUT_FILES.filter((file) => existsSync(path.join(root, file))),
+    ...INPUT_DIRS.flatMap((dir) => listFiles(root, dir)),
+  ].sort();
+  for (const file of files)
+    hash
+      .update(`\0${file}\0`)
+      .update(file === 'tsconfig.json' ? compilerOptions(path.join(root, file)) : readFileSync(path.join(root, file)));
   return hash.digest('hex');
 }
 
@@ -124,7 +141,11 @@ function nextBuild(root: string): Promise<void> {
   const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
   return new Promise((resolve, reject) => {
     // Asynchronous: the lock is refreshed from this process's event loop while Next builds.
-    const child = spawn(process.execPath, [nextBin, 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    const child = spawn(process.execPath, [nextBin, 'build'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+    });
     // A start stopped mid-build stops its build too (an orphaned one would go on writing into
     // the directory the next start builds into); exiting releases the lock.
     const stop = (signal: NodeJS.Signals) => {

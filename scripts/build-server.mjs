@@ -32,7 +32,8 @@ const NOT_INPUT = /\.test\.tsx?$/;
 function inputStamp() {
   const hash = createHash('sha256').update('toolgate-server-v1');
   const files = [...INPUT_FILES.filter((file) => existsSync(path.join(root, file))), ...INPUT_DIRS.flatMap((dir) => listFiles(dir))].sort();
-  for (const file of files) hash.update(`\0${file}\0`).update(file === 'tsconfig.json' ? compilerOptions(file) : readFileSync(path.join(root, file)));
+  for (const file of files)
+    hash.update(`\0${file}\0`).update(file === 'tsconfig.json' ? compilerOptions(file) : readFileSync(path.join(root, file)));
   return hash.digest('hex').slice(0, 16);
 }
 

@@ -83,7 +83,9 @@ server.once('error', (error) => {
   process.exit(1);
 });
 server.listen(settings.PORT, settings.HOSTNAME, () => {
-  console.log(`toolgate: ${dataPlaneOnly ? 'data plane' : 'ready'} on http://${settings.HOSTNAME}:${settings.PORT}${dataPlaneOnly ? ' (runtime endpoints only)' : ''}`);
+  console.log(
+    `toolgate: ${dataPlaneOnly ? 'data plane' : 'ready'} on http://${settings.HOSTNAME}:${settings.PORT}${dataPlaneOnly ? ' (runtime endpoints only)' : ''}`,
+  );
   for (const line of bootstrapLines) console.log(line);
 });
 

@@ -12,14 +12,21 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     <div className="flex min-h-screen">
       <aside className="flex w-60 shrink-0 flex-col border-r border-zinc-200 bg-white px-3 py-5">
         <p className="px-3 text-lg font-semibold tracking-tight">Toolgate</p>
-        <p className="mb-6 px-3 text-sm text-zinc-500" data-testid="tenant-name">{member.tenant.name}</p>
+        <p className="mb-6 px-3 text-sm text-zinc-500" data-testid="tenant-name">
+          {member.tenant.name}
+        </p>
         <DashboardNav />
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="flex items-center justify-end gap-4 border-b border-zinc-200 bg-white px-6 py-3 text-sm">
-          {tenants.length > 1 && <TenantSwitcher current={member.tenant.slug} tenants={tenants.map((t) => ({ slug: t.slug, name: t.name, role: t.role }))} />}
+          {tenants.length > 1 && (
+            <TenantSwitcher current={member.tenant.slug} tenants={tenants.map((t) => ({ slug: t.slug, name: t.name, role: t.role }))} />
+          )}
           <span className="text-zinc-700">
-            {member.user.email} <span className="ml-1 rounded bg-zinc-100 px-1.5 py-0.5 text-xs font-medium text-zinc-600" data-testid="member-role">{member.role}</span>
+            {member.user.email}{' '}
+            <span className="ml-1 rounded bg-zinc-100 px-1.5 py-0.5 text-xs font-medium text-zinc-600" data-testid="member-role">
+              {member.role}
+            </span>
           </span>
           <SignOutButton />
         </header>

@@ -30,8 +30,15 @@ export default async function OverviewPage() {
       )}
       {overview.last_record_at !== null && (
         <p className="mt-8 text-sm text-zinc-600">
-          Every call is on the <Link href="/traces" className="font-medium text-brand hover:underline">traces</Link> page; every error, with its trend and a CSV export, on the{' '}
-          <Link href="/violations" className="font-medium text-brand hover:underline">violations</Link> page.
+          Every call is on the{' '}
+          <Link href="/traces" className="font-medium text-brand hover:underline">
+            traces
+          </Link>{' '}
+          page; every error, with its trend and a CSV export, on the{' '}
+          <Link href="/violations" className="font-medium text-brand hover:underline">
+            violations
+          </Link>{' '}
+          page.
         </p>
       )}
     </>

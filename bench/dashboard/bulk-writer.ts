@@ -6,17 +6,63 @@ import type { DatabaseTarget } from '../../lib/db/database-url';
 import type { Row, SeedChunk } from './seed';
 
 const EVIDENCE_COLUMNS: [string, PgType][] = [
-  ['id', 'text'], ['tenantId', 'text'], ['seq', 'int4'], ['prevHash', 'text'], ['hash', 'text'], ['createdAt', 'timestamp'], ['kind', 'text'], ['requestId', 'text'],
-  ['traceId', 'text'], ['callId', 'text'], ['apiKeyId', 'text'], ['actorUserId', 'text'], ['tool', 'text'], ['contractVersion', 'text'], ['contractHash', 'text'],
-  ['argsHash', 'text'], ['decision', 'text'], ['valid', 'bool'], ['errors', 'text'], ['warnings', 'text'], ['durationMs', 'float8'],
-  ['policyId', 'text'], ['policyVersion', 'text'], ['policyRule', 'text'], ['policy', 'text'], ['shadowDiffers', 'bool'], ['executionMs', 'float8'],
+  ['id', 'text'],
+  ['tenantId', 'text'],
+  ['seq', 'int4'],
+  ['prevHash', 'text'],
+  ['hash', 'text'],
+  ['createdAt', 'timestamp'],
+  ['kind', 'text'],
+  ['requestId', 'text'],
+  ['traceId', 'text'],
+  ['callId', 'text'],
+  ['apiKeyId', 'text'],
+  ['actorUserId', 'text'],
+  ['tool', 'text'],
+  ['contractVersion', 'text'],
+  ['contractHash', 'text'],
+  ['argsHash', 'text'],
+  ['decision', 'text'],
+  ['valid', 'bool'],
+  ['errors', 'text'],
+  ['warnings', 'text'],
+  ['durationMs', 'float8'],
+  ['policyId', 'text'],
+  ['policyVersion', 'text'],
+  ['policyRule', 'text'],
+  ['policy', 'text'],
+  ['shadowDiffers', 'bool'],
+  ['executionMs', 'float8'],
 ];
 const VIOLATION_COLUMNS: [string, PgType][] = [
-  ['id', 'text'], ['tenantId', 'text'], ['evidenceId', 'text'], ['code', 'text'], ['type', 'text'], ['tool', 'text'], ['apiKeyId', 'text'], ['path', 'text'], ['decision', 'text'], ['createdAt', 'timestamp'],
+  ['id', 'text'],
+  ['tenantId', 'text'],
+  ['evidenceId', 'text'],
+  ['code', 'text'],
+  ['type', 'text'],
+  ['tool', 'text'],
+  ['apiKeyId', 'text'],
+  ['path', 'text'],
+  ['decision', 'text'],
+  ['createdAt', 'timestamp'],
 ];
 const APPROVAL_COLUMNS: [string, PgType][] = [
-  ['id', 'text'], ['tenantId', 'text'], ['tool', 'text'], ['contractVersion', 'text'], ['argsHash', 'text'], ['callId', 'text'], ['traceId', 'text'], ['apiKeyId', 'text'],
-  ['approverRoles', 'text'], ['reason', 'text'], ['status', 'text'], ['createdAt', 'timestamp'], ['expiresAt', 'timestamp'], ['decidedAt', 'timestamp'], ['decidedBy', 'text'], ['sideEffectLevel', 'text'],
+  ['id', 'text'],
+  ['tenantId', 'text'],
+  ['tool', 'text'],
+  ['contractVersion', 'text'],
+  ['argsHash', 'text'],
+  ['callId', 'text'],
+  ['traceId', 'text'],
+  ['apiKeyId', 'text'],
+  ['approverRoles', 'text'],
+  ['reason', 'text'],
+  ['status', 'text'],
+  ['createdAt', 'timestamp'],
+  ['expiresAt', 'timestamp'],
+  ['decidedAt', 'timestamp'],
+  ['decidedBy', 'text'],
+  ['sideEffectLevel', 'text'],
 ];
 type PgType = 'text' | 'int4' | 'timestamp' | 'bool' | 'float8';
 
@@ -35,9 +81,16 @@ function sqliteWriter(file: string): BulkWriter {
   // A scratch copy: durability of each chunk does not matter while loading.
   connection.pragma('synchronous = OFF');
   const statement = (table: string, columns: [string, PgType][]) =>
-    connection.prepare(`INSERT INTO "${table}" (${columns.map(([c]) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
-  const inserts = { evidence: statement('Evidence', EVIDENCE_COLUMNS), violations: statement('Violation', VIOLATION_COLUMNS), approvals: statement('Approval', APPROVAL_COLUMNS) };
-  const value = (v: unknown) => (v instanceof Date ? v.toISOString().replace('Z', '+00:00') : typeof v === 'boolean' ? (v ? 1 : 0) : (v ?? null));
+    connection.prepare(
+      `INSERT INTO "${table}" (${columns.map(([c]) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+    );
+  const inserts = {
+    evidence: statement('Evidence', EVIDENCE_COLUMNS),
+    violations: statement('Violation', VIOLATION_COLUMNS),
+    approvals: statement('Approval', APPROVAL_COLUMNS),
+  };
+  const value = (v: unknown) =>
+    v instanceof Date ? v.toISOString().replace('Z', '+00:00') : typeof v === 'boolean' ? (v ? 1 : 0) : (v ?? null);
   const write = connection.transaction((chunk: SeedChunk) => {
     for (const row of chunk.evidence) inserts.evidence.run(EVIDENCE_COLUMNS.map(([c]) => value(row[c])));
     for (const row of chunk.violations) inserts.violations.run(VIOLATION_COLUMNS.map(([c]) => value(row[c])));
@@ -61,10 +114,12 @@ function postgresWriter(url: string): BulkWriter {
   // unnest() turns the arrays back into rows, the closest thing to COPY that plain pg offers.
   const insert = async (table: string, columns: [string, PgType][], rows: Row[]) => {
     if (rows.length === 0) return;
-    const params = columns.map(([c, type]) => rows.map((r) => {
-      const v = r[c] ?? null;
-      return v instanceof Date ? v.toISOString() : type === 'bool' ? Boolean(v) : v;
-    }));
+    const params = columns.map(([c, type]) =>
+      rows.map((r) => {
+        const v = r[c] ?? null;
+        return v instanceof Date ? v.toISOString() : type === 'bool' ? Boolean(v) : v;
+      }),
+    );
     const unnest = columns.map(([, type], i) => `$${i + 1}::${type === 'timestamp' ? 'timestamp(3)' : type}[]`).join(', ');
     await client.query(`INSERT INTO "${table}" (${columns.map(([c]) => `"${c}"`).join(', ')}) SELECT * FROM unnest(${unnest})`, params);
   };

@@ -13,7 +13,15 @@ import { createScratchDatabase, type ScratchDatabase } from '../../lib/db/scratc
 import { migrateDatabase } from '../../lib/db/migrate-database';
 import { parseDatabaseUrl, type DatabaseProvider, type DatabaseTarget } from '../../lib/db/database-url';
 import { db, disconnectDb } from '../../lib/db';
-import { listTraces, traceRowsQuery, traceTotalsQuery, seqRangeFor, searchTraceIds, tracePrefixQuery, TRACE_SCAN_WINDOW } from '../../lib/traces/list-traces';
+import {
+  listTraces,
+  traceRowsQuery,
+  traceTotalsQuery,
+  seqRangeFor,
+  searchTraceIds,
+  tracePrefixQuery,
+  TRACE_SCAN_WINDOW,
+} from '../../lib/traces/list-traces';
 import { getTraceOrThrow, traceSeqsQuery } from '../../lib/traces/get-trace-or-throw';
 import { listViolations, iterateViolations, violationsQuery } from '../../lib/violations/list-violations';
 import { getViolationStats, violationBucketsQuery, topViolationsQuery, bucketSizeFor } from '../../lib/violations/get-violation-stats';
@@ -53,17 +61,38 @@ async function seedDatabase(target: DatabaseTarget): Promise<{ tenantId: string;
   const other = await db().tenant.create({ data: { slug: 'bench-other', name: 'Other tenant' } });
   const keys = async (tenantId: string, n: number) => {
     const ids: string[] = [];
-    for (let i = 0; i < n; i++) ids.push((await db().apiKey.create({ data: { tenantId, name: `agent-${String(i + 1).padStart(2, '0')}`, prefix: 'tg_bench', hash: randomBytes(32).toString('hex'), scopes: 'validate' } })).id);
+    for (let i = 0; i < n; i++)
+      ids.push(
+        (
+          await db().apiKey.create({
+            data: {
+              tenantId,
+              name: `agent-${String(i + 1).padStart(2, '0')}`,
+              prefix: 'tg_bench',
+              hash: randomBytes(32).toString('hex'),
+              scopes: 'validate',
+            },
+          })
+        ).id,
+      );
     return ids;
   };
   const end = new Date();
   const writer = bulkWriter(target);
   const started = performance.now();
-  const facts = await generate({ tenantId: tenant.id, rows: ROWS, end, days: DAYS, seed: 42, apiKeyIds: await keys(tenant.id, 20) }, (chunk) => writer.write(chunk));
+  const facts = await generate(
+    { tenantId: tenant.id, rows: ROWS, end, days: DAYS, seed: 42, apiKeyIds: await keys(tenant.id, 20) },
+    (chunk) => writer.write(chunk),
+  );
   // A second tenant in the same tables, so every query has to stay inside its own tenant.
-  await generate({ tenantId: other.id, rows: Math.round(ROWS / 20), end, days: DAYS, seed: 7, apiKeyIds: await keys(other.id, 3) }, (chunk) => writer.write(chunk));
+  await generate(
+    { tenantId: other.id, rows: Math.round(ROWS / 20), end, days: DAYS, seed: 7, apiKeyIds: await keys(other.id, 3) },
+    (chunk) => writer.write(chunk),
+  );
   await writer.close();
-  console.log(`  seeded ${facts.evidence.toLocaleString('en-US')} evidence rows (${facts.traces.toLocaleString('en-US')} calls), ${facts.violations.toLocaleString('en-US')} violations, ${facts.approvals.toLocaleString('en-US')} approvals (+${Math.round(ROWS / 20).toLocaleString('en-US')} rows of a second tenant) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  console.log(
+    `  seeded ${facts.evidence.toLocaleString('en-US')} evidence rows (${facts.traces.toLocaleString('en-US')} calls), ${facts.violations.toLocaleString('en-US')} violations, ${facts.approvals.toLocaleString('en-US')} approvals (+${Math.round(ROWS / 20).toLocaleString('en-US')} rows of a second tenant) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
   if (target.provider === 'postgresql') {
     // What autovacuum does on its own a little later: statistics, and the visibility map that
     // index-only scans rely on.
@@ -78,12 +107,22 @@ async function seedDatabase(target: DatabaseTarget): Promise<{ tenantId: string;
 async function probe(): Promise<{ tenantId: string; facts: SeedFacts; end: Date }> {
   const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: 'bench' } });
   const last = await db().evidence.findFirstOrThrow({ where: { tenantId: tenant.id }, orderBy: { seq: 'desc' } });
-  const mid = await db().evidence.findFirstOrThrow({ where: { tenantId: tenant.id, seq: Math.floor(last.seq / 2), } });
+  const mid = await db().evidence.findFirstOrThrow({ where: { tenantId: tenant.id, seq: Math.floor(last.seq / 2) } });
   const approval = await db().approval.findFirst({ where: { tenantId: tenant.id, status: 'approved' } });
   const keys = await db().apiKey.findMany({ where: { tenantId: tenant.id }, orderBy: { name: 'asc' } });
   const facts: SeedFacts = {
-    evidence: last.seq, violations: await db().violation.count({ where: { tenantId: tenant.id } }), approvals: await db().approval.count({ where: { tenantId: tenant.id } }), traces: 0,
-    sample: { callId: mid.callId, traceId: mid.traceId, approvalTraceId: approval?.traceId ?? null, rareTool: 'svc07.action_39', rareKeyId: keys[keys.length - 1]?.id ?? '', commonTool: 'svc00.action_00' },
+    evidence: last.seq,
+    violations: await db().violation.count({ where: { tenantId: tenant.id } }),
+    approvals: await db().approval.count({ where: { tenantId: tenant.id } }),
+    traces: 0,
+    sample: {
+      callId: mid.callId,
+      traceId: mid.traceId,
+      approvalTraceId: approval?.traceId ?? null,
+      rareTool: 'svc07.action_39',
+      rareKeyId: keys[keys.length - 1]?.id ?? '',
+      commonTool: 'svc00.action_00',
+    },
   };
   return { tenantId: tenant.id, facts, end: last.createdAt };
 }
@@ -128,22 +167,39 @@ async function benchmark(provider: DatabaseProvider, tenantId: string, facts: Se
     const r = await listTraces({ tenantId, filters, cursor, limit: 50 });
     return { note: `${rows(r.traces.length)}${r.searched_back_to ? ' (window)' : ''}`, cursor: r.next_cursor };
   };
-  const tracesStatement = (filters: Parameters<typeof traceRowsQuery>[0]['filters'], seqRange: { min?: number; max?: number } = {}) => traceRowsQuery({ tenantId, filters, minSeq: seqRange.min, maxSeq: seqRange.max, limit: 50 });
-  const windowed = (filters: Parameters<typeof traceRowsQuery>[0]['filters']) => tracesStatement(filters, { min: facts.evidence - TRACE_SCAN_WINDOW + 1, max: facts.evidence });
+  const tracesStatement = (filters: Parameters<typeof traceRowsQuery>[0]['filters'], seqRange: { min?: number; max?: number } = {}) =>
+    traceRowsQuery({ tenantId, filters, minSeq: seqRange.min, maxSeq: seqRange.max, limit: 50 });
+  const windowed = (filters: Parameters<typeof traceRowsQuery>[0]['filters']) =>
+    tracesStatement(filters, { min: facts.evidence - TRACE_SCAN_WINDOW + 1, max: facts.evidence });
 
   // Traces.
   const first = await listTraces({ tenantId, limit: 50 });
   await m('traces: first page (50)', async () => (await page({})).note, [
     tracesStatement({}),
-    traceTotalsQuery(tenantId, first.traces.map((t) => t.trace_id)),
+    traceTotalsQuery(
+      tenantId,
+      first.traces.map((t) => t.trace_id),
+    ),
   ]);
-  await m('traces: tool (popular)', async () => (await page({ tool: facts.sample.commonTool })).note, [tracesStatement({ tool: facts.sample.commonTool })]);
-  await m('traces: tool (rare)', async () => (await page({ tool: facts.sample.rareTool })).note, [tracesStatement({ tool: facts.sample.rareTool })]);
-  await m('traces: tool (no such tool)', async () => (await page({ tool: 'no.such_tool' })).note, [tracesStatement({ tool: 'no.such_tool' })]);
+  await m('traces: tool (popular)', async () => (await page({ tool: facts.sample.commonTool })).note, [
+    tracesStatement({ tool: facts.sample.commonTool }),
+  ]);
+  await m('traces: tool (rare)', async () => (await page({ tool: facts.sample.rareTool })).note, [
+    tracesStatement({ tool: facts.sample.rareTool }),
+  ]);
+  await m('traces: tool (no such tool)', async () => (await page({ tool: 'no.such_tool' })).note, [
+    tracesStatement({ tool: 'no.such_tool' }),
+  ]);
   await m('traces: decision=deny', async () => (await page({ decision: 'deny' })).note, [windowed({ decision: 'deny' })]);
-  await m('traces: decision=require_approval', async () => (await page({ decision: 'require_approval' })).note, [windowed({ decision: 'require_approval' })]);
-  await m('traces: decision=escalate (none: one scan window)', async () => (await page({ decision: 'escalate' })).note, [windowed({ decision: 'escalate' })]);
-  await m('traces: api key (rare)', async () => (await page({ apiKeyId: facts.sample.rareKeyId })).note, [windowed({ apiKeyId: facts.sample.rareKeyId })]);
+  await m('traces: decision=require_approval', async () => (await page({ decision: 'require_approval' })).note, [
+    windowed({ decision: 'require_approval' }),
+  ]);
+  await m('traces: decision=escalate (none: one scan window)', async () => (await page({ decision: 'escalate' })).note, [
+    windowed({ decision: 'escalate' }),
+  ]);
+  await m('traces: api key (rare)', async () => (await page({ apiKeyId: facts.sample.rareKeyId })).note, [
+    windowed({ apiKeyId: facts.sample.rareKeyId }),
+  ]);
   const daySince = new Date(end.getTime() - 15 * DAY);
   const dayUntil = new Date(end.getTime() - 14 * DAY);
   const range = (await seqRangeFor(tenantId, daySince, dayUntil)) ?? {};
@@ -151,11 +207,21 @@ async function benchmark(provider: DatabaseProvider, tenantId: string, facts: Se
     sql`SELECT "seq" FROM "Evidence" WHERE "tenantId" = ${tenantId} AND "createdAt" >= ${daySince} ORDER BY "createdAt" ASC, "seq" ASC LIMIT 1`,
     tracesStatement({}, range),
   ]);
-  await m('traces: one day + tool (rare)', async () => (await page({ since: daySince, until: dayUntil, tool: facts.sample.rareTool })).note, [tracesStatement({ tool: facts.sample.rareTool }, range)]);
-  const searchStatement = async (search: string) => traceRowsQuery({ tenantId, filters: { search }, limit: 50, searchTraceIds: await searchTraceIds(tenantId, search) });
-  await m('traces: search call_id', async () => (await page({ search: facts.sample.callId })).note, [await searchStatement(facts.sample.callId)]);
+  await m(
+    'traces: one day + tool (rare)',
+    async () => (await page({ since: daySince, until: dayUntil, tool: facts.sample.rareTool })).note,
+    [tracesStatement({ tool: facts.sample.rareTool }, range)],
+  );
+  const searchStatement = async (search: string) =>
+    traceRowsQuery({ tenantId, filters: { search }, limit: 50, searchTraceIds: await searchTraceIds(tenantId, search) });
+  await m('traces: search call_id', async () => (await page({ search: facts.sample.callId })).note, [
+    await searchStatement(facts.sample.callId),
+  ]);
   const prefix = facts.sample.traceId.slice(0, 6);
-  await m('traces: search trace id prefix (6)', async () => (await page({ search: prefix })).note, [tracePrefixQuery(tenantId, prefix), await searchStatement(prefix)]);
+  await m('traces: search trace id prefix (6)', async () => (await page({ search: prefix })).note, [
+    tracePrefixQuery(tenantId, prefix),
+    await searchStatement(prefix),
+  ]);
   const midSeq = Math.floor(facts.evidence / 2);
   const deep = Buffer.from(JSON.stringify([midSeq])).toString('base64url');
   await m('traces: deep page (cursor at seq 500k)', async () => (await page({}, deep)).note, [tracesStatement({}, { max: midSeq - 1 })]);
@@ -170,24 +236,43 @@ async function benchmark(provider: DatabaseProvider, tenantId: string, facts: Se
 
   // Violations.
   const week = { since: new Date(end.getTime() - 7 * DAY), until: new Date(end.getTime() + 1) };
-  const vpage = async (filters: Parameters<typeof listViolations>[0]['filters'], cursor?: string) => `${(await listViolations({ tenantId, filters, cursor, limit: 100 })).violations.length} rows`;
-  const vq = (filters: Parameters<typeof violationsQuery>[0]['filters'], after?: { createdAt: Date; id: string }) => violationsQuery({ tenantId, filters, after, limit: 101 });
+  const vpage = async (filters: Parameters<typeof listViolations>[0]['filters'], cursor?: string) =>
+    `${(await listViolations({ tenantId, filters, cursor, limit: 100 })).violations.length} rows`;
+  const vq = (filters: Parameters<typeof violationsQuery>[0]['filters'], after?: { createdAt: Date; id: string }) =>
+    violationsQuery({ tenantId, filters, after, limit: 101 });
   await m('violations: first page (100)', () => vpage({}), [vq({})]);
   await m('violations: code', () => vpage({ code: 'AXAG_ENUM_MISMATCH' }), [vq({ code: 'AXAG_ENUM_MISMATCH' })]);
   await m('violations: code (rare)', () => vpage({ code: 'AXAG_RANGE' }), [vq({ code: 'AXAG_RANGE' })]);
   await m('violations: tool (rare)', () => vpage({ tool: facts.sample.rareTool }), [vq({ tool: facts.sample.rareTool })]);
   await m('violations: api key (rare)', () => vpage({ apiKeyId: facts.sample.rareKeyId }), [vq({ apiKeyId: facts.sample.rareKeyId })]);
   await m('violations: decision=require_approval', () => vpage({ decision: 'require_approval' }), [vq({ decision: 'require_approval' })]);
-  await m('violations: code + tool + last 7 days', () => vpage({ code: 'AXAG_SCHEMA_TYPE', tool: facts.sample.commonTool, ...week }), [vq({ code: 'AXAG_SCHEMA_TYPE', tool: facts.sample.commonTool, ...week })]);
-  const middle = await db().violation.findFirstOrThrow({ where: { tenantId, createdAt: { lte: new Date(end.getTime() - 15 * DAY) } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  await m('violations: code + tool + last 7 days', () => vpage({ code: 'AXAG_SCHEMA_TYPE', tool: facts.sample.commonTool, ...week }), [
+    vq({ code: 'AXAG_SCHEMA_TYPE', tool: facts.sample.commonTool, ...week }),
+  ]);
+  const middle = await db().violation.findFirstOrThrow({
+    where: { tenantId, createdAt: { lte: new Date(end.getTime() - 15 * DAY) } },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+  });
   const vdeep = Buffer.from(JSON.stringify([middle.createdAt.toISOString(), middle.id])).toString('base64url');
   await m('violations: deep page (cursor 15 days back)', () => vpage({}, vdeep), [vq({}, { createdAt: middle.createdAt, id: middle.id })]);
-  for (const [label, days] of [['24 h, hourly', 1], ['7 days, daily', 7], ['30 days, daily', 30]] as const) {
+  for (const [label, days] of [
+    ['24 h, hourly', 1],
+    ['7 days, daily', 7],
+    ['30 days, daily', 30],
+  ] as const) {
     const filters = { since: new Date(end.getTime() - days * DAY), until: new Date(end.getTime() + 1) };
-    await m(`violations: chart + top tools/keys/codes, ${label}`, async () => {
-      const stats = await getViolationStats({ tenantId, filters });
-      return `${stats.buckets.length} buckets, ${stats.total} violations`;
-    }, [violationBucketsQuery(tenantId, filters, bucketSizeFor(filters.since, filters.until)), topViolationsQuery(tenantId, filters, 'tool', 10), topViolationsQuery(tenantId, filters, 'apiKeyId', 10)]);
+    await m(
+      `violations: chart + top tools/keys/codes, ${label}`,
+      async () => {
+        const stats = await getViolationStats({ tenantId, filters });
+        return `${stats.buckets.length} buckets, ${stats.total} violations`;
+      },
+      [
+        violationBucketsQuery(tenantId, filters, bucketSizeFor(filters.since, filters.until)),
+        topViolationsQuery(tenantId, filters, 'tool', 10),
+        topViolationsQuery(tenantId, filters, 'apiKeyId', 10),
+      ],
+    );
   }
   await m('violations: CSV export, 10,000 rows', async () => {
     let n = 0;
@@ -197,22 +282,32 @@ async function benchmark(provider: DatabaseProvider, tenantId: string, facts: Se
 
   // Overview.
   const since = new Date(end.getTime() - OVERVIEW_WINDOW_MS);
-  await m('overview (24 h)', async () => {
-    const o = await getOverview({ tenantId, now: end });
-    return `${o.calls} calls, ${o.refusals} refused, ${o.pending_approvals} pending`;
-  }, [
-    overviewCountsQuery(tenantId, since, end),
-    topViolationsQuery(tenantId, { since, until: end }, 'code', 5),
-    sql`SELECT count(*) FROM "Approval" WHERE "tenantId" = ${tenantId} AND "status" = 'pending' AND "expiresAt" > ${end}`,
-  ]);
+  await m(
+    'overview (24 h)',
+    async () => {
+      const o = await getOverview({ tenantId, now: end });
+      return `${o.calls} calls, ${o.refusals} refused, ${o.pending_approvals} pending`;
+    },
+    [
+      overviewCountsQuery(tenantId, since, end),
+      topViolationsQuery(tenantId, { since, until: end }, 'code', 5),
+      sql`SELECT count(*) FROM "Approval" WHERE "tenantId" = ${tenantId} AND "status" = 'pending' AND "expiresAt" > ${end}`,
+    ],
+  );
   process.stdout.write('\n');
   return out;
 }
 
 const results = new Map<DatabaseProvider, Measured[]>();
 const providers: DatabaseProvider[] = only ? [only] : ['sqlite', 'postgresql'];
-const load = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
-console.log(`Dashboard queries with ${ROWS.toLocaleString('en-US')} evidence rows over ${DAYS} days (${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}); median of ${RUNS} runs after a warm-up`);
+const load = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+console.log(
+  `Dashboard queries with ${ROWS.toLocaleString('en-US')} evidence rows over ${DAYS} days (${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}); median of ${RUNS} runs after a warm-up`,
+);
 // Other work on the machine inflates every figure; the load average says how much there was.
 console.log(`load average at start: ${load()}`);
 for (const provider of providers) {
@@ -246,12 +341,21 @@ const table = names.map((name) => {
 });
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => (row[i] ?? '').length)));
 console.log('');
-for (const row of [header, ...table]) console.log(row.map((cell, i) => (i === 0 || i === row.length - 1 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  '));
+for (const row of [header, ...table])
+  console.log(
+    row.map((cell, i) => (i === 0 || i === row.length - 1 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  '),
+  );
 for (const provider of providers) {
   console.log(`\n=== query plans: ${provider} ===`);
   for (const r of results.get(provider) ?? []) {
     if (r.plans.length === 0) continue;
     console.log(`\n-- ${r.name}`);
-    for (const plan of r.plans) console.log(plan.split('\n').map((l) => `   ${l}`).join('\n'));
+    for (const plan of r.plans)
+      console.log(
+        plan
+          .split('\n')
+          .map((l) => `   ${l}`)
+          .join('\n'),
+      );
   }
 }

@@ -32,10 +32,18 @@ export type SeedChunk = { evidence: Row[]; violations: Row[]; approvals: Row[] }
 // Popularity falls off steeply, as in real tenants: a few tools and keys make most calls.
 const TOOLS = Array.from({ length: 40 }, (_, i) => `svc${String(i % 8).padStart(2, '0')}.action_${String(i).padStart(2, '0')}`);
 const CODES: [string, string, number][] = [
-  ['AXAG_SCHEMA_TYPE', 'validation_error', 30], ['AXAG_REQUIRED_MISSING', 'validation_error', 22], ['AXAG_PATTERN_MISMATCH', 'validation_error', 14],
-  ['AXAG_ENUM_MISMATCH', 'validation_error', 9], ['AXAG_SCOPE_MISMATCH', 'safety_error', 7], ['AXAG_PRECONDITION_FAILED', 'policy_error', 6],
-  ['AXAG_ROLE_INSUFFICIENT', 'safety_error', 4], ['POLICY_DENIED', 'policy_error', 3], ['AXAG_CONFIRMATION_MISSING', 'safety_error', 2],
-  ['AXAG_ADDITIONAL_PROPERTY', 'validation_error', 1.5], ['AXAG_CONTRACT_NOT_FOUND', 'validation_error', 1], ['AXAG_RANGE', 'validation_error', 0.5],
+  ['AXAG_SCHEMA_TYPE', 'validation_error', 30],
+  ['AXAG_REQUIRED_MISSING', 'validation_error', 22],
+  ['AXAG_PATTERN_MISMATCH', 'validation_error', 14],
+  ['AXAG_ENUM_MISMATCH', 'validation_error', 9],
+  ['AXAG_SCOPE_MISMATCH', 'safety_error', 7],
+  ['AXAG_PRECONDITION_FAILED', 'policy_error', 6],
+  ['AXAG_ROLE_INSUFFICIENT', 'safety_error', 4],
+  ['POLICY_DENIED', 'policy_error', 3],
+  ['AXAG_CONFIRMATION_MISSING', 'safety_error', 2],
+  ['AXAG_ADDITIONAL_PROPERTY', 'validation_error', 1.5],
+  ['AXAG_CONTRACT_NOT_FOUND', 'validation_error', 1],
+  ['AXAG_RANGE', 'validation_error', 0.5],
 ];
 const CODE_WEIGHT = CODES.reduce((a, c) => a + c[2], 0);
 
@@ -82,7 +90,11 @@ export async function generate(plan: SeedPlan, sink: (chunk: SeedChunk) => Promi
   const callsPerRow = 1 / 1.77;
   const spacing = (endMs - startMs) / (plan.rows * callsPerRow);
 
-  const record = (at: number, fields: Omit<Row, 'id' | 'seq' | 'prevHash' | 'hash' | 'createdAt' | 'tenantId'>, errors: [string, string][] = []) => {
+  const record = (
+    at: number,
+    fields: Omit<Row, 'id' | 'seq' | 'prevHash' | 'hash' | 'createdAt' | 'tenantId'>,
+    errors: [string, string][] = [],
+  ) => {
     if (written >= plan.rows) return null;
     at = Math.floor(at);
     seq += 1;
@@ -90,16 +102,47 @@ export async function generate(plan: SeedPlan, sink: (chunk: SeedChunk) => Promi
     const hash = hex();
     const id = timeOrderedId(at);
     const createdAt = new Date(at);
-    const issues = errors.map(([code, type], i) => ({ code, type, message: `${code.toLowerCase().replace(/_/g, ' ')} at $.args[${i}]`, path: `$.args[${i}]` }));
+    const issues = errors.map(([code, type], i) => ({
+      code,
+      type,
+      message: `${code.toLowerCase().replace(/_/g, ' ')} at $.args[${i}]`,
+      path: `$.args[${i}]`,
+    }));
     evidence.push({
-      id, tenantId: plan.tenantId, seq, prevHash, hash, createdAt, requestId: randomBytes(16).toString('hex'),
-      actorUserId: null, contractHash: null, policyId: null, policyVersion: null, policyRule: null, policy: null, shadowDiffers: false, executionMs: null,
-      errors: JSON.stringify(issues), warnings: '[]', ...fields,
+      id,
+      tenantId: plan.tenantId,
+      seq,
+      prevHash,
+      hash,
+      createdAt,
+      requestId: randomBytes(16).toString('hex'),
+      actorUserId: null,
+      contractHash: null,
+      policyId: null,
+      policyVersion: null,
+      policyRule: null,
+      policy: null,
+      shadowDiffers: false,
+      executionMs: null,
+      errors: JSON.stringify(issues),
+      warnings: '[]',
+      ...fields,
     });
     prevHash = hash;
     for (const issue of issues) {
       violationCount += 1;
-      violations.push({ id: timeOrderedId(at), tenantId: plan.tenantId, evidenceId: id, code: issue.code, type: issue.type, tool: fields.tool as string, apiKeyId: fields.apiKeyId as string | null, path: issue.path, decision: fields.decision as string, createdAt });
+      violations.push({
+        id: timeOrderedId(at),
+        tenantId: plan.tenantId,
+        evidenceId: id,
+        code: issue.code,
+        type: issue.type,
+        tool: fields.tool as string,
+        apiKeyId: fields.apiKeyId as string | null,
+        path: issue.path,
+        decision: fields.decision as string,
+        createdAt,
+      });
     }
     return id;
   };
@@ -146,8 +189,29 @@ export async function generate(plan: SeedPlan, sink: (chunk: SeedChunk) => Promi
     const shadowDiffers = policy && random() < 0.02;
     const policyFields: Row = policy
       ? {
-          policyId: 'default-guardrails', policyVersion: '1.4.0', policyRule: roll < 0.2 ? 'deny-external' : 'allow-read',
-          policy: JSON.stringify({ decision: roll < 0.2 ? 'deny' : 'allow', reason: null, decided_by: { policy_id: 'default-guardrails', version: '1.4.0', rule: 'allow-read' }, evaluated: [], duration_ms: durationMs / 4, shadow: shadowDiffers ? [{ kind: 'policy', id: 'default-guardrails', version: '1.5.0', decision: 'deny', rule: 'deny-bulk', codes: ['POLICY_DENIED'], differs: true }] : [] }),
+          policyId: 'default-guardrails',
+          policyVersion: '1.4.0',
+          policyRule: roll < 0.2 ? 'deny-external' : 'allow-read',
+          policy: JSON.stringify({
+            decision: roll < 0.2 ? 'deny' : 'allow',
+            reason: null,
+            decided_by: { policy_id: 'default-guardrails', version: '1.4.0', rule: 'allow-read' },
+            evaluated: [],
+            duration_ms: durationMs / 4,
+            shadow: shadowDiffers
+              ? [
+                  {
+                    kind: 'policy',
+                    id: 'default-guardrails',
+                    version: '1.5.0',
+                    decision: 'deny',
+                    rule: 'deny-bulk',
+                    codes: ['POLICY_DENIED'],
+                    differs: true,
+                  },
+                ]
+              : [],
+          }),
           shadowDiffers,
         }
       : {};
@@ -155,7 +219,9 @@ export async function generate(plan: SeedPlan, sink: (chunk: SeedChunk) => Promi
       const errors = Array.from({ length: 1 + skewed(random, 3) }, pickCode);
       record(t, { kind: 'pre', ...withContract, decision: 'deny', valid: false, durationMs, ...policyFields }, errors);
     } else if (roll < 0.23) {
-      record(t, { kind: 'pre', ...withContract, decision: 'require_approval', valid: false, durationMs, ...policyFields }, [['AXAG_APPROVAL_MISSING', 'safety_error']]);
+      record(t, { kind: 'pre', ...withContract, decision: 'require_approval', valid: false, durationMs, ...policyFields }, [
+        ['AXAG_APPROVAL_MISSING', 'safety_error'],
+      ]);
       approvalTraceId ??= traceId;
       const approvalId = timeOrderedId(t);
       const wait = 60_000 + random() * 1_800_000;
@@ -164,8 +230,22 @@ export async function generate(plan: SeedPlan, sink: (chunk: SeedChunk) => Promi
       const decidedAt = status === 'approved' || status === 'denied' ? new Date(t + wait) : null;
       approvalCount += 1;
       approvals.push({
-        id: approvalId, tenantId: plan.tenantId, tool, contractVersion: common.contractVersion, argsHash: common.argsHash, callId, traceId, apiKeyId: keyId,
-        approverRoles: 'approver', reason: `${tool} is marked approval_required`, status, createdAt: new Date(t), expiresAt: new Date(t + 3_600_000), decidedAt, decidedBy: decidedAt ? 'user:bench-approver' : null, sideEffectLevel: 'external',
+        id: approvalId,
+        tenantId: plan.tenantId,
+        tool,
+        contractVersion: common.contractVersion,
+        argsHash: common.argsHash,
+        callId,
+        traceId,
+        apiKeyId: keyId,
+        approverRoles: 'approver',
+        reason: `${tool} is marked approval_required`,
+        status,
+        createdAt: new Date(t),
+        expiresAt: new Date(t + 3_600_000),
+        decidedAt,
+        decidedBy: decidedAt ? 'user:bench-approver' : null,
+        sideEffectLevel: 'external',
       });
       if (decidedAt) {
         schedule(decidedAt.getTime(), (at) => {
@@ -173,7 +253,16 @@ export async function generate(plan: SeedPlan, sink: (chunk: SeedChunk) => Promi
           if (status === 'approved') {
             schedule(at + 2000, (at2) => {
               record(at2, { kind: 'pre', ...withContract, decision: 'allow', valid: true, durationMs });
-              schedule(at2 + 50 + random() * 3000, (at3) => record(at3, { kind: 'post', ...withContract, decision: 'allow', valid: true, durationMs: durationMs / 2, executionMs: 50 + random() * 3000 }));
+              schedule(at2 + 50 + random() * 3000, (at3) =>
+                record(at3, {
+                  kind: 'post',
+                  ...withContract,
+                  decision: 'allow',
+                  valid: true,
+                  durationMs: durationMs / 2,
+                  executionMs: 50 + random() * 3000,
+                }),
+              );
             });
           }
         });
@@ -184,7 +273,11 @@ export async function generate(plan: SeedPlan, sink: (chunk: SeedChunk) => Promi
         const executionMs = 5 + random() * random() * 3000;
         const failed = random() < 0.03;
         schedule(t + executionMs + 1, (at) =>
-          record(at, { kind: 'post', ...withContract, decision: failed ? 'deny' : 'allow', valid: !failed, durationMs: durationMs / 2, executionMs }, failed ? [['AXAG_OUTPUT_SCHEMA', 'validation_error']] : []),
+          record(
+            at,
+            { kind: 'post', ...withContract, decision: failed ? 'deny' : 'allow', valid: !failed, durationMs: durationMs / 2, executionMs },
+            failed ? [['AXAG_OUTPUT_SCHEMA', 'validation_error']] : [],
+          ),
         );
       }
     }
@@ -193,7 +286,17 @@ export async function generate(plan: SeedPlan, sink: (chunk: SeedChunk) => Promi
   await flush(true);
   const rareKeyId = plan.apiKeyIds[plan.apiKeyIds.length - 1] as string;
   return {
-    evidence: written, violations: violationCount, approvals: approvalCount, traces,
-    sample: { callId: `call-${plan.seed}-${Math.floor(n / 2)}`, traceId: traceIdFor(plan.tenantId, `call-${plan.seed}-${Math.floor(n / 2)}`), approvalTraceId, rareTool: TOOLS[TOOLS.length - 1] as string, rareKeyId, commonTool: TOOLS[0] as string },
+    evidence: written,
+    violations: violationCount,
+    approvals: approvalCount,
+    traces,
+    sample: {
+      callId: `call-${plan.seed}-${Math.floor(n / 2)}`,
+      traceId: traceIdFor(plan.tenantId, `call-${plan.seed}-${Math.floor(n / 2)}`),
+      approvalTraceId,
+      rareTool: TOOLS[TOOLS.length - 1] as string,
+      rareKeyId,
+      commonTool: TOOLS[0] as string,
+    },
   };
 }

@@ -32,7 +32,8 @@ const LINES_PER_FIELD = 5;
 function largeContract(lines: number) {
   const fields = Math.max(keystrokes + 2, Math.ceil((lines - 40) / LINES_PER_FIELD));
   const properties: Record<string, unknown> = {};
-  for (let i = 1; i <= fields; i++) properties[`field_${String(i).padStart(4, '0')}`] = { description: `Field number ${i}.`, maxLength: 64, type: 'string' };
+  for (let i = 1; i <= fields; i++)
+    properties[`field_${String(i).padStart(4, '0')}`] = { description: `Field number ${i}.`, maxLength: 64, type: 'string' };
   return {
     annotations: { idempotent: true, kind: 'query', side_effect_level: 'read_only' },
     description: 'A large contract for the editor benchmark.',
@@ -80,7 +81,15 @@ async function main() {
   const lineCount = JSON.stringify(document, null, 2).split('\n').length;
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   try {
     const context = await browser.newContext({ baseURL: base, viewport: { width: 1400, height: 1000 } });
@@ -94,7 +103,8 @@ async function main() {
     await page.goto(`/contracts/${TOOL}?version=0.0.1`);
     const panel = page.getByTestId('problems-panel');
     await panel.getByText(/Checked in the browser/).waitFor();
-    if ((await panel.getByTestId('problem').count()) > 0) throw new Error(`the benchmark contract is not clean: ${await panel.innerText()}`);
+    if ((await panel.getByTestId('problem').count()) > 0)
+      throw new Error(`the benchmark contract is not clean: ${await panel.innerText()}`);
 
     const appear: number[] = [];
     const clear: number[] = [];
@@ -125,14 +135,28 @@ async function main() {
 
     const row = (name: string, values: number[]) => {
       const sorted = [...values].sort((a, b) => a - b);
-      return `${name.padEnd(34)} ${percentile(sorted, 50).toFixed(1).padStart(8)} ${percentile(sorted, 95).toFixed(1).padStart(8)} ${Math.max(...values).toFixed(1).padStart(8)}`;
+      return `${name.padEnd(34)} ${percentile(sorted, 50).toFixed(1).padStart(8)} ${percentile(sorted, 95).toFixed(1).padStart(8)} ${Math.max(
+        ...values,
+      )
+        .toFixed(1)
+        .padStart(8)}`;
     };
     console.log(`editor: ${lineCount}-line contract, ${keystrokes} keystrokes each way after ${warmup} not counted, ${base}`);
-    console.log(`${'keystroke -> underline in the DOM'.padEnd(34)} ${'median'.padStart(8)} ${'p95'.padStart(8)} ${'max'.padStart(8)}  (ms)`);
+    console.log(
+      `${'keystroke -> underline in the DOM'.padEnd(34)} ${'median'.padStart(8)} ${'p95'.padStart(8)} ${'max'.padStart(8)}  (ms)`,
+    );
     console.log(row('error typed: underline appears', appear));
     console.log(row('error deleted: underline goes', clear));
     console.log(row('of which lint in the worker', workerLint));
-    console.log(JSON.stringify({ lines: lineCount, keystrokes, worker_lint_ms: workerLint, appear_ms: appear.map((v) => Math.round(v * 10) / 10), clear_ms: clear.map((v) => Math.round(v * 10) / 10) }));
+    console.log(
+      JSON.stringify({
+        lines: lineCount,
+        keystrokes,
+        worker_lint_ms: workerLint,
+        appear_ms: appear.map((v) => Math.round(v * 10) / 10),
+        clear_ms: clear.map((v) => Math.round(v * 10) / 10),
+      }),
+    );
   } finally {
     await browser.close();
   }

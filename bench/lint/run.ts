@@ -61,9 +61,11 @@ const tools = Array.from({ length: TOOLS }, (_, i) => {
 // example and a suppressed region the scanner must skip.
 const lines: string[] = ['You are the operations agent. Follow these rules carefully.', ''];
 for (let i = 0; lines.join('\n').length < 20_000; i++) {
-  const inline = `tool_${(i * 7) % TOOLS | 1}`;
+  const inline = `tool_${((i * 7) % TOOLS) | 1}`;
   const ref = contracts[(i * 13) % contracts.length]?.id ?? '';
-  lines.push(`${i + 1}. When the user asks about item ${i}, call ${inline}({path: "/data/${i}", mode: "safe"}) and then use \`${ref}\` to confirm.`);
+  lines.push(
+    `${i + 1}. When the user asks about item ${i}, call ${inline}({path: "/data/${i}", mode: "safe"}) and then use \`${ref}\` to confirm.`,
+  );
   if (i % 15 === 0) lines.push('', '```', `${inline}({p: "example"})`, '```', '');
   if (i % 40 === 0) lines.push('<!-- harn-tool-surface: ignore-next-line -->', `old_tool_${i}({path: "x"})`);
   if (i % 25 === 0) lines.push(`Never invent tools such as made_up_${i}(x); search the docs first.`);
@@ -126,6 +128,8 @@ function measure(label: string, text: string, format: 'yaml' | 'json') {
   console.log(`  ${first.diagnostics.length} diagnostics: ${[...counts].map(([c, n]) => `${c} ${n}`).join(', ')}`);
 }
 
-console.log(`Surface lint: ${TOOLS} tools, ${prompt.length.toLocaleString('en-US')}-character prompt, ${runs} runs after ${warmup} warm-up (goal: under 50 ms)`);
+console.log(
+  `Surface lint: ${TOOLS} tools, ${prompt.length.toLocaleString('en-US')}-character prompt, ${runs} runs after ${warmup} warm-up (goal: under 50 ms)`,
+);
 measure('YAML', stringify(surface), 'yaml');
 measure('JSON', JSON.stringify(surface, null, 2), 'json');

@@ -42,7 +42,7 @@ function fullRun(steps: ExampleStep[], manifest: unknown): number {
 
 function measure(steps: ExampleStep[], manifest: unknown): { runsPerSecond: number; errorsPerRun: number } {
   const errorsPerRun = fullRun(steps, manifest);
-  for (const end = performance.now() + warmup * 1000; performance.now() < end; ) fullRun(steps, manifest);
+  for (const end = performance.now() + warmup * 1000; performance.now() < end;) fullRun(steps, manifest);
   let runs = 0;
   const start = performance.now();
   const end = start + seconds * 1000;
@@ -66,7 +66,13 @@ const rows = scenarios.map(([label, type]) => {
   const steps = allSteps(type);
   const last = steps[steps.length - 1] as ExampleStep;
   const { runsPerSecond, errorsPerRun } = measure(steps, last.after.ToolCallManifest ?? exampleManifest());
-  return [label, fmt(runsPerSecond), fmt(runsPerSecond * CALLS_PER_RUN), (1e6 / (runsPerSecond * CALLS_PER_RUN)).toFixed(2), String(errorsPerRun)];
+  return [
+    label,
+    fmt(runsPerSecond),
+    fmt(runsPerSecond * CALLS_PER_RUN),
+    (1e6 / (runsPerSecond * CALLS_PER_RUN)).toFixed(2),
+    String(errorsPerRun),
+  ];
 });
 const header = ['context', 'full runs/s', 'validator calls/s', 'µs/call', 'errors/run'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));

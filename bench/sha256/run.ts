@@ -23,7 +23,10 @@ const browser = await chromium.launch({
 try {
   const page = await browser.newPage();
   await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
-  const rows = (await page.evaluate(([s, t]) => (globalThis as never as { runBench: (a: number[], b: number) => unknown }).runBench(s, t), [sizes, ms] as const)) as {
+  const rows = (await page.evaluate(([s, t]) => (globalThis as never as { runBench: (a: number[], b: number) => unknown }).runBench(s, t), [
+    sizes,
+    ms,
+  ] as const)) as {
     size: number;
     portable: number;
     noble: number;
@@ -31,7 +34,9 @@ try {
   console.log(`SHA-256 in ${browser.version()}, microseconds per hash (best of 3 x ${ms} ms)`);
   console.log('bytes      hand-written (baseline)   @noble/hashes   noble/baseline');
   for (const row of rows) {
-    console.log(`${String(row.size).padEnd(10)} ${row.portable.toFixed(2).padStart(22)} ${row.noble.toFixed(2).padStart(15)} ${(row.noble / row.portable).toFixed(2).padStart(11)}x`);
+    console.log(
+      `${String(row.size).padEnd(10)} ${row.portable.toFixed(2).padStart(22)} ${row.noble.toFixed(2).padStart(15)} ${(row.noble / row.portable).toFixed(2).padStart(11)}x`,
+    );
   }
 } finally {
   await browser.close();

@@ -36,9 +36,21 @@ const server = createDataPlaneServer();
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const port = (server.address() as { port: number }).port;
 
-const body = JSON.stringify({ tool: 'orders.lookup', call_id: 'bench', arguments: { tenant_id: 'acme', order_id: 'ord_123456', include: ['items'] }, context: { tenant_id: 'acme', user_id: 'u_1' } });
+const body = JSON.stringify({
+  tool: 'orders.lookup',
+  call_id: 'bench',
+  arguments: { tenant_id: 'acme', order_id: 'ord_123456', include: ['items'] },
+  context: { tenant_id: 'acme', user_id: 'u_1' },
+});
 const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-const options = { agent, host: '127.0.0.1', port, path: '/api/v1/validate/pre', method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}`, 'content-length': Buffer.byteLength(body) } };
+const options = {
+  agent,
+  host: '127.0.0.1',
+  port,
+  path: '/api/v1/validate/pre',
+  method: 'POST',
+  headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}`, 'content-length': Buffer.byteLength(body) },
+};
 function once(): Promise<void> {
   return new Promise((resolve, reject) => {
     const req = http.request(options, (res) => {
@@ -51,12 +63,14 @@ function once(): Promise<void> {
 }
 async function drive(count: number): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < count) {
-      next++;
-      await once();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        next++;
+        await once();
+      }
+    }),
+  );
 }
 
 // Caches expire by Date.now (API keys, contracts): a refresh through Prisma inside the measured
@@ -64,14 +78,17 @@ async function drive(count: number): Promise<void> {
 const frozen = Date.now();
 Date.now = () => frozen;
 await drive(Math.max(3000, requests));
-const callgrind = (...a: string[]) => process.env.CALLGRIND && spawnSync('callgrind_control', [...a, String(process.pid)], { stdio: 'ignore' });
+const callgrind = (...a: string[]) =>
+  process.env.CALLGRIND && spawnSync('callgrind_control', [...a, String(process.pid)], { stdio: 'ignore' });
 callgrind('-i', 'on');
 const before = process.cpuUsage();
 await drive(requests);
 const cpu = process.cpuUsage(before);
 callgrind('-i', 'off');
 callgrind('-d');
-console.log(`${requests} requests, concurrency ${concurrency}: ${((cpu.user + cpu.system) / requests).toFixed(1)} us CPU/request (process, client included)`);
+console.log(
+  `${requests} requests, concurrency ${concurrency}: ${((cpu.user + cpu.system) / requests).toFixed(1)} us CPU/request (process, client included)`,
+);
 agent.destroy();
 server.close();
 await closeEvidenceWriter();

@@ -33,7 +33,9 @@ if (!compiled.ok) throw new Error('example contract does not compile');
 const contract = compiled.contract;
 
 const inputs: Record<string, unknown>[] = Array.from({ length: 1000 }, (_, i) =>
-  i % 4 === 0 ? { tenant_id: 'acme', order_id: `BAD-${i}` } : { tenant_id: 'acme', order_id: `ord_${String(100000 + i)}`, include: i % 3 ? ['items'] : undefined },
+  i % 4 === 0
+    ? { tenant_id: 'acme', order_id: `BAD-${i}` }
+    : { tenant_id: 'acme', order_id: `ord_${String(100000 + i)}`, include: i % 3 ? ['items'] : undefined },
 ).map((o) => JSON.parse(JSON.stringify(o)) as Record<string, unknown>);
 
 const zodSchema = z
@@ -69,7 +71,12 @@ console.log(`  Zod 4 safeParse, same schema:          ${fmt(zodOps)} validations
 if (args.includes('--skip-http')) process.exit(0);
 
 const distinctCallIds = args.includes('--distinct-call-ids');
-const body = JSON.stringify({ tool: 'orders.lookup', call_id: distinctCallIds ? 'bench-[<id>]' : 'bench', arguments: { tenant_id: 'acme', order_id: 'ord_123456', include: ['items'] }, context: { tenant_id: 'acme', user_id: 'u_1' } });
+const body = JSON.stringify({
+  tool: 'orders.lookup',
+  call_id: distinctCallIds ? 'bench-[<id>]' : 'bench',
+  arguments: { tenant_id: 'acme', order_id: 'ord_123456', include: ['items'] },
+  context: { tenant_id: 'acme', user_id: 'u_1' },
+});
 
 interface Measured {
   rps: number;
@@ -86,7 +93,15 @@ interface Measured {
 async function load(url: string, headers: Record<string, string>, serverPid: number | undefined, seconds = duration): Promise<Measured> {
   const before = serverPid ? treeCpuMs(serverPid) : null;
   const threadsBefore = serverPid ? treeThreadCpuMs(serverPid) : null;
-  const result = await autocannon({ url, method: 'POST', body, idReplacement: distinctCallIds, headers: { 'content-type': 'application/json', ...headers }, connections, duration: seconds });
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    body,
+    idReplacement: distinctCallIds,
+    headers: { 'content-type': 'application/json', ...headers },
+    connections,
+    duration: seconds,
+  });
   const after = serverPid ? treeCpuMs(serverPid) : null;
   const threadsAfter = serverPid ? treeThreadCpuMs(serverPid) : null;
   const total = result.requests.total;
@@ -97,7 +112,10 @@ async function load(url: string, headers: Record<string, string>, serverPid: num
     errors: result.errors + result.non2xx,
     total,
     cpuUsPerRequest: before !== null && after !== null && total > 0 ? ((after - before) * 1000) / total : null,
-    mainThreadUsPerRequest: threadsBefore && threadsAfter && total > 0 ? (Math.max(0, ...[...threadsAfter].map(([tid, ms]) => ms - (threadsBefore.get(tid) ?? 0))) * 1000) / total : null,
+    mainThreadUsPerRequest:
+      threadsBefore && threadsAfter && total > 0
+        ? (Math.max(0, ...[...threadsAfter].map(([tid, ms]) => ms - (threadsBefore.get(tid) ?? 0))) * 1000) / total
+        : null,
   };
 }
 
@@ -149,12 +167,31 @@ async function stopChild(child: ChildProcess): Promise<void> {
 // spell on this shared machine lands on all of them rather than on one row.
 const baseline = spawn(tsx, [path.join(root, 'bench/validate/baseline-server.ts')], { stdio: ['ignore', 'pipe', 'pipe'] });
 const basePort = await waitForLine(baseline, /^(\d+)\n/m, 30_000);
-targets.push({ label: 'bare node:http + Ajv, no persistence', url: `http://127.0.0.1:${basePort}/`, headers: {}, pid: baseline.pid, stop: () => stopChild(baseline), rounds: [] });
+targets.push({
+  label: 'bare node:http + Ajv, no persistence',
+  url: `http://127.0.0.1:${basePort}/`,
+  headers: {},
+  pid: baseline.pid,
+  stop: () => stopChild(baseline),
+  rounds: [],
+});
 
 const servers: { label: string; provider: 'sqlite' | 'postgresql'; command: string[] }[] = [
-  { label: 'data plane (node:http + shared handlers), evidence on SQLite', provider: 'sqlite', command: [process.execPath, path.join(root, 'scripts/serve.mjs'), '--data-plane'] },
-  { label: 'data plane (node:http + shared handlers), evidence on PostgreSQL', provider: 'postgresql', command: [process.execPath, path.join(root, 'scripts/serve.mjs'), '--data-plane'] },
-  { label: 'Next route handler (next start), evidence on SQLite', provider: 'sqlite', command: [process.execPath, path.join(root, 'node_modules/next/dist/bin/next'), 'start'] },
+  {
+    label: 'data plane (node:http + shared handlers), evidence on SQLite',
+    provider: 'sqlite',
+    command: [process.execPath, path.join(root, 'scripts/serve.mjs'), '--data-plane'],
+  },
+  {
+    label: 'data plane (node:http + shared handlers), evidence on PostgreSQL',
+    provider: 'postgresql',
+    command: [process.execPath, path.join(root, 'scripts/serve.mjs'), '--data-plane'],
+  },
+  {
+    label: 'Next route handler (next start), evidence on SQLite',
+    provider: 'sqlite',
+    command: [process.execPath, path.join(root, 'node_modules/next/dist/bin/next'), 'start'],
+  },
 ];
 try {
   for (const [index, spec] of servers.entries()) {
@@ -223,7 +260,9 @@ const rows = summary.map((s) => [
   String(s.errors),
 ]);
 
-console.log(`\nOver HTTP (autocannon, ${connections} connections, ${rounds} rounds of ${duration}s, ${Buffer.byteLength(body)}-byte body${distinctCallIds ? ' with a new call_id per request' : ''}, loopback; median round)`);
+console.log(
+  `\nOver HTTP (autocannon, ${connections} connections, ${rounds} rounds of ${duration}s, ${Buffer.byteLength(body)}-byte body${distinctCallIds ? ' with a new call_id per request' : ''}, loopback; median round)`,
+);
 // CPU per answered request, medians over the rounds: all threads of the server's process tree,
 // and its busiest thread alone (the request thread; the SQLite data plane's evidence writer
 // thread, V8's helpers and PostgreSQL's own processes are in the first figure only).

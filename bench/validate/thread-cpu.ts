@@ -21,7 +21,12 @@ const reps = Number(opt('reps', '3'));
 const connections = Number(opt('connections', '32'));
 const provider = opt('provider', 'sqlite') as 'sqlite' | 'postgresql';
 const apiKey = 'tg_bench000_benchmark-key-0123456789abcdef';
-const body = JSON.stringify({ tool: 'orders.lookup', call_id: 'bench', arguments: { tenant_id: 'acme', order_id: 'ord_123456', include: ['items'] }, context: { tenant_id: 'acme', user_id: 'u_1' } });
+const body = JSON.stringify({
+  tool: 'orders.lookup',
+  call_id: 'bench',
+  arguments: { tenant_id: 'acme', order_id: 'ord_123456', include: ['items'] },
+  context: { tenant_id: 'acme', user_id: 'u_1' },
+});
 
 /** CPU time (user + system, microseconds) of every thread of the server process, by thread id. */
 function threadCpu(pid: number): Map<number, number> {

@@ -33,7 +33,9 @@ const scratch = await createScratchDatabase('sqlite', 'writer');
 await migrateDatabase(scratch.target.url);
 const tenantId = 'cmtenant000000000000000001';
 const setup = new Database(scratch.target.file as string);
-setup.prepare(`INSERT INTO "Tenant" ("id", "slug", "name", "storeRawArguments", "createdAt") VALUES (?, 'bench', 'bench', 0, ?)`).run(tenantId, new Date().toISOString());
+setup
+  .prepare(`INSERT INTO "Tenant" ("id", "slug", "name", "storeRawArguments", "createdAt") VALUES (?, 'bench', 'bench', 0, ?)`)
+  .run(tenantId, new Date().toISOString());
 for (const name of dropped) setup.exec(`DROP INDEX "${name}"`);
 setup.close();
 
@@ -45,9 +47,24 @@ for (const pragma of pragmas) connection.pragma(pragma);
 let n = 0;
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 const input = (): EvidenceInput => ({
-  tenantId, kind: 'pre', requestId: randomUUID(), traceId: randomTrace ? hex(16) : 'a6f0c4f1d2e3b4a5968778695a4b3c2d', callId: 'bench', w3cTraceparent: null,
-  apiKeyId: 'cmkey0000000000000000000001', tool: 'orders.lookup', contractVersion: '1.0.0', contractHash: 'f'.repeat(64),
-  argsHash: randomArgs ? hex(32) : 'e'.repeat(64), idempotencyKey: null, arguments: null, decision: 'allow', valid: true, errors: [], warnings: [], durationMs: 0.123 + (n++ % 7),
+  tenantId,
+  kind: 'pre',
+  requestId: randomUUID(),
+  traceId: randomTrace ? hex(16) : 'a6f0c4f1d2e3b4a5968778695a4b3c2d',
+  callId: 'bench',
+  w3cTraceparent: null,
+  apiKeyId: 'cmkey0000000000000000000001',
+  tool: 'orders.lookup',
+  contractVersion: '1.0.0',
+  contractHash: 'f'.repeat(64),
+  argsHash: randomArgs ? hex(32) : 'e'.repeat(64),
+  idempotencyKey: null,
+  arguments: null,
+  decision: 'allow',
+  valid: true,
+  errors: [],
+  warnings: [],
+  durationMs: 0.123 + (n++ % 7),
 });
 const run = async (count: number) => {
   for (let i = 0; i < count; i += batch) await store.commit(Array.from({ length: Math.min(batch, count - i) }, input));
@@ -55,7 +72,8 @@ const run = async (count: number) => {
 if (prefill > 0) await run(prefill);
 await run(Math.min(5000, records));
 
-const callgrind = (...a: string[]) => process.env.CALLGRIND && spawnSync('callgrind_control', [...a, String(process.pid)], { stdio: 'ignore' });
+const callgrind = (...a: string[]) =>
+  process.env.CALLGRIND && spawnSync('callgrind_control', [...a, String(process.pid)], { stdio: 'ignore' });
 callgrind('-i', 'on');
 const before = process.cpuUsage();
 const t0 = performance.now();

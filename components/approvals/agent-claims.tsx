@@ -26,28 +26,49 @@ export function AgentClaims(props: {
   const reason = !props.edited && props.args && typeof props.args.reason === 'string' ? props.args.reason : null;
 
   return (
-    <section data-testid="agent-claims" className="mt-3 rounded-md border border-dashed border-amber-400 bg-amber-50/40 p-3 text-sm" aria-label="What the agent claims">
+    <section
+      data-testid="agent-claims"
+      className="mt-3 rounded-md border border-dashed border-amber-400 bg-amber-50/40 p-3 text-sm"
+      aria-label="What the agent claims"
+    >
       <h3 className="flex flex-wrap items-center gap-2 text-xs font-semibold tracking-wide text-amber-900 uppercase">
         <span className="rounded bg-amber-200 px-1.5 py-0.5">Agent’s claim · unverified</span>
-        <span className="font-normal tracking-normal text-amber-800 normal-case">supplied by the agent; Toolgate checked its shape against the contract, not its truth</span>
+        <span className="font-normal tracking-normal text-amber-800 normal-case">
+          supplied by the agent; Toolgate checked its shape against the contract, not its truth
+        </span>
       </h3>
       <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
         <dt className="text-zinc-500">End user</dt>
-        <dd data-testid="claimed-user" className="font-mono break-all">{props.userId ? <RevealedText text={props.userId} /> : <span className="text-zinc-400">none given</span>}</dd>
+        <dd data-testid="claimed-user" className="font-mono break-all">
+          {props.userId ? <RevealedText text={props.userId} /> : <span className="text-zinc-400">none given</span>}
+        </dd>
         <dt className="text-zinc-500">Roles</dt>
         <dd data-testid="claimed-roles" className="font-mono break-all">
-          {roles.length > 0 ? roles.map((role, i) => <span key={i}>{i > 0 && ', '}<RevealedText text={role} /></span>) : <span className="text-zinc-400">{context ? 'none given' : 'not kept'}</span>}
+          {roles.length > 0 ? (
+            roles.map((role, i) => (
+              <span key={i}>
+                {i > 0 && ', '}
+                <RevealedText text={role} />
+              </span>
+            ))
+          ) : (
+            <span className="text-zinc-400">{context ? 'none given' : 'not kept'}</span>
+          )}
         </dd>
         {tenant !== null && (
           <>
             <dt className="text-zinc-500">Tenant</dt>
-            <dd className="font-mono break-all"><RevealedText text={tenant} /></dd>
+            <dd className="font-mono break-all">
+              <RevealedText text={tenant} />
+            </dd>
           </>
         )}
         {reason !== null && (
           <>
             <dt className="text-zinc-500">Reason given</dt>
-            <dd data-testid="claimed-reason" className="break-all">“<RevealedText text={reason} />”</dd>
+            <dd data-testid="claimed-reason" className="break-all">
+              “<RevealedText text={reason} />”
+            </dd>
           </>
         )}
       </dl>
@@ -59,7 +80,9 @@ export function AgentClaims(props: {
       )}
       {props.contextOmitted && <p className="mt-2 text-zinc-500">The context is too large to show here.</p>}
       {props.edited ? (
-        <p className="mt-2 text-zinc-600">Arguments: replaced by an approver’s edit (below); the agent’s own values are the “was” side of its diff.</p>
+        <p className="mt-2 text-zinc-600">
+          Arguments: replaced by an approver’s edit (below); the agent’s own values are the “was” side of its diff.
+        </p>
       ) : (
         props.args && (
           <details className="mt-2" open={props.open}>
@@ -74,9 +97,23 @@ export function AgentClaims(props: {
 }
 
 /** Arguments an approver edited: what an approve now binds, and what the edit changed. */
-export function EditedArguments({ args, omitted, diff, open }: { args: Record<string, unknown> | null; omitted: boolean; diff: ArgumentsDiff | null; open: boolean }) {
+export function EditedArguments({
+  args,
+  omitted,
+  diff,
+  open,
+}: {
+  args: Record<string, unknown> | null;
+  omitted: boolean;
+  diff: ArgumentsDiff | null;
+  open: boolean;
+}) {
   return (
-    <section data-testid="edited-arguments" aria-label="Edited by an approver" className="mt-3 rounded-md border border-sky-300 bg-sky-50/40 p-3 text-sm">
+    <section
+      data-testid="edited-arguments"
+      aria-label="Edited by an approver"
+      className="mt-3 rounded-md border border-sky-300 bg-sky-50/40 p-3 text-sm"
+    >
       <h3 className="text-xs font-semibold tracking-wide text-sky-900 uppercase">
         <span className="rounded bg-sky-200 px-1.5 py-0.5">Edited by an approver</span>
       </h3>
@@ -87,7 +124,11 @@ export function EditedArguments({ args, omitted, diff, open }: { args: Record<st
         </details>
       )}
       {omitted && <p className="mt-2 text-zinc-500">The arguments are too large to show here.</p>}
-      {diff ? <ArgumentsDiffView diff={diff} /> : <p className="mt-2 text-zinc-500">The agent’s original arguments are no longer kept, so there is no diff.</p>}
+      {diff ? (
+        <ArgumentsDiffView diff={diff} />
+      ) : (
+        <p className="mt-2 text-zinc-500">The agent’s original arguments are no longer kept, so there is no diff.</p>
+      )}
     </section>
   );
 }
@@ -99,7 +140,10 @@ const KIND_SIGN = { added: '+', removed: '−', changed: '~' } as const;
 export function ArgumentsDiffView({ diff }: { diff: ArgumentsDiff }) {
   return (
     <div data-testid="arguments-diff" className="mt-2">
-      <p className="font-medium">What the edit changed ({diff.changes.length}{diff.truncated ? '+' : ''} change{diff.changes.length === 1 ? '' : 's'} against the agent’s arguments)</p>
+      <p className="font-medium">
+        What the edit changed ({diff.changes.length}
+        {diff.truncated ? '+' : ''} change{diff.changes.length === 1 ? '' : 's'} against the agent’s arguments)
+      </p>
       {diff.changes.length === 0 ? (
         <p className="text-zinc-500">No visible change.</p>
       ) : (
@@ -116,7 +160,8 @@ export function ArgumentsDiffView({ diff }: { diff: ArgumentsDiff }) {
               {change.kind !== 'removed' && (
                 <>
                   {' '}
-                  <span className="text-zinc-500">{change.kind === 'added' ? 'now' : '→ now'}</span> <RevealedText text={JSON.stringify(change.after) ?? 'null'} />
+                  <span className="text-zinc-500">{change.kind === 'added' ? 'now' : '→ now'}</span>{' '}
+                  <RevealedText text={JSON.stringify(change.after) ?? 'null'} />
                 </>
               )}
             </li>

@@ -48,7 +48,11 @@ export function ApprovalCard({ item, now, onDecided }: { item: ApprovalQueueItem
         <div className="flex items-center gap-2 text-sm">
           <StatusBadge status={item.status} />
           {pending && (
-            <span data-testid="time-left" className={`font-mono tabular-nums ${secondsLeft < 60 ? 'text-red-700' : 'text-zinc-600'}`} title={`expires ${formatUtc(item.expires_at)}`}>
+            <span
+              data-testid="time-left"
+              className={`font-mono tabular-nums ${secondsLeft < 60 ? 'text-red-700' : 'text-zinc-600'}`}
+              title={`expires ${formatUtc(item.expires_at)}`}
+            >
               {formatTimeLeft(secondsLeft)} left
             </span>
           )}
@@ -80,11 +84,15 @@ export function ApprovalCard({ item, now, onDecided }: { item: ApprovalQueueItem
             <span data-testid="approval-call-id" className="font-mono text-xs break-all">
               <RevealedText text={item.call_id} />
             </span>{' '}
-            <Link href={`/traces/${item.trace_id}`} data-testid="trace-link" className={`text-xs ${linkClass}`}>trace →</Link>
+            <Link href={`/traces/${item.trace_id}`} data-testid="trace-link" className={`text-xs ${linkClass}`}>
+              trace →
+            </Link>
           </dd>
           <dt className="text-zinc-500">Contract</dt>
           <dd>
-            <Link href={contractHref} className={`font-mono ${linkClass}`}>{item.tool}@{item.version}</Link>
+            <Link href={contractHref} className={`font-mono ${linkClass}`}>
+              {item.tool}@{item.version}
+            </Link>
           </dd>
           <dt className="text-zinc-500">Side effect</dt>
           <dd className="font-mono">{item.side_effect_level || '—'}</dd>
@@ -92,7 +100,8 @@ export function ApprovalCard({ item, now, onDecided }: { item: ApprovalQueueItem
           <dd>
             {item.requesting_key ? (
               <>
-                key <span className="font-medium">{item.requesting_key.name}</span> <span className="font-mono text-xs text-zinc-500">{item.requesting_key.prefix}…</span>
+                key <span className="font-medium">{item.requesting_key.name}</span>{' '}
+                <span className="font-mono text-xs text-zinc-500">{item.requesting_key.prefix}…</span>
               </>
             ) : (
               'unknown key'
@@ -103,7 +112,11 @@ export function ApprovalCard({ item, now, onDecided }: { item: ApprovalQueueItem
             {item.policy ? (
               <>
                 policy{' '}
-                <Link data-testid="policy-link" className={`font-mono ${linkClass}`} href={`/policies/${encodeURIComponent(item.policy.id)}${item.policy.version ? `?version=${encodeURIComponent(item.policy.version)}` : ''}`}>
+                <Link
+                  data-testid="policy-link"
+                  className={`font-mono ${linkClass}`}
+                  href={`/policies/${encodeURIComponent(item.policy.id)}${item.policy.version ? `?version=${encodeURIComponent(item.policy.version)}` : ''}`}
+                >
                   {item.policy.id}@{item.policy.version ?? '?'}
                 </Link>{' '}
                 rule <code className="rounded bg-zinc-100 px-1">{item.policy.rule ?? '?'}</code>
@@ -117,7 +130,11 @@ export function ApprovalCard({ item, now, onDecided }: { item: ApprovalQueueItem
           <dt className="text-zinc-500">Approvers</dt>
           <dd data-testid="approval-votes">
             {item.approvals} of {item.approvers_required} · roles {item.approver_roles.join(', ') || 'any approver'}
-            {item.escalation_level > 0 && <span className="ml-2 rounded bg-amber-50 px-1.5 py-0.5 text-xs font-medium text-amber-800">escalated ×{item.escalation_level}</span>}
+            {item.escalation_level > 0 && (
+              <span className="ml-2 rounded bg-amber-50 px-1.5 py-0.5 text-xs font-medium text-amber-800">
+                escalated ×{item.escalation_level}
+              </span>
+            )}
           </dd>
           <dt className="text-zinc-500">Requested</dt>
           <dd>{formatUtc(item.created_at)}</dd>
@@ -125,7 +142,8 @@ export function ApprovalCard({ item, now, onDecided }: { item: ApprovalQueueItem
             <>
               <dt className="text-zinc-500">Decided</dt>
               <dd>
-                {formatUtc(item.decided_at)} {item.decided_by && <span className="text-xs text-zinc-500">by {item.decided_by_label ?? item.decided_by}</span>}
+                {formatUtc(item.decided_at)}{' '}
+                {item.decided_by && <span className="text-xs text-zinc-500">by {item.decided_by_label ?? item.decided_by}</span>}
                 {item.comment && (
                   <span className="ml-1">
                     — “<RevealedText text={item.comment} />”
@@ -142,7 +160,8 @@ export function ApprovalCard({ item, now, onDecided }: { item: ApprovalQueueItem
                 {vote.approver_label} voted <span className="font-medium">{vote.decision}</span> at {formatUtc(vote.created_at)}
                 {vote.comment && (
                   <>
-                    {' '}— “<RevealedText text={vote.comment} />”
+                    {' '}
+                    — “<RevealedText text={vote.comment} />”
                   </>
                 )}
               </li>
@@ -160,7 +179,9 @@ export function ApprovalCard({ item, now, onDecided }: { item: ApprovalQueueItem
         edited={item.edited && (item.arguments !== null || item.arguments_omitted)}
         open={pending}
       />
-      {item.edited && (item.arguments !== null || item.arguments_omitted) && <EditedArguments args={item.arguments} omitted={item.arguments_omitted} diff={item.arguments_diff} open={pending} />}
+      {item.edited && (item.arguments !== null || item.arguments_omitted) && (
+        <EditedArguments args={item.arguments} omitted={item.arguments_omitted} diff={item.arguments_diff} open={pending} />
+      )}
 
       <details className="mt-3">
         <summary className="cursor-pointer text-sm font-medium">Trace so far ({item.trace.length})</summary>
@@ -175,7 +196,11 @@ export function ApprovalCard({ item, now, onDecided }: { item: ApprovalQueueItem
       </details>
 
       {pending && reason && (
-        <p data-testid="cannot-decide-reason" data-code={reason.code} className="mt-4 rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm text-zinc-700">
+        <p
+          data-testid="cannot-decide-reason"
+          data-code={reason.code}
+          className="mt-4 rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm text-zinc-700"
+        >
           {reason.message}
         </p>
       )}

@@ -45,7 +45,10 @@ export function ApprovalQueue(props: { initialPending: ApprovalQueueItem[]; init
     <>
       <section aria-labelledby="pending-heading">
         <h2 id="pending-heading" className="mb-3 text-lg font-semibold">
-          Pending <span data-testid="pending-count" className="text-zinc-500">({pending.length})</span>
+          Pending{' '}
+          <span data-testid="pending-count" className="text-zinc-500">
+            ({pending.length})
+          </span>
         </h2>
         {pending.length === 0 ? (
           <div data-testid="approvals-empty" className="card p-8 text-sm text-zinc-600">
@@ -61,7 +64,9 @@ export function ApprovalQueue(props: { initialPending: ApprovalQueueItem[]; init
         )}
       </section>
       <section aria-labelledby="history-heading" className="mt-10">
-        <h2 id="history-heading" className="mb-3 text-lg font-semibold">Decided and expired</h2>
+        <h2 id="history-heading" className="mb-3 text-lg font-semibold">
+          Decided and expired
+        </h2>
         {history.length === 0 ? (
           <p className="text-sm text-zinc-500">No decisions yet.</p>
         ) : (

@@ -21,7 +21,11 @@ export interface DecisionFailure {
 
 export async function fetchQueue(status: QueueFilter, limit: number): Promise<ApprovalQueuePage | null> {
   try {
-    const response = await fetch(`/api/v1/approvals?status=${status}&limit=${limit}`, { credentials: 'same-origin', headers: { accept: 'application/json' }, cache: 'no-store' });
+    const response = await fetch(`/api/v1/approvals?status=${status}&limit=${limit}`, {
+      credentials: 'same-origin',
+      headers: { accept: 'application/json' },
+      cache: 'no-store',
+    });
     return response.ok ? ((await response.json()) as ApprovalQueuePage) : null;
   } catch {
     // Offline for a moment: keep showing what we have; the next poll tries again.
@@ -39,10 +43,20 @@ export async function sendDecision(id: string, body: DecisionBody): Promise<{ ok
       body: JSON.stringify(body),
     });
   } catch (error) {
-    return { ok: false, failure: { status: 0, code: 'network', message: `Could not reach Toolgate: ${error instanceof Error ? error.message : String(error)}`, issues: [] } };
+    return {
+      ok: false,
+      failure: {
+        status: 0,
+        code: 'network',
+        message: `Could not reach Toolgate: ${error instanceof Error ? error.message : String(error)}`,
+        issues: [],
+      },
+    };
   }
   if (response.ok) return { ok: true };
-  const parsed = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string; details?: { errors?: { code: string; path: string; message: string }[] } } };
+  const parsed = (await response.json().catch(() => ({}))) as {
+    error?: { code?: string; message?: string; details?: { errors?: { code: string; path: string; message: string }[] } };
+  };
   return {
     ok: false,
     failure: {

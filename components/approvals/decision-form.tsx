@@ -39,7 +39,12 @@ export function DecisionForm({ item, onDecided }: { item: ApprovalQueueItem; onD
     try {
       parsed = JSON.parse(argumentsText);
     } catch (error) {
-      setFailure({ status: 0, code: 'invalid_json', message: `The edited arguments are not valid JSON: ${error instanceof Error ? error.message : String(error)}`, issues: [] });
+      setFailure({
+        status: 0,
+        code: 'invalid_json',
+        message: `The edited arguments are not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+        issues: [],
+      });
       return;
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
@@ -51,15 +56,34 @@ export function DecisionForm({ item, onDecided }: { item: ApprovalQueueItem; onD
 
   return (
     <div className="mt-4 space-y-2 border-t border-zinc-100 pt-3">
-      <label className="block text-sm font-medium" htmlFor={`comment-${item.id}`}>Comment (the agent reads it{viewer.can_escalate ? '; on an escalation, the next level does too' : ''})</label>
-      <textarea id={`comment-${item.id}`} data-testid="decision-comment" className="input" rows={2} maxLength={2000} value={comment} onChange={(e) => setComment(e.target.value)} />
+      <label className="block text-sm font-medium" htmlFor={`comment-${item.id}`}>
+        Comment (the agent reads it{viewer.can_escalate ? '; on an escalation, the next level does too' : ''})
+      </label>
+      <textarea
+        id={`comment-${item.id}`}
+        data-testid="decision-comment"
+        className="input"
+        rows={2}
+        maxLength={2000}
+        value={comment}
+        onChange={(e) => setComment(e.target.value)}
+      />
       <HiddenCharactersWarning count={hiddenInComment.count} kinds={hiddenInComment.kinds} />
       {editing && (
         <>
           <label className="block text-sm font-medium" htmlFor={`args-${item.id}`}>
-            Edited arguments (JSON; a field left as “[REDACTED]” keeps the agent’s value; hidden characters appear as <span className="font-mono">\uXXXX</span> escapes)
+            Edited arguments (JSON; a field left as “[REDACTED]” keeps the agent’s value; hidden characters appear as{' '}
+            <span className="font-mono">\uXXXX</span> escapes)
           </label>
-          <textarea id={`args-${item.id}`} data-testid="edit-arguments" className="input font-mono text-xs" rows={10} dir="ltr" value={argumentsText} onChange={(e) => setArgumentsText(e.target.value)} />
+          <textarea
+            id={`args-${item.id}`}
+            data-testid="edit-arguments"
+            className="input font-mono text-xs"
+            rows={10}
+            dir="ltr"
+            value={argumentsText}
+            onChange={(e) => setArgumentsText(e.target.value)}
+          />
           <HiddenCharactersWarning count={hiddenInEdit.count} kinds={hiddenInEdit.kinds} />
         </>
       )}
@@ -80,13 +104,35 @@ export function DecisionForm({ item, onDecided }: { item: ApprovalQueueItem; onD
       <div className="flex flex-wrap gap-2">
         {editing ? (
           <>
-            <button type="button" data-testid="approve-edited-button" className="btn-primary" disabled={busy} onClick={approveEdited}>Approve edited call</button>
-            <button type="button" className="btn-secondary" disabled={busy} onClick={() => setEditing(false)}>Cancel edit</button>
+            <button type="button" data-testid="approve-edited-button" className="btn-primary" disabled={busy} onClick={approveEdited}>
+              Approve edited call
+            </button>
+            <button type="button" className="btn-secondary" disabled={busy} onClick={() => setEditing(false)}>
+              Cancel edit
+            </button>
           </>
         ) : (
           <>
-            {viewer.can_approve && <button type="button" data-testid="approve-button" className="btn-primary" disabled={busy} onClick={() => void decide({ decision: 'approve' })}>Approve</button>}
-            <button type="button" data-testid="deny-button" className="btn-danger" disabled={busy} onClick={() => void decide({ decision: 'deny' })}>Deny</button>
+            {viewer.can_approve && (
+              <button
+                type="button"
+                data-testid="approve-button"
+                className="btn-primary"
+                disabled={busy}
+                onClick={() => void decide({ decision: 'approve' })}
+              >
+                Approve
+              </button>
+            )}
+            <button
+              type="button"
+              data-testid="deny-button"
+              className="btn-danger"
+              disabled={busy}
+              onClick={() => void decide({ decision: 'deny' })}
+            >
+              Deny
+            </button>
             {viewer.can_approve && !item.arguments_omitted && item.arguments && (
               <button
                 type="button"
@@ -102,7 +148,17 @@ export function DecisionForm({ item, onDecided }: { item: ApprovalQueueItem; onD
                 Edit arguments…
               </button>
             )}
-            {viewer.can_escalate && <button type="button" data-testid="escalate-button" className="btn-secondary" disabled={busy} onClick={() => void decide({ decision: 'escalate' })}>Escalate to admins</button>}
+            {viewer.can_escalate && (
+              <button
+                type="button"
+                data-testid="escalate-button"
+                className="btn-secondary"
+                disabled={busy}
+                onClick={() => void decide({ decision: 'escalate' })}
+              >
+                Escalate to admins
+              </button>
+            )}
           </>
         )}
       </div>

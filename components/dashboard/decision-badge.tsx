@@ -13,5 +13,9 @@ const TONES: Record<string, string> = {
 /** A decision or approval status, coloured by what it means for the call. */
 export function DecisionBadge({ decision }: { decision: string }) {
   const tone = TONES[decision] ?? 'bg-zinc-100 text-zinc-700 ring-zinc-200';
-  return <span className={`inline-flex whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${tone}`}>{decision.replace('_', ' ')}</span>;
+  return (
+    <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset ${tone}`}>
+      {decision.replace('_', ' ')}
+    </span>
+  );
 }

@@ -6,8 +6,12 @@ export function FilterForm({ action, children, resetHref }: { action: string; ch
     <form method="get" action={action} className="card mb-6 flex flex-wrap items-end gap-3 p-4 text-sm" data-testid="filters">
       {children}
       <div className="flex gap-2">
-        <button type="submit" className="btn-primary">Apply</button>
-        <a href={resetHref} className="btn-secondary">Reset</a>
+        <button type="submit" className="btn-primary">
+          Apply
+        </button>
+        <a href={resetHref} className="btn-secondary">
+          Reset
+        </a>
       </div>
     </form>
   );
@@ -22,7 +26,21 @@ export function Field({ label, children }: { label: string; children: ReactNode 
   );
 }
 
-export function TextField({ label, name, value, placeholder, list, width = 'w-44' }: { label: string; name: string; value?: string; placeholder?: string; list?: string; width?: string }) {
+export function TextField({
+  label,
+  name,
+  value,
+  placeholder,
+  list,
+  width = 'w-44',
+}: {
+  label: string;
+  name: string;
+  value?: string;
+  placeholder?: string;
+  list?: string;
+  width?: string;
+}) {
   return (
     <Field label={label}>
       <input className={`input ${width}`} name={name} defaultValue={value ?? ''} placeholder={placeholder} list={list} maxLength={128} />
@@ -30,12 +48,24 @@ export function TextField({ label, name, value, placeholder, list, width = 'w-44
   );
 }
 
-export function SelectField({ label, name, value, options }: { label: string; name: string; value?: string; options: { value: string; label: string }[] }) {
+export function SelectField({
+  label,
+  name,
+  value,
+  options,
+}: {
+  label: string;
+  name: string;
+  value?: string;
+  options: { value: string; label: string }[];
+}) {
   return (
     <Field label={label}>
       <select className="input w-44" name={name} defaultValue={value ?? ''}>
         {options.map((o) => (
-          <option key={o.value} value={o.value}>{o.label}</option>
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
         ))}
       </select>
     </Field>

@@ -3,10 +3,24 @@ import type { ReactNode } from 'react';
 import type { Overview } from '@/lib/overview/get-overview';
 import { formatCount } from './format';
 
-function Tile({ testId, title, href, value, tone = 'text-zinc-900', children }: { testId: string; title: string; href: string; value: string; tone?: string; children?: ReactNode }) {
+function Tile({
+  testId,
+  title,
+  href,
+  value,
+  tone = 'text-zinc-900',
+  children,
+}: {
+  testId: string;
+  title: string;
+  href: string;
+  value: string;
+  tone?: string;
+  children?: ReactNode;
+}) {
   return (
     <Link href={href} className="card block p-5 hover:border-zinc-400" data-testid={testId}>
-      <p className="text-xs font-medium uppercase tracking-wide text-zinc-500">{title}</p>
+      <p className="text-xs font-medium tracking-wide text-zinc-500 uppercase">{title}</p>
       <p className={`mt-1 text-3xl font-semibold tabular-nums ${tone}`}>{value}</p>
       {children && <div className="mt-1 text-xs text-zinc-600">{children}</div>}
     </Link>
@@ -22,13 +36,30 @@ export function OverviewTiles({ overview }: { overview: Overview }) {
         <Tile testId="overview-calls" title="Calls, 24 h" href="/traces?range=24h" value={formatCount(overview.calls)}>
           validate/pre checks{overview.held_for_approval > 0 && <>; {formatCount(overview.held_for_approval)} held for approval</>}
         </Tile>
-        <Tile testId="overview-refusals" title="Refusals, 24 h" href="/traces?range=24h&decision=deny" value={formatCount(overview.refusals)} tone={overview.refusals > 0 ? 'text-red-700' : 'text-zinc-900'}>
+        <Tile
+          testId="overview-refusals"
+          title="Refusals, 24 h"
+          href="/traces?range=24h&decision=deny"
+          value={formatCount(overview.refusals)}
+          tone={overview.refusals > 0 ? 'text-red-700' : 'text-zinc-900'}
+        >
           {overview.calls > 0 ? `${refusalRate}% of calls denied` : 'no calls in the window'}
         </Tile>
-        <Tile testId="overview-pending-approvals" title="Pending approvals" href="/approvals" value={formatCount(overview.pending_approvals)} tone={overview.pending_approvals > 0 ? 'text-amber-700' : 'text-zinc-900'}>
+        <Tile
+          testId="overview-pending-approvals"
+          title="Pending approvals"
+          href="/approvals"
+          value={formatCount(overview.pending_approvals)}
+          tone={overview.pending_approvals > 0 ? 'text-amber-700' : 'text-zinc-900'}
+        >
           {overview.pending_approvals > 0 ? 'waiting for a person now' : 'nothing waiting'}
         </Tile>
-        <Tile testId="overview-shadow-differences" title="Shadow differences, 24 h" href="/traces?range=24h&shadow=1" value={formatCount(overview.shadow_differences)}>
+        <Tile
+          testId="overview-shadow-differences"
+          title="Shadow differences, 24 h"
+          href="/traces?range=24h&shadow=1"
+          value={formatCount(overview.shadow_differences)}
+        >
           calls a shadow version would decide differently
         </Tile>
       </div>
@@ -42,7 +73,12 @@ export function OverviewTiles({ overview }: { overview: Overview }) {
               const max = overview.top_codes[0]?.count ?? 1;
               return (
                 <li key={c.code} className="grid grid-cols-[16rem_1fr_5rem] items-center gap-3">
-                  <Link href={`/violations?range=24h&code=${encodeURIComponent(c.code)}`} className="truncate font-mono text-xs text-brand hover:underline">{c.code}</Link>
+                  <Link
+                    href={`/violations?range=24h&code=${encodeURIComponent(c.code)}`}
+                    className="truncate font-mono text-xs text-brand hover:underline"
+                  >
+                    {c.code}
+                  </Link>
                   <span className="h-2 rounded bg-red-100">
                     <span className="block h-2 rounded bg-red-500" style={{ width: `${(c.count / max) * 100}%` }} />
                   </span>

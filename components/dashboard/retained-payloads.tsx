@@ -19,7 +19,10 @@ export function RetainedPayloads({ retained }: { retained: RetainedView | null }
     return (
       <p className="mt-3 text-xs text-zinc-500" data-testid="record-payload-purged">
         Payloads <span className="rounded bg-zinc-100 px-1.5 py-0.5 font-medium text-zinc-700">purged</span> after the tenant&apos;s{' '}
-        <Link href="/settings" className="text-brand hover:underline">retention window</Link>; their digest stays in the hash chain.
+        <Link href="/settings" className="text-brand hover:underline">
+          retention window
+        </Link>
+        ; their digest stays in the hash chain.
       </p>
     );
   }
@@ -36,10 +39,14 @@ export function RetainedPayloads({ retained }: { retained: RetainedView | null }
               <p className="border-t border-zinc-100 px-3 pt-2 text-xs text-amber-800" data-testid="record-payload-as-sent">
                 Holds a number a double cannot hold; shown as the agent sent it.
               </p>
-              <pre className="max-h-80 overflow-auto bg-zinc-50 px-3 py-2 font-mono text-xs whitespace-pre-wrap break-all">{String(retained[key])}</pre>
+              <pre className="max-h-80 overflow-auto bg-zinc-50 px-3 py-2 font-mono text-xs break-all whitespace-pre-wrap">
+                {String(retained[key])}
+              </pre>
             </>
           ) : (
-            <pre className="max-h-80 overflow-auto border-t border-zinc-100 bg-zinc-50 px-3 py-2 font-mono text-xs whitespace-pre-wrap break-all">{JSON.stringify(retained[key], null, 2)}</pre>
+            <pre className="max-h-80 overflow-auto border-t border-zinc-100 bg-zinc-50 px-3 py-2 font-mono text-xs break-all whitespace-pre-wrap">
+              {JSON.stringify(retained[key], null, 2)}
+            </pre>
           )}
         </details>
       ))}

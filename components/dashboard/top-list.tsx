@@ -2,7 +2,15 @@ import Link from 'next/link';
 import { formatCount } from './format';
 
 /** A ranked list with bars relative to the first entry; each entry narrows the page to it. */
-export function TopList({ title, testId, rows }: { title: string; testId: string; rows: { label: string; count: number; href: string | null; mono?: boolean }[] }) {
+export function TopList({
+  title,
+  testId,
+  rows,
+}: {
+  title: string;
+  testId: string;
+  rows: { label: string; count: number; href: string | null; mono?: boolean }[];
+}) {
   const max = rows[0]?.count ?? 1;
   return (
     <section className="card p-4" data-testid={testId}>
@@ -15,11 +23,17 @@ export function TopList({ title, testId, rows }: { title: string; testId: string
             <li key={row.label}>
               <div className="flex items-baseline justify-between gap-2">
                 {row.href ? (
-                  <Link href={row.href} className={`truncate text-brand hover:underline ${row.mono ? 'font-mono text-xs' : ''}`} title={row.label}>{row.label}</Link>
+                  <Link
+                    href={row.href}
+                    className={`truncate text-brand hover:underline ${row.mono ? 'font-mono text-xs' : ''}`}
+                    title={row.label}
+                  >
+                    {row.label}
+                  </Link>
                 ) : (
                   <span className={`truncate ${row.mono ? 'font-mono text-xs' : ''}`}>{row.label}</span>
                 )}
-                <span className="tabular-nums text-zinc-700">{formatCount(row.count)}</span>
+                <span className="text-zinc-700 tabular-nums">{formatCount(row.count)}</span>
               </div>
               <span className="mt-0.5 block h-1 rounded bg-zinc-100">
                 <span className="block h-1 rounded bg-red-400" style={{ width: `${(row.count / max) * 100}%` }} />

@@ -28,39 +28,91 @@ export function TraceRecordCard({ record: r }: { record: TraceRecordView }) {
       <header className="flex flex-wrap items-center gap-2">
         <span className="font-medium">{KIND_LABELS[r.kind] ?? r.kind}</span>
         <DecisionBadge decision={r.decision} />
-        <span className="text-zinc-500">seq {r.seq} · {formatInstant(r.created_at)} · checks {formatMs(r.duration_ms)}{r.execution_ms !== null ? ` · tool ran ${formatMs(r.execution_ms)}` : ''}</span>
-        {r.shadow_differs && <span className="rounded bg-violet-50 px-1.5 py-0.5 text-xs font-medium text-violet-800 ring-1 ring-violet-200">shadow differs</span>}
+        <span className="text-zinc-500">
+          seq {r.seq} · {formatInstant(r.created_at)} · checks {formatMs(r.duration_ms)}
+          {r.execution_ms !== null ? ` · tool ran ${formatMs(r.execution_ms)}` : ''}
+        </span>
+        {r.shadow_differs && (
+          <span className="rounded bg-violet-50 px-1.5 py-0.5 text-xs font-medium text-violet-800 ring-1 ring-violet-200">
+            shadow differs
+          </span>
+        )}
       </header>
       <dl className="mt-3 grid grid-cols-[9rem_1fr] gap-x-4 gap-y-1">
         <dt className="text-zinc-500">Contract</dt>
         <dd>
           {r.contract_version ? (
-            <Link className="font-mono text-xs text-brand hover:underline" href={contractHref(r.tool, r.contract_version)} data-testid="record-contract-link">{r.tool}@{r.contract_version}</Link>
+            <Link
+              className="font-mono text-xs text-brand hover:underline"
+              href={contractHref(r.tool, r.contract_version)}
+              data-testid="record-contract-link"
+            >
+              {r.tool}@{r.contract_version}
+            </Link>
           ) : (
             <span className="font-mono text-xs">{r.tool}</span>
           )}
-          {r.contract_hash && <span className="ml-2 font-mono text-xs text-zinc-400" title={r.contract_hash}>{short(r.contract_hash)}</span>}
+          {r.contract_hash && (
+            <span className="ml-2 font-mono text-xs text-zinc-400" title={r.contract_hash}>
+              {short(r.contract_hash)}
+            </span>
+          )}
         </dd>
         {r.policy && (
           <>
             <dt className="text-zinc-500">Policy</dt>
             <dd>
               {r.policy.id ? (
-                <Link className="font-mono text-xs text-brand hover:underline" href={policyHref(r.policy.id, r.policy.version)} data-testid="record-policy-link">{r.policy.id}{r.policy.version ? `@${r.policy.version}` : ''}</Link>
+                <Link
+                  className="font-mono text-xs text-brand hover:underline"
+                  href={policyHref(r.policy.id, r.policy.version)}
+                  data-testid="record-policy-link"
+                >
+                  {r.policy.id}
+                  {r.policy.version ? `@${r.policy.version}` : ''}
+                </Link>
               ) : (
                 <span className="text-zinc-500">no policy decided</span>
               )}
-              {r.policy.rule && <span className="ml-2 text-xs">rule <code className="rounded bg-zinc-100 px-1" data-testid="record-policy-rule">{r.policy.rule}</code></span>}
-              {detail && <span className="ml-2 text-xs text-zinc-500">{detail.decision}{detail.duration_ms ? ` in ${formatMs(detail.duration_ms)}` : ''}</span>}
+              {r.policy.rule && (
+                <span className="ml-2 text-xs">
+                  rule{' '}
+                  <code className="rounded bg-zinc-100 px-1" data-testid="record-policy-rule">
+                    {r.policy.rule}
+                  </code>
+                </span>
+              )}
+              {detail && (
+                <span className="ml-2 text-xs text-zinc-500">
+                  {detail.decision}
+                  {detail.duration_ms ? ` in ${formatMs(detail.duration_ms)}` : ''}
+                </span>
+              )}
               {detail?.reason && <p className="text-zinc-700">{detail.reason}</p>}
-              {detail?.transformed && <p className="text-xs text-zinc-600">Arguments transformed: <span className="font-mono">{short(detail.transformed.original_args_hash)}</span> → <span className="font-mono">{short(detail.transformed.args_hash)}</span></p>}
+              {detail?.transformed && (
+                <p className="text-xs text-zinc-600">
+                  Arguments transformed: <span className="font-mono">{short(detail.transformed.original_args_hash)}</span> →{' '}
+                  <span className="font-mono">{short(detail.transformed.args_hash)}</span>
+                </p>
+              )}
               {(detail?.shadow ?? []).length > 0 && (
                 <ul className="mt-1 space-y-0.5 text-xs">
                   {(detail?.shadow ?? []).map((s) => (
                     <li key={`${s.kind}-${s.id}-${s.version}`}>
                       shadow {s.kind}{' '}
-                      <Link className="font-mono text-brand hover:underline" href={s.kind === 'contract' ? contractHref(s.id, s.version) : policyHref(s.id, s.version)}>{s.id}@{s.version}</Link> would {s.differs ? 'decide' : 'also decide'} <DecisionBadge decision={s.decision} />
-                      {s.rule && <> (rule <code>{s.rule}</code>)</>}
+                      <Link
+                        className="font-mono text-brand hover:underline"
+                        href={s.kind === 'contract' ? contractHref(s.id, s.version) : policyHref(s.id, s.version)}
+                      >
+                        {s.id}@{s.version}
+                      </Link>{' '}
+                      would {s.differs ? 'decide' : 'also decide'} <DecisionBadge decision={s.decision} />
+                      {s.rule && (
+                        <>
+                          {' '}
+                          (rule <code>{s.rule}</code>)
+                        </>
+                      )}
                       {s.codes.length > 0 && <span className="text-zinc-500"> {s.codes.join(', ')}</span>}
                     </li>
                   ))}
@@ -73,7 +125,8 @@ export function TraceRecordCard({ record: r }: { record: TraceRecordView }) {
         <dd>{r.api_key_name ?? r.api_key_id ?? r.actor_label ?? (r.actor_user_id ? `user ${r.actor_user_id}` : '—')}</dd>
         <dt className="text-zinc-500">Hashes</dt>
         <dd className="font-mono text-xs text-zinc-600">
-          <span title={r.hash}>record {short(r.hash)}</span> · <span title={r.prev_hash}>previous {short(r.prev_hash)}</span> · <span title={r.args_hash}>arguments {short(r.args_hash)}</span>
+          <span title={r.hash}>record {short(r.hash)}</span> · <span title={r.prev_hash}>previous {short(r.prev_hash)}</span> ·{' '}
+          <span title={r.args_hash}>arguments {short(r.args_hash)}</span>
         </dd>
         <dt className="text-zinc-500">Request</dt>
         <dd className="font-mono text-xs text-zinc-600">{r.request_id}</dd>
@@ -82,7 +135,12 @@ export function TraceRecordCard({ record: r }: { record: TraceRecordView }) {
         <ul className="mt-3 space-y-1" data-testid="record-errors">
           {r.errors.map((e, i) => (
             <li key={`${e.code}-${i}`} className="rounded-md bg-red-50 px-3 py-1.5">
-              <Link className="font-mono text-xs font-medium text-red-800 hover:underline" href={`/violations?range=all&code=${encodeURIComponent(e.code)}`}>{e.code}</Link>
+              <Link
+                className="font-mono text-xs font-medium text-red-800 hover:underline"
+                href={`/violations?range=all&code=${encodeURIComponent(e.code)}`}
+              >
+                {e.code}
+              </Link>
               <span className="ml-2 text-red-900">{e.message}</span>
               {e.path && <span className="ml-2 font-mono text-xs text-red-700/70">{e.path}</span>}
             </li>

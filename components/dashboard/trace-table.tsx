@@ -8,7 +8,7 @@ export function TraceTable({ traces, shadow }: { traces: TraceSummary[]; shadow:
   return (
     <div className="card overflow-x-auto">
       <table className="w-full text-left text-sm">
-        <thead className="border-b border-zinc-200 text-xs uppercase text-zinc-500">
+        <thead className="border-b border-zinc-200 text-xs text-zinc-500 uppercase">
           <tr>
             <th className="px-4 py-2 font-medium">Time</th>
             <th className="px-4 py-2 font-medium">Agent key</th>
@@ -22,10 +22,15 @@ export function TraceTable({ traces, shadow }: { traces: TraceSummary[]; shadow:
         <tbody className="divide-y divide-zinc-100">
           {traces.map((t) => (
             <tr key={`${t.trace_id}-${t.seq}`} data-testid="trace-row" className="hover:bg-zinc-50">
-              <td className="whitespace-nowrap px-4 py-2" title={t.started_at}>
-                <Link href={`/traces/${t.trace_id}`} className="text-brand hover:underline">{formatInstant(t.started_at)}</Link>
+              <td className="px-4 py-2 whitespace-nowrap" title={t.started_at}>
+                <Link href={`/traces/${t.trace_id}`} className="text-brand hover:underline">
+                  {formatInstant(t.started_at)}
+                </Link>
               </td>
-              <td className="px-4 py-2" title={t.api_key_id ?? undefined}>{t.api_key_name ?? (t.api_key_id ? <span className="font-mono text-xs">{t.api_key_id}</span> : <span className="text-zinc-400">—</span>)}</td>
+              <td className="px-4 py-2" title={t.api_key_id ?? undefined}>
+                {t.api_key_name ??
+                  (t.api_key_id ? <span className="font-mono text-xs">{t.api_key_id}</span> : <span className="text-zinc-400">—</span>)}
+              </td>
               <td className="px-4 py-2 font-mono text-xs">
                 {t.tool}
                 {t.contract_version && <span className="text-zinc-400">@{t.contract_version}</span>}
@@ -36,12 +41,17 @@ export function TraceTable({ traces, shadow }: { traces: TraceSummary[]; shadow:
               </td>
               <td className="px-4 py-2 text-xs text-zinc-600">
                 {shadow ? (
-                  (t.shadow ?? []).filter((s) => s.differs).map((s) => (
-                    <span key={`${s.kind}-${s.id}-${s.version}`} className="mr-2 inline-flex items-center gap-1">
-                      <DecisionBadge decision={s.decision} />
-                      <span className="font-mono">{s.kind} {s.id}@{s.version}{s.rule ? ` · ${s.rule}` : ''}</span>
-                    </span>
-                  ))
+                  (t.shadow ?? [])
+                    .filter((s) => s.differs)
+                    .map((s) => (
+                      <span key={`${s.kind}-${s.id}-${s.version}`} className="mr-2 inline-flex items-center gap-1">
+                        <DecisionBadge decision={s.decision} />
+                        <span className="font-mono">
+                          {s.kind} {s.id}@{s.version}
+                          {s.rule ? ` · ${s.rule}` : ''}
+                        </span>
+                      </span>
+                    ))
                 ) : t.records > 1 ? (
                   <span>
                     {t.last_kind} <DecisionBadge decision={t.last_decision} /> <span className="text-zinc-400">· {t.records} records</span>
@@ -52,8 +62,15 @@ export function TraceTable({ traces, shadow }: { traces: TraceSummary[]; shadow:
                   <span className="text-zinc-400">—</span>
                 )}
               </td>
-              <td className="whitespace-nowrap px-4 py-2 text-right tabular-nums" title={`checks ${formatMs(t.checks_ms)}${t.execution_ms !== null ? `, tool ${formatMs(t.execution_ms)}` : ''}`}>{formatMs(t.duration_ms)}</td>
-              <td className="max-w-48 truncate px-4 py-2 font-mono text-xs text-zinc-600" title={t.call_id}>{t.call_id}</td>
+              <td
+                className="px-4 py-2 text-right whitespace-nowrap tabular-nums"
+                title={`checks ${formatMs(t.checks_ms)}${t.execution_ms !== null ? `, tool ${formatMs(t.execution_ms)}` : ''}`}
+              >
+                {formatMs(t.duration_ms)}
+              </td>
+              <td className="max-w-48 truncate px-4 py-2 font-mono text-xs text-zinc-600" title={t.call_id}>
+                {t.call_id}
+              </td>
             </tr>
           ))}
         </tbody>

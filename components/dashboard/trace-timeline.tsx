@@ -23,18 +23,32 @@ export function TraceTimeline({ spans, durationMs }: { spans: TraceSpan[]; durat
         const left = (span.start_ms / total) * 100;
         const width = Math.max((span.duration_ms / total) * 100, 0.6);
         return (
-          <li key={`${span.kind}-${span.seq ?? span.approval_id}-${i}`} className="grid grid-cols-[14rem_1fr_6rem] items-center gap-3 px-4 py-2 text-sm" data-testid="trace-span" data-kind={span.kind}>
+          <li
+            key={`${span.kind}-${span.seq ?? span.approval_id}-${i}`}
+            className="grid grid-cols-[14rem_1fr_6rem] items-center gap-3 px-4 py-2 text-sm"
+            data-testid="trace-span"
+            data-kind={span.kind}
+          >
             <span className="truncate" title={span.label}>
               {span.seq !== null ? (
-                <a href={`#record-${span.seq}`} className="hover:underline">{span.label}</a>
+                <a href={`#record-${span.seq}`} className="hover:underline">
+                  {span.label}
+                </a>
               ) : (
-                <a href={`#approval-${span.approval_id}`} className="hover:underline">{span.label}</a>
+                <a href={`#approval-${span.approval_id}`} className="hover:underline">
+                  {span.label}
+                </a>
               )}
             </span>
             <span className="relative h-3 rounded bg-zinc-100">
-              <span className={`absolute inset-y-0 rounded ${COLORS[span.kind]}`} style={{ left: `${Math.min(left, 99.4)}%`, width: `${Math.min(width, 100 - Math.min(left, 99.4))}%` }} />
+              <span
+                className={`absolute inset-y-0 rounded ${COLORS[span.kind]}`}
+                style={{ left: `${Math.min(left, 99.4)}%`, width: `${Math.min(width, 100 - Math.min(left, 99.4))}%` }}
+              />
             </span>
-            <span className="text-right tabular-nums text-zinc-700">{span.kind === 'approval_decision' ? '·' : formatMs(span.duration_ms)}</span>
+            <span className="text-right text-zinc-700 tabular-nums">
+              {span.kind === 'approval_decision' ? '·' : formatMs(span.duration_ms)}
+            </span>
           </li>
         );
       })}

@@ -7,7 +7,7 @@ export function ViolationTable({ violations }: { violations: ViolationView[] }) 
   return (
     <div className="card overflow-x-auto">
       <table className="w-full text-left text-sm">
-        <thead className="border-b border-zinc-200 text-xs uppercase text-zinc-500">
+        <thead className="border-b border-zinc-200 text-xs text-zinc-500 uppercase">
           <tr>
             <th className="px-4 py-2 font-medium">Time</th>
             <th className="px-4 py-2 font-medium">Code</th>
@@ -20,13 +20,21 @@ export function ViolationTable({ violations }: { violations: ViolationView[] }) 
         <tbody className="divide-y divide-zinc-100">
           {violations.map((v) => (
             <tr key={v.id} data-testid="violation-row" className="align-top hover:bg-zinc-50">
-              <td className="whitespace-nowrap px-4 py-2" title={v.created_at}>
-                <Link href={`/traces/${v.trace_id}`} className="text-brand hover:underline">{formatInstant(v.created_at)}</Link>
+              <td className="px-4 py-2 whitespace-nowrap" title={v.created_at}>
+                <Link href={`/traces/${v.trace_id}`} className="text-brand hover:underline">
+                  {formatInstant(v.created_at)}
+                </Link>
               </td>
-              <td className="px-4 py-2 font-mono text-xs" title={v.type}>{v.code}</td>
+              <td className="px-4 py-2 font-mono text-xs" title={v.type}>
+                {v.code}
+              </td>
               <td className="px-4 py-2 font-mono text-xs">{v.tool}</td>
-              <td className="px-4 py-2" title={v.api_key_id ?? undefined}>{v.api_key_name ?? <span className="text-zinc-400">—</span>}</td>
-              <td className="px-4 py-2"><DecisionBadge decision={v.decision} /></td>
+              <td className="px-4 py-2" title={v.api_key_id ?? undefined}>
+                {v.api_key_name ?? <span className="text-zinc-400">—</span>}
+              </td>
+              <td className="px-4 py-2">
+                <DecisionBadge decision={v.decision} />
+              </td>
               <td className="max-w-md px-4 py-2 text-zinc-700">
                 {v.message ?? <span className="text-zinc-400">—</span>}
                 {v.path && <span className="ml-1 font-mono text-xs text-zinc-400">{v.path}</span>}

@@ -30,13 +30,20 @@ export function ViolationsChart({ stats }: { stats: ViolationStats }) {
       {stats.total === 0 ? (
         <p className="py-10 text-center text-sm text-zinc-500">No violations in this range.</p>
       ) : (
-        <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="h-auto w-full" role="img" aria-label={`Violations per ${stats.bucket}, stacked by code`}>
+        <svg
+          viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+          className="h-auto w-full"
+          role="img"
+          aria-label={`Violations per ${stats.bucket}, stacked by code`}
+        >
           {[0, 0.5, 1].map((f) => {
             const y = PAD.top + plotH * (1 - f);
             return (
               <g key={f}>
                 <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y} y2={y} stroke="#e4e4e7" strokeWidth={1} />
-                <text x={PAD.left - 6} y={y + 4} textAnchor="end" fontSize={11} fill="#71717a">{formatCount(Math.round(max * f))}</text>
+                <text x={PAD.left - 6} y={y + 4} textAnchor="end" fontSize={11} fill="#71717a">
+                  {formatCount(Math.round(max * f))}
+                </text>
               </g>
             );
           })}
@@ -57,7 +64,9 @@ export function ViolationsChart({ stats }: { stats: ViolationStats }) {
                   );
                 })}
                 {i % labelEvery === 0 && (
-                  <text x={x + barW / 2} y={HEIGHT - 6} textAnchor="middle" fontSize={11} fill="#71717a">{label(bucket.start)}</text>
+                  <text x={x + barW / 2} y={HEIGHT - 6} textAnchor="middle" fontSize={11} fill="#71717a">
+                    {label(bucket.start)}
+                  </text>
                 )}
               </g>
             );

@@ -36,7 +36,11 @@ export function SetPasswordForm({ token, email }: { token: string; email: string
     setPending(true);
     setError(null);
     try {
-      const response = await fetch('/api/v1/invitations/accept', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, password, ...(name ? { name } : {}) }) });
+      const response = await fetch('/api/v1/invitations/accept', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token, password, ...(name ? { name } : {}) }),
+      });
       if (!response.ok) {
         const body = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
         setError(body?.error?.message ?? 'The invitation could not be accepted. Try again.');
@@ -63,20 +67,46 @@ export function SetPasswordForm({ token, email }: { token: string; email: string
     <form onSubmit={onSubmit} className="space-y-4">
       <p className="text-sm text-zinc-600">Choose a password for {email} to accept.</p>
       <div className="space-y-1">
-        <label htmlFor="invite-name" className="block text-sm font-medium">Your name <span className="font-normal text-zinc-500">(optional)</span></label>
+        <label htmlFor="invite-name" className="block text-sm font-medium">
+          Your name <span className="font-normal text-zinc-500">(optional)</span>
+        </label>
         <input id="invite-name" name="name" maxLength={100} autoComplete="name" className="input" />
       </div>
       <div className="space-y-1">
-        <label htmlFor="invite-password" className="block text-sm font-medium">Password</label>
-        <input id="invite-password" name="password" type="password" required minLength={8} maxLength={128} autoComplete="new-password" className="input" />
+        <label htmlFor="invite-password" className="block text-sm font-medium">
+          Password
+        </label>
+        <input
+          id="invite-password"
+          name="password"
+          type="password"
+          required
+          minLength={8}
+          maxLength={128}
+          autoComplete="new-password"
+          className="input"
+        />
         <p className="text-xs text-zinc-500">8 to 128 characters.</p>
       </div>
       <div className="space-y-1">
-        <label htmlFor="invite-confirm" className="block text-sm font-medium">Password again</label>
-        <input id="invite-confirm" name="confirm" type="password" required minLength={8} maxLength={128} autoComplete="new-password" className="input" />
+        <label htmlFor="invite-confirm" className="block text-sm font-medium">
+          Password again
+        </label>
+        <input
+          id="invite-confirm"
+          name="confirm"
+          type="password"
+          required
+          minLength={8}
+          maxLength={128}
+          autoComplete="new-password"
+          className="input"
+        />
       </div>
       <Problem message={error} />
-      <button type="submit" disabled={pending} className="btn-primary w-full">{pending ? 'Joining…' : 'Set password and join'}</button>
+      <button type="submit" disabled={pending} className="btn-primary w-full">
+        {pending ? 'Joining…' : 'Set password and join'}
+      </button>
     </form>
   );
 }
@@ -108,13 +138,19 @@ export function InviteSignInForm({ email }: { email: string }) {
 
   return (
     <form onSubmit={onSubmit} className="space-y-4">
-      <p className="text-sm text-zinc-600">You already have an account: sign in as <strong>{email}</strong> to accept.</p>
+      <p className="text-sm text-zinc-600">
+        You already have an account: sign in as <strong>{email}</strong> to accept.
+      </p>
       <div className="space-y-1">
-        <label htmlFor="invite-signin-password" className="block text-sm font-medium">Password</label>
+        <label htmlFor="invite-signin-password" className="block text-sm font-medium">
+          Password
+        </label>
         <input id="invite-signin-password" name="password" type="password" required autoComplete="current-password" className="input" />
       </div>
       <Problem message={error} />
-      <button type="submit" disabled={pending} className="btn-primary w-full">{pending ? 'Signing in…' : `Sign in as ${email}`}</button>
+      <button type="submit" disabled={pending} className="btn-primary w-full">
+        {pending ? 'Signing in…' : `Sign in as ${email}`}
+      </button>
     </form>
   );
 }
@@ -125,7 +161,9 @@ export function AcceptInvitationButton({ token, tenantName }: { token: string; t
     <form action={formAction} className="space-y-3">
       <input type="hidden" name="token" value={token} />
       <Problem message={state.status === 'error' ? state.message : null} />
-      <button type="submit" disabled={pending} className="btn-primary w-full">{pending ? 'Joining…' : `Accept and join ${tenantName}`}</button>
+      <button type="submit" disabled={pending} className="btn-primary w-full">
+        {pending ? 'Joining…' : `Accept and join ${tenantName}`}
+      </button>
     </form>
   );
 }

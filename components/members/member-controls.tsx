@@ -6,8 +6,18 @@ import { ROLES } from '@/lib/tenants/roles';
 import { submitWithoutReset } from '../submit-without-reset';
 
 function Outcome({ state }: { state: MemberActionState }) {
-  if (state.status === 'error') return <p role="alert" className="w-full text-right text-xs text-red-700">{state.message}</p>;
-  if (state.status === 'done') return <p role="status" className="w-full text-right text-xs text-emerald-700">{state.message}</p>;
+  if (state.status === 'error')
+    return (
+      <p role="alert" className="w-full text-right text-xs text-red-700">
+        {state.message}
+      </p>
+    );
+  if (state.status === 'done')
+    return (
+      <p role="status" className="w-full text-right text-xs text-emerald-700">
+        {state.message}
+      </p>
+    );
   return null;
 }
 
@@ -19,13 +29,21 @@ export function MemberRoleForm({ id, email, role }: { id: string; email: string;
     // Without React's form reset, which would show the old role in the select after a change.
     <form action={formAction} onSubmit={submitWithoutReset(formAction)} className="flex flex-wrap items-center gap-2">
       <input type="hidden" name="id" value={id} />
-      <label className="sr-only" htmlFor={`role-${id}`}>Role of {email}</label>
+      <label className="sr-only" htmlFor={`role-${id}`}>
+        Role of {email}
+      </label>
       <select id={`role-${id}`} name="role" value={chosen} onChange={(e) => setChosen(e.target.value)} className="input w-32 py-1">
         {ROLES.map((r) => (
-          <option key={r} value={r}>{r}</option>
+          <option key={r} value={r}>
+            {r}
+          </option>
         ))}
       </select>
-      {chosen !== role && <button type="submit" disabled={pending} className="btn-secondary py-1">{pending ? 'Saving…' : 'Save'}</button>}
+      {chosen !== role && (
+        <button type="submit" disabled={pending} className="btn-secondary py-1">
+          {pending ? 'Saving…' : 'Save'}
+        </button>
+      )}
       <Outcome state={state} />
     </form>
   );
@@ -38,7 +56,9 @@ export function RemoveMemberButton({ id, email }: { id: string; email: string })
   if (!confirming) {
     return (
       <>
-        <button type="button" onClick={() => setConfirming(true)} className="btn-danger">Remove</button>
+        <button type="button" onClick={() => setConfirming(true)} className="btn-danger">
+          Remove
+        </button>
         <Outcome state={state} />
       </>
     );
@@ -47,8 +67,12 @@ export function RemoveMemberButton({ id, email }: { id: string; email: string })
     <form action={formAction} className="flex flex-wrap items-center justify-end gap-2">
       <input type="hidden" name="id" value={id} />
       <span className="text-xs text-zinc-600">Remove {email}? They lose access at once.</span>
-      <button type="submit" disabled={pending} className="btn-danger">{pending ? 'Removing…' : 'Confirm remove'}</button>
-      <button type="button" disabled={pending} onClick={() => setConfirming(false)} className="btn-secondary">Cancel</button>
+      <button type="submit" disabled={pending} className="btn-danger">
+        {pending ? 'Removing…' : 'Confirm remove'}
+      </button>
+      <button type="button" disabled={pending} onClick={() => setConfirming(false)} className="btn-secondary">
+        Cancel
+      </button>
       <Outcome state={state} />
     </form>
   );
@@ -59,7 +83,9 @@ export function RevokeInvitationButton({ id, email }: { id: string; email: strin
   return (
     <form action={formAction} className="flex flex-wrap items-center justify-end gap-2">
       <input type="hidden" name="id" value={id} />
-      <button type="submit" disabled={pending} className="btn-secondary" aria-label={`Revoke the invitation for ${email}`}>{pending ? 'Revoking…' : 'Revoke'}</button>
+      <button type="submit" disabled={pending} className="btn-secondary" aria-label={`Revoke the invitation for ${email}`}>
+        {pending ? 'Revoking…' : 'Revoke'}
+      </button>
       <Outcome state={state} />
     </form>
   );

@@ -11,7 +11,12 @@ const DELIVERY_TONES: Record<string, string> = {
 
 /** The tenant's webhooks, each with its latest deliveries: what an admin checks when a receiver is silent. */
 export function WebhookList({ webhooks }: { webhooks: WebhookView[] }) {
-  if (webhooks.length === 0) return <p className="text-sm text-zinc-600" data-testid="webhooks-empty">No webhooks yet.</p>;
+  if (webhooks.length === 0)
+    return (
+      <p className="text-sm text-zinc-600" data-testid="webhooks-empty">
+        No webhooks yet.
+      </p>
+    );
   return (
     <ul className="divide-y divide-zinc-100 rounded-md border border-zinc-200" data-testid="webhook-list">
       {webhooks.map((hook) => (
@@ -19,7 +24,9 @@ export function WebhookList({ webhooks }: { webhooks: WebhookView[] }) {
           <div className="flex flex-wrap items-start justify-between gap-2">
             <div>
               <p className="font-mono text-xs break-all">{hook.url}</p>
-              <p className="text-xs text-zinc-500">{hook.events.join(', ')} · added {formatDate(new Date(hook.created_at))}</p>
+              <p className="text-xs text-zinc-500">
+                {hook.events.join(', ')} · added {formatDate(new Date(hook.created_at))}
+              </p>
             </div>
             <DeleteWebhookButton id={hook.id} url={hook.url} />
           </div>
@@ -43,7 +50,9 @@ export function WebhookList({ webhooks }: { webhooks: WebhookView[] }) {
                     <td className={DELIVERY_TONES[d.status] ?? 'text-zinc-700'}>{d.status}</td>
                     <td>{d.attempts}</td>
                     <td>{formatDate(new Date(d.created_at))}</td>
-                    <td className="max-w-64 truncate text-zinc-600" title={d.last_error ?? undefined}>{d.last_error ?? '—'}</td>
+                    <td className="max-w-64 truncate text-zinc-600" title={d.last_error ?? undefined}>
+                      {d.last_error ?? '—'}
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -54,7 +54,12 @@ export function orderLikeSchema(value: unknown, schema: Schema | undefined, dept
   const out: Record<string, unknown> = {};
   for (const key of [...known, ...keys.filter((k) => !known.includes(k))]) {
     const member = Object.prototype.hasOwnProperty.call(properties, key) ? asObject(properties[key]) : undefined;
-    Object.defineProperty(out, key, { value: orderLikeSchema(object[key], member, depth + 1), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, key, {
+      value: orderLikeSchema(object[key], member, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

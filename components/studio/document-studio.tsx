@@ -17,12 +17,31 @@ export default function DocumentStudio(props: StudioEditorProps) {
   // Contracts only: the replay endpoint exists for contracts, not for policies or surfaces.
   const impact = useImpactPreview(apiBase);
   const { host, promptHost, editor } = useStudioEditor(props, impact.markEdited);
-  const { notice, setNotice, busy, publishing, setPublishing, changeNote, setChangeNote, shadowMode, setShadowMode, loadedVersion, history, loaded, canShadow, publishBlocked, onSave, onPublish } = useSaveAndPublish(props, editor);
+  const {
+    notice,
+    setNotice,
+    busy,
+    publishing,
+    setPublishing,
+    changeNote,
+    setChangeNote,
+    shadowMode,
+    setShadowMode,
+    loadedVersion,
+    history,
+    loaded,
+    canShadow,
+    publishBlocked,
+    onSave,
+    onPublish,
+  } = useSaveAndPublish(props, editor);
 
   function switchFormat(next: DocumentFormat) {
     const switched = editor.switchFormat(next);
     if (!switched) return;
-    setNotice(switched.ok ? null : { tone: 'error', text: `Fix the syntax error before switching to ${next.toUpperCase()}: ${switched.message}` });
+    setNotice(
+      switched.ok ? null : { tone: 'error', text: `Fix the syntax error before switching to ${next.toUpperCase()}: ${switched.message}` },
+    );
   }
 
   function previewImpact() {
@@ -48,7 +67,11 @@ export default function DocumentStudio(props: StudioEditorProps) {
         publishBlocked={publishBlocked}
       />
 
-      {readOnly && <p className="card mb-3 p-3 text-sm text-zinc-600" data-testid="read-only-notice">{readOnlyReason ?? 'This editor is read-only.'}</p>}
+      {readOnly && (
+        <p className="card mb-3 p-3 text-sm text-zinc-600" data-testid="read-only-notice">
+          {readOnlyReason ?? 'This editor is read-only.'}
+        </p>
+      )}
 
       {publishing && !readOnly && (
         <PublishForm
@@ -69,11 +92,19 @@ export default function DocumentStudio(props: StudioEditorProps) {
       {notice && <StudioNotice notice={notice} />}
 
       <div className={prompt ? 'grid grid-cols-1 gap-3 lg:grid-cols-2' : undefined}>
-        <div ref={host} data-testid="studio-editor" className="h-[60vh] min-h-80 w-full overflow-hidden rounded-md border border-zinc-200 bg-white" />
+        <div
+          ref={host}
+          data-testid="studio-editor"
+          className="h-[60vh] min-h-80 w-full overflow-hidden rounded-md border border-zinc-200 bg-white"
+        />
         {prompt && (
           <div>
-            <p className="mb-1 text-xs font-medium uppercase text-zinc-500">System prompt</p>
-            <div ref={promptHost} data-testid="studio-prompt-editor" className="h-[calc(60vh-1.25rem)] min-h-80 w-full overflow-hidden rounded-md border border-zinc-200 bg-white" />
+            <p className="mb-1 text-xs font-medium text-zinc-500 uppercase">System prompt</p>
+            <div
+              ref={promptHost}
+              data-testid="studio-prompt-editor"
+              className="h-[calc(60vh-1.25rem)] min-h-80 w-full overflow-hidden rounded-md border border-zinc-200 bg-white"
+            />
           </div>
         )}
       </div>

@@ -41,7 +41,11 @@ export function useImpactPreview(apiBase: string) {
       editedWhileRunning.current = false;
       setState({ phase: 'running' });
       const answer = await previewImpact(apiBase, tool, draft.value);
-      setState(answer.ok ? { phase: 'done', result: answer.value, stale: editedWhileRunning.current } : { phase: 'failed', failure: answer.failure });
+      setState(
+        answer.ok
+          ? { phase: 'done', result: answer.value, stale: editedWhileRunning.current }
+          : { phase: 'failed', failure: answer.failure },
+      );
     },
     [apiBase],
   );
@@ -79,7 +83,9 @@ function Outcome({ codes }: { codes: readonly string[] }) {
   return (
     <span className="inline-flex flex-wrap gap-1">
       {codes.map((code) => (
-        <code key={code} className="rounded bg-red-50 px-1 text-xs font-semibold text-red-800">{code}</code>
+        <code key={code} className="rounded bg-red-50 px-1 text-xs font-semibold text-red-800">
+          {code}
+        </code>
       ))}
     </span>
   );
@@ -88,8 +94,10 @@ function Outcome({ codes }: { codes: readonly string[] }) {
 function Stat({ label, value, testId, tone }: { label: string; value: number; testId: string; tone?: string }) {
   return (
     <div className="rounded-md border border-zinc-200 px-3 py-2">
-      <p className="text-xs uppercase text-zinc-500">{label}</p>
-      <p className={`text-xl font-semibold ${value > 0 && tone ? tone : 'text-zinc-900'}`} data-testid={testId}>{value.toLocaleString('en')}</p>
+      <p className="text-xs text-zinc-500 uppercase">{label}</p>
+      <p className={`text-xl font-semibold ${value > 0 && tone ? tone : 'text-zinc-900'}`} data-testid={testId}>
+        {value.toLocaleString('en')}
+      </p>
     </div>
   );
 }
@@ -104,9 +112,13 @@ function showProblems() {
 function notReplayedText(result: ImpactResult): string {
   const parts = [
     result.withoutArguments > 0 ? `${plural(result.withoutArguments, 'call')} recorded without arguments` : '',
-    result.withoutContext > 0 ? `${plural(result.withoutContext, 'call')} recorded without ${result.withoutContext === 1 ? 'its' : 'their'} context (before contexts were kept, or with a redacted value in it)` : '',
+    result.withoutContext > 0
+      ? `${plural(result.withoutContext, 'call')} recorded without ${result.withoutContext === 1 ? 'its' : 'their'} context (before contexts were kept, or with a redacted value in it)`
+      : '',
   ].filter(Boolean);
-  return parts.length === 0 ? '' : `Not replayable: ${parts.join(' and ')}. Replaying them with a made-up context would report changes that are not there, so they are left out.`;
+  return parts.length === 0
+    ? ''
+    : `Not replayable: ${parts.join(' and ')}. Replaying them with a made-up context would report changes that are not there, so they are left out.`;
 }
 
 function Result({ result }: { result: ImpactResult }) {
@@ -119,9 +131,17 @@ function Result({ result }: { result: ImpactResult }) {
             ? `${plural(result.notReplayable, 'call')} of ${result.tool} ${result.notReplayable === 1 ? 'was' : 'were'} recorded in ${period}, but none with both ${result.notReplayable === 1 ? 'its' : 'their'} arguments and context, so there is nothing to replay.`
             : `No recorded calls of ${result.tool} with retained arguments in ${period}.`}
         </p>
-        {result.notReplayable > 0 && <p className="mt-1 text-zinc-600" data-testid="impact-not-replayable">{notReplayedText(result)}</p>}
+        {result.notReplayable > 0 && (
+          <p className="mt-1 text-zinc-600" data-testid="impact-not-replayable">
+            {notReplayedText(result)}
+          </p>
+        )}
         <p className="mt-1 text-zinc-600">
-          <Link href="/settings" className="font-medium text-brand hover:underline" data-testid="impact-settings-link">Turn on argument retention</Link> in the tenant&apos;s settings (sensitive paths stay redacted) so that validate/pre calls keep their arguments and context and a draft can be replayed against them.
+          <Link href="/settings" className="font-medium text-brand hover:underline" data-testid="impact-settings-link">
+            Turn on argument retention
+          </Link>{' '}
+          in the tenant&apos;s settings (sensitive paths stay redacted) so that validate/pre calls keep their arguments and context and a
+          draft can be replayed against them.
         </p>
       </div>
     );
@@ -133,19 +153,25 @@ function Result({ result }: { result: ImpactResult }) {
         Replayed {plural(result.replayed, 'recorded call')} of <span className="font-mono">{result.tool}</span> from {period}
         {result.replayed >= IMPACT_MAX_CALLS ? ` (the newest ${IMPACT_MAX_CALLS.toLocaleString('en')})` : ''}.
       </p>
-      {result.notReplayable > 0 && <p className="mt-1 text-zinc-600" data-testid="impact-not-replayable">{notReplayedText(result)}</p>}
+      {result.notReplayable > 0 && (
+        <p className="mt-1 text-zinc-600" data-testid="impact-not-replayable">
+          {notReplayedText(result)}
+        </p>
+      )}
       <div className="mt-3 grid grid-cols-3 gap-3">
         <Stat label="Decisions that change" value={result.changed} testId="impact-changed-count" tone="text-amber-700" />
         <Stat label="Newly refused" value={result.newlyRefused} testId="impact-newly-refused" tone="text-red-700" />
         <Stat label="Newly passing" value={result.newlyPassing} testId="impact-newly-passing" tone="text-emerald-700" />
       </div>
       {result.changed === 0 ? (
-        <p className="mt-3 text-zinc-600" data-testid="impact-empty">No decision would change: the draft gives every replayed call the outcome it had when it was recorded.</p>
+        <p className="mt-3 text-zinc-600" data-testid="impact-empty">
+          No decision would change: the draft gives every replayed call the outcome it had when it was recorded.
+        </p>
       ) : (
         <>
           <h3 className="mt-4 text-sm font-semibold">By error code</h3>
           <table className="mt-1 w-full text-left text-sm">
-            <thead className="text-xs uppercase text-zinc-500">
+            <thead className="text-xs text-zinc-500 uppercase">
               <tr>
                 <th className="py-1 font-medium">Code</th>
                 <th className="font-medium">Calls that gain it</th>
@@ -155,33 +181,53 @@ function Result({ result }: { result: ImpactResult }) {
             <tbody className="divide-y divide-zinc-100">
               {result.codes.map((c) => (
                 <tr key={c.code} data-testid="impact-code-row">
-                  <td className="py-1.5"><code className="text-xs font-semibold">{c.code}</code></td>
-                  <td className={c.added > 0 ? 'text-red-700' : 'text-zinc-400'}>{c.added > 0 ? `+${c.added.toLocaleString('en')}` : '0'}</td>
-                  <td className={c.removed > 0 ? 'text-emerald-700' : 'text-zinc-400'}>{c.removed > 0 ? `−${c.removed.toLocaleString('en')}` : '0'}</td>
+                  <td className="py-1.5">
+                    <code className="text-xs font-semibold">{c.code}</code>
+                  </td>
+                  <td className={c.added > 0 ? 'text-red-700' : 'text-zinc-400'}>
+                    {c.added > 0 ? `+${c.added.toLocaleString('en')}` : '0'}
+                  </td>
+                  <td className={c.removed > 0 ? 'text-emerald-700' : 'text-zinc-400'}>
+                    {c.removed > 0 ? `−${c.removed.toLocaleString('en')}` : '0'}
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
 
-          <h3 className="mt-4 text-sm font-semibold">Changed calls{more > 0 ? ` (the newest ${result.examples.length} of ${result.changed.toLocaleString('en')})` : ''}</h3>
+          <h3 className="mt-4 text-sm font-semibold">
+            Changed calls{more > 0 ? ` (the newest ${result.examples.length} of ${result.changed.toLocaleString('en')})` : ''}
+          </h3>
           <table className="mt-1 w-full text-left text-sm">
-            <thead className="text-xs uppercase text-zinc-500">
+            <thead className="text-xs text-zinc-500 uppercase">
               <tr>
                 <th className="py-1 font-medium">Call</th>
                 <th className="font-medium">Recorded</th>
                 <th className="font-medium">Recorded outcome</th>
-                <th className="font-medium"><span className="sr-only">becomes</span></th>
+                <th className="font-medium">
+                  <span className="sr-only">becomes</span>
+                </th>
                 <th className="font-medium">With this draft</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-zinc-100">
               {result.examples.map((e) => (
                 <tr key={e.evidenceId || `${e.callId}@${e.at}`} data-testid="impact-change-row">
-                  <td className="max-w-48 truncate py-1.5 font-mono text-xs" title={e.callId}>{e.callId}</td>
-                  <td className="whitespace-nowrap text-zinc-600" title={e.at}>{formatDate(new Date(e.at))}</td>
-                  <td><Outcome codes={e.before} /></td>
-                  <td className="px-2 text-zinc-400" aria-hidden>→</td>
-                  <td><Outcome codes={e.after} /></td>
+                  <td className="max-w-48 truncate py-1.5 font-mono text-xs" title={e.callId}>
+                    {e.callId}
+                  </td>
+                  <td className="whitespace-nowrap text-zinc-600" title={e.at}>
+                    {formatDate(new Date(e.at))}
+                  </td>
+                  <td>
+                    <Outcome codes={e.before} />
+                  </td>
+                  <td className="px-2 text-zinc-400" aria-hidden>
+                    →
+                  </td>
+                  <td>
+                    <Outcome codes={e.after} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -189,7 +235,9 @@ function Result({ result }: { result: ImpactResult }) {
         </>
       )}
       <p className="mt-3 text-xs text-zinc-500">
-        The contract&apos;s own checks are replayed with each call&apos;s recorded arguments and context (input schema, preconditions, scope, roles). Confirmation, approval and duplicate checks depend on single-use tokens and on other calls, and policies are not part of the contract, so they are left out on both sides.
+        The contract&apos;s own checks are replayed with each call&apos;s recorded arguments and context (input schema, preconditions,
+        scope, roles). Confirmation, approval and duplicate checks depend on single-use tokens and on other calls, and policies are not part
+        of the contract, so they are left out on both sides.
       </p>
     </div>
   );
@@ -203,11 +251,19 @@ export function ImpactPreviewPanel({ state, onRun, onClose }: { state: ImpactSta
       <header className="flex items-center justify-between gap-3 border-b border-zinc-200 px-4 py-2 text-sm">
         <h2 className="font-semibold">Impact preview</h2>
         <div className="flex items-center gap-3">
-          {state.phase === 'done' && state.stale && <span className="text-xs text-amber-700" data-testid="impact-stale">The editor changed since this preview.</span>}
-          {(state.phase === 'done' || state.phase === 'failed') && (
-            <button type="button" className="text-xs font-medium text-brand hover:underline" onClick={onRun}>Run again</button>
+          {state.phase === 'done' && state.stale && (
+            <span className="text-xs text-amber-700" data-testid="impact-stale">
+              The editor changed since this preview.
+            </span>
           )}
-          <button type="button" className="text-xs text-zinc-500 hover:text-zinc-900" onClick={onClose}>Close</button>
+          {(state.phase === 'done' || state.phase === 'failed') && (
+            <button type="button" className="text-xs font-medium text-brand hover:underline" onClick={onRun}>
+              Run again
+            </button>
+          )}
+          <button type="button" className="text-xs text-zinc-500 hover:text-zinc-900" onClick={onClose}>
+            Close
+          </button>
         </div>
       </header>
       {state.phase === 'running' && (
@@ -219,14 +275,24 @@ export function ImpactPreviewPanel({ state, onRun, onClose }: { state: ImpactSta
         <div role="alert" className="px-4 py-3 text-sm text-red-800" data-testid="impact-error">
           <p>The draft cannot be replayed: {state.message}</p>
           <p className="mt-1">
-            Fix it first; the <button type="button" className="font-medium underline" onClick={showProblems}>problems panel</button> shows where.
+            Fix it first; the{' '}
+            <button type="button" className="font-medium underline" onClick={showProblems}>
+              problems panel
+            </button>{' '}
+            shows where.
           </p>
         </div>
       )}
       {state.phase === 'failed' && (
         <div role="alert" className="px-4 py-3 text-sm text-red-800" data-testid="impact-error">
           <p>Impact preview failed: {state.failure.message}</p>
-          {state.failure.problems.length > 0 && <ul className="mt-1 list-disc pl-5">{state.failure.problems.map((p) => <li key={p}>{p}</li>)}</ul>}
+          {state.failure.problems.length > 0 && (
+            <ul className="mt-1 list-disc pl-5">
+              {state.failure.problems.map((p) => (
+                <li key={p}>{p}</li>
+              ))}
+            </ul>
+          )}
         </div>
       )}
       {state.phase === 'done' && <Result result={state.result} />}

@@ -8,6 +8,4 @@ export interface LintRequest {
   options: LintOptions;
 }
 
-export type LintResponse =
-  | { id: number; ok: true; diagnostics: Diagnostic[]; millis: number }
-  | { id: number; ok: false; message: string };
+export type LintResponse = { id: number; ok: true; diagnostics: Diagnostic[]; millis: number } | { id: number; ok: false; message: string };

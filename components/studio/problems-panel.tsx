@@ -23,7 +23,10 @@ export function ProblemsPanel({ problems, status, onSelect }: ProblemsPanelProps
     <section aria-label="Problems" data-testid="problems-panel" className="card mt-3">
       <header className="flex items-center justify-between border-b border-zinc-200 px-4 py-2 text-sm">
         <h2 className="font-semibold">
-          Problems <span className="ml-1 font-normal text-zinc-500">{errors} {errors === 1 ? 'error' : 'errors'}, {warnings} {warnings === 1 ? 'warning' : 'warnings'}</span>
+          Problems{' '}
+          <span className="ml-1 font-normal text-zinc-500">
+            {errors} {errors === 1 ? 'error' : 'errors'}, {warnings} {warnings === 1 ? 'warning' : 'warnings'}
+          </span>
         </h2>
         <span className="text-xs text-zinc-500" aria-live="polite">
           {status.state === 'checking' && 'Checking…'}
@@ -39,7 +42,12 @@ export function ProblemsPanel({ problems, status, onSelect }: ProblemsPanelProps
             const icon = ICON[p.severity];
             return (
               <li key={`${p.source}-${p.code}-${p.range.startLine}-${p.range.startColumn}-${i}`}>
-                <button type="button" onClick={() => onSelect(p)} className="flex w-full items-baseline gap-3 px-4 py-1.5 text-left hover:bg-zinc-50" data-testid="problem">
+                <button
+                  type="button"
+                  onClick={() => onSelect(p)}
+                  className="flex w-full items-baseline gap-3 px-4 py-1.5 text-left hover:bg-zinc-50"
+                  data-testid="problem"
+                >
                   <span className={`w-4 shrink-0 text-center font-bold ${icon.tone}`} role="img" aria-label={icon.label}>
                     {icon.symbol}
                   </span>

@@ -29,15 +29,33 @@ function record(value: unknown): Record<string, unknown> {
 function isDiagnostic(value: unknown): value is Diagnostic {
   const d = record(value);
   const range = record(d.range);
-  return typeof d.code === 'string' && typeof d.message === 'string' && ['error', 'warning', 'info'].includes(String(d.severity)) && typeof range.startLine === 'number' && typeof range.startColumn === 'number';
+  return (
+    typeof d.code === 'string' &&
+    typeof d.message === 'string' &&
+    ['error', 'warning', 'info'].includes(String(d.severity)) &&
+    typeof range.startLine === 'number' &&
+    typeof range.startColumn === 'number'
+  );
 }
 
 /** Reads the error envelope `{error: {code, message, details}}` into something to show. */
 export function describeFailure(status: number, body: unknown): ApiFailure {
   const error = record(record(body).error);
   const details = record(error.details);
-  const rawDiagnostics = Array.isArray(error.diagnostics) ? error.diagnostics : Array.isArray(details.diagnostics) ? details.diagnostics : [];
-  const diagnostics = rawDiagnostics.filter(isDiagnostic).slice(0, 500).map((d) => ({ ...d, path: typeof d.path === 'string' ? d.path : '$', target: d.target === 'prompt' ? ('prompt' as const) : ('document' as const), range: { ...d.range, endLine: d.range.endLine ?? d.range.startLine, endColumn: d.range.endColumn ?? d.range.startColumn + 1 } }));
+  const rawDiagnostics = Array.isArray(error.diagnostics)
+    ? error.diagnostics
+    : Array.isArray(details.diagnostics)
+      ? details.diagnostics
+      : [];
+  const diagnostics = rawDiagnostics
+    .filter(isDiagnostic)
+    .slice(0, 500)
+    .map((d) => ({
+      ...d,
+      path: typeof d.path === 'string' ? d.path : '$',
+      target: d.target === 'prompt' ? ('prompt' as const) : ('document' as const),
+      range: { ...d.range, endLine: d.range.endLine ?? d.range.startLine, endColumn: d.range.endColumn ?? d.range.startColumn + 1 },
+    }));
   const problems = (Array.isArray(details.problems) ? details.problems : [])
     .slice(0, 50)
     .map((p) => record(p))
@@ -51,9 +69,22 @@ export function describeFailure(status: number, body: unknown): ApiFailure {
 async function call<T>(url: string, init: RequestInit, read: (body: unknown) => T): Promise<ApiResult<T>> {
   let response: Response;
   try {
-    response = await fetch(url, { ...init, credentials: 'same-origin', headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}) } });
+    response = await fetch(url, {
+      ...init,
+      credentials: 'same-origin',
+      headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}) },
+    });
   } catch (error) {
-    return { ok: false, failure: { status: 0, code: 'network', message: `Could not reach Toolgate: ${error instanceof Error ? error.message : String(error)}`, diagnostics: [], problems: [] } };
+    return {
+      ok: false,
+      failure: {
+        status: 0,
+        code: 'network',
+        message: `Could not reach Toolgate: ${error instanceof Error ? error.message : String(error)}`,
+        diagnostics: [],
+        problems: [],
+      },
+    };
   }
   let body: unknown;
   try {
@@ -81,10 +112,20 @@ export function saveDraft(apiBase: string, document: unknown): Promise<ApiResult
 }
 
 /** `shadow`: freeze the version and evaluate it beside the served one, deciding nothing. */
-export function publishVersion(apiBase: string, id: string, version: string, changeNote: string, mode: 'enforce' | 'shadow' = 'enforce'): Promise<ApiResult<{ version: string }>> {
+export function publishVersion(
+  apiBase: string,
+  id: string,
+  version: string,
+  changeNote: string,
+  mode: 'enforce' | 'shadow' = 'enforce',
+): Promise<ApiResult<{ version: string }>> {
   const note = changeNote.trim();
   const body = { ...(note ? { change_note: note } : {}), ...(mode === 'shadow' ? { mode } : {}) };
-  return call(`${apiBase}/${segment(id)}/versions/${segment(version)}/publish`, { method: 'POST', body: JSON.stringify(body) }, (answer) => ({ version: String(record(answer).version ?? version) }));
+  return call(
+    `${apiBase}/${segment(id)}/versions/${segment(version)}/publish`,
+    { method: 'POST', body: JSON.stringify(body) },
+    (answer) => ({ version: String(record(answer).version ?? version) }),
+  );
 }
 
 export function fetchVersionDocument(apiBase: string, id: string, version: string): Promise<ApiResult<unknown>> {
@@ -100,7 +141,12 @@ export interface VersionList {
 export function fetchVersions(apiBase: string, kind: DocumentKind, id: string): Promise<ApiResult<VersionList>> {
   return call(apiBase, { method: 'GET' }, (body) => {
     const list = record(body)[LIST_KEY[kind]];
-    const entry = record((Array.isArray(list) ? list : []).find((item) => { const r = record(item); return (r.tool ?? r.id) === id; }));
+    const entry = record(
+      (Array.isArray(list) ? list : []).find((item) => {
+        const r = record(item);
+        return (r.tool ?? r.id) === id;
+      }),
+    );
     const versions = (Array.isArray(entry.versions) ? entry.versions : []).map((v) => {
       const r = record(v);
       return {
@@ -163,7 +209,13 @@ export function readImpact(body: unknown): ImpactResult {
       .map(record)
       .filter((e) => typeof e.callId === 'string' && typeof e.at === 'string')
       .slice(0, 50)
-      .map((e) => ({ evidenceId: String(e.evidenceId ?? ''), callId: String(e.callId), at: String(e.at), before: codes(e.before), after: codes(e.after) })),
+      .map((e) => ({
+        evidenceId: String(e.evidenceId ?? ''),
+        callId: String(e.callId),
+        at: String(e.at),
+        before: codes(e.before),
+        after: codes(e.after),
+      })),
   };
 }
 

@@ -6,7 +6,10 @@ import type { StudioEditorProps } from './types';
 
 function EditorPlaceholder({ children }: { children?: ReactNode }) {
   return (
-    <div className="flex h-[60vh] min-h-80 items-center justify-center rounded-md border border-zinc-200 bg-white text-sm text-zinc-500" data-testid="studio-loading">
+    <div
+      className="flex h-[60vh] min-h-80 items-center justify-center rounded-md border border-zinc-200 bg-white text-sm text-zinc-500"
+      data-testid="studio-loading"
+    >
       {children ?? 'Loading the editor…'}
     </div>
   );
@@ -24,7 +27,9 @@ class EditorErrorBoundary extends Component<{ children: ReactNode }, { error: Er
     if (this.state.error) {
       return (
         <EditorPlaceholder>
-          <span role="alert" className="text-red-700">The editor failed to load: {this.state.error.message}. Reload the page to try again.</span>
+          <span role="alert" className="text-red-700">
+            The editor failed to load: {this.state.error.message}. Reload the page to try again.
+          </span>
         </EditorPlaceholder>
       );
     }

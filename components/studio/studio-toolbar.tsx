@@ -27,7 +27,13 @@ export function StudioToolbar(props: {
       <div className="flex items-center gap-3 text-sm">
         <div role="group" aria-label="Format" className="inline-flex overflow-hidden rounded-md border border-zinc-300">
           {(['json', 'yaml'] as const).map((f) => (
-            <button key={f} type="button" aria-pressed={format === f} onClick={() => onFormat(f)} className={`px-3 py-1.5 text-xs font-medium ${format === f ? 'bg-zinc-900 text-white' : 'bg-white text-zinc-700 hover:bg-zinc-100'}`}>
+            <button
+              key={f}
+              type="button"
+              aria-pressed={format === f}
+              onClick={() => onFormat(f)}
+              className={`px-3 py-1.5 text-xs font-medium ${format === f ? 'bg-zinc-900 text-white' : 'bg-white text-zinc-700 hover:bg-zinc-100'}`}
+            >
               {f.toUpperCase()}
             </button>
           ))}

@@ -60,6 +60,14 @@ export interface StudioProblem extends Diagnostic {
 }
 
 /** Stored versions as the studio takes them: plain JSON, dates as ISO strings. */
-export function studioVersions(versions: readonly { version: string; status: string; contentHash: string; publishedAt: Date | null; changeNote: string | null }[]): StudioVersion[] {
-  return versions.map((v) => ({ version: v.version, status: v.status, contentHash: v.contentHash, publishedAt: v.publishedAt?.toISOString() ?? null, changeNote: v.changeNote }));
+export function studioVersions(
+  versions: readonly { version: string; status: string; contentHash: string; publishedAt: Date | null; changeNote: string | null }[],
+): StudioVersion[] {
+  return versions.map((v) => ({
+    version: v.version,
+    status: v.status,
+    contentHash: v.contentHash,
+    publishedAt: v.publishedAt?.toISOString() ?? null,
+    changeNote: v.changeNote,
+  }));
 }

@@ -21,13 +21,21 @@ export function useSaveAndPublish(props: StudioEditorProps, editor: StudioEditor
   const [changeNote, setChangeNote] = useState('');
   const [shadowMode, setShadowMode] = useState(false);
   const [loadedVersion, setLoadedVersion] = useState(props.loadedVersion);
-  const [history, setHistory] = useState<{ versions: readonly StudioVersion[]; servedVersion: string | null }>({ versions: props.versions, servedVersion: props.servedVersion });
+  const [history, setHistory] = useState<{ versions: readonly StudioVersion[]; servedVersion: string | null }>({
+    versions: props.versions,
+    servedVersion: props.servedVersion,
+  });
 
   const loaded = history.versions.find((v) => v.version === loadedVersion);
   // A shadow version can still be promoted: publishing it again makes the runtime serve it.
   const frozen = loaded !== undefined && loaded.status !== 'draft' && loaded.status !== 'shadow' && !editor.dirty;
   const canShadow = (kind === 'contract' || kind === 'policy') && loaded?.status !== 'shadow';
-  const publishBlocked = editor.liveErrors > 0 ? 'Fix the errors in the problems panel first' : frozen ? `v${loaded.version} is already ${loaded.status}: change \`version\` to publish a new one` : undefined;
+  const publishBlocked =
+    editor.liveErrors > 0
+      ? 'Fix the errors in the problems panel first'
+      : frozen
+        ? `v${loaded.version} is already ${loaded.status}: change \`version\` to publish a new one`
+        : undefined;
 
   /** The editor's document for save and publish; when it cannot be read, the notice says why. */
   function currentDocument(): { ok: true; value: Record<string, unknown>; textVersion: number } | { ok: false } {
@@ -95,7 +103,8 @@ export function useSaveAndPublish(props: StudioEditorProps, editor: StudioEditor
     try {
       const stored = history.versions.find((v) => v.version === documentVersion(editor.currentDocumentValue()));
       // A published version is immutable: publishing it again only needs no save.
-      const saved = editor.dirty || !stored || stored.status === 'draft' || !documentId ? await save() : { id: documentId, version: stored.version };
+      const saved =
+        editor.dirty || !stored || stored.status === 'draft' || !documentId ? await save() : { id: documentId, version: stored.version };
       if (!saved) return;
       const mode = shadowMode && canShadow ? 'shadow' : 'enforce';
       const published = await publishVersion(apiBase, saved.id, saved.version, changeNote, mode);
@@ -108,7 +117,10 @@ export function useSaveAndPublish(props: StudioEditorProps, editor: StudioEditor
       setShadowMode(false);
       setNotice({
         tone: 'success',
-        text: mode === 'shadow' ? `Published v${saved.version} as shadow: it is evaluated and recorded beside the served version, and decides nothing.` : `Published v${saved.version}. The runtime now serves it.`,
+        text:
+          mode === 'shadow'
+            ? `Published v${saved.version} as shadow: it is evaluated and recorded beside the served version, and decides nothing.`
+            : `Published v${saved.version}. The runtime now serves it.`,
       });
       if (!openSaved(saved.id, saved.version)) await refreshHistory(saved.id);
     } finally {
@@ -116,5 +128,22 @@ export function useSaveAndPublish(props: StudioEditorProps, editor: StudioEditor
     }
   }
 
-  return { notice, setNotice, busy, publishing, setPublishing, changeNote, setChangeNote, shadowMode, setShadowMode, loadedVersion, history, loaded, canShadow, publishBlocked, onSave, onPublish };
+  return {
+    notice,
+    setNotice,
+    busy,
+    publishing,
+    setPublishing,
+    changeNote,
+    setChangeNote,
+    shadowMode,
+    setShadowMode,
+    loadedVersion,
+    history,
+    loaded,
+    canShadow,
+    publishBlocked,
+    onSave,
+    onPublish,
+  };
 }

@@ -44,7 +44,12 @@ export function useStudioEditor(props: StudioEditorProps, onEdit: () => void) {
   const [dirty, setDirty] = useState(false);
 
   const lintOptions = useCallback(
-    (): LintOptions => ({ format: formatRef.current, contracts: lintContext?.contracts, previousVersion: lintContext?.previousVersion, ...(prompt ? { prompt: promptEditorRef.current?.getValue() ?? prompt.initialText } : {}) }),
+    (): LintOptions => ({
+      format: formatRef.current,
+      contracts: lintContext?.contracts,
+      previousVersion: lintContext?.previousVersion,
+      ...(prompt ? { prompt: promptEditorRef.current?.getValue() ?? prompt.initialText } : {}),
+    }),
     [lintContext, prompt],
   );
 
@@ -79,7 +84,8 @@ export function useStudioEditor(props: StudioEditorProps, onEdit: () => void) {
       }
       monaco.editor.setModelMarkers(model, MARKER_OWNER, outcome.diagnostics.filter((d) => d.target !== 'prompt').map(toMarker));
       const promptModel = promptEditorRef.current?.getModel();
-      if (promptModel) monaco.editor.setModelMarkers(promptModel, MARKER_OWNER, outcome.diagnostics.filter((d) => d.target === 'prompt').map(toMarker));
+      if (promptModel)
+        monaco.editor.setModelMarkers(promptModel, MARKER_OWNER, outcome.diagnostics.filter((d) => d.target === 'prompt').map(toMarker));
       setLive(outcome.diagnostics);
       setStatus({ state: 'ready', millis: outcome.millis });
     };
@@ -116,7 +122,15 @@ export function useStudioEditor(props: StudioEditorProps, onEdit: () => void) {
   useEffect(() => {
     if (!prompt || !promptHost.current) return;
     const model = monaco.editor.createModel(prompt.initialText, 'plaintext');
-    const editor = monaco.editor.create(promptHost.current, { model, readOnly, automaticLayout: true, minimap: { enabled: false }, wordWrap: 'on', fontSize: 13, ariaLabel: 'System prompt' });
+    const editor = monaco.editor.create(promptHost.current, {
+      model,
+      readOnly,
+      automaticLayout: true,
+      minimap: { enabled: false },
+      wordWrap: 'on',
+      fontSize: 13,
+      ariaLabel: 'System prompt',
+    });
     promptEditorRef.current = editor;
     const changes = model.onDidChangeContent(() => {
       setDirty(true);
@@ -138,7 +152,10 @@ export function useStudioEditor(props: StudioEditorProps, onEdit: () => void) {
     return () => window.removeEventListener('beforeunload', warn);
   }, [dirty, readOnly]);
 
-  const problems = useMemo<StudioProblem[]>(() => [...serverProblems.map((d) => ({ ...d, source: 'server' as const })), ...live.map((d) => ({ ...d, source: 'live' as const }))], [live, serverProblems]);
+  const problems = useMemo<StudioProblem[]>(
+    () => [...serverProblems.map((d) => ({ ...d, source: 'server' as const })), ...live.map((d) => ({ ...d, source: 'live' as const }))],
+    [live, serverProblems],
+  );
   const liveErrors = live.filter((d) => d.severity === 'error').length;
 
   function reveal(problem: StudioProblem) {
@@ -175,9 +192,16 @@ export function useStudioEditor(props: StudioEditorProps, onEdit: () => void) {
     const model = editorRef.current?.getModel();
     const read = model ? readDocument(model.getValue(), formatRef.current) : { ok: false as const, message: 'The editor is not ready.' };
     if (!read.ok) return { ok: false, message: `the document does not parse. ${read.message}` };
-    if (typeof read.value !== 'object' || read.value === null || Array.isArray(read.value)) return { ok: false, message: 'the document must be an object.' };
+    if (typeof read.value !== 'object' || read.value === null || Array.isArray(read.value))
+      return { ok: false, message: 'the document must be an object.' };
     const value = read.value as Record<string, unknown>;
-    if (prompt) Object.defineProperty(value, prompt.field, { value: promptEditorRef.current?.getValue() ?? '', enumerable: true, writable: true, configurable: true });
+    if (prompt)
+      Object.defineProperty(value, prompt.field, {
+        value: promptEditorRef.current?.getValue() ?? '',
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return { ok: true, value, textVersion: model?.getAlternativeVersionId() ?? 0 };
   }
 
@@ -204,7 +228,23 @@ export function useStudioEditor(props: StudioEditorProps, onEdit: () => void) {
 
   // The hosts apart from the rest: react-hooks/refs treats every member of an object holding a
   // ref as a ref, and would refuse the rest during render.
-  return { host, promptHost, editor: { format, dirty, status, problems, liveErrors, reveal, switchFormat, readEditor, currentDocumentValue, showServerProblems, markSaved } };
+  return {
+    host,
+    promptHost,
+    editor: {
+      format,
+      dirty,
+      status,
+      problems,
+      liveErrors,
+      reveal,
+      switchFormat,
+      readEditor,
+      currentDocumentValue,
+      showServerProblems,
+      markSaved,
+    },
+  };
 }
 
 export type StudioEditorState = ReturnType<typeof useStudioEditor>['editor'];

@@ -22,10 +22,23 @@ export interface VersionHistoryProps {
   jsonSchema?: Record<string, unknown>;
 }
 
-type Comparison = { state: 'idle' } | { state: 'loading' } | { state: 'failed'; message: string } | { state: 'ready'; left: string; right: string; original: string; modified: string };
+type Comparison =
+  | { state: 'idle' }
+  | { state: 'loading' }
+  | { state: 'failed'; message: string }
+  | { state: 'ready'; left: string; right: string; original: string; modified: string };
 
 /** Every stored version, which one the runtime serves, and a diff of any two. */
-export function VersionHistory({ apiBase, pageBase, documentId, versions, servedVersion, loadedVersion, format, jsonSchema }: VersionHistoryProps) {
+export function VersionHistory({
+  apiBase,
+  pageBase,
+  documentId,
+  versions,
+  servedVersion,
+  loadedVersion,
+  format,
+  jsonSchema,
+}: VersionHistoryProps) {
   const [left, setLeft] = useState(versions[1]?.version ?? versions[0]?.version ?? '');
   const [right, setRight] = useState(versions[0]?.version ?? '');
   const [comparison, setComparison] = useState<Comparison>({ state: 'idle' });
@@ -38,7 +51,13 @@ export function VersionHistory({ apiBase, pageBase, documentId, versions, served
       setComparison({ state: 'failed', message: failure?.message ?? 'The versions could not be loaded.' });
       return;
     }
-    setComparison({ state: 'ready', left, right, original: formatDocument(orderLikeSchema(a.value, jsonSchema), format), modified: formatDocument(orderLikeSchema(b.value, jsonSchema), format) });
+    setComparison({
+      state: 'ready',
+      left,
+      right,
+      original: formatDocument(orderLikeSchema(a.value, jsonSchema), format),
+      modified: formatDocument(orderLikeSchema(b.value, jsonSchema), format),
+    });
   }
 
   return (
@@ -47,7 +66,11 @@ export function VersionHistory({ apiBase, pageBase, documentId, versions, served
       <p className="mt-1 text-sm text-zinc-600">
         {servedVersion ? (
           <>
-            The runtime serves <span className="font-mono font-medium text-zinc-900" data-testid="served-version">v{servedVersion}</span> when a call does not pin a version.
+            The runtime serves{' '}
+            <span className="font-mono font-medium text-zinc-900" data-testid="served-version">
+              v{servedVersion}
+            </span>{' '}
+            when a call does not pin a version.
           </>
         ) : (
           <span className="text-amber-700">Not served yet: publish a version to make the runtime use it.</span>
@@ -57,13 +80,15 @@ export function VersionHistory({ apiBase, pageBase, documentId, versions, served
         <p className="mt-3 text-sm text-zinc-500">No saved versions yet.</p>
       ) : (
         <table className="mt-3 w-full text-left text-sm">
-          <thead className="text-xs uppercase text-zinc-500">
+          <thead className="text-xs text-zinc-500 uppercase">
             <tr>
               <th className="py-1 font-medium">Version</th>
               <th className="font-medium">Status</th>
               <th className="font-medium">Published</th>
               <th className="font-medium">Note</th>
-              <th className="font-medium"><span className="sr-only">Open</span></th>
+              <th className="font-medium">
+                <span className="sr-only">Open</span>
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-zinc-100">
@@ -71,16 +96,27 @@ export function VersionHistory({ apiBase, pageBase, documentId, versions, served
               <tr key={v.version} data-testid="version-row">
                 <td className="py-1.5 font-mono">
                   {v.version}
-                  {v.version === servedVersion && <span className="ml-2 rounded bg-zinc-900 px-1.5 py-0.5 font-sans text-[10px] font-medium uppercase text-white">served</span>}
+                  {v.version === servedVersion && (
+                    <span className="ml-2 rounded bg-zinc-900 px-1.5 py-0.5 font-sans text-[10px] font-medium text-white uppercase">
+                      served
+                    </span>
+                  )}
                 </td>
-                <td><StatusBadge status={v.status} /></td>
-                <td className="text-zinc-600" title={v.publishedAt ?? undefined}>{formatDate(v.publishedAt ? new Date(v.publishedAt) : null)}</td>
+                <td>
+                  <StatusBadge status={v.status} />
+                </td>
+                <td className="text-zinc-600" title={v.publishedAt ?? undefined}>
+                  {formatDate(v.publishedAt ? new Date(v.publishedAt) : null)}
+                </td>
                 <td className="text-zinc-600">{v.changeNote ?? ''}</td>
                 <td className="text-right">
                   {v.version === loadedVersion ? (
                     <span className="text-xs text-zinc-500">in the editor</span>
                   ) : (
-                    <Link className="text-sm font-medium text-brand hover:underline" href={`${pageBase}/${encodeURIComponent(documentId)}?version=${encodeURIComponent(v.version)}`}>
+                    <Link
+                      className="text-sm font-medium text-brand hover:underline"
+                      href={`${pageBase}/${encodeURIComponent(documentId)}?version=${encodeURIComponent(v.version)}`}
+                    >
                       Open
                     </Link>
                   )}
@@ -96,25 +132,60 @@ export function VersionHistory({ apiBase, pageBase, documentId, versions, served
           <div className="mt-2 flex flex-wrap items-center gap-2 text-sm">
             <label className="flex items-center gap-1">
               From
-              <select aria-label="Compare from version" className="input w-auto py-1" value={left} onChange={(e) => setLeft(e.target.value)}>
-                {versions.map((v) => <option key={v.version} value={v.version}>{v.version}</option>)}
+              <select
+                aria-label="Compare from version"
+                className="input w-auto py-1"
+                value={left}
+                onChange={(e) => setLeft(e.target.value)}
+              >
+                {versions.map((v) => (
+                  <option key={v.version} value={v.version}>
+                    {v.version}
+                  </option>
+                ))}
               </select>
             </label>
             <label className="flex items-center gap-1">
               to
-              <select aria-label="Compare to version" className="input w-auto py-1" value={right} onChange={(e) => setRight(e.target.value)}>
-                {versions.map((v) => <option key={v.version} value={v.version}>{v.version}</option>)}
+              <select
+                aria-label="Compare to version"
+                className="input w-auto py-1"
+                value={right}
+                onChange={(e) => setRight(e.target.value)}
+              >
+                {versions.map((v) => (
+                  <option key={v.version} value={v.version}>
+                    {v.version}
+                  </option>
+                ))}
               </select>
             </label>
-            <button type="button" className="btn-secondary" onClick={() => void compare()} disabled={comparison.state === 'loading' || left === right}>
+            <button
+              type="button"
+              className="btn-secondary"
+              onClick={() => void compare()}
+              disabled={comparison.state === 'loading' || left === right}
+            >
               {comparison.state === 'loading' ? 'Loading…' : 'Show diff'}
             </button>
           </div>
-          {comparison.state === 'failed' && <p role="alert" className="mt-2 text-sm text-red-700">{comparison.message}</p>}
+          {comparison.state === 'failed' && (
+            <p role="alert" className="mt-2 text-sm text-red-700">
+              {comparison.message}
+            </p>
+          )}
           {comparison.state === 'ready' && (
             <div className="mt-3">
-              <p className="mb-1 flex justify-between font-mono text-xs text-zinc-500"><span>v{comparison.left}</span><span>v{comparison.right}</span></p>
-              <DiffView original={comparison.original} modified={comparison.modified} language={format} label={`Changes from ${comparison.left} to ${comparison.right}`} />
+              <p className="mb-1 flex justify-between font-mono text-xs text-zinc-500">
+                <span>v{comparison.left}</span>
+                <span>v{comparison.right}</span>
+              </p>
+              <DiffView
+                original={comparison.original}
+                modified={comparison.modified}
+                language={format}
+                label={`Changes from ${comparison.left} to ${comparison.right}`}
+              />
             </div>
           )}
         </div>

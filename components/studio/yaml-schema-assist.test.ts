@@ -24,7 +24,11 @@ describe('yamlCursorAt', () => {
   });
 
   it('knows the cursor is on a value after the colon', () => {
-    expect(yamlCursorAt(...at('annotations:\n  side_effect_level: wr|'))).toMatchObject({ path: [{ key: 'annotations' }], key: 'side_effect_level', at: 'value' });
+    expect(yamlCursorAt(...at('annotations:\n  side_effect_level: wr|'))).toMatchObject({
+      path: [{ key: 'annotations' }],
+      key: 'side_effect_level',
+      at: 'value',
+    });
   });
 
   it('places a blank line by the cursor column, not by the line above', () => {
@@ -35,13 +39,21 @@ describe('yamlCursorAt', () => {
 
   it('walks through sequence items, indented or flush with their key', () => {
     const indented = 'preconditions:\n  - id: a\n    expression: x\n    mess|';
-    expect(yamlCursorAt(...at(indented))).toEqual({ path: [{ key: 'preconditions' }, { item: true }], key: undefined, at: 'key', siblings: ['expression', 'id'] });
+    expect(yamlCursorAt(...at(indented))).toEqual({
+      path: [{ key: 'preconditions' }, { item: true }],
+      key: undefined,
+      at: 'key',
+      siblings: ['expression', 'id'],
+    });
     const flush = 'preconditions:\n- id: a\n  mess|';
     expect(yamlCursorAt(...at(flush))).toMatchObject({ path: [{ key: 'preconditions' }, { item: true }], siblings: ['id'] });
   });
 
   it('treats `- ` followed by a scalar as an array item', () => {
-    expect(yamlCursorAt(...at('annotations:\n  approver_roles:\n    - |'))).toMatchObject({ path: [{ key: 'annotations' }, { key: 'approver_roles' }, { item: true }], at: 'item' });
+    expect(yamlCursorAt(...at('annotations:\n  approver_roles:\n    - |'))).toMatchObject({
+      path: [{ key: 'annotations' }, { key: 'approver_roles' }, { item: true }],
+      at: 'item',
+    });
   });
 });
 

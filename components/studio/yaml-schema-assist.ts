@@ -49,7 +49,15 @@ function readLine(raw: string): Line {
   const rawKey = keyMatch[1] ?? '';
   const key = /^["']/.test(rawKey) ? rawKey.slice(1, -1) : rawKey.trim();
   const after = body.slice(keyMatch[0].length).trim();
-  return { blank: false, indent, dash: !!dashMatch, content, key, colon: content + keyMatch[0].length, emptyValue: after === '' || after.startsWith('#') };
+  return {
+    blank: false,
+    indent,
+    dash: !!dashMatch,
+    content,
+    key,
+    colon: content + keyMatch[0].length,
+    emptyValue: after === '' || after.startsWith('#'),
+  };
 }
 
 /** Where the cursor is, structurally. `line` and `column` are 1-based (Monaco's positions). */
@@ -87,7 +95,13 @@ export function yamlCursorAt(text: string, line: number, column: number): YamlCu
       path.unshift({ item: true });
       limit = above.indent;
       sequenceIndent = above.indent;
-    } else if (sequenceIndent !== undefined && above.key !== undefined && above.emptyValue && !above.dash && above.indent === sequenceIndent) {
+    } else if (
+      sequenceIndent !== undefined &&
+      above.key !== undefined &&
+      above.emptyValue &&
+      !above.dash &&
+      above.indent === sequenceIndent
+    ) {
       path.unshift({ key: above.key });
       limit = above.indent;
       sequenceIndent = undefined;
@@ -173,7 +187,8 @@ export function schemaAt(root: JsonSchema, path: readonly SchemaStep[]): JsonSch
     const options = variants(root, current);
     let next: JsonSchema | undefined;
     for (const option of options) {
-      next = 'key' in step ? ownProperty(option, 'properties', step.key) ?? asSchema(option.additionalProperties) : asSchema(option.items);
+      next =
+        'key' in step ? (ownProperty(option, 'properties', step.key) ?? asSchema(option.additionalProperties)) : asSchema(option.items);
       if (next) break;
     }
     if (!next) return undefined;
@@ -221,7 +236,8 @@ function describe(schema: JsonSchema | undefined): string | undefined {
 
 function typeName(schema: JsonSchema | undefined): string | undefined {
   if (!schema) return undefined;
-  if (typeof schema.type === 'string') return schema.type === 'array' && typeName(asSchema(schema.items)) ? `${typeName(asSchema(schema.items))}[]` : schema.type;
+  if (typeof schema.type === 'string')
+    return schema.type === 'array' && typeName(asSchema(schema.items)) ? `${typeName(asSchema(schema.items))}[]` : schema.type;
   if (Array.isArray(schema.type)) return schema.type.join(' | ');
   return undefined;
 }
@@ -253,9 +269,16 @@ export function suggestionsAt(root: JsonSchema, cursor: YamlCursor): Suggestion[
     const taken = new Set(cursor.siblings);
     return propertiesOf(root, schemaAt(root, cursor.path))
       .filter((p) => !taken.has(p.name))
-      .map((p) => ({ label: p.name, insertText: `${p.name}: `, kind: 'property', detail: [p.type, p.required ? 'required' : undefined].filter(Boolean).join(' · ') || undefined, documentation: p.description }));
+      .map((p) => ({
+        label: p.name,
+        insertText: `${p.name}: `,
+        kind: 'property',
+        detail: [p.type, p.required ? 'required' : undefined].filter(Boolean).join(' · ') || undefined,
+        documentation: p.description,
+      }));
   }
-  const schema = cursor.at === 'value' && cursor.key !== undefined ? schemaAt(root, [...cursor.path, { key: cursor.key }]) : schemaAt(root, cursor.path);
+  const schema =
+    cursor.at === 'value' && cursor.key !== undefined ? schemaAt(root, [...cursor.path, { key: cursor.key }]) : schemaAt(root, cursor.path);
   const values: Suggestion[] = valuesOf(root, schema).map((v) => ({ label: v, insertText: v, kind: 'value' }));
   // After `- ` the item may be a scalar or the first key of an object item.
   if (cursor.at !== 'item') return values;

@@ -13,7 +13,9 @@ describe('apiAllowedMethods', () => {
     expect(templates.size).toBeGreaterThan(40);
     for (const template of templates) {
       const urlPath = template.replace(/\{\w+\}/g, 'x1');
-      expect(apiAllowedMethods(urlPath), urlPath).toEqual(allowedMethods(API_ROUTES.filter((route) => route.path === template).map((route) => route.method)));
+      expect(apiAllowedMethods(urlPath), urlPath).toEqual(
+        allowedMethods(API_ROUTES.filter((route) => route.path === template).map((route) => route.method)),
+      );
     }
   });
 

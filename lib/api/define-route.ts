@@ -27,7 +27,10 @@ export type AuthRequirement = { apiKey?: ApiKeyScope | readonly ApiKeyScope[]; s
 /** A handler's answer before it becomes a Web Response or is written to a Node socket. */
 export type RouteResult = { status: number; headers: Record<string, string>; text: string } | { response: Response };
 
-export type RouteHandler = ((request: Request, context?: { params?: Promise<Record<string, string | string[]>> | Record<string, string | string[]> }) => Promise<Response>) & {
+export type RouteHandler = ((
+  request: Request,
+  context?: { params?: Promise<Record<string, string | string[]>> | Record<string, string | string[]> },
+) => Promise<Response>) & {
   /** What the OpenAPI document is generated from. */
   readonly spec: RouteSpec;
   /** The same handler without the Web Request/Response round trip (the data plane). */
@@ -88,9 +91,11 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
  * the error envelope. The result is a Web-standard `(Request) => Promise<Response>` for Next's
  * route files, with `serve` for servers that have no Web Request to give (the data plane).
  */
-export function defineRoute<BS extends z.ZodType | undefined = undefined, QS extends z.ZodType | undefined = undefined, PS extends PathParamsSchema | undefined = undefined>(
-  definition: RouteDefinition<BS, QS, PS>,
-): RouteHandler {
+export function defineRoute<
+  BS extends z.ZodType | undefined = undefined,
+  QS extends z.ZodType | undefined = undefined,
+  PS extends PathParamsSchema | undefined = undefined,
+>(definition: RouteDefinition<BS, QS, PS>): RouteHandler {
   const serve = async (call: IncomingCall, params: Record<string, string>): Promise<RouteResult> => {
     const requestId = requestIdOf(call);
     try {
@@ -125,8 +130,10 @@ export function defineRoute<BS extends z.ZodType | undefined = undefined, QS ext
       return errorResult(error, requestId, call);
     }
   };
-  const handler = async (request: Request, context?: { params?: Promise<Record<string, string | string[]>> | Record<string, string | string[]> }) =>
-    toResponse(await serve(webCall(request), await resolveParams(context?.params)));
+  const handler = async (
+    request: Request,
+    context?: { params?: Promise<Record<string, string | string[]>> | Record<string, string | string[]> },
+  ) => toResponse(await serve(webCall(request), await resolveParams(context?.params)));
   const { auth, body, query, params, response, otherMediaTypes } = definition;
   return Object.assign(handler, { serve, spec: { auth, body, query, params, response, otherMediaTypes } });
 }
@@ -168,7 +175,9 @@ function toResponse(result: RouteResult): Response {
   return 'response' in result ? result.response : new Response(result.text, { status: result.status, headers: result.headers });
 }
 
-async function resolveParams(params: Promise<Record<string, string | string[]>> | Record<string, string | string[]> | undefined): Promise<Record<string, string>> {
+async function resolveParams(
+  params: Promise<Record<string, string | string[]>> | Record<string, string | string[]> | undefined,
+): Promise<Record<string, string>> {
   const resolved = (await params) ?? {};
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(resolved)) out[key] = Array.isArray(value) ? value.join('/') : value;
@@ -178,7 +187,9 @@ async function resolveParams(params: Promise<Record<string, string | string[]>> 
 function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query'): z.infer<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    const issues = parsed.error.issues.slice(0, 20).map((issue) => ({ path: issue.path.map(String).join('.') || '(root)', message: issue.message }));
+    const issues = parsed.error.issues
+      .slice(0, 20)
+      .map((issue) => ({ path: issue.path.map(String).join('.') || '(root)', message: issue.message }));
     const first = issues[0];
     throw new AppError('bad_request', `Invalid ${where}${first ? `: ${first.path}: ${first.message}` : ''}`, { issues });
   }
@@ -192,11 +203,16 @@ async function authenticate(call: IncomingCall, requirement: AuthRequirement, re
     if (!requirement.apiKey) throw new AppError('forbidden', 'This endpoint is for signed-in users, not API keys.');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     const key = match?.[1] ? await authenticateApiKey(match[1]) : null;
-    if (!key) throw new AppError('unauthorized', 'The API key is missing, malformed, unknown or revoked.', undefined, { 'www-authenticate': 'Bearer' });
+    if (!key)
+      throw new AppError('unauthorized', 'The API key is missing, malformed, unknown or revoked.', undefined, {
+        'www-authenticate': 'Bearer',
+      });
     const accepted: readonly ApiKeyScope[] = typeof requirement.apiKey === 'string' ? [requirement.apiKey] : requirement.apiKey;
     if (!accepted.some((scope) => hasScope(key.scopes, scope))) {
       const named = accepted.map((scope) => `"${scope}"`).join(' or ');
-      throw new AppError('forbidden', `This API key lacks the ${named} scope.`, { required_scope: accepted.length === 1 ? accepted[0] : accepted });
+      throw new AppError('forbidden', `This API key lacks the ${named} scope.`, {
+        required_scope: accepted.length === 1 ? accepted[0] : accepted,
+      });
     }
     return { kind: 'api_key', tenantId: key.tenantId, apiKeyId: key.id, scopes: key.scopes };
   }
@@ -206,7 +222,8 @@ async function authenticate(call: IncomingCall, requirement: AuthRequirement, re
     if (!isSafeMethod(call.method) && call.header('cookie') !== null) refuseCrossSite(call, requestId);
     const member = await getSessionMember(call.headers());
     if (!member) throw new AppError('unauthorized', 'Sign in, or send an API key as "Authorization: Bearer <key>".');
-    if (!can(member.role, requirement.session)) throw new AppError('forbidden', `Your role "${member.role}" cannot do this.`, { role: member.role });
+    if (!can(member.role, requirement.session))
+      throw new AppError('forbidden', `Your role "${member.role}" cannot do this.`, { role: member.role });
     return { kind: 'session', tenantId: member.tenant.id, userId: member.user.id, role: member.role };
   }
   throw new AppError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".', undefined, { 'www-authenticate': 'Bearer' });
@@ -238,19 +255,39 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const name = typeof e.name === 'string' ? e.name : '';
   const code = typeof e.code === 'string' ? e.code : '';
   if (/^Prisma|DriverAdapterError/.test(name)) return true;
-  if (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|57P0\d|53300|SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY)|P10\d\d|P2024)/.test(code)) return true;
+  if (
+    /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|57P0\d|53300|SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY)|P10\d\d|P2024)/.test(code)
+  )
+    return true;
   return e.cause !== undefined && e.cause !== error && isDatabaseUnavailable(e.cause);
 }
 
 function errorResult(error: unknown, requestId: string, call: IncomingCall): RouteResult {
   if (error instanceof AppError) {
-    return jsonResult({ error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) }, request_id: requestId }, error.status, { ...error.headers, 'x-request-id': requestId });
+    return jsonResult(
+      { error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) }, request_id: requestId },
+      error.status,
+      { ...error.headers, 'x-request-id': requestId },
+    );
   }
   const path = new URL(call.url).pathname;
   if (isDatabaseUnavailable(error)) {
     log.error('database unavailable', { request_id: requestId, path, error: String((error as Error).message ?? error).slice(0, 500) });
-    return jsonResult({ error: { code: 'unavailable', message: 'Toolgate cannot reach its database right now; nothing was decided. Retry shortly.' }, request_id: requestId }, 503, { 'retry-after': '2', 'x-request-id': requestId });
+    return jsonResult(
+      {
+        error: { code: 'unavailable', message: 'Toolgate cannot reach its database right now; nothing was decided. Retry shortly.' },
+        request_id: requestId,
+      },
+      503,
+      { 'retry-after': '2', 'x-request-id': requestId },
+    );
   }
-  log.error('unhandled error', { request_id: requestId, path, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-  return jsonResult({ error: { code: 'internal', message: 'An unexpected error occurred.' }, request_id: requestId }, 500, { 'x-request-id': requestId });
+  log.error('unhandled error', {
+    request_id: requestId,
+    path,
+    error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  });
+  return jsonResult({ error: { code: 'internal', message: 'An unexpected error occurred.' }, request_id: requestId }, 500, {
+    'x-request-id': requestId,
+  });
 }

@@ -7,5 +7,7 @@ export type DeclaredMethod = Exclude<HttpMethod, 'HEAD' | 'OPTIONS'>;
 
 /** What a route with these declared methods allows, in a fixed order. */
 export function allowedMethods(declared: readonly string[]): HttpMethod[] {
-  return HTTP_METHODS.filter((method) => declared.includes(method) || (method === 'HEAD' && declared.includes('GET')) || method === 'OPTIONS');
+  return HTTP_METHODS.filter(
+    (method) => declared.includes(method) || (method === 'HEAD' && declared.includes('GET')) || method === 'OPTIONS',
+  );
 }

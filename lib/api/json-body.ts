@@ -1,6 +1,13 @@
 import { AppError } from '../errors';
 import type { IncomingCall } from './incoming-call';
-import { clipToken, describeNumberProblem, findUnrepresentableNumbers, inspectJsonText, type NumberFinding, type ReportedNumbers } from '../validation/json-numbers';
+import {
+  clipToken,
+  describeNumberProblem,
+  findUnrepresentableNumbers,
+  inspectJsonText,
+  type NumberFinding,
+  type ReportedNumbers,
+} from '../validation/json-numbers';
 
 /**
  * Reads a request body with a hard byte cap enforced while streaming, so a client that omits
@@ -29,7 +36,6 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
 export function tooLarge(maxBytes: number): AppError {
   return new AppError('payload_too_large', `The request body exceeds the limit of ${maxBytes} bytes.`, { max_bytes: maxBytes });
 }
-
 
 const reportingSchemas = new WeakMap<object, readonly string[]>();
 const reported = new WeakMap<IncomingCall, ReportedNumbers>();
@@ -87,9 +93,13 @@ export async function readJsonBody(call: IncomingCall, limits: { maxBytes: numbe
 
 function unrepresentable(findings: readonly NumberFinding[]): AppError {
   const [first] = findings as [NumberFinding];
-  return new AppError('number_unrepresentable', `${first.path} is ${clipToken(first.token)}, ${describeNumberProblem(first.problem)}; JSON numbers cannot carry it exactly. Send it as a string.`, {
-    path: first.path,
-    problem: first.problem,
-    paths: findings.slice(0, 20).map((f) => f.path),
-  });
+  return new AppError(
+    'number_unrepresentable',
+    `${first.path} is ${clipToken(first.token)}, ${describeNumberProblem(first.problem)}; JSON numbers cannot carry it exactly. Send it as a string.`,
+    {
+      path: first.path,
+      problem: first.problem,
+      paths: findings.slice(0, 20).map((f) => f.path),
+    },
+  );
 }

@@ -25,24 +25,41 @@ describe('createRouteMatcher', () => {
     expect(match('/api/v1/invitations/accept')?.group.path).toBe('/api/v1/invitations/accept');
     expect(match('/api/v1/contracts/import')?.group.path).toBe('/api/v1/contracts/import');
     // `import` is static one level down only: here it stands for a contract id.
-    expect(match('/api/v1/contracts/import/versions/1.0.0')).toMatchObject({ group: { path: '/api/v1/contracts/{id}/versions/{version}' }, params: { id: 'import', version: '1.0.0' } });
+    expect(match('/api/v1/contracts/import/versions/1.0.0')).toMatchObject({
+      group: { path: '/api/v1/contracts/{id}/versions/{version}' },
+      params: { id: 'import', version: '1.0.0' },
+    });
   });
 
   it('decodes parameters as Next does, and matches nothing it cannot decode', () => {
-    expect(match('/api/v1/contracts/orders.lookup/versions/1.0.0%2Bbuild')?.params).toEqual({ id: 'orders.lookup', version: '1.0.0+build' });
+    expect(match('/api/v1/contracts/orders.lookup/versions/1.0.0%2Bbuild')?.params).toEqual({
+      id: 'orders.lookup',
+      version: '1.0.0+build',
+    });
     expect(match('/api/v1/invitations/a%2Fb')?.params).toEqual({ id: 'a/b' });
     expect(match('/api/v1/invitations/%E0%A4%A')).toBeNull();
   });
 
   it('matches no other path: empty segments, a trailing slash, more or fewer segments, no leading slash', () => {
-    for (const pathname of ['/api/v1/invitations/', '/api/v1/invitations//', '/api/v1/invitations', '/api/v1/invitations/a/b', '/api//v1/invitations/a', 'api/v1/invitations/a', '', '/']) {
+    for (const pathname of [
+      '/api/v1/invitations/',
+      '/api/v1/invitations//',
+      '/api/v1/invitations',
+      '/api/v1/invitations/a/b',
+      '/api//v1/invitations/a',
+      'api/v1/invitations/a',
+      '',
+      '/',
+    ]) {
       expect(match(pathname), pathname).toBeNull();
     }
   });
 
   it('refuses a table that declares a method twice or names one path parameter twice', () => {
     expect(() => createRouteMatcher([...routes, { method: 'GET', path: '/api/v1/invitations/{id}' }])).toThrow(/declared twice/);
-    expect(() => createRouteMatcher([...routes, { method: 'PATCH', path: '/api/v1/invitations/{code}' }])).toThrow(/name their parameters differently/);
+    expect(() => createRouteMatcher([...routes, { method: 'PATCH', path: '/api/v1/invitations/{code}' }])).toThrow(
+      /name their parameters differently/,
+    );
   });
 });
 

@@ -51,7 +51,11 @@ describe('mountRoute', () => {
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expect(res.headers.get('x-request-id')).toBe('req-405');
       expect(await res.json()).toEqual({
-        error: { code: 'method_not_allowed', message: `${method} is not allowed on /api/v1/thing; use GET, HEAD, POST, OPTIONS.`, details: { allowed_methods: ['GET', 'HEAD', 'POST', 'OPTIONS'] } },
+        error: {
+          code: 'method_not_allowed',
+          message: `${method} is not allowed on /api/v1/thing; use GET, HEAD, POST, OPTIONS.`,
+          details: { allowed_methods: ['GET', 'HEAD', 'POST', 'OPTIONS'] },
+        },
         request_id: 'req-405',
       });
     }
@@ -79,7 +83,8 @@ describe('mountRoute', () => {
 });
 
 describe('mountRouteTable', () => {
-  const echo = (label: string) => async (req: Request, context?: { params?: unknown }) => Response.json({ label, method: req.method, params: await context?.params });
+  const echo = (label: string) => async (req: Request, context?: { params?: unknown }) =>
+    Response.json({ label, method: req.method, params: await context?.params });
   const table = mountRouteTable(
     createRouteMatcher([
       { method: 'GET', path: '/api/v1/things/{id}', handler: echo('get thing') },
@@ -89,16 +94,27 @@ describe('mountRouteTable', () => {
   );
 
   it('passes each request to the route of its template, with the params decoded', async () => {
-    expect(await (await table.GET(request('GET', 'http://localhost/api/v1/things/a%20b'))).json()).toEqual({ label: 'get thing', method: 'GET', params: { id: 'a b' } });
-    expect(await (await table.DELETE(request('DELETE', 'http://localhost/api/v1/things/t1'))).json()).toMatchObject({ label: 'delete thing' });
-    expect(await (await table.POST(request('POST', 'http://localhost/api/v1/things/import'))).json()).toMatchObject({ label: 'import', params: {} });
+    expect(await (await table.GET(request('GET', 'http://localhost/api/v1/things/a%20b'))).json()).toEqual({
+      label: 'get thing',
+      method: 'GET',
+      params: { id: 'a b' },
+    });
+    expect(await (await table.DELETE(request('DELETE', 'http://localhost/api/v1/things/t1'))).json()).toMatchObject({
+      label: 'delete thing',
+    });
+    expect(await (await table.POST(request('POST', 'http://localhost/api/v1/things/import'))).json()).toMatchObject({
+      label: 'import',
+      params: {},
+    });
   });
 
   it('answers HEAD, OPTIONS and other methods as mountRoute does, per template', async () => {
     const head = await table.HEAD(request('HEAD', 'http://localhost/api/v1/things/t1'));
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
-    expect((await table.OPTIONS(request('OPTIONS', 'http://localhost/api/v1/things/t1'))).headers.get('allow')).toBe('GET, HEAD, DELETE, OPTIONS');
+    expect((await table.OPTIONS(request('OPTIONS', 'http://localhost/api/v1/things/t1'))).headers.get('allow')).toBe(
+      'GET, HEAD, DELETE, OPTIONS',
+    );
     const refused = await table.GET(request('GET', 'http://localhost/api/v1/things/import'));
     expect(refused.status).toBe(405);
     expect(refused.headers.get('allow')).toBe('POST, OPTIONS');
@@ -109,7 +125,10 @@ describe('mountRouteTable', () => {
       const res = await table[method](request(method, 'http://localhost/api/v1/nothing/here', { 'x-request-id': 'req-404' }));
       expect(res.status, method).toBe(404);
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
-      expect(await res.json()).toEqual({ error: { code: 'not_found', message: 'Nothing is served at /api/v1/nothing/here.' }, request_id: 'req-404' });
+      expect(await res.json()).toEqual({
+        error: { code: 'not_found', message: 'Nothing is served at /api/v1/nothing/here.' },
+        request_id: 'req-404',
+      });
     }
   });
 });
@@ -120,7 +139,10 @@ describe('every route under app/api', () => {
   const files = routeFiles(apiRoot).sort();
   const catchAll = path.join(apiRoot, 'v1', '[...path]', 'route.ts');
   const betterAuth = path.join(apiRoot, 'auth', '[...all]', 'route.ts');
-  const paths = [...new Set(API_ROUTES.map((route) => route.path.replace(/\{\w+\}/g, 'x1')))].map((urlPath) => ({ urlPath, file: catchAll }));
+  const paths = [...new Set(API_ROUTES.map((route) => route.path.replace(/\{\w+\}/g, 'x1')))].map((urlPath) => ({
+    urlPath,
+    file: catchAll,
+  }));
   paths.push({ urlPath: '/api/auth/sign-in/email', file: betterAuth });
 
   it('finds the route files and the paths they serve', () => {

@@ -16,7 +16,8 @@ export type WebRouteHandler = (request: Request, context?: RouteContext) => Prom
 export function mountRoute(handlers: Partial<Record<DeclaredMethod, WebRouteHandler>>): Record<HttpMethod, WebRouteHandler> {
   const allowed = allowedMethods(Object.keys(handlers) as DeclaredMethod[]);
   const allow = allowed.join(', ');
-  const refuse: WebRouteHandler = async (request) => toResponse(methodNotAllowed(request.method, new URL(request.url).pathname, allowed, request.headers.get('x-request-id')));
+  const refuse: WebRouteHandler = async (request) =>
+    toResponse(methodNotAllowed(request.method, new URL(request.url).pathname, allowed, request.headers.get('x-request-id')));
   const get = handlers.GET;
   return {
     GET: get ?? refuse,
@@ -73,7 +74,12 @@ const usableRequestId = (incoming: string | null) => (incoming && REQUEST_ID.tes
 /** The 404 envelope for an API path no route serves, shared by Next's catch-all and the data-plane server. */
 export function pathNotFound(path: string, incomingRequestId: string | null): RouteResult {
   const requestId = usableRequestId(incomingRequestId);
-  return jsonResult({ error: { code: 'not_found', message: `Nothing is served at ${path.slice(0, 200)}.` }, request_id: requestId }, 404, undefined, requestId);
+  return jsonResult(
+    { error: { code: 'not_found', message: `Nothing is served at ${path.slice(0, 200)}.` }, request_id: requestId },
+    404,
+    undefined,
+    requestId,
+  );
 }
 
 /** The 405 envelope, shared by Next's route files and the data-plane server. */
@@ -81,7 +87,11 @@ export function methodNotAllowed(method: string, path: string, allowed: readonly
   const requestId = usableRequestId(incomingRequestId);
   const shown = method.length > 20 ? `${method.slice(0, 20)}…` : method;
   const body = {
-    error: { code: 'method_not_allowed', message: `${shown} is not allowed on ${path.slice(0, 200)}; use ${allowed.join(', ')}.`, details: { allowed_methods: allowed } },
+    error: {
+      code: 'method_not_allowed',
+      message: `${shown} is not allowed on ${path.slice(0, 200)}; use ${allowed.join(', ')}.`,
+      details: { allowed_methods: allowed },
+    },
     request_id: requestId,
   };
   return jsonResult(body, 405, { allow: allowed.join(', ') }, requestId);

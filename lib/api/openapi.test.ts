@@ -35,13 +35,22 @@ describe('OpenAPI document', () => {
       const options = await catchAll.OPTIONS(new Request(`http://localhost${concrete(template)}`, { method: 'OPTIONS' }));
       const declared = API_ROUTES.filter((r) => r.path === template).map((r) => r.method);
       expect(options.status, template).toBe(204);
-      expect(options.headers.get('allow')?.split(', ').filter((m) => !['HEAD', 'OPTIONS'].includes(m)).sort(), template).toEqual(declared.sort());
+      expect(
+        options.headers
+          .get('allow')
+          ?.split(', ')
+          .filter((m) => !['HEAD', 'OPTIONS'].includes(m))
+          .sort(),
+        template,
+      ).toEqual(declared.sort());
     }
   });
 
   it('describes request bodies from the handlers own Zod schemas', () => {
     const pre = doc.paths['/api/v1/validate/pre']?.post?.requestBody?.content['application/json']?.schema;
-    expect(Object.keys(pre?.properties ?? {})).toEqual(expect.arrayContaining(['tool', 'call_id', 'arguments', 'context', 'approval_token']));
+    expect(Object.keys(pre?.properties ?? {})).toEqual(
+      expect.arrayContaining(['tool', 'call_id', 'arguments', 'context', 'approval_token']),
+    );
     expect(pre?.additionalProperties).toBe(false);
   });
 
@@ -50,7 +59,8 @@ describe('OpenAPI document', () => {
       for (const [method, operation] of Object.entries(methods)) {
         const content = operation.responses['200']?.content ?? {};
         expect(Object.keys(content), `${method} ${p}`).toContain('application/json');
-        for (const [mediaType, { schema }] of Object.entries(content)) expect(Object.keys(schema).length, `${method} ${p} ${mediaType}`).toBeGreaterThan(0);
+        for (const [mediaType, { schema }] of Object.entries(content))
+          expect(Object.keys(schema).length, `${method} ${p} ${mediaType}`).toBeGreaterThan(0);
       }
     }
   });
@@ -65,15 +75,22 @@ describe('OpenAPI document', () => {
       const names = templateParams(route.path);
       expect(Object.keys(route.handler.spec.params?.shape ?? {}).sort(), `${route.method} ${route.path}`).toEqual([...names].sort());
       const declared = doc.paths[route.path]?.[route.method.toLowerCase()]?.parameters?.filter((p) => p.in === 'path') ?? [];
-      expect(declared.map((p) => p.name), route.path).toEqual(names);
+      expect(
+        declared.map((p) => p.name),
+        route.path,
+      ).toEqual(names);
       for (const param of declared) expect(param.schema, `${route.path} ${param.name}`).toMatchObject({ type: 'string' });
     }
   });
 
   it('names approval ids, contract ids and versions by the patterns they must match', () => {
-    const params = (p: string, method: string) => Object.fromEntries((doc.paths[p]?.[method]?.parameters ?? []).map((x) => [x.name, x.schema]));
+    const params = (p: string, method: string) =>
+      Object.fromEntries((doc.paths[p]?.[method]?.parameters ?? []).map((x) => [x.name, x.schema]));
     expect(params('/api/v1/approvals/{id}', 'get').id).toMatchObject({ pattern: '^[A-Za-z0-9_-]{1,64}$' });
-    expect(params('/api/v1/contracts/{id}/versions/{version}', 'get')).toMatchObject({ id: { maxLength: 128, pattern: expect.any(String) }, version: { maxLength: 64, pattern: expect.any(String) } });
+    expect(params('/api/v1/contracts/{id}/versions/{version}', 'get')).toMatchObject({
+      id: { maxLength: 128, pattern: expect.any(String) },
+      version: { maxLength: 64, pattern: expect.any(String) },
+    });
     expect(params('/api/v1/traces/{traceId}', 'get').traceId).toMatchObject({ pattern: '^[0-9a-f]{32}$' });
   });
 });

@@ -20,17 +20,24 @@ export function openApiDocument(routes: readonly ApiRoute[]): Record<string, unk
     });
     if (spec.query) {
       const query = schema(spec.query, 'input') as { properties?: Record<string, unknown>; required?: string[] };
-      for (const [name, s] of Object.entries(query.properties ?? {})) params.push({ name, in: 'query', required: query.required?.includes(name) ?? false, schema: s });
+      for (const [name, s] of Object.entries(query.properties ?? {}))
+        params.push({ name, in: 'query', required: query.required?.includes(name) ?? false, schema: s });
     }
     if (params.length) operation.parameters = params;
     if (spec.body) operation.requestBody = { required: true, content: { 'application/json': { schema: schema(spec.body, 'input') } } };
     if (spec.auth !== 'none') {
-      operation.security = [...(spec.auth.apiKey ? [{ apiKey: typeof spec.auth.apiKey === 'string' ? [spec.auth.apiKey] : [...spec.auth.apiKey] }] : []), ...(spec.auth.session ? [{ session: [spec.auth.session] }] : [])];
+      operation.security = [
+        ...(spec.auth.apiKey ? [{ apiKey: typeof spec.auth.apiKey === 'string' ? [spec.auth.apiKey] : [...spec.auth.apiKey] }] : []),
+        ...(spec.auth.session ? [{ session: [spec.auth.session] }] : []),
+      ];
     }
     const content: Record<string, unknown> = { 'application/json': { schema: schema(spec.response, 'output') } };
     for (const [mediaType, body] of Object.entries(spec.otherMediaTypes ?? {})) content[mediaType] = { schema: schema(body, 'output') };
     (operation.responses as Record<string, unknown>)['200'] = { description: 'OK', content };
-    (operation.responses as Record<string, unknown>).default = { description: 'Error envelope', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    (operation.responses as Record<string, unknown>).default = {
+      description: 'Error envelope',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
   }
   return {
@@ -40,14 +47,27 @@ export function openApiDocument(routes: readonly ApiRoute[]): Record<string, unk
     components: {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'A Toolgate API key; the required scope is listed per operation.' },
-        session: { type: 'apiKey', in: 'cookie', name: 'better-auth.session_token', description: 'A dashboard session; the required permission is listed per operation.' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'better-auth.session_token',
+          description: 'A dashboard session; the required permission is listed per operation.',
+        },
       },
       schemas: {
         Error: {
           type: 'object',
           required: ['error', 'request_id'],
           properties: {
-            error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string', enum: Object.keys(APP_ERROR_CODES) }, message: { type: 'string' }, details: { type: 'object' } } },
+            error: {
+              type: 'object',
+              required: ['code', 'message'],
+              properties: {
+                code: { type: 'string', enum: Object.keys(APP_ERROR_CODES) },
+                message: { type: 'string' },
+                details: { type: 'object' },
+              },
+            },
             request_id: { type: 'string' },
           },
         },

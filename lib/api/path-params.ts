@@ -23,17 +23,31 @@ const ROW_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** The id of a database row: an approval, webhook, API key, member or invitation. */
 export function rowIdParam(resource: string) {
-  return z.string().regex(ROW_ID).describe(`The ${resource.toLowerCase().replace('_', ' ')}'s id.`).register(pathParams, { resource });
+  return z
+    .string()
+    .regex(ROW_ID)
+    .describe(`The ${resource.toLowerCase().replace('_', ' ')}'s id.`)
+    .register(pathParams, { resource });
 }
 
 /** A contract's id: the id of the tool it governs. */
 export function contractIdParam() {
-  return z.string().max(128).regex(TOOL_ID_PATTERN).describe("The contract's id: the id of the tool it governs, e.g. `orders.lookup`.").register(pathParams, { resource: 'contract' });
+  return z
+    .string()
+    .max(128)
+    .regex(TOOL_ID_PATTERN)
+    .describe("The contract's id: the id of the tool it governs, e.g. `orders.lookup`.")
+    .register(pathParams, { resource: 'contract' });
 }
 
 /** A policy's or tool surface's id. */
 export function documentIdParam(resource: string) {
-  return z.string().max(MAX_DOCUMENT_NAME).regex(DOCUMENT_NAME_PATTERN).describe(`The ${resource}'s id.`).register(pathParams, { resource });
+  return z
+    .string()
+    .max(MAX_DOCUMENT_NAME)
+    .regex(DOCUMENT_NAME_PATTERN)
+    .describe(`The ${resource}'s id.`)
+    .register(pathParams, { resource });
 }
 
 /** A document version in a route beside the document's `{id}`. */

@@ -13,4 +13,6 @@ export const isoDateTime = z.codec(z.date(), z.string().meta({ format: 'date-tim
 });
 
 /** A JSON Schema document (draft 2020-12) served for editors and agents. */
-export const JsonSchemaDocument = z.looseObject({ $schema: z.string().optional(), type: z.string().optional() }).describe('A JSON Schema document.');
+export const JsonSchemaDocument = z
+  .looseObject({ $schema: z.string().optional(), type: z.string().optional() })
+  .describe('A JSON Schema document.');

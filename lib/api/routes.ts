@@ -4,16 +4,51 @@ import { validatePreHandler, validatePostHandler } from './handlers/validate';
 import { getApprovalHandler, decideApprovalHandler, listApprovalsHandler } from './handlers/approvals';
 import { createWebhookHandler, deleteWebhookHandler, listWebhooksHandler } from './handlers/webhooks';
 import { createConfirmationHandler } from './handlers/confirmations';
-import { pipelineContextSchemaHandler, toolCallManifestSchemaHandler, validateManifestHandler, validatePipelineHandler } from './handlers/pipeline';
-import { deprecateContractHandler, exportContractHandler, importContractsHandler, getContractVersionHandler, previewContractImpactHandler, listContractsHandler, publishContractVersionHandler, saveContractDraftHandler, toolContractSchemaHandler } from './handlers/contracts';
-import { policySchemaHandler, surfaceSchemaHandler, getPolicyVersionHandler, getSurfaceVersionHandler, listPoliciesHandler, listSurfacesHandler, publishPolicyVersionHandler, publishSurfaceVersionHandler, savePolicyDraftHandler, saveSurfaceDraftHandler } from './handlers/studio-documents';
+import {
+  pipelineContextSchemaHandler,
+  toolCallManifestSchemaHandler,
+  validateManifestHandler,
+  validatePipelineHandler,
+} from './handlers/pipeline';
+import {
+  deprecateContractHandler,
+  exportContractHandler,
+  importContractsHandler,
+  getContractVersionHandler,
+  previewContractImpactHandler,
+  listContractsHandler,
+  publishContractVersionHandler,
+  saveContractDraftHandler,
+  toolContractSchemaHandler,
+} from './handlers/contracts';
+import {
+  policySchemaHandler,
+  surfaceSchemaHandler,
+  getPolicyVersionHandler,
+  getSurfaceVersionHandler,
+  listPoliciesHandler,
+  listSurfacesHandler,
+  publishPolicyVersionHandler,
+  publishSurfaceVersionHandler,
+  savePolicyDraftHandler,
+  saveSurfaceDraftHandler,
+} from './handlers/studio-documents';
 import { lintHandler } from './handlers/lint';
 import { verifyEvidenceHandler } from './handlers/evidence';
 import { listViolationsHandler, violationStatsHandler } from './handlers/violations';
 import { overviewHandler } from './handlers/overview';
 import { getTraceHandler, listTracesHandler } from './handlers/traces';
 import { createApiKeyHandler, listApiKeysHandler, revokeApiKeyHandler } from './handlers/api-keys';
-import { acceptInvitationHandler, changeMemberRoleHandler, inviteMemberHandler, listMembersHandler, listSessionTenantsHandler, removeMemberHandler, revokeInvitationHandler, switchSessionTenantHandler } from './handlers/members';
+import {
+  acceptInvitationHandler,
+  changeMemberRoleHandler,
+  inviteMemberHandler,
+  listMembersHandler,
+  listSessionTenantsHandler,
+  removeMemberHandler,
+  revokeInvitationHandler,
+  switchSessionTenantHandler,
+} from './handlers/members';
 import { getSettingsHandler, updateSettingsHandler } from './handlers/settings';
 import { openApiHandler } from './handlers/openapi';
 
@@ -25,59 +60,219 @@ import { openApiHandler } from './handlers/openapi';
  * not in the table: they are Better Auth's own.
  */
 export const API_ROUTES: readonly ApiRoute[] = [
-  { method: 'POST', path: '/api/v1/validate/pre', summary: 'Check a proposed tool call before it runs', handler: validatePreHandler, dataPlane: true },
+  {
+    method: 'POST',
+    path: '/api/v1/validate/pre',
+    summary: 'Check a proposed tool call before it runs',
+    handler: validatePreHandler,
+    dataPlane: true,
+  },
   { method: 'POST', path: '/api/v1/validate/post', summary: 'Check what a tool returned', handler: validatePostHandler, dataPlane: true },
-  { method: 'POST', path: '/api/v1/confirmations', summary: "Record the user's confirmation of one exact call", handler: createConfirmationHandler, dataPlane: true },
-  { method: 'POST', path: '/api/v1/pipeline/validate', summary: 'Check an agent pipeline context against the AGN-036 rules', handler: validatePipelineHandler, dataPlane: true },
-  { method: 'POST', path: '/api/v1/manifests/validate', summary: 'Check a tool-call manifest (AGN-036 section 5)', handler: validateManifestHandler, dataPlane: true },
+  {
+    method: 'POST',
+    path: '/api/v1/confirmations',
+    summary: "Record the user's confirmation of one exact call",
+    handler: createConfirmationHandler,
+    dataPlane: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/pipeline/validate',
+    summary: 'Check an agent pipeline context against the AGN-036 rules',
+    handler: validatePipelineHandler,
+    dataPlane: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/manifests/validate',
+    summary: 'Check a tool-call manifest (AGN-036 section 5)',
+    handler: validateManifestHandler,
+    dataPlane: true,
+  },
   { method: 'GET', path: '/api/v1/approvals', summary: 'The approval queue, newest first', handler: listApprovalsHandler },
-  { method: 'GET', path: '/api/v1/approvals/{id}', summary: 'An approval, with its token once approved; long polling with ?wait=N', handler: getApprovalHandler, dataPlane: true },
-  { method: 'POST', path: '/api/v1/approvals/{id}/decision', summary: 'Approve (optionally with edited arguments), deny, or escalate', handler: decideApprovalHandler },
+  {
+    method: 'GET',
+    path: '/api/v1/approvals/{id}',
+    summary: 'An approval, with its token once approved; long polling with ?wait=N',
+    handler: getApprovalHandler,
+    dataPlane: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/approvals/{id}/decision',
+    summary: 'Approve (optionally with edited arguments), deny, or escalate',
+    handler: decideApprovalHandler,
+  },
   { method: 'GET', path: '/api/v1/webhooks', summary: 'Webhooks and their latest deliveries', handler: listWebhooksHandler },
-  { method: 'POST', path: '/api/v1/webhooks', summary: 'Register a webhook (its signing secret is shown once)', handler: createWebhookHandler },
+  {
+    method: 'POST',
+    path: '/api/v1/webhooks',
+    summary: 'Register a webhook (its signing secret is shown once)',
+    handler: createWebhookHandler,
+  },
   { method: 'DELETE', path: '/api/v1/webhooks/{id}', summary: 'Delete a webhook', handler: deleteWebhookHandler },
   { method: 'GET', path: '/api/v1/contracts', summary: 'Contracts and their versions', handler: listContractsHandler },
   { method: 'POST', path: '/api/v1/contracts', summary: 'Create or replace a contract draft', handler: saveContractDraftHandler },
   { method: 'GET', path: '/api/v1/contracts/{id}/versions/{version}', summary: 'One contract version', handler: getContractVersionHandler },
-  { method: 'POST', path: '/api/v1/contracts/{id}/versions/{version}/publish', summary: 'Publish a draft', handler: publishContractVersionHandler },
-  { method: 'POST', path: '/api/v1/contracts/{id}/impact', summary: 'Replay a draft against recent recorded calls (impact preview)', handler: previewContractImpactHandler },
-  { method: 'POST', path: '/api/v1/contracts/import', summary: 'Draft contracts from MCP, OpenAI or Anthropic tool definitions', handler: importContractsHandler },
-  { method: 'GET', path: '/api/v1/contracts/{id}/versions/{version}/export', summary: 'A contract version as an MCP, OpenAI or Anthropic tool definition', handler: exportContractHandler },
-  { method: 'POST', path: '/api/v1/contracts/{id}/deprecate', summary: 'Deprecate a version or a contract', handler: deprecateContractHandler },
+  {
+    method: 'POST',
+    path: '/api/v1/contracts/{id}/versions/{version}/publish',
+    summary: 'Publish a draft',
+    handler: publishContractVersionHandler,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/contracts/{id}/impact',
+    summary: 'Replay a draft against recent recorded calls (impact preview)',
+    handler: previewContractImpactHandler,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/contracts/import',
+    summary: 'Draft contracts from MCP, OpenAI or Anthropic tool definitions',
+    handler: importContractsHandler,
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/contracts/{id}/versions/{version}/export',
+    summary: 'A contract version as an MCP, OpenAI or Anthropic tool definition',
+    handler: exportContractHandler,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/contracts/{id}/deprecate',
+    summary: 'Deprecate a version or a contract',
+    handler: deprecateContractHandler,
+  },
   { method: 'GET', path: '/api/v1/policies', summary: 'Policies and their versions', handler: listPoliciesHandler },
   { method: 'POST', path: '/api/v1/policies', summary: 'Create or replace a policy draft', handler: savePolicyDraftHandler },
   { method: 'GET', path: '/api/v1/policies/{id}/versions/{version}', summary: 'One policy version', handler: getPolicyVersionHandler },
-  { method: 'POST', path: '/api/v1/policies/{id}/versions/{version}/publish', summary: 'Publish a policy draft (refused with 409 lint_errors on error diagnostics)', handler: publishPolicyVersionHandler },
+  {
+    method: 'POST',
+    path: '/api/v1/policies/{id}/versions/{version}/publish',
+    summary: 'Publish a policy draft (refused with 409 lint_errors on error diagnostics)',
+    handler: publishPolicyVersionHandler,
+  },
   { method: 'GET', path: '/api/v1/surfaces', summary: 'Tool surfaces and their versions', handler: listSurfacesHandler },
   { method: 'POST', path: '/api/v1/surfaces', summary: 'Create or replace a tool surface draft', handler: saveSurfaceDraftHandler },
-  { method: 'GET', path: '/api/v1/surfaces/{id}/versions/{version}', summary: 'One tool surface version', handler: getSurfaceVersionHandler },
-  { method: 'POST', path: '/api/v1/surfaces/{id}/versions/{version}/publish', summary: 'Publish a tool surface draft (refused with 409 lint_errors on error diagnostics)', handler: publishSurfaceVersionHandler },
+  {
+    method: 'GET',
+    path: '/api/v1/surfaces/{id}/versions/{version}',
+    summary: 'One tool surface version',
+    handler: getSurfaceVersionHandler,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/surfaces/{id}/versions/{version}/publish',
+    summary: 'Publish a tool surface draft (refused with 409 lint_errors on error diagnostics)',
+    handler: publishSurfaceVersionHandler,
+  },
   { method: 'POST', path: '/api/v1/lint', summary: 'Lint contract, policy and surface documents', handler: lintHandler },
   { method: 'GET', path: '/api/v1/schemas/policy.json', summary: 'The JSON Schema of policies', handler: policySchemaHandler },
   { method: 'GET', path: '/api/v1/schemas/surface.json', summary: 'The JSON Schema of tool surfaces', handler: surfaceSchemaHandler },
-  { method: 'GET', path: '/api/v1/schemas/tool-contract.json', summary: 'The JSON Schema of tool contracts', handler: toolContractSchemaHandler },
-  { method: 'GET', path: '/api/v1/schemas/pipeline-context.json', summary: 'The JSON Schema of AGN-036 pipeline contexts', handler: pipelineContextSchemaHandler },
-  { method: 'GET', path: '/api/v1/schemas/tool-call-manifest.json', summary: 'The JSON Schema of tool-call manifests', handler: toolCallManifestSchemaHandler },
+  {
+    method: 'GET',
+    path: '/api/v1/schemas/tool-contract.json',
+    summary: 'The JSON Schema of tool contracts',
+    handler: toolContractSchemaHandler,
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/schemas/pipeline-context.json',
+    summary: 'The JSON Schema of AGN-036 pipeline contexts',
+    handler: pipelineContextSchemaHandler,
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/schemas/tool-call-manifest.json',
+    summary: 'The JSON Schema of tool-call manifests',
+    handler: toolCallManifestSchemaHandler,
+  },
   { method: 'GET', path: '/api/v1/evidence/verify', summary: "Verify the tenant's evidence hash chain", handler: verifyEvidenceHandler },
-  { method: 'GET', path: '/api/v1/violations', summary: 'Violations, filtered and paged (format=csv: a CSV download)', handler: listViolationsHandler },
-  { method: 'GET', path: '/api/v1/violations/stats', summary: 'Violation counts per code over time, and the top codes, tools and keys', handler: violationStatsHandler },
+  {
+    method: 'GET',
+    path: '/api/v1/violations',
+    summary: 'Violations, filtered and paged (format=csv: a CSV download)',
+    handler: listViolationsHandler,
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/violations/stats',
+    summary: 'Violation counts per code over time, and the top codes, tools and keys',
+    handler: violationStatsHandler,
+  },
   { method: 'GET', path: '/api/v1/traces', summary: 'Traces (one row per call), filtered and paged', handler: listTracesHandler },
-  { method: 'GET', path: '/api/v1/traces/{traceId}', summary: 'One trace: its evidence records, approvals and timeline', handler: getTraceHandler },
-  { method: 'GET', path: '/api/v1/overview', summary: 'The last 24 hours: calls, refusals, pending approvals, noisiest codes', handler: overviewHandler },
+  {
+    method: 'GET',
+    path: '/api/v1/traces/{traceId}',
+    summary: 'One trace: its evidence records, approvals and timeline',
+    handler: getTraceHandler,
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/overview',
+    summary: 'The last 24 hours: calls, refusals, pending approvals, noisiest codes',
+    handler: overviewHandler,
+  },
   { method: 'GET', path: '/api/v1/api-keys', summary: 'API keys', handler: listApiKeysHandler },
   { method: 'POST', path: '/api/v1/api-keys', summary: 'Create an API key (shown once)', handler: createApiKeyHandler },
   { method: 'POST', path: '/api/v1/api-keys/{id}/revoke', summary: 'Revoke an API key', handler: revokeApiKeyHandler },
   { method: 'GET', path: '/api/v1/members', summary: "The tenant's members and pending invitations", handler: listMembersHandler },
-  { method: 'POST', path: '/api/v1/members', summary: 'Invite a person by email with a role (the link is shown once, and e-mailed when SMTP is set up)', handler: inviteMemberHandler },
-  { method: 'PATCH', path: '/api/v1/members/{id}', summary: "Change a member's role (the last admin cannot be demoted)", handler: changeMemberRoleHandler },
-  { method: 'DELETE', path: '/api/v1/members/{id}', summary: 'Remove a member (the last admin cannot be removed)', handler: removeMemberHandler },
+  {
+    method: 'POST',
+    path: '/api/v1/members',
+    summary: 'Invite a person by email with a role (the link is shown once, and e-mailed when SMTP is set up)',
+    handler: inviteMemberHandler,
+  },
+  {
+    method: 'PATCH',
+    path: '/api/v1/members/{id}',
+    summary: "Change a member's role (the last admin cannot be demoted)",
+    handler: changeMemberRoleHandler,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/members/{id}',
+    summary: 'Remove a member (the last admin cannot be removed)',
+    handler: removeMemberHandler,
+  },
   { method: 'DELETE', path: '/api/v1/invitations/{id}', summary: 'Revoke a pending invitation', handler: revokeInvitationHandler },
-  { method: 'POST', path: '/api/v1/invitations/accept', summary: "Accept an invitation by setting a password (no auth: the link's token is the credential)", handler: acceptInvitationHandler },
-  { method: 'GET', path: '/api/v1/session/tenants', summary: 'The tenants the signed-in person belongs to', handler: listSessionTenantsHandler },
-  { method: 'POST', path: '/api/v1/session/tenant', summary: 'Switch the tenant the signed-in person acts in', handler: switchSessionTenantHandler },
-  { method: 'GET', path: '/api/v1/settings', summary: "The tenant's settings: argument retention, sensitive paths, approval expiry, duplicate window", handler: getSettingsHandler },
-  { method: 'PATCH', path: '/api/v1/settings', summary: "Change the tenant's settings (admins; recorded as evidence)", handler: updateSettingsHandler },
-  { method: 'GET', path: '/api/v1/openapi.json', summary: 'This API described in OpenAPI 3, generated from this table', handler: openApiHandler(() => API_ROUTES) },
+  {
+    method: 'POST',
+    path: '/api/v1/invitations/accept',
+    summary: "Accept an invitation by setting a password (no auth: the link's token is the credential)",
+    handler: acceptInvitationHandler,
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/session/tenants',
+    summary: 'The tenants the signed-in person belongs to',
+    handler: listSessionTenantsHandler,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/session/tenant',
+    summary: 'Switch the tenant the signed-in person acts in',
+    handler: switchSessionTenantHandler,
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/settings',
+    summary: "The tenant's settings: argument retention, sensitive paths, approval expiry, duplicate window",
+    handler: getSettingsHandler,
+  },
+  {
+    method: 'PATCH',
+    path: '/api/v1/settings',
+    summary: "Change the tenant's settings (admins; recorded as evidence)",
+    handler: updateSettingsHandler,
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/openapi.json',
+    summary: 'This API described in OpenAPI 3, generated from this table',
+    handler: openApiHandler(() => API_ROUTES),
+  },
 ];
 
 /** The routes of a pathname's template, for Next's catch-all and the data plane alike. */

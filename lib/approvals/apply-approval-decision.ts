@@ -36,7 +36,13 @@ export interface DecisionPlan {
 export async function applyApprovalDecision(tx: Tx, plan: DecisionPlan): Promise<Approval> {
   const where = { id: plan.approvalId, tenantId: plan.tenantId };
   const locked = await tx.approval.updateMany({
-    where: { ...where, status: 'pending', expiresAt: { gt: plan.now }, argsHash: plan.seen.argsHash, escalationLevel: plan.seen.escalationLevel },
+    where: {
+      ...where,
+      status: 'pending',
+      expiresAt: { gt: plan.now },
+      argsHash: plan.seen.argsHash,
+      escalationLevel: plan.seen.escalationLevel,
+    },
     data: { status: 'pending' },
   });
   if (locked.count !== 1) throw await explainConflict(tx, plan);
@@ -47,8 +53,24 @@ export async function applyApprovalDecision(tx: Tx, plan: DecisionPlan): Promise
   if (plan.action === 'deny') {
     // Any one deny ends it. Someone who approved earlier may still deny: their vote changes.
     if (mine) await tx.approvalVote.update({ where: { id: mine.id }, data: { decision: 'deny', comment: plan.comment } });
-    else await tx.approvalVote.create({ data: { tenantId: plan.tenantId, approvalId: plan.approvalId, approverId: plan.approverId, decision: 'deny', comment: plan.comment } });
-    return settle(tx, plan, { status: 'denied', decidedAt: plan.now, decidedBy: plan.approverId, comment: plan.comment, arguments: null, context: null });
+    else
+      await tx.approvalVote.create({
+        data: {
+          tenantId: plan.tenantId,
+          approvalId: plan.approvalId,
+          approverId: plan.approverId,
+          decision: 'deny',
+          comment: plan.comment,
+        },
+      });
+    return settle(tx, plan, {
+      status: 'denied',
+      decidedAt: plan.now,
+      decidedBy: plan.approverId,
+      comment: plan.comment,
+      arguments: null,
+      context: null,
+    });
   }
 
   if (plan.action === 'escalate') {
@@ -57,7 +79,12 @@ export async function applyApprovalDecision(tx: Tx, plan: DecisionPlan): Promise
     await tx.approvalVote.deleteMany({ where: { approvalId: plan.approvalId, tenantId: plan.tenantId } });
     const row = await tx.approval.update({
       where: { id: plan.approvalId },
-      data: { approverRoles: (plan.escalateTo ?? []).join(' '), escalationLevel: plan.seen.escalationLevel + 1, escalatedAt: plan.now, comment: plan.comment },
+      data: {
+        approverRoles: (plan.escalateTo ?? []).join(' '),
+        escalationLevel: plan.seen.escalationLevel + 1,
+        escalatedAt: plan.now,
+        comment: plan.comment,
+      },
     });
     await enqueueApprovalEvent(tx, 'approval.pending', row);
     return row;
@@ -70,8 +97,12 @@ export async function applyApprovalDecision(tx: Tx, plan: DecisionPlan): Promise
   else if (approves !== plan.seen.approves) {
     throw new AppError('conflict', 'Another approver voted at the same time; reload the approval and decide again.', { reason: 'changed' });
   }
-  await tx.approvalVote.create({ data: { tenantId: plan.tenantId, approvalId: plan.approvalId, approverId: plan.approverId, decision: 'approve', comment: plan.comment } });
-  const edit = plan.edit ? { argsHash: plan.edit.argsHash, originalArgsHash: plan.edit.originalArgsHash, editedArguments: plan.edit.arguments } : {};
+  await tx.approvalVote.create({
+    data: { tenantId: plan.tenantId, approvalId: plan.approvalId, approverId: plan.approverId, decision: 'approve', comment: plan.comment },
+  });
+  const edit = plan.edit
+    ? { argsHash: plan.edit.argsHash, originalArgsHash: plan.edit.originalArgsHash, editedArguments: plan.edit.arguments }
+    : {};
   if (!plan.completes) return tx.approval.update({ where: { id: plan.approvalId }, data: edit });
   return settle(tx, plan, {
     ...edit,
@@ -96,9 +127,21 @@ async function explainConflict(tx: Tx, plan: DecisionPlan): Promise<AppError> {
   const row = await tx.approval.findFirst({ where: { id: plan.approvalId, tenantId: plan.tenantId } });
   if (!row) return new AppError('not_found', `approval "${plan.approvalId}" was not found`, { resource: 'approval', id: plan.approvalId });
   if (row.status === 'expired' || (row.status === 'pending' && row.expiresAt.getTime() <= plan.now.getTime())) {
-    return new AppError('approval_expired', 'The approval expired before it was decided; undecided approvals are denied.', { status: 'expired' });
+    return new AppError('approval_expired', 'The approval expired before it was decided; undecided approvals are denied.', {
+      status: 'expired',
+    });
   }
-  if (row.status !== 'pending') return new AppError('conflict', `The approval was already ${row.status}, by someone else first.`, { reason: 'already_decided', status: row.status });
-  if (row.escalationLevel !== plan.seen.escalationLevel) return new AppError('conflict', 'The approval was escalated meanwhile; reload it.', { reason: 'escalated', escalation_level: row.escalationLevel });
-  return new AppError('conflict', 'The approval\'s arguments were edited meanwhile; reload it and decide on the new arguments.', { reason: 'edited' });
+  if (row.status !== 'pending')
+    return new AppError('conflict', `The approval was already ${row.status}, by someone else first.`, {
+      reason: 'already_decided',
+      status: row.status,
+    });
+  if (row.escalationLevel !== plan.seen.escalationLevel)
+    return new AppError('conflict', 'The approval was escalated meanwhile; reload it.', {
+      reason: 'escalated',
+      escalation_level: row.escalationLevel,
+    });
+  return new AppError('conflict', "The approval's arguments were edited meanwhile; reload it and decide on the new arguments.", {
+    reason: 'edited',
+  });
 }

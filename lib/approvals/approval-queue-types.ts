@@ -27,7 +27,16 @@ export interface TraceStepView {
 }
 
 /** Why the viewer cannot decide (or cannot approve) an approval; see lib/approvals/approver-rights.ts. */
-export const CANNOT_DECIDE_CODES = ['expired', 'decided', 'no_permission', 'role', 'requester_key', 'requester_end_user', 'requester_key_creator', 'already_voted'] as const;
+export const CANNOT_DECIDE_CODES = [
+  'expired',
+  'decided',
+  'no_permission',
+  'role',
+  'requester_key',
+  'requester_end_user',
+  'requester_key_creator',
+  'already_voted',
+] as const;
 export type CannotDecideCode = (typeof CANNOT_DECIDE_CODES)[number];
 
 /** What the person (or key) asking for the queue may do with one approval, decided on the server. */

@@ -41,7 +41,8 @@ export function requesterRelation(
 }
 
 /** Who is looking: a signed-in member, or an (admin) API key and the person who created it. */
-export type ApprovalViewer = { kind: 'session'; userId: string; role: Role } | { kind: 'api_key'; apiKeyId: string; createdById: string | null };
+export type ApprovalViewer =
+  { kind: 'session'; userId: string; role: Role } | { kind: 'api_key'; apiKeyId: string; createdById: string | null };
 
 /** The vote key of a viewer: one per person; a key nobody created is its own approver. */
 export function viewerApproverId(viewer: ApprovalViewer): string {
@@ -88,7 +89,8 @@ export function approverRights(options: {
   }
   if (a.status !== 'pending') return none('decided', `This approval is already ${a.status}.`);
   if (viewer.kind === 'session') {
-    if (!can(viewer.role, 'decide_approvals')) return none('no_permission', `Deciding approvals needs the approver or admin role; your role is ${viewer.role}.`);
+    if (!can(viewer.role, 'decide_approvals'))
+      return none('no_permission', `Deciding approvals needs the approver or admin role; your role is ${viewer.role}.`);
     if (viewer.role !== 'admin' && a.approverRoles.length > 0 && !a.approverRoles.includes(viewer.role)) {
       return none('role', `Deciding this call needs one of the roles: ${a.approverRoles.join(', ')}; your role is ${viewer.role}.`);
     }
@@ -105,7 +107,10 @@ export function approverRights(options: {
       can_decide: true,
       can_approve: false,
       can_escalate: canEscalate,
-      cannot_decide_reason: { code: relation, message: `You cannot approve this call: ${REQUESTER_REASONS[relation]}. Another approver must approve it. ${rather}` },
+      cannot_decide_reason: {
+        code: relation,
+        message: `You cannot approve this call: ${REQUESTER_REASONS[relation]}. Another approver must approve it. ${rather}`,
+      },
     };
   }
   const approverId = viewerApproverId(viewer);
@@ -115,7 +120,10 @@ export function approverRights(options: {
       can_decide: true,
       can_approve: false,
       can_escalate: canEscalate,
-      cannot_decide_reason: { code: 'already_voted', message: `You already approved this call; each approver counts once. It waits for ${waiting} more approval${waiting === 1 ? '' : 's'}. ${rather}` },
+      cannot_decide_reason: {
+        code: 'already_voted',
+        message: `You already approved this call; each approver counts once. It waits for ${waiting} more approval${waiting === 1 ? '' : 's'}. ${rather}`,
+      },
     };
   }
   return { can_decide: true, can_approve: true, can_escalate: canEscalate, cannot_decide_reason: null };

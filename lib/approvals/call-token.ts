@@ -41,5 +41,11 @@ export function verifyCallToken(secret: string, kind: TokenKind, token: string, 
 }
 
 export function sameBinding(a: CallBinding, b: CallBinding): boolean {
-  return a.tenantId === b.tenantId && a.tool === b.tool && a.contractVersion === b.contractVersion && a.argsHash === b.argsHash && (a.userId ?? null) === (b.userId ?? null);
+  return (
+    a.tenantId === b.tenantId &&
+    a.tool === b.tool &&
+    a.contractVersion === b.contractVersion &&
+    a.argsHash === b.argsHash &&
+    (a.userId ?? null) === (b.userId ?? null)
+  );
 }

@@ -9,11 +9,19 @@ export type TokenCheck = { ok: true; id: string } | { ok: false; issue: Validati
  * not consume the token: that happens in the evidence transaction, only when the call is
  * allowed (lib/approvals/consume-call-token.ts).
  */
-export async function checkCallToken(options: { kind: TokenKind; token: string; binding: CallBinding; secret: string }): Promise<TokenCheck> {
+export async function checkCallToken(options: {
+  kind: TokenKind;
+  token: string;
+  binding: CallBinding;
+  secret: string;
+}): Promise<TokenCheck> {
   const { kind, token, binding, secret } = options;
   const invalidCode = kind === 'approval' ? 'AXAG_APPROVAL_INVALID' : 'AXAG_CONFIRMATION_INVALID';
   const field = kind === 'approval' ? 'approval_token' : 'confirmation_token';
-  const invalid = (message: string, reason: string): TokenCheck => ({ ok: false, issue: makeIssue(invalidCode, { intent: binding.tool, message, path: `$.${field}`, reason }) });
+  const invalid = (message: string, reason: string): TokenCheck => ({
+    ok: false,
+    issue: makeIssue(invalidCode, { intent: binding.tool, message, path: `$.${field}`, reason }),
+  });
 
   const parsed = parseCallToken(kind, token);
   if (!parsed) return invalid(`The ${field} is not a valid ${kind} token.`, 'malformed');
@@ -22,14 +30,31 @@ export async function checkCallToken(options: { kind: TokenKind; token: string; 
       ? await db().approval.findFirst({ where: { id: parsed.id, tenantId: binding.tenantId } })
       : await db().confirmation.findFirst({ where: { id: parsed.id, tenantId: binding.tenantId } });
   if (!row) return invalid(`The ${field} is not known.`, 'unknown');
-  const issued: CallBinding = { tenantId: row.tenantId, tool: row.tool, contractVersion: row.contractVersion, argsHash: row.argsHash, userId: row.userId };
+  const issued: CallBinding = {
+    tenantId: row.tenantId,
+    tool: row.tool,
+    contractVersion: row.contractVersion,
+    argsHash: row.argsHash,
+    userId: row.userId,
+  };
   if (!verifyCallToken(secret, kind, token, issued)) return invalid(`The ${field} signature does not verify.`, 'bad_signature');
   if (!sameBinding(issued, binding)) {
-    return invalid(`The ${field} was issued for a different call (tool, version, arguments or user differ). Tokens are bound to the exact call.`, 'binding_mismatch');
+    return invalid(
+      `The ${field} was issued for a different call (tool, version, arguments or user differ). Tokens are bound to the exact call.`,
+      'binding_mismatch',
+    );
   }
   if (kind === 'approval' && 'status' in row) {
     if (row.status === 'denied') {
-      return { ok: false, issue: makeIssue('AXAG_APPROVAL_DENIED', { intent: binding.tool, message: `The approval was denied${row.comment ? `: ${row.comment}` : '.'}`, path: `$.${field}`, comment: row.comment }) };
+      return {
+        ok: false,
+        issue: makeIssue('AXAG_APPROVAL_DENIED', {
+          intent: binding.tool,
+          message: `The approval was denied${row.comment ? `: ${row.comment}` : '.'}`,
+          path: `$.${field}`,
+          comment: row.comment,
+        }),
+      };
     }
     if (row.status !== 'approved') return invalid(`The approval is ${row.status}, not approved.`, row.status);
     if (row.tokenUsedAt) return invalid('The approval token was already used; each approval allows one call.', 'used');

@@ -1,7 +1,6 @@
 import type { Tx } from '../db';
 import type { TokenKind } from './call-token';
 
-
 /** Thrown inside the evidence transaction when another request used the token first. */
 export class TokenAlreadyUsedError extends Error {
   constructor(readonly kind: TokenKind) {
@@ -17,7 +16,10 @@ export async function consumeCallToken(tx: Tx, kind: TokenKind, id: string, tena
   const now = new Date();
   const updated =
     kind === 'approval'
-      ? await tx.approval.updateMany({ where: { id, tenantId, status: 'approved', tokenUsedAt: null, expiresAt: { gt: now } }, data: { tokenUsedAt: now } })
+      ? await tx.approval.updateMany({
+          where: { id, tenantId, status: 'approved', tokenUsedAt: null, expiresAt: { gt: now } },
+          data: { tokenUsedAt: now },
+        })
       : await tx.confirmation.updateMany({ where: { id, tenantId, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
   if (updated.count !== 1) throw new TokenAlreadyUsedError(kind);
 }

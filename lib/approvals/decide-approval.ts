@@ -59,46 +59,82 @@ export async function decideApproval(options: {
   const roles = row.approverRoles ? row.approverRoles.split(' ') : [];
   // Admin keys and admins may decide anything; other people need a role the contract names.
   if (approver.kind === 'session' && approver.role !== 'admin' && roles.length > 0 && !roles.includes(approver.role)) {
-    throw new AppError('forbidden', `Deciding ${row.tool} needs one of the roles: ${roles.join(', ')}.`, { code: 'AXAG_ROLE_INSUFFICIENT', approver_roles: roles });
+    throw new AppError('forbidden', `Deciding ${row.tool} needs one of the roles: ${roles.join(', ')}.`, {
+      code: 'AXAG_ROLE_INSUFFICIENT',
+      approver_roles: roles,
+    });
   }
   const now = new Date();
   if (row.status === 'expired' || (row.status === 'pending' && row.expiresAt.getTime() <= now.getTime())) {
     await expireApproval(row, { now });
-    throw new AppError('approval_expired', 'The approval expired before it was decided; undecided approvals are denied.', { status: 'expired' });
+    throw new AppError('approval_expired', 'The approval expired before it was decided; undecided approvals are denied.', {
+      status: 'expired',
+    });
   }
-  if (row.status !== 'pending') throw new AppError('conflict', `The approval is already ${row.status}.`, { reason: 'already_decided', status: row.status });
-  if (options.arguments !== undefined && options.decision !== 'approve') throw new AppError('bad_request', 'Only an approve can carry edited arguments.');
+  if (row.status !== 'pending')
+    throw new AppError('conflict', `The approval is already ${row.status}.`, { reason: 'already_decided', status: row.status });
+  if (options.arguments !== undefined && options.decision !== 'approve')
+    throw new AppError('bad_request', 'Only an approve can carry edited arguments.');
 
   const identity = await approverIdentity(tenantId, approver);
   if (options.decision === 'approve') await assertNotRequester(row, identity);
 
   let escalateTo: string[] | null = null;
   if (options.decision === 'escalate') {
-    if (isHighestQueue(roles)) throw new AppError('conflict', `The approval is already in the ${ESCALATION_ROLE} queue; there is no higher role.`, { reason: 'highest_role' });
+    if (isHighestQueue(roles))
+      throw new AppError('conflict', `The approval is already in the ${ESCALATION_ROLE} queue; there is no higher role.`, {
+        reason: 'highest_role',
+      });
     escalateTo = [ESCALATION_ROLE];
   }
 
   const resolved = await resolveContract({ tenantId, tool: row.tool, version: row.contractVersion });
   const settings = await getRuntimeSettings(tenantId);
   // The queue showed these redacted: the contract's sensitive paths and the tenant's.
-  const sensitive = mergeSensitivePaths(resolved.found ? resolved.contract.compiled.document.sensitive : undefined, settings.sensitivePaths);
+  const sensitive = mergeSensitivePaths(
+    resolved.found ? resolved.contract.compiled.document.sensitive : undefined,
+    settings.sensitivePaths,
+  );
   let edit: DecisionPlan['edit'] = null;
   let editedArgs: Record<string, unknown> | null = null;
   if (options.arguments !== undefined) {
-    if (!resolved.found) throw new AppError('conflict', `${row.tool}@${row.contractVersion} is no longer published, so edited arguments cannot be checked.`, { reason: 'contract_unavailable' });
+    if (!resolved.found)
+      throw new AppError('conflict', `${row.tool}@${row.contractVersion} is no longer published, so edited arguments cannot be checked.`, {
+        reason: 'contract_unavailable',
+      });
     // The arguments the approver was shown (an earlier vote's edit, else the agent's).
     const shown = row.editedArguments ?? row.arguments;
     const original = shown === null ? null : (JSON.parse(shown) as Record<string, unknown>);
-    const prepared = prepareEditedArguments({ contract: resolved.contract.compiled, original, edited: options.arguments, userId: row.userId, sensitivePaths: sensitive });
+    const prepared = prepareEditedArguments({
+      contract: resolved.contract.compiled,
+      original,
+      edited: options.arguments,
+      userId: row.userId,
+      sensitivePaths: sensitive,
+    });
     if (!prepared.ok) {
-      throw new AppError('arguments_invalid', `The edited arguments do not pass ${row.tool}@${row.contractVersion}: ${prepared.issues.map((i) => i.code).join(', ')}.`, {
-        errors: prepared.issues.map((issue) => ({ code: issue.code, type: issue.type, path: issue.path, message: issue.message, details: issue.details })),
-      });
+      throw new AppError(
+        'arguments_invalid',
+        `The edited arguments do not pass ${row.tool}@${row.contractVersion}: ${prepared.issues.map((i) => i.code).join(', ')}.`,
+        {
+          errors: prepared.issues.map((issue) => ({
+            code: issue.code,
+            type: issue.type,
+            path: issue.path,
+            message: issue.message,
+            details: issue.details,
+          })),
+        },
+      );
     }
     // An "edit" that changes nothing is a plain approve.
     if (prepared.argsHash !== row.argsHash) {
       editedArgs = prepared.arguments;
-      edit = { arguments: JSON.stringify(prepared.arguments), argsHash: prepared.argsHash, originalArgsHash: row.originalArgsHash ?? row.argsHash };
+      edit = {
+        arguments: JSON.stringify(prepared.arguments),
+        argsHash: prepared.argsHash,
+        originalArgsHash: row.originalArgsHash ?? row.argsHash,
+      };
     }
   }
 
@@ -180,7 +216,12 @@ function editEvidence(row: Approval, edit: DecisionPlan['edit'], approverId: str
     decided_by: row.policyId ? { policy_id: row.policyId, version: row.policyVersion ?? '', rule: row.policyRule ?? 'approval' } : null,
     evaluated: [],
     transformed: { args_hash: argsHash, original_args_hash: row.originalArgsHash ?? row.argsHash },
-    approval: { roles: row.approverRoles ? row.approverRoles.split(' ') : [], approvers_required: row.approversRequired, expires_in_seconds: null, escalated: row.escalationLevel > 0 },
+    approval: {
+      roles: row.approverRoles ? row.approverRoles.split(' ') : [],
+      approvers_required: row.approversRequired,
+      expires_in_seconds: null,
+      escalated: row.escalationLevel > 0,
+    },
     duration_ms: 0,
   };
   return JSON.stringify(evidence);
@@ -204,8 +245,14 @@ async function approverIdentity(tenantId: string, approver: Approver): Promise<A
 
 /** The self-approval rule (lib/approvals/approver-rights.ts), which the queue also shows. */
 async function assertNotRequester(row: Approval, identity: ApproverIdentity): Promise<void> {
-  const requesting = identity.userId !== null && row.apiKeyId ? await db().apiKey.findFirst({ where: { id: row.apiKeyId, tenantId: row.tenantId }, select: { createdById: true } }) : null;
-  const relation = requesterRelation({ apiKeyId: row.apiKeyId, userId: row.userId, requestingKeyCreatorId: requesting?.createdById ?? null }, identity);
+  const requesting =
+    identity.userId !== null && row.apiKeyId
+      ? await db().apiKey.findFirst({ where: { id: row.apiKeyId, tenantId: row.tenantId }, select: { createdById: true } })
+      : null;
+  const relation = requesterRelation(
+    { apiKeyId: row.apiKeyId, userId: row.userId, requestingKeyCreatorId: requesting?.createdById ?? null },
+    identity,
+  );
   if (relation) {
     const why = REQUESTER_REASONS[relation];
     throw new AppError('self_approval', `You cannot approve this call: ${why}. Another approver must decide it.`, { reason: why });

@@ -42,7 +42,10 @@ describe('diffArguments', () => {
   });
 
   it('quotes keys that are not identifiers and keeps hidden characters in them for the card to reveal', () => {
-    expect(diffArguments({ 'a b': 1, 'x\u200B': 1 }, { 'a b': 2, 'x\u200B': 2 }).changes.map((c) => c.path)).toEqual(["$['a b']", "$['x\u200B']"]);
+    expect(diffArguments({ 'a b': 1, 'x\u200B': 1 }, { 'a b': 2, 'x\u200B': 2 }).changes.map((c) => c.path)).toEqual([
+      "$['a b']",
+      "$['x\u200B']",
+    ]);
   });
 
   it('treats __proto__ and constructor as plain keys, never the prototype', () => {
@@ -85,8 +88,12 @@ describe('diffRedactedArguments', () => {
   });
 
   it('shows a sensitive value added or removed as the marker', () => {
-    expect(diffRedactedArguments({ original: { card: {} }, edited: { card: { last4: '4242' } }, sensitive }).changes).toEqual([{ kind: 'added', path: '$.card.last4', after: '[REDACTED]' }]);
-    expect(diffRedactedArguments({ original: { card: { holder_name: 'Ada' } }, edited: {}, sensitive }).changes).toEqual([{ kind: 'removed', path: '$.card', before: { holder_name: '[REDACTED]' } }]);
+    expect(diffRedactedArguments({ original: { card: {} }, edited: { card: { last4: '4242' } }, sensitive }).changes).toEqual([
+      { kind: 'added', path: '$.card.last4', after: '[REDACTED]' },
+    ]);
+    expect(diffRedactedArguments({ original: { card: { holder_name: 'Ada' } }, edited: {}, sensitive }).changes).toEqual([
+      { kind: 'removed', path: '$.card', before: { holder_name: '[REDACTED]' } },
+    ]);
   });
 
   it('lists nothing when only unchanged sensitive values are there', () => {

@@ -98,9 +98,16 @@ export function diffArguments(before: Json, after: Json, options: { maxChanges?:
  * sensitive value leaks through the diff, yet a sensitive value that changed still shows as a
  * change (of `[REDACTED]` to `[REDACTED]`) rather than disappearing.
  */
-export function diffRedactedArguments(options: { original: Record<string, unknown>; edited: Record<string, unknown>; sensitive: readonly string[]; maxChanges?: number }): ArgumentsDiff {
+export function diffRedactedArguments(options: {
+  original: Record<string, unknown>;
+  edited: Record<string, unknown>;
+  sensitive: readonly string[];
+  maxChanges?: number;
+}): ArgumentsDiff {
   const { original, edited, sensitive } = options;
-  const shown = diffArguments(JSON.parse(redactArguments(original, sensitive)), JSON.parse(redactArguments(edited, sensitive)), { maxChanges: options.maxChanges });
+  const shown = diffArguments(JSON.parse(redactArguments(original, sensitive)), JSON.parse(redactArguments(edited, sensitive)), {
+    maxChanges: options.maxChanges,
+  });
   const listed = new Set(shown.changes.map((c) => c.path));
   for (const dotted of sensitive) {
     const before = readDottedPath(original, dotted);

@@ -7,13 +7,24 @@ import { prepareEditedArguments } from './edit-approval-arguments';
 const compiled = compileContract(refundPaymentContract);
 if (!compiled.ok) throw new Error('example contract does not compile');
 const contract: CompiledContract = compiled.contract;
-const original = { tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: 900, reason: 'duplicate', card: { last4: '4242', holder_name: 'Ada Lovelace' } };
-const edit = (edited: Record<string, unknown>, from: Record<string, unknown> | null = original) => prepareEditedArguments({ contract, original: from, edited, userId: 'u1' });
+const original = {
+  tenant_id: 'acme',
+  payment_id: 'pay_abcdefgh12',
+  amount_cents: 900,
+  reason: 'duplicate',
+  card: { last4: '4242', holder_name: 'Ada Lovelace' },
+};
+const edit = (edited: Record<string, unknown>, from: Record<string, unknown> | null = original) =>
+  prepareEditedArguments({ contract, original: from, edited, userId: 'u1' });
 
 describe('prepareEditedArguments', () => {
   it('keeps the original value where a sensitive field still holds the redaction marker', () => {
     const outcome = edit({ ...original, amount_cents: 450, card: { last4: '[REDACTED]', holder_name: '[REDACTED]' } });
-    expect(outcome).toEqual({ ok: true, arguments: { ...original, amount_cents: 450 }, argsHash: hashCanonical({ ...original, amount_cents: 450 }) });
+    expect(outcome).toEqual({
+      ok: true,
+      arguments: { ...original, amount_cents: 450 },
+      argsHash: hashCanonical({ ...original, amount_cents: 450 }),
+    });
   });
 
   it('takes a new value an approver typed into a sensitive field, and a removed one stays removed', () => {

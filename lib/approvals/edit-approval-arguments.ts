@@ -46,7 +46,11 @@ export function prepareEditedArguments(options: {
     const originalValue = original === null ? undefined : readDottedPath(original, path);
     if (originalValue === undefined) {
       markerIssues.push(
-        makeIssue('AXAG_CONSTRAINT_VIOLATION', { intent, path: formatJsonPath(path.split('.')), message: `${path} holds the redaction marker but the original call has no value to keep there; enter a value or remove the key` }),
+        makeIssue('AXAG_CONSTRAINT_VIOLATION', {
+          intent,
+          path: formatJsonPath(path.split('.')),
+          message: `${path} holds the redaction marker but the original call has no value to keep there; enter a value or remove the key`,
+        }),
       );
       continue;
     }

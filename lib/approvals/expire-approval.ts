@@ -40,7 +40,10 @@ export async function expireApproval(row: Approval, options: { requestId?: strin
       },
       async (tx) => {
         const settled = { status: 'expired', decidedAt: now, decidedBy: 'system:expiry', arguments: null, context: null };
-        const updated = await tx.approval.updateMany({ where: { id: row.id, tenantId: row.tenantId, status: 'pending', expiresAt: { lte: now } }, data: settled });
+        const updated = await tx.approval.updateMany({
+          where: { id: row.id, tenantId: row.tenantId, status: 'pending', expiresAt: { lte: now } },
+          data: settled,
+        });
         if (updated.count !== 1) throw new AlreadySettled();
         await enqueueApprovalEvent(tx, 'approval.decided', { ...row, ...settled });
       },

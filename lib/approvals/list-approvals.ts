@@ -3,7 +3,14 @@ import { resolveContract } from '../contracts/resolve-contract';
 import { redactArguments } from '../evidence/redact-arguments';
 import type { Approval } from '../generated/sqlite/client';
 import { approvalOutcome, type ApprovalStatus } from './approval-outcome';
-import type { ApprovalEscalationView, ApprovalQueueItem, ApprovalQueuePage, ApprovalVoteView, QueueFilter, TraceStepView } from './approval-queue-types';
+import type {
+  ApprovalEscalationView,
+  ApprovalQueueItem,
+  ApprovalQueuePage,
+  ApprovalVoteView,
+  QueueFilter,
+  TraceStepView,
+} from './approval-queue-types';
 import { approverRights, type ApprovalViewer } from './approver-rights';
 import type { Approver } from './decide-approval';
 import { diffRedactedArguments, type ArgumentsDiff } from './diff-arguments';
@@ -34,7 +41,14 @@ const STATUS_WHERE: Record<QueueFilter, string[] | null> = {
  * Overdue approvals are expired first, so the queue never offers one that can no longer be
  * decided. `limit: 0` answers only the counts (the navigation's badge).
  */
-export async function listApprovals(options: { tenantId: string; status: QueueFilter; cursor?: string; limit: number; viewer: Approver; now?: Date }): Promise<ApprovalQueuePage> {
+export async function listApprovals(options: {
+  tenantId: string;
+  status: QueueFilter;
+  cursor?: string;
+  limit: number;
+  viewer: Approver;
+  now?: Date;
+}): Promise<ApprovalQueuePage> {
   const { tenantId } = options;
   await expireOverdueApprovals({ tenantId, limit: 50 });
   const pending = await db().approval.count({ where: { tenantId, status: 'pending' } });
@@ -53,19 +67,36 @@ export async function listApprovals(options: { tenantId: string; status: QueueFi
   const ids = page.map((row) => row.id);
   const [votes, keys, steps, viewer] = await Promise.all([
     db().approvalVote.findMany({ where: { tenantId, approvalId: { in: ids } }, orderBy: { createdAt: 'asc' } }),
-    db().apiKey.findMany({ where: { tenantId, id: { in: [...new Set(page.map((row) => row.apiKeyId).filter((id): id is string => id !== null))] } }, select: { id: true, name: true, prefix: true, createdById: true } }),
+    db().apiKey.findMany({
+      where: { tenantId, id: { in: [...new Set(page.map((row) => row.apiKeyId).filter((id): id is string => id !== null))] } },
+      select: { id: true, name: true, prefix: true, createdById: true },
+    }),
     db().evidence.findMany({
       // No orderBy: without statistics SQLite would walk the tenant's whole (tenantId, seq)
       // index to avoid sorting a handful of rows; the traceId index finds them, JS sorts them.
       where: { tenantId, traceId: { in: [...new Set(page.map((row) => row.traceId))] } },
       take: MAX_TRACE_STEPS * page.length * 4,
-      select: { id: true, seq: true, traceId: true, kind: true, decision: true, errors: true, createdAt: true, actorUserId: true, apiKeyId: true },
+      select: {
+        id: true,
+        seq: true,
+        traceId: true,
+        kind: true,
+        decision: true,
+        errors: true,
+        createdAt: true,
+        actorUserId: true,
+        apiKeyId: true,
+      },
     }),
     approvalViewer(tenantId, options.viewer),
   ]);
   steps.sort((a, b) => a.seq - b.seq);
   const escalations = steps.filter((s) => s.kind === 'approval_decision' && s.decision === 'escalated');
-  const emails = await actorLabels(tenantId, [...votes.map((v) => v.approverId), ...page.map((row) => row.decidedBy), ...escalations.map(stepActor)]);
+  const emails = await actorLabels(tenantId, [
+    ...votes.map((v) => v.approverId),
+    ...page.map((row) => row.decidedBy),
+    ...escalations.map(stepActor),
+  ]);
   const keyById = new Map(keys.map((k) => [k.id, k]));
   const now = options.now ?? new Date();
 
@@ -73,11 +104,23 @@ export async function listApprovals(options: { tenantId: string; status: QueueFi
   for (const row of page) {
     const rowVotes: ApprovalVoteView[] = votes
       .filter((v) => v.approvalId === row.id)
-      .map((v) => ({ approver: v.approverId, approver_label: emails.get(v.approverId) ?? v.approverId, decision: v.decision, comment: v.comment, created_at: v.createdAt.toISOString() }));
+      .map((v) => ({
+        approver: v.approverId,
+        approver_label: emails.get(v.approverId) ?? v.approverId,
+        decision: v.decision,
+        comment: v.comment,
+        created_at: v.createdAt.toISOString(),
+      }));
     const trace: TraceStepView[] = steps
       .filter((s) => s.traceId === row.traceId)
       .slice(0, MAX_TRACE_STEPS)
-      .map((s) => ({ evidence_id: s.id, kind: s.kind, decision: s.decision, codes: errorCodes(s.errors), created_at: s.createdAt.toISOString() }));
+      .map((s) => ({
+        evidence_id: s.id,
+        kind: s.kind,
+        decision: s.decision,
+        codes: errorCodes(s.errors),
+        created_at: s.createdAt.toISOString(),
+      }));
     const shown = await shownCall(row);
     const key = row.apiKeyId ? keyById.get(row.apiKeyId) : undefined;
     const approverRoles = row.approverRoles ? row.approverRoles.split(' ') : [];
@@ -102,7 +145,13 @@ export async function listApprovals(options: { tenantId: string; status: QueueFi
       arguments_diff: shown.diff,
       escalation: escalationView(row, escalations, emails),
       viewer: approverRights({
-        approval: { ...row, approverRoles, requestingKeyCreatorId: key?.createdById ?? null, votes: rowVotes.map((v) => ({ approverId: v.approver, decision: v.decision })), approvals: approvalCount },
+        approval: {
+          ...row,
+          approverRoles,
+          requestingKeyCreatorId: key?.createdById ?? null,
+          votes: rowVotes.map((v) => ({ approverId: v.approver, decision: v.decision })),
+          approvals: approvalCount,
+        },
         viewer,
         now,
       }),
@@ -151,7 +200,12 @@ function escalationView(row: Approval, escalations: EscalationStep[], labels: Ma
   if (row.escalationLevel === 0) return null;
   const step = escalations.filter((s) => s.traceId === row.traceId && s.createdAt.getTime() >= row.createdAt.getTime()).at(-1);
   const by = step ? stepActor(step) : null;
-  return { by, by_label: by ? (labels.get(by) ?? by) : null, at: row.escalatedAt?.toISOString() ?? null, comment: row.status === 'pending' ? row.comment : null };
+  return {
+    by,
+    by_label: by ? (labels.get(by) ?? by) : null,
+    at: row.escalatedAt?.toISOString() ?? null,
+    comment: row.status === 'pending' ? row.comment : null,
+  };
 }
 
 interface ShownCall {
@@ -180,7 +234,10 @@ async function shownCall(row: Approval): Promise<ShownCall> {
   const parsed = JSON.parse(text) as Record<string, unknown>;
   // A version that no longer resolves has no known sensitive paths: show nothing rather than guess.
   if (!resolved.found) return { ...shown, omitted: true };
-  const sensitive = mergeSensitivePaths(resolved.contract.compiled.document.sensitive, (await getRuntimeSettings(row.tenantId)).sensitivePaths);
+  const sensitive = mergeSensitivePaths(
+    resolved.contract.compiled.document.sensitive,
+    (await getRuntimeSettings(row.tenantId)).sensitivePaths,
+  );
   const diff =
     row.editedArguments !== null && row.arguments !== null && row.arguments.length <= MAX_SHOWN_ARGUMENT_CHARS
       ? diffRedactedArguments({ original: JSON.parse(row.arguments) as Record<string, unknown>, edited: parsed, sensitive })

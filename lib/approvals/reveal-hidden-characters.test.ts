@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { classifyCodePoint, countHiddenCharacters, escapeHiddenCharacters, formatCodePoint, revealHiddenCharacters, summarizeHiddenCharacters, type RevealedSegment } from './reveal-hidden-characters';
+import {
+  classifyCodePoint,
+  countHiddenCharacters,
+  escapeHiddenCharacters,
+  formatCodePoint,
+  revealHiddenCharacters,
+  summarizeHiddenCharacters,
+  type RevealedSegment,
+} from './reveal-hidden-characters';
 
 /** The segments as the card draws them: hidden runs as `<U+XXXX>` (×n when repeated). */
 function drawn(segments: RevealedSegment[]): string {
@@ -10,7 +18,8 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 
 describe('classifyCodePoint', () => {
   it('flags every bidirectional control', () => {
-    for (const cp of [...range(0x202a, 0x202e), ...range(0x2066, 0x2069), 0x200e, 0x200f, 0x061c]) expect(classifyCodePoint(cp), formatCodePoint(cp)).toBe('bidi');
+    for (const cp of [...range(0x202a, 0x202e), ...range(0x2066, 0x2069), 0x200e, 0x200f, 0x061c])
+      expect(classifyCodePoint(cp), formatCodePoint(cp)).toBe('bidi');
   });
 
   it('flags every zero-width character', () => {
@@ -18,24 +27,35 @@ describe('classifyCodePoint', () => {
   });
 
   it('flags other format characters, tags included', () => {
-    for (const cp of [0x00ad, 0x180e, ...range(0x2061, 0x2064), ...range(0x206a, 0x206f), ...range(0xfff9, 0xfffb), 0xe0001, ...range(0xe0020, 0xe007f)]) {
+    for (const cp of [
+      0x00ad,
+      0x180e,
+      ...range(0x2061, 0x2064),
+      ...range(0x206a, 0x206f),
+      ...range(0xfff9, 0xfffb),
+      0xe0001,
+      ...range(0xe0020, 0xe007f),
+    ]) {
       expect(classifyCodePoint(cp), formatCodePoint(cp)).toBe('format');
     }
   });
 
   it('flags control characters except tab and line breaks', () => {
-    for (const cp of [...range(0x00, 0x08), 0x0b, 0x0c, ...range(0x0e, 0x1f), 0x7f, ...range(0x80, 0x9f)]) expect(classifyCodePoint(cp), formatCodePoint(cp)).toBe('control');
+    for (const cp of [...range(0x00, 0x08), 0x0b, 0x0c, ...range(0x0e, 0x1f), 0x7f, ...range(0x80, 0x9f)])
+      expect(classifyCodePoint(cp), formatCodePoint(cp)).toBe('control');
     for (const cp of [0x09, 0x0a, 0x0d]) expect(classifyCodePoint(cp)).toBeNull();
   });
 
   it('flags spaces other than U+0020 and the line and paragraph separators', () => {
-    for (const cp of [0x00a0, 0x1680, ...range(0x2000, 0x200a), 0x202f, 0x205f, 0x3000, 0x2028, 0x2029]) expect(classifyCodePoint(cp), formatCodePoint(cp)).toBe('space');
+    for (const cp of [0x00a0, 0x1680, ...range(0x2000, 0x200a), 0x202f, 0x205f, 0x3000, 0x2028, 0x2029])
+      expect(classifyCodePoint(cp), formatCodePoint(cp)).toBe('space');
     expect(classifyCodePoint(0x20)).toBeNull();
   });
 
   it('flags lone surrogates, fillers, unassigned code points and stray variation selectors', () => {
     for (const cp of [0xd800, 0xdbff, 0xdc00, 0xdfff]) expect(classifyCodePoint(cp)).toBe('lone_surrogate');
-    for (const cp of [0x034f, 0x115f, 0x1160, 0x3164, 0xffa0, 0x2800, 0xffff, 0x10ffff, 0xfe00, 0xe0100, 0xe01ef]) expect(classifyCodePoint(cp), formatCodePoint(cp)).toBe('invisible');
+    for (const cp of [0x034f, 0x115f, 0x1160, 0x3164, 0xffa0, 0x2800, 0xffff, 0x10ffff, 0xfe00, 0xe0100, 0xe01ef])
+      expect(classifyCodePoint(cp), formatCodePoint(cp)).toBe('invisible');
     // VS16 after a visible character picks emoji presentation (❤️): not hidden.
     expect(classifyCodePoint(0xfe0f, 0x2764)).toBeNull();
     expect(classifyCodePoint(0xfe0f, 0x61)).toBe('invisible');
@@ -44,7 +64,8 @@ describe('classifyCodePoint', () => {
   });
 
   it('leaves ordinary text alone, in any script', () => {
-    for (const char of ['a', 'Z', '~', 'é', 'ß', 'Ж', 'א', 'ع', '中', '😀', '𝔸']) expect(classifyCodePoint(char.codePointAt(0) as number), char).toBeNull();
+    for (const char of ['a', 'Z', '~', 'é', 'ß', 'Ж', 'א', 'ع', '中', '😀', '𝔸'])
+      expect(classifyCodePoint(char.codePointAt(0) as number), char).toBeNull();
   });
 });
 
@@ -52,7 +73,10 @@ describe('revealHiddenCharacters', () => {
   it('turns a right-to-left override into a badge, so "\\u202Eevil" cannot pass for another word', () => {
     const revealed = revealHiddenCharacters('\u202Eevil');
     expect(drawn(revealed.segments)).toBe('<U+202E>evil');
-    expect(revealed.segments[0]).toEqual({ hidden: { codePoint: 0x202e, label: 'U+202E', name: 'RIGHT-TO-LEFT OVERRIDE', kind: 'bidi' }, count: 1 });
+    expect(revealed.segments[0]).toEqual({
+      hidden: { codePoint: 0x202e, label: 'U+202E', name: 'RIGHT-TO-LEFT OVERRIDE', kind: 'bidi' },
+      count: 1,
+    });
     expect(revealed).toMatchObject({ hiddenCount: 1, kinds: ['bidi'], truncated: false });
   });
 
@@ -63,7 +87,10 @@ describe('revealHiddenCharacters', () => {
     expect(revealed.hiddenCount).toBe(4);
     expect(revealed.kinds).toEqual(['bidi']);
     // What is left after removing the badges reads exactly as typed: no control is still in the text.
-    const plain = revealed.segments.filter((s): s is { text: string } => 'text' in s).map((s) => s.text).join('');
+    const plain = revealed.segments
+      .filter((s): s is { text: string } => 'text' in s)
+      .map((s) => s.text)
+      .join('');
     expect(countHiddenCharacters(plain)).toBe(0);
   });
 
@@ -116,7 +143,12 @@ describe('revealHiddenCharacters', () => {
   });
 
   it('answers one plain segment for ordinary text and none for empty text', () => {
-    expect(revealHiddenCharacters('refund 42 €')).toEqual({ segments: [{ text: 'refund 42 €' }], hiddenCount: 0, kinds: [], truncated: false });
+    expect(revealHiddenCharacters('refund 42 €')).toEqual({
+      segments: [{ text: 'refund 42 €' }],
+      hiddenCount: 0,
+      kinds: [],
+      truncated: false,
+    });
     expect(revealHiddenCharacters('').segments).toEqual([]);
   });
 
@@ -131,7 +163,10 @@ describe('revealHiddenCharacters', () => {
 
 describe('summarizeHiddenCharacters', () => {
   it('counts every hidden character of a text of any length, with its kinds in a stable order', () => {
-    expect(summarizeHiddenCharacters(`\u200B${'x'.repeat(300_000)}\u202E\u00A0`)).toEqual({ count: 3, kinds: ['bidi', 'zero_width', 'space'] });
+    expect(summarizeHiddenCharacters(`\u200B${'x'.repeat(300_000)}\u202E\u00A0`)).toEqual({
+      count: 3,
+      kinds: ['bidi', 'zero_width', 'space'],
+    });
     expect(summarizeHiddenCharacters('plain')).toEqual({ count: 0, kinds: [] });
   });
 });

@@ -134,7 +134,7 @@ export function hiddenKindWords(kind: HiddenCharacterKind): string {
  */
 function walk(text: string, visit: (cp: number, previous: number | null, index: number, width: number) => boolean): void {
   let previous: number | null = null;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const cp = text.codePointAt(i) as number;
     const width = cp > 0xffff ? 2 : 1;
     if (!visit(cp, previous, i, width)) return;

@@ -15,10 +15,18 @@ const POLL_MS = 400;
  * deadline), when `waitMs` has passed, or when `signal` aborts (the client went away).
  * Resolves without a value: the caller reads the state afterwards, whatever ended the wait.
  */
-export async function waitForApprovalChange(options: { tenantId: string; id: string; waitMs: number; signal?: AbortSignal }): Promise<void> {
+export async function waitForApprovalChange(options: {
+  tenantId: string;
+  id: string;
+  waitMs: number;
+  signal?: AbortSignal;
+}): Promise<void> {
   const deadline = Date.now() + Math.min(options.waitMs, MAX_WAIT_SECONDS * 1000);
   while (!options.signal?.aborted) {
-    const row = await db().approval.findFirst({ where: { id: options.id, tenantId: options.tenantId }, select: { status: true, expiresAt: true } });
+    const row = await db().approval.findFirst({
+      where: { id: options.id, tenantId: options.tenantId },
+      select: { status: true, expiresAt: true },
+    });
     const now = Date.now();
     if (!row || row.status !== 'pending' || row.expiresAt.getTime() <= now) return;
     const left = deadline - now;

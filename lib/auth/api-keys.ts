@@ -32,15 +32,37 @@ export interface ApiKeySummary {
   revokedAt: Date | null;
 }
 
-function summarize(row: { id: string; name: string; prefix: string; scopes: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null }): ApiKeySummary {
-  return { id: row.id, name: row.name, prefix: row.prefix, scopes: parseScopes(row.scopes), createdAt: row.createdAt, lastUsedAt: row.lastUsedAt, revokedAt: row.revokedAt };
+function summarize(row: {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}): ApiKeySummary {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: parseScopes(row.scopes),
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+    revokedAt: row.revokedAt,
+  };
 }
 
 /**
  * Creates a key and returns its value once; only the SHA-256 is stored. `value` lets the
  * operator choose the key (TOOLGATE_INIT_API_KEY); otherwise a random one is generated.
  */
-export async function createApiKey(options: { tenantId: string; name: string; scopes: ApiKeyScope[]; createdById?: string; value?: string }): Promise<{ key: string; apiKey: ApiKeySummary }> {
+export async function createApiKey(options: {
+  tenantId: string;
+  name: string;
+  scopes: ApiKeyScope[];
+  createdById?: string;
+  value?: string;
+}): Promise<{ key: string; apiKey: ApiKeySummary }> {
   const key = options.value ?? generateApiKey();
   const row = await db().apiKey.create({
     data: {
@@ -64,7 +86,10 @@ export async function revokeApiKey(options: { tenantId: string; id: string }): P
   // updateMany scoped by tenant: a key id from another tenant matches nothing. Revoking twice
   // keeps the first revocation time.
   const revoked = await db().$transaction(async (tx) => {
-    const updated = await tx.apiKey.updateMany({ where: { id: options.id, tenantId: options.tenantId, revokedAt: null }, data: { revokedAt: new Date() } });
+    const updated = await tx.apiKey.updateMany({
+      where: { id: options.id, tenantId: options.tenantId, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
     if (updated.count > 0) await bumpChange(tx, 'api_keys');
     return updated.count > 0;
   });

@@ -30,18 +30,31 @@ export async function completeSsoSignIn(options: { userId: string; email: string
     for (const membership of memberships) {
       if (membership.role === mappedRole) continue;
       try {
-        await changeMemberRole({ tenantId: membership.tenantId, membershipId: membership.id, role: mappedRole, actor: { kind: 'system' }, reason: 'sso_groups' });
+        await changeMemberRole({
+          tenantId: membership.tenantId,
+          membershipId: membership.id,
+          role: mappedRole,
+          actor: { kind: 'system' },
+          reason: 'sso_groups',
+        });
         changed.push({ tenantId: membership.tenantId, from: membership.role, to: mappedRole });
       } catch (error) {
         // The last admin stays admin; a membership removed meanwhile is simply gone.
         if (error instanceof AppError && (error.code === 'last_admin' || error.code === 'not_found')) {
-          log.warn('sso groups: role not changed', { tenant_id: membership.tenantId, user_id: userId, from: membership.role, to: mappedRole, reason: error.code });
+          log.warn('sso groups: role not changed', {
+            tenant_id: membership.tenantId,
+            user_id: userId,
+            from: membership.role,
+            to: mappedRole,
+            reason: error.code,
+          });
           continue;
         }
         throw error;
       }
     }
   }
-  if (joined.length > 0 || changed.length > 0) log.info('sso sign-in', { user_id: userId, joined: joined.length, roles_changed: changed.length });
+  if (joined.length > 0 || changed.length > 0)
+    log.info('sso sign-in', { user_id: userId, joined: joined.length, roles_changed: changed.length });
   return { joined, changed, memberships: memberships.length };
 }

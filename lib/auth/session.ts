@@ -26,7 +26,9 @@ export async function getSessionMember(headers: Headers): Promise<SessionMember 
   const userId = session.user.id;
   const chosen = readCookie(headers.get('cookie'), TENANT_COOKIE);
   const membership =
-    (chosen ? await db().membership.findUnique({ where: { tenantId_userId: { tenantId: chosen, userId } }, include: { tenant: true } }) : null) ??
+    (chosen
+      ? await db().membership.findUnique({ where: { tenantId_userId: { tenantId: chosen, userId } }, include: { tenant: true } })
+      : null) ??
     (await db().membership.findFirst({ where: { userId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], include: { tenant: true } }));
   if (!membership || !isRole(membership.role)) return null;
   return {
@@ -45,7 +47,11 @@ export interface MemberTenant {
 
 /** Every tenant the person belongs to, in the order the fallback choice uses. */
 export async function listMemberTenants(userId: string): Promise<MemberTenant[]> {
-  const rows = await db().membership.findMany({ where: { userId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], include: { tenant: { select: { id: true, slug: true, name: true } } } });
+  const rows = await db().membership.findMany({
+    where: { userId },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    include: { tenant: { select: { id: true, slug: true, name: true } } },
+  });
   return rows.flatMap((m) => (isRole(m.role) ? [{ ...m.tenant, role: m.role }] : []));
 }
 
@@ -55,14 +61,23 @@ export async function listMemberTenants(userId: string): Promise<MemberTenant[]>
  * exist.
  */
 export async function switchTenant(options: { userId: string; slug: string }): Promise<{ tenant: MemberTenant; setCookie: string }> {
-  const membership = await db().membership.findFirst({ where: { userId: options.userId, tenant: { slug: options.slug } }, include: { tenant: { select: { id: true, slug: true, name: true } } } });
+  const membership = await db().membership.findFirst({
+    where: { userId: options.userId, tenant: { slug: options.slug } },
+    include: { tenant: { select: { id: true, slug: true, name: true } } },
+  });
   if (!membership || !isRole(membership.role)) throw new NotFoundError('Tenant', options.slug);
   return { tenant: { ...membership.tenant, role: membership.role }, setCookie: tenantCookie(membership.tenant.id) };
 }
 
 /** httpOnly: scripts never need it; Lax: a link from elsewhere still opens the chosen tenant. */
 export function tenantCookieOptions(): { httpOnly: true; sameSite: 'lax'; path: '/'; maxAge: number; secure: boolean } {
-  return { httpOnly: true, sameSite: 'lax', path: '/', maxAge: 400 * 24 * 3600, secure: env().TOOLGATE_PUBLIC_URL?.startsWith('https:') ?? false };
+  return {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    maxAge: 400 * 24 * 3600,
+    secure: env().TOOLGATE_PUBLIC_URL?.startsWith('https:') ?? false,
+  };
 }
 
 export function tenantCookie(tenantId: string): string {

@@ -37,7 +37,9 @@ describe('parseSsoConfig', () => {
   });
 
   it('names what is missing when only part of the required settings is given', () => {
-    expect(refusal({ TOOLGATE_OIDC_ISSUER: base.TOOLGATE_OIDC_ISSUER })).toMatch(/missing TOOLGATE_OIDC_CLIENT_ID, TOOLGATE_OIDC_CLIENT_SECRET\.$/);
+    expect(refusal({ TOOLGATE_OIDC_ISSUER: base.TOOLGATE_OIDC_ISSUER })).toMatch(
+      /missing TOOLGATE_OIDC_CLIENT_ID, TOOLGATE_OIDC_CLIENT_SECRET\.$/,
+    );
     expect(refusal({ ...base, TOOLGATE_OIDC_CLIENT_SECRET: '' })).toMatch(/missing TOOLGATE_OIDC_CLIENT_SECRET\.$/);
   });
 
@@ -53,7 +55,12 @@ describe('parseSsoConfig', () => {
   });
 
   it('takes the button label and the groups mapping', () => {
-    const config = parseSsoConfig({ ...base, TOOLGATE_OIDC_NAME: ' Okta ', TOOLGATE_OIDC_GROUPS_CLAIM: 'groups', TOOLGATE_OIDC_ROLE_MAPPING: 'toolgate-admins=admin, reviewers=approver' });
+    const config = parseSsoConfig({
+      ...base,
+      TOOLGATE_OIDC_NAME: ' Okta ',
+      TOOLGATE_OIDC_GROUPS_CLAIM: 'groups',
+      TOOLGATE_OIDC_ROLE_MAPPING: 'toolgate-admins=admin, reviewers=approver',
+    });
     expect(config?.name).toBe('Okta');
     expect(config?.groupsClaim).toBe('groups');
     expect([...(config?.roleMapping ?? [])]).toEqual([
@@ -77,7 +84,9 @@ describe('parseRoleMapping', () => {
   });
 
   it('refuses a role that does not exist, naming the roles', () => {
-    expect(() => parseRoleMapping('ops=owner')).toThrow('"owner" (for group "ops") is not a role; roles are viewer, author, approver, admin.');
+    expect(() => parseRoleMapping('ops=owner')).toThrow(
+      '"owner" (for group "ops") is not a role; roles are viewer, author, approver, admin.',
+    );
     expect(() => parseRoleMapping('ops=Admin')).toThrow(SsoConfigError);
   });
 
@@ -112,7 +121,9 @@ describe('parseAllowedDomains', () => {
 
 describe('discoveryUrl', () => {
   it('appends the well-known path to the issuer, with or without a trailing slash', () => {
-    expect(discoveryUrl('https://acme.okta.com/oauth2/default')).toBe('https://acme.okta.com/oauth2/default/.well-known/openid-configuration');
+    expect(discoveryUrl('https://acme.okta.com/oauth2/default')).toBe(
+      'https://acme.okta.com/oauth2/default/.well-known/openid-configuration',
+    );
     expect(discoveryUrl('https://accounts.google.com/')).toBe('https://accounts.google.com/.well-known/openid-configuration');
   });
 });

@@ -62,18 +62,26 @@ export function parseSsoConfig(vars: SsoEnv): SsoConfig | null {
   // silently hide the button.
   if (missing.length === 3) {
     if (vars.TOOLGATE_OIDC_ALLOWED_DOMAINS?.trim() || vars.TOOLGATE_OIDC_GROUPS_CLAIM || vars.TOOLGATE_OIDC_ROLE_MAPPING?.trim()) {
-      throw new SsoConfigError('TOOLGATE_OIDC_ALLOWED_DOMAINS, _GROUPS_CLAIM or _ROLE_MAPPING is set, but SSO is off: also set TOOLGATE_OIDC_ISSUER, TOOLGATE_OIDC_CLIENT_ID and TOOLGATE_OIDC_CLIENT_SECRET.');
+      throw new SsoConfigError(
+        'TOOLGATE_OIDC_ALLOWED_DOMAINS, _GROUPS_CLAIM or _ROLE_MAPPING is set, but SSO is off: also set TOOLGATE_OIDC_ISSUER, TOOLGATE_OIDC_CLIENT_ID and TOOLGATE_OIDC_CLIENT_SECRET.',
+      );
     }
     return null;
   }
   if (missing.length > 0) {
-    throw new SsoConfigError(`TOOLGATE_OIDC_ISSUER, TOOLGATE_OIDC_CLIENT_ID and TOOLGATE_OIDC_CLIENT_SECRET are set together; missing ${missing.join(', ')}.`);
+    throw new SsoConfigError(
+      `TOOLGATE_OIDC_ISSUER, TOOLGATE_OIDC_CLIENT_ID and TOOLGATE_OIDC_CLIENT_SECRET are set together; missing ${missing.join(', ')}.`,
+    );
   }
   const issuer = parseIssuer(required.TOOLGATE_OIDC_ISSUER!);
   const groupsClaim = vars.TOOLGATE_OIDC_GROUPS_CLAIM?.trim() || null;
   const mappingText = vars.TOOLGATE_OIDC_ROLE_MAPPING?.trim() ?? '';
-  if (groupsClaim && !mappingText) throw new SsoConfigError('TOOLGATE_OIDC_GROUPS_CLAIM is set without TOOLGATE_OIDC_ROLE_MAPPING ("group=role,group=role").');
-  if (!groupsClaim && mappingText) throw new SsoConfigError('TOOLGATE_OIDC_ROLE_MAPPING is set without TOOLGATE_OIDC_GROUPS_CLAIM (the claim that carries the groups, e.g. "groups").');
+  if (groupsClaim && !mappingText)
+    throw new SsoConfigError('TOOLGATE_OIDC_GROUPS_CLAIM is set without TOOLGATE_OIDC_ROLE_MAPPING ("group=role,group=role").');
+  if (!groupsClaim && mappingText)
+    throw new SsoConfigError(
+      'TOOLGATE_OIDC_ROLE_MAPPING is set without TOOLGATE_OIDC_GROUPS_CLAIM (the claim that carries the groups, e.g. "groups").',
+    );
   return {
     providerId: SSO_PROVIDER_ID,
     name: vars.TOOLGATE_OIDC_NAME?.trim() || 'SSO',
@@ -94,7 +102,8 @@ function parseIssuer(text: string): string {
     throw new SsoConfigError(`TOOLGATE_OIDC_ISSUER is not a URL: ${JSON.stringify(text)}.`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new SsoConfigError('TOOLGATE_OIDC_ISSUER must be an http(s) URL.');
-  if (url.search || url.hash) throw new SsoConfigError('TOOLGATE_OIDC_ISSUER must not have a query or fragment (use the issuer, not the discovery URL).');
+  if (url.search || url.hash)
+    throw new SsoConfigError('TOOLGATE_OIDC_ISSUER must not have a query or fragment (use the issuer, not the discovery URL).');
   // Kept as written: Better Auth compares the discovery document's issuer with the ID token's
   // `iss`, and a URL parser would add a trailing slash the provider may not use.
   return text;
@@ -110,7 +119,10 @@ export function parseAllowedDomains(text: string): string[] {
   for (const raw of text.split(',')) {
     const domain = raw.trim().toLowerCase().replace(/^@/, '');
     if (!domain) continue;
-    if (!DOMAIN.test(domain)) throw new SsoConfigError(`TOOLGATE_OIDC_ALLOWED_DOMAINS: ${JSON.stringify(raw.trim())} is not a domain name (write example.com, without a scheme or wildcard).`);
+    if (!DOMAIN.test(domain))
+      throw new SsoConfigError(
+        `TOOLGATE_OIDC_ALLOWED_DOMAINS: ${JSON.stringify(raw.trim())} is not a domain name (write example.com, without a scheme or wildcard).`,
+      );
     domains.add(domain);
   }
   return [...domains];
@@ -123,15 +135,20 @@ export function parseAllowedDomains(text: string): string[] {
 export function parseRoleMapping(text: string): Map<string, Role> {
   const mapping = new Map<string, Role>();
   const entries = text.split(',').filter((entry) => entry.trim() !== '');
-  if (entries.length > MAX_MAPPING_ENTRIES) throw new SsoConfigError(`TOOLGATE_OIDC_ROLE_MAPPING has ${entries.length} entries; at most ${MAX_MAPPING_ENTRIES}.`);
+  if (entries.length > MAX_MAPPING_ENTRIES)
+    throw new SsoConfigError(`TOOLGATE_OIDC_ROLE_MAPPING has ${entries.length} entries; at most ${MAX_MAPPING_ENTRIES}.`);
   for (const entry of entries) {
     const at = entry.lastIndexOf('=');
     const group = at > 0 ? entry.slice(0, at).trim() : '';
     const role = at >= 0 ? entry.slice(at + 1).trim() : '';
     if (!group || !role) throw new SsoConfigError(`TOOLGATE_OIDC_ROLE_MAPPING: ${JSON.stringify(entry.trim())} is not "group=role".`);
-    if (!isRole(role)) throw new SsoConfigError(`TOOLGATE_OIDC_ROLE_MAPPING: ${JSON.stringify(role)} (for group ${JSON.stringify(group)}) is not a role; roles are ${ROLES.join(', ')}.`);
+    if (!isRole(role))
+      throw new SsoConfigError(
+        `TOOLGATE_OIDC_ROLE_MAPPING: ${JSON.stringify(role)} (for group ${JSON.stringify(group)}) is not a role; roles are ${ROLES.join(', ')}.`,
+      );
     const previous = mapping.get(group);
-    if (previous && previous !== role) throw new SsoConfigError(`TOOLGATE_OIDC_ROLE_MAPPING maps group ${JSON.stringify(group)} to both ${previous} and ${role}.`);
+    if (previous && previous !== role)
+      throw new SsoConfigError(`TOOLGATE_OIDC_ROLE_MAPPING maps group ${JSON.stringify(group)} to both ${previous} and ${role}.`);
     mapping.set(group, role);
   }
   return mapping;

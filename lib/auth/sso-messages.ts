@@ -19,8 +19,14 @@ const UNVERIFIABLE = {
 };
 
 const MESSAGES: Record<string, { title: string; message: string }> = {
-  state_mismatch: { title: 'The sign-in expired or was started elsewhere', message: `The sign-in was started in another tab or browser, or took too long. ${RESTART}` },
-  state_not_found: { title: 'The sign-in expired or was started elsewhere', message: `The sign-in was started in another tab or browser, or took too long. ${RESTART}` },
+  state_mismatch: {
+    title: 'The sign-in expired or was started elsewhere',
+    message: `The sign-in was started in another tab or browser, or took too long. ${RESTART}`,
+  },
+  state_not_found: {
+    title: 'The sign-in expired or was started elsewhere',
+    message: `The sign-in was started in another tab or browser, or took too long. ${RESTART}`,
+  },
   please_restart_the_process: { title: 'The sign-in expired', message: RESTART },
   invalid_callback_request: UNVERIFIABLE,
   no_code: UNVERIFIABLE,
@@ -40,17 +46,22 @@ const MESSAGES: Record<string, { title: string; message: string }> = {
   },
   account_not_linked: {
     title: 'This account cannot be linked to single sign-on',
-    message: 'A Toolgate account with this email exists, but it could not be linked to your identity provider. Sign in with your password, or ask your Toolgate administrator.',
+    message:
+      'A Toolgate account with this email exists, but it could not be linked to your identity provider. Sign in with your password, or ask your Toolgate administrator.',
   },
   unable_to_link_account: {
     title: 'This account cannot be linked to single sign-on',
-    message: 'A Toolgate account with this email exists, but it could not be linked to your identity provider. Sign in with your password, or ask your Toolgate administrator.',
+    message:
+      'A Toolgate account with this email exists, but it could not be linked to your identity provider. Sign in with your password, or ask your Toolgate administrator.',
   },
   account_already_linked_to_different_user: {
     title: 'This identity is linked to another Toolgate account',
     message: 'Your identity provider account already signs in to a different Toolgate user. Ask your Toolgate administrator.',
   },
-  access_denied: { title: 'Sign-in cancelled', message: 'The identity provider did not let the sign-in through (it was cancelled or refused there). Try again.' },
+  access_denied: {
+    title: 'Sign-in cancelled',
+    message: 'The identity provider did not let the sign-in through (it was cancelled or refused there). Try again.',
+  },
   sso_failed: { title: 'Signing you in did not finish', message: RESTART },
 };
 

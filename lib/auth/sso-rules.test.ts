@@ -23,7 +23,8 @@ describe('isEmailVerifiedByProvider', () => {
   it('accepts email_verified as true or the string "true"', () => {
     expect(isEmailVerifiedByProvider({ email_verified: true })).toBe(true);
     expect(isEmailVerifiedByProvider({ email_verified: 'true' })).toBe(true);
-    for (const value of [false, 'false', 'TRUE', 1, undefined, null, {}]) expect(isEmailVerifiedByProvider({ email_verified: value }), String(value)).toBe(false);
+    for (const value of [false, 'false', 'TRUE', 1, undefined, null, {}])
+      expect(isEmailVerifiedByProvider({ email_verified: value }), String(value)).toBe(false);
   });
 
   it("accepts Entra ID's xms_edov the same way, and nothing else", () => {

@@ -14,7 +14,8 @@ export const SSO_REFUSALS = {
   },
   sso_domain_not_allowed: {
     title: 'This email domain cannot sign in with single sign-on',
-    message: 'This Toolgate instance accepts single sign-on only from certain email domains. Ask an administrator of your Toolgate tenant which address to use.',
+    message:
+      'This Toolgate instance accepts single sign-on only from certain email domains. Ask an administrator of your Toolgate tenant which address to use.',
   },
   sso_not_invited: {
     title: 'Your email address has no invitation',

@@ -67,7 +67,8 @@ export function ssoAuthOptions(config: SsoConfig, options: { errorURL: string })
   };
 
   const before = createAuthMiddleware(async (ctx) => {
-    if (ctx.path === '/sign-in/social' && (ctx.body as { provider?: unknown } | undefined)?.provider === SSO_PROVIDER_ID) await scopes.settle();
+    if (ctx.path === '/sign-in/social' && (ctx.body as { provider?: unknown } | undefined)?.provider === SSO_PROVIDER_ID)
+      await scopes.settle();
   });
 
   // Runs after Better Auth answered the provider's callback. A session exists only when the
@@ -124,11 +125,19 @@ function ssoScopes(config: SsoConfig) {
     async settle(): Promise<void> {
       if (settled || !config.groupsClaim) return;
       try {
-        const response = await fetch(discoveryUrl(config.issuer), { signal: AbortSignal.timeout(5000), headers: { accept: 'application/json' } });
+        const response = await fetch(discoveryUrl(config.issuer), {
+          signal: AbortSignal.timeout(5000),
+          headers: { accept: 'application/json' },
+        });
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
         const document = (await response.json()) as { scopes_supported?: unknown };
         settled = true;
-        if (Array.isArray(document.scopes_supported) && document.scopes_supported.includes(config.groupsClaim) && !scopes.includes(config.groupsClaim)) scopes.push(config.groupsClaim);
+        if (
+          Array.isArray(document.scopes_supported) &&
+          document.scopes_supported.includes(config.groupsClaim) &&
+          !scopes.includes(config.groupsClaim)
+        )
+          scopes.push(config.groupsClaim);
       } catch (error) {
         log.warn('sso: could not read the provider discovery document for its scopes; trying again at the next sign-in', {
           issuer: config.issuer,

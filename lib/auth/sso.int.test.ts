@@ -55,7 +55,9 @@ class Jar {
       const at = pair.indexOf('=');
       const name = pair.slice(0, at).trim();
       const value = pair.slice(at + 1).trim();
-      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1] ?? '') < Date.now()));
+      const expired = attributes.some(
+        (a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1] ?? '') < Date.now()),
+      );
       if (expired || value === '') this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
@@ -132,7 +134,13 @@ async function ssoSignIn(login: string): Promise<SignInResult> {
   const sessionCookieExpired = sessionCookies.length > 0 && /max-age=0/i.test(sessionCookies.at(-1) ?? '');
   const location = answer.headers.get('location') ?? '';
   const session = await (await getAuth()).api.getSession({ headers: new Headers({ cookie: jar.header() }) });
-  return { location, error: new URL(location, BASE).searchParams.get('error'), cookie: jar.header(), sessionUserEmail: session?.user.email ?? null, sessionCookieExpired };
+  return {
+    location,
+    error: new URL(location, BASE).searchParams.get('error'),
+    cookie: jar.header(),
+    sessionUserEmail: session?.user.email ?? null,
+    sessionCookieExpired,
+  };
 }
 
 async function invite(email: string, role: 'viewer' | 'author' | 'approver' | 'admin', tenant = tenantId) {
@@ -195,7 +203,9 @@ describe('SSO sign-in against a real OpenID provider', () => {
     const invitation = await db().invitation.findFirstOrThrow({ where: { email: 'ann@acme.test' } });
     expect(invitation.acceptedUserId).toBe(user.id);
     const evidence = await db().evidence.findMany({ where: { tenantId, kind: 'membership' } });
-    expect(evidence.some((e) => e.decision === 'invitation_accepted' && JSON.parse(e.details ?? '{}').email === 'ann@acme.test')).toBe(true);
+    expect(evidence.some((e) => e.decision === 'invitation_accepted' && JSON.parse(e.details ?? '{}').email === 'ann@acme.test')).toBe(
+      true,
+    );
 
     // Signing in again reuses the user and the account.
     const again = await ssoSignIn('ann');
@@ -237,13 +247,18 @@ describe('SSO sign-in against a real OpenID provider', () => {
     await addMember({ tenantId, email: 'hank@acme.test', password: 'hank-password', role: 'viewer' });
     const gina = await ssoSignIn('gina');
     expect(gina.sessionUserEmail).toBe('gina@acme.test');
-    expect((await db().account.findMany({ where: { user: { email: 'gina@acme.test' } } })).map((a) => a.providerId).sort()).toEqual(['credential', 'sso']);
+    expect((await db().account.findMany({ where: { user: { email: 'gina@acme.test' } } })).map((a) => a.providerId).sort()).toEqual([
+      'credential',
+      'sso',
+    ]);
     expect(await membershipRole('gina@acme.test')).toBe('approver');
 
     const hank = await ssoSignIn('hank');
     expect(hank.error).toBe('sso_email_unverified');
     expect(hank.sessionUserEmail).toBeNull();
-    expect((await db().account.findMany({ where: { user: { email: 'hank@acme.test' } } })).map((a) => a.providerId)).toEqual(['credential']);
+    expect((await db().account.findMany({ where: { user: { email: 'hank@acme.test' } } })).map((a) => a.providerId)).toEqual([
+      'credential',
+    ]);
   });
 
   it('turns away a known user who belongs to no tenant, without a session', async () => {
@@ -265,7 +280,10 @@ describe('groups to roles', () => {
     expect((await ssoSignIn('erin')).error).toBeNull();
     expect(await membershipRole('erin@acme.test')).toBe('approver');
     const accepted = await db().evidence.findMany({ where: { tenantId, kind: 'membership' } });
-    const record = accepted.filter((e) => e.decision === 'invitation_accepted').map((e) => JSON.parse(e.details ?? '{}')).find((d) => d.email === 'erin@acme.test');
+    const record = accepted
+      .filter((e) => e.decision === 'invitation_accepted')
+      .map((e) => JSON.parse(e.details ?? '{}'))
+      .find((d) => d.email === 'erin@acme.test');
     expect(record).toMatchObject({ role: 'approver', invited_role: 'viewer' });
 
     // An admin changes the role; the next SSO sign-in sets it back to what the groups say.
@@ -277,7 +295,12 @@ describe('groups to roles', () => {
     expect(last.decision).toBe('member_role_changed');
     expect(last.actorUserId).toBeNull();
     expect(last.apiKeyId).toBeNull();
-    expect(JSON.parse(last.details ?? '{}')).toMatchObject({ email: 'erin@acme.test', old_role: 'viewer', new_role: 'approver', reason: 'sso_groups' });
+    expect(JSON.parse(last.details ?? '{}')).toMatchObject({
+      email: 'erin@acme.test',
+      old_role: 'viewer',
+      new_role: 'approver',
+      reason: 'sso_groups',
+    });
   });
 
   it('leaves the invited role when no group is mapped', async () => {
@@ -328,7 +351,13 @@ describe('when things go wrong', () => {
       const down = await start();
       expect(down.status).toBe(404);
       expect(((await down.json()) as { message?: string }).message).toBeTruthy();
-      second = await startTestOidcProvider({ port, redirectUris: [`${BASE}/api/auth/callback/sso`], accounts: ACCOUNTS, clientId: provider.clientId, clientSecret: provider.clientSecret });
+      second = await startTestOidcProvider({
+        port,
+        redirectUris: [`${BASE}/api/auth/callback/sso`],
+        accounts: ACCOUNTS,
+        clientId: provider.clientId,
+        clientSecret: provider.clientSecret,
+      });
       const up = await start();
       expect(up.status).toBe(200);
       const { url } = (await up.json()) as { url: string };

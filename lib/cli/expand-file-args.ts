@@ -27,7 +27,12 @@ export async function expandFileArgs(args: readonly string[], cwd = process.cwd(
   for (const arg of args) {
     const kind = await pathKind(path.resolve(cwd, arg));
     if (kind === 'directory') {
-      const found = await glob(DOCUMENT_FILE_PATTERN, { cwd: path.resolve(cwd, arg), onlyFiles: true, ignore: IGNORED, expandDirectories: false });
+      const found = await glob(DOCUMENT_FILE_PATTERN, {
+        cwd: path.resolve(cwd, arg),
+        onlyFiles: true,
+        ignore: IGNORED,
+        expandDirectories: false,
+      });
       if (found.length === 0) return { ok: false, message: `${arg} holds no .json, .yaml or .yml files.` };
       for (const file of found.sort()) add(path.join(arg, file));
     } else if (kind === 'missing' && isDynamicPattern(arg)) {

@@ -12,7 +12,11 @@ import type { SourceRange } from '@/lib/lint';
 const LITERAL_BLOCK_HEADER = /^\|(?:[1-9][+-]?|[+-][1-9]?)?(?:[ \t]+#.*)?$/;
 
 /** Returns a mapper from prompt ranges to file ranges, or undefined when there is no exact one. */
-export function promptBlockLocator(text: string, promptValue: SourceRange, prompt: string): ((range: SourceRange) => SourceRange | undefined) | undefined {
+export function promptBlockLocator(
+  text: string,
+  promptValue: SourceRange,
+  prompt: string,
+): ((range: SourceRange) => SourceRange | undefined) | undefined {
   const fileLines = text.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
   const header = fileLines[promptValue.startLine - 1]?.slice(promptValue.startColumn - 1).trimEnd();
   if (header === undefined || !LITERAL_BLOCK_HEADER.test(header)) return undefined;

@@ -10,7 +10,7 @@ import { guessDocumentKind } from './guess-document-kind';
 export const TEST_USAGE = [
   'Usage: toolgate test <files, directories or globs...>',
   '',
-  "Runs the test cases a contract or policy carries in its `tests` list: each example call must get",
+  'Runs the test cases a contract or policy carries in its `tests` list: each example call must get',
   'the decision (and rule, error codes) it expects from the same checks validate/pre runs.',
   'Exit status: 0 all cases pass, 1 a case fails or a contract does not compile, 2 usage error or unreadable file.',
 ].join('\n');
@@ -70,14 +70,18 @@ export async function runTestCommand(args: readonly string[], io: CliIo): Promis
       results = runPolicyTests(compiled.policy, compiled.policy.document.tests ?? []);
     } else {
       // A surface carries no test cases of its own; its tools' contracts and its policy do.
-      io.stdout(printable(`${file}: skipped: test cases run for contracts and policies (this is ${kind ? `a ${kind}` : 'neither'})`) + '\n');
+      io.stdout(
+        printable(`${file}: skipped: test cases run for contracts and policies (this is ${kind ? `a ${kind}` : 'neither'})`) + '\n',
+      );
       continue;
     }
     if (results.length === 0) io.stdout(printable(`${file}: no test cases`) + '\n');
     for (const result of results) {
       if (result.passed) passed += 1;
       else failed += 1;
-      io.stdout(printable(`${file}: ${result.passed ? 'pass' : 'FAIL'} ${result.name}${result.failure ? `: ${result.failure}` : ''}`) + '\n');
+      io.stdout(
+        printable(`${file}: ${result.passed ? 'pass' : 'FAIL'} ${result.name}${result.failure ? `: ${result.failure}` : ''}`) + '\n',
+      );
     }
   }
   io.stdout(`${passed} passed, ${failed} failed${broken ? `, ${broken} file${broken === 1 ? '' : 's'} could not run` : ''}\n`);

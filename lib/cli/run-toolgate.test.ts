@@ -32,8 +32,12 @@ const lookupArgs = (orderId: unknown) => ({ tenant_id: 'acme', order_id: orderId
 
 describe('toolgate test', () => {
   it('runs the cases a contract carries and exits 1 when one fails', async () => {
-    const passing = withTests([{ name: 'valid id', arguments: lookupArgs('ord_abc123'), context: { tenant_id: 'acme' }, expect: { decision: 'allow' } }]);
-    const failing = withTests([{ name: 'wrong expectation', arguments: lookupArgs(42), context: { tenant_id: 'acme' }, expect: { decision: 'allow' } }]);
+    const passing = withTests([
+      { name: 'valid id', arguments: lookupArgs('ord_abc123'), context: { tenant_id: 'acme' }, expect: { decision: 'allow' } },
+    ]);
+    const failing = withTests([
+      { name: 'wrong expectation', arguments: lookupArgs(42), context: { tenant_id: 'acme' }, expect: { decision: 'allow' } },
+    ]);
     const ok = await run(['test', 'ok.json'], { 'ok.json': passing });
     expect(ok).toMatchObject({ code: EXIT.ok, stdout: 'ok.json: pass valid id\n1 passed, 0 failed\n' });
     const bad = await run(['test', 'ok.json', 'bad.json'], { 'ok.json': passing, 'bad.json': failing });
@@ -45,13 +49,22 @@ describe('toolgate test', () => {
   it('runs the cases a policy carries, checking decision, deciding rule and transformed arguments', async () => {
     const policy = (expectations: Record<string, unknown>) =>
       `id: refunds\nversion: 1.0.0\nrules:\n  - id: cap\n    tools: [payments.refund]\n    when: "args.amount_cents > 100"\n    decision: transform\n    set: { amount_cents: 100 }\ntests:\n  - name: capped\n    tool: payments.refund\n    arguments: { amount_cents: 500 }\n    expect: ${JSON.stringify(expectations)}\n`;
-    const ok = await run(['test', 'p.yaml'], { 'p.yaml': policy({ decision: 'transform', rule: 'cap', arguments: { amount_cents: 100 } }) });
+    const ok = await run(['test', 'p.yaml'], {
+      'p.yaml': policy({ decision: 'transform', rule: 'cap', arguments: { amount_cents: 100 } }),
+    });
     expect(ok).toMatchObject({ code: EXIT.ok, stdout: 'p.yaml: pass capped\n1 passed, 0 failed\n' });
-    const bad = await run(['test', 'p.yaml'], { 'p.yaml': policy({ decision: 'transform', rule: 'other', arguments: { amount_cents: 50 } }) });
+    const bad = await run(['test', 'p.yaml'], {
+      'p.yaml': policy({ decision: 'transform', rule: 'other', arguments: { amount_cents: 50 } }),
+    });
     expect(bad.code).toBe(EXIT.errors);
-    expect(bad.stdout).toContain('p.yaml: FAIL capped: expected rule other to decide, got cap; expected arguments {"amount_cents":50}, got {"amount_cents":100}');
+    expect(bad.stdout).toContain(
+      'p.yaml: FAIL capped: expected rule other to decide, got cap; expected arguments {"amount_cents":50}, got {"amount_cents":100}',
+    );
     const surface = await run(['test', 's.json'], { 's.json': JSON.stringify({ id: 's', version: '1.0.0', tools: [] }) });
-    expect(surface).toMatchObject({ code: EXIT.ok, stdout: expect.stringContaining('s.json: skipped: test cases run for contracts and policies') });
+    expect(surface).toMatchObject({
+      code: EXIT.ok,
+      stdout: expect.stringContaining('s.json: skipped: test cases run for contracts and policies'),
+    });
   });
 
   it('exits 1 for a contract that does not compile and 2 for a missing file', async () => {
@@ -65,19 +78,34 @@ describe('toolgate', () => {
   it('prints usage and exits 2 without a command, 0 when asked for help', async () => {
     expect(await run([])).toMatchObject({ code: EXIT.usage, stdout: '', stderr: expect.stringMatching(/^Usage: toolgate <command>/) });
     expect(await run(['--help'])).toMatchObject({ code: EXIT.ok, stdout: expect.stringMatching(/^Usage: toolgate <command>/) });
-    expect(await run(['lint', '--help'])).toMatchObject({ code: EXIT.ok, stdout: expect.stringMatching(/^Usage: toolgate lint <files, directories or globs\.\.\.>/) });
+    expect(await run(['lint', '--help'])).toMatchObject({
+      code: EXIT.ok,
+      stdout: expect.stringMatching(/^Usage: toolgate lint <files, directories or globs\.\.\.>/),
+    });
   });
 
   it('refuses an unknown command', async () => {
-    expect(await run(['tset', 'a.json'])).toMatchObject({ code: EXIT.usage, stderr: expect.stringMatching(/^toolgate: unknown command "tset"\./) });
-    expect(await run(['__proto__'])).toMatchObject({ code: EXIT.usage, stderr: expect.stringMatching(/^toolgate: unknown command "__proto__"\./) });
+    expect(await run(['tset', 'a.json'])).toMatchObject({
+      code: EXIT.usage,
+      stderr: expect.stringMatching(/^toolgate: unknown command "tset"\./),
+    });
+    expect(await run(['__proto__'])).toMatchObject({
+      code: EXIT.usage,
+      stderr: expect.stringMatching(/^toolgate: unknown command "__proto__"\./),
+    });
   });
 });
 
 describe('parseLintArgs', () => {
   it('reads files and both option spellings; -- ends the options', () => {
-    expect(parseLintArgs(['a.json', '--format', 'sarif', '--kind=policy', 'b.yaml'])).toEqual({ ok: true, args: { files: ['a.json', 'b.yaml'], format: 'sarif', kind: 'policy' } });
-    expect(parseLintArgs(['--', '--format', 'a.json'])).toEqual({ ok: true, args: { files: ['--format', 'a.json'], format: 'text', kind: undefined } });
+    expect(parseLintArgs(['a.json', '--format', 'sarif', '--kind=policy', 'b.yaml'])).toEqual({
+      ok: true,
+      args: { files: ['a.json', 'b.yaml'], format: 'sarif', kind: 'policy' },
+    });
+    expect(parseLintArgs(['--', '--format', 'a.json'])).toEqual({
+      ok: true,
+      args: { files: ['--format', 'a.json'], format: 'text', kind: undefined },
+    });
   });
 
   it.each([
@@ -107,7 +135,11 @@ describe('toolgate lint', () => {
   });
 
   it('exits 0 on a clean document', async () => {
-    expect(await run(['lint', 'ok.json'], { 'ok.json': contract })).toEqual({ code: EXIT.ok, stdout: 'No problems in 1 file.\n', stderr: '' });
+    expect(await run(['lint', 'ok.json'], { 'ok.json': contract })).toEqual({
+      code: EXIT.ok,
+      stdout: 'No problems in 1 file.\n',
+      stderr: '',
+    });
   });
 
   it('exits 2 when a file cannot be read, still linting the others', async () => {
@@ -136,7 +168,11 @@ describe('toolgate lint', () => {
     };
     const found = io({ ok: true, files: ['c/a.json', 'c/b.json'] });
     expect(await runToolgate(['lint', 'c/'], found.io)).toBe(EXIT.errors);
-    expect(found.out()).toMatchObject({ seen: [['c/']], stdout: expect.stringMatching(/^c\/b\.json:4:1 error DOCUMENT_PARSE_ERROR[^]*in 2 files\.\n$/), stderr: '' });
+    expect(found.out()).toMatchObject({
+      seen: [['c/']],
+      stdout: expect.stringMatching(/^c\/b\.json:4:1 error DOCUMENT_PARSE_ERROR[^]*in 2 files\.\n$/),
+      stderr: '',
+    });
     const none = io({ ok: false, message: 'c/ holds no .json, .yaml or .yml files.' });
     expect(await runToolgate(['lint', '--format', 'sarif', 'c/'], none.io)).toBe(EXIT.usage);
     expect(none.out()).toMatchObject({ stdout: '', stderr: 'toolgate lint: c/ holds no .json, .yaml or .yml files.\n' });
@@ -175,10 +211,15 @@ describe('toolgate lint', () => {
   });
 
   it("describes each SARIF rule with the linters' own summary", async () => {
-    const result = await run(['lint', '--format', 'sarif', 'odd.yaml', 's.yaml'], { 'odd.yaml': 'name: x\n', 's.yaml': 'tools:\n  - name: lookup_order\n    description: Looks up an order.\n' });
+    const result = await run(['lint', '--format', 'sarif', 'odd.yaml', 's.yaml'], {
+      'odd.yaml': 'name: x\n',
+      's.yaml': 'tools:\n  - name: lookup_order\n    description: Looks up an order.\n',
+    });
     const rules = (JSON.parse(result.stdout) as SarifLog).runs[0]!.tool.driver.rules;
     expect(rules.find((r) => r.id === 'DOCUMENT_KIND_UNKNOWN')?.shortDescription.text).toBe(CLI_DIAGNOSTIC_CODES.DOCUMENT_KIND_UNKNOWN);
-    expect(rules.find((r) => r.id === 'TOOL_SURFACE_MISSING_ANNOTATIONS')?.shortDescription.text).toBe(SURFACE_LINT_CODES.TOOL_SURFACE_MISSING_ANNOTATIONS.summary);
+    expect(rules.find((r) => r.id === 'TOOL_SURFACE_MISSING_ANNOTATIONS')?.shortDescription.text).toBe(
+      SURFACE_LINT_CODES.TOOL_SURFACE_MISSING_ANNOTATIONS.summary,
+    );
   });
 
   it('says when it cannot tell the kind, and --kind settles it', async () => {
@@ -237,12 +278,25 @@ describe('prompt findings in a file', () => {
 
   it('lands on the exact line and column when the prompt is a YAML literal block', () => {
     const found = lintFile('s.yaml', surface).find((d) => d.code === 'TOOL_SURFACE_UNKNOWN_PROMPT_TOOL');
-    expect(found).toMatchObject({ target: 'prompt', range: { startLine: 2, startColumn: 6 }, promptAt: { startLine: 8, startColumn: 8, endLine: 8, endColumn: 25 } });
+    expect(found).toMatchObject({
+      target: 'prompt',
+      range: { startLine: 2, startColumn: 6 },
+      promptAt: { startLine: 8, startColumn: 8, endLine: 8, endColumn: 25 },
+    });
     expect(surface.split('\n')[7]!.slice(7, 24)).toBe('delete_everything');
   });
 
   it('falls back to the prompt value when the prompt is a JSON string', () => {
-    const json = JSON.stringify({ id: 'support', version: '1.0.0', tools: [{ name: 'lookup_order', description: 'Looks up an order.' }], system: 'You help.\nCall delete_everything(now).' }, null, 2);
+    const json = JSON.stringify(
+      {
+        id: 'support',
+        version: '1.0.0',
+        tools: [{ name: 'lookup_order', description: 'Looks up an order.' }],
+        system: 'You help.\nCall delete_everything(now).',
+      },
+      null,
+      2,
+    );
     const found = lintFile('s.json', json).find((d) => d.code === 'TOOL_SURFACE_UNKNOWN_PROMPT_TOOL');
     const systemLine = json.split('\n').findIndex((line) => line.includes('"system"')) + 1;
     expect(found).toMatchObject({ target: 'prompt', range: { startLine: 2 }, promptAt: { startLine: systemLine } });
@@ -251,7 +305,12 @@ describe('prompt findings in a file', () => {
 
 describe('promptBlockLocator', () => {
   const value = (startLine: number, startColumn: number) => ({ startLine, startColumn, endLine: startLine + 3, endColumn: 1 });
-  const at = (line: number, column: number, length = 1) => ({ startLine: line, startColumn: column, endLine: line, endColumn: column + length });
+  const at = (line: number, column: number, length = 1) => ({
+    startLine: line,
+    startColumn: column,
+    endLine: line,
+    endColumn: column + length,
+  });
 
   it.each(['|', '|-', '|+', '|2', '|-2', '| # a comment'])('maps through a %s block, checking every line against the prompt', (header) => {
     const text = `a: 1\nsystem: ${header}\n    indented more\n  second line\n`;

@@ -1,7 +1,14 @@
 import { detectFormat, lintDocument, parseDocument, type Diagnostic, type DocumentFormat, type DocumentKind } from '@/lib/lint';
 import { CONTRACT_LINT_CODES } from '@/lib/lint/contract';
 import { DOCUMENT_CODES } from '@/lib/lint/parse-document';
-import { fileRange, formatDiagnosticsJson, formatDiagnosticsText, formatSummary, printable, type FileDiagnostic } from '@/lib/lint/format-diagnostics';
+import {
+  fileRange,
+  formatDiagnosticsJson,
+  formatDiagnosticsText,
+  formatSummary,
+  printable,
+  type FileDiagnostic,
+} from '@/lib/lint/format-diagnostics';
 import { POLICY_LINT_CODES } from '@/lib/lint/policy';
 import { buildSarifLog } from '@/lib/lint/sarif';
 import { SURFACE_LINT_CODES } from '@/lib/lint/surface';
@@ -44,7 +51,7 @@ const COMMANDS: Record<string, Command> = {
       '  --format  text (default): one "file:line:col severity CODE message" line per finding;',
       '            json: one array of {file, code, severity, message, path, range, target};',
       '            sarif: a SARIF 2.1.0 log for code scanning.',
-      '  --kind    what every file is; by default each file\'s kind is read from its fields',
+      "  --kind    what every file is; by default each file's kind is read from its fields",
       '            (input + annotations: contract; tools: surface; capability, rules, approval',
       '            or arg_constraints: policy).',
       'Exit status: 0 no errors (warnings allowed), 1 error diagnostics, 2 usage error, unreadable file,',
@@ -54,7 +61,10 @@ const COMMANDS: Record<string, Command> = {
   },
   test: { usage: TEST_USAGE, run: runTestCommand },
   // Imported when run: the linter's commands never load the database client.
-  tenants: { usage: 'Usage: toolgate tenants create|list (see toolgate tenants --help)', run: async (args, io) => (await import('./tenants-command')).runTenantsCommand(args, io) },
+  tenants: {
+    usage: 'Usage: toolgate tenants create|list (see toolgate tenants --help)',
+    run: async (args, io) => (await import('./tenants-command')).runTenantsCommand(args, io),
+  },
 };
 
 const USAGE = [
@@ -110,10 +120,12 @@ export function parseLintArgs(args: readonly string[]): { ok: true; args: LintAr
     const value = eq === -1 ? args[(i += 1)] : arg.slice(eq + 1);
     if (value === undefined || value === '') return { ok: false, help: false, message: `${flag} needs a value.` };
     if (flag === '--format') {
-      if (!(FORMATS as readonly string[]).includes(value)) return { ok: false, help: false, message: `--format must be one of ${FORMATS.join(', ')}; got "${printable(value)}".` };
+      if (!(FORMATS as readonly string[]).includes(value))
+        return { ok: false, help: false, message: `--format must be one of ${FORMATS.join(', ')}; got "${printable(value)}".` };
       format = value as OutputFormat;
     } else {
-      if (!(KINDS as readonly string[]).includes(value)) return { ok: false, help: false, message: `--kind must be one of ${KINDS.join(', ')}; got "${printable(value)}".` };
+      if (!(KINDS as readonly string[]).includes(value))
+        return { ok: false, help: false, message: `--kind must be one of ${KINDS.join(', ')}; got "${printable(value)}".` };
       kind = value as DocumentKind;
     }
   }
@@ -142,7 +154,8 @@ export function lintFile(file: string, text: string, kind?: DocumentKind): FileD
       {
         code: 'DOCUMENT_KIND_UNKNOWN',
         severity: 'error',
-        message: 'Cannot tell what this document is: a contract has "input" and "annotations", a surface has "tools", a policy has "capability", "rules", "approval" or "arg_constraints". Pass --kind to say.',
+        message:
+          'Cannot tell what this document is: a contract has "input" and "annotations", a surface has "tools", a policy has "capability", "rules", "approval" or "arg_constraints". Pass --kind to say.',
         path: '$',
         range: parsed.locate([]),
         target: 'document',
@@ -154,7 +167,10 @@ export function lintFile(file: string, text: string, kind?: DocumentKind): FileD
   // Prompt findings are ranged in the prompt text; in a file, the prompt is the `system` value.
   const promptValue = parsed.locate(['system'], 'value');
   const prompt = ownValue(parsed.value, 'system');
-  const exact = diagnostics.some((d) => d.target === 'prompt') && typeof prompt === 'string' ? promptBlockLocator(body, promptValue, prompt) : undefined;
+  const exact =
+    diagnostics.some((d) => d.target === 'prompt') && typeof prompt === 'string'
+      ? promptBlockLocator(body, promptValue, prompt)
+      : undefined;
   const promptAt = (d: Diagnostic) => exact?.(d.range) ?? promptValue;
   const located: FileDiagnostic[] = diagnostics.map((d) => ({ file, ...d, ...(d.target === 'prompt' ? { promptAt: promptAt(d) } : {}) }));
   const line = (d: FileDiagnostic) => fileRange(d) ?? { startLine: 1, startColumn: 1 };
@@ -195,10 +211,12 @@ async function runLint(args: readonly string[], io: CliIo): Promise<number> {
 
   const linted = files.length - unreadable.length;
   if (format === 'json') io.stdout(`${formatDiagnosticsJson(diagnostics)}\n`);
-  else if (format === 'sarif') io.stdout(`${JSON.stringify(buildSarifLog(diagnostics, { toolVersion: io.toolVersion, describeRule, unreadable }), null, 2)}\n`);
+  else if (format === 'sarif')
+    io.stdout(`${JSON.stringify(buildSarifLog(diagnostics, { toolVersion: io.toolVersion, describeRule, unreadable }), null, 2)}\n`);
   else {
     // A summary of what was linted, never "No problems in 0 files" beside a file it could not read.
-    const skipped = unreadable.length > 0 ? ` ${unreadable.length} of ${files.length} file${files.length === 1 ? '' : 's'} could not be read.` : '';
+    const skipped =
+      unreadable.length > 0 ? ` ${unreadable.length} of ${files.length} file${files.length === 1 ? '' : 's'} could not be read.` : '';
     const summary = linted > 0 ? `${formatSummary(diagnostics, linted)}${skipped}` : `Nothing linted:${skipped}`;
     io.stdout(`${diagnostics.length > 0 ? `${formatDiagnosticsText(diagnostics)}\n` : ''}${summary}\n`);
   }
@@ -209,7 +227,9 @@ async function runLint(args: readonly string[], io: CliIo): Promise<number> {
 
 // SARIF rules carry a one-line description each: the linters' own registries supply them.
 const RULE_SUMMARIES = new Map<string, string>([
-  ...Object.entries({ ...DOCUMENT_CODES, ...CONTRACT_LINT_CODES, ...POLICY_LINT_CODES, ...SURFACE_LINT_CODES }).map(([code, rule]): [string, string] => [code, rule.summary]),
+  ...Object.entries({ ...DOCUMENT_CODES, ...CONTRACT_LINT_CODES, ...POLICY_LINT_CODES, ...SURFACE_LINT_CODES }).map(
+    ([code, rule]): [string, string] => [code, rule.summary],
+  ),
   ...Object.entries(CLI_DIAGNOSTIC_CODES),
 ]);
 

@@ -10,7 +10,11 @@ import { acceptInvitationHandler as accept } from '@/lib/api/handlers/members';
 async function run(argv: string[]) {
   let stdout = '';
   let stderr = '';
-  const code = await runToolgate(argv, { readFile: async () => '', stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+  const code = await runToolgate(argv, {
+    readFile: async () => '',
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+  });
   return { code, stdout, stderr };
 }
 
@@ -19,7 +23,9 @@ describe('toolgate tenants (in process, on the test database)', () => {
     const result = await run(['tenants', 'create', 'cli-acme', '--name', 'Acme from the CLI', '--admin', ' Ops@Acme.TEST ']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Created tenant "cli-acme" \(Acme from the CLI\)\.\nInvitation for its admin ops@acme\.test \(single use, expires \S+\):\n {2}http:\/\/localhost:3000\/invite\/[A-Za-z0-9_-]{43}\nNot e-mailed \(TOOLGATE_SMTP_URL is not set\): pass the link on yourself\.\n$/);
+    expect(result.stdout).toMatch(
+      /^Created tenant "cli-acme" \(Acme from the CLI\)\.\nInvitation for its admin ops@acme\.test \(single use, expires \S+\):\n {2}http:\/\/localhost:3000\/invite\/[A-Za-z0-9_-]{43}\nNot e-mailed \(TOOLGATE_SMTP_URL is not set\): pass the link on yourself\.\n$/,
+    );
     const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: 'cli-acme' } });
     const record = await db().evidence.findFirstOrThrow({ where: { tenantId: tenant.id, kind: 'membership' } });
     expect(record).toMatchObject({ decision: 'member_invited', actorUserId: null, apiKeyId: null });
@@ -35,7 +41,10 @@ describe('toolgate tenants (in process, on the test database)', () => {
 
   it('refuses an existing slug (exit 1) and a bad slug or email (exit 2), creating nothing', async () => {
     const before = await db().tenant.count();
-    expect(await run(['tenants', 'create', 'cli-acme', '--admin', 'other@acme.test'])).toMatchObject({ code: 1, stderr: 'toolgate tenants: a tenant "cli-acme" exists already; nothing was changed.\n' });
+    expect(await run(['tenants', 'create', 'cli-acme', '--admin', 'other@acme.test'])).toMatchObject({
+      code: 1,
+      stderr: 'toolgate tenants: a tenant "cli-acme" exists already; nothing was changed.\n',
+    });
     expect((await run(['tenants', 'create', 'Not A Slug', '--admin', 'a@b.test'])).code).toBe(2);
     expect((await run(['tenants', 'create', 'fine-slug', '--admin', 'not-an-email'])).code).toBe(2);
     expect(await db().tenant.count()).toBe(before);
@@ -54,7 +63,10 @@ describe('npx toolgate tenants (a child process)', () => {
   it('applies migrations and runs against DATABASE_URL', async () => {
     const bin = path.resolve(__dirname, '../../bin/toolgate.mjs');
     const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [bin, 'tenants', 'create', 'cli-child', '--admin', 'child@acme.test'], { env: { ...process.env, VITEST: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [bin, 'tenants', 'create', 'cli-child', '--admin', 'child@acme.test'], {
+        env: { ...process.env, VITEST: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -5,14 +5,26 @@ import { parseTenantsArgs, TENANTS_USAGE } from './tenants-command';
 async function run(argv: string[]) {
   let stdout = '';
   let stderr = '';
-  const code = await runToolgate(argv, { readFile: async () => '', stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+  const code = await runToolgate(argv, {
+    readFile: async () => '',
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+  });
   return { code, stdout, stderr };
 }
 
 describe('parseTenantsArgs', () => {
   it('reads create with both option spellings, and list', () => {
-    expect(parseTenantsArgs(['create', 'acme', '--name', 'Acme Inc', '--admin=ops@acme.test'])).toEqual({ ok: true, command: 'create', args: { slug: 'acme', name: 'Acme Inc', admin: 'ops@acme.test' } });
-    expect(parseTenantsArgs(['create', '--admin', 'ops@acme.test', 'acme'])).toEqual({ ok: true, command: 'create', args: { slug: 'acme', name: undefined, admin: 'ops@acme.test' } });
+    expect(parseTenantsArgs(['create', 'acme', '--name', 'Acme Inc', '--admin=ops@acme.test'])).toEqual({
+      ok: true,
+      command: 'create',
+      args: { slug: 'acme', name: 'Acme Inc', admin: 'ops@acme.test' },
+    });
+    expect(parseTenantsArgs(['create', '--admin', 'ops@acme.test', 'acme'])).toEqual({
+      ok: true,
+      command: 'create',
+      args: { slug: 'acme', name: undefined, admin: 'ops@acme.test' },
+    });
     expect(parseTenantsArgs(['list'])).toEqual({ ok: true, command: 'list' });
   });
 

@@ -12,7 +12,7 @@ export const TENANTS_USAGE = [
   '',
   'Instance administration on DATABASE_URL (default ./data/toolgate.db); migrations are applied first.',
   '  create  creates the tenant and an invitation for its first admin, and prints the link',
-  '          (also e-mailed when TOOLGATE_SMTP_URL is set). Recorded in the tenant\'s evidence',
+  "          (also e-mailed when TOOLGATE_SMTP_URL is set). Recorded in the tenant's evidence",
   '          with the actor "system".',
   '  list    every tenant: slug, name, members, created.',
   'Exit status: 0 done, 1 refused (e.g. the slug exists), 2 usage error.',
@@ -22,7 +22,9 @@ const EXIT = { ok: 0, refused: 1, usage: 2 } as const;
 
 type CreateArgs = { slug: string; name?: string; admin: string };
 
-export function parseTenantsArgs(args: readonly string[]): { ok: true; command: 'list' } | { ok: true; command: 'create'; args: CreateArgs } | { ok: false; help: boolean; message: string } {
+export function parseTenantsArgs(
+  args: readonly string[],
+): { ok: true; command: 'list' } | { ok: true; command: 'create'; args: CreateArgs } | { ok: false; help: boolean; message: string } {
   const [sub, ...rest] = args;
   if (sub === undefined) return { ok: false, help: false, message: 'Name a subcommand: create or list.' };
   if (sub === '--help' || sub === '-h') return { ok: false, help: true, message: TENANTS_USAGE };
@@ -47,7 +49,8 @@ export function parseTenantsArgs(args: readonly string[]): { ok: true; command: 
     if (value === undefined || value === '') return { ok: false, help: false, message: `${flag} needs a value.` };
     options[flag === '--name' ? 'name' : 'admin'] = value;
   }
-  if (positional.length !== 1) return { ok: false, help: false, message: positional.length === 0 ? 'Name the tenant\'s slug.' : 'Give exactly one slug.' };
+  if (positional.length !== 1)
+    return { ok: false, help: false, message: positional.length === 0 ? "Name the tenant's slug." : 'Give exactly one slug.' };
   if (!options.admin) return { ok: false, help: false, message: 'Name the first admin with --admin <email>.' };
   return { ok: true, command: 'create', args: { slug: positional[0] as string, name: options.name, admin: options.admin } };
 }
@@ -76,12 +79,18 @@ export async function runTenantsCommand(args: readonly string[], io: CliIo): Pro
 
 async function listTenants(io: CliIo): Promise<number> {
   const { db } = await import('../db');
-  const tenants = await db().tenant.findMany({ orderBy: [{ createdAt: 'asc' }, { slug: 'asc' }], select: { slug: true, name: true, createdAt: true, _count: { select: { memberships: true } } } });
+  const tenants = await db().tenant.findMany({
+    orderBy: [{ createdAt: 'asc' }, { slug: 'asc' }],
+    select: { slug: true, name: true, createdAt: true, _count: { select: { memberships: true } } },
+  });
   if (tenants.length === 0) {
     io.stdout('No tenants yet. Create one with: toolgate tenants create <slug> --admin <email>\n');
     return EXIT.ok;
   }
-  const rows = [['SLUG', 'NAME', 'MEMBERS', 'CREATED'], ...tenants.map((t) => [t.slug, t.name, String(t._count.memberships), t.createdAt.toISOString()])];
+  const rows = [
+    ['SLUG', 'NAME', 'MEMBERS', 'CREATED'],
+    ...tenants.map((t) => [t.slug, t.name, String(t._count.memberships), t.createdAt.toISOString()]),
+  ];
   const widths = [0, 1, 2].map((col) => Math.max(...rows.map((r) => (r[col] as string).length)));
   io.stdout(`${rows.map((r) => r.map((cell, col) => (col < 3 ? cell.padEnd(widths[col] as number) : cell)).join('  ')).join('\n')}\n`);
   return EXIT.ok;
@@ -129,7 +138,11 @@ async function createTenantWithAdmin(args: CreateArgs, io: CliIo): Promise<numbe
         `Created tenant "${tenant.slug}" (${tenant.name}).`,
         `Invitation for its admin ${email.data} (single use, expires ${invited.invitation.expiresAt.toISOString()}):`,
         `  ${invited.url}`,
-        invited.mail.sent ? `E-mailed to ${email.data}.` : invited.mail.reason === 'failed' ? `The e-mail could not be sent (${invited.mail.error ?? 'unknown error'}); pass the link on yourself.` : 'Not e-mailed (TOOLGATE_SMTP_URL is not set): pass the link on yourself.',
+        invited.mail.sent
+          ? `E-mailed to ${email.data}.`
+          : invited.mail.reason === 'failed'
+            ? `The e-mail could not be sent (${invited.mail.error ?? 'unknown error'}); pass the link on yourself.`
+            : 'Not e-mailed (TOOLGATE_SMTP_URL is not set): pass the link on yourself.',
         '',
       ].join('\n'),
     );

@@ -83,7 +83,13 @@ describe('bin/toolgate.mjs', () => {
     expect(log.runs[0]!.tool.driver).toEqual({
       name: 'toolgate',
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
-      rules: [{ id: 'DOCUMENT_DUPLICATE_KEY', shortDescription: { text: 'An object has the same key twice.' }, defaultConfiguration: { level: 'error' } }],
+      rules: [
+        {
+          id: 'DOCUMENT_DUPLICATE_KEY',
+          shortDescription: { text: 'An object has the same key twice.' },
+          defaultConfiguration: { level: 'error' },
+        },
+      ],
     });
     expect(log.runs[0]!.results).toEqual([
       {
@@ -91,7 +97,14 @@ describe('bin/toolgate.mjs', () => {
         ruleIndex: 0,
         level: 'error',
         message: { text: 'JSON syntax: Duplicate key "id"' },
-        locations: [{ physicalLocation: { artifactLocation: { uri: 'contracts/dup.json' }, region: { startLine: 3, startColumn: 3, endLine: 3, endColumn: 4 } } }],
+        locations: [
+          {
+            physicalLocation: {
+              artifactLocation: { uri: 'contracts/dup.json' },
+              region: { startLine: 3, startColumn: 3, endLine: 3, endColumn: 4 },
+            },
+          },
+        ],
         properties: { jsonPath: '$', target: 'document' },
       },
     ]);
@@ -102,16 +115,32 @@ describe('bin/toolgate.mjs', () => {
     expect(sarif.code).toBe(1);
     const log = JSON.parse(sarif.stdout) as SarifLog;
     expect(log.runs[0]!.results.map((r) => r.locations[0]!.physicalLocation.artifactLocation.uri)).toEqual(['contracts/dup.json']);
-    expect(await toolgate('lint', 'contracts')).toEqual({ code: 1, stdout: 'contracts/dup.json:3:3 error DOCUMENT_DUPLICATE_KEY JSON syntax: Duplicate key "id"\n1 error in 3 files.\n', stderr: '' });
+    expect(await toolgate('lint', 'contracts')).toEqual({
+      code: 1,
+      stdout: 'contracts/dup.json:3:3 error DOCUMENT_DUPLICATE_KEY JSON syntax: Duplicate key "id"\n1 error in 3 files.\n',
+      stderr: '',
+    });
     expect(await toolgate('lint', 'contracts/**/look*.{json,yaml}')).toEqual({ code: 0, stdout: 'No problems in 2 files.\n', stderr: '' });
     const tests = await toolgate('test', 'contracts/nested');
     expect(tests).toMatchObject({ code: 0, stdout: 'contracts/nested/lookup.yaml: no test cases\n0 passed, 0 failed\n' });
   }, 60_000);
 
   it('exits 2, with a message and no summary, on a directory or glob with no documents', async () => {
-    expect(await toolgate('lint', 'empty')).toEqual({ code: 2, stdout: '', stderr: 'toolgate lint: empty holds no .json, .yaml or .yml files.\n' });
-    expect(await toolgate('lint', '--format', 'sarif', 'contracts/*.yml')).toEqual({ code: 2, stdout: '', stderr: 'toolgate lint: No file matches contracts/*.yml.\n' });
-    expect(await toolgate('test', 'empty')).toEqual({ code: 2, stdout: '', stderr: 'toolgate test: empty holds no .json, .yaml or .yml files.\n' });
+    expect(await toolgate('lint', 'empty')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'toolgate lint: empty holds no .json, .yaml or .yml files.\n',
+    });
+    expect(await toolgate('lint', '--format', 'sarif', 'contracts/*.yml')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'toolgate lint: No file matches contracts/*.yml.\n',
+    });
+    expect(await toolgate('test', 'empty')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'toolgate test: empty holds no .json, .yaml or .yml files.\n',
+    });
   }, 60_000);
 
   it('exits 2 on a missing file or a usage error', async () => {

@@ -18,5 +18,9 @@ export async function createConfirmation(options: { binding: CallBinding; ttlSec
       expiresAt: new Date(Date.now() + options.ttlSeconds * 1000),
     },
   });
-  return { id: row.id, confirmation_token: issueCallToken(options.secret, 'confirmation', row.id, binding), expires_at: row.expiresAt.toISOString() };
+  return {
+    id: row.id,
+    confirmation_token: issueCallToken(options.secret, 'confirmation', row.id, binding),
+    expires_at: row.expiresAt.toISOString(),
+  };
 }

@@ -4,9 +4,7 @@ import { canonicalJson, hashCanonical, sha256Hex } from './canonical-json';
 
 describe('canonicalJson', () => {
   it('sorts keys, drops whitespace and serializes numbers as ECMAScript does', () => {
-    expect(canonicalJson({ b: [1, 2.5, -0, 1e21], a: { d: null, c: 'x"y' } })).toBe(
-      '{"a":{"c":"x\\"y","d":null},"b":[1,2.5,0,1e+21]}',
-    );
+    expect(canonicalJson({ b: [1, 2.5, -0, 1e21], a: { d: null, c: 'x"y' } })).toBe('{"a":{"c":"x\\"y","d":null},"b":[1,2.5,0,1e+21]}');
     expect(canonicalJson({ a: undefined, b: true })).toBe('{"b":true}');
   });
 

@@ -9,9 +9,7 @@ import type { ContractCondition } from './contract-schema';
 
 export type ConditionPhase = 'pre' | 'post';
 
-export type ConditionOutcome =
-  | { ok: true; holds: boolean }
-  | { ok: false; error: string };
+export type ConditionOutcome = { ok: true; holds: boolean } | { ok: false; error: string };
 
 export type CompiledCondition = ContractCondition & {
   evaluate(activation: Record<string, unknown>): ConditionOutcome;
@@ -23,9 +21,7 @@ const environmentOptions = {
   limits: { maxAstNodes: 2000, maxDepth: 64 },
 };
 // Declaring exactly these variables makes the type checker reject any other identifier.
-const preEnvironment = new Environment(environmentOptions)
-  .registerVariable('args', 'map')
-  .registerVariable('context', 'map');
+const preEnvironment = new Environment(environmentOptions).registerVariable('args', 'map').registerVariable('context', 'map');
 const postEnvironment = new Environment(environmentOptions)
   .registerVariable('args', 'map')
   .registerVariable('context', 'map')
@@ -77,9 +73,7 @@ function firstLine(error: unknown): string {
   return (text.split('\n')[0] ?? text).slice(0, 300);
 }
 
-export type ConditionCompileResult =
-  | { ok: true; condition: CompiledCondition }
-  | { ok: false; message: string };
+export type ConditionCompileResult = { ok: true; condition: CompiledCondition } | { ok: false; message: string };
 
 export function compileCondition(condition: ContractCondition, phase: ConditionPhase): ConditionCompileResult {
   const environment = phase === 'pre' ? preEnvironment : postEnvironment;

@@ -87,7 +87,9 @@ describe('compileContract', () => {
     expect(problemCodes(baseContract({ output: { minimum: 'one' } }))).toEqual(['CONTRACT_OUTPUT_SCHEMA_INVALID']);
     expect(problemCodes(baseContract({ errors: { required: 'code' } }))).toEqual(['CONTRACT_ERRORS_SCHEMA_INVALID']);
     // A $schema naming a draft Ajv has not loaded is the author's mistake, not a crash.
-    expect(problemCodes(baseContract({ input: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' } }))).toEqual(['CONTRACT_INPUT_SCHEMA_INVALID']);
+    expect(problemCodes(baseContract({ input: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' } }))).toEqual([
+      'CONTRACT_INPUT_SCHEMA_INVALID',
+    ]);
     expect(problemCodes(baseContract({ input: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' } }))).toEqual([]);
     expect(problemCodes(baseContract({ output: { type: 'object' }, errors: { type: 'object' } }))).toEqual([]);
   });
@@ -99,8 +101,7 @@ describe('compileContract', () => {
   });
 
   it('CONTRACT_REGEX_UNSAFE: patterns RE2 cannot run are refused, not crashed on', () => {
-    const withPattern = (pattern: string) =>
-      baseContract({ input: { type: 'object', properties: { s: { type: 'string', pattern } } } });
+    const withPattern = (pattern: string) => baseContract({ input: { type: 'object', properties: { s: { type: 'string', pattern } } } });
     const result = compileContract(withPattern('(a)\\1'));
     expect(result).toMatchObject({ ok: false, problems: [{ code: 'CONTRACT_REGEX_UNSAFE', path: '$.input.properties.s.pattern' }] });
     expect(problemCodes(withPattern('^(?=a)a$'))).toEqual(['CONTRACT_REGEX_UNSAFE']);
@@ -124,20 +125,58 @@ describe('compileContract', () => {
   });
 
   it('resolves a $ref to the $id of a schema embedded in the same document, without any network', () => {
-    const relative = compiled(baseContract({ input: { $id: 'https://schemas.example/order.json', type: 'object', properties: { sku: { $ref: 'sku.json' } }, $defs: { sku: { $id: 'sku.json', type: 'string', pattern: '^[A-Z]{3}$' } } } }));
+    const relative = compiled(
+      baseContract({
+        input: {
+          $id: 'https://schemas.example/order.json',
+          type: 'object',
+          properties: { sku: { $ref: 'sku.json' } },
+          $defs: { sku: { $id: 'sku.json', type: 'string', pattern: '^[A-Z]{3}$' } },
+        },
+      }),
+    );
     expect(relative.checkInput({ sku: 'ABC' })).toEqual([]);
     expect(relative.checkInput({ sku: 'abc' }).map((i) => [i.code, i.path])).toEqual([['AXAG_PATTERN_MISMATCH', '$.sku']]);
-    const urn = compiled(baseContract({ input: { type: 'object', properties: { n: { $ref: 'urn:toolgate:lib#/$defs/small' }, m: { $ref: 'urn:toolgate:lib#big' } }, $defs: { lib: { $id: 'urn:toolgate:lib', $defs: { small: { maximum: 5 }, large: { $anchor: 'big', minimum: 100 } } } } } }));
-    expect(urn.checkInput({ n: 6, m: 50 }).map((i) => [i.code, i.path]).sort()).toEqual([['AXAG_OUT_OF_RANGE', '$.m'], ['AXAG_OUT_OF_RANGE', '$.n']]);
+    const urn = compiled(
+      baseContract({
+        input: {
+          type: 'object',
+          properties: { n: { $ref: 'urn:toolgate:lib#/$defs/small' }, m: { $ref: 'urn:toolgate:lib#big' } },
+          $defs: { lib: { $id: 'urn:toolgate:lib', $defs: { small: { maximum: 5 }, large: { $anchor: 'big', minimum: 100 } } } },
+        },
+      }),
+    );
+    expect(
+      urn
+        .checkInput({ n: 6, m: 50 })
+        .map((i) => [i.code, i.path])
+        .sort(),
+    ).toEqual([
+      ['AXAG_OUT_OF_RANGE', '$.m'],
+      ['AXAG_OUT_OF_RANGE', '$.n'],
+    ]);
     // Near twins: an id nobody embeds, the same name under another base, and an $id inside data.
-    expect(problemCodes(baseContract({ input: { type: 'object', properties: { a: { $ref: 'urn:toolgate:elsewhere' } } } }))).toEqual(['CONTRACT_REMOTE_REF']);
-    expect(problemCodes(baseContract({ input: { $id: 'https://schemas.example/a/root.json', properties: { a: { $ref: 'https://schemas.example/b/sku.json' } }, $defs: { sku: { $id: 'sku.json' } } } }))).toEqual(['CONTRACT_REMOTE_REF']);
-    expect(problemCodes(baseContract({ input: { properties: { a: { $ref: 'urn:x:y' } }, const: { $id: 'urn:x:y' } } }))).toEqual(['CONTRACT_REMOTE_REF']);
+    expect(problemCodes(baseContract({ input: { type: 'object', properties: { a: { $ref: 'urn:toolgate:elsewhere' } } } }))).toEqual([
+      'CONTRACT_REMOTE_REF',
+    ]);
+    expect(
+      problemCodes(
+        baseContract({
+          input: {
+            $id: 'https://schemas.example/a/root.json',
+            properties: { a: { $ref: 'https://schemas.example/b/sku.json' } },
+            $defs: { sku: { $id: 'sku.json' } },
+          },
+        }),
+      ),
+    ).toEqual(['CONTRACT_REMOTE_REF']);
+    expect(problemCodes(baseContract({ input: { properties: { a: { $ref: 'urn:x:y' } }, const: { $id: 'urn:x:y' } } }))).toEqual([
+      'CONTRACT_REMOTE_REF',
+    ]);
   });
 
   it('CONTRACT_EXPRESSION_INVALID: syntax, unknown variables, non-boolean, refused functions', () => {
-    const pre = (expression: string) =>
-      baseContract({ preconditions: [{ id: 'c', expression, message: 'm' }] });
+    const pre = (expression: string) => baseContract({ preconditions: [{ id: 'c', expression, message: 'm' }] });
     expect(problemCodes(pre('args.x >'))).toEqual(['CONTRACT_EXPRESSION_INVALID']);
     expect(problemCodes(pre('secrets.key == "x"'))).toEqual(['CONTRACT_EXPRESSION_INVALID']);
     expect(problemCodes(pre('result.ok'))).toEqual(['CONTRACT_EXPRESSION_INVALID']);
@@ -157,9 +196,16 @@ describe('compileContract', () => {
 
   it('documents every problem code it can produce', () => {
     expect(Object.keys(CONTRACT_PROBLEM_CODES).sort()).toEqual([
-      'CONTRACT_DATA_REF', 'CONTRACT_ERRORS_SCHEMA_INVALID', 'CONTRACT_EXPRESSION_INVALID',
-      'CONTRACT_INPUT_SCHEMA_INVALID', 'CONTRACT_OUTPUT_SCHEMA_INVALID', 'CONTRACT_REGEX_UNSAFE',
-      'CONTRACT_REMOTE_REF', 'CONTRACT_SCHEMA_INVALID', 'CONTRACT_SCOPE_PATH_UNKNOWN', 'CONTRACT_TOO_LARGE',
+      'CONTRACT_DATA_REF',
+      'CONTRACT_ERRORS_SCHEMA_INVALID',
+      'CONTRACT_EXPRESSION_INVALID',
+      'CONTRACT_INPUT_SCHEMA_INVALID',
+      'CONTRACT_OUTPUT_SCHEMA_INVALID',
+      'CONTRACT_REGEX_UNSAFE',
+      'CONTRACT_REMOTE_REF',
+      'CONTRACT_SCHEMA_INVALID',
+      'CONTRACT_SCOPE_PATH_UNKNOWN',
+      'CONTRACT_TOO_LARGE',
     ]);
   });
 
@@ -175,43 +221,84 @@ describe('compileContract', () => {
   });
 
   it('reads presence and properties from own keys only, never through the prototype', () => {
-    const required = compiled(baseContract({ input: { type: 'object', required: ['constructor', 'toString', '__proto__'], properties: { constructor: { type: 'integer' }, toString: { type: 'string' } } } }));
+    const required = compiled(
+      baseContract({
+        input: {
+          type: 'object',
+          required: ['constructor', 'toString', '__proto__'],
+          properties: { constructor: { type: 'integer' }, toString: { type: 'string' } },
+        },
+      }),
+    );
     const paths = (json: string) => required.checkInput(JSON.parse(json)).map((i) => `${i.code} ${i.path}`);
     expect(paths('{}')).toEqual(['AXAG_MISSING_PARAM $.constructor', 'AXAG_MISSING_PARAM $.toString', 'AXAG_MISSING_PARAM $.__proto__']);
     expect(paths('{"constructor":1}')).toEqual(['AXAG_MISSING_PARAM $.toString', 'AXAG_MISSING_PARAM $.__proto__']);
-    expect(paths('{"__proto__":{"constructor":1,"toString":"x"}}')).toEqual(['AXAG_MISSING_PARAM $.constructor', 'AXAG_MISSING_PARAM $.toString']);
+    expect(paths('{"__proto__":{"constructor":1,"toString":"x"}}')).toEqual([
+      'AXAG_MISSING_PARAM $.constructor',
+      'AXAG_MISSING_PARAM $.toString',
+    ]);
     expect(paths('{"constructor":1,"toString":"x","__proto__":{}}')).toEqual([]);
     // Declared but optional: {} does not carry Object.prototype's members as values to type-check.
-    const optional = compiled(baseContract({ input: { type: 'object', properties: { constructor: { type: 'integer' }, hasOwnProperty: { type: 'string' } }, dependentRequired: { toString: ['constructor'] } } }));
+    const optional = compiled(
+      baseContract({
+        input: {
+          type: 'object',
+          properties: { constructor: { type: 'integer' }, hasOwnProperty: { type: 'string' } },
+          dependentRequired: { toString: ['constructor'] },
+        },
+      }),
+    );
     expect(optional.checkInput({})).toEqual([]);
-    expect(optional.checkInput(JSON.parse('{"toString":"x"}')).map((i) => `${i.code} ${i.path}`)).toEqual(['AXAG_MISSING_PARAM $.constructor']);
+    expect(optional.checkInput(JSON.parse('{"toString":"x"}')).map((i) => `${i.code} ${i.path}`)).toEqual([
+      'AXAG_MISSING_PARAM $.constructor',
+    ]);
   });
 
   it('refuses a schema that declares "__proto__" (the validator would skip it and check nothing)', () => {
     const input = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}') as Record<string, unknown>;
     const result = compileContract(baseContract({ input }));
     expect(result.ok ? [] : result.problems).toEqual([
-      { code: 'CONTRACT_INPUT_SCHEMA_INVALID', path: '$.input.properties.__proto__', message: expect.stringContaining('Rename the property') },
+      {
+        code: 'CONTRACT_INPUT_SCHEMA_INVALID',
+        path: '$.input.properties.__proto__',
+        message: expect.stringContaining('Rename the property'),
+      },
     ]);
     const output = JSON.parse('{"type":"object","dependentRequired":{"__proto__":["a"]}}') as Record<string, unknown>;
     expect(problemCodes(baseContract({ output }))).toEqual(['CONTRACT_OUTPUT_SCHEMA_INVALID']);
     // Requiring it is fine (presence is checked on own keys), and so is any other odd name.
-    expect(problemCodes(baseContract({ input: { type: 'object', required: ['__proto__'], properties: { constructor: { type: 'string' } } } }))).toEqual([]);
+    expect(
+      problemCodes(baseContract({ input: { type: 'object', required: ['__proto__'], properties: { constructor: { type: 'string' } } } })),
+    ).toEqual([]);
   });
 
   it('evaluates conditions on arguments that have an own "constructor" key, and has() sees own keys only', () => {
-    const contract = compiled(baseContract({ preconditions: [{ id: 'c', expression: '!has(args.constructor) || args.constructor > 0', message: 'm' }, { id: 't', expression: '!has(args.toString) && !("valueOf" in args)', message: 'm' }] }));
+    const contract = compiled(
+      baseContract({
+        preconditions: [
+          { id: 'c', expression: '!has(args.constructor) || args.constructor > 0', message: 'm' },
+          { id: 't', expression: '!has(args.toString) && !("valueOf" in args)', message: 'm' },
+        ],
+      }),
+    );
     const run = (json: string) => contract.preconditions.map((c) => c.evaluate({ args: JSON.parse(json), context: {} }));
-    expect(run('{}')).toEqual([{ ok: true, holds: true }, { ok: true, holds: true }]);
-    expect(run('{"constructor":2}')).toEqual([{ ok: true, holds: true }, { ok: true, holds: true }]);
-    expect(run('{"constructor":0}')).toEqual([{ ok: true, holds: false }, { ok: true, holds: true }]);
+    expect(run('{}')).toEqual([
+      { ok: true, holds: true },
+      { ok: true, holds: true },
+    ]);
+    expect(run('{"constructor":2}')).toEqual([
+      { ok: true, holds: true },
+      { ok: true, holds: true },
+    ]);
+    expect(run('{"constructor":0}')).toEqual([
+      { ok: true, holds: false },
+      { ok: true, holds: true },
+    ]);
     expect(run('{"toString":"x"}')[1]).toEqual({ ok: true, holds: false });
   });
 
   it('runs a catastrophic-looking pattern in linear time', () => {
-    const contract = compiled(
-      baseContract({ input: { type: 'object', properties: { s: { type: 'string', pattern: '^(a|aa)+$' } } } }),
-    );
+    const contract = compiled(baseContract({ input: { type: 'object', properties: { s: { type: 'string', pattern: '^(a|aa)+$' } } } }));
     const hostile = `${'a'.repeat(50_000)}b`;
     expect(contract.checkInput({ s: hostile })).toMatchObject([{ code: 'AXAG_PATTERN_MISMATCH', path: '$.s' }]);
     expect(contract.checkInput({ s: 'a'.repeat(50_000) })).toEqual([]);

@@ -33,9 +33,7 @@ export type CompiledContract = {
   postconditions: readonly CompiledCondition[];
 };
 
-export type CompileContractResult =
-  | { ok: true; contract: CompiledContract }
-  | { ok: false; problems: ContractProblem[] };
+export type CompileContractResult = { ok: true; contract: CompiledContract } | { ok: false; problems: ContractProblem[] };
 
 const SCHEMA_FIELDS = [
   { field: 'input', code: 'CONTRACT_INPUT_SCHEMA_INVALID', subject: 'arguments' },
@@ -64,13 +62,15 @@ function firstLine(error: unknown): string {
 type Checker = (value: unknown) => ValidationIssue[];
 
 function makeChecker(validate: ValidateFunction, schema: unknown, intent: string, subject: CheckedSubject): Checker {
-  return (value) =>
-    validate(value) ? [] : ajvIssues({ errors: validate.errors, data: value, schema, intent, subject });
+  return (value) => (validate(value) ? [] : ajvIssues({ errors: validate.errors, data: value, schema, intent, subject }));
 }
 
 export function compileContract(document: unknown): CompileContractResult {
   if (exceedsDepth(document, MAX_CONTRACT_DEPTH)) {
-    return { ok: false, problems: [{ code: 'CONTRACT_TOO_LARGE', message: `The document nests deeper than ${MAX_CONTRACT_DEPTH} levels.`, path: '$' }] };
+    return {
+      ok: false,
+      problems: [{ code: 'CONTRACT_TOO_LARGE', message: `The document nests deeper than ${MAX_CONTRACT_DEPTH} levels.`, path: '$' }],
+    };
   }
   const parsed = ToolContractSchema.safeParse(document);
   if (!parsed.success) {
@@ -87,11 +87,23 @@ export function compileContract(document: unknown): CompileContractResult {
   try {
     canonical = canonicalJson(parsed.data);
   } catch (error) {
-    return { ok: false, problems: [{ code: 'CONTRACT_SCHEMA_INVALID', message: `The document is not plain JSON: ${firstLine(error)}`, path: '$' }] };
+    return {
+      ok: false,
+      problems: [{ code: 'CONTRACT_SCHEMA_INVALID', message: `The document is not plain JSON: ${firstLine(error)}`, path: '$' }],
+    };
   }
   const bytes = new TextEncoder().encode(canonical).byteLength;
   if (bytes > MAX_CONTRACT_BYTES) {
-    return { ok: false, problems: [{ code: 'CONTRACT_TOO_LARGE', message: `The document is ${bytes} bytes of canonical JSON; the limit is ${MAX_CONTRACT_BYTES}.`, path: '$' }] };
+    return {
+      ok: false,
+      problems: [
+        {
+          code: 'CONTRACT_TOO_LARGE',
+          message: `The document is ${bytes} bytes of canonical JSON; the limit is ${MAX_CONTRACT_BYTES}.`,
+          path: '$',
+        },
+      ],
+    };
   }
 
   // Everything below works on a private copy re-read from the canonical text, so the stored
@@ -125,7 +137,8 @@ export function compileContract(document: unknown): CompileContractResult {
     (contract[field] ?? []).forEach((condition, index) => {
       const result = compileCondition(condition, field === 'preconditions' ? 'pre' : 'post');
       if (result.ok) compiled.push(result.condition);
-      else problems.push({ code: 'CONTRACT_EXPRESSION_INVALID', message: result.message, path: formatJsonPath([field, index, 'expression']) });
+      else
+        problems.push({ code: 'CONTRACT_EXPRESSION_INVALID', message: result.message, path: formatJsonPath([field, index, 'expression']) });
     });
     return compiled;
   };

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
-  compareSideEffectLevels, SIDE_EFFECT_LEVELS, TOOL_CONTRACT_SCHEMA_ID, ToolContractSchema, toolContractJsonSchema,
+  compareSideEffectLevels,
+  SIDE_EFFECT_LEVELS,
+  TOOL_CONTRACT_SCHEMA_ID,
+  ToolContractSchema,
+  toolContractJsonSchema,
 } from './contract-schema';
 import { EXAMPLE_CONTRACTS } from './examples';
 

@@ -5,7 +5,7 @@ import type { ToolContract } from './contract-schema';
 export const beginCheckoutContract: ToolContract = {
   id: 'cart.begin_checkout',
   version: '1.0.0',
-  description: 'Starts checkout for the caller\'s cart and reserves stock. Returns an order id and the total to pay.',
+  description: "Starts checkout for the caller's cart and reserves stock. Returns an order id and the total to pay.",
   owner: 'team-commerce',
   input: {
     type: 'object',
@@ -178,8 +178,4 @@ export const lookupOrderContract: ToolContract = {
   timeout_ms: 5000,
 };
 
-export const EXAMPLE_CONTRACTS: readonly ToolContract[] = [
-  beginCheckoutContract,
-  refundPaymentContract,
-  lookupOrderContract,
-];
+export const EXAMPLE_CONTRACTS: readonly ToolContract[] = [beginCheckoutContract, refundPaymentContract, lookupOrderContract];

@@ -77,7 +77,9 @@ export interface ImpactPreview {
 export async function previewContractImpact(options: { tenantId: string; document: unknown; sinceDays?: number }): Promise<ImpactPreview> {
   const compiled = compileContract(options.document);
   if (!compiled.ok) {
-    throw new AppError('contract_invalid', `The draft does not compile: ${compiled.problems[0]?.message ?? 'unknown problem'}`, { problems: compiled.problems });
+    throw new AppError('contract_invalid', `The draft does not compile: ${compiled.problems[0]?.message ?? 'unknown problem'}`, {
+      problems: compiled.problems,
+    });
   }
   const tool = compiled.contract.document.id;
   const since = new Date(Date.now() - (options.sinceDays ?? IMPACT_WINDOW_DAYS) * 24 * 3600 * 1000);
@@ -113,7 +115,8 @@ export async function previewContractImpact(options: { tenantId: string; documen
       continue;
     }
     const redacted = redactedPaths(args);
-    const keep = (issue: { code: string; path?: string }) => !REPLAYED_CODES_EXCLUDED.has(issue.code) && !(issue.path && redacted.has(issue.path));
+    const keep = (issue: { code: string; path?: string }) =>
+      !REPLAYED_CODES_EXCLUDED.has(issue.code) && !(issue.path && redacted.has(issue.path));
     const recorded = JSON.parse(row.errors) as { code: string; path?: string }[];
     let after: string[];
     if (recorded.some((issue) => issue.code === NUMBER_UNREPRESENTABLE)) {
@@ -157,7 +160,9 @@ export async function previewContractImpact(options: { tenantId: string; documen
     changed,
     newlyRefused,
     newlyPassing,
-    codes: [...codeCounts.entries()].map(([code, c]) => ({ code, ...c })).sort((a, b) => b.added + b.removed - (a.added + a.removed) || a.code.localeCompare(b.code)),
+    codes: [...codeCounts.entries()]
+      .map(([code, c]) => ({ code, ...c }))
+      .sort((a, b) => b.added + b.removed - (a.added + a.removed) || a.code.localeCompare(b.code)),
     examples,
   };
 }

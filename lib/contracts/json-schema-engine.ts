@@ -111,7 +111,10 @@ export function checkSchemaAgainstMeta(schema: unknown): { ok: true } | { ok: fa
   // (draft-07 and older are not loaded): that is the author's mistake, reported, not a crash.
   const declared = schema !== null && typeof schema === 'object' ? (schema as { $schema?: unknown }).$schema : undefined;
   if (declared !== undefined && (typeof declared !== 'string' || !metaValidator.getSchema(declared))) {
-    return { ok: false, message: `schema is invalid: $schema must be https://json-schema.org/draft/2020-12/schema or absent, got ${JSON.stringify(declared).slice(0, 100)}` };
+    return {
+      ok: false,
+      message: `schema is invalid: $schema must be https://json-schema.org/draft/2020-12/schema or absent, got ${JSON.stringify(declared).slice(0, 100)}`,
+    };
   }
   const valid = metaValidator.validateSchema(schema as object);
   if (valid === true) return { ok: true };

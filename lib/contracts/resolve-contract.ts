@@ -55,11 +55,18 @@ async function lookup(options: { tenantId: string; tool: string; version?: strin
   let contractDeprecated = false;
   if (options.version) {
     const found = await db().contractVersion.findFirst({
-      where: { tenantId: options.tenantId, version: options.version, status: { in: ['published', 'deprecated'] }, contract: { name: options.tool } },
+      where: {
+        tenantId: options.tenantId,
+        version: options.version,
+        status: { in: ['published', 'deprecated'] },
+        contract: { name: options.tool },
+      },
       select: { ...select, contract: { select: { deprecatedAt: true } } },
     });
     if (!found) {
-      const exists = await db().contract.count({ where: { tenantId: options.tenantId, name: options.tool, latestVersionId: { not: null } } });
+      const exists = await db().contract.count({
+        where: { tenantId: options.tenantId, name: options.tool, latestVersionId: { not: null } },
+      });
       return { found: false, reason: exists ? 'version_not_found' : 'unknown_tool' };
     }
     row = found;
@@ -89,7 +96,14 @@ async function lookup(options: { tenantId: string; tool: string; version?: strin
   }
   return {
     found: true,
-    contract: { compiled, tool: options.tool, version: row.version, versionId: row.id, contentHash: row.contentHash, deprecated: contractDeprecated || row.status === 'deprecated' },
+    contract: {
+      compiled,
+      tool: options.tool,
+      version: row.version,
+      versionId: row.id,
+      contentHash: row.contentHash,
+      deprecated: contractDeprecated || row.status === 'deprecated',
+    },
   };
 }
 
@@ -109,7 +123,15 @@ export async function resolveShadowContract(options: { tenantId: string; tool: s
   let resolved: ResolvedContract | null = null;
   if (row) {
     const result = compileContract(JSON.parse(row.document));
-    if (result.ok) resolved = { compiled: result.contract, tool: options.tool, version: row.version, versionId: row.id, contentHash: row.contentHash, deprecated: false };
+    if (result.ok)
+      resolved = {
+        compiled: result.contract,
+        tool: options.tool,
+        version: row.version,
+        versionId: row.id,
+        contentHash: row.contentHash,
+        deprecated: false,
+      };
   }
   shadows().set(key, resolved);
   return resolved;

@@ -15,21 +15,24 @@ import { isJsonObject } from '../json';
 type Segments = (string | number)[];
 
 const SCHEMA_KEYWORDS = [
-  'not', 'if', 'then', 'else', 'additionalProperties', 'unevaluatedProperties', 'items',
-  'unevaluatedItems', 'contains', 'propertyNames', 'additionalItems', 'contentSchema',
+  'not',
+  'if',
+  'then',
+  'else',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'items',
+  'unevaluatedItems',
+  'contains',
+  'propertyNames',
+  'additionalItems',
+  'contentSchema',
 ] as const;
 const SCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
-const SCHEMA_MAP_KEYWORDS = [
-  'properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas',
-] as const;
-
+const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'] as const;
 
 /** Visits every subschema (objects only; boolean schemas hold nothing to check). */
-function walkSchemas(
-  root: unknown,
-  base: Segments,
-  visit: (schema: Record<string, unknown>, path: Segments) => void,
-): void {
+function walkSchemas(root: unknown, base: Segments, visit: (schema: Record<string, unknown>, path: Segments) => void): void {
   const stack: { schema: unknown; path: Segments }[] = [{ schema: root, path: base }];
   while (stack.length > 0) {
     const { schema, path } = stack.pop()!;
@@ -67,12 +70,20 @@ export function findSchemaProblems(schema: unknown, field: 'input' | 'output' | 
   const resources = schemaResources(schema);
   walkSchemas(schema, [field], (node, path) => {
     if (Object.prototype.hasOwnProperty.call(node, '$data')) {
-      problems.push({ code: 'CONTRACT_DATA_REF', message: '`$data` is not allowed in contract schemas.', path: formatJsonPath([...path, '$data']) });
+      problems.push({
+        code: 'CONTRACT_DATA_REF',
+        message: '`$data` is not allowed in contract schemas.',
+        path: formatJsonPath([...path, '$data']),
+      });
     }
     for (const key of Object.keys(node)) {
       const value = node[key];
       if (isJsonObject(value) && Object.prototype.hasOwnProperty.call(value, '$data') && !isMapKeyword(key)) {
-        problems.push({ code: 'CONTRACT_DATA_REF', message: `\`$data\` is not allowed (in \`${key}\`).`, path: formatJsonPath([...path, key, '$data']) });
+        problems.push({
+          code: 'CONTRACT_DATA_REF',
+          message: `\`$data\` is not allowed (in \`${key}\`).`,
+          path: formatJsonPath([...path, key, '$data']),
+        });
       }
     }
     for (const keyword of ['$ref', '$dynamicRef'] as const) {

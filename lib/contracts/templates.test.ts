@@ -29,7 +29,12 @@ describe('CONTRACT_TEMPLATES', () => {
 
   it('each template shows the safety setting it is named for', () => {
     const [query, write, destructive] = CONTRACT_TEMPLATES.map((t) => compiled(t.document).document.annotations);
-    expect(query).toMatchObject({ side_effect_level: 'read_only', idempotent: true, confirmation_required: false, approval_required: false });
+    expect(query).toMatchObject({
+      side_effect_level: 'read_only',
+      idempotent: true,
+      confirmation_required: false,
+      approval_required: false,
+    });
     expect(write).toMatchObject({ side_effect_level: 'external', confirmation_required: true, approval_required: false });
     expect(destructive).toMatchObject({ side_effect_level: 'destructive', approval_required: true, approver_roles: ['admin'] });
   });

@@ -72,7 +72,8 @@ const readOnlyQuery = {
 const externalWriteWithConfirmation = {
   id: 'email.send',
   version: '0.1.0',
-  description: 'Sends an e-mail on behalf of the signed-in user to at most 10 recipients. The user confirms each message before it is sent.',
+  description:
+    'Sends an e-mail on behalf of the signed-in user to at most 10 recipients. The user confirms each message before it is sent.',
   owner: 'team-messaging',
   input: {
     type: 'object',
@@ -120,7 +121,8 @@ const externalWriteWithConfirmation = {
 const destructiveWithApproval = {
   id: 'accounts.delete',
   version: '0.1.0',
-  description: 'Permanently deletes a customer account of the calling tenant and all its data. Cannot be undone; an admin approves every call.',
+  description:
+    'Permanently deletes a customer account of the calling tenant and all its data. Cannot be undone; an admin approves every call.',
   owner: 'team-identity',
   input: {
     type: 'object',
@@ -167,7 +169,11 @@ const destructiveWithApproval = {
     },
   ],
   postconditions: [
-    { id: 'deleted_requested_account', expression: 'result.account_id == args.account_id', message: 'the deleted account must be the one asked for' },
+    {
+      id: 'deleted_requested_account',
+      expression: 'result.account_id == args.account_id',
+      message: 'the deleted account must be the one asked for',
+    },
   ],
   side_effects: [{ id: 'account_deleted', description: 'The account and its data are erased.', required: true }],
   sensitive: ['note'],

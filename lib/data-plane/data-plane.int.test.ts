@@ -7,7 +7,12 @@ import { loadValidatePre, startDataPlane, type DataPlaneProcess } from '@/lib/te
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 let server: DataPlaneProcess | undefined;
-const body = (i: number) => ({ tool: 'orders.lookup', call_id: `dp-${i}`, arguments: { tenant_id: 'acme', order_id: i % 5 ? 'ord_abc123' : 'BAD' }, context: { tenant_id: 'acme' } });
+const body = (i: number) => ({
+  tool: 'orders.lookup',
+  call_id: `dp-${i}`,
+  arguments: { tenant_id: 'acme', order_id: i % 5 ? 'ord_abc123' : 'BAD' },
+  context: { tenant_id: 'acme' },
+});
 
 beforeAll(async () => {
   t = await createTestTenant();
@@ -23,7 +28,11 @@ afterAll(async () => {
 type Json = Record<string, any>;
 
 async function post(path: string, payload: unknown, key = t.agentKey) {
-  const res = await fetch(`${server?.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+  const res = await fetch(`${server?.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(payload),
+  });
   return { status: res.status, headers: res.headers, body: (await res.json()) as Json };
 }
 
@@ -40,10 +49,19 @@ describe('data plane server', () => {
 
   it('refuses a number a double cannot hold as the route handler does: a recorded deny on validate/pre, a 400 elsewhere', async () => {
     const raw = (path: string, text: string) =>
-      fetch(`${server?.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${t.agentKey}`, 'content-type': 'application/json' }, body: text }).then(async (res) => ({ status: res.status, body: (await res.json()) as Json }));
-    const pre = await raw('/api/v1/validate/pre', '{"tool":"orders.lookup","call_id":"dp-big","arguments":{"tenant_id":"acme","order_id":9007199254740993},"context":{"tenant_id":"acme"}}');
+      fetch(`${server?.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.agentKey}`, 'content-type': 'application/json' },
+        body: text,
+      }).then(async (res) => ({ status: res.status, body: (await res.json()) as Json }));
+    const pre = await raw(
+      '/api/v1/validate/pre',
+      '{"tool":"orders.lookup","call_id":"dp-big","arguments":{"tenant_id":"acme","order_id":9007199254740993},"context":{"tenant_id":"acme"}}',
+    );
     expect(pre.status).toBe(200);
-    expect(pre.body.errors.map((e: { code: string; path: string }) => [e.code, e.path])).toEqual([['AXAG_NUMBER_UNREPRESENTABLE', '$.arguments.order_id']]);
+    expect(pre.body.errors.map((e: { code: string; path: string }) => [e.code, e.path])).toEqual([
+      ['AXAG_NUMBER_UNREPRESENTABLE', '$.arguments.order_id'],
+    ]);
     expect(await db().evidence.count({ where: { id: pre.body.evidence_id, decision: 'deny' } })).toBe(1);
     const manifest = await raw('/api/v1/manifests/validate', '{"manifest":{"ToolCalls":[{"ToolCallId":1e309}]}}');
     expect(manifest.status).toBe(400);
@@ -57,11 +75,28 @@ describe('data plane server', () => {
         const payload = JSON.stringify(body(6));
         const url = new URL(`${server?.url}/api/v1/validate/pre`);
         // Raw header pairs: Node's own req.headers would keep only the first Authorization.
-        const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: [...headers, 'host', url.host, 'content-type', 'application/json', 'content-length', String(Buffer.byteLength(payload))] }, (res) => {
-          let text = '';
-          res.on('data', (c: Buffer) => (text += c.toString()));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-        });
+        const req = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'POST',
+            headers: [
+              ...headers,
+              'host',
+              url.host,
+              'content-type',
+              'application/json',
+              'content-length',
+              String(Buffer.byteLength(payload)),
+            ],
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (c: Buffer) => (text += c.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+          },
+        );
         req.on('error', reject);
         req.end(payload);
       });
@@ -77,12 +112,17 @@ describe('data plane server', () => {
   });
 
   it('serves manifest and pipeline validation on the same lean path, recorded as evidence', async () => {
-    const manifest = { ToolCalls: [{ ToolCallId: 'c1', Name: 'search' }], ToolCallResults: [{ ToolCallId: 'c1', Name: 'search', ResultJson: '{"hits":1}' }] };
+    const manifest = {
+      ToolCalls: [{ ToolCallId: 'c1', Name: 'search' }],
+      ToolCallResults: [{ ToolCallId: 'c1', Name: 'search', ResultJson: '{"hits":1}' }],
+    };
     const ok = await post('/api/v1/manifests/validate', { manifest });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ valid: true, entry: 'manifest', errors: [] });
     expect(await db().evidence.count({ where: { id: ok.body.evidence_id, kind: 'manifest', tenantId: t.tenant.id } })).toBe(1);
-    const bad = await post('/api/v1/manifests/validate', { manifest: { ...manifest, ToolCallResults: [{ ToolCallId: 'c1', Name: 'search' }] } });
+    const bad = await post('/api/v1/manifests/validate', {
+      manifest: { ...manifest, ToolCallResults: [{ ToolCallId: 'c1', Name: 'search' }] },
+    });
     expect(bad.body.valid).toBe(false);
     const pipeline = await post('/api/v1/pipeline/validate', { entry: 'core', context: {} });
     expect(pipeline.status).toBe(200);
@@ -90,7 +130,11 @@ describe('data plane server', () => {
   });
 
   it('refuses an oversized body with 413 and serves nothing but the runtime endpoints', async () => {
-    const big = await fetch(`${server?.url}/api/v1/validate/pre`, { method: 'POST', headers: { authorization: `Bearer ${t.agentKey}`, 'content-type': 'application/json' }, body: 'x'.repeat(2 * 1024 * 1024) });
+    const big = await fetch(`${server?.url}/api/v1/validate/pre`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.agentKey}`, 'content-type': 'application/json' },
+      body: 'x'.repeat(2 * 1024 * 1024),
+    });
     expect(big.status).toBe(413);
     const other = await fetch(`${server?.url}/api/v1/contracts`);
     expect(other.status).toBe(404);
@@ -100,7 +144,9 @@ describe('data plane server', () => {
   it('serves a newly published version within a poll of the change counters', async () => {
     expect((await post('/api/v1/validate/pre', body(2))).body.version).toBe('1.3.0');
     await publishContract(t.tenant.id, { ...lookupOrderContract, version: '1.4.0' });
-    await expect.poll(async () => (await post('/api/v1/validate/pre', body(3))).body.version, { timeout: 5000, interval: 100 }).toBe('1.4.0');
+    await expect
+      .poll(async () => (await post('/api/v1/validate/pre', body(3))).body.version, { timeout: 5000, interval: 100 })
+      .toBe('1.4.0');
   });
 
   it('stops accepting a revoked key on another instance within a poll', async () => {
@@ -108,7 +154,9 @@ describe('data plane server', () => {
     const extra = await createApiKey({ tenantId: t.tenant.id, name: 'short-lived', scopes: ['validate'] });
     expect((await post('/api/v1/validate/pre', body(4), extra.key)).status).toBe(200);
     await revokeApiKey({ tenantId: t.tenant.id, id: extra.apiKey.id });
-    await expect.poll(async () => (await post('/api/v1/validate/pre', body(4), extra.key)).status, { timeout: 5000, interval: 100 }).toBe(401);
+    await expect
+      .poll(async () => (await post('/api/v1/validate/pre', body(4), extra.key)).status, { timeout: 5000, interval: 100 })
+      .toBe(401);
   });
 });
 

@@ -50,7 +50,11 @@ describe('the data-plane server (runtime endpoints only)', () => {
         expectSecurityHeaders(res, label);
         if (method === 'HEAD') continue;
         expect(await res.json(), label).toEqual({
-          error: { code: 'method_not_allowed', message: `${method} is not allowed on ${urlPath}; use ${nextAllow}.`, details: { allowed_methods: nextAllow?.split(', ') } },
+          error: {
+            code: 'method_not_allowed',
+            message: `${method} is not allowed on ${urlPath}; use ${nextAllow}.`,
+            details: { allowed_methods: nextAllow?.split(', ') },
+          },
           request_id: 'dp-405',
         });
       }
@@ -58,7 +62,10 @@ describe('the data-plane server (runtime endpoints only)', () => {
   });
 
   it('answers HEAD like GET without a body', async () => {
-    const head = await fetch(`${base}/api/v1/approvals/apr_missing`, { method: 'HEAD', headers: { authorization: `Bearer ${t.agentKey}` } });
+    const head = await fetch(`${base}/api/v1/approvals/apr_missing`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${t.agentKey}` },
+    });
     const get = await fetch(`${base}/api/v1/approvals/apr_missing`, { headers: { authorization: `Bearer ${t.agentKey}` } });
     expect(get.status).toBe(404);
     expect(head.status).toBe(404);
@@ -69,7 +76,12 @@ describe('the data-plane server (runtime endpoints only)', () => {
     const allowed = await fetch(`${base}/api/v1/validate/pre`, {
       method: 'POST',
       headers: { authorization: `Bearer ${t.agentKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ tool: 'orders.lookup', call_id: 'dp-h1', arguments: { tenant_id: 'acme', order_id: 'ord_abc123' }, context: { tenant_id: 'acme' } }),
+      body: JSON.stringify({
+        tool: 'orders.lookup',
+        call_id: 'dp-h1',
+        arguments: { tenant_id: 'acme', order_id: 'ord_abc123' },
+        context: { tenant_id: 'acme' },
+      }),
     });
     expect(allowed.status).toBe(200);
     expect((await allowed.json()).decision).toBe('allow');
@@ -84,7 +96,11 @@ describe('the data-plane server (runtime endpoints only)', () => {
 });
 
 /** A request with any method: fetch refuses TRACE and CONNECT, Node's client sends them. */
-function rawRequest(url: string, method: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function rawRequest(
+  url: string,
+  method: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(url, { method, headers }, (response) => {
       let body = '';
@@ -120,7 +136,7 @@ describe('one process (Next behind the data-plane server): methods Next cannot t
     await new Promise((resolve) => withNext.close(resolve));
   });
 
-  it('answers them itself: 405 with the route\'s Allow and the envelope on API paths, data-plane ones included', async () => {
+  it("answers them itself: 405 with the route's Allow and the envelope on API paths, data-plane ones included", async () => {
     for (const [urlPath, allow] of [
       ['/api/v1/validate/pre', 'POST, OPTIONS'],
       ['/api/v1/approvals/apr_123', 'GET, HEAD, OPTIONS'],
@@ -135,7 +151,11 @@ describe('one process (Next behind the data-plane server): methods Next cannot t
         expect(res.headers.allow, label).toBe(allow);
         for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) expect(res.headers[name], `${label}: ${name}`).toBe(value);
         expect(JSON.parse(res.body), label).toEqual({
-          error: { code: 'method_not_allowed', message: `${method} is not allowed on ${urlPath}; use ${allow}.`, details: { allowed_methods: allow.split(', ') } },
+          error: {
+            code: 'method_not_allowed',
+            message: `${method} is not allowed on ${urlPath}; use ${allow}.`,
+            details: { allowed_methods: allow.split(', ') },
+          },
           request_id: 'unserved-1',
         });
       }

@@ -13,7 +13,12 @@ import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 let other: Awaited<ReturnType<typeof createTestTenant>>;
 const instances: DataPlaneProcess[] = [];
-const body = (i: number) => ({ tool: 'orders.lookup', call_id: `so-${i}`, arguments: { tenant_id: 'acme', order_id: i % 4 ? 'ord_abc123' : 'BAD' }, context: { tenant_id: 'acme' } });
+const body = (i: number) => ({
+  tool: 'orders.lookup',
+  call_id: `so-${i}`,
+  arguments: { tenant_id: 'acme', order_id: i % 4 ? 'ord_abc123' : 'BAD' },
+  context: { tenant_id: 'acme' },
+});
 
 beforeAll(async () => {
   // A small queue for the back-pressure test below; set before the first evidence write.
@@ -45,7 +50,10 @@ describe('two data-plane instances over one PostgreSQL', () => {
     expect([...a.other.keys(), ...b.other.keys()]).toEqual([]);
     expect(a.answered.size).toBeGreaterThanOrEqual(300);
     expect(b.answered.size).toBeGreaterThanOrEqual(100);
-    for (const [tenant, result] of [[t, a], [other, b]] as const) {
+    for (const [tenant, result] of [
+      [t, a],
+      [other, b],
+    ] as const) {
       expect(await db().evidence.count({ where: { tenantId: tenant.tenant.id } })).toBe(result.answered.size);
       const chain = await verifyEvidenceChain({ tenantId: tenant.tenant.id });
       expect(chain).toMatchObject({ valid: true, records: result.answered.size });

@@ -15,7 +15,9 @@ export type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) 
  * request and writes their answer straight to the socket. Anything else goes to `fallback`
  * (Next, in the default one-process mode) or gets a JSON 404 when running data-plane only.
  */
-export function createDataPlaneServer(options: { fallback?: NodeHandler; apiAllowedMethods?: (pathname: string) => HttpMethod[] | null } = {}): http.Server {
+export function createDataPlaneServer(
+  options: { fallback?: NodeHandler; apiAllowedMethods?: (pathname: string) => HttpMethod[] | null } = {},
+): http.Server {
   const server = http.createServer((req, res) => {
     const pathname = (req.url ?? '/').split('?', 1)[0] ?? '/';
     const matched = matchDataPlaneRoute(req.method ?? 'GET', pathname);
@@ -38,7 +40,10 @@ export function createDataPlaneServer(options: { fallback?: NodeHandler; apiAllo
         else void send(res, methodNotAllowed(req.method ?? '', pathname, matched.allowed, headerValue(req, 'x-request-id')));
         return;
       }
-      void send(res, jsonResult({ error: { code: 'not_found', message: `${req.method} ${pathname} is not served by this data-plane instance.` } }, 404));
+      void send(
+        res,
+        jsonResult({ error: { code: 'not_found', message: `${req.method} ${pathname} is not served by this data-plane instance.` } }, 404),
+      );
       return;
     }
     void (async () => {

@@ -18,7 +18,9 @@ function loadWasm() {
   wasmReady ??= (async () => {
     const bg = await import('@prisma/schema-engine-wasm/schema_engine_bg');
     const wasmFile = path.join(path.dirname(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg')), 'schema_engine_bg.wasm');
-    const { instance } = await WebAssembly.instantiate(readFileSync(wasmFile), { './schema_engine_bg.js': bg as unknown as WebAssembly.ModuleImports });
+    const { instance } = await WebAssembly.instantiate(readFileSync(wasmFile), {
+      './schema_engine_bg.js': bg as unknown as WebAssembly.ModuleImports,
+    });
     bg.__wbg_set_wasm(instance.exports);
     (instance.exports as { __wbindgen_start: () => void }).__wbindgen_start();
     return bg;
@@ -49,7 +51,10 @@ export function schemaFile(provider: DatabaseProvider): string {
 export function readMigrationList(provider: DatabaseProvider): MigrationList {
   const baseDir = migrationsDir(provider);
   const dirs = existsSync(baseDir)
-    ? readdirSync(baseDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()
+    ? readdirSync(baseDir, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+        .sort()
     : [];
   const lockPath = path.join(baseDir, 'migration_lock.toml');
   return {
@@ -62,7 +67,9 @@ export function readMigrationList(provider: DatabaseProvider): MigrationList {
         path: dir,
         migrationFile: {
           path: 'migration.sql',
-          content: existsSync(file) ? { tag: 'ok' as const, value: readFileSync(file, 'utf8') } : { tag: 'error' as const, value: 'migration.sql is missing' },
+          content: existsSync(file)
+            ? { tag: 'ok' as const, value: readFileSync(file, 'utf8') }
+            : { tag: 'error' as const, value: 'migration.sql is missing' },
         },
       };
     }),
@@ -155,7 +162,9 @@ export async function diffSnapshotToSchema(target: DatabaseTarget): Promise<stri
     const datamodel = readFileSync(schemaFile(target.provider), 'utf8');
     const snapshot = snapshotFile(target.provider);
     const out = await engine.diff({
-      from: existsSync(snapshot) ? { tag: 'schemaDatamodel', files: [{ path: snapshot, content: readFileSync(snapshot, 'utf8') }] } : { tag: 'empty' },
+      from: existsSync(snapshot)
+        ? { tag: 'schemaDatamodel', files: [{ path: snapshot, content: readFileSync(snapshot, 'utf8') }] }
+        : { tag: 'empty' },
       to: { tag: 'schemaDatamodel', files: [{ path: schemaFile(target.provider), content: datamodel }] },
       script: true,
       exitCode: null,

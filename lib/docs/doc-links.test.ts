@@ -6,7 +6,12 @@ import { describe, expect, it } from 'vitest';
 // turn a stale pointer into a failing test instead of a reader's dead end.
 
 const root = path.join(import.meta.dirname, '..', '..');
-const docs = ['README.md', ...readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const docs = [
+  'README.md',
+  ...readdirSync(path.join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 const scripts = new Set(Object.keys((JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts));
 
@@ -30,7 +35,12 @@ function prose(text: string): string {
 
 const CODE_SPAN = /(?<!`)(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g;
 const codeSpans = (text: string) => [...prose(text).matchAll(CODE_SPAN)].map((m) => (m[2] ?? '').trim());
-const links = (text: string) => [...prose(text).replace(CODE_SPAN, '').matchAll(/\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1] ?? '');
+const links = (text: string) =>
+  [
+    ...prose(text)
+      .replace(CODE_SPAN, '')
+      .matchAll(/\[[^\]]*\]\(([^)\s]+)\)/g),
+  ].map((m) => m[1] ?? '');
 
 /** GitHub's heading anchors: lowercase, punctuation other than `-` and `_` dropped, spaces to `-`. */
 function anchors(text: string): Set<string> {
@@ -60,7 +70,8 @@ describe('docs pointers', () => {
         const [target = '', anchor] = link.split('#');
         const resolved = target === '' ? file : path.posix.join(path.posix.dirname(file), target);
         if (!existsSync(path.join(root, resolved))) broken.push(`${file}: ${link} (no ${resolved})`);
-        else if (anchor && resolved.endsWith('.md') && !anchors(read(resolved)).has(anchor)) broken.push(`${file}: ${link} (no heading #${anchor})`);
+        else if (anchor && resolved.endsWith('.md') && !anchors(read(resolved)).has(anchor))
+          broken.push(`${file}: ${link} (no heading #${anchor})`);
       }
     }
     expect(broken).toEqual([]);
@@ -69,7 +80,8 @@ describe('docs pointers', () => {
   it('every `npm run <script>` names a script in package.json', () => {
     const missing: string[] = [];
     for (const file of docs) {
-      for (const m of read(file).matchAll(/npm run ([A-Za-z0-9:_-]+)/g)) if (!scripts.has(m[1] ?? '')) missing.push(`${file}: npm run ${m[1]}`);
+      for (const m of read(file).matchAll(/npm run ([A-Za-z0-9:_-]+)/g))
+        if (!scripts.has(m[1] ?? '')) missing.push(`${file}: npm run ${m[1]}`);
     }
     expect(missing).toEqual([]);
   });

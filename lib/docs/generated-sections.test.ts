@@ -6,7 +6,12 @@ import { ERROR_CODES } from '../validation/error-codes';
 
 const root = path.join(import.meta.dirname, '..', '..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
-const allDocs = ['README.md', ...readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const allDocs = [
+  'README.md',
+  ...readdirSync(path.join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 describe('generated docs sections', () => {
   it.each(GENERATED_DOCS)('%s is up to date with the registries (run `npm run docs` to refresh)', (file) => {

@@ -38,10 +38,23 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function pipelineRulesMarkdown(): string {
   const rules = PIPELINE_RULES.map((r) => `| \`${r.id}\` | ${r.step ?? '(any)'} | ${r.phase} | ${cell(r.checks)} |`);
-  const shape = PIPELINE_SHAPE_RULES.map((r) => `| \`${r.id}\` | (any) | ${r.severity === 'warning' ? 'shape (warning)' : 'shape'} | ${cell(r.checks)} |`);
+  const shape = PIPELINE_SHAPE_RULES.map(
+    (r) => `| \`${r.id}\` | (any) | ${r.severity === 'warning' ? 'shape (warning)' : 'shape'} | ${cell(r.checks)} |`,
+  );
   const also = (plan: { core: boolean; manifest: string }) =>
-    [plan.core ? 'core rules' : '', plan.manifest === 'if_populated' ? 'manifest rules (when a manifest is present)' : plan.manifest === 'if_continuation' ? 'manifest rules (ClientToolCallContinuation)' : ''].filter(Boolean).join(', ') || '-';
-  const steps = PIPELINE_STEPS.map((step) => `| ${step} | ${also(PIPELINE_STEP_PLAN[step].pre)} | ${also(PIPELINE_STEP_PLAN[step].post)} |`);
+    [
+      plan.core ? 'core rules' : '',
+      plan.manifest === 'if_populated'
+        ? 'manifest rules (when a manifest is present)'
+        : plan.manifest === 'if_continuation'
+          ? 'manifest rules (ClientToolCallContinuation)'
+          : '',
+    ]
+      .filter(Boolean)
+      .join(', ') || '-';
+  const steps = PIPELINE_STEPS.map(
+    (step) => `| ${step} | ${also(PIPELINE_STEP_PLAN[step].pre)} | ${also(PIPELINE_STEP_PLAN[step].post)} |`,
+  );
   return [
     '| rule id | step | phase | checks |',
     '|---|---|---|---|',

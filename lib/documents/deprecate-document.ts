@@ -9,7 +9,12 @@ import { documentKind } from './kinds';
  * validating (agents get an AXAG_CONTRACT_DEPRECATED warning) until it is replaced. Only
  * contracts can be deprecated: the other kinds' tables have no place to record it.
  */
-export async function deprecateDocument(options: { tenantId: string; kind: DocumentKind; id: string; version?: string }): Promise<{ id: string; version?: string; deprecatedAt: Date }> {
+export async function deprecateDocument(options: {
+  tenantId: string;
+  kind: DocumentKind;
+  id: string;
+  version?: string;
+}): Promise<{ id: string; version?: string; deprecatedAt: Date }> {
   const spec = documentKind(options.kind);
   const deprecation = spec.store.deprecation;
   if (!deprecation) throw new AppError('bad_request', `A ${spec.one} cannot be deprecated; only contracts can.`);

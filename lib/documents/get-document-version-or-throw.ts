@@ -19,7 +19,12 @@ export interface DocumentVersion {
 }
 
 /** One version of a document with its parsed document; 404 `not_found` when the tenant has no such version. */
-export async function getDocumentVersionOrThrow(options: { tenantId: string; kind: DocumentKind; id: string; version: string }): Promise<DocumentVersion> {
+export async function getDocumentVersionOrThrow(options: {
+  tenantId: string;
+  kind: DocumentKind;
+  id: string;
+  version: string;
+}): Promise<DocumentVersion> {
   const spec = documentKind(options.kind);
   const row = await spec.store.findVersionOf(db(), { tenantId: options.tenantId, kind: options.kind, id: options.id }, options.version);
   if (!row) throw new NotFoundError(`${spec.one} version`, `${options.id}@${options.version}`);

@@ -34,7 +34,8 @@ export async function publishDocumentVersion<K extends DocumentKind>(options: {
 }): Promise<PublishedVersion> {
   const spec = documentKind(options.kind);
   const mode = options.mode ?? 'enforce';
-  if (mode === 'shadow' && !spec.shadow) throw new AppError('bad_request', `A ${spec.one} cannot be published as shadow; only policies and contracts can.`);
+  if (mode === 'shadow' && !spec.shadow)
+    throw new AppError('bad_request', `A ${spec.one} cannot be published as shadow; only policies and contracts can.`);
   const label = spec.label(options.id, options.version);
   const owner = await spec.store.findOwner(db(), { tenantId: options.tenantId, kind: options.kind, id: options.id });
   if (!owner) throw new NotFoundError(spec.one, options.id);
@@ -54,10 +55,18 @@ export async function publishDocumentVersion<K extends DocumentKind>(options: {
   const contentHash = compiled.contentHash ?? row.contentHash;
   await db().$transaction(async (tx) => {
     // Conditional on the status read above: of two concurrent publishes exactly one wins.
-    const frozen = await spec.store.freezeVersion(tx, row.rowId, row.status, { status, publishedAt, publishedBy: options.publishedBy ?? null, changeNote: options.changeNote ?? row.changeNote, contentHash });
+    const frozen = await spec.store.freezeVersion(tx, row.rowId, row.status, {
+      status,
+      publishedAt,
+      publishedBy: options.publishedBy ?? null,
+      changeNote: options.changeNote ?? row.changeNote,
+      contentHash,
+    });
     if (!frozen) throw new AppError('conflict', `${label} was published concurrently.`);
     const shadows = (await spec.store.listShadowVersions(tx, owner.rowId)).filter((shadow) => shadow.rowId !== row.rowId);
-    const retire = shadows.filter((shadow) => mode === 'shadow' || !semver.gt(shadow.version, options.version)).map((shadow) => shadow.rowId);
+    const retire = shadows
+      .filter((shadow) => mode === 'shadow' || !semver.gt(shadow.version, options.version))
+      .map((shadow) => shadow.rowId);
     if (retire.length > 0) await spec.store.retireVersions(tx, retire);
     if (mode === 'enforce') await spec.store.serveVersion(tx, owner.rowId, row.rowId, compiled.columns);
     await bumpChange(tx, spec.changeKey);

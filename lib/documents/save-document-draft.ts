@@ -18,7 +18,12 @@ export interface SavedDraft {
  * version that is already published (or shadowed, retired, deprecated) never changes, so saving
  * over it is a conflict: save it as a new version.
  */
-export async function saveDocumentDraft<K extends DocumentKind>(options: { tenantId: string; kind: K; document: unknown; createdById?: string }): Promise<SavedDraft> {
+export async function saveDocumentDraft<K extends DocumentKind>(options: {
+  tenantId: string;
+  kind: K;
+  document: unknown;
+  createdById?: string;
+}): Promise<SavedDraft> {
   const spec = documentKind(options.kind);
   const draft = spec.readDraft(options.document);
   const contentHash = sha256Hex(draft.text);
@@ -28,15 +33,29 @@ export async function saveDocumentDraft<K extends DocumentKind>(options: { tenan
     const owner = await spec.store.ensureOwner(tx, ref, draft.columns);
     const existing = await spec.store.findVersion(tx, owner.rowId, draft.version);
     if (existing && existing.status !== 'draft') {
-      throw new AppError('conflict', `${spec.label(draft.id, draft.version)} is already ${existing.status} and cannot change; save it as a new version.`, {
-        [spec.apiIdField]: draft.id,
-        version: draft.version,
-        status: existing.status,
-      });
+      throw new AppError(
+        'conflict',
+        `${spec.label(draft.id, draft.version)} is already ${existing.status} and cannot change; save it as a new version.`,
+        {
+          [spec.apiIdField]: draft.id,
+          version: draft.version,
+          status: existing.status,
+        },
+      );
     }
     const row = existing
-      ? await spec.store.updateDraft(tx, existing.rowId, { document: draft.text, contentHash, createdById: options.createdById ?? existing.createdById })
-      : await spec.store.insertDraft(tx, owner.rowId, { tenantId: options.tenantId, version: draft.version, document: draft.text, contentHash, createdById: options.createdById ?? null });
+      ? await spec.store.updateDraft(tx, existing.rowId, {
+          document: draft.text,
+          contentHash,
+          createdById: options.createdById ?? existing.createdById,
+        })
+      : await spec.store.insertDraft(tx, owner.rowId, {
+          tenantId: options.tenantId,
+          version: draft.version,
+          document: draft.text,
+          contentHash,
+          createdById: options.createdById ?? null,
+        });
     return { id: draft.id, version: row.version, status: row.status, contentHash: row.contentHash, created: !existing };
   });
 }

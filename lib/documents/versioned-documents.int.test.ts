@@ -24,7 +24,15 @@ const policy = (version: string) => ({ id: 'kinds-policy', version, description:
 const surface = (version: string) => ({
   id: 'kinds-surface',
   version,
-  tools: [{ name: 'note_add', description: 'Adds a note.', parameters: { type: 'object', properties: {} }, annotations: { kind: 'mutation', side_effect_level: 'write', inline_result: true }, executor: 'svc' }],
+  tools: [
+    {
+      name: 'note_add',
+      description: 'Adds a note.',
+      parameters: { type: 'object', properties: {} },
+      annotations: { kind: 'mutation', side_effect_level: 'write', inline_result: true },
+      executor: 'svc',
+    },
+  ],
   policy: { tools: ['*'], side_effect_ceiling: 'write' },
   system: 'You add notes.',
   tool_search: false,
@@ -36,12 +44,15 @@ async function saveAndPublish(kind: DocumentKind, document: { id: string; versio
 }
 
 const statuses = async (kind: DocumentKind, id: string) =>
-  Object.fromEntries(((await listDocuments({ tenantId, kind })).find((d) => d.id === id)?.versions ?? []).map((v) => [v.version, v.status]));
+  Object.fromEntries(
+    ((await listDocuments({ tenantId, kind })).find((d) => d.id === id)?.versions ?? []).map((v) => [v.version, v.status]),
+  );
 
 const refusal = (promise: Promise<unknown>) =>
   promise.then(
     () => null,
-    (error: unknown) => (error instanceof AppError ? { code: error.code, message: error.message, details: error.details } : Promise.reject(error)),
+    (error: unknown) =>
+      error instanceof AppError ? { code: error.code, message: error.message, details: error.details } : Promise.reject(error),
   );
 
 describe('one core for every document kind', () => {
@@ -50,11 +61,30 @@ describe('one core for every document kind', () => {
     ['policy', policy('1.0.0')],
     ['surface', surface('1.0.0')],
   ] as const)('saves, publishes and serves a %s under its own id', async (kind, document) => {
-    expect(await saveDocumentDraft({ tenantId, kind, document })).toMatchObject({ id: document.id, version: '1.0.0', status: 'draft', created: true });
-    expect(await getDocumentVersionOrThrow({ tenantId, kind, id: document.id, version: '1.0.0' })).toMatchObject({ id: document.id, status: 'draft', served: false });
-    expect(await publishDocumentVersion({ tenantId, kind, id: document.id, version: '1.0.0' })).toMatchObject({ id: document.id, status: 'published' });
-    expect(await getDocumentVersionOrThrow({ tenantId, kind, id: document.id, version: '1.0.0' })).toMatchObject({ status: 'published', served: true, publishedBy: null });
-    expect((await listDocuments({ tenantId, kind })).find((d) => d.id === document.id)).toMatchObject({ latestVersion: '1.0.0', description: 'description' in document ? document.description : null });
+    expect(await saveDocumentDraft({ tenantId, kind, document })).toMatchObject({
+      id: document.id,
+      version: '1.0.0',
+      status: 'draft',
+      created: true,
+    });
+    expect(await getDocumentVersionOrThrow({ tenantId, kind, id: document.id, version: '1.0.0' })).toMatchObject({
+      id: document.id,
+      status: 'draft',
+      served: false,
+    });
+    expect(await publishDocumentVersion({ tenantId, kind, id: document.id, version: '1.0.0' })).toMatchObject({
+      id: document.id,
+      status: 'published',
+    });
+    expect(await getDocumentVersionOrThrow({ tenantId, kind, id: document.id, version: '1.0.0' })).toMatchObject({
+      status: 'published',
+      served: true,
+      publishedBy: null,
+    });
+    expect((await listDocuments({ tenantId, kind })).find((d) => d.id === document.id)).toMatchObject({
+      latestVersion: '1.0.0',
+      description: 'description' in document ? document.description : null,
+    });
     expect((await listServedDocuments({ tenantId, kind })).map((d) => (d as { id: string }).id)).toContain(document.id);
   });
 
@@ -66,10 +96,15 @@ describe('one core for every document kind', () => {
     const promoted = await publishDocumentVersion({ tenantId, kind: 'contract', id: 'orders.shadowed', version: '1.2.0', mode: 'enforce' });
     expect(promoted.status).toBe('published');
     expect((await listDocuments({ tenantId, kind: 'contract' })).find((d) => d.id === 'orders.shadowed')?.latestVersion).toBe('1.2.0');
-    expect(await refusal(publishDocumentVersion({ tenantId, kind: 'contract', id: 'orders.shadowed', version: '1.1.0' }))).toMatchObject({ code: 'conflict', details: { status: 'retired' } });
+    expect(await refusal(publishDocumentVersion({ tenantId, kind: 'contract', id: 'orders.shadowed', version: '1.1.0' }))).toMatchObject({
+      code: 'conflict',
+      details: { status: 'retired' },
+    });
     // A shadow version is published once: only promotion may publish it again.
     await saveAndPublish('contract', contract('1.3.0'), 'shadow');
-    expect(await refusal(publishDocumentVersion({ tenantId, kind: 'contract', id: 'orders.shadowed', version: '1.3.0', mode: 'shadow' }))).toMatchObject({ code: 'conflict' });
+    expect(
+      await refusal(publishDocumentVersion({ tenantId, kind: 'contract', id: 'orders.shadowed', version: '1.3.0', mode: 'shadow' })),
+    ).toMatchObject({ code: 'conflict' });
   });
 
   it('publishing for real retires the shadow versions not newer than it and keeps a newer one', async () => {
@@ -79,7 +114,10 @@ describe('one core for every document kind', () => {
     await saveAndPublish('policy', policy('1.4.0'), 'shadow');
     await saveAndPublish('policy', policy('1.3.0'));
     expect(await statuses('policy', 'kinds-policy')).toMatchObject({ '1.3.0': 'published', '1.4.0': 'shadow' });
-    expect((await listDocuments({ tenantId, kind: 'policy' })).find((d) => d.id === 'kinds-policy')).toMatchObject({ latestVersion: '1.3.0', description: 'policy 1.3.0' });
+    expect((await listDocuments({ tenantId, kind: 'policy' })).find((d) => d.id === 'kinds-policy')).toMatchObject({
+      latestVersion: '1.3.0',
+      description: 'policy 1.3.0',
+    });
   });
 
   it("names a document's id the way its API does in a save conflict: `tool` for contracts, `id` for the others", async () => {
@@ -96,26 +134,41 @@ describe('one core for every document kind', () => {
   });
 
   it('checks a draft the kind’s way: a contract must be a valid contract, a policy or surface only needs its key', async () => {
-    expect(await refusal(saveDocumentDraft({ tenantId, kind: 'contract', document: { id: 'orders.half', version: '0.1.0' } }))).toMatchObject({ code: 'contract_invalid' });
-    expect(await saveDocumentDraft({ tenantId, kind: 'policy', document: { id: 'half-written', version: '0.1.0', rules: 'todo' } })).toMatchObject({ status: 'draft' });
-    expect(await refusal(saveDocumentDraft({ tenantId, kind: 'surface', document: { id: 'Half Written', version: '0.1.0' } }))).toMatchObject({ code: 'bad_request' });
+    expect(
+      await refusal(saveDocumentDraft({ tenantId, kind: 'contract', document: { id: 'orders.half', version: '0.1.0' } })),
+    ).toMatchObject({ code: 'contract_invalid' });
+    expect(
+      await saveDocumentDraft({ tenantId, kind: 'policy', document: { id: 'half-written', version: '0.1.0', rules: 'todo' } }),
+    ).toMatchObject({ status: 'draft' });
+    expect(
+      await refusal(saveDocumentDraft({ tenantId, kind: 'surface', document: { id: 'Half Written', version: '0.1.0' } })),
+    ).toMatchObject({ code: 'bad_request' });
   });
 
   it('refuses shadow for surfaces before looking anything up, and deprecation for every kind but contracts', async () => {
-    expect(await refusal(publishDocumentVersion({ tenantId, kind: 'surface', id: 'kinds-surface', version: '9.0.0', mode: 'shadow' }))).toMatchObject({ code: 'bad_request' });
+    expect(
+      await refusal(publishDocumentVersion({ tenantId, kind: 'surface', id: 'kinds-surface', version: '9.0.0', mode: 'shadow' })),
+    ).toMatchObject({ code: 'bad_request' });
     expect(await refusal(deprecateDocument({ tenantId, kind: 'policy', id: 'kinds-policy' }))).toMatchObject({ code: 'bad_request' });
     expect(await refusal(deprecateDocument({ tenantId, kind: 'surface', id: 'kinds-surface' }))).toMatchObject({ code: 'bad_request' });
   });
 
   it('deprecates a contract version or the whole contract, never a draft', async () => {
     await saveDocumentDraft({ tenantId, kind: 'contract', document: contract('2.0.0') });
-    expect(await refusal(deprecateDocument({ tenantId, kind: 'contract', id: 'orders.shadowed', version: '2.0.0' }))).toMatchObject({ code: 'conflict' });
+    expect(await refusal(deprecateDocument({ tenantId, kind: 'contract', id: 'orders.shadowed', version: '2.0.0' }))).toMatchObject({
+      code: 'conflict',
+    });
     const version = await deprecateDocument({ tenantId, kind: 'contract', id: 'orders.shadowed', version: '1.2.0' });
     expect(version).toEqual({ id: 'orders.shadowed', version: '1.2.0', deprecatedAt: expect.any(Date) });
-    expect(await getDocumentVersionOrThrow({ tenantId, kind: 'contract', id: 'orders.shadowed', version: '1.2.0' })).toMatchObject({ status: 'deprecated', deprecatedAt: version.deprecatedAt });
+    expect(await getDocumentVersionOrThrow({ tenantId, kind: 'contract', id: 'orders.shadowed', version: '1.2.0' })).toMatchObject({
+      status: 'deprecated',
+      deprecatedAt: version.deprecatedAt,
+    });
     const whole = await deprecateDocument({ tenantId, kind: 'contract', id: 'orders.shadowed' });
     expect(whole).toEqual({ id: 'orders.shadowed', deprecatedAt: expect.any(Date) });
     expect(await deprecateDocument({ tenantId, kind: 'contract', id: 'orders.shadowed' })).toEqual(whole);
-    expect((await listDocuments({ tenantId, kind: 'contract' })).find((d) => d.id === 'orders.shadowed')?.deprecatedAt).toEqual(whole.deprecatedAt);
+    expect((await listDocuments({ tenantId, kind: 'contract' })).find((d) => d.id === 'orders.shadowed')?.deprecatedAt).toEqual(
+      whole.deprecatedAt,
+    );
   });
 });

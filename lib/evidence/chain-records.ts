@@ -32,7 +32,18 @@ export function chainRecords(inputs: EvidenceInput[], heads: Map<string, { seq: 
     heads.set(input.tenantId, { seq: row.seq, hash: row.hash });
     rows.push(row);
     for (const issue of input.errors) {
-      violations.push({ id: timeOrderedId(createdAt.getTime()), tenantId: input.tenantId, evidenceId: id, code: issue.code, type: issue.type, tool: input.tool, apiKeyId: input.apiKeyId ?? null, path: issue.path, decision: input.decision, createdAt });
+      violations.push({
+        id: timeOrderedId(createdAt.getTime()),
+        tenantId: input.tenantId,
+        evidenceId: id,
+        code: issue.code,
+        type: issue.type,
+        tool: input.tool,
+        apiKeyId: input.apiKeyId ?? null,
+        path: issue.path,
+        decision: input.decision,
+        createdAt,
+      });
     }
   }
   return { rows, violations };
@@ -80,4 +91,3 @@ function evidenceRow(input: EvidenceInput, head: { seq: number; hash: string }, 
     details: input.details ?? null,
   };
 }
-

@@ -39,14 +39,36 @@ const content: fc.Arbitrary<EvidenceContent> = fc.record({
 
 describe('evidenceHash', () => {
   it('equals the hash over the general canonical JSON for any record', () => {
-    fc.assert(fc.property(content, (c) => evidenceHash(c) === evidenceHashCanonical(c)), { numRuns: 500 });
+    fc.assert(
+      fc.property(content, (c) => evidenceHash(c) === evidenceHashCanonical(c)),
+      { numRuns: 500 },
+    );
   });
 
   it('ignores fields outside the covered set, and changes with every covered one', () => {
     const base: EvidenceContent = {
-      tenantId: 't', seq: 1, prevHash: '0'.repeat(64), createdAt: new Date('2026-11-22T00:00:00Z'), kind: 'pre', requestId: 'r', traceId: 'tr',
-      callId: 'c', w3cTraceparent: null, apiKeyId: 'k', actorUserId: null, tool: 'x.y', contractVersion: '1.0.0', contractHash: 'h', argsHash: 'a',
-      idempotencyKey: null, arguments: null, decision: 'allow', valid: true, errors: '[]', warnings: '[]', durationMs: 1.5,
+      tenantId: 't',
+      seq: 1,
+      prevHash: '0'.repeat(64),
+      createdAt: new Date('2026-11-22T00:00:00Z'),
+      kind: 'pre',
+      requestId: 'r',
+      traceId: 'tr',
+      callId: 'c',
+      w3cTraceparent: null,
+      apiKeyId: 'k',
+      actorUserId: null,
+      tool: 'x.y',
+      contractVersion: '1.0.0',
+      contractHash: 'h',
+      argsHash: 'a',
+      idempotencyKey: null,
+      arguments: null,
+      decision: 'allow',
+      valid: true,
+      errors: '[]',
+      warnings: '[]',
+      durationMs: 1.5,
     };
     const hash = evidenceHash(base);
     expect(evidenceHash({ ...base, id: 'ignored', hash: 'ignored' } as EvidenceContent)).toBe(hash);
@@ -60,21 +82,69 @@ describe('evidenceHash', () => {
 
   it('hashes a record without the policy fields exactly as before they existed', () => {
     const before: EvidenceContent = {
-      tenantId: 't', seq: 1, prevHash: '0'.repeat(64), createdAt: new Date('2026-11-22T00:00:00Z'), kind: 'pre', requestId: 'r', traceId: 'tr',
-      callId: 'c', w3cTraceparent: null, apiKeyId: 'k', actorUserId: null, tool: 'x.y', contractVersion: '1.0.0', contractHash: 'h', argsHash: 'a',
-      idempotencyKey: null, arguments: null, decision: 'allow', valid: true, errors: '[]', warnings: '[]', durationMs: 1.5,
+      tenantId: 't',
+      seq: 1,
+      prevHash: '0'.repeat(64),
+      createdAt: new Date('2026-11-22T00:00:00Z'),
+      kind: 'pre',
+      requestId: 'r',
+      traceId: 'tr',
+      callId: 'c',
+      w3cTraceparent: null,
+      apiKeyId: 'k',
+      actorUserId: null,
+      tool: 'x.y',
+      contractVersion: '1.0.0',
+      contractHash: 'h',
+      argsHash: 'a',
+      idempotencyKey: null,
+      arguments: null,
+      decision: 'allow',
+      valid: true,
+      errors: '[]',
+      warnings: '[]',
+      durationMs: 1.5,
     };
     // Printed by evidenceHash as it was before the policy fields were added.
     const legacy = 'dfa91b0e5efb9b9a8b4c2c22347a8e75b3bdaefa9a66224ca2b767ec71531274';
     expect(evidenceHash(before)).toBe(legacy);
-    expect(evidenceHash({ ...before, policyId: null, policyVersion: null, policyRule: null, policy: null, shadowDiffers: false, executionMs: null })).toBe(legacy);
+    expect(
+      evidenceHash({
+        ...before,
+        policyId: null,
+        policyVersion: null,
+        policyRule: null,
+        policy: null,
+        shadowDiffers: false,
+        executionMs: null,
+      }),
+    ).toBe(legacy);
   });
 
   it('covers the payload digest instead of the raw arguments once a record has one, so purging them keeps the chain', () => {
     const base: EvidenceContent = {
-      tenantId: 't', seq: 1, prevHash: '0'.repeat(64), createdAt: new Date('2026-11-22T00:00:00Z'), kind: 'pre', requestId: 'r', traceId: 'tr',
-      callId: 'c', w3cTraceparent: null, apiKeyId: 'k', actorUserId: null, tool: 'x.y', contractVersion: '1.0.0', contractHash: 'h', argsHash: 'a',
-      idempotencyKey: null, arguments: '{"amount":5}', decision: 'allow', valid: true, errors: '[]', warnings: '[]', durationMs: 1.5,
+      tenantId: 't',
+      seq: 1,
+      prevHash: '0'.repeat(64),
+      createdAt: new Date('2026-11-22T00:00:00Z'),
+      kind: 'pre',
+      requestId: 'r',
+      traceId: 'tr',
+      callId: 'c',
+      w3cTraceparent: null,
+      apiKeyId: 'k',
+      actorUserId: null,
+      tool: 'x.y',
+      contractVersion: '1.0.0',
+      contractHash: 'h',
+      argsHash: 'a',
+      idempotencyKey: null,
+      arguments: '{"amount":5}',
+      decision: 'allow',
+      valid: true,
+      errors: '[]',
+      warnings: '[]',
+      durationMs: 1.5,
       payloadHash: payloadDigest('{"amount":5}', '{"context":{}}'),
     };
     const hash = evidenceHash(base);

@@ -84,16 +84,52 @@ export function evidenceHashCanonical(content: EvidenceContent): string {
 }
 
 const HASHED_FIELDS: readonly (keyof EvidenceContent)[] = [
-  'tenantId', 'seq', 'prevHash', 'createdAt', 'kind', 'requestId', 'traceId', 'callId', 'w3cTraceparent', 'apiKeyId', 'actorUserId',
-  'tool', 'contractVersion', 'contractHash', 'argsHash', 'idempotencyKey', 'arguments', 'decision', 'valid', 'errors', 'warnings', 'durationMs',
-  'policyId', 'policyVersion', 'policyRule', 'policy', 'shadowDiffers', 'executionMs', 'payloadHash', 'details',
+  'tenantId',
+  'seq',
+  'prevHash',
+  'createdAt',
+  'kind',
+  'requestId',
+  'traceId',
+  'callId',
+  'w3cTraceparent',
+  'apiKeyId',
+  'actorUserId',
+  'tool',
+  'contractVersion',
+  'contractHash',
+  'argsHash',
+  'idempotencyKey',
+  'arguments',
+  'decision',
+  'valid',
+  'errors',
+  'warnings',
+  'durationMs',
+  'policyId',
+  'policyVersion',
+  'policyRule',
+  'policy',
+  'shadowDiffers',
+  'executionMs',
+  'payloadHash',
+  'details',
 ];
 
 /**
  * Fields added after chains already existed: left out of the hashed object while unset (null,
  * or false for the flag), so every record written before them hashes exactly as it did.
  */
-const OPTIONAL_FIELDS: ReadonlySet<keyof EvidenceContent> = new Set(['policyId', 'policyVersion', 'policyRule', 'policy', 'shadowDiffers', 'executionMs', 'payloadHash', 'details']);
+const OPTIONAL_FIELDS: ReadonlySet<keyof EvidenceContent> = new Set([
+  'policyId',
+  'policyVersion',
+  'policyRule',
+  'policy',
+  'shadowDiffers',
+  'executionMs',
+  'payloadHash',
+  'details',
+]);
 
 /**
  * The digest a record's `payloadHash` holds: SHA-256 of the JSON array of the two raw payload

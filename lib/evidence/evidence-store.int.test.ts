@@ -12,9 +12,21 @@ import type { EvidenceInput } from './record-evidence';
 
 const provider = dbProvider();
 const input = (tenantId: string, apiKeyId: string, i: number, errors: EvidenceInput['errors'] = []): EvidenceInput => ({
-  tenantId, kind: 'pre', requestId: `req-${i}`, traceId: `trace-${i % 7}`, callId: `call-${i}`, apiKeyId, tool: 'orders.lookup',
-  contractVersion: '1.0.0', contractHash: 'h', argsHash: `args-${i % 5}`, decision: errors.length ? 'deny' : 'allow', valid: errors.length === 0,
-  errors, warnings: [], durationMs: i / 7,
+  tenantId,
+  kind: 'pre',
+  requestId: `req-${i}`,
+  traceId: `trace-${i % 7}`,
+  callId: `call-${i}`,
+  apiKeyId,
+  tool: 'orders.lookup',
+  contractVersion: '1.0.0',
+  contractHash: 'h',
+  argsHash: `args-${i % 5}`,
+  decision: errors.length ? 'deny' : 'allow',
+  valid: errors.length === 0,
+  errors,
+  warnings: [],
+  durationMs: i / 7,
 });
 
 describe(`evidence store of the data plane (${provider})`, () => {
@@ -24,7 +36,13 @@ describe(`evidence store of the data plane (${provider})`, () => {
   it('commits concurrent records from two tenants into two intact chains, each answer after its commit', async () => {
     const a = await createTestTenant();
     const b = await createTestTenant();
-    const issue = { code: 'AXAG_INPUT_INVALID', type: 'validation', message: 'bad', path: '$.x', intent: 'orders.lookup' } as unknown as EvidenceInput['errors'][number];
+    const issue = {
+      code: 'AXAG_INPUT_INVALID',
+      type: 'validation',
+      message: 'bad',
+      path: '$.x',
+      intent: 'orders.lookup',
+    } as unknown as EvidenceInput['errors'][number];
     // Three waves, written without waiting: the store takes new batches while others commit.
     const waves = [0, 1, 2].map((wave) =>
       Array.from({ length: 60 }, (_, i) => {
@@ -38,7 +56,10 @@ describe(`evidence store of the data plane (${provider})`, () => {
       // Answered means committed: the row is there when the promise resolves.
       expect(r.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
     }
-    const rows = await db().evidence.findMany({ where: { id: { in: recorded.map((r) => r.id) } }, select: { id: true, seq: true, tenantId: true } });
+    const rows = await db().evidence.findMany({
+      where: { id: { in: recorded.map((r) => r.id) } },
+      select: { id: true, seq: true, tenantId: true },
+    });
     expect(rows).toHaveLength(180);
     for (const t of [a, b]) {
       const check = await verifyEvidenceChain({ tenantId: t.tenant.id });
@@ -52,7 +73,10 @@ describe(`evidence store of the data plane (${provider})`, () => {
     const broken = new EvidenceWriter({ maxQueue: 100, maxBatch: 50, storeFactory: threadedEvidenceStore });
     try {
       // A tenant that does not exist violates the foreign key: the whole batch fails.
-      const results = await Promise.allSettled([broken.write(input('no-such-tenant', t.agentKeyId, 1)), broken.write(input('no-such-tenant', t.agentKeyId, 2))]);
+      const results = await Promise.allSettled([
+        broken.write(input('no-such-tenant', t.agentKeyId, 1)),
+        broken.write(input('no-such-tenant', t.agentKeyId, 2)),
+      ]);
       for (const r of results) {
         expect(r.status).toBe('rejected');
         expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'unavailable', status: 503 });

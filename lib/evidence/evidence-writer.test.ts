@@ -4,7 +4,18 @@ import type { RawEvidenceStore } from './raw-evidence-store';
 import type { EvidenceInput, RecordedEvidence } from './record-evidence';
 
 const input = (i: number): EvidenceInput => ({
-  tenantId: 't', kind: 'pre', requestId: `r${i}`, traceId: 'tr', callId: `c${i}`, tool: 'x.y', argsHash: 'a', decision: 'allow', valid: true, errors: [], warnings: [], durationMs: 1,
+  tenantId: 't',
+  kind: 'pre',
+  requestId: `r${i}`,
+  traceId: 'tr',
+  callId: `c${i}`,
+  tool: 'x.y',
+  argsHash: 'a',
+  decision: 'allow',
+  valid: true,
+  errors: [],
+  warnings: [],
+  durationMs: 1,
 });
 
 /** A store that records each commit and acknowledges it when told to. */
@@ -15,7 +26,13 @@ function fakeStore(pipelined: boolean) {
     pipelined,
     commit: (inputs) =>
       new Promise<RecordedEvidence[]>((resolve, reject) => {
-        commits.push({ inputs, done: (ok) => (ok ? resolve(inputs.map((i) => ({ id: i.requestId, seq: ++seq, hash: 'h' }))) : reject(Object.assign(new Error('disk full'), { code: 'SQLITE_FULL' }))) });
+        commits.push({
+          inputs,
+          done: (ok) =>
+            ok
+              ? resolve(inputs.map((i) => ({ id: i.requestId, seq: ++seq, hash: 'h' })))
+              : reject(Object.assign(new Error('disk full'), { code: 'SQLITE_FULL' })),
+        });
       }),
     close: async () => undefined,
   };
@@ -29,7 +46,16 @@ describe('EvidenceWriter', () => {
     const { store, commits } = fakeStore(true);
     const writer = new EvidenceWriter({ maxQueue: 100, maxBatch: 50, storeFactory: () => store });
     // Three callbacks of one turn, as three requests read from three sockets would be.
-    const first = (await Promise.all([1, 2, 3].map((i) => new Promise<{ written: Promise<RecordedEvidence> }>((resolve) => setImmediate(() => resolve({ written: writer.write(input(i)) })))))).map((w) => w.written);
+    const first = (
+      await Promise.all(
+        [1, 2, 3].map(
+          (i) =>
+            new Promise<{ written: Promise<RecordedEvidence> }>((resolve) =>
+              setImmediate(() => resolve({ written: writer.write(input(i)) })),
+            ),
+        ),
+      )
+    ).map((w) => w.written);
     await turn();
     expect(commits.map((c) => c.inputs.map((i) => i.requestId))).toEqual([['r1', 'r2', 'r3']]);
     // A pipelined store takes the next turn's records while the first batch is still committing.
@@ -52,7 +78,11 @@ describe('EvidenceWriter', () => {
     commits[0]?.done(false);
     const results = await Promise.allSettled(pending);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
-    expect((results[0] as PromiseRejectedResult).reason).toMatchObject({ status: 503, code: 'unavailable', headers: { 'retry-after': '2' } });
+    expect((results[0] as PromiseRejectedResult).reason).toMatchObject({
+      status: 503,
+      code: 'unavailable',
+      headers: { 'retry-after': '2' },
+    });
   });
 
   it('refuses with 503 and Retry-After past the queue bound, counting records still committing', async () => {
@@ -61,7 +91,11 @@ describe('EvidenceWriter', () => {
     const accepted = [writer.write(input(1)), writer.write(input(2))];
     await turn();
     expect(commits).toHaveLength(1);
-    await expect(writer.write(input(3))).rejects.toMatchObject({ status: 503, details: { reason: 'evidence_queue_full' }, headers: { 'retry-after': '1' } });
+    await expect(writer.write(input(3))).rejects.toMatchObject({
+      status: 503,
+      details: { reason: 'evidence_queue_full' },
+      headers: { 'retry-after': '1' },
+    });
     commits[0]?.done(true);
     await Promise.all(accepted);
     await expect(Promise.race([writer.write(input(4)), turn().then(() => 'queued')])).resolves.toBe('queued');

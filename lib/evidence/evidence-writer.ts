@@ -7,7 +7,6 @@ import { parseDatabaseUrl } from '../db/database-url';
 import { createRawEvidenceStore, type RawEvidenceStore, type RawEvidenceStoreFactory } from './raw-evidence-store';
 import type { EvidenceInput, RecordedEvidence } from './evidence-input';
 
-
 interface Pending {
   input: EvidenceInput;
   within?: (tx: Tx) => Promise<unknown>;
@@ -51,7 +50,14 @@ export class EvidenceWriter {
   write<T>(input: EvidenceInput, within?: (tx: Tx) => Promise<T>): Promise<RecordedEvidence & { extra: T }> {
     if (this.pending >= this.options.maxQueue) {
       // Back-pressure, not collapse: refuse now rather than queue without bound.
-      return Promise.reject(new AppError('unavailable', 'Toolgate is at capacity and did not decide this call. Retry shortly.', { reason: 'evidence_queue_full' }, { 'retry-after': '1' }));
+      return Promise.reject(
+        new AppError(
+          'unavailable',
+          'Toolgate is at capacity and did not decide this call. Retry shortly.',
+          { reason: 'evidence_queue_full' },
+          { 'retry-after': '1' },
+        ),
+      );
     }
     return new Promise((resolve, reject) => {
       this.queue.push({ input, within, resolve: resolve as Pending['resolve'], reject });
@@ -168,7 +174,11 @@ async function commitBatch(batch: Pending[]): Promise<void> {
 
         const tenants = [...new Set(accepted.map((a) => a.item.input.tenantId))].sort();
         const heads = await lockChainHeads(tx, tenants, provider);
-        const { rows: evidenceRows, violations: violationRows } = chainRecords(accepted.map((a) => a.item.input), heads, new Date());
+        const { rows: evidenceRows, violations: violationRows } = chainRecords(
+          accepted.map((a) => a.item.input),
+          heads,
+          new Date(),
+        );
         accepted.forEach(({ item, extra }, i) => {
           const row = evidenceRows[i] as EvidenceRecord;
           outcomes.set(item, { ok: true, value: { id: row.id, seq: row.seq, hash: row.hash, extra } });
@@ -213,5 +223,10 @@ async function lockChainHeads(tx: Tx, tenants: string[], provider: string): Prom
 /** Whatever made the commit fail (database down, disk full, a trigger), the answer is 503. */
 function unavailable(cause: unknown): AppError {
   log.error('evidence commit failed', { error: String((cause as Error)?.message ?? cause).slice(0, 300) });
-  return new AppError('unavailable', 'Toolgate could not record this decision, so it did not make one. Retry shortly.', { reason: 'evidence_unavailable' }, { 'retry-after': '2' });
+  return new AppError(
+    'unavailable',
+    'Toolgate could not record this decision, so it did not make one. Retry shortly.',
+    { reason: 'evidence_unavailable' },
+    { 'retry-after': '2' },
+  );
 }

@@ -15,15 +15,45 @@ describe(`raw evidence store (${dbProvider()})`, () => {
   it('stores every field of every record, and the chain verifies', async () => {
     const t = await createTestTenant();
     const full: EvidenceInput = {
-      tenantId: t.tenant.id, kind: 'pre', requestId: 'req-full', traceId: 'a'.repeat(32), callId: 'call-full', w3cTraceparent: `00-${'b'.repeat(32)}-${'c'.repeat(16)}-01`,
-      apiKeyId: t.agentKeyId, actorUserId: null, tool: 'refunds.create', contractVersion: '2.1.0', contractHash: 'd'.repeat(64), argsHash: 'e'.repeat(64),
-      idempotencyKey: 'idem-1', arguments: '{"amount":12}', decision: 'deny', valid: false,
-      errors: [{ code: 'AXAG_OUT_OF_RANGE', type: 'constraint_error', message: 'amount must be <= 10', path: '$.amount' }], warnings: [],
-      durationMs: 1.23456, policyId: 'refund-limits', policyVersion: '3', policyRule: 'cap', policy: '{"reason":"cap"}', shadowDiffers: true, executionMs: 45.6789,
+      tenantId: t.tenant.id,
+      kind: 'pre',
+      requestId: 'req-full',
+      traceId: 'a'.repeat(32),
+      callId: 'call-full',
+      w3cTraceparent: `00-${'b'.repeat(32)}-${'c'.repeat(16)}-01`,
+      apiKeyId: t.agentKeyId,
+      actorUserId: null,
+      tool: 'refunds.create',
+      contractVersion: '2.1.0',
+      contractHash: 'd'.repeat(64),
+      argsHash: 'e'.repeat(64),
+      idempotencyKey: 'idem-1',
+      arguments: '{"amount":12}',
+      decision: 'deny',
+      valid: false,
+      errors: [{ code: 'AXAG_OUT_OF_RANGE', type: 'constraint_error', message: 'amount must be <= 10', path: '$.amount' }],
+      warnings: [],
+      durationMs: 1.23456,
+      policyId: 'refund-limits',
+      policyVersion: '3',
+      policyRule: 'cap',
+      policy: '{"reason":"cap"}',
+      shadowDiffers: true,
+      executionMs: 45.6789,
     };
     const minimal: EvidenceInput = {
-      tenantId: t.tenant.id, kind: 'post', requestId: 'req-min', traceId: 'f'.repeat(32), callId: 'call-min', tool: 'orders.lookup', argsHash: '0'.repeat(64),
-      decision: 'allow', valid: true, errors: [], warnings: [], durationMs: 0.5,
+      tenantId: t.tenant.id,
+      kind: 'post',
+      requestId: 'req-min',
+      traceId: 'f'.repeat(32),
+      callId: 'call-min',
+      tool: 'orders.lookup',
+      argsHash: '0'.repeat(64),
+      decision: 'allow',
+      valid: true,
+      errors: [],
+      warnings: [],
+      durationMs: 0.5,
     };
     const recorded = await store.commit([full, minimal]);
     expect(recorded.map((r) => r.seq)).toEqual([1, 2]);
@@ -32,22 +62,61 @@ describe(`raw evidence store (${dbProvider()})`, () => {
     expect(rows).toHaveLength(2);
     const [a, b] = rows;
     expect(a).toMatchObject({
-      id: recorded[0]?.id, hash: recorded[0]?.hash, seq: 1, kind: 'pre', requestId: 'req-full', traceId: full.traceId, callId: 'call-full', w3cTraceparent: full.w3cTraceparent,
-      apiKeyId: t.agentKeyId, actorUserId: null, tool: 'refunds.create', contractVersion: '2.1.0', contractHash: full.contractHash, argsHash: full.argsHash,
-      idempotencyKey: 'idem-1', arguments: '{"amount":12}', decision: 'deny', valid: false, errors: JSON.stringify(full.errors), warnings: '[]',
-      durationMs: 1.235, policyId: 'refund-limits', policyVersion: '3', policyRule: 'cap', policy: '{"reason":"cap"}', shadowDiffers: true, executionMs: 45.679,
+      id: recorded[0]?.id,
+      hash: recorded[0]?.hash,
+      seq: 1,
+      kind: 'pre',
+      requestId: 'req-full',
+      traceId: full.traceId,
+      callId: 'call-full',
+      w3cTraceparent: full.w3cTraceparent,
+      apiKeyId: t.agentKeyId,
+      actorUserId: null,
+      tool: 'refunds.create',
+      contractVersion: '2.1.0',
+      contractHash: full.contractHash,
+      argsHash: full.argsHash,
+      idempotencyKey: 'idem-1',
+      arguments: '{"amount":12}',
+      decision: 'deny',
+      valid: false,
+      errors: JSON.stringify(full.errors),
+      warnings: '[]',
+      durationMs: 1.235,
+      policyId: 'refund-limits',
+      policyVersion: '3',
+      policyRule: 'cap',
+      policy: '{"reason":"cap"}',
+      shadowDiffers: true,
+      executionMs: 45.679,
     });
     expect(b).toMatchObject({
-      id: recorded[1]?.id, seq: 2, prevHash: recorded[0]?.hash, kind: 'post', w3cTraceparent: null, apiKeyId: null, contractVersion: null, contractHash: null,
-      idempotencyKey: null, arguments: null, valid: true, durationMs: 0.5, policyId: null, policyVersion: null, policyRule: null, policy: null, shadowDiffers: false, executionMs: null,
+      id: recorded[1]?.id,
+      seq: 2,
+      prevHash: recorded[0]?.hash,
+      kind: 'post',
+      w3cTraceparent: null,
+      apiKeyId: null,
+      contractVersion: null,
+      contractHash: null,
+      idempotencyKey: null,
+      arguments: null,
+      valid: true,
+      durationMs: 0.5,
+      policyId: null,
+      policyVersion: null,
+      policyRule: null,
+      policy: null,
+      shadowDiffers: false,
+      executionMs: null,
     });
     // Both rows carry the batch's one timestamp, read back as the same instant.
     expect(a?.createdAt).toBeInstanceOf(Date);
     expect(a?.createdAt.getTime()).toBe(b?.createdAt.getTime());
 
-    expect(await db().violation.findMany({ where: { tenantId: t.tenant.id }, select: { evidenceId: true, code: true, path: true } })).toEqual([
-      { evidenceId: recorded[0]?.id, code: 'AXAG_OUT_OF_RANGE', path: '$.amount' },
-    ]);
+    expect(
+      await db().violation.findMany({ where: { tenantId: t.tenant.id }, select: { evidenceId: true, code: true, path: true } }),
+    ).toEqual([{ evidenceId: recorded[0]?.id, code: 'AXAG_OUT_OF_RANGE', path: '$.amount' }]);
     expect(await verifyEvidenceChain({ tenantId: t.tenant.id })).toMatchObject({ valid: true, records: 2, firstBroken: null });
   });
 
@@ -55,8 +124,19 @@ describe(`raw evidence store (${dbProvider()})`, () => {
     const t = await createTestTenant();
     // 1,100 records x 30 columns is past the bind parameters one statement is given.
     const inputs: EvidenceInput[] = Array.from({ length: 1100 }, (_, i) => ({
-      tenantId: t.tenant.id, kind: 'pre', requestId: `req-${i}`, traceId: `${i}`.padStart(32, '0'), callId: `call-${i}`, tool: 'orders.lookup', argsHash: '1'.repeat(64),
-      decision: i % 10 === 0 ? 'deny' : 'allow', valid: i % 10 !== 0, errors: i % 10 === 0 ? [{ code: 'AXAG_MISSING_PARAM', type: 'parameter_error', message: 'order_id is required', path: '$.order_id' }] : [], warnings: [], durationMs: 0.25,
+      tenantId: t.tenant.id,
+      kind: 'pre',
+      requestId: `req-${i}`,
+      traceId: `${i}`.padStart(32, '0'),
+      callId: `call-${i}`,
+      tool: 'orders.lookup',
+      argsHash: '1'.repeat(64),
+      decision: i % 10 === 0 ? 'deny' : 'allow',
+      valid: i % 10 !== 0,
+      errors:
+        i % 10 === 0 ? [{ code: 'AXAG_MISSING_PARAM', type: 'parameter_error', message: 'order_id is required', path: '$.order_id' }] : [],
+      warnings: [],
+      durationMs: 0.25,
     }));
     const recorded = await store.commit(inputs);
     expect(recorded.map((r) => r.seq)).toEqual(inputs.map((_, i) => i + 1));

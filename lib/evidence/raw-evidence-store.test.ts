@@ -3,18 +3,69 @@ import { EVIDENCE_COLUMNS, evidenceValues } from './raw-evidence-store';
 import type { EvidenceRecord } from './chain-records';
 
 const base: EvidenceRecord = {
-  id: 'e1', tenantId: 't1', seq: 7, prevHash: 'p'.repeat(64), hash: 'h'.repeat(64), createdAt: new Date('2026-11-22T01:02:03.456Z'), kind: 'pre',
-  requestId: 'r1', traceId: 'tr1', callId: 'c1', w3cTraceparent: null, apiKeyId: 'k1', actorUserId: null, tool: 'orders.lookup', contractVersion: '1.0.0',
-  contractHash: 'ch', argsHash: 'ah', idempotencyKey: null, arguments: null, decision: 'allow', valid: true, errors: '[]', warnings: '[]', durationMs: 1.25,
+  id: 'e1',
+  tenantId: 't1',
+  seq: 7,
+  prevHash: 'p'.repeat(64),
+  hash: 'h'.repeat(64),
+  createdAt: new Date('2026-11-22T01:02:03.456Z'),
+  kind: 'pre',
+  requestId: 'r1',
+  traceId: 'tr1',
+  callId: 'c1',
+  w3cTraceparent: null,
+  apiKeyId: 'k1',
+  actorUserId: null,
+  tool: 'orders.lookup',
+  contractVersion: '1.0.0',
+  contractHash: 'ch',
+  argsHash: 'ah',
+  idempotencyKey: null,
+  arguments: null,
+  decision: 'allow',
+  valid: true,
+  errors: '[]',
+  warnings: '[]',
+  durationMs: 1.25,
   payload: null,
 };
 
 describe('evidenceValues', () => {
   it('binds every column in the order of the INSERT, with SQLite booleans and the batch timestamp text', () => {
     expect(evidenceValues(base, '2026-11-22T01:02:03.456+00:00')).toEqual([
-      'e1', 't1', 7, 'p'.repeat(64), 'h'.repeat(64), '2026-11-22T01:02:03.456+00:00', 'pre', 'r1', 'tr1', 'c1', null, 'k1',
-      null, 'orders.lookup', '1.0.0', 'ch', 'ah', null, null, 'allow', 1, '[]', '[]', 1.25,
-      null, null, null, null, 0, null, null, null, null,
+      'e1',
+      't1',
+      7,
+      'p'.repeat(64),
+      'h'.repeat(64),
+      '2026-11-22T01:02:03.456+00:00',
+      'pre',
+      'r1',
+      'tr1',
+      'c1',
+      null,
+      'k1',
+      null,
+      'orders.lookup',
+      '1.0.0',
+      'ch',
+      'ah',
+      null,
+      null,
+      'allow',
+      1,
+      '[]',
+      '[]',
+      1.25,
+      null,
+      null,
+      null,
+      null,
+      0,
+      null,
+      null,
+      null,
+      null,
     ]);
   });
 
@@ -26,14 +77,30 @@ describe('evidenceValues', () => {
   });
 
   it('writes the policy fields when set, and a refused call as valid = 0', () => {
-    const row: EvidenceRecord = { ...base, valid: false, decision: 'deny', policyId: 'pol', policyVersion: '2', policyRule: 'r', policy: '{"x":1}', shadowDiffers: true, executionMs: 12.5 };
+    const row: EvidenceRecord = {
+      ...base,
+      valid: false,
+      decision: 'deny',
+      policyId: 'pol',
+      policyVersion: '2',
+      policyRule: 'r',
+      policy: '{"x":1}',
+      shadowDiffers: true,
+      executionMs: 12.5,
+    };
     const values = evidenceValues(row, 'ts');
     expect(values.slice(19, 21)).toEqual(['deny', 0]);
     expect(values.slice(24)).toEqual(['pol', '2', 'r', '{"x":1}', 1, 12.5, null, null, null]);
   });
 
-  it('writes the raw payload, its digest and an administrative record\'s details', () => {
-    const row: EvidenceRecord = { ...base, arguments: '{"a":1}', payload: '{"context":{}}', payloadHash: 'd'.repeat(64), details: '{"role":"admin"}' };
+  it("writes the raw payload, its digest and an administrative record's details", () => {
+    const row: EvidenceRecord = {
+      ...base,
+      arguments: '{"a":1}',
+      payload: '{"context":{}}',
+      payloadHash: 'd'.repeat(64),
+      details: '{"role":"admin"}',
+    };
     expect(evidenceValues(row, 'ts').slice(-3)).toEqual(['{"context":{}}', 'd'.repeat(64), '{"role":"admin"}']);
   });
 });

@@ -21,9 +21,39 @@ export interface RawEvidenceStore {
 }
 
 export const EVIDENCE_COLUMNS = [
-  'id', 'tenantId', 'seq', 'prevHash', 'hash', 'createdAt', 'kind', 'requestId', 'traceId', 'callId', 'w3cTraceparent', 'apiKeyId',
-  'actorUserId', 'tool', 'contractVersion', 'contractHash', 'argsHash', 'idempotencyKey', 'arguments', 'decision', 'valid', 'errors', 'warnings', 'durationMs',
-  'policyId', 'policyVersion', 'policyRule', 'policy', 'shadowDiffers', 'executionMs', 'payload', 'payloadHash', 'details',
+  'id',
+  'tenantId',
+  'seq',
+  'prevHash',
+  'hash',
+  'createdAt',
+  'kind',
+  'requestId',
+  'traceId',
+  'callId',
+  'w3cTraceparent',
+  'apiKeyId',
+  'actorUserId',
+  'tool',
+  'contractVersion',
+  'contractHash',
+  'argsHash',
+  'idempotencyKey',
+  'arguments',
+  'decision',
+  'valid',
+  'errors',
+  'warnings',
+  'durationMs',
+  'policyId',
+  'policyVersion',
+  'policyRule',
+  'policy',
+  'shadowDiffers',
+  'executionMs',
+  'payload',
+  'payloadHash',
+  'details',
 ] as const;
 const VIOLATION_COLUMNS = ['id', 'tenantId', 'evidenceId', 'code', 'type', 'tool', 'apiKeyId', 'path', 'decision', 'createdAt'] as const;
 
@@ -46,10 +76,16 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
     // process crash but not a power cut; an answered decision must survive both.
     this.connection.pragma('synchronous = FULL');
     this.statements = {
-      ensureHead: this.connection.prepare(`INSERT INTO "EvidenceChainHead" ("tenantId", "seq", "hash") VALUES (?, 0, ?) ON CONFLICT ("tenantId") DO NOTHING`),
+      ensureHead: this.connection.prepare(
+        `INSERT INTO "EvidenceChainHead" ("tenantId", "seq", "hash") VALUES (?, 0, ?) ON CONFLICT ("tenantId") DO NOTHING`,
+      ),
       head: this.connection.prepare(`SELECT "seq", "hash" FROM "EvidenceChainHead" WHERE "tenantId" = ?`),
-      evidence: this.connection.prepare(`INSERT INTO "Evidence" (${quoted(EVIDENCE_COLUMNS)}) VALUES (${EVIDENCE_COLUMNS.map(() => '?').join(', ')})`),
-      violation: this.connection.prepare(`INSERT INTO "Violation" (${quoted(VIOLATION_COLUMNS)}) VALUES (${VIOLATION_COLUMNS.map(() => '?').join(', ')})`),
+      evidence: this.connection.prepare(
+        `INSERT INTO "Evidence" (${quoted(EVIDENCE_COLUMNS)}) VALUES (${EVIDENCE_COLUMNS.map(() => '?').join(', ')})`,
+      ),
+      violation: this.connection.prepare(
+        `INSERT INTO "Violation" (${quoted(VIOLATION_COLUMNS)}) VALUES (${VIOLATION_COLUMNS.map(() => '?').join(', ')})`,
+      ),
       updateHead: this.connection.prepare(`UPDATE "EvidenceChainHead" SET "seq" = ?, "hash" = ? WHERE "tenantId" = ?`),
     };
     this.transaction = this.connection.transaction(this.write);
@@ -112,10 +148,39 @@ function sqliteTimestamp(date: Date): string {
  */
 export function evidenceValues(row: EvidenceRecord, createdAt: string): unknown[] {
   return [
-    row.id, row.tenantId, row.seq, row.prevHash, row.hash, createdAt, row.kind, row.requestId, row.traceId, row.callId, row.w3cTraceparent, row.apiKeyId,
-    row.actorUserId, row.tool, row.contractVersion, row.contractHash, row.argsHash, row.idempotencyKey, row.arguments, row.decision, row.valid ? 1 : 0,
-    row.errors, row.warnings, row.durationMs, row.policyId ?? null, row.policyVersion ?? null, row.policyRule ?? null, row.policy ?? null,
-    row.shadowDiffers ? 1 : 0, row.executionMs ?? null, row.payload, row.payloadHash ?? null, row.details ?? null,
+    row.id,
+    row.tenantId,
+    row.seq,
+    row.prevHash,
+    row.hash,
+    createdAt,
+    row.kind,
+    row.requestId,
+    row.traceId,
+    row.callId,
+    row.w3cTraceparent,
+    row.apiKeyId,
+    row.actorUserId,
+    row.tool,
+    row.contractVersion,
+    row.contractHash,
+    row.argsHash,
+    row.idempotencyKey,
+    row.arguments,
+    row.decision,
+    row.valid ? 1 : 0,
+    row.errors,
+    row.warnings,
+    row.durationMs,
+    row.policyId ?? null,
+    row.policyVersion ?? null,
+    row.policyRule ?? null,
+    row.policy ?? null,
+    row.shadowDiffers ? 1 : 0,
+    row.executionMs ?? null,
+    row.payload,
+    row.payloadHash ?? null,
+    row.details ?? null,
   ];
 }
 
@@ -138,7 +203,10 @@ class PostgresEvidenceStore implements RawEvidenceStore {
     try {
       await client.query('BEGIN');
       const tenants = [...new Set(inputs.map((i) => i.tenantId))].sort();
-      await client.query(`INSERT INTO "EvidenceChainHead" ("tenantId", "seq", "hash") SELECT t, 0, $2 FROM unnest($1::text[]) AS t ON CONFLICT ("tenantId") DO NOTHING`, [tenants, GENESIS_HASH]);
+      await client.query(
+        `INSERT INTO "EvidenceChainHead" ("tenantId", "seq", "hash") SELECT t, 0, $2 FROM unnest($1::text[]) AS t ON CONFLICT ("tenantId") DO NOTHING`,
+        [tenants, GENESIS_HASH],
+      );
       // Locked in tenant order: two instances writing the same tenants cannot deadlock.
       const locked = await client.query<{ tenantId: string; seq: number; hash: string }>(
         `SELECT "tenantId", "seq", "hash" FROM "EvidenceChainHead" WHERE "tenantId" = ANY($1::text[]) ORDER BY "tenantId" FOR UPDATE`,
@@ -167,7 +235,12 @@ class PostgresEvidenceStore implements RawEvidenceStore {
   }
 }
 
-async function insertMany<C extends string>(client: pg.PoolClient, table: string, columns: readonly C[], rows: Record<C, unknown>[]): Promise<void> {
+async function insertMany<C extends string>(
+  client: pg.PoolClient,
+  table: string,
+  columns: readonly C[],
+  rows: Record<C, unknown>[],
+): Promise<void> {
   // Chunked to stay well under PostgreSQL's 65,535 bind parameters.
   const perChunk = Math.floor(30_000 / columns.length);
   for (let start = 0; start < rows.length; start += perChunk) {

@@ -27,7 +27,10 @@ export function setRawEvidenceStore(factory: RawEvidenceStoreFactory): void {
  * approval), so a decision and its side effects commit together or not at all. When the queue
  * is full it rejects at once with a 503 AppError.
  */
-export function recordEvidence<T = undefined>(input: EvidenceInput, within?: (tx: Tx) => Promise<T>): Promise<RecordedEvidence & { extra: T }> {
+export function recordEvidence<T = undefined>(
+  input: EvidenceInput,
+  within?: (tx: Tx) => Promise<T>,
+): Promise<RecordedEvidence & { extra: T }> {
   writer ??= new EvidenceWriter({ maxQueue: env().TOOLGATE_EVIDENCE_QUEUE_MAX, maxBatch: env().TOOLGATE_EVIDENCE_BATCH_MAX, storeFactory });
   return writer.write(input, within);
 }

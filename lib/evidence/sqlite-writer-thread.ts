@@ -4,7 +4,8 @@ import type { EvidenceInput, RecordedEvidence } from './evidence-input';
 import { createRawEvidenceStore, type RawEvidenceStore, type RawEvidenceStoreFactory } from './raw-evidence-store';
 
 export type WriterRequest = { id: number; inputs: EvidenceInput[] } | { id: number; close: true };
-export type WriterReply = { id: number; recorded: RecordedEvidence[] } | { id: number; error: { message: string; code?: string } } | { id: number; closed: true };
+export type WriterReply =
+  { id: number; recorded: RecordedEvidence[] } | { id: number; error: { message: string; code?: string } } | { id: number; closed: true };
 
 /**
  * SQLite evidence writes on their own thread. better-sqlite3 is synchronous, so on the request
@@ -26,7 +27,9 @@ export class SqliteWriterThread implements RawEvidenceStore {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(new URL('./sqlite-writer-thread.worker.mjs', import.meta.url), { workerData: { file: this.file, maxBatch: this.maxBatch } });
+    const worker = new Worker(new URL('./sqlite-writer-thread.worker.mjs', import.meta.url), {
+      workerData: { file: this.file, maxBatch: this.maxBatch },
+    });
     worker.on('message', (reply: WriterReply) => {
       const waiter = this.waiting.get(reply.id);
       this.waiting.delete(reply.id);
@@ -71,4 +74,6 @@ export class SqliteWriterThread implements RawEvidenceStore {
 
 /** The data plane's store: SQLite on a writer thread, PostgreSQL as usual (its driver is async). */
 export const threadedEvidenceStore: RawEvidenceStoreFactory = (target) =>
-  target.provider === 'sqlite' ? new SqliteWriterThread(target.file as string, env().TOOLGATE_EVIDENCE_BATCH_MAX) : createRawEvidenceStore(target);
+  target.provider === 'sqlite'
+    ? new SqliteWriterThread(target.file as string, env().TOOLGATE_EVIDENCE_BATCH_MAX)
+    : createRawEvidenceStore(target);

@@ -11,7 +11,11 @@ export interface ChainVerification {
    * payloads (arguments, context, result) were changed after it was written. Payloads removed
    * altogether are what the retention purge does, and keep verifying.
    */
-  firstBroken: { seq: number; id: string; reason: 'hash_mismatch' | 'prev_hash_mismatch' | 'seq_gap' | 'head_mismatch' | 'payload_mismatch' } | null;
+  firstBroken: {
+    seq: number;
+    id: string;
+    reason: 'hash_mismatch' | 'prev_hash_mismatch' | 'seq_gap' | 'head_mismatch' | 'payload_mismatch';
+  } | null;
 }
 
 const PAGE = 1000;
@@ -23,14 +27,28 @@ export async function verifyEvidenceChain(options: { tenantId: string }): Promis
   let records = 0;
   let last: { seq: number; hash: string } | null = null;
   for (;;) {
-    const rows = await db().evidence.findMany({ where: { tenantId: options.tenantId, seq: { gte: expectedSeq } }, orderBy: { seq: 'asc' }, take: PAGE });
+    const rows = await db().evidence.findMany({
+      where: { tenantId: options.tenantId, seq: { gte: expectedSeq } },
+      orderBy: { seq: 'asc' },
+      take: PAGE,
+    });
     if (rows.length === 0) break;
     for (const row of rows) {
-      const broken = (reason: NonNullable<ChainVerification['firstBroken']>['reason']): ChainVerification => ({ valid: false, records, head: last, firstBroken: { seq: row.seq, id: row.id, reason } });
+      const broken = (reason: NonNullable<ChainVerification['firstBroken']>['reason']): ChainVerification => ({
+        valid: false,
+        records,
+        head: last,
+        firstBroken: { seq: row.seq, id: row.id, reason },
+      });
       if (row.seq !== expectedSeq) return broken('seq_gap');
       if (row.prevHash !== prevHash) return broken('prev_hash_mismatch');
       if (evidenceHash(row) !== row.hash) return broken('hash_mismatch');
-      if (row.payloadHash && (row.arguments !== null || row.payload !== null) && payloadDigest(row.arguments, row.payload) !== row.payloadHash) return broken('payload_mismatch');
+      if (
+        row.payloadHash &&
+        (row.arguments !== null || row.payload !== null) &&
+        payloadDigest(row.arguments, row.payload) !== row.payloadHash
+      )
+        return broken('payload_mismatch');
       const hash = row.hash;
       prevHash = hash;
       expectedSeq++;

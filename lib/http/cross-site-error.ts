@@ -18,7 +18,14 @@ export interface OriginHeaders {
 export function crossSiteError(request: OriginHeaders, requestId: string, publicUrl: string | undefined): AppError | null {
   const origin = request.header('origin');
   const secFetchSite = request.header('sec-fetch-site');
-  const verdict = checkSameOrigin({ method: request.method, origin, secFetchSite, publicUrl, host: request.header('host'), requestUrl: request.url });
+  const verdict = checkSameOrigin({
+    method: request.method,
+    origin,
+    secFetchSite,
+    publicUrl,
+    host: request.header('host'),
+    requestUrl: request.url,
+  });
   if (verdict.allowed) return null;
   log.warn('cross-site request refused', {
     method: request.method.slice(0, 20),

@@ -4,7 +4,15 @@ import { checkSameOrigin, crossSiteMessage, expectedOrigin, isSafeMethod, type S
 const PUBLIC = 'https://toolgate.example.com';
 
 function verdict(overrides: Partial<SameOriginInput>) {
-  return checkSameOrigin({ method: 'POST', origin: PUBLIC, secFetchSite: null, publicUrl: PUBLIC, host: null, requestUrl: 'http://10.0.0.5:3000/api/v1/api-keys', ...overrides });
+  return checkSameOrigin({
+    method: 'POST',
+    origin: PUBLIC,
+    secFetchSite: null,
+    publicUrl: PUBLIC,
+    host: null,
+    requestUrl: 'http://10.0.0.5:3000/api/v1/api-keys',
+    ...overrides,
+  });
 }
 
 const refused = (reason: string) => ({ allowed: false, reason, expected: expect.anything() });
@@ -12,7 +20,8 @@ const refused = (reason: string) => ({ allowed: false, reason, expected: expect.
 describe('isSafeMethod', () => {
   it('treats exactly GET, HEAD and OPTIONS as safe', () => {
     for (const method of ['GET', 'HEAD', 'OPTIONS']) expect(isSafeMethod(method)).toBe(true);
-    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'TRACE', 'PROPFIND', 'get', 'Get', 'post', '']) expect(isSafeMethod(method)).toBe(false);
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'TRACE', 'PROPFIND', 'get', 'Get', 'post', ''])
+      expect(isSafeMethod(method)).toBe(false);
   });
 });
 
@@ -97,7 +106,7 @@ describe('checkSameOrigin with TOOLGATE_PUBLIC_URL', () => {
     }
   });
 
-  it('on a missing Origin accepts only the browser\'s own same-origin word', () => {
+  it("on a missing Origin accepts only the browser's own same-origin word", () => {
     expect(verdict({ origin: null, secFetchSite: 'same-origin' })).toEqual({ allowed: true });
     expect(verdict({ origin: null })).toEqual(refused('origin_missing'));
     expect(verdict({ origin: null, secFetchSite: 'none' })).toEqual(refused('origin_missing'));
@@ -111,7 +120,14 @@ describe('checkSameOrigin with TOOLGATE_PUBLIC_URL', () => {
 });
 
 describe('checkSameOrigin without a public URL (the request Host is the origin)', () => {
-  const local = (overrides: Partial<SameOriginInput>) => verdict({ publicUrl: undefined, requestUrl: 'http://localhost:3000/api/v1/api-keys', host: 'localhost:3000', origin: 'http://localhost:3000', ...overrides });
+  const local = (overrides: Partial<SameOriginInput>) =>
+    verdict({
+      publicUrl: undefined,
+      requestUrl: 'http://localhost:3000/api/v1/api-keys',
+      host: 'localhost:3000',
+      origin: 'http://localhost:3000',
+      ...overrides,
+    });
 
   it('accepts the Host with the request scheme', () => {
     expect(local({})).toEqual({ allowed: true });
@@ -125,7 +141,9 @@ describe('checkSameOrigin without a public URL (the request Host is the origin)'
     expect(local({ origin: 'http://localhost' })).toEqual(refused('origin_mismatch'));
     expect(local({ host: 'localhost:80', origin: 'http://localhost' })).toEqual({ allowed: true });
     expect(local({ requestUrl: 'https://x/', host: 'example.com:443', origin: 'https://example.com' })).toEqual({ allowed: true });
-    expect(local({ requestUrl: 'https://x/', host: 'example.com:443', origin: 'https://example.com:443' })).toEqual(refused('origin_malformed'));
+    expect(local({ requestUrl: 'https://x/', host: 'example.com:443', origin: 'https://example.com:443' })).toEqual(
+      refused('origin_malformed'),
+    );
   });
 
   it('handles IPv6 hosts', () => {
@@ -160,7 +178,9 @@ describe('checkSameOrigin without a public URL (the request Host is the origin)'
 
 describe('expectedOrigin and the message', () => {
   it('serializes the public URL to its origin', () => {
-    expect(expectedOrigin({ publicUrl: 'https://Toolgate.Example.com:443/base/', host: null, requestUrl: 'http://x/' })).toBe('https://toolgate.example.com');
+    expect(expectedOrigin({ publicUrl: 'https://Toolgate.Example.com:443/base/', host: null, requestUrl: 'http://x/' })).toBe(
+      'https://toolgate.example.com',
+    );
     expect(expectedOrigin({ publicUrl: 'http://127.0.0.1:3204', host: null, requestUrl: 'http://x/' })).toBe('http://127.0.0.1:3204');
   });
 

@@ -124,6 +124,6 @@ export function crossSiteMessage(verdict: Extract<SameOriginVerdict, { allowed: 
     case 'no_expected_origin':
       return 'This instance cannot tell its own origin (set TOOLGATE_PUBLIC_URL), so signed-in requests that change something are refused.';
     default:
-      return `Cross-site request refused: a signed-in request that changes something must come${want || ' from this instance\'s own origin'}.`;
+      return `Cross-site request refused: a signed-in request that changes something must come${want || " from this instance's own origin"}.`;
   }
 }

@@ -16,7 +16,7 @@ async function headersFor(phase: string, path: 'page' | 'api' | 'static'): Promi
 }
 
 describe('security headers', () => {
-  it('are the same on Next API answers as on the data plane\'s', async () => {
+  it("are the same on Next API answers as on the data plane's", async () => {
     expect(await headersFor('phase-production-server', 'api')).toEqual(API_SECURITY_HEADERS);
   });
 
@@ -34,7 +34,7 @@ describe('security headers', () => {
     expect(csp).not.toMatch(/\bhttps?:|\*/);
   });
 
-  it('let worker scripts, and only them, evaluate code (Ajv in the studio\'s lint worker)', async () => {
+  it("let worker scripts, and only them, evaluate code (Ajv in the studio's lint worker)", async () => {
     const worker = (await headersFor('phase-production-server', 'static'))['content-security-policy'] ?? '';
     expect(worker).toContain("script-src 'self' 'unsafe-eval'");
     expect(worker).toContain("frame-ancestors 'none'");
@@ -42,7 +42,7 @@ describe('security headers', () => {
     expect((await headersFor('phase-production-server', 'page'))['content-security-policy']).not.toContain('unsafe-eval');
   });
 
-  it('let the development server evaluate code (React\'s dev build) and reach its reload socket', async () => {
+  it("let the development server evaluate code (React's dev build) and reach its reload socket", async () => {
     const csp = (await headersFor('phase-development-server', 'page'))['content-security-policy'] ?? '';
     expect(csp).toContain("'unsafe-eval'");
     expect(csp).toContain('ws:');

@@ -26,7 +26,9 @@ export function startBackgroundJobs(): void {
   jobs = [
     startIntervalJob('approval-sweeper', SWEEP_INTERVAL_MS, () => expireOverdueApprovals()),
     startIntervalJob('webhook-dispatcher', DELIVERY_INTERVAL_MS, () => deliverDueWebhooks()),
-    startIntervalJob('retention-purge', env().TOOLGATE_RETENTION_PURGE_INTERVAL_SECONDS * 1000, () => purgeRetainedPayloads(), { firstRunAfterMs: PURGE_FIRST_RUN_MS }),
+    startIntervalJob('retention-purge', env().TOOLGATE_RETENTION_PURGE_INTERVAL_SECONDS * 1000, () => purgeRetainedPayloads(), {
+      firstRunAfterMs: PURGE_FIRST_RUN_MS,
+    }),
   ];
 }
 

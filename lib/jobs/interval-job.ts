@@ -11,7 +11,12 @@ export interface IntervalJob {
  * tasks keep their state in the database, so nothing is lost between runs, restarts or
  * instances. The timer does not keep the process alive on its own.
  */
-export function startIntervalJob(name: string, intervalMs: number, task: () => Promise<unknown>, options: { firstRunAfterMs?: number } = {}): IntervalJob {
+export function startIntervalJob(
+  name: string,
+  intervalMs: number,
+  task: () => Promise<unknown>,
+  options: { firstRunAfterMs?: number } = {},
+): IntervalJob {
   let running: Promise<void> | null = null;
   let stopped = false;
   const tick = () => {
@@ -19,7 +24,8 @@ export function startIntervalJob(name: string, intervalMs: number, task: () => P
     running = task()
       .then(
         () => undefined,
-        (error: unknown) => log.error('background job failed', { job: name, error: error instanceof Error ? error.message : String(error) }),
+        (error: unknown) =>
+          log.error('background job failed', { job: name, error: error instanceof Error ? error.message : String(error) }),
       )
       .finally(() => {
         running = null;
@@ -29,7 +35,8 @@ export function startIntervalJob(name: string, intervalMs: number, task: () => P
   timer.unref();
   // A long interval must not wait a whole interval after every start: an instance restarted
   // more often than that would otherwise never run the job.
-  const first = options.firstRunAfterMs !== undefined && options.firstRunAfterMs < intervalMs ? setTimeout(tick, options.firstRunAfterMs) : null;
+  const first =
+    options.firstRunAfterMs !== undefined && options.firstRunAfterMs < intervalMs ? setTimeout(tick, options.firstRunAfterMs) : null;
   first?.unref();
   return {
     async stop() {

@@ -40,10 +40,18 @@ export function fieldwiseCompilerFindings(document: Record<string, unknown>): Co
   try {
     const bytes = new TextEncoder().encode(canonicalJson(document)).byteLength;
     if (bytes > MAX_CONTRACT_BYTES) {
-      problems.push({ code: 'CONTRACT_TOO_LARGE', message: `The document is ${bytes} bytes of canonical JSON; the limit is ${MAX_CONTRACT_BYTES}.`, path: '$' });
+      problems.push({
+        code: 'CONTRACT_TOO_LARGE',
+        message: `The document is ${bytes} bytes of canonical JSON; the limit is ${MAX_CONTRACT_BYTES}.`,
+        path: '$',
+      });
     }
   } catch (error) {
-    problems.push({ code: 'CONTRACT_SCHEMA_INVALID', message: `The document is not plain JSON: ${error instanceof Error ? error.message : String(error)}`, path: '$' });
+    problems.push({
+      code: 'CONTRACT_SCHEMA_INVALID',
+      message: `The document is not plain JSON: ${error instanceof Error ? error.message : String(error)}`,
+      path: '$',
+    });
   }
   for (const { field, code } of SCHEMA_FIELDS) {
     const schema = ownValue(document, field);
@@ -58,7 +66,12 @@ export function fieldwiseCompilerFindings(document: Record<string, unknown>): Co
       const expression = ownValue(condition, 'expression');
       if (typeof expression !== 'string' || expression.length > 2000) return;
       const compiled = compileCondition({ id: 'lint', expression, message: 'lint' }, field === 'preconditions' ? 'pre' : 'post');
-      if (!compiled.ok) problems.push({ code: 'CONTRACT_EXPRESSION_INVALID', message: compiled.message, path: formatJsonPath([field, index, 'expression']) });
+      if (!compiled.ok)
+        problems.push({
+          code: 'CONTRACT_EXPRESSION_INVALID',
+          message: compiled.message,
+          path: formatJsonPath([field, index, 'expression']),
+        });
     });
   }
   const input = ownValue(document, 'input');
@@ -71,7 +84,11 @@ export function fieldwiseCompilerFindings(document: Record<string, unknown>): Co
   if (Array.isArray(sensitive)) sensitive.slice(0, 100).forEach((path, index) => declared.push({ path, at: ['sensitive', index] }));
   for (const { path, at } of declared) {
     if (typeof path === 'string' && path.length <= 256 && isPlainObject(input) && !schemaDeclaresPath(input, path)) {
-      problems.push({ code: 'CONTRACT_SCOPE_PATH_UNKNOWN', message: `"${path}" is not a property declared in the input schema.`, path: formatJsonPath(at) });
+      problems.push({
+        code: 'CONTRACT_SCOPE_PATH_UNKNOWN',
+        message: `"${path}" is not a property declared in the input schema.`,
+        path: formatJsonPath(at),
+      });
     }
   }
   return problems;

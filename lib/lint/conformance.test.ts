@@ -14,12 +14,14 @@ describe('conformanceDiagnostics', () => {
     if (result.success) return;
     const found = conformanceDiagnostics(result.error.issues, parsed.value, parsed.locate, 'X_INVALID', 'warning');
     const summary = found.map((d) => [d.path, d.severity, d.range.startLine, d.range.startColumn]);
-    expect(summary).toEqual(expect.arrayContaining([
-      ['$.items[0].id', 'warning', 2, 9],
-      ['$.items[0].extra', 'warning', 4, 5],
-      ['$.items[1].id', 'warning', 5, 5],
-      ['$.surprise', 'warning', 7, 1],
-    ]));
+    expect(summary).toEqual(
+      expect.arrayContaining([
+        ['$.items[0].id', 'warning', 2, 9],
+        ['$.items[0].extra', 'warning', 4, 5],
+        ['$.items[1].id', 'warning', 5, 5],
+        ['$.surprise', 'warning', 7, 1],
+      ]),
+    );
     expect(found).toHaveLength(4);
     expect(found.find((d) => d.path === '$.items[1].id')!.message).toBe('Missing required field "id" in items[1].');
     expect(found.find((d) => d.path === '$.surprise')!.message).toBe('Unknown field "surprise" in the document.');

@@ -52,7 +52,13 @@ export function conformanceDiagnostics(
     const last = path[path.length - 1];
     const parent = path.length > 0 ? valueAt(root, path.slice(0, -1)) : undefined;
     if (typeof last === 'string' && isPlainObject(parent) && !hasOwn(parent, last)) {
-      const missing = diagnosticAt(locate, code, severity, `Missing required field ${quote(last)} in ${fieldName(path.slice(0, -1))}.`, path);
+      const missing = diagnosticAt(
+        locate,
+        code,
+        severity,
+        `Missing required field ${quote(last)} in ${fieldName(path.slice(0, -1))}.`,
+        path,
+      );
       // An array item has no key to underline; its first key stands in for the whole item.
       const [firstKey] = Object.keys(parent);
       const inItem = typeof path[path.length - 2] === 'number' && firstKey !== undefined;

@@ -69,8 +69,18 @@ const CASES: Case[] = [
   { code: 'CONTRACT_SCHEMA_INVALID', bad: edit(BASE, 'owner: team-payments\n', ''), good: BASE, at: 'id' },
   { code: 'CONTRACT_TOO_LARGE', bad: BIG(270_000), good: BIG(1000), at: 'id' },
   { code: 'CONTRACT_INPUT_SCHEMA_INVALID', bad: edit(BASE, 'type: object', 'type: objekt'), good: BASE, at: 'type: objekt' },
-  { code: 'CONTRACT_OUTPUT_SCHEMA_INVALID', bad: `${BASE}output: { type: 5 }\n`, good: `${BASE}output: { type: object }\n`, at: '{ type: 5 }' },
-  { code: 'CONTRACT_ERRORS_SCHEMA_INVALID', bad: `${BASE}errors: { required: code }\n`, good: `${BASE}errors: { required: [code] }\n`, at: '{ required: code }' },
+  {
+    code: 'CONTRACT_OUTPUT_SCHEMA_INVALID',
+    bad: `${BASE}output: { type: 5 }\n`,
+    good: `${BASE}output: { type: object }\n`,
+    at: '{ type: 5 }',
+  },
+  {
+    code: 'CONTRACT_ERRORS_SCHEMA_INVALID',
+    bad: `${BASE}errors: { required: code }\n`,
+    good: `${BASE}errors: { required: [code] }\n`,
+    at: '{ required: code }',
+  },
   { code: 'CONTRACT_EXPRESSION_INVALID', bad: edit(BASE, 'args.amount > 0', 'args.amount >'), good: BASE, at: 'args.amount >' },
   { code: 'CONTRACT_EXPRESSION_INVALID', bad: edit(BASE, 'args.amount > 0', 'user.amount > 0'), good: BASE, at: 'user.amount' },
   { code: 'CONTRACT_SCOPE_PATH_UNKNOWN', bad: edit(BASE, 'tenant: tenant_id', 'tenant: tenant'), good: BASE, at: ['tenant', 3] },
@@ -90,8 +100,16 @@ const CASES: Case[] = [
   {
     // A reference to the $id of a schema embedded in the document is local; one nobody embeds is not.
     code: 'CONTRACT_REMOTE_REF',
-    bad: edit(BASE, '    currency:', '    other: { $ref: "urn:test:money" }\n    money: { $id: "urn:test:cash", type: integer }\n    currency:'),
-    good: edit(BASE, '    currency:', '    other: { $ref: "urn:test:money" }\n    money: { $id: "urn:test:money", type: integer }\n    currency:'),
+    bad: edit(
+      BASE,
+      '    currency:',
+      '    other: { $ref: "urn:test:money" }\n    money: { $id: "urn:test:cash", type: integer }\n    currency:',
+    ),
+    good: edit(
+      BASE,
+      '    currency:',
+      '    other: { $ref: "urn:test:money" }\n    money: { $id: "urn:test:money", type: integer }\n    currency:',
+    ),
     at: '"urn:test:money"',
   },
   {
@@ -100,10 +118,30 @@ const CASES: Case[] = [
     good: edit(BASE, 'maximum: 100000', 'maximum: 100001'),
     at: '$data',
   },
-  { code: 'CONTRACT_REQUIRED_NOT_IN_PROPERTIES', bad: edit(BASE, '[payment_id, amount]', '[payment_id, amount, currrency]'), good: edit(BASE, '[payment_id, amount]', '[payment_id, amount, currency]'), at: 'currrency' },
-  { code: 'CONTRACT_MIN_GREATER_THAN_MAX', bad: edit(BASE, 'minimum: 1,', 'minimum: 100001,'), good: edit(BASE, 'minimum: 1,', 'minimum: 100000,'), at: 'minimum' },
-  { code: 'CONTRACT_EMPTY_ENUM', bad: edit(BASE, 'enum: [USD, EUR]', 'enum: []'), good: edit(BASE, 'enum: [USD, EUR]', 'enum: [USD]'), at: '[]' },
-  { code: 'CONTRACT_CONDITION_UNKNOWN_ARGUMENT', bad: edit(BASE, 'args.amount > 0', 'args.amount > 0 && args.amout < 9'), good: edit(BASE, 'args.amount > 0', 'args.amount > 0 && args.amount < 9'), at: 'args.amout' },
+  {
+    code: 'CONTRACT_REQUIRED_NOT_IN_PROPERTIES',
+    bad: edit(BASE, '[payment_id, amount]', '[payment_id, amount, currrency]'),
+    good: edit(BASE, '[payment_id, amount]', '[payment_id, amount, currency]'),
+    at: 'currrency',
+  },
+  {
+    code: 'CONTRACT_MIN_GREATER_THAN_MAX',
+    bad: edit(BASE, 'minimum: 1,', 'minimum: 100001,'),
+    good: edit(BASE, 'minimum: 1,', 'minimum: 100000,'),
+    at: 'minimum',
+  },
+  {
+    code: 'CONTRACT_EMPTY_ENUM',
+    bad: edit(BASE, 'enum: [USD, EUR]', 'enum: []'),
+    good: edit(BASE, 'enum: [USD, EUR]', 'enum: [USD]'),
+    at: '[]',
+  },
+  {
+    code: 'CONTRACT_CONDITION_UNKNOWN_ARGUMENT',
+    bad: edit(BASE, 'args.amount > 0', 'args.amount > 0 && args.amout < 9'),
+    good: edit(BASE, 'args.amount > 0', 'args.amount > 0 && args.amount < 9'),
+    at: 'args.amout',
+  },
   { code: 'CONTRACT_APPROVAL_NO_ROLES', bad: edit(BASE, 'approver_roles: [finance]', 'approver_roles: []'), good: BASE, at: '[]' },
   { code: 'CONTRACT_APPROVAL_NO_ROLES', bad: edit(BASE, '  approver_roles: [finance]\n', ''), good: BASE, at: 'approval_required' },
   {
@@ -113,16 +151,37 @@ const CASES: Case[] = [
     at: 'true',
   },
   { code: 'CONTRACT_DEPRECATED_ARG_ALIAS', bad: ALIASES, good: BASE, at: 'paymentId' },
-  { code: 'CONTRACT_ALIAS_TARGET_UNKNOWN', bad: edit(ALIASES, 'paymentId: payment_id', 'paymentId: payment'), good: ALIASES, at: ['payment\n', 1] },
-  { code: 'CONTRACT_ALIAS_SHADOWS_PROPERTY', bad: edit(ALIASES, 'paymentId: payment_id', 'amount: payment_id'), good: ALIASES, at: ['amount: payment_id', 1] },
-  { code: 'CONTRACT_VERSION_NOT_INCREASED', bad: BASE, good: edit(BASE, 'version: 1.1.0', 'version: 1.2.0'), previousVersion: '1.1.0', at: '1.1.0' },
+  {
+    code: 'CONTRACT_ALIAS_TARGET_UNKNOWN',
+    bad: edit(ALIASES, 'paymentId: payment_id', 'paymentId: payment'),
+    good: ALIASES,
+    at: ['payment\n', 1],
+  },
+  {
+    code: 'CONTRACT_ALIAS_SHADOWS_PROPERTY',
+    bad: edit(ALIASES, 'paymentId: payment_id', 'amount: payment_id'),
+    good: ALIASES,
+    at: ['amount: payment_id', 1],
+  },
+  {
+    code: 'CONTRACT_VERSION_NOT_INCREASED',
+    bad: BASE,
+    good: edit(BASE, 'version: 1.1.0', 'version: 1.2.0'),
+    previousVersion: '1.1.0',
+    at: '1.1.0',
+  },
   {
     code: 'CONTRACT_TEST_FAILED',
     bad: `${BASE}tests:\n  - name: small refund\n    arguments: { tenant_id: acme, payment_id: pay_1, amount: 5 }\n    context: { tenant_id: acme }\n    expect: { decision: allow }\n`,
     good: `${BASE}tests:\n  - name: small refund\n    arguments: { tenant_id: acme, payment_id: pay_1, amount: 5 }\n    context: { tenant_id: acme }\n    expect: { decision: require_approval, errors: [AXAG_APPROVAL_MISSING] }\n`,
     at: '{ decision: allow }',
   },
-  { code: 'CONTRACT_VERSION_NOT_INCREASED', bad: edit(BASE, 'version: 1.1.0', 'version: 1.0.9'), good: edit(BASE, 'version: 1.1.0', 'version: 1.1.1-rc.1'), previousVersion: '1.1.0' },
+  {
+    code: 'CONTRACT_VERSION_NOT_INCREASED',
+    bad: edit(BASE, 'version: 1.1.0', 'version: 1.0.9'),
+    good: edit(BASE, 'version: 1.1.0', 'version: 1.1.1-rc.1'),
+    previousVersion: '1.1.0',
+  },
 ];
 
 describe('lintContract', () => {
@@ -149,7 +208,11 @@ describe('lintContract', () => {
   it('underlines the exact argument reference inside a condition, and the whole value when it is escaped', () => {
     const plain = edit(BASE, 'args.amount > 0', 'args.amount > 0 && args.order.total < 9');
     const [found] = lint(plain).filter((d) => d.code === 'CONTRACT_CONDITION_UNKNOWN_ARGUMENT');
-    expect(found!.range).toEqual({ ...positionOf(plain, 'args.order'), endLine: 23, endColumn: positionOf(plain, 'args.order').startColumn + 'args.order.total'.length });
+    expect(found!.range).toEqual({
+      ...positionOf(plain, 'args.order'),
+      endLine: 23,
+      endColumn: positionOf(plain, 'args.order').startColumn + 'args.order.total'.length,
+    });
     expect(found!.message).toContain('args.order');
     const escaped = edit(BASE, 'expression: args.amount > 0', 'expression: "args.amout > 0 && \\"a\\" != \\"b\\""');
     const [whole] = lint(escaped).filter((d) => d.code === 'CONTRACT_CONDITION_UNKNOWN_ARGUMENT');
@@ -170,7 +233,10 @@ describe('lintContract', () => {
 
   it('reports a deep schema finding at its exact path, in JSON too', () => {
     const document = JSON.parse(JSON.stringify(EXAMPLE_CONTRACTS[0])) as Record<string, unknown>;
-    document.input = { type: 'object', properties: { a: { type: 'array', prefixItems: [{ type: 'string', minLength: 5, maxLength: 2 }] } } };
+    document.input = {
+      type: 'object',
+      properties: { a: { type: 'array', prefixItems: [{ type: 'string', minLength: 5, maxLength: 2 }] } },
+    };
     const text = JSON.stringify(document, null, 2);
     const found = lintContract(parseDocument(text, 'json'), {}).filter((d) => d.code === 'CONTRACT_MIN_GREATER_THAN_MAX');
     expect(found.map((d) => d.path)).toEqual(['$.input.properties.a.prefixItems[0].minLength']);
@@ -178,8 +244,15 @@ describe('lintContract', () => {
   });
 
   it('still reports expression and scope problems while the document does not conform yet', () => {
-    const text = edit(edit(BASE, 'owner: team-payments\n', ''), 'args.amount > 0', 'args.amount >').replace('tenant: tenant_id', 'tenant: tenant');
-    expect(lint(text).map((d) => d.code).sort()).toEqual(['CONTRACT_EXPRESSION_INVALID', 'CONTRACT_SCHEMA_INVALID', 'CONTRACT_SCOPE_PATH_UNKNOWN']);
+    const text = edit(edit(BASE, 'owner: team-payments\n', ''), 'args.amount > 0', 'args.amount >').replace(
+      'tenant: tenant_id',
+      'tenant: tenant',
+    );
+    expect(
+      lint(text)
+        .map((d) => d.code)
+        .sort(),
+    ).toEqual(['CONTRACT_EXPRESSION_INVALID', 'CONTRACT_SCHEMA_INVALID', 'CONTRACT_SCOPE_PATH_UNKNOWN']);
   });
 
   it('gives schemas too large to compile per keystroke the same compiler findings', () => {
@@ -196,7 +269,10 @@ describe('lintContract', () => {
     let deep = '{}';
     for (let i = 0; i < 50; i++) deep = `{ "not": ${deep} }`;
     expect(codes(edit(BASE, '  type: object\n', `  type: object\n  allOf: [${deep}]\n`))).toEqual(['CONTRACT_TOO_LARGE']);
-    expect(codes(edit(edit(BASE, '  type: object\n', `  type: object\n  allOf: [${deep}]\n`), 'owner: team-payments\n', ''))).toEqual(['CONTRACT_SCHEMA_INVALID', 'CONTRACT_TOO_LARGE']);
+    expect(codes(edit(edit(BASE, '  type: object\n', `  type: object\n  allOf: [${deep}]\n`), 'owner: team-payments\n', ''))).toEqual([
+      'CONTRACT_SCHEMA_INVALID',
+      'CONTRACT_TOO_LARGE',
+    ]);
   });
 
   it('reports a regex the compiler also refuses once, with the sharper range', () => {
@@ -233,9 +309,20 @@ describe('lintContract on hostile input', () => {
 
   it('never throws on arbitrary values', () => {
     fc.assert(
-      fc.property(fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withNullPrototype: true, withTypedArray: true, withSparseArray: true }), (value) => {
-        expect(Array.isArray(lintContract(stub(value), { previousVersion: '1.0.0' }))).toBe(true);
-      }),
+      fc.property(
+        fc.anything({
+          withBigInt: true,
+          withDate: true,
+          withMap: true,
+          withSet: true,
+          withNullPrototype: true,
+          withTypedArray: true,
+          withSparseArray: true,
+        }),
+        (value) => {
+          expect(Array.isArray(lintContract(stub(value), { previousVersion: '1.0.0' }))).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
   });

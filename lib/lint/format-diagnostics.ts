@@ -27,7 +27,13 @@ export function printable(text: string): string {
   for (const char of text) {
     const code = char.charCodeAt(0);
     // C0/C1 controls, line/paragraph separators and bidi overrides ("Trojan Source").
-    const control = code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029 || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+    const control =
+      code < 0x20 ||
+      (code >= 0x7f && code <= 0x9f) ||
+      code === 0x2028 ||
+      code === 0x2029 ||
+      (code >= 0x202a && code <= 0x202e) ||
+      (code >= 0x2066 && code <= 0x2069);
     if (!control) out += char;
     else if (char === '\n' || char === '\r' || char === '\t') out += ' ';
     else out += `\\u${code.toString(16).padStart(4, '0')}`;
@@ -48,7 +54,9 @@ export function fullMessage(diagnostic: Diagnostic): string {
 
 export function formatDiagnosticLine(diagnostic: FileDiagnostic): string {
   const at = fileRange(diagnostic) ?? { startLine: 1, startColumn: 1 };
-  return printable(`${diagnostic.file}:${at.startLine}:${at.startColumn} ${diagnostic.severity} ${diagnostic.code} ${fullMessage(diagnostic)}`);
+  return printable(
+    `${diagnostic.file}:${at.startLine}:${at.startColumn} ${diagnostic.severity} ${diagnostic.code} ${fullMessage(diagnostic)}`,
+  );
 }
 
 export function formatDiagnosticsText(diagnostics: readonly FileDiagnostic[]): string {
@@ -72,7 +80,15 @@ export function formatSummary(diagnostics: readonly FileDiagnostic[], fileCount:
 /** One JSON array of `{file, ...diagnostic}`, in the order given. */
 export function formatDiagnosticsJson(diagnostics: readonly FileDiagnostic[]): string {
   return JSON.stringify(
-    diagnostics.map((d) => ({ file: d.file, code: d.code, severity: d.severity, message: d.message, path: d.path, range: d.range, target: d.target })),
+    diagnostics.map((d) => ({
+      file: d.file,
+      code: d.code,
+      severity: d.severity,
+      message: d.message,
+      path: d.path,
+      range: d.range,
+      target: d.target,
+    })),
     null,
     2,
   );

@@ -16,7 +16,8 @@ export { lintRulesMarkdown } from './rules/docs-table';
 export function lintDocument(kind: DocumentKind, text: string, options: LintOptions = {}): LintResult {
   const parsed = parseDocument(text, options.format);
   if (parsed.value === undefined) return { valid: false, diagnostics: parsed.diagnostics };
-  const found = kind === 'contract' ? lintContract(parsed, options) : kind === 'policy' ? lintPolicy(parsed, options) : lintSurface(parsed, options);
+  const found =
+    kind === 'contract' ? lintContract(parsed, options) : kind === 'policy' ? lintPolicy(parsed, options) : lintSurface(parsed, options);
   const diagnostics = [...parsed.diagnostics, ...found].sort(
     (a, b) => a.range.startLine - b.range.startLine || a.range.startColumn - b.range.startColumn || a.code.localeCompare(b.code),
   );

@@ -7,10 +7,18 @@ const findings = (schema: unknown) => checkJsonSchema(schema, ['params'], nowher
 describe('checkJsonSchema', () => {
   it('names its codes under the prefix it is given', () => {
     expect(Object.keys(jsonSchemaLintCodes('TOOL_SURFACE')).sort()).toEqual([
-      'TOOL_SURFACE_DATA_REF', 'TOOL_SURFACE_EMPTY_ENUM', 'TOOL_SURFACE_MIN_GREATER_THAN_MAX', 'TOOL_SURFACE_REGEX_UNSAFE',
-      'TOOL_SURFACE_REMOTE_REF', 'TOOL_SURFACE_REQUIRED_NOT_IN_PROPERTIES',
+      'TOOL_SURFACE_DATA_REF',
+      'TOOL_SURFACE_EMPTY_ENUM',
+      'TOOL_SURFACE_MIN_GREATER_THAN_MAX',
+      'TOOL_SURFACE_REGEX_UNSAFE',
+      'TOOL_SURFACE_REMOTE_REF',
+      'TOOL_SURFACE_REQUIRED_NOT_IN_PROPERTIES',
     ]);
-    expect(checkJsonSchema({ enum: [] }, [], nowhere, 'TOOL_SURFACE')[0]).toMatchObject({ code: 'TOOL_SURFACE_EMPTY_ENUM', severity: 'error', path: '$.enum' });
+    expect(checkJsonSchema({ enum: [] }, [], nowhere, 'TOOL_SURFACE')[0]).toMatchObject({
+      code: 'TOOL_SURFACE_EMPTY_ENUM',
+      severity: 'error',
+      path: '$.enum',
+    });
   });
 
   it.each([
@@ -51,11 +59,24 @@ describe('checkJsonSchema', () => {
       contains: bad,
       propertyNames: bad,
     };
-    expect(findings(schema).map(([, path]) => path).sort()).toEqual([
-      '$.params.$defs.d.enum', '$.params.additionalProperties.enum', '$.params.allOf[0].enum',
-      '$.params.anyOf[0].not.enum', '$.params.contains.enum', '$.params.dependentSchemas.k.enum',
-      '$.params.items.enum', '$.params.oneOf[0].else.enum', '$.params.oneOf[0].if.enum', '$.params.oneOf[0].then.enum',
-      "$.params.patternProperties['^p'].enum", '$.params.prefixItems[1].enum', '$.params.properties.a.enum',
+    expect(
+      findings(schema)
+        .map(([, path]) => path)
+        .sort(),
+    ).toEqual([
+      '$.params.$defs.d.enum',
+      '$.params.additionalProperties.enum',
+      '$.params.allOf[0].enum',
+      '$.params.anyOf[0].not.enum',
+      '$.params.contains.enum',
+      '$.params.dependentSchemas.k.enum',
+      '$.params.items.enum',
+      '$.params.oneOf[0].else.enum',
+      '$.params.oneOf[0].if.enum',
+      '$.params.oneOf[0].then.enum',
+      "$.params.patternProperties['^p'].enum",
+      '$.params.prefixItems[1].enum',
+      '$.params.properties.a.enum',
       '$.params.propertyNames.enum',
     ]);
   });
@@ -68,13 +89,19 @@ describe('checkJsonSchema', () => {
     expect(findings({ required: ['a'], properties: { b: {} } })).toEqual([['X_REQUIRED_NOT_IN_PROPERTIES', '$.params.required[0]']]);
     expect(findings({ type: 'object', required: ['a'] })).toEqual([['X_REQUIRED_NOT_IN_PROPERTIES', '$.params.required[0]']]);
     expect(findings({ properties: { a: {}, b: {} }, anyOf: [{ required: ['a'] }, { required: ['b'] }] })).toEqual([]);
-    expect(findings({ properties: { a: {} }, anyOf: [{ required: ['c'] }] })).toEqual([['X_REQUIRED_NOT_IN_PROPERTIES', '$.params.anyOf[0].required[0]']]);
+    expect(findings({ properties: { a: {} }, anyOf: [{ required: ['c'] }] })).toEqual([
+      ['X_REQUIRED_NOT_IN_PROPERTIES', '$.params.anyOf[0].required[0]'],
+    ]);
     expect(findings({ required: ['a'], allOf: [{ $ref: '#/$defs/base' }], $defs: { base: { properties: { a: {} } } } })).toEqual([]);
     expect(findings({ required: ['x_1'], patternProperties: { '^x_[0-9]$': {} } })).toEqual([]);
-    expect(findings({ required: ['y'], patternProperties: { '^x_[0-9]$': {} } })).toEqual([['X_REQUIRED_NOT_IN_PROPERTIES', '$.params.required[0]']]);
+    expect(findings({ required: ['y'], patternProperties: { '^x_[0-9]$': {} } })).toEqual([
+      ['X_REQUIRED_NOT_IN_PROPERTIES', '$.params.required[0]'],
+    ]);
     expect(findings({ required: ['any'], additionalProperties: { type: 'string' } })).toEqual([]);
     // A property of a nested object does not declare a key of its parent.
-    expect(findings({ required: ['a'], properties: { b: { properties: { a: {} } } } })).toEqual([['X_REQUIRED_NOT_IN_PROPERTIES', '$.params.required[0]']]);
+    expect(findings({ required: ['a'], properties: { b: { properties: { a: {} } } } })).toEqual([
+      ['X_REQUIRED_NOT_IN_PROPERTIES', '$.params.required[0]'],
+    ]);
   });
 
   it('REGEX_UNSAFE, REMOTE_REF and DATA_REF', () => {
@@ -88,8 +115,14 @@ describe('checkJsonSchema', () => {
   });
 
   it('survives cycles through $ref and non-object schemas', () => {
-    const schema = { $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } }, required: ['z'], allOf: [{ $ref: '#/$defs/a' }], items: true };
+    const schema = {
+      $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } },
+      required: ['z'],
+      allOf: [{ $ref: '#/$defs/a' }],
+      items: true,
+    };
     expect(findings(schema)).toEqual([['X_REQUIRED_NOT_IN_PROPERTIES', '$.params.required[0]']]);
-    for (const odd of [null, 1, 'x', [], true, { required: 'x' }, { enum: 'x' }, { $ref: '#/%E0%A4%A' }]) expect(findings(odd)).toBeInstanceOf(Array);
+    for (const odd of [null, 1, 'x', [], true, { required: 'x' }, { enum: 'x' }, { $ref: '#/%E0%A4%A' }])
+      expect(findings(odd)).toBeInstanceOf(Array);
   });
 });

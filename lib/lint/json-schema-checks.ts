@@ -15,8 +15,18 @@ import type { Diagnostic } from './types';
  */
 
 const SCHEMA_KEYWORDS = [
-  'not', 'if', 'then', 'else', 'additionalProperties', 'unevaluatedProperties', 'items',
-  'unevaluatedItems', 'contains', 'propertyNames', 'additionalItems', 'contentSchema',
+  'not',
+  'if',
+  'then',
+  'else',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'items',
+  'unevaluatedItems',
+  'contains',
+  'propertyNames',
+  'additionalItems',
+  'contentSchema',
 ] as const;
 const SCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
 const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'] as const;
@@ -38,18 +48,25 @@ const BOUND_PAIRS = [
 const SCHEMA_CHECKS = {
   REQUIRED_NOT_IN_PROPERTIES: {
     severity: 'error',
-    summary: 'A `required` key is declared by no `properties` (nor `patternProperties`, `additionalProperties` or a combined subschema): usually a typo, and callers get no type for it.',
+    summary:
+      'A `required` key is declared by no `properties` (nor `patternProperties`, `additionalProperties` or a combined subschema): usually a typo, and callers get no type for it.',
   },
   MIN_GREATER_THAN_MAX: {
     severity: 'error',
-    summary: 'A lower bound exceeds its upper bound (`minimum`/`maximum`, `minLength`/`maxLength`, `minItems`/`maxItems`, `minProperties`/`maxProperties`, `minContains`/`maxContains`, exclusive bounds): no value can be valid.',
+    summary:
+      'A lower bound exceeds its upper bound (`minimum`/`maximum`, `minLength`/`maxLength`, `minItems`/`maxItems`, `minProperties`/`maxProperties`, `minContains`/`maxContains`, exclusive bounds): no value can be valid.',
   },
   EMPTY_ENUM: { severity: 'error', summary: 'An `enum` lists no values: no value can be valid.' },
   REGEX_UNSAFE: {
     severity: 'error',
-    summary: 'A `pattern` or `patternProperties` regex is invalid or cannot run on the linear-time RE2 engine (backreferences, lookaround, ...).',
+    summary:
+      'A `pattern` or `patternProperties` regex is invalid or cannot run on the linear-time RE2 engine (backreferences, lookaround, ...).',
   },
-  REMOTE_REF: { severity: 'error', summary: 'A `$ref` or `$dynamicRef` points outside the schema; only local `#...` references and the `$id` of a schema embedded in the same document are allowed.' },
+  REMOTE_REF: {
+    severity: 'error',
+    summary:
+      'A `$ref` or `$dynamicRef` points outside the schema; only local `#...` references and the `$id` of a schema embedded in the same document are allowed.',
+  },
   DATA_REF: { severity: 'error', summary: 'A `$data` reference was used; schema constraints must be static.' },
 } as const satisfies CodeRegistry;
 
@@ -93,7 +110,12 @@ export function checkJsonSchema(schema: unknown, path: readonly PathSegment[], l
       const max = ownValue(node, high);
       if (typeof min !== 'number' || typeof max !== 'number') continue;
       if (min > max || (strict && min === max)) {
-        report('MIN_GREATER_THAN_MAX', `\`${low}\` (${min}) ${min === max ? 'equals' : 'is greater than'} \`${high}\` (${max}) in ${fieldName(at)}: no value can be valid.`, [...at, low], 'key');
+        report(
+          'MIN_GREATER_THAN_MAX',
+          `\`${low}\` (${min}) ${min === max ? 'equals' : 'is greater than'} \`${high}\` (${max}) in ${fieldName(at)}: no value can be valid.`,
+          [...at, low],
+          'key',
+        );
       }
     }
     const enumValues = ownValue(node, 'enum');
@@ -103,19 +125,30 @@ export function checkJsonSchema(schema: unknown, path: readonly PathSegment[], l
     const pattern = ownValue(node, 'pattern');
     if (typeof pattern === 'string') {
       const check = checkPattern(pattern);
-      if (!check.ok) report('REGEX_UNSAFE', `Pattern ${quote(pattern)} cannot run on the linear-time RE2 engine: ${check.reason}`, [...at, 'pattern']);
+      if (!check.ok)
+        report('REGEX_UNSAFE', `Pattern ${quote(pattern)} cannot run on the linear-time RE2 engine: ${check.reason}`, [...at, 'pattern']);
     }
     const patternProperties = ownValue(node, 'patternProperties');
     if (isPlainObject(patternProperties)) {
       for (const key of Object.keys(patternProperties)) {
         const check = checkPattern(key);
-        if (!check.ok) report('REGEX_UNSAFE', `Pattern ${quote(key)} cannot run on the linear-time RE2 engine: ${check.reason}`, [...at, 'patternProperties', key], 'key');
+        if (!check.ok)
+          report(
+            'REGEX_UNSAFE',
+            `Pattern ${quote(key)} cannot run on the linear-time RE2 engine: ${check.reason}`,
+            [...at, 'patternProperties', key],
+            'key',
+          );
       }
     }
     for (const keyword of ['$ref', '$dynamicRef'] as const) {
       const ref = ownValue(node, keyword);
       if (typeof ref === 'string' && !(resources ??= schemaResources(schema)).isLocal(node, ref)) {
-        report('REMOTE_REF', `${keyword} ${quote(ref)} is not local; only "#..." references and the $id of a schema embedded in the document are allowed.`, [...at, keyword]);
+        report(
+          'REMOTE_REF',
+          `${keyword} ${quote(ref)} is not local; only "#..." references and the $id of a schema embedded in the document are allowed.`,
+          [...at, keyword],
+        );
       }
     }
     if (hasOwn(node, '$data')) report('DATA_REF', '`$data` is not allowed in schemas.', [...at, '$data'], 'key');
@@ -160,6 +193,10 @@ function checkRequired(
   required.forEach((key, index) => {
     if (typeof key !== 'string') return;
     if (scope.some((schema) => declaresKey(schema, key, root))) return;
-    report('REQUIRED_NOT_IN_PROPERTIES', `Required key ${quote(key)} is not declared in the \`properties\` of ${fieldName(at)}.`, [...at, 'required', index]);
+    report('REQUIRED_NOT_IN_PROPERTIES', `Required key ${quote(key)} is not declared in the \`properties\` of ${fieldName(at)}.`, [
+      ...at,
+      'required',
+      index,
+    ]);
   });
 }

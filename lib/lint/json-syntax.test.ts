@@ -21,15 +21,22 @@ describe('findJsonSyntaxError', () => {
 
   it('agrees with JSON.parse on what is valid', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.json(), fc.string(), fc.json().map((j) => j.slice(0, Math.max(0, j.length - 1)))), (text) => {
-        let valid = true;
-        try {
-          JSON.parse(text);
-        } catch {
-          valid = false;
-        }
-        expect(findJsonSyntaxError(text) === null).toBe(valid);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.json(),
+          fc.string(),
+          fc.json().map((j) => j.slice(0, Math.max(0, j.length - 1))),
+        ),
+        (text) => {
+          let valid = true;
+          try {
+            JSON.parse(text);
+          } catch {
+            valid = false;
+          }
+          expect(findJsonSyntaxError(text) === null).toBe(valid);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

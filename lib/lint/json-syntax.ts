@@ -12,7 +12,8 @@ export interface SpanNode {
   children?: Map<string, SpanNode> | SpanNode[];
 }
 
-export type JsonParseResult = { ok: true; value: unknown; spans: SpanNode } | { ok: false; offset: number; message: string; tooDeep?: boolean };
+export type JsonParseResult =
+  { ok: true; value: unknown; spans: SpanNode } | { ok: false; offset: number; message: string; tooDeep?: boolean };
 
 class JsonError extends Error {
   constructor(
@@ -152,7 +153,8 @@ export function parseJsonWithSpans(text: string, maxDepth = 64): JsonParseResult
     } else {
       NUMBER.lastIndex = i;
       const m = NUMBER.exec(text);
-      if (!m || m[0].length === 0) throw new JsonError(i, i >= n ? 'Unexpected end of the document' : `Expected a value, found ${describe(i)}`);
+      if (!m || m[0].length === 0)
+        throw new JsonError(i, i >= n ? 'Unexpected end of the document' : `Expected a value, found ${describe(i)}`);
       i += m[0].length;
       result = Number(m[0]);
     }

@@ -3,7 +3,12 @@ import { stringify } from 'yaml';
 import { parseDocument } from './parse-document';
 import { parseYamlFast } from './yaml-fast';
 
-const range = (startLine: number, startColumn: number, endLine: number, endColumn: number) => ({ startLine, startColumn, endLine, endColumn });
+const range = (startLine: number, startColumn: number, endLine: number, endColumn: number) => ({
+  startLine,
+  startColumn,
+  endLine,
+  endColumn,
+});
 
 describe('parseDocument (YAML)', () => {
   it('reads what the fast path accepts into the same value and ranges as JSON would give', () => {
@@ -23,18 +28,35 @@ describe('parseDocument (YAML)', () => {
   it('reports a syntax error at its position (the full parser, as before)', () => {
     expect(parseDocument('a: b: c\n', 'yaml')).toMatchObject({
       value: undefined,
-      diagnostics: [{ code: 'DOCUMENT_PARSE_ERROR', message: 'YAML syntax: Nested mappings are not allowed in compact mappings', range: range(1, 4, 1, 5) }],
+      diagnostics: [
+        {
+          code: 'DOCUMENT_PARSE_ERROR',
+          message: 'YAML syntax: Nested mappings are not allowed in compact mappings',
+          range: range(1, 4, 1, 5),
+        },
+      ],
     });
   });
 
   it('reports a duplicate key, also when one of the two is quoted', () => {
-    expect(parseDocument('id: x\nid: y\n', 'yaml').diagnostics).toMatchObject([{ code: 'DOCUMENT_DUPLICATE_KEY', range: range(2, 1, 2, 2) }]);
-    expect(parseDocument('a:\n  b: 1\n  "b": 2\n', 'yaml').diagnostics).toMatchObject([{ code: 'DOCUMENT_DUPLICATE_KEY', range: range(3, 3, 3, 4) }]);
+    expect(parseDocument('id: x\nid: y\n', 'yaml').diagnostics).toMatchObject([
+      { code: 'DOCUMENT_DUPLICATE_KEY', range: range(2, 1, 2, 2) },
+    ]);
+    expect(parseDocument('a:\n  b: 1\n  "b": 2\n', 'yaml').diagnostics).toMatchObject([
+      { code: 'DOCUMENT_DUPLICATE_KEY', range: range(3, 3, 3, 4) },
+    ]);
   });
 
   it('refuses alias expansion past 200,000 values', () => {
     const levels = ['a: &a [1,1,1,1,1,1,1,1,1]'];
-    for (const [prev, name] of [['a', 'b'], ['b', 'c'], ['c', 'd'], ['d', 'e'], ['e', 'f']]) levels.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(',')}]`);
+    for (const [prev, name] of [
+      ['a', 'b'],
+      ['b', 'c'],
+      ['c', 'd'],
+      ['d', 'e'],
+      ['e', 'f'],
+    ])
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(',')}]`);
     expect(parseDocument(levels.join('\n'), 'yaml')).toMatchObject({
       value: undefined,
       diagnostics: [{ code: 'DOCUMENT_TOO_LARGE', message: 'The document expands to more than 200000 values (aliases included).' }],
@@ -85,7 +107,8 @@ describe('parseDocument (YAML)', () => {
 });
 
 describe('parseDocument: numbers a double cannot hold', () => {
-  const found = (text: string, format: 'json' | 'yaml') => parseDocument(text, format).diagnostics.map((d) => [d.code, d.path, d.range.startLine, d.range.startColumn]);
+  const found = (text: string, format: 'json' | 'yaml') =>
+    parseDocument(text, format).diagnostics.map((d) => [d.code, d.path, d.range.startLine, d.range.startColumn]);
 
   it('flags them in JSON exactly, where they are written, and keeps the value parsed', () => {
     const text = '{\n  "maximum": 1e309,\n  "const": 9007199254740993,\n  "tiny": 1e-400\n}';
@@ -101,7 +124,9 @@ describe('parseDocument: numbers a double cannot hold', () => {
   });
 
   it('flags infinite and unsafe integral YAML numbers however YAML spells them', () => {
-    expect(found('maximum: .inf\nconst: 9007199254740993\nhex: 0x20000000000001\nok: 9007199254740991\ns: "9007199254740993"\n', 'yaml')).toEqual([
+    expect(
+      found('maximum: .inf\nconst: 9007199254740993\nhex: 0x20000000000001\nok: 9007199254740991\ns: "9007199254740993"\n', 'yaml'),
+    ).toEqual([
       ['DOCUMENT_NUMBER_UNREPRESENTABLE', '$.maximum', 1, 10],
       ['DOCUMENT_NUMBER_UNREPRESENTABLE', '$.const', 2, 8],
       ['DOCUMENT_NUMBER_UNREPRESENTABLE', '$.hex', 3, 6],

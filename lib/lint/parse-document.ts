@@ -1,5 +1,11 @@
 import { isJsonObject } from '../json';
-import { clipToken, describeNumberProblem, findUnrepresentableNumbers, inspectJsonText, type NumberProblem } from '../validation/json-numbers';
+import {
+  clipToken,
+  describeNumberProblem,
+  findUnrepresentableNumbers,
+  inspectJsonText,
+  type NumberProblem,
+} from '../validation/json-numbers';
 import { formatJsonPath } from '../validation/json-path';
 import { parseJsonWithSpans, type SpanNode } from './json-syntax';
 import type { Diagnostic, DocumentFormat, SourceRange } from './types';
@@ -17,11 +23,15 @@ import { parseYamlFull } from './yaml-full';
 export const DOCUMENT_CODES = {
   DOCUMENT_PARSE_ERROR: { severity: 'error', summary: 'The text is not valid JSON or YAML (JSON files must be strict JSON).' },
   DOCUMENT_DUPLICATE_KEY: { severity: 'error', summary: 'An object has the same key twice.' },
-  DOCUMENT_TOO_LARGE: { severity: 'error', summary: 'The document is over 1,000,000 characters, nests deeper than 64 levels, or expands (YAML aliases) to over 200,000 values.' },
+  DOCUMENT_TOO_LARGE: {
+    severity: 'error',
+    summary: 'The document is over 1,000,000 characters, nests deeper than 64 levels, or expands (YAML aliases) to over 200,000 values.',
+  },
   DOCUMENT_EMPTY: { severity: 'error', summary: 'The document is empty.' },
   DOCUMENT_NUMBER_UNREPRESENTABLE: {
     severity: 'error',
-    summary: 'A number cannot be held exactly by a double (beyond ±1.8e308, an integer beyond ±(2^53−1), or in JSON a non-zero number that reads as 0): it would be silently changed. Write it as a string.',
+    summary:
+      'A number cannot be held exactly by a double (beyond ±1.8e308, an integer beyond ±(2^53−1), or in JSON a non-zero number that reads as 0): it would be silently changed. Write it as a string.',
   },
 } as const;
 
@@ -102,7 +112,11 @@ export function parseDocument(text: string, format: DocumentFormat = detectForma
     if (!parsed.ok) {
       if (parsed.tooDeep) return fail('DOCUMENT_TOO_LARGE', parsed.message, wholeDocument);
       const duplicate = parsed.message.startsWith('Duplicate key');
-      return fail(duplicate ? 'DOCUMENT_DUPLICATE_KEY' : 'DOCUMENT_PARSE_ERROR', `JSON syntax: ${parsed.message}`, rangeOfOffsets(parsed.offset, parsed.offset + 1));
+      return fail(
+        duplicate ? 'DOCUMENT_DUPLICATE_KEY' : 'DOCUMENT_PARSE_ERROR',
+        `JSON syntax: ${parsed.message}`,
+        rangeOfOffsets(parsed.offset, parsed.offset + 1),
+      );
     }
     root = parsed.spans;
     if (inspectJsonText(text, MAX_DEPTH + 1).numbersToCheck) {
@@ -144,7 +158,14 @@ export function parseDocument(text: string, format: DocumentFormat = detectForma
 }
 
 function numberDiagnostic(path: string, written: string, problem: NumberProblem, range: SourceRange): Diagnostic {
-  return { code: 'DOCUMENT_NUMBER_UNREPRESENTABLE', severity: 'error', message: `${clipToken(written)} is ${describeNumberProblem(problem)}: it would not be kept as written. Write it as a string.`, path, range, target: 'document' };
+  return {
+    code: 'DOCUMENT_NUMBER_UNREPRESENTABLE',
+    severity: 'error',
+    message: `${clipToken(written)} is ${describeNumberProblem(problem)}: it would not be kept as written. Write it as a string.`,
+    path,
+    range,
+    target: 'document',
+  };
 }
 
 /**
@@ -158,7 +179,11 @@ function yamlNumberDiagnostics(value: unknown, locate: ParsedDocument['locate'])
   while (stack.length > 0 && out.length < 20) {
     const { value: node, path } = stack.pop()!;
     if (typeof node === 'number') {
-      const problem: NumberProblem | null = !Number.isFinite(node) ? 'not_finite' : Number.isInteger(node) && !Number.isSafeInteger(node) ? 'unsafe_integer' : null;
+      const problem: NumberProblem | null = !Number.isFinite(node)
+        ? 'not_finite'
+        : Number.isInteger(node) && !Number.isSafeInteger(node)
+          ? 'unsafe_integer'
+          : null;
       if (problem) out.push(numberDiagnostic(formatJsonPath(path), String(node), problem, locate(path)));
     } else if (Array.isArray(node)) {
       for (let i = node.length - 1; i >= 0; i--) stack.push({ value: node[i], path: [...path, i] });

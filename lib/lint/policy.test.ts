@@ -85,27 +85,103 @@ const CASES: Case[] = [
   { code: 'POLICY_SCHEMA_INVALID', bad: edit(BASE, 'description:', 'descripton:'), good: BASE, at: 'descripton' },
   { code: 'POLICY_CONDITION_INVALID', bad: edit(BASE, '"args.amount > 1000"', '"args.amount >"'), good: BASE, at: '"args.amount >"' },
   { code: 'POLICY_CONDITION_INVALID', bad: edit(BASE, '"args.amount > 1000"', '"result.amount > 1000"'), good: BASE, at: '"result' },
-  { code: 'POLICY_CONDITION_INVALID', bad: edit(BASE, '"args.amount > 1000"', '"args.note.matches(\'(a+)+$\')"'), good: BASE, at: '"args.note' },
+  {
+    code: 'POLICY_CONDITION_INVALID',
+    bad: edit(BASE, '"args.amount > 1000"', '"args.note.matches(\'(a+)+$\')"'),
+    good: BASE,
+    at: '"args.note',
+  },
   { code: 'POLICY_RULE_ID_DUPLICATE', bad: edit(BASE, 'id: notify-customer', 'id: large-refunds'), good: BASE, at: ['large-refunds', 2] },
-  { code: 'POLICY_RULE_NO_ROLES', bad: edit(BASE, 'eyes.\n    roles: [finance_approver]', 'eyes.\n    roles: []'), good: BASE, at: ['[]', 1] },
-  { code: 'POLICY_RULE_NO_ROLES', bad: edit(edit(BASE, 'eyes.\n    roles: [finance_approver]', 'eyes.'), 'decision: require_approval', 'decision: escalate'), good: edit(BASE, 'decision: require_approval', 'decision: escalate'), at: 'escalate' },
+  {
+    code: 'POLICY_RULE_NO_ROLES',
+    bad: edit(BASE, 'eyes.\n    roles: [finance_approver]', 'eyes.\n    roles: []'),
+    good: BASE,
+    at: ['[]', 1],
+  },
+  {
+    code: 'POLICY_RULE_NO_ROLES',
+    bad: edit(edit(BASE, 'eyes.\n    roles: [finance_approver]', 'eyes.'), 'decision: require_approval', 'decision: escalate'),
+    good: edit(BASE, 'decision: require_approval', 'decision: escalate'),
+    at: 'escalate',
+  },
   { code: 'POLICY_TRANSFORM_WITHOUT_SET', bad: edit(BASE, '    set: { "notify": true }\n', ''), good: BASE, at: 'transform' },
   { code: 'POLICY_TRANSFORM_WITHOUT_SET', bad: edit(BASE, 'set: { "notify": true }', 'set: {}'), good: BASE, at: '{}' },
   { code: 'POLICY_SET_WITHOUT_TRANSFORM', bad: edit(BASE, 'decision: transform', 'decision: deny'), good: BASE, at: ['set:', 1] },
-  { code: 'POLICY_APPROVAL_NO_ROLES', bad: edit(BASE, 'roles: [finance_approver]\n      expires', 'roles: []\n      expires'), good: BASE, at: '[]' },
-  { code: 'POLICY_APPROVAL_NO_ROLES', bad: edit(BASE, '      roles: [finance_approver]\n      expires', '      expires'), good: BASE, at: ['tools', 2] },
-  { code: 'POLICY_APPROVERS_REQUIRED_INVALID', bad: edit(BASE, 'approvers_required: 1', 'approvers_required: 0'), good: edit(BASE, 'approvers_required: 1', 'approvers_required: 2'), at: ['0\n', 3] },
-  { code: 'POLICY_ARG_CONSTRAINT_NO_RULE', bad: edit(BASE, '    allowed_values: [USD, EUR]\n', ''), good: BASE, at: 'tool: payments.refund' },
-  { code: 'POLICY_ARG_CONSTRAINT_BOTH_RULES', bad: edit(BASE, '[USD, EUR]\n', '[USD, EUR]\n    pattern: "^[A-Z]{3}$"\n'), good: BASE, at: 'pattern: "^[A-Z]' },
+  {
+    code: 'POLICY_APPROVAL_NO_ROLES',
+    bad: edit(BASE, 'roles: [finance_approver]\n      expires', 'roles: []\n      expires'),
+    good: BASE,
+    at: '[]',
+  },
+  {
+    code: 'POLICY_APPROVAL_NO_ROLES',
+    bad: edit(BASE, '      roles: [finance_approver]\n      expires', '      expires'),
+    good: BASE,
+    at: ['tools', 2],
+  },
+  {
+    code: 'POLICY_APPROVERS_REQUIRED_INVALID',
+    bad: edit(BASE, 'approvers_required: 1', 'approvers_required: 0'),
+    good: edit(BASE, 'approvers_required: 1', 'approvers_required: 2'),
+    at: ['0\n', 3],
+  },
+  {
+    code: 'POLICY_ARG_CONSTRAINT_NO_RULE',
+    bad: edit(BASE, '    allowed_values: [USD, EUR]\n', ''),
+    good: BASE,
+    at: 'tool: payments.refund',
+  },
+  {
+    code: 'POLICY_ARG_CONSTRAINT_BOTH_RULES',
+    bad: edit(BASE, '[USD, EUR]\n', '[USD, EUR]\n    pattern: "^[A-Z]{3}$"\n'),
+    good: BASE,
+    at: 'pattern: "^[A-Z]',
+  },
   { code: 'POLICY_ARG_CONSTRAINT_EMPTY_VALUES', bad: edit(BASE, '[USD, EUR]', '[]'), good: edit(BASE, '[USD, EUR]', '[USD]'), at: '[]' },
-  { code: 'POLICY_ARG_CONSTRAINT_DUPLICATE', bad: edit(BASE, 'tool: orders.lookup\n    key: order_id', 'tool: payments.refund\n    key: currency'), good: edit(BASE, 'tool: orders.lookup\n    key: order_id', 'tool: payments.refund\n    key: amount'), at: ['currency', 2] },
-  { code: 'POLICY_REGEX_UNSAFE', bad: edit(BASE, '"^ord_[0-9]+$"', '"^(ord_)\\\\1$"'), good: edit(BASE, '"^ord_[0-9]+$"', '"^(ord_)+$"'), at: '"^(ord_)' },
+  {
+    code: 'POLICY_ARG_CONSTRAINT_DUPLICATE',
+    bad: edit(BASE, 'tool: orders.lookup\n    key: order_id', 'tool: payments.refund\n    key: currency'),
+    good: edit(BASE, 'tool: orders.lookup\n    key: order_id', 'tool: payments.refund\n    key: amount'),
+    at: ['currency', 2],
+  },
+  {
+    code: 'POLICY_REGEX_UNSAFE',
+    bad: edit(BASE, '"^ord_[0-9]+$"', '"^(ord_)\\\\1$"'),
+    good: edit(BASE, '"^ord_[0-9]+$"', '"^(ord_)+$"'),
+    at: '"^(ord_)',
+  },
   { code: 'POLICY_REGEX_UNSAFE', bad: edit(BASE, '"^ord_[0-9]+$"', '"^ord_(?=[0-9])"'), good: BASE, at: '"^ord_(' },
-  { code: 'POLICY_DUPLICATE_TOOL_PATTERN', bad: edit(BASE, '"payments.refund"]\n  side', '"payments.refund", "orders.*"]\n  side'), good: BASE, at: ['"orders.*"', 2] },
-  { code: 'POLICY_RULE_UNREACHABLE', bad: edit(BASE, '  - id: large-refunds', SHADOW), good: edit(BASE, '  - id: large-refunds', SHADOW.replace('decision: allow', 'when: "context.trusted"\n    decision: allow')), at: 'large-refunds' },
-  { code: 'POLICY_RULE_UNREACHABLE', bad: edit(BASE, 'tools: ["orders.update"]', 'tools: ["payments.refund"]').replace('    when: "args.amount > 1000"\n', ''), good: edit(BASE, 'tools: ["orders.update"]', 'tools: ["payments.refund"]'), at: 'notify-customer' },
-  { code: 'POLICY_VERSION_NOT_INCREASED', bad: BASE, good: edit(BASE, 'version: 1.1.0', 'version: 2.0.0'), previousVersion: '1.1.0', at: '1.1.0' },
-  { code: 'POLICY_TEST_FAILED', bad: `${BASE}${TESTS.replace('decision: require_approval', 'decision: allow')}`, good: `${BASE}${TESTS}`, at: ['decision: allow', 2] },
+  {
+    code: 'POLICY_DUPLICATE_TOOL_PATTERN',
+    bad: edit(BASE, '"payments.refund"]\n  side', '"payments.refund", "orders.*"]\n  side'),
+    good: BASE,
+    at: ['"orders.*"', 2],
+  },
+  {
+    code: 'POLICY_RULE_UNREACHABLE',
+    bad: edit(BASE, '  - id: large-refunds', SHADOW),
+    good: edit(BASE, '  - id: large-refunds', SHADOW.replace('decision: allow', 'when: "context.trusted"\n    decision: allow')),
+    at: 'large-refunds',
+  },
+  {
+    code: 'POLICY_RULE_UNREACHABLE',
+    bad: edit(BASE, 'tools: ["orders.update"]', 'tools: ["payments.refund"]').replace('    when: "args.amount > 1000"\n', ''),
+    good: edit(BASE, 'tools: ["orders.update"]', 'tools: ["payments.refund"]'),
+    at: 'notify-customer',
+  },
+  {
+    code: 'POLICY_VERSION_NOT_INCREASED',
+    bad: BASE,
+    good: edit(BASE, 'version: 1.1.0', 'version: 2.0.0'),
+    previousVersion: '1.1.0',
+    at: '1.1.0',
+  },
+  {
+    code: 'POLICY_TEST_FAILED',
+    bad: `${BASE}${TESTS.replace('decision: require_approval', 'decision: allow')}`,
+    good: `${BASE}${TESTS}`,
+    at: ['decision: allow', 2],
+  },
 ];
 
 describe('lintPolicy', () => {
@@ -131,14 +207,21 @@ describe('lintPolicy', () => {
   it('lets a later deny through an earlier unconditional allow, but not through an earlier deny', () => {
     const rules = (first: string, second: string) =>
       `id: p\nversion: 1.0.0\nrules:\n  - id: first\n    tools: ["payments.*"]\n    decision: ${first}\n  - id: second\n    tools: ["payments.refund", "payments.void"]\n    decision: ${second}\n`;
-    const unreachable = (text: string) => lint(text).filter((d) => d.code === 'POLICY_RULE_UNREACHABLE').map((d) => d.path);
+    const unreachable = (text: string) =>
+      lint(text)
+        .filter((d) => d.code === 'POLICY_RULE_UNREACHABLE')
+        .map((d) => d.path);
     expect(unreachable(rules('allow', 'deny'))).toEqual([]);
     expect(unreachable(rules('deny', 'deny'))).toEqual(['$.rules[1].id']);
     expect(unreachable(rules('allow', 'escalate\n    roles: [a]'))).toEqual(['$.rules[1].id']);
     // Only some of the later rule's tools are covered: it can still fire for the others.
     expect(unreachable(rules('allow', 'allow').replace('"payments.void"', '"orders.void"'))).toEqual([]);
     // A narrower earlier pattern does not cover a wider later one.
-    expect(unreachable(rules('allow', 'allow').replace('"payments.*"', '"payments.refund"').replace('"payments.refund", "payments.void"', '"payments.*"'))).toEqual([]);
+    expect(
+      unreachable(
+        rules('allow', 'allow').replace('"payments.*"', '"payments.refund"').replace('"payments.refund", "payments.void"', '"payments.*"'),
+      ),
+    ).toEqual([]);
   });
 
   it('works the same on JSON', () => {
@@ -148,11 +231,19 @@ describe('lintPolicy', () => {
   });
 
   it('exports the approval and argument-constraint checks for other documents', () => {
-    const text = 'approval_policy:\n  rules:\n    - tools: ["a.*"]\n      roles: []\npolicy:\n  arg_constraints:\n    - tool: a.b\n      key: c\n';
+    const text =
+      'approval_policy:\n  rules:\n    - tools: ["a.*"]\n      roles: []\npolicy:\n  arg_constraints:\n    - tool: a.b\n      key: c\n';
     const parsed = parseDocument(text);
     const root = parsed.value as Record<string, Record<string, unknown>>;
-    expect(lintApprovalPolicy(root.approval_policy, ['approval_policy'], parsed.locate).map((d) => d.path)).toEqual(['$.approval_policy.rules[0].roles']);
-    expect(lintArgConstraints(root.policy!.arg_constraints, ['policy', 'arg_constraints'], parsed.locate).map((d) => [d.code, d.range.startLine])).toEqual([['POLICY_ARG_CONSTRAINT_NO_RULE', 7]]);
+    expect(lintApprovalPolicy(root.approval_policy, ['approval_policy'], parsed.locate).map((d) => d.path)).toEqual([
+      '$.approval_policy.rules[0].roles',
+    ]);
+    expect(
+      lintArgConstraints(root.policy!.arg_constraints, ['policy', 'arg_constraints'], parsed.locate).map((d) => [
+        d.code,
+        d.range.startLine,
+      ]),
+    ).toEqual([['POLICY_ARG_CONSTRAINT_NO_RULE', 7]]);
   });
 });
 
@@ -168,9 +259,12 @@ describe('lintPolicy on hostile input', () => {
 
   it('never throws on arbitrary values', () => {
     fc.assert(
-      fc.property(fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withNullPrototype: true, withSparseArray: true }), (value) => {
-        expect(Array.isArray(lintPolicy(stub(value), { previousVersion: '1.0.0' }))).toBe(true);
-      }),
+      fc.property(
+        fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withNullPrototype: true, withSparseArray: true }),
+        (value) => {
+          expect(Array.isArray(lintPolicy(stub(value), { previousVersion: '1.0.0' }))).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
   });

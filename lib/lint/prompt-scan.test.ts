@@ -11,7 +11,13 @@ const END = '<!-- harn-tool-surface: ignore-end -->';
 
 describe('scanPrompt: words', () => {
   it('reads names with inner dots and hyphens, drops trailing punctuation and numbers', () => {
-    expect(texts('Use orders.lookup. Then run_command-style, 3rd 2.5 x-')).toEqual(['Use', 'orders.lookup', 'Then', 'run_command-style', 'x']);
+    expect(texts('Use orders.lookup. Then run_command-style, 3rd 2.5 x-')).toEqual([
+      'Use',
+      'orders.lookup',
+      'Then',
+      'run_command-style',
+      'x',
+    ]);
   });
 
   it('gives 1-based line and column of each word, with CRLF line ends', () => {
@@ -38,7 +44,19 @@ describe('scanPrompt: words', () => {
   it('links each word to the innermost enclosing call, across lines but not paragraphs', () => {
     const words = scanPrompt('run({a: f(b), c: [d]}, e) g\nrun(h\ni\n\nj)').words;
     const enclosing = Object.fromEntries(words.map((w) => [w.text, w.enclosingCall === -1 ? null : words[w.enclosingCall]?.text]));
-    expect(enclosing).toEqual({ run: null, a: 'run', f: 'run', b: 'f', c: 'run', d: 'run', e: 'run', g: null, h: 'run', i: 'run', j: null });
+    expect(enclosing).toEqual({
+      run: null,
+      a: 'run',
+      f: 'run',
+      b: 'f',
+      c: 'run',
+      d: 'run',
+      e: 'run',
+      g: null,
+      h: 'run',
+      i: 'run',
+      j: null,
+    });
   });
 });
 
@@ -110,7 +128,33 @@ describe('scanPrompt: untrusted input', () => {
   });
 
   it('never throws, and every word is the text at its offsets', () => {
-    const piece = fc.constantFrom('a_b', 'x.y', '-', '.', '(', ')', '{', '}', '[', ']', '`', '```', '~~~', ':', '=', '"', ' ', '\n', '\r\n', '\n\n', '3', 's)', NEXT, START, END);
+    const piece = fc.constantFrom(
+      'a_b',
+      'x.y',
+      '-',
+      '.',
+      '(',
+      ')',
+      '{',
+      '}',
+      '[',
+      ']',
+      '`',
+      '```',
+      '~~~',
+      ':',
+      '=',
+      '"',
+      ' ',
+      '\n',
+      '\r\n',
+      '\n\n',
+      '3',
+      's)',
+      NEXT,
+      START,
+      END,
+    );
     fc.assert(
       fc.property(fc.array(fc.oneof(piece, fc.string()), { maxLength: 40 }), (parts) => {
         const prompt = parts.join('');

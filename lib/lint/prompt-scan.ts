@@ -19,9 +19,7 @@
  */
 
 export type PromptScanCode =
-  | 'SURFACE_PROMPT_UNTERMINATED_IGNORE'
-  | 'SURFACE_PROMPT_UNMATCHED_IGNORE_END'
-  | 'SURFACE_PROMPT_UNTERMINATED_FENCE';
+  'SURFACE_PROMPT_UNTERMINATED_IGNORE' | 'SURFACE_PROMPT_UNMATCHED_IGNORE_END' | 'SURFACE_PROMPT_UNTERMINATED_FENCE';
 
 /** A maximal run `[A-Za-z_][A-Za-z0-9_]*`, with inner `.`/`-` joining further runs. */
 export interface PromptWord {

@@ -28,7 +28,12 @@ const location = {
       required: ['artifactLocation'],
       additionalProperties: false,
       properties: {
-        artifactLocation: { type: 'object', required: ['uri'], additionalProperties: false, properties: { uri: { type: 'string', format: 'uri-reference' } } },
+        artifactLocation: {
+          type: 'object',
+          required: ['uri'],
+          additionalProperties: false,
+          properties: { uri: { type: 'string', format: 'uri-reference' } },
+        },
         region,
       },
     },
@@ -91,7 +96,12 @@ const sarifSubset = {
                 executionSuccessful: { type: 'boolean' },
                 toolExecutionNotifications: {
                   type: 'array',
-                  items: { type: 'object', required: ['message'], additionalProperties: false, properties: { level, message, locations: { type: 'array', items: location } } },
+                  items: {
+                    type: 'object',
+                    required: ['message'],
+                    additionalProperties: false,
+                    properties: { level, message, locations: { type: 'array', items: location } },
+                  },
                 },
               },
             },
@@ -125,18 +135,59 @@ function validSarif(log: unknown): string[] {
   return validate(log) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
 }
 
-const range = (startLine: number, startColumn: number, endLine: number, endColumn: number) => ({ startLine, startColumn, endLine, endColumn });
+const range = (startLine: number, startColumn: number, endLine: number, endColumn: number) => ({
+  startLine,
+  startColumn,
+  endLine,
+  endColumn,
+});
 
 const diagnostics: FileDiagnostic[] = [
-  { file: 'contracts/refund.json', code: 'DOCUMENT_PARSE_ERROR', severity: 'error', message: 'JSON syntax: bad', path: '$', range: range(3, 5, 3, 6), target: 'document' },
-  { file: 'contracts/refund.json', code: 'CONTRACT_X', severity: 'warning', message: 'w', path: '$.input', range: range(4, 1, 6, 2), target: 'document' },
-  { file: 'surfaces/support.yaml', code: 'DOCUMENT_PARSE_ERROR', severity: 'error', message: 'again', path: '$', range: range(1, 1, 1, 2), target: 'document' },
-  { file: 'surfaces/support.yaml', code: 'TOOL_SURFACE_UNKNOWN_PROMPT_TOOL', severity: 'info', message: 'p', path: '$.system', range: range(2, 6, 2, 23), target: 'prompt', promptAt: range(10, 8, 10, 25) },
+  {
+    file: 'contracts/refund.json',
+    code: 'DOCUMENT_PARSE_ERROR',
+    severity: 'error',
+    message: 'JSON syntax: bad',
+    path: '$',
+    range: range(3, 5, 3, 6),
+    target: 'document',
+  },
+  {
+    file: 'contracts/refund.json',
+    code: 'CONTRACT_X',
+    severity: 'warning',
+    message: 'w',
+    path: '$.input',
+    range: range(4, 1, 6, 2),
+    target: 'document',
+  },
+  {
+    file: 'surfaces/support.yaml',
+    code: 'DOCUMENT_PARSE_ERROR',
+    severity: 'error',
+    message: 'again',
+    path: '$',
+    range: range(1, 1, 1, 2),
+    target: 'document',
+  },
+  {
+    file: 'surfaces/support.yaml',
+    code: 'TOOL_SURFACE_UNKNOWN_PROMPT_TOOL',
+    severity: 'info',
+    message: 'p',
+    path: '$.system',
+    range: range(2, 6, 2, 23),
+    target: 'prompt',
+    promptAt: range(10, 8, 10, 25),
+  },
 ];
 
 describe('buildSarifLog', () => {
   it('produces a SARIF 2.1.0 log with one rule per code and a result per diagnostic', () => {
-    const log = buildSarifLog(diagnostics, { toolVersion: '0.1.0', describeRule: (code) => (code === 'CONTRACT_X' ? 'X happened.' : undefined) });
+    const log = buildSarifLog(diagnostics, {
+      toolVersion: '0.1.0',
+      describeRule: (code) => (code === 'CONTRACT_X' ? 'X happened.' : undefined),
+    });
     expect(validSarif(log)).toEqual([]);
     const [run] = log.runs;
     expect(run!.tool.driver).toEqual({
@@ -145,7 +196,11 @@ describe('buildSarifLog', () => {
       rules: [
         { id: 'DOCUMENT_PARSE_ERROR', shortDescription: { text: 'DOCUMENT_PARSE_ERROR' }, defaultConfiguration: { level: 'error' } },
         { id: 'CONTRACT_X', shortDescription: { text: 'X happened.' }, defaultConfiguration: { level: 'warning' } },
-        { id: 'TOOL_SURFACE_UNKNOWN_PROMPT_TOOL', shortDescription: { text: 'TOOL_SURFACE_UNKNOWN_PROMPT_TOOL' }, defaultConfiguration: { level: 'note' } },
+        {
+          id: 'TOOL_SURFACE_UNKNOWN_PROMPT_TOOL',
+          shortDescription: { text: 'TOOL_SURFACE_UNKNOWN_PROMPT_TOOL' },
+          defaultConfiguration: { level: 'note' },
+        },
       ],
     });
     expect(run!.columnKind).toBe('utf16CodeUnits');
@@ -160,7 +215,14 @@ describe('buildSarifLog', () => {
       ruleIndex: 0,
       level: 'error',
       message: { text: 'JSON syntax: bad' },
-      locations: [{ physicalLocation: { artifactLocation: { uri: 'contracts/refund.json' }, region: { startLine: 3, startColumn: 5, endLine: 3, endColumn: 6 } } }],
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: { uri: 'contracts/refund.json' },
+            region: { startLine: 3, startColumn: 5, endLine: 3, endColumn: 6 },
+          },
+        },
+      ],
       properties: { jsonPath: '$', target: 'document' },
     });
   });
@@ -182,13 +244,21 @@ describe('buildSarifLog', () => {
     expect(failed.runs[0]!.invocations).toEqual([
       {
         executionSuccessful: false,
-        toolExecutionNotifications: [{ level: 'error', message: { text: 'Cannot read gone.json: ENOENT' }, locations: [{ physicalLocation: { artifactLocation: { uri: 'gone.json' } } }] }],
+        toolExecutionNotifications: [
+          {
+            level: 'error',
+            message: { text: 'Cannot read gone.json: ENOENT' },
+            locations: [{ physicalLocation: { artifactLocation: { uri: 'gone.json' } } }],
+          },
+        ],
       },
     ]);
   });
 
   it('the subset schema does catch a broken log', () => {
-    const log = buildSarifLog(diagnostics) as unknown as { runs: { results: { locations: { physicalLocation: { region: { startLine: number } } }[] }[] }[] };
+    const log = buildSarifLog(diagnostics) as unknown as {
+      runs: { results: { locations: { physicalLocation: { region: { startLine: number } } }[] }[] }[];
+    };
     log.runs[0]!.results[0]!.locations[0]!.physicalLocation.region.startLine = 0;
     expect(validSarif(log)).toEqual(['/runs/0/results/0/locations/0/physicalLocation/region/startLine must be >= 1']);
   });

@@ -73,7 +73,11 @@ const LEVELS: Record<Severity, SarifLevel> = { error: 'error', warning: 'warning
  */
 export function artifactUri(file: string): string {
   const slashed = file.replace(/\\/g, '/');
-  const encode = (p: string) => p.split('/').map((segment) => encodeURIComponent(segment)).join('/');
+  const encode = (p: string) =>
+    p
+      .split('/')
+      .map((segment) => encodeURIComponent(segment))
+      .join('/');
   const drive = /^([A-Za-z]):\//.exec(slashed);
   if (drive) return `file:///${drive[1]}:/${encode(slashed.slice(3))}`;
   if (slashed.startsWith('/')) return `file://${encode(slashed)}`;
@@ -134,7 +138,11 @@ export function buildSarifLog(diagnostics: readonly FileDiagnostic[], options: S
         invocations: [
           {
             executionSuccessful: unreadable.length === 0,
-            toolExecutionNotifications: unreadable.map(({ file, message }) => ({ level: 'error', message: { text: message }, locations: [location(file)] })),
+            toolExecutionNotifications: unreadable.map(({ file, message }) => ({
+              level: 'error',
+              message: { text: message },
+              locations: [location(file)],
+            })),
           },
         ],
         columnKind: 'utf16CodeUnits',

@@ -77,10 +77,7 @@ export function declaresKey(schema: Record<string, unknown>, key: string, root: 
  * `patternProperties` or an `additionalProperties` schema) admits the key; a free-form object
  * or array stops the search as `declared`, since nothing more can be known there.
  */
-export function argumentPathStatus(
-  root: unknown,
-  path: readonly PathSegment[],
-): { declared: true } | { declared: false; depth: number } {
+export function argumentPathStatus(root: unknown, path: readonly PathSegment[]): { declared: true } | { declared: false; depth: number } {
   let frontier = sameInstanceSchemas(root, root);
   for (let depth = 0; depth < path.length; depth++) {
     const segment = path[depth]!;

@@ -3,8 +3,14 @@ import { SIDE_EFFECT_LEVELS, type SideEffectLevel } from '../contracts/contract-
 import { isJsonObject, type JsonObject } from '../json';
 import { isExactPattern, toolPatternMatches } from '../policies/policy-schema';
 import {
-  SurfaceApprovalPolicySchema, SurfaceCapabilityPolicySchema, SurfaceToolSchema, surfaceToolBranch,
-  type Surface, type SurfaceApprovalPolicy, type SurfaceCapabilityPolicy, type SurfaceTool,
+  SurfaceApprovalPolicySchema,
+  SurfaceCapabilityPolicySchema,
+  SurfaceToolSchema,
+  surfaceToolBranch,
+  type Surface,
+  type SurfaceApprovalPolicy,
+  type SurfaceCapabilityPolicy,
+  type SurfaceTool,
 } from '../surfaces/surface-schema';
 import { ownValue } from '../validation/json-path';
 
@@ -144,7 +150,16 @@ export function buildSurfaceModel(root: unknown, surface: Surface | undefined, c
     byName.set(name, tool);
   }
 
-  return { tools, byName, policy, approval, system: surface ? surface.system : ownValue(root, 'system'), toolSearch, unknownContracts, duplicates };
+  return {
+    tools,
+    byName,
+    policy,
+    approval,
+    system: surface ? surface.system : ownValue(root, 'system'),
+    toolSearch,
+    unknownContracts,
+    duplicates,
+  };
 }
 
 /** The active tools a policy or approval pattern names. */

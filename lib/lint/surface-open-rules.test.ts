@@ -53,13 +53,20 @@ describe('lintSurface: the rules Harn leaves open', () => {
   });
 
   it('reads a contract tool’s schema, annotations and argument aliases from the contract', () => {
-    const contract = { ...lookupOrderContract, annotations: { ...lookupOrderContract.annotations, side_effect_level: 'none' }, argument_aliases: { id: 'order_id' } };
+    const contract = {
+      ...lookupOrderContract,
+      annotations: { ...lookupOrderContract.annotations, side_effect_level: 'none' },
+      argument_aliases: { id: 'order_id' },
+    };
     const d = base();
     d.system = 'Call orders.lookup({id: "o_1"}).';
     const found = lint(d, { contracts: [contract] });
     expect(codes(found).sort()).toEqual(['TOOL_SURFACE_DEPRECATED_ARG_ALIAS', 'TOOL_SURFACE_MISSING_SIDE_EFFECT_LEVEL']);
     const noInput = { ...lookupOrderContract, input: undefined, annotations: undefined };
-    expect(codes(lint(base(), { contracts: [noInput] })).sort()).toEqual(['TOOL_SURFACE_MISSING_ANNOTATIONS', 'TOOL_SURFACE_MISSING_SCHEMA']);
+    expect(codes(lint(base(), { contracts: [noInput] })).sort()).toEqual([
+      'TOOL_SURFACE_MISSING_ANNOTATIONS',
+      'TOOL_SURFACE_MISSING_SCHEMA',
+    ]);
   });
 
   it('does not cascade from an invalid tool entry: its name still counts as declared', () => {

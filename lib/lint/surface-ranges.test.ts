@@ -70,7 +70,14 @@ describe('lintSurface: where diagnostics land', () => {
   it('reports a missing field at its parent’s key', () => {
     const d = lintDocument('surface', 'id: x\ntools: []\n').diagnostics;
     expect(d).toEqual([
-      { code: 'SURFACE_SCHEMA_INVALID', severity: 'error', message: 'Missing required field `version`.', path: '$.version', range: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 6 }, target: 'document' },
+      {
+        code: 'SURFACE_SCHEMA_INVALID',
+        severity: 'error',
+        message: 'Missing required field `version`.',
+        path: '$.version',
+        range: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 6 },
+        target: 'document',
+      },
     ]);
   });
 
@@ -89,42 +96,70 @@ describe('lintSurface never throws', () => {
 
   it('on any parsed value and options', () => {
     fc.assert(
-      fc.property(fc.anything({ withNullPrototype: true, withObjectString: true }), fc.array(fc.anything(), { maxLength: 3 }), fc.option(fc.string()), (value, contracts, prompt) => {
-        lintSurface(parsedWith(value), { contracts, prompt: prompt ?? undefined });
-      }),
+      fc.property(
+        fc.anything({ withNullPrototype: true, withObjectString: true }),
+        fc.array(fc.anything(), { maxLength: 3 }),
+        fc.option(fc.string()),
+        (value, contracts, prompt) => {
+          lintSurface(parsedWith(value), { contracts, prompt: prompt ?? undefined });
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('on mutations of a valid surface', () => {
     const paths: (string | number)[][] = [
-      ['tools'], ['tools', 0], ['tools', 1, 'annotations'], ['tools', 1, 'annotations', 'result_readers'], ['tools', 1, 'annotations', 'arg_aliases'],
-      ['tools', 1, 'parameters'], ['tools', 1, 'parameters', 'properties'], ['policy'], ['policy', 'tools'], ['policy', 'arg_constraints', 0],
-      ['approval_policy', 'rules'], ['system'], ['tool_search'], ['__proto__'], ['tools', 2, 'name'], ['tools', 0, 'contract'],
+      ['tools'],
+      ['tools', 0],
+      ['tools', 1, 'annotations'],
+      ['tools', 1, 'annotations', 'result_readers'],
+      ['tools', 1, 'annotations', 'arg_aliases'],
+      ['tools', 1, 'parameters'],
+      ['tools', 1, 'parameters', 'properties'],
+      ['policy'],
+      ['policy', 'tools'],
+      ['policy', 'arg_constraints', 0],
+      ['approval_policy', 'rules'],
+      ['system'],
+      ['tool_search'],
+      ['__proto__'],
+      ['tools', 2, 'name'],
+      ['tools', 0, 'contract'],
     ];
     fc.assert(
-      fc.property(fc.constantFrom(...paths), fc.anything({ withNullPrototype: true }), fc.constantFrom('yaml', 'json', 'direct'), (path, replacement, how) => {
-        const doc = base();
-        let at: Record<string | number, unknown> = doc;
-        for (const segment of path.slice(0, -1)) at = (at[segment] ?? {}) as Record<string | number, unknown>;
-        Object.defineProperty(at, path[path.length - 1] as string, { value: replacement, enumerable: true, writable: true, configurable: true });
-        if (how === 'direct') {
-          lintSurface(parsedWith(doc), { contracts: CONTRACTS });
-          return;
-        }
-        let text: string;
-        try {
-          text = how === 'json' ? JSON.stringify(doc) : stringify(doc);
-        } catch {
-          return; // Not serialisable (e.g. a BigInt): nothing a document could hold.
-        }
-        if (typeof text !== 'string') return;
-        const result = lintDocument('surface', text, { contracts: CONTRACTS, format: how });
-        for (const d of result.diagnostics) {
-          expect(d.range.startLine).toBeGreaterThanOrEqual(1);
-          expect(d.range.startColumn).toBeGreaterThanOrEqual(1);
-        }
-      }),
+      fc.property(
+        fc.constantFrom(...paths),
+        fc.anything({ withNullPrototype: true }),
+        fc.constantFrom('yaml', 'json', 'direct'),
+        (path, replacement, how) => {
+          const doc = base();
+          let at: Record<string | number, unknown> = doc;
+          for (const segment of path.slice(0, -1)) at = (at[segment] ?? {}) as Record<string | number, unknown>;
+          Object.defineProperty(at, path[path.length - 1] as string, {
+            value: replacement,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+          if (how === 'direct') {
+            lintSurface(parsedWith(doc), { contracts: CONTRACTS });
+            return;
+          }
+          let text: string;
+          try {
+            text = how === 'json' ? JSON.stringify(doc) : stringify(doc);
+          } catch {
+            return; // Not serialisable (e.g. a BigInt): nothing a document could hold.
+          }
+          if (typeof text !== 'string') return;
+          const result = lintDocument('surface', text, { contracts: CONTRACTS, format: how });
+          for (const d of result.diagnostics) {
+            expect(d.range.startLine).toBeGreaterThanOrEqual(1);
+            expect(d.range.startColumn).toBeGreaterThanOrEqual(1);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

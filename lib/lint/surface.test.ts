@@ -206,7 +206,10 @@ describe('lintSurface: every code fires, and its near-twin does not', () => {
   it('keeps Harn’s fourteen codes with Harn’s severities', () => {
     const harn = Object.entries(SURFACE_LINT_CODES).filter(([code]) => code.startsWith('TOOL_SURFACE_'));
     expect(harn).toHaveLength(14);
-    const errors = harn.filter(([, info]) => info.severity === 'error').map(([code]) => code).sort();
+    const errors = harn
+      .filter(([, info]) => info.severity === 'error')
+      .map(([code]) => code)
+      .sort();
     expect(errors).toEqual(['TOOL_SURFACE_MISSING_RESULT_READER', 'TOOL_SURFACE_SIDE_EFFECT_CEILING_EXCEEDED']);
   });
 

@@ -21,7 +21,38 @@ describe('parseYamlFast', () => {
   });
 
   it('gives exactly what the yaml package gives, or stands aside (random short texts)', () => {
-    const unit = fc.constantFrom('a', 'b', '1', ' ', ' ', '\n', '\n', ':', ': ', '- ', '-', '#', ' #', "'", '"', '\\', '.', '~', 'e', 'null', 'true', '0x', '[', '{', ',', '  ', '[]', '{}', ']', '}');
+    const unit = fc.constantFrom(
+      'a',
+      'b',
+      '1',
+      ' ',
+      ' ',
+      '\n',
+      '\n',
+      ':',
+      ': ',
+      '- ',
+      '-',
+      '#',
+      ' #',
+      "'",
+      '"',
+      '\\',
+      '.',
+      '~',
+      'e',
+      'null',
+      'true',
+      '0x',
+      '[',
+      '{',
+      ',',
+      '  ',
+      '[]',
+      '{}',
+      ']',
+      '}',
+    );
     let accepted = 0;
     fc.assert(
       fc.property(fc.string({ unit, maxLength: 40 }), (text) => {

@@ -25,7 +25,12 @@ function canonSpan(span: SpanNode): unknown {
   return {
     key: span.key ?? null,
     value: span.value,
-    children: children === undefined ? null : Array.isArray(children) ? children.map(canonSpan) : [...children].map(([key, child]) => [key, canonSpan(child)]),
+    children:
+      children === undefined
+        ? null
+        : Array.isArray(children)
+          ? children.map(canonSpan)
+          : [...children].map(([key, child]) => [key, canonSpan(child)]),
   };
 }
 

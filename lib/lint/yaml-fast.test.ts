@@ -11,7 +11,11 @@ describe('parseYamlFast', () => {
       tools: Array.from({ length: 30 }, (_, i) => ({
         name: `tool_${i}`,
         description: `Does thing ${i}: carefully, #${i}.`,
-        parameters: { type: 'object', required: ['path'], properties: { path: { type: 'string' }, depth: { type: 'integer', minimum: -1, maximum: 1.5 } } },
+        parameters: {
+          type: 'object',
+          required: ['path'],
+          properties: { path: { type: 'string' }, depth: { type: 'integer', minimum: -1, maximum: 1.5 } },
+        },
         annotations: { side_effect_level: 'read_only', idempotent: i % 2 === 0, deprecated: null, aliases: { p: 'path' } },
       })),
       policy: { tools: ['tool_*', 'svc?.*'], side_effect_ceiling: 'external' },
@@ -20,7 +24,10 @@ describe('parseYamlFast', () => {
   });
 
   it.each([
-    ['hand-written YAML with comments, quotes and blank lines', "# surface\nid: support   # the id\nversion: '1.0.0'\n\ntools:\n  # first\n  - name: \"a\\tb\"\n    executor: host\n\n  - name: c\n# trailing\n"],
+    [
+      'hand-written YAML with comments, quotes and blank lines',
+      '# surface\nid: support   # the id\nversion: \'1.0.0\'\n\ntools:\n  # first\n  - name: "a\\tb"\n    executor: host\n\n  - name: c\n# trailing\n',
+    ],
     ['a sequence at its key’s indent', 'tools:\n- a\n- b\npolicy: 1\n'],
     ['an indented root mapping', '  a: 1\n  b:\n    - x\n'],
     ['empty values', 'a:\nb: ~\nc:\n  -\n  - \n'],
@@ -28,7 +35,7 @@ describe('parseYamlFast', () => {
     ['keys of other types, as strings', '1: a\ntrue: b\n~: c\n1.5: d\n'],
     ['__proto__ as an ordinary key', '__proto__:\n  polluted: true\n'],
     ['empty flow collections', 'required: []\nproperties: {}  # none\nitems:\n  - []\n  - {}\n'],
-    ['one-line flow sequences of scalars', "required: [tenant_id, 'target id', \"x\"]\nenum: [ 1, true, ~ ]  # c\nitems:\n  - [a]\n"],
+    ['one-line flow sequences of scalars', 'required: [tenant_id, \'target id\', "x"]\nenum: [ 1, true, ~ ]  # c\nitems:\n  - [a]\n'],
   ])('accepts %s', (_, text) => {
     expect(expectSameAsFull(text)).toBe(true);
   });

@@ -31,7 +31,8 @@ export interface FastYamlResult {
  * Text the fast path never reads: tabs and CR (indentation and line-end rules it does not
  * model), characters YAML forbids or treats as line breaks, a BOM, document markers.
  */
-const UNSUPPORTED = /[\t\r\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]|(?:^|\n)(?:---|\.\.\.)(?:[ \n]|$)/;
+const UNSUPPORTED =
+  /[\t\r\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]|(?:^|\n)(?:---|\.\.\.)(?:[ \n]|$)/;
 
 /** A node end (`range[2]`) the fast path cannot know; fatal only where a range needs it. */
 const UNKNOWN = -1;

@@ -9,9 +9,7 @@ import { YAML_OPTIONS } from './yaml-fast-scalars';
  */
 
 export type FullYamlResult =
-  | { kind: 'ok'; value: unknown; spans: SpanNode }
-  | { kind: 'errors'; errors: YAMLError[] }
-  | { kind: 'limit'; message: string };
+  { kind: 'ok'; value: unknown; spans: SpanNode } | { kind: 'errors'; errors: YAMLError[] } | { kind: 'limit'; message: string };
 
 class LimitError extends Error {}
 
@@ -48,10 +46,18 @@ export function parseYamlFull(text: string, maxNodes: number, maxDepth: number):
         const rawKey = isScalar(keyNode) ? keyNode.value : keyNode == null ? null : undefined;
         if (rawKey === undefined) throw new LimitError('Only plain keys (strings and numbers) are allowed in maps.');
         const key = String(rawKey);
-        const child: SpanNode = { value: span.value, ...(keyNode?.range ? { key: [keyNode.range[0], keyNode.range[1]] as [number, number] } : {}) };
+        const child: SpanNode = {
+          value: span.value,
+          ...(keyNode?.range ? { key: [keyNode.range[0], keyNode.range[1]] as [number, number] } : {}),
+        };
         if (child.key) child.value = child.key;
         children.set(key, child);
-        Object.defineProperty(out, key, { value: convert(pair.value as YamlNode | null, child, depth + 1), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, key, {
+          value: convert(pair.value as YamlNode | null, child, depth + 1),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       return out;
     }

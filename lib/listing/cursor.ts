@@ -10,18 +10,26 @@ export function encodeCursor(key: (string | number)[]): string {
 }
 
 /** The cursor's key, checked against the shape the list expects; a bad cursor is a 400. */
-export function decodeCursor<const K extends readonly ('string' | 'number')[]>(cursor: string, shape: K): { [I in keyof K]: K[I] extends 'number' ? number : string } {
+export function decodeCursor<const K extends readonly ('string' | 'number')[]>(
+  cursor: string,
+  shape: K,
+): { [I in keyof K]: K[I] extends 'number' ? number : string } {
   let key: unknown;
   try {
     key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
     key = undefined;
   }
-  const ok = Array.isArray(key) && key.length === shape.length && key.every((part, i) => (shape[i] === 'number' ? Number.isSafeInteger(part) : typeof part === 'string' && part.length <= 64));
+  const ok =
+    Array.isArray(key) &&
+    key.length === shape.length &&
+    key.every((part, i) => (shape[i] === 'number' ? Number.isSafeInteger(part) : typeof part === 'string' && part.length <= 64));
   if (!ok) throw invalidCursor();
   return key as { [I in keyof K]: K[I] extends 'number' ? number : string };
 }
 
 export function invalidCursor(): AppError {
-  return new AppError('bad_request', 'Invalid query: cursor: not a cursor this list handed out', { issues: [{ path: 'cursor', message: 'not a cursor this list handed out' }] });
+  return new AppError('bad_request', 'Invalid query: cursor: not a cursor this list handed out', {
+    issues: [{ path: 'cursor', message: 'not a cursor this list handed out' }],
+  });
 }

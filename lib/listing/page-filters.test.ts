@@ -6,7 +6,10 @@ const fields = { tool: 'name', decision: 'decision', key: 'name', q: 'search', s
 
 describe('readPageFilters', () => {
   it('reads valid filters and a quick range', () => {
-    const page = readPageFilters({ tool: 'orders.lookup', decision: 'deny', range: '24h', cursor: 'WzEyXQ' }, { fields, defaultRange: 'all', now });
+    const page = readPageFilters(
+      { tool: 'orders.lookup', decision: 'deny', range: '24h', cursor: 'WzEyXQ' },
+      { fields, defaultRange: 'all', now },
+    );
     expect(page.values).toEqual({ tool: 'orders.lookup', decision: 'deny', range: '24h' });
     expect(page.since?.toISOString()).toBe('2026-11-21T12:00:00.000Z');
     expect(page.until).toBeUndefined();
@@ -15,14 +18,20 @@ describe('readPageFilters', () => {
   });
 
   it('reports and drops values of the wrong shape', () => {
-    const page = readPageFilters({ tool: "x' OR 1=1 --", decision: 'DENY', shadow: 'yes', range: 'forever', cursor: 'not a cursor!' }, { fields, defaultRange: '7d', now });
+    const page = readPageFilters(
+      { tool: "x' OR 1=1 --", decision: 'DENY', shadow: 'yes', range: 'forever', cursor: 'not a cursor!' },
+      { fields, defaultRange: '7d', now },
+    );
     expect(page.values).toEqual({ range: '7d' });
     expect(page.problems).toHaveLength(4);
     expect(page.cursor).toBeUndefined();
   });
 
   it('reads datetime-local bounds as UTC and refuses a reversed range', () => {
-    const page = readPageFilters({ range: 'custom', since: '2026-11-01T08:30', until: '2026-11-02T00:00:00+01:00' }, { fields, defaultRange: 'all', now });
+    const page = readPageFilters(
+      { range: 'custom', since: '2026-11-01T08:30', until: '2026-11-02T00:00:00+01:00' },
+      { fields, defaultRange: 'all', now },
+    );
     expect(page.since?.toISOString()).toBe('2026-11-01T08:30:00.000Z');
     expect(page.until?.toISOString()).toBe('2026-11-01T23:00:00.000Z');
     expect(page.range).toBe('custom');

@@ -32,13 +32,23 @@ export function first(params: SearchParams, key: string): string | undefined {
 }
 
 /** The text filters a page knows, each checked against its shape. */
-export function readPageFilters(params: SearchParams, options: { fields: Record<string, 'name' | 'decision' | 'search' | 'flag'>; defaultRange: RangeKey; now?: Date }): PageFilters {
+export function readPageFilters(
+  params: SearchParams,
+  options: { fields: Record<string, 'name' | 'decision' | 'search' | 'flag'>; defaultRange: RangeKey; now?: Date },
+): PageFilters {
   const values: Record<string, string> = {};
   const problems: string[] = [];
   for (const [key, kind] of Object.entries(options.fields)) {
     const value = first(params, key);
     if (value === undefined) continue;
-    const ok = kind === 'name' ? NAME.test(value) : kind === 'decision' ? DECISION.test(value) : kind === 'flag' ? value === '1' : value.length <= FIELD_MAX;
+    const ok =
+      kind === 'name'
+        ? NAME.test(value)
+        : kind === 'decision'
+          ? DECISION.test(value)
+          : kind === 'flag'
+            ? value === '1'
+            : value.length <= FIELD_MAX;
     if (ok) values[key] = value;
     else problems.push(`Ignored the ${key} filter: “${value.slice(0, 40)}” is not a valid value.`);
   }

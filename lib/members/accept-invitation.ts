@@ -35,18 +35,35 @@ async function joinTenant(joining: Joining): Promise<void> {
       action: 'invitation_accepted',
       actor: { kind: 'user', userId },
       requestId: joining.requestId,
-      details: { invitation_id: invitation.id, email: invitation.email, user_id: userId, role, invited_role: invitation.role, new_account: newUser !== undefined },
+      details: {
+        invitation_id: invitation.id,
+        email: invitation.email,
+        user_id: userId,
+        role,
+        invited_role: invitation.role,
+        new_account: newUser !== undefined,
+      },
     },
     async (tx) => {
-      const claimed = await tx.invitation.updateMany({ where: { id: invitation.id, ...pendingInvitationWhere(now) }, data: { acceptedAt: now, acceptedUserId: userId } });
+      const claimed = await tx.invitation.updateMany({
+        where: { id: invitation.id, ...pendingInvitationWhere(now) },
+        data: { acceptedAt: now, acceptedUserId: userId },
+      });
       if (claimed.count !== 1) throw await whyUnusable(tx, invitation.id, now);
       if (newUser) {
         if (await tx.user.findUnique({ where: { email: invitation.email }, select: { id: true } })) throw accountExists(invitation.email);
         await tx.user.create({ data: { id: userId, email: invitation.email, name: newUser.name, emailVerified: true } });
         await tx.account.create({ data: { userId, accountId: userId, providerId: 'credential', password: newUser.passwordHash } });
       }
-      const existing = await tx.membership.findUnique({ where: { tenantId_userId: { tenantId: invitation.tenantId, userId } }, select: { role: true } });
-      if (existing) throw new AppError('conflict', `You are already a member of this tenant (as ${existing.role}).`, { reason: 'already_member', role: existing.role });
+      const existing = await tx.membership.findUnique({
+        where: { tenantId_userId: { tenantId: invitation.tenantId, userId } },
+        select: { role: true },
+      });
+      if (existing)
+        throw new AppError('conflict', `You are already a member of this tenant (as ${existing.role}).`, {
+          reason: 'already_member',
+          role: existing.role,
+        });
       await tx.membership.create({ data: { tenantId: invitation.tenantId, userId, role } });
     },
   );
@@ -59,7 +76,11 @@ async function whyUnusable(tx: Tx, id: string, now: Date): Promise<AppError> {
 }
 
 function accountExists(email: string): AppError {
-  return new AppError('conflict', `An account for ${email} already exists. Sign in as ${email}, then open the invitation link again to accept it.`, { reason: 'account_exists' });
+  return new AppError(
+    'conflict',
+    `An account for ${email} already exists. Sign in as ${email}, then open the invitation link again to accept it.`,
+    { reason: 'account_exists' },
+  );
 }
 
 /**
@@ -68,9 +89,16 @@ function accountExists(email: string): AppError {
  * Someone who already has an account signs in and accepts with `acceptInvitation` instead, so
  * a link cannot be used to set another account's password.
  */
-export async function acceptInvitationWithPassword(options: { token: string; password: string; name?: string; requestId?: string }): Promise<{ tenantId: string; role: Role; email: string }> {
+export async function acceptInvitationWithPassword(options: {
+  token: string;
+  password: string;
+  name?: string;
+  requestId?: string;
+}): Promise<{ tenantId: string; role: Role; email: string }> {
   if (options.password.length < MIN_PASSWORD_LENGTH || options.password.length > MAX_PASSWORD_LENGTH) {
-    throw new AppError('bad_request', `The password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters.`, { field: 'password' });
+    throw new AppError('bad_request', `The password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters.`, {
+      field: 'password',
+    });
   }
   const invitation = await getPendingInvitationOrThrow(options.token);
   if (await db().user.findUnique({ where: { email: invitation.email }, select: { id: true } })) {
@@ -92,14 +120,27 @@ export async function acceptInvitationWithPassword(options: { token: string; pas
 }
 
 /** A signed-in person accepts an invitation addressed to their own email. */
-export async function acceptInvitation(options: { token: string; userId: string; requestId?: string }): Promise<{ tenantId: string; role: Role }> {
+export async function acceptInvitation(options: {
+  token: string;
+  userId: string;
+  requestId?: string;
+}): Promise<{ tenantId: string; role: Role }> {
   const invitation = await getPendingInvitationOrThrow(options.token);
   const user = await db().user.findUnique({ where: { id: options.userId }, select: { email: true } });
   if (!user) throw new AppError('unauthorized', 'Sign in to accept this invitation.');
   if (user.email.toLowerCase() !== invitation.email) {
-    throw new AppError('forbidden', `This invitation is for ${invitation.email}; you are signed in as ${user.email}. Sign out and sign in as ${invitation.email}.`, { reason: 'email_mismatch' });
+    throw new AppError(
+      'forbidden',
+      `This invitation is for ${invitation.email}; you are signed in as ${user.email}. Sign out and sign in as ${invitation.email}.`,
+      { reason: 'email_mismatch' },
+    );
   }
-  await joinTenant({ invitation: { id: invitation.id, tenantId: invitation.tenant.id, email: invitation.email, role: invitation.role }, userId: options.userId, role: invitation.role, requestId: options.requestId });
+  await joinTenant({
+    invitation: { id: invitation.id, tenantId: invitation.tenant.id, email: invitation.email, role: invitation.role },
+    userId: options.userId,
+    role: invitation.role,
+    requestId: options.requestId,
+  });
   return { tenantId: invitation.tenant.id, role: invitation.role };
 }
 
@@ -110,16 +151,27 @@ export async function acceptInvitation(options: { token: string; userId: string;
  * groups claim). Invitations that cannot be accepted (already a member there, or claimed by a
  * racing request) are skipped, not thrown.
  */
-export async function acceptInvitationsForEmail(options: { userId: string; email: string; roleFor?: (invitedRole: Role) => Role }): Promise<{ tenantId: string; role: Role }[]> {
+export async function acceptInvitationsForEmail(options: {
+  userId: string;
+  email: string;
+  roleFor?: (invitedRole: Role) => Role;
+}): Promise<{ tenantId: string; role: Role }[]> {
   const email = memberEmailSchema.safeParse(options.email);
   if (!email.success) return [];
-  const invitations = await db().invitation.findMany({ where: { email: email.data, ...pendingInvitationWhere(new Date()) }, orderBy: { createdAt: 'asc' } });
+  const invitations = await db().invitation.findMany({
+    where: { email: email.data, ...pendingInvitationWhere(new Date()) },
+    orderBy: { createdAt: 'asc' },
+  });
   const joined: { tenantId: string; role: Role }[] = [];
   for (const invitation of invitations) {
     if (!isRole(invitation.role)) continue;
     const role = options.roleFor ? options.roleFor(invitation.role) : invitation.role;
     try {
-      await joinTenant({ invitation: { id: invitation.id, tenantId: invitation.tenantId, email: invitation.email, role: invitation.role }, userId: options.userId, role });
+      await joinTenant({
+        invitation: { id: invitation.id, tenantId: invitation.tenantId, email: invitation.email, role: invitation.role },
+        userId: options.userId,
+        role,
+      });
       joined.push({ tenantId: invitation.tenantId, role });
     } catch (error) {
       if (error instanceof AppError && (error.code === 'invitation_invalid' || error.code === 'conflict')) continue;

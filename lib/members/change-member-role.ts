@@ -45,7 +45,10 @@ export async function changeMemberRole(options: {
 }): Promise<MemberSummary> {
   const { tenantId, membershipId, role, actor } = options;
   return retryOnStaleRead(async () => {
-    const membership = await db().membership.findFirst({ where: { id: membershipId, tenantId }, include: { user: { select: { email: true, name: true } } } });
+    const membership = await db().membership.findFirst({
+      where: { id: membershipId, tenantId },
+      include: { user: { select: { email: true, name: true } } },
+    });
     if (!membership) throw new NotFoundError('Member', membershipId);
     if (membership.role === role) return toMemberSummary(membership);
     await recordAdminEvidence(
@@ -55,7 +58,14 @@ export async function changeMemberRole(options: {
         action: 'member_role_changed',
         actor,
         requestId: options.requestId,
-        details: { membership_id: membershipId, user_id: membership.userId, email: membership.user.email, old_role: membership.role, new_role: role, ...(options.reason ? { reason: options.reason } : {}) },
+        details: {
+          membership_id: membershipId,
+          user_id: membership.userId,
+          email: membership.user.email,
+          old_role: membership.role,
+          new_role: role,
+          ...(options.reason ? { reason: options.reason } : {}),
+        },
       },
       (tx) => applyRoleChange(tx, { tenantId, membershipId, from: membership.role, to: role, actor }),
     );

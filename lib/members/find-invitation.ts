@@ -16,7 +16,10 @@ export interface InvitationLookup {
 /** The invitation a link's token names, in whatever state it is; null when no invitation has it. */
 export async function findInvitationByToken(token: string): Promise<InvitationLookup | null> {
   if (!isWellFormedInvitationToken(token)) return null;
-  const row = await db().invitation.findUnique({ where: { tokenHash: hashInvitationToken(token) }, include: { tenant: { select: { id: true, slug: true, name: true } } } });
+  const row = await db().invitation.findUnique({
+    where: { tokenHash: hashInvitationToken(token) },
+    include: { tenant: { select: { id: true, slug: true, name: true } } },
+  });
   if (!row || !isRole(row.role)) return null;
   return { id: row.id, tenant: row.tenant, email: row.email, role: row.role, expiresAt: row.expiresAt, state: invitationState(row) };
 }

@@ -34,7 +34,11 @@ beforeAll(async () => {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        inbox.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        inbox.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
         callback();
       });
     },
@@ -62,7 +66,9 @@ function useSmtp(url: string | undefined) {
 /** The message body as text: headers dropped, soft line breaks and =XX escapes of quoted-printable undone. */
 function bodyText(raw: string): string {
   const body = raw.slice(raw.indexOf('\r\n\r\n') + 4);
-  return /content-transfer-encoding:\s*quoted-printable/i.test(raw) ? body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : body;
+  return /content-transfer-encoding:\s*quoted-printable/i.test(raw)
+    ? body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    : body;
 }
 
 describe('invitation mail', () => {

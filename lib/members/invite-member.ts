@@ -19,7 +19,13 @@ import { sendInvitationMail, type InvitationMailResult } from './send-invitation
  * revokes that link and issues a new one; inviting a member is a 409. The link is also
  * e-mailed when TOOLGATE_SMTP_URL is set (`mail` says whether that worked).
  */
-export async function inviteMember(options: { tenantId: string; email: string; role: Role; actor: AdminActor; requestId?: string }): Promise<{ invitation: InvitationSummary; token: string; url: string; mail: InvitationMailResult }> {
+export async function inviteMember(options: {
+  tenantId: string;
+  email: string;
+  role: Role;
+  actor: AdminActor;
+  requestId?: string;
+}): Promise<{ invitation: InvitationSummary; token: string; url: string; mail: InvitationMailResult }> {
   const { tenantId, role, actor } = options;
   const email = normaliseEmail(options.email);
   const created = await retryOnStaleRead(async () => {
@@ -28,7 +34,11 @@ export async function inviteMember(options: { tenantId: string; email: string; r
       db().membership.findFirst({ where: { tenantId, user: { email } }, select: { role: true } }),
       db().invitation.findMany({ where: { tenantId, email, ...pendingInvitationWhere(now) }, select: { id: true } }),
     ]);
-    if (member) throw new AppError('conflict', `${email} is already a member of this tenant (as ${member.role}).`, { reason: 'already_member', role: member.role });
+    if (member)
+      throw new AppError('conflict', `${email} is already a member of this tenant (as ${member.role}).`, {
+        reason: 'already_member',
+        role: member.role,
+      });
     const replaced = pending.map((p) => p.id);
     const id = randomUUID();
     const { token, tokenHash } = createInvitationToken();
@@ -41,13 +51,22 @@ export async function inviteMember(options: { tenantId: string; email: string; r
         action: 'member_invited',
         actor,
         requestId: options.requestId,
-        details: { invitation_id: id, email, role, expires_at: expiresAt.toISOString(), ...(replaced.length > 0 ? { replaced_invitation_ids: replaced } : {}) },
+        details: {
+          invitation_id: id,
+          email,
+          role,
+          expires_at: expiresAt.toISOString(),
+          ...(replaced.length > 0 ? { replaced_invitation_ids: replaced } : {}),
+        },
       },
       async (tx) => {
         await lockTenantMembers(tx, tenantId);
         await assertActorMayManage(tx, tenantId, actor);
         if (await tx.membership.findFirst({ where: { tenantId, user: { email } }, select: { id: true } })) throw new StaleRead();
-        const revoked = await tx.invitation.updateMany({ where: { tenantId, email, id: { in: replaced }, ...pendingInvitationWhere(now) }, data: { revokedAt: now } });
+        const revoked = await tx.invitation.updateMany({
+          where: { tenantId, email, id: { in: replaced }, ...pendingInvitationWhere(now) },
+          data: { revokedAt: now },
+        });
         if (revoked.count !== replaced.length) throw new StaleRead();
         if ((await tx.invitation.count({ where: { tenantId, email, ...pendingInvitationWhere(now) } })) > 0) throw new StaleRead();
         await tx.invitation.create({ data: { id, tenantId, email, role, tokenHash, invitedBy, createdAt: now, expiresAt } });
@@ -56,6 +75,12 @@ export async function inviteMember(options: { tenantId: string; email: string; r
     return { invitation: { id, email, role, createdAt: now, expiresAt, invitedBy }, token, url: invitationUrl(token) };
   });
   const tenant = await db().tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { name: true } });
-  const mail = await sendInvitationMail({ to: email, url: created.url, tenantName: tenant.name, role, expiresAt: created.invitation.expiresAt });
+  const mail = await sendInvitationMail({
+    to: email,
+    url: created.url,
+    tenantName: tenant.name,
+    role,
+    expiresAt: created.invitation.expiresAt,
+  });
   return { ...created, mail };
 }

@@ -12,6 +12,9 @@ export const memberEmailSchema = z.string().max(1000).trim().toLowerCase().pipe(
 
 export function normaliseEmail(raw: string): string {
   const parsed = memberEmailSchema.safeParse(raw);
-  if (!parsed.success) throw new AppError('bad_request', `"${raw.slice(0, 80)}" is not an email address of at most ${MAX_EMAIL_LENGTH} characters.`, { field: 'email' });
+  if (!parsed.success)
+    throw new AppError('bad_request', `"${raw.slice(0, 80)}" is not an email address of at most ${MAX_EMAIL_LENGTH} characters.`, {
+      field: 'email',
+    });
   return parsed.data;
 }

@@ -18,7 +18,10 @@ export interface Removal {
 export async function applyRemoval(tx: Tx, removal: Removal): Promise<number> {
   await lockTenantMembers(tx, removal.tenantId);
   await assertActorMayManage(tx, removal.tenantId, removal.actor);
-  const current = await tx.membership.findFirst({ where: { id: removal.membershipId, tenantId: removal.tenantId }, select: { role: true, userId: true } });
+  const current = await tx.membership.findFirst({
+    where: { id: removal.membershipId, tenantId: removal.tenantId },
+    select: { role: true, userId: true },
+  });
   if (!current) throw new NotFoundError('Member', removal.membershipId);
   if (current.role !== removal.role) throw new StaleRead();
   if (current.role === 'admin') await assertAnotherAdmin(tx, removal.tenantId, removal.membershipId);
@@ -34,10 +37,18 @@ export async function applyRemoval(tx: Tx, removal: Removal): Promise<number> {
  * cannot be removed (409 last_admin). Their user account stays (they may belong elsewhere, and
  * evidence names them).
  */
-export async function removeMember(options: { tenantId: string; membershipId: string; actor: AdminActor; requestId?: string }): Promise<{ id: string; userId: string; email: string; role: string; sessionsEnded: number }> {
+export async function removeMember(options: {
+  tenantId: string;
+  membershipId: string;
+  actor: AdminActor;
+  requestId?: string;
+}): Promise<{ id: string; userId: string; email: string; role: string; sessionsEnded: number }> {
   const { tenantId, membershipId, actor } = options;
   return retryOnStaleRead(async () => {
-    const membership = await db().membership.findFirst({ where: { id: membershipId, tenantId }, include: { user: { select: { email: true } } } });
+    const membership = await db().membership.findFirst({
+      where: { id: membershipId, tenantId },
+      include: { user: { select: { email: true } } },
+    });
     if (!membership) throw new NotFoundError('Member', membershipId);
     const { extra: sessionsEnded } = await recordAdminEvidence(
       {

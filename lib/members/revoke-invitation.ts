@@ -5,7 +5,12 @@ import { invitationState, pendingInvitationWhere } from './invitation-state';
 import { assertActorMayManage, lockTenantMembers, retryOnStaleRead, StaleRead } from './tenant-member-lock';
 
 /** Withdraws a pending invitation: its link stops working at once. */
-export async function revokeInvitation(options: { tenantId: string; id: string; actor: AdminActor; requestId?: string }): Promise<{ id: string; email: string; role: string; revokedAt: Date }> {
+export async function revokeInvitation(options: {
+  tenantId: string;
+  id: string;
+  actor: AdminActor;
+  requestId?: string;
+}): Promise<{ id: string; email: string; role: string; revokedAt: Date }> {
   const { tenantId, actor } = options;
   return retryOnStaleRead(async () => {
     const invitation = await db().invitation.findFirst({ where: { id: options.id, tenantId } });
@@ -14,11 +19,21 @@ export async function revokeInvitation(options: { tenantId: string; id: string; 
     if (state !== 'pending') throw new AppError('conflict', `This invitation can no longer be revoked: it is ${state}.`, { reason: state });
     const now = new Date();
     await recordAdminEvidence(
-      { tenantId, kind: 'membership', action: 'invitation_revoked', actor, requestId: options.requestId, details: { invitation_id: invitation.id, email: invitation.email, role: invitation.role } },
+      {
+        tenantId,
+        kind: 'membership',
+        action: 'invitation_revoked',
+        actor,
+        requestId: options.requestId,
+        details: { invitation_id: invitation.id, email: invitation.email, role: invitation.role },
+      },
       async (tx) => {
         await lockTenantMembers(tx, tenantId);
         await assertActorMayManage(tx, tenantId, actor);
-        const revoked = await tx.invitation.updateMany({ where: { id: invitation.id, tenantId, ...pendingInvitationWhere(now) }, data: { revokedAt: now } });
+        const revoked = await tx.invitation.updateMany({
+          where: { id: invitation.id, tenantId, ...pendingInvitationWhere(now) },
+          data: { revokedAt: now },
+        });
         if (revoked.count !== 1) throw new StaleRead();
       },
     );

@@ -9,11 +9,22 @@ export type InvitationMailResult = { sent: true } | { sent: false; reason: 'not_
  * and the admin passes the link on themselves. A failure is reported, never thrown: the
  * invitation exists either way and its link was shown to the admin.
  */
-export async function sendInvitationMail(options: { to: string; url: string; tenantName: string; role: string; expiresAt: Date }): Promise<InvitationMailResult> {
+export async function sendInvitationMail(options: {
+  to: string;
+  url: string;
+  tenantName: string;
+  role: string;
+  expiresAt: Date;
+}): Promise<InvitationMailResult> {
   const e = env();
   if (!e.TOOLGATE_SMTP_URL) return { sent: false, reason: 'not_configured' };
   // Short timeouts: the admin's request waits for this; nodemailer's defaults run to minutes.
-  const transport = createTransport({ url: e.TOOLGATE_SMTP_URL, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
+  const transport = createTransport({
+    url: e.TOOLGATE_SMTP_URL,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  });
   try {
     await transport.sendMail({
       from: e.TOOLGATE_MAIL_FROM ?? `Toolgate <toolgate@${new URL(publicBaseUrl()).hostname}>`,

@@ -32,7 +32,9 @@ export async function assertActorMayManage(tx: Tx, tenantId: string, actor: Admi
 export async function assertAnotherAdmin(tx: Tx, tenantId: string, membershipId: string): Promise<void> {
   const others = await tx.membership.count({ where: { tenantId, role: 'admin', id: { not: membershipId } } });
   if (others === 0) {
-    throw new AppError('last_admin', 'This is the tenant\'s last admin: make someone else admin first, then demote or remove this person.', { membership_id: membershipId });
+    throw new AppError('last_admin', "This is the tenant's last admin: make someone else admin first, then demote or remove this person.", {
+      membership_id: membershipId,
+    });
   }
 }
 

@@ -23,8 +23,7 @@ function envelopeParty(id: string, field: 'Org' | 'User'): ContextRule {
 
 // One id per (type, field) so a failure names the exact DDR bullet it breaks.
 function envelopeByType(id: string, type: PipelineContextType, field: EnvelopeField, expect: 'empty' | 'present'): ContextRule {
-  const wording =
-    expect === 'empty' ? 'must be empty' : field === 'ToolResults' ? 'must contain one or more entries' : 'must be present';
+  const wording = expect === 'empty' ? 'must be empty' : field === 'ToolResults' ? 'must contain one or more entries' : 'must be present';
   return coreRule(id, `For ${article(type)} ${type} context, Envelope.${field} ${wording}.`, ({ ctx }, emit) => {
     if (contextTypeOf(ctx) !== type) return;
     if (isPopulated(ctx.Envelope?.[field]) === (expect === 'present')) return;

@@ -16,7 +16,9 @@ describe('PIPELINE_CONTEXT_JSON_SCHEMA', () => {
   it('is a draft 2020-12 schema that documents both spellings of every field', () => {
     expect(PIPELINE_CONTEXT_JSON_SCHEMA.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     const properties = PIPELINE_CONTEXT_JSON_SCHEMA.properties ?? {};
-    expect(Object.keys(properties)).toEqual(expect.arrayContaining(['Type', 'type', 'CorrelationId', 'correlationId', 'ToolCallManifest', 'toolCallManifest']));
+    expect(Object.keys(properties)).toEqual(
+      expect.arrayContaining(['Type', 'type', 'CorrelationId', 'correlationId', 'ToolCallManifest', 'toolCallManifest']),
+    );
     expect(JSON.stringify(properties.correlationId)).toContain('camelCase spelling of CorrelationId');
   });
 
@@ -46,9 +48,28 @@ describe('PIPELINE_CONTEXT_JSON_SCHEMA', () => {
   it('agrees with the validator on JSON types (property)', () => {
     // Enum values are the exception on purpose: the schema lists them, the validator reports a
     // wrong value under the content rule (AGN036.CORE.TYPE), not as a type error.
-    const field = fc.constantFrom('Type', 'TimeStamp', 'Envelope', 'envelope', 'Session', 'Turn', 'ToolCallManifest', 'PromptKnowledgeProvider', 'ResponseType', 'ClientToolCalls');
-    const inner = fc.dictionary(fc.constantFrom('Org', 'User', 'SessionId', 'ToolResults', 'ToolCalls', 'ToolCallResults', 'Id', 'Mode', 'Ready'), fc.jsonValue({ maxDepth: 2 }));
-    const value = fc.oneof(fc.jsonValue({ maxDepth: 2 }), inner, fc.array(inner, { maxLength: 3 }), fc.constantFrom(...PIPELINE_CONTEXT_TYPES, ...RESPONSE_TYPES));
+    const field = fc.constantFrom(
+      'Type',
+      'TimeStamp',
+      'Envelope',
+      'envelope',
+      'Session',
+      'Turn',
+      'ToolCallManifest',
+      'PromptKnowledgeProvider',
+      'ResponseType',
+      'ClientToolCalls',
+    );
+    const inner = fc.dictionary(
+      fc.constantFrom('Org', 'User', 'SessionId', 'ToolResults', 'ToolCalls', 'ToolCallResults', 'Id', 'Mode', 'Ready'),
+      fc.jsonValue({ maxDepth: 2 }),
+    );
+    const value = fc.oneof(
+      fc.jsonValue({ maxDepth: 2 }),
+      inner,
+      fc.array(inner, { maxLength: 3 }),
+      fc.constantFrom(...PIPELINE_CONTEXT_TYPES, ...RESPONSE_TYPES),
+    );
     fc.assert(
       fc.property(fc.dictionary(field, value), (ctx) => {
         const errors = validateCore(ctx).errors;

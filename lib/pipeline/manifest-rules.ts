@@ -16,11 +16,13 @@ export const MANIFEST_RULE = {
   },
   COUNT_MISMATCH: {
     id: 'AGN036.MANIFEST.COUNT_MISMATCH',
-    checks: 'ToolCalls and ToolCallResults have the same count; when they do not, calls and results are matched by ToolCallId and each call without a result and each result without a call is reported by its id.',
+    checks:
+      'ToolCalls and ToolCallResults have the same count; when they do not, calls and results are matched by ToolCallId and each call without a result and each result without a call is reported by its id.',
   },
   ORDER_MISMATCH: {
     id: 'AGN036.MANIFEST.ORDER_MISMATCH',
-    checks: 'The result at each index belongs to the call at the same index, not to a call at another index (with different counts: the results that have a call come in the order of their calls).',
+    checks:
+      'The result at each index belongs to the call at the same index, not to a call at another index (with different counts: the results that have a call come in the order of their calls).',
   },
   TOOL_CALL_ID_MISMATCH: {
     id: 'AGN036.MANIFEST.TOOL_CALL_ID_MISMATCH',
@@ -94,7 +96,12 @@ export function checkManifest(manifest: NormalizedManifest, base: string, emit: 
 }
 
 /** Equal counts: the result at each index must be the call's at that index. */
-function checkPairsByIndex(calls: readonly (Entry | undefined)[], results: readonly (Entry | undefined)[], base: string, emit: ManifestEmit): void {
+function checkPairsByIndex(
+  calls: readonly (Entry | undefined)[],
+  results: readonly (Entry | undefined)[],
+  base: string,
+  emit: ManifestEmit,
+): void {
   let callIds: Set<string> | undefined;
   for (let index = 0; index < calls.length; index++) {
     const call = calls[index];
@@ -102,7 +109,13 @@ function checkPairsByIndex(calls: readonly (Entry | undefined)[], results: reado
     const callId = call?.ToolCallId;
     const resultId = result?.ToolCallId;
     if (!hasText(callId) || !hasText(resultId)) continue;
-    const pair = { tool_call_id: callId, name: call?.Name ?? null, index, result_tool_call_id: resultId, result_name: result?.Name ?? null };
+    const pair = {
+      tool_call_id: callId,
+      name: call?.Name ?? null,
+      index,
+      result_tool_call_id: resultId,
+      result_name: result?.Name ?? null,
+    };
     if (callId !== resultId) {
       callIds ??= new Set(calls.map((entry) => entry?.ToolCallId ?? ''));
       const misplaced = callIds.has(resultId);
@@ -126,7 +139,12 @@ function checkPairsByIndex(calls: readonly (Entry | undefined)[], results: reado
  * What is left over is named: each call without a result, each result without a call. The
  * matched pairs must still come in the same order and carry the same names.
  */
-function checkPairsById(calls: readonly (Entry | undefined)[], results: readonly (Entry | undefined)[], base: string, emit: ManifestEmit): void {
+function checkPairsById(
+  calls: readonly (Entry | undefined)[],
+  results: readonly (Entry | undefined)[],
+  base: string,
+  emit: ManifestEmit,
+): void {
   const keyOf = (entry: Entry | undefined) => (hasText(entry?.ToolCallId) ? `id:${entry.ToolCallId}` : 'none');
   const waiting = new Map<string, number[]>();
   calls.forEach((call, index) => {
@@ -154,7 +172,15 @@ function checkPairsById(calls: readonly (Entry | undefined)[], results: readonly
       emit(MANIFEST_RULE.ORDER_MISMATCH.id, {
         message: `ToolCalls[${callIndex}] (${label(call)}): the result in its place, ToolCallResults[${resultIndex}], has ToolCallId ${quote(result.ToolCallId)}; results are not in the order of the calls`,
         path: `${base}.ToolCallResults[${resultIndex}].ToolCallId`,
-        details: { tool_call_id: call?.ToolCallId ?? null, name: call?.Name ?? null, index: callIndex, result_index: resultIndex, result_tool_call_id: result.ToolCallId, result_name: result?.Name ?? null, reason: 'out_of_order' },
+        details: {
+          tool_call_id: call?.ToolCallId ?? null,
+          name: call?.Name ?? null,
+          index: callIndex,
+          result_index: resultIndex,
+          result_tool_call_id: result.ToolCallId,
+          result_name: result?.Name ?? null,
+          reason: 'out_of_order',
+        },
       });
       return;
     }
@@ -181,7 +207,14 @@ function checkPairsById(calls: readonly (Entry | undefined)[], results: readonly
   }
 }
 
-function checkNames(call: Entry | undefined, result: Entry | undefined, callIndex: number, resultIndex: number, base: string, emit: ManifestEmit): void {
+function checkNames(
+  call: Entry | undefined,
+  result: Entry | undefined,
+  callIndex: number,
+  resultIndex: number,
+  base: string,
+  emit: ManifestEmit,
+): void {
   if (!hasText(call?.Name) || !hasText(result?.Name) || call.Name === result.Name) return;
   emit(MANIFEST_RULE.NAME_MISMATCH.id, {
     message: `ToolCalls[${callIndex}] (${label(call)}): ToolCallResults[${resultIndex}].Name is ${quote(result.Name)}, expected ${quote(call.Name)}`,

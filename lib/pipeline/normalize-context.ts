@@ -3,13 +3,7 @@
 // used (so `__proto__` and `constructor` keys stay inert data), and the output is built from
 // those fixed names, so nothing is ever assigned through a prototype. Recursion follows the field
 // table, never the input; opaque values are referenced, not copied, and never written to.
-import {
-  camelCaseOf,
-  PIPELINE_CONTEXT_FIELDS,
-  TOOL_CALL_MANIFEST_FIELDS,
-  type FieldMap,
-  type FieldSpec,
-} from './context-fields';
+import { camelCaseOf, PIPELINE_CONTEXT_FIELDS, TOOL_CALL_MANIFEST_FIELDS, type FieldMap, type FieldSpec } from './context-fields';
 import type { IssueSink } from './issue-sink';
 import { SHAPE_RULE } from './shape-rules';
 import type { PipelineContext, ToolCallManifest } from './types';
@@ -35,7 +29,6 @@ const hasOwnProperty = Object.prototype.hasOwnProperty;
 function hasOwn(obj: object, key: string): boolean {
   return hasOwnProperty.call(obj, key);
 }
-
 
 /** A field under either spelling; PascalCase wins when both are present. */
 function readField(obj: Record<string, unknown>, pascal: string): unknown {
@@ -168,12 +161,7 @@ function compiled(fields: FieldMap): CompiledTable {
 // Walks the input's own keys once and files them by field, rather than probing every field
 // under both spellings: most of the cost of a validator call is here, and a context holds far
 // fewer keys than the table has spellings. Output and issues still follow the table's order.
-function normalizeObject(
-  input: Record<string, unknown>,
-  fields: FieldMap,
-  path: string,
-  sink: IssueSink,
-): Record<string, unknown> {
+function normalizeObject(input: Record<string, unknown>, fields: FieldMap, path: string, sink: IssueSink): Record<string, unknown> {
   const { entries, slots } = compiled(fields);
   const pascalValues: unknown[] = new Array(entries.length);
   let camelValues: unknown[] | undefined;
@@ -188,7 +176,8 @@ function normalizeObject(
     const { pascal, camel, spec } = entries[index] as CompiledTable['entries'][number];
     const pascalValue = pascalValues[index];
     const camelValue = camelValues?.[index];
-    if (pascalValue !== undefined && camelValue !== undefined) reportAmbiguity(pascalValue, camelValue, pascal, camel, `${path}.${pascal}`, sink);
+    if (pascalValue !== undefined && camelValue !== undefined)
+      reportAmbiguity(pascalValue, camelValue, pascal, camel, `${path}.${pascal}`, sink);
     const raw = pascalValue !== undefined ? pascalValue : camelValue;
     if (raw === undefined || raw === null) continue;
     const value = normalizeValue(raw, spec, path, pascal, sink);

@@ -55,7 +55,11 @@ const CASES: Record<string, Case> = {
   'AGN036.CORE.CORRELATION_ID': core(I, { CorrelationId: '' }),
   'AGN036.CORE.ENVELOPE_ORG': core(I, { 'Envelope.Org': null }),
   'AGN036.CORE.ENVELOPE_USER': core(F, { 'Envelope.User': '' }),
-  'AGN036.ENVELOPE.INPUT_REQUIRED': core(I, { 'Envelope.Instructions': null, 'Envelope.InputArtifacts': [], 'Envelope.ClipBoardImages': undefined }),
+  'AGN036.ENVELOPE.INPUT_REQUIRED': core(I, {
+    'Envelope.Instructions': null,
+    'Envelope.InputArtifacts': [],
+    'Envelope.ClipBoardImages': undefined,
+  }),
   'AGN036.ENVELOPE.INITIAL.SESSION_ID_EMPTY': core(I, { 'Envelope.SessionId': 'ses_1' }),
   'AGN036.ENVELOPE.INITIAL.TURN_ID_EMPTY': core(I, { 'Envelope.TurnId': 'turn_1' }),
   'AGN036.ENVELOPE.INITIAL.TOOL_RESULTS_EMPTY': core(I, { 'Envelope.ToolResults': [toolResult] }),
@@ -82,7 +86,9 @@ const CASES: Record<string, Case> = {
 
   'AGN036.CLIENT_TOOL_CONTINUATION_RESOLVER.PRE.SESSION_POPULATED': pre(C, 'ClientToolContinuationResolver', { Session: null }),
   'AGN036.CLIENT_TOOL_CONTINUATION_RESOLVER.PRE.TURN_POPULATED': pre(C, 'ClientToolContinuationResolver', { Turn: null }),
-  'AGN036.CLIENT_TOOL_CONTINUATION_RESOLVER.PRE.TOOL_RESULTS_PRESENT': pre(C, 'ClientToolContinuationResolver', { 'Envelope.ToolResults': [] }),
+  'AGN036.CLIENT_TOOL_CONTINUATION_RESOLVER.PRE.TOOL_RESULTS_PRESENT': pre(C, 'ClientToolContinuationResolver', {
+    'Envelope.ToolResults': [],
+  }),
   'AGN036.CLIENT_TOOL_CONTINUATION_RESOLVER.POST.MANIFEST_POPULATED': post(C, 'ClientToolContinuationResolver', { ToolCallManifest: null }),
   'AGN036.CLIENT_TOOL_CONTINUATION_RESOLVER.POST.TURN_ID_MATCHES': post(C, 'ClientToolContinuationResolver', { 'Turn.Id': 'turn_01HZX6' }),
 
@@ -100,10 +106,18 @@ const CASES: Record<string, Case> = {
 
   'AGN036.PROMPT_CONTENT_PROVIDER_INITIALIZER.PRE.SESSION_POPULATED': pre(C, 'PromptContentProviderInitializer', { Session: null }),
   'AGN036.PROMPT_CONTENT_PROVIDER_INITIALIZER.PRE.TURN_POPULATED': pre(C, 'PromptContentProviderInitializer', { Turn: null }),
-  'AGN036.PROMPT_CONTENT_PROVIDER_INITIALIZER.PRE.AGENT_CONTEXT_POPULATED': pre(C, 'PromptContentProviderInitializer', { AgentContext: null }),
-  'AGN036.PROMPT_CONTENT_PROVIDER_INITIALIZER.PRE.CONVERSATION_CONTEXT_POPULATED': pre(C, 'PromptContentProviderInitializer', { ConversationContext: null }),
-  'AGN036.PROMPT_CONTENT_PROVIDER_INITIALIZER.PRE.MANIFEST_FOR_CONTINUATION': pre(C, 'PromptContentProviderInitializer', { ToolCallManifest: null }),
-  'AGN036.PROMPT_CONTENT_PROVIDER_INITIALIZER.POST.PROVIDER_READY': post(F, 'PromptContentProviderInitializer', { 'PromptKnowledgeProvider.Ready': false }),
+  'AGN036.PROMPT_CONTENT_PROVIDER_INITIALIZER.PRE.AGENT_CONTEXT_POPULATED': pre(C, 'PromptContentProviderInitializer', {
+    AgentContext: null,
+  }),
+  'AGN036.PROMPT_CONTENT_PROVIDER_INITIALIZER.PRE.CONVERSATION_CONTEXT_POPULATED': pre(C, 'PromptContentProviderInitializer', {
+    ConversationContext: null,
+  }),
+  'AGN036.PROMPT_CONTENT_PROVIDER_INITIALIZER.PRE.MANIFEST_FOR_CONTINUATION': pre(C, 'PromptContentProviderInitializer', {
+    ToolCallManifest: null,
+  }),
+  'AGN036.PROMPT_CONTENT_PROVIDER_INITIALIZER.POST.PROVIDER_READY': post(F, 'PromptContentProviderInitializer', {
+    'PromptKnowledgeProvider.Ready': false,
+  }),
 
   'AGN036.REASONER.PRE.PROVIDER_READY': pre(I, 'Reasoner', { PromptKnowledgeProvider: null }),
 

@@ -16,7 +16,8 @@ export const SHAPE_RULE = {
   INVALID_TYPE: {
     id: 'AGN036.SHAPE.INVALID_TYPE',
     severity: 'error',
-    checks: 'Every known field has its documented JSON type (null counts as absent); rules that read a mistyped field are not reported for it.',
+    checks:
+      'Every known field has its documented JSON type (null counts as absent); rules that read a mistyped field are not reported for it.',
   },
   AMBIGUOUS_FIELD: {
     id: 'AGN036.SHAPE.AMBIGUOUS_FIELD',

@@ -87,7 +87,10 @@ function responseTypeValid(id: string, phase: Phase, checks: string): ContextRul
   return stepRule(id, 'ResponseBuilder', phase, checks, ({ ctx }, emit) => {
     if (responseTypeOf(ctx)) return;
     const got = ctx.ResponseType === undefined ? 'it is missing' : `got ${quote(ctx.ResponseType)}`;
-    emit({ message: `ResponseType must be one of ${RESPONSE_TYPES.join(', ')} ${when(phase, 'ResponseBuilder')}; ${got}`, path: '$.ResponseType' });
+    emit({
+      message: `ResponseType must be one of ${RESPONSE_TYPES.join(', ')} ${when(phase, 'ResponseBuilder')}; ${got}`,
+      path: '$.ResponseType',
+    });
   });
 }
 
@@ -119,11 +122,17 @@ const turnIdChanged = (id: string) =>
   );
 
 const sessionMode = (id: string) =>
-  stepRule(id, 'SessionRestorer', 'post', 'Session.Mode has a value (a non-empty string); not checked while Session is null.', ({ ctx }, emit) => {
-    if (isPopulated(ctx.Session) && !hasText(ctx.Session?.Mode)) {
-      emit({ message: 'Session.Mode must have a value after SessionRestorer', path: '$.Session.Mode' });
-    }
-  });
+  stepRule(
+    id,
+    'SessionRestorer',
+    'post',
+    'Session.Mode has a value (a non-empty string); not checked while Session is null.',
+    ({ ctx }, emit) => {
+      if (isPopulated(ctx.Session) && !hasText(ctx.Session?.Mode)) {
+        emit({ message: 'Session.Mode must have a value after SessionRestorer', path: '$.Session.Mode' });
+      }
+    },
+  );
 
 const turnIdMatches = (id: string) =>
   stepRule(
@@ -162,7 +171,8 @@ const outcomeConflict = (id: string) =>
   stepRule(id, 'LLMClient', 'post', 'At most one outcome: ResponsePayload and ClientToolCalls are not both populated.', ({ ctx }, emit) => {
     if (!isPopulated(ctx.ResponsePayload) || !isPopulated(ctx.ClientToolCalls)) return;
     emit({
-      message: 'LLMClient must produce exactly one outcome: ResponsePayload (Final) and ClientToolCalls (ToolContinuation) are both populated',
+      message:
+        'LLMClient must produce exactly one outcome: ResponsePayload (Final) and ClientToolCalls (ToolContinuation) are both populated',
       path: '$',
     });
   });

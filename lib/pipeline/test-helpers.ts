@@ -25,7 +25,10 @@ export function withField(value: unknown, dotted: string, replacement: unknown):
 
 /** Applies several withField edits in order. */
 export function withFields(value: unknown, edits: Record<string, unknown>): Record<string, unknown> {
-  return Object.entries(edits).reduce<Record<string, unknown>>((acc, [path, replacement]) => withField(acc, path, replacement), value as Record<string, unknown>);
+  return Object.entries(edits).reduce<Record<string, unknown>>(
+    (acc, [path, replacement]) => withField(acc, path, replacement),
+    value as Record<string, unknown>,
+  );
 }
 
 export function deepFreeze<T>(value: T): T {
@@ -48,7 +51,11 @@ export function toCamelCase(value: unknown, fields: FieldMap = PIPELINE_CONTEXT_
       const spec = fields[key];
       if (!spec) return [key, inner];
       const nestedFields = spec.kind === 'object' ? spec.fields : spec.kind === 'array' ? spec.items?.fields : undefined;
-      const respelled = !nestedFields ? inner : Array.isArray(inner) ? inner.map((item) => toCamelCase(item, nestedFields)) : toCamelCase(inner, nestedFields);
+      const respelled = !nestedFields
+        ? inner
+        : Array.isArray(inner)
+          ? inner.map((item) => toCamelCase(item, nestedFields))
+          : toCamelCase(inner, nestedFields);
       return [camelCaseOf(key), respelled];
     }),
   );
@@ -78,4 +85,5 @@ export const isWellFormed = (result: PipelineValidationResult) =>
     (issue) => issue.code.startsWith('AGN036.') && issue.path.startsWith('$') && typeof issue.message === 'string' && issue.message !== '',
   );
 
-export const expectWellFormed = (result: PipelineValidationResult) => expect(isWellFormed(result), JSON.stringify(result).slice(0, 2000)).toBe(true);
+export const expectWellFormed = (result: PipelineValidationResult) =>
+  expect(isWellFormed(result), JSON.stringify(result).slice(0, 2000)).toBe(true);

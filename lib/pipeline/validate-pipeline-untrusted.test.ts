@@ -17,7 +17,14 @@ describe('untrusted input', () => {
     [],
     [exampleStep('Initial', 'RequestHandler').after],
     {},
-    { Type: ['Initial'], Envelope: 'org', Session: 1, ToolCallManifest: [], ClientToolCalls: {}, PromptKnowledgeProvider: { Ready: 'yes' } },
+    {
+      Type: ['Initial'],
+      Envelope: 'org',
+      Session: 1,
+      ToolCallManifest: [],
+      ClientToolCalls: {},
+      PromptKnowledgeProvider: { Ready: 'yes' },
+    },
     { ToolCallManifest: { ToolCalls: 'all', ToolCallResults: [1, [], null] } },
     { Envelope: nested(100_000), Session: nested(100_000), envelope: nested(100_000) },
     withFields(exampleStep('FollowOn', 'ResponseBuilder').after, { ResponsePayload: nested(100_000) }),
@@ -55,9 +62,7 @@ describe('untrusted input', () => {
   it('reads own properties only: __proto__, constructor and inherited fields are data, not fields', () => {
     const fromProto = validateCore(garbage[14]);
     expect(codes(fromProto)).toContain('AGN036.CORE.TYPE');
-    expect(codes(validateCore(garbage[15]))).toEqual(
-      expect.arrayContaining(['AGN036.CORE.ENVELOPE_ORG', 'AGN036.CORE.ENVELOPE_USER']),
-    );
+    expect(codes(validateCore(garbage[15]))).toEqual(expect.arrayContaining(['AGN036.CORE.ENVELOPE_ORG', 'AGN036.CORE.ENVELOPE_USER']));
     expect(codes(validateCore(garbage[17]))).toContain('AGN036.CORE.TYPE');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.prototype).not.toHaveProperty('polluted');
@@ -65,7 +70,11 @@ describe('untrusted input', () => {
 
   it('reports values too deep to compare instead of recursing without bound', () => {
     const { before, after } = exampleStep('FollowOn', 'ResponseBuilder');
-    const result = validatePostStep(withField(after, 'ResponsePayload', nested(100_000)), 'ResponseBuilder', withField(before, 'ResponsePayload', nested(100_000)));
+    const result = validatePostStep(
+      withField(after, 'ResponsePayload', nested(100_000)),
+      'ResponseBuilder',
+      withField(before, 'ResponsePayload', nested(100_000)),
+    );
     expect(result.errors.map(({ code, path }) => [code, path])).toEqual([['AGN036.SHAPE.TOO_DEEP', '$.ResponsePayload']]);
   });
 
@@ -80,9 +89,39 @@ describe('untrusted input', () => {
   });
 
   it('never throws on objects with the known field names and arbitrary JSON values (property)', () => {
-    const field = fc.constantFrom('Type', 'TimeStamp', 'CorrelationId', 'Envelope', 'Session', 'Turn', 'ToolCallManifest', 'ResponseType', 'ResponsePayload', 'ClientToolCalls', 'PromptKnowledgeProvider', 'envelope', 'toolCallManifest', '__proto__');
+    const field = fc.constantFrom(
+      'Type',
+      'TimeStamp',
+      'CorrelationId',
+      'Envelope',
+      'Session',
+      'Turn',
+      'ToolCallManifest',
+      'ResponseType',
+      'ResponsePayload',
+      'ClientToolCalls',
+      'PromptKnowledgeProvider',
+      'envelope',
+      'toolCallManifest',
+      '__proto__',
+    );
     const value = fc.jsonValue({ maxDepth: 3 });
-    const inner = fc.dictionary(fc.constantFrom('Org', 'User', 'SessionId', 'ToolResults', 'ToolCalls', 'ToolCallResults', 'Id', 'Mode', 'Ready', 'toolCalls', 'sessionId'), value);
+    const inner = fc.dictionary(
+      fc.constantFrom(
+        'Org',
+        'User',
+        'SessionId',
+        'ToolResults',
+        'ToolCalls',
+        'ToolCallResults',
+        'Id',
+        'Mode',
+        'Ready',
+        'toolCalls',
+        'sessionId',
+      ),
+      value,
+    );
     const context = fc.dictionary(field, fc.oneof(value, inner, fc.array(inner, { maxLength: 4 })));
     fc.assert(
       fc.property(context, context, (ctx, before) => {

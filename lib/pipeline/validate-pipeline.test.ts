@@ -56,7 +56,10 @@ describe('spellings', () => {
   it('judges the PascalCase value when the spellings disagree', () => {
     const ctx = withField(exampleStep('Initial', 'RequestHandler').after, 'Envelope.sessionId', 'ses_from_camel');
     expect(codes(validateCore(ctx))).toEqual(['AGN036.SHAPE.AMBIGUOUS_FIELD']);
-    expect(validateCore(ctx).errors[0]).toMatchObject({ path: '$.Envelope.SessionId', details: { field: 'SessionId', alias: 'sessionId' } });
+    expect(validateCore(ctx).errors[0]).toMatchObject({
+      path: '$.Envelope.SessionId',
+      details: { field: 'SessionId', alias: 'sessionId' },
+    });
   });
 });
 
@@ -114,7 +117,11 @@ describe('rule sets run inside steps', () => {
   });
 
   it('LLMClient PRE validates the manifest of a continuation only', () => {
-    const continuation = withField(exampleStep('ClientToolCallContinuation', 'LLMClient').before, 'ToolCallManifest.ToolCallResults.0.ResultJson', null);
+    const continuation = withField(
+      exampleStep('ClientToolCallContinuation', 'LLMClient').before,
+      'ToolCallManifest.ToolCallResults.0.ResultJson',
+      null,
+    );
     expect(codes(validatePreStep(continuation, 'LLMClient'))).toEqual(['AGN036.MANIFEST.RESULT_JSON_MISSING']);
     const followOn = withField(exampleStep('FollowOn', 'LLMClient').before, 'ToolCallManifest', continuation.ToolCallManifest);
     expect(validatePreStep(followOn, 'LLMClient').errors).toEqual([]);
@@ -122,7 +129,12 @@ describe('rule sets run inside steps', () => {
 
   it('ResponseBuilder POST names each invariant that changed, in either spelling', () => {
     const { before, after } = exampleStep('FollowOn', 'ResponseBuilder');
-    const changed = withFields(after, { 'Envelope.Org': { Id: 'org_other' }, 'Turn.Id': 'turn_other', 'Turn.Status': 'Closed', AgentContext: { Id: 'x' } });
+    const changed = withFields(after, {
+      'Envelope.Org': { Id: 'org_other' },
+      'Turn.Id': 'turn_other',
+      'Turn.Status': 'Closed',
+      AgentContext: { Id: 'x' },
+    });
     const errors = validatePostStep(changed, 'ResponseBuilder', toCamelCase(before)).errors;
     expect(errors.map(({ code, path }) => [code, path])).toEqual([
       ['AGN036.RESPONSE_BUILDER.POST.INVARIANTS_UNCHANGED', '$.Envelope.Org'],
@@ -133,9 +145,9 @@ describe('rule sets run inside steps', () => {
     expect(initial.before.ResponsePayload).toBeNull();
     expect(validatePostStep(withField(initial.after, 'ResponsePayload', undefined), 'ResponseBuilder', initial.before).errors).toEqual([]);
     // Opaque values are compared as they are: respelling their keys is a change.
-    expect(codes(validatePostStep(after, 'ResponseBuilder', withField(before, 'Envelope.Org', { id: 'org_7Q2M', text: 'Acme Logistics' })))).toEqual([
-      'AGN036.RESPONSE_BUILDER.POST.INVARIANTS_UNCHANGED',
-    ]);
+    expect(
+      codes(validatePostStep(after, 'ResponseBuilder', withField(before, 'Envelope.Org', { id: 'org_7Q2M', text: 'Acme Logistics' }))),
+    ).toEqual(['AGN036.RESPONSE_BUILDER.POST.INVARIANTS_UNCHANGED']);
   });
 
   it('ResponseBuilder POST says when `before` is not an object', () => {

@@ -28,7 +28,8 @@ export type PolicyCompileResult = { ok: true; policy: CompiledPolicy } | { ok: f
 
 export function compilePolicy(document: unknown): PolicyCompileResult {
   const parsed = PolicySchema.safeParse(document);
-  if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`) };
+  if (!parsed.success)
+    return { ok: false, problems: parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`) };
   const policy = parsed.data;
   const problems: string[] = [];
 

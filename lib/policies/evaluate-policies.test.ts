@@ -57,14 +57,23 @@ describe('evaluatePolicies', () => {
     const p = policy({
       rules: [
         { id: 'allow-small', tools: ['payments.*'], when: 'args.amount_cents < 1000', decision: 'allow', reason: 'small refunds are fine' },
-        { id: 'no-weekend-fraud', tools: ['payments.refund'], when: "args.reason == 'fraud'", decision: 'deny', reason: 'fraud refunds go through the fraud desk' },
+        {
+          id: 'no-weekend-fraud',
+          tools: ['payments.refund'],
+          when: "args.reason == 'fraud'",
+          decision: 'deny',
+          reason: 'fraud refunds go through the fraud desk',
+        },
       ],
     });
     const small = evaluatePolicies([p], call());
     expect(small).toMatchObject({ decision: 'allow', decidedBy: { rule: 'allow-small' }, reason: 'small refunds are fine' });
     const fraud = evaluatePolicies([p], call({ arguments: { amount_cents: 5, reason: 'fraud' } }));
     expect(fraud).toMatchObject({ decision: 'deny', decidedBy: { rule: 'no-weekend-fraud' } });
-    expect(fraud.issues[0]).toMatchObject({ code: 'AXAG_POLICY_DENIED', details: { policy_id: 'p', rule: 'no-weekend-fraud', reason: 'fraud refunds go through the fraud desk' } });
+    expect(fraud.issues[0]).toMatchObject({
+      code: 'AXAG_POLICY_DENIED',
+      details: { policy_id: 'p', rule: 'no-weekend-fraud', reason: 'fraud refunds go through the fraud desk' },
+    });
   });
 
   it('lets a deny in one policy win over an allow in another', () => {
@@ -87,7 +96,18 @@ describe('evaluatePolicies', () => {
   });
 
   it('transforms: sets argument paths on a copy and answers transform', () => {
-    const p = policy({ rules: [{ id: 'cap', tools: ['payments.refund'], when: 'args.amount_cents > 100', decision: 'transform', set: { amount_cents: 100, 'meta.capped': true }, reason: 'capped' }] });
+    const p = policy({
+      rules: [
+        {
+          id: 'cap',
+          tools: ['payments.refund'],
+          when: 'args.amount_cents > 100',
+          decision: 'transform',
+          set: { amount_cents: 100, 'meta.capped': true },
+          reason: 'capped',
+        },
+      ],
+    });
     const original = call();
     const outcome = evaluatePolicies([p], original);
     expect(outcome.decision).toBe('transform');
@@ -98,7 +118,16 @@ describe('evaluatePolicies', () => {
 
   it('requires approval from rules and from the approval section, merging roles, counts and expiry', () => {
     const p = policy({
-      rules: [{ id: 'big', tools: ['payments.*'], when: 'args.amount_cents > 100', decision: 'require_approval', roles: ['approver'], reason: 'big refund' }],
+      rules: [
+        {
+          id: 'big',
+          tools: ['payments.*'],
+          when: 'args.amount_cents > 100',
+          decision: 'require_approval',
+          roles: ['approver'],
+          reason: 'big refund',
+        },
+      ],
       approval: { rules: [{ tools: ['payments.refund'], roles: ['admin'], approvers_required: 2, expires_in_seconds: 600 }] },
     });
     const outcome = evaluatePolicies([p], call());
@@ -107,11 +136,18 @@ describe('evaluatePolicies', () => {
     expect(outcome.decidedBy?.rule).toBe('big');
 
     const sectionOnly = evaluatePolicies([policy({ approval: { rules: [{ tools: ['payments.*'], roles: ['approver'] }] } })], call());
-    expect(sectionOnly).toMatchObject({ decision: 'require_approval', decidedBy: { rule: 'approval' }, approval: { approversRequired: 1 } });
+    expect(sectionOnly).toMatchObject({
+      decision: 'require_approval',
+      decidedBy: { rule: 'approval' },
+      approval: { approversRequired: 1 },
+    });
   });
 
   it('escalates to the named role (admin when none is named), and escalation outranks approval', () => {
-    const escalate = policy({ id: 'esc', rules: [{ id: 'huge', tools: ['*'], decision: 'escalate', roles: ['admin'], reason: 'too big for approvers' }] });
+    const escalate = policy({
+      id: 'esc',
+      rules: [{ id: 'huge', tools: ['*'], decision: 'escalate', roles: ['admin'], reason: 'too big for approvers' }],
+    });
     const approve = policy({ id: 'app', approval: { rules: [{ tools: ['*'], roles: ['approver'] }] } });
     const outcome = evaluatePolicies([approve, escalate], call());
     expect(outcome.decision).toBe('escalate');
@@ -122,7 +158,11 @@ describe('evaluatePolicies', () => {
   });
 
   it('applies no transform and asks no approval when the call is denied', () => {
-    const t = policy({ id: 'a', rules: [{ id: 't', tools: ['*'], decision: 'transform', set: { amount_cents: 1 } }], approval: { rules: [{ tools: ['*'], roles: ['approver'] }] } });
+    const t = policy({
+      id: 'a',
+      rules: [{ id: 't', tools: ['*'], decision: 'transform', set: { amount_cents: 1 } }],
+      approval: { rules: [{ tools: ['*'], roles: ['approver'] }] },
+    });
     const d = policy({ id: 'b', rules: [{ id: 'd', tools: ['*'], decision: 'deny' }] });
     const original = call();
     const outcome = evaluatePolicies([t, d], original);
@@ -140,6 +180,12 @@ describe('applySet', () => {
   });
 
   it('refuses reserved path segments at the schema', () => {
-    expect(compilePolicy({ id: 'p', version: '1.0.0', rules: [{ id: 'x', tools: ['*'], decision: 'transform', set: { '__proto__.polluted': true } }] }).ok).toBe(false);
+    expect(
+      compilePolicy({
+        id: 'p',
+        version: '1.0.0',
+        rules: [{ id: 'x', tools: ['*'], decision: 'transform', set: { '__proto__.polluted': true } }],
+      }).ok,
+    ).toBe(false);
   });
 });

@@ -97,18 +97,40 @@ function evaluatePolicy(policy: CompiledPolicy, call: PolicyCall): Verdict {
   const ref = { policy_id: policy.id, version: policy.version };
   const { document } = policy;
   const intent = call.tool;
-  const deny = (rule: string, reason: string, issues: ValidationIssue[]): Verdict => ({ ...ref, rule, decision: 'deny', reason, issues, set: null, approval: null });
+  const deny = (rule: string, reason: string, issues: ValidationIssue[]): Verdict => ({
+    ...ref,
+    rule,
+    decision: 'deny',
+    reason,
+    issues,
+    set: null,
+    approval: null,
+  });
   const policyDetails = (rule: string) => ({ policy_id: policy.id, policy_version: policy.version, rule });
 
   const allowedTools = document.capability?.tools;
   if (allowedTools && !allowedTools.some((pattern) => toolPatternMatches(pattern, call.tool))) {
     const reason = `Policy ${policy.id} does not allow the tool ${call.tool}.`;
-    return deny('capability', reason, [makeIssue('AXAG_TOOL_NOT_ALLOWED', { intent, message: reason, ...policyDetails('capability'), constraint: { allowed_tools: allowedTools.slice(0, 20) } })]);
+    return deny('capability', reason, [
+      makeIssue('AXAG_TOOL_NOT_ALLOWED', {
+        intent,
+        message: reason,
+        ...policyDetails('capability'),
+        constraint: { allowed_tools: allowedTools.slice(0, 20) },
+      }),
+    ]);
   }
   const ceiling = document.capability?.side_effect_ceiling;
   if (ceiling && SIDE_EFFECT_LEVELS.indexOf(call.sideEffectLevel) > SIDE_EFFECT_LEVELS.indexOf(ceiling)) {
     const reason = `${call.tool} has side-effect level ${call.sideEffectLevel}, above policy ${policy.id}'s ceiling ${ceiling}.`;
-    return deny('side_effect_ceiling', reason, [makeIssue('AXAG_SIDE_EFFECT_CEILING', { intent, message: reason, ...policyDetails('side_effect_ceiling'), constraint: { side_effect_ceiling: ceiling, side_effect_level: call.sideEffectLevel } })]);
+    return deny('side_effect_ceiling', reason, [
+      makeIssue('AXAG_SIDE_EFFECT_CEILING', {
+        intent,
+        message: reason,
+        ...policyDetails('side_effect_ceiling'),
+        constraint: { side_effect_ceiling: ceiling, side_effect_level: call.sideEffectLevel },
+      }),
+    ]);
   }
 
   const argumentIssues: ValidationIssue[] = [];
@@ -124,7 +146,10 @@ function evaluatePolicy(policy: CompiledPolicy, call: PolicyCall): Verdict {
         makeIssue('AXAG_ARGUMENT_NOT_ALLOWED', {
           intent,
           path,
-          message: `${constraint.key} must be one of ${constraint.allowed_values.slice(0, 10).map((v) => JSON.stringify(v)).join(', ')} under policy ${policy.id}.`,
+          message: `${constraint.key} must be one of ${constraint.allowed_values
+            .slice(0, 10)
+            .map((v) => JSON.stringify(v))
+            .join(', ')} under policy ${policy.id}.`,
           ...policyDetails('arg_constraints'),
           constraint: { allowed_values: constraint.allowed_values.slice(0, 50) },
         }),
@@ -157,7 +182,14 @@ function evaluatePolicy(policy: CompiledPolicy, call: PolicyCall): Verdict {
     }
     const reason = rule.reason ?? `Rule ${rule.id} of policy ${policy.id} decided ${rule.decision}.`;
     if (rule.decision === 'deny') {
-      return deny(rule.id, reason, [makeIssue('AXAG_POLICY_DENIED', { intent, message: `Denied by policy ${policy.id} rule ${rule.id}: ${reason}`, ...policyDetails(rule.id), reason })]);
+      return deny(rule.id, reason, [
+        makeIssue('AXAG_POLICY_DENIED', {
+          intent,
+          message: `Denied by policy ${policy.id} rule ${rule.id}: ${reason}`,
+          ...policyDetails(rule.id),
+          reason,
+        }),
+      ]);
     }
     // Keep looking after the first match only for a deny, which wins wherever it is.
     if (first) continue;
@@ -165,12 +197,19 @@ function evaluatePolicy(policy: CompiledPolicy, call: PolicyCall): Verdict {
     if (rule.decision === 'transform') first.set = rule.set ?? {};
     if (rule.decision === 'require_approval' || rule.decision === 'escalate') {
       const escalated = rule.decision === 'escalate';
-      first.approval = { roles: rule.roles?.length ? [...rule.roles] : escalated ? DEFAULT_ESCALATION_ROLES : [], approversRequired: 1, expiresInSeconds: null, escalated };
+      first.approval = {
+        roles: rule.roles?.length ? [...rule.roles] : escalated ? DEFAULT_ESCALATION_ROLES : [],
+        approversRequired: 1,
+        expiresInSeconds: null,
+        escalated,
+      };
     }
   }
 
   const verdict: Verdict = first ?? { ...ref, rule: 'default', decision: 'allow', reason: null, issues: [], set: null, approval: null };
-  const approvalRules = (document.approval?.rules ?? []).filter((rule) => rule.tools.some((pattern) => toolPatternMatches(pattern, call.tool)));
+  const approvalRules = (document.approval?.rules ?? []).filter((rule) =>
+    rule.tools.some((pattern) => toolPatternMatches(pattern, call.tool)),
+  );
   if (approvalRules.length > 0) {
     const section: ApprovalRequirement = {
       roles: [...new Set(approvalRules.flatMap((rule) => rule.roles))],
@@ -180,7 +219,12 @@ function evaluatePolicy(policy: CompiledPolicy, call: PolicyCall): Verdict {
     };
     verdict.approval = mergeApprovals([verdict.approval, section]);
     if (SEVERITY[verdict.decision] < SEVERITY.require_approval) {
-      return { ...verdict, rule: verdict.rule === 'default' ? 'approval' : verdict.rule, decision: 'require_approval', reason: `Policy ${policy.id} requires approval for ${call.tool}.` };
+      return {
+        ...verdict,
+        rule: verdict.rule === 'default' ? 'approval' : verdict.rule,
+        decision: 'require_approval',
+        reason: `Policy ${policy.id} requires approval for ${call.tool}.`,
+      };
     }
   }
   return verdict;
@@ -225,7 +269,12 @@ export function applySet(args: Record<string, unknown>, set: Record<string, unkn
         target = created;
       }
     }
-    Object.defineProperty(target, segments[segments.length - 1] as string, { value: structuredClone(value), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(target, segments[segments.length - 1] as string, {
+      value: structuredClone(value),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

@@ -51,7 +51,13 @@ function uncompilablePolicy(document: unknown, versionId: string): CompiledPolic
   const id = typeof raw.id === 'string' ? raw.id : versionId;
   const version = typeof raw.version === 'string' ? raw.version : '0.0.0';
   const reason = `Policy ${id}@${version} no longer compiles; republish it.`;
-  return { id, version, document: { id, version }, argConstraints: [], rules: [{ id: 'uncompilable', tools: ['*'], decision: 'deny', reason, condition: null }] };
+  return {
+    id,
+    version,
+    document: { id, version },
+    argConstraints: [],
+    rules: [{ id: 'uncompilable', tools: ['*'], decision: 'deny', reason, condition: null }],
+  };
 }
 
 function compiledVersion(id: string, contentHash: string, text: string): CompiledPolicy {
@@ -65,7 +71,10 @@ function compiledVersion(id: string, contentHash: string, text: string): Compile
   else {
     // Publishing lints policies, so this means the compiler became stricter after publication.
     // Leaving the policy out could allow what it denies: it denies everything until fixed.
-    log.error('published policy does not compile; it denies every call until republished', { version_id: id, problems: result.problems.slice(0, 5) });
+    log.error('published policy does not compile; it denies every call until republished', {
+      version_id: id,
+      problems: result.problems.slice(0, 5),
+    });
     compiled = uncompilablePolicy(document, id);
   }
   if (compiledByVersion.size >= COMPILED_LIMIT) compiledByVersion.delete(compiledByVersion.keys().next().value as string);

@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  ApprovalPolicySchema, CapabilityPolicySchema, isExactPattern, POLICY_SCHEMA_ID, policyJsonSchema, PolicySchema,
+  ApprovalPolicySchema,
+  CapabilityPolicySchema,
+  isExactPattern,
+  POLICY_SCHEMA_ID,
+  policyJsonSchema,
+  PolicySchema,
   toolPatternMatches,
 } from './policy-schema';
 
@@ -16,7 +21,14 @@ const POLICY = {
     { tool: 'orders.lookup', key: 'order.id', pattern: '^ord_[0-9]+$' },
   ],
   rules: [
-    { id: 'large-refunds', tools: ['payments.refund'], when: 'args.amount > 1000', decision: 'require_approval', reason: 'Big.', roles: ['finance_approver'] },
+    {
+      id: 'large-refunds',
+      tools: ['payments.refund'],
+      when: 'args.amount > 1000',
+      decision: 'require_approval',
+      reason: 'Big.',
+      roles: ['finance_approver'],
+    },
     { id: 'notify', tools: ['orders.update'], decision: 'transform', set: { notify: true, 'meta.source': { by: 'policy' } } },
   ],
 };
@@ -72,7 +84,16 @@ describe('PolicySchema', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(schema.$id).toBe(POLICY_SCHEMA_ID);
     expect(describedEverywhere(schema)).toEqual([]);
-    expect(Object.keys(schema.properties as object)).toEqual(['id', 'version', 'description', 'capability', 'approval', 'arg_constraints', 'rules', 'tests']);
+    expect(Object.keys(schema.properties as object)).toEqual([
+      'id',
+      'version',
+      'description',
+      'capability',
+      'approval',
+      'arg_constraints',
+      'rules',
+      'tests',
+    ]);
   });
 });
 
@@ -95,14 +116,24 @@ describe('toolPatternMatches', () => {
   });
 
   const reference = (pattern: string, id: string) =>
-    new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's').test(id);
+    new RegExp(
+      `^${pattern
+        .split('*')
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+      's',
+    ).test(id);
 
   it('agrees with a regex reference on random patterns', () => {
     const chars = fc.constantFrom('a', 'b', '.', '*');
     fc.assert(
-      fc.property(fc.string({ unit: chars, maxLength: 8 }), fc.string({ unit: fc.constantFrom('a', 'b', '.'), maxLength: 10 }), (pattern, id) => {
-        expect(toolPatternMatches(pattern, id)).toBe(reference(pattern, id));
-      }),
+      fc.property(
+        fc.string({ unit: chars, maxLength: 8 }),
+        fc.string({ unit: fc.constantFrom('a', 'b', '.'), maxLength: 10 }),
+        (pattern, id) => {
+          expect(toolPatternMatches(pattern, id)).toBe(reference(pattern, id));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

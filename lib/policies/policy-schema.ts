@@ -56,7 +56,9 @@ export const ArgConstraintSchema = z
       .min(1)
       .max(1000)
       .optional()
-      .describe('RE2 regex the argument (a string) must match; unanchored like JSON Schema `pattern`, so write `^…$` to match the whole value. Give this or `allowed_values`, not both.'),
+      .describe(
+        'RE2 regex the argument (a string) must match; unanchored like JSON Schema `pattern`, so write `^…$` to match the whole value. Give this or `allowed_values`, not both.',
+      ),
   })
   .strict()
   .describe('Restricts one argument of a tool to a set of values or a pattern.');
@@ -72,12 +74,7 @@ export const ApprovalRuleSchema = z
       .max(7 * 24 * 3600)
       .optional()
       .describe('How long a pending approval stays valid, in seconds.'),
-    approvers_required: z
-      .number()
-      .int()
-      .max(10)
-      .optional()
-      .describe('How many distinct approvers must approve (default 1).'),
+    approvers_required: z.number().int().max(10).optional().describe('How many distinct approvers must approve (default 1).'),
   })
   .strict()
   .describe('Calls of matching tools need approval from someone holding one of the roles.');
@@ -116,13 +113,12 @@ export const PolicyRuleSchema = z
       .describe('CEL condition; the rule applies only when it is true. Variables: `args`, `context`. Without it the rule always applies.'),
     decision: z
       .enum(DECISIONS)
-      .describe('What happens to a matching call: `allow`, `deny`, `transform` (rewrite arguments with `set`), `require_approval` or `escalate`.'),
+      .describe(
+        'What happens to a matching call: `allow`, `deny`, `transform` (rewrite arguments with `set`), `require_approval` or `escalate`.',
+      ),
     reason: z.string().min(1).max(500).optional().describe('Why; shown to the caller and recorded as evidence.'),
     roles: z.array(role).max(20).optional().describe('For `require_approval` and `escalate`: the roles that decide.'),
-    set: z
-      .record(setPath, z.json())
-      .optional()
-      .describe('For `transform`: argument path -> value to set before the call runs.'),
+    set: z.record(setPath, z.json()).optional().describe('For `transform`: argument path -> value to set before the call runs.'),
   })
   .strict()
   .describe('A runtime rule.');

@@ -29,8 +29,16 @@ export const PolicyTestSchema = z
     expect: z
       .object({
         decision: z.enum(DECISIONS).describe('The decision the policy must reach.'),
-        rule: z.string().max(100).optional().describe('The rule (or section: `capability`, `side_effect_ceiling`, `arg_constraints`, `approval`) that must decide.'),
-        errors: z.array(z.string().max(100)).max(50).optional().describe('Exactly these error codes (any order); omit to check only the decision.'),
+        rule: z
+          .string()
+          .max(100)
+          .optional()
+          .describe('The rule (or section: `capability`, `side_effect_ceiling`, `arg_constraints`, `approval`) that must decide.'),
+        errors: z
+          .array(z.string().max(100))
+          .max(50)
+          .optional()
+          .describe('Exactly these error codes (any order); omit to check only the decision.'),
         arguments: z.record(z.string(), z.unknown()).optional().describe('For `transform`: the arguments after the rewrite.'),
       })
       .strict()

@@ -81,7 +81,11 @@ export async function purgeRetainedPayloads(options: PurgeOptions = {}): Promise
   return reports;
 }
 
-async function purgeTenant(tenant: { id: string; storeRawArguments: boolean; retentionDays: number }, now: Date, options: PurgeOptions): Promise<PurgeReport | null> {
+async function purgeTenant(
+  tenant: { id: string; storeRawArguments: boolean; retentionDays: number },
+  now: Date,
+  options: PurgeOptions,
+): Promise<PurgeReport | null> {
   const batchSize = options.batchSize ?? 1000;
   const maxBatches = options.maxBatches ?? 200;
   const retentionDays = tenant.storeRawArguments ? tenant.retentionDays : 0;
@@ -91,7 +95,11 @@ async function purgeTenant(tenant: { id: string; storeRawArguments: boolean; ret
   let { text, state } = await readState(key);
 
   // The last record created before the cutoff; seqs after it are newer (up to clock skew between instances, caught next run).
-  const last = await db().evidence.findFirst({ where: { tenantId: tenant.id, createdAt: { lt: cutoff } }, orderBy: [{ createdAt: 'desc' }, { seq: 'desc' }], select: { seq: true } });
+  const last = await db().evidence.findFirst({
+    where: { tenantId: tenant.id, createdAt: { lt: cutoff } },
+    orderBy: [{ createdAt: 'desc' }, { seq: 'desc' }],
+    select: { seq: true },
+  });
   const through = last?.seq ?? 0;
   try {
     for (let batch = 0; batch < maxBatches && state.seq < through; batch++) {
@@ -99,7 +107,10 @@ async function purgeTenant(tenant: { id: string; storeRawArguments: boolean; ret
       const to = Math.min(through, from + batchSize);
       ({ text, state } = await commitBatch(key, text, state, async (tx, next) => {
         const range = { tenantId: tenant.id, seq: { gt: from, lte: to } };
-        const purged = await tx.evidence.updateMany({ where: { ...range, payloadHash: { not: null }, OR: [{ arguments: { not: null } }, { payload: { not: null } }] }, data: { arguments: null, payload: null } });
+        const purged = await tx.evidence.updateMany({
+          where: { ...range, payloadHash: { not: null }, OR: [{ arguments: { not: null } }, { payload: { not: null } }] },
+          data: { arguments: null, payload: null },
+        });
         const legacy = await tx.evidence.count({ where: { ...range, payloadHash: null, arguments: { not: null } } });
         next.seq = to;
         next.unrecorded.evidence += purged.count;
@@ -107,11 +118,20 @@ async function purgeTenant(tenant: { id: string; storeRawArguments: boolean; ret
       }));
     }
     for (let batch = 0; batch < maxBatches; batch++) {
-      const retained = { tenantId: tenant.id, status: { in: DECIDED }, createdAt: { lt: approvalCutoff }, decidedAt: { lt: approvalCutoff }, OR: [{ arguments: { not: null } }, { editedArguments: { not: null } }, { context: { not: null } }] };
+      const retained = {
+        tenantId: tenant.id,
+        status: { in: DECIDED },
+        createdAt: { lt: approvalCutoff },
+        decidedAt: { lt: approvalCutoff },
+        OR: [{ arguments: { not: null } }, { editedArguments: { not: null } }, { context: { not: null } }],
+      };
       const ids = (await db().approval.findMany({ where: retained, take: batchSize, select: { id: true } })).map((row) => row.id);
       if (ids.length === 0) break;
       ({ text, state } = await commitBatch(key, text, state, async (tx, next) => {
-        const purged = await tx.approval.updateMany({ where: { ...retained, id: { in: ids } }, data: { arguments: null, editedArguments: null, context: null } });
+        const purged = await tx.approval.updateMany({
+          where: { ...retained, id: { in: ids } },
+          data: { arguments: null, editedArguments: null, context: null },
+        });
         next.unrecorded.approvals += purged.count;
       }));
       if (ids.length < batchSize) break;
@@ -124,7 +144,13 @@ async function purgeTenant(tenant: { id: string; storeRawArguments: boolean; ret
 
   const counts = state.unrecorded;
   if (counts.evidence + counts.approvals + counts.legacy === 0) return null;
-  const report: PurgeReport = { tenantId: tenant.id, cutoff: cutoff.toISOString(), evidencePurged: counts.evidence, approvalsPurged: counts.approvals, legacyKept: counts.legacy };
+  const report: PurgeReport = {
+    tenantId: tenant.id,
+    cutoff: cutoff.toISOString(),
+    evidencePurged: counts.evidence,
+    approvalsPurged: counts.approvals,
+    legacyKept: counts.legacy,
+  };
   const recorded: TenantState = { seq: state.seq, unrecorded: { evidence: 0, approvals: 0, legacy: 0 } };
   try {
     await recordAdminEvidence(
@@ -159,14 +185,29 @@ async function readState(key: string): Promise<{ text: string | null; state: Ten
   try {
     const parsed = JSON.parse(row.value) as Partial<TenantState>;
     const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
-    return { text: row.value, state: { seq: n(parsed.seq), unrecorded: { evidence: n(parsed.unrecorded?.evidence), approvals: n(parsed.unrecorded?.approvals), legacy: n(parsed.unrecorded?.legacy) } } };
+    return {
+      text: row.value,
+      state: {
+        seq: n(parsed.seq),
+        unrecorded: {
+          evidence: n(parsed.unrecorded?.evidence),
+          approvals: n(parsed.unrecorded?.approvals),
+          legacy: n(parsed.unrecorded?.legacy),
+        },
+      },
+    };
   } catch {
     return { text: row.value, state: fresh };
   }
 }
 
 /** Runs one batch and moves the state from `text` to what the batch made of it, in one transaction. */
-async function commitBatch(key: string, text: string | null, state: TenantState, work: (tx: Tx, next: TenantState) => Promise<void>): Promise<{ text: string; state: TenantState }> {
+async function commitBatch(
+  key: string,
+  text: string | null,
+  state: TenantState,
+  work: (tx: Tx, next: TenantState) => Promise<void>,
+): Promise<{ text: string; state: TenantState }> {
   const next: TenantState = { seq: state.seq, unrecorded: { ...state.unrecorded } };
   const written = await db().$transaction(async (tx) => {
     await work(tx, next);
@@ -200,6 +241,9 @@ async function claimLease(now: Date): Promise<string | null> {
   // Created once, with the column defaults; never read but through `value`.
   await db().$executeRaw`INSERT INTO "Setting" ("key", "value") VALUES (${LEASE_KEY}, ${leaseValue(0)}) ON CONFLICT ("key") DO NOTHING`;
   const until = leaseValue(now.getTime() + LEASE_MS);
-  const claimed = await db().setting.updateMany({ where: { key: LEASE_KEY, value: { lt: leaseValue(now.getTime()) } }, data: { value: until } });
+  const claimed = await db().setting.updateMany({
+    where: { key: LEASE_KEY, value: { lt: leaseValue(now.getTime()) } },
+    data: { value: until },
+  });
   return claimed.count === 1 ? until : null;
 }

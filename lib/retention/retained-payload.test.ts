@@ -5,7 +5,11 @@ import { retainedView } from './retained-view';
 describe('retainedPayloadJson', () => {
   it('redacts every part like the arguments and leaves absent parts out', () => {
     const json = retainedPayloadJson(
-      { context: { user_id: 'u_1', card: { number: '4242' } }, result: { card: { number: '4242' }, ok: true }, transformed_arguments: { card: { number: '1111' }, amount: 5 } },
+      {
+        context: { user_id: 'u_1', card: { number: '4242' } },
+        result: { card: { number: '4242' }, ok: true },
+        transformed_arguments: { card: { number: '1111' }, amount: 5 },
+      },
       ['card.number'],
     );
     expect(JSON.parse(json)).toEqual({
@@ -24,7 +28,9 @@ describe('retainedPayloadJson', () => {
   });
 
   it('never writes through a __proto__ path', () => {
-    const parsed = JSON.parse(retainedPayloadJson({ context: JSON.parse('{"__proto__": {"polluted": 1}}') }, ['__proto__.polluted'])) as Record<string, unknown>;
+    const parsed = JSON.parse(
+      retainedPayloadJson({ context: JSON.parse('{"__proto__": {"polluted": 1}}') }, ['__proto__.polluted']),
+    ) as Record<string, unknown>;
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.keys(parsed.context as object)).toEqual(['__proto__']);
   });
@@ -48,6 +54,9 @@ describe('parseRetainedPayload and retainedView', () => {
       context: { user_id: 'u' },
       result: 2,
     });
-    expect(retainedView({ arguments: `"${'x'.repeat(70_000)}"`, payload: null, payloadHash: 'd'.repeat(64) })).toEqual({ status: 'kept', too_large: true });
+    expect(retainedView({ arguments: `"${'x'.repeat(70_000)}"`, payload: null, payloadHash: 'd'.repeat(64) })).toEqual({
+      status: 'kept',
+      too_large: true,
+    });
   });
 });

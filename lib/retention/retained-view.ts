@@ -19,8 +19,7 @@ export type RetainedPart = (typeof RETAINED_PARTS)[number];
  * as 9007199254740992, values the agent never sent.
  */
 export type RetainedView =
-  | ({ status: 'kept'; too_large: boolean; as_sent?: RetainedPart[] } & { [part in RetainedPart]?: unknown })
-  | { status: 'purged' };
+  ({ status: 'kept'; too_large: boolean; as_sent?: RetainedPart[] } & { [part in RetainedPart]?: unknown }) | { status: 'purged' };
 
 export function retainedView(row: { arguments: string | null; payload: string | null; payloadHash: string | null }): RetainedView | null {
   if (row.arguments === null && row.payload === null) return row.payloadHash ? { status: 'purged' } : null;

@@ -19,15 +19,39 @@ const DAY = 24 * 3600 * 1000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let counter = 0;
 
-const lookup = (key = t.agentKey) => call(validatePre, { key, body: { tool: 'orders.lookup', call_id: `l-${++counter}`, arguments: { tenant_id: 'acme', order_id: 'ord_abc123' }, context: { tenant_id: 'acme', user_id: 'u_1' } } });
-const lookupPost = (callId: string) => call(validatePost, { key: t.agentKey, body: { tool: 'orders.lookup', call_id: callId, arguments: { tenant_id: 'acme', order_id: 'ord_abc123' }, result: { order_id: 'ord_abc123', status: 'paid' } } });
+const lookup = (key = t.agentKey) =>
+  call(validatePre, {
+    key,
+    body: {
+      tool: 'orders.lookup',
+      call_id: `l-${++counter}`,
+      arguments: { tenant_id: 'acme', order_id: 'ord_abc123' },
+      context: { tenant_id: 'acme', user_id: 'u_1' },
+    },
+  });
+const lookupPost = (callId: string) =>
+  call(validatePost, {
+    key: t.agentKey,
+    body: {
+      tool: 'orders.lookup',
+      call_id: callId,
+      arguments: { tenant_id: 'acme', order_id: 'ord_abc123' },
+      result: { order_id: 'ord_abc123', status: 'paid' },
+    },
+  });
 const refund = (amount: number) =>
   call(validatePre, {
     key: t.agentKey,
     body: {
       tool: 'payments.refund',
       call_id: `r-${++counter}`,
-      arguments: { tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: amount, reason: 'duplicate', card: { last4: '4242', holder_name: 'Ada Lovelace' } },
+      arguments: {
+        tenant_id: 'acme',
+        payment_id: 'pay_abcdefgh12',
+        amount_cents: amount,
+        reason: 'duplicate',
+        card: { last4: '4242', holder_name: 'Ada Lovelace' },
+      },
       context: { tenant_id: 'acme', user_id: 'end-user', roles: ['support'], state: { payment_status: 'captured' } },
     },
   });
@@ -41,7 +65,21 @@ const verifyChain = async () => (await call(verify, { key: t.adminKey })).body;
  */
 async function appendLegacyRecord(tenantId: string, at: Date) {
   const heads = new Map([[tenantId, { seq: 0, hash: GENESIS_HASH }]]);
-  const input = { tenantId, kind: 'pre' as const, requestId: 'legacy', traceId: 'f'.repeat(32), callId: 'legacy-1', tool: 'orders.lookup', argsHash: hashCanonical({ a: 1 }), arguments: '{"a":1}', decision: 'allow', valid: true, errors: [], warnings: [], durationMs: 1 };
+  const input = {
+    tenantId,
+    kind: 'pre' as const,
+    requestId: 'legacy',
+    traceId: 'f'.repeat(32),
+    callId: 'legacy-1',
+    tool: 'orders.lookup',
+    argsHash: hashCanonical({ a: 1 }),
+    arguments: '{"a":1}',
+    decision: 'allow',
+    valid: true,
+    errors: [],
+    warnings: [],
+    durationMs: 1,
+  };
   const { rows } = chainRecords([input], heads, at);
   const row = { ...rows[0]!, payloadHash: null };
   row.hash = evidenceHash(row);
@@ -71,7 +109,20 @@ beforeAll(async () => {
   await lookup();
   const approved = await refund(1000);
   old.approvedId = approved.body.approval.id;
-  expect((await decideAs(old.approvedId, { decision: 'approve', arguments: { tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: 500, reason: 'duplicate', card: { last4: '[REDACTED]', holder_name: '[REDACTED]' } } })).status).toBe(200);
+  expect(
+    (
+      await decideAs(old.approvedId, {
+        decision: 'approve',
+        arguments: {
+          tenant_id: 'acme',
+          payment_id: 'pay_abcdefgh12',
+          amount_cents: 500,
+          reason: 'duplicate',
+          card: { last4: '[REDACTED]', holder_name: '[REDACTED]' },
+        },
+      })
+    ).status,
+  ).toBe(200);
   old.pendingId = (await refund(1001)).body.approval.id;
   expect((await lookup(other.agentKey)).body.decision).toBe('allow');
 
@@ -88,23 +139,45 @@ beforeAll(async () => {
 
 describe('the retention purge', () => {
   it('removes the payloads of records and approvals older than the window, and only those', async () => {
-    const retainedBefore = await db().evidence.count({ where: { tenantId: t.tenant.id, createdAt: { lt: mid }, payloadHash: { not: null } } });
+    const retainedBefore = await db().evidence.count({
+      where: { tenantId: t.tenant.id, createdAt: { lt: mid }, payloadHash: { not: null } },
+    });
     expect(retainedBefore).toBe(6);
-    const recentBefore = await db().evidence.findMany({ where: { tenantId: t.tenant.id, createdAt: { gte: mid } }, orderBy: { seq: 'asc' } });
+    const recentBefore = await db().evidence.findMany({
+      where: { tenantId: t.tenant.id, createdAt: { gte: mid } },
+      orderBy: { seq: 'asc' },
+    });
 
     const reports = await purgeRetainedPayloads({ now: new Date(mid.getTime() + DAY), batchSize: 2 });
     const mine = reports.find((r) => r.tenantId === t.tenant.id);
-    expect(mine).toEqual({ tenantId: t.tenant.id, cutoff: mid.toISOString(), evidencePurged: retainedBefore, approvalsPurged: 1, legacyKept: 1 });
+    expect(mine).toEqual({
+      tenantId: t.tenant.id,
+      cutoff: mid.toISOString(),
+      evidencePurged: retainedBefore,
+      approvalsPurged: 1,
+      legacyKept: 1,
+    });
 
     const oldRows = await db().evidence.findMany({ where: { tenantId: t.tenant.id, createdAt: { lt: mid }, payloadHash: { not: null } } });
-    for (const row of oldRows) expect(row).toMatchObject({ arguments: null, payload: null, payloadHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    for (const row of oldRows)
+      expect(row).toMatchObject({ arguments: null, payload: null, payloadHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     // Newer records keep everything, byte for byte.
-    expect(await db().evidence.findMany({ where: { tenantId: t.tenant.id, createdAt: { gte: mid }, kind: { not: 'retention_purge' } }, orderBy: { seq: 'asc' } })).toEqual(recentBefore);
+    expect(
+      await db().evidence.findMany({
+        where: { tenantId: t.tenant.id, createdAt: { gte: mid }, kind: { not: 'retention_purge' } },
+        orderBy: { seq: 'asc' },
+      }),
+    ).toEqual(recentBefore);
     expect((await db().evidence.findUniqueOrThrow({ where: { id: recent.evidenceId } })).arguments).toContain('ord_abc123');
     // The record written before payload digests keeps its arguments: removing them would break the chain.
     expect((await db().evidence.findUniqueOrThrow({ where: { id: legacyId } })).arguments).toBe('{"a":1}');
 
-    expect(await db().approval.findUniqueOrThrow({ where: { id: old.approvedId } })).toMatchObject({ status: 'approved', arguments: null, editedArguments: null, context: null });
+    expect(await db().approval.findUniqueOrThrow({ where: { id: old.approvedId } })).toMatchObject({
+      status: 'approved',
+      arguments: null,
+      editedArguments: null,
+      context: null,
+    });
     // Pending approvals keep what approvers need, however old; a recent decision keeps its payloads too.
     expect((await db().approval.findUniqueOrThrow({ where: { id: old.pendingId } })).arguments).toContain('pay_abcdefgh12');
     expect((await db().approval.findUniqueOrThrow({ where: { id: recent.pendingId } })).arguments).toContain('pay_abcdefgh12');
@@ -120,7 +193,12 @@ describe('the retention purge', () => {
       return res.body.records as { id: string; kind: string; retained: unknown }[];
     };
     const recentRecord = (await trace(recent.evidenceId)).find((r) => r.id === recent.evidenceId);
-    expect(recentRecord?.retained).toEqual({ status: 'kept', too_large: false, arguments: { tenant_id: 'acme', order_id: 'ord_abc123' }, context: { tenant_id: 'acme', user_id: 'u_1' } });
+    expect(recentRecord?.retained).toEqual({
+      status: 'kept',
+      too_large: false,
+      arguments: { tenant_id: 'acme', order_id: 'ord_abc123' },
+      context: { tenant_id: 'acme', user_id: 'u_1' },
+    });
     const approval = await db().approval.findUniqueOrThrow({ where: { id: old.approvedId } });
     const purged = await call(getTrace, { key: t.adminKey, params: { traceId: approval.traceId } });
     expect(purged.body.records.map((r: { kind: string; retained: unknown }) => [r.kind, r.retained])).toEqual([
@@ -128,14 +206,24 @@ describe('the retention purge', () => {
       ['approval_decision', { status: 'purged' }],
     ]);
     const legacy = await db().evidence.findUniqueOrThrow({ where: { id: legacyId } });
-    expect((await trace(legacy.id)).find((r) => r.id === legacyId)?.retained).toEqual({ status: 'kept', too_large: false, arguments: { a: 1 } });
+    expect((await trace(legacy.id)).find((r) => r.id === legacyId)?.retained).toEqual({
+      status: 'kept',
+      too_large: false,
+      arguments: { a: 1 },
+    });
   });
 
   it('writes one retention_purge record per tenant and run, and the chain still verifies', async () => {
     const records = await purgeRecords();
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ tool: 'toolgate.retention', decision: 'retention_purge', apiKeyId: null, actorUserId: null });
-    expect(JSON.parse(records[0]!.details ?? '{}')).toMatchObject({ cutoff: mid.toISOString(), retention_days: 1, evidence_purged: 6, approvals_purged: 1, legacy_kept: 1 });
+    expect(JSON.parse(records[0]!.details ?? '{}')).toMatchObject({
+      cutoff: mid.toISOString(),
+      retention_days: 1,
+      evidence_purged: 6,
+      approvals_purged: 1,
+      legacy_kept: 1,
+    });
     expect(await verifyChain()).toMatchObject({ valid: true, firstBroken: null });
 
     // Nothing left to purge: no record.
@@ -164,11 +252,17 @@ describe('the retention purge', () => {
   });
 
   it('purges everything kept so far at the next run once retention is turned off', async () => {
-    const retained = await db().evidence.count({ where: { tenantId: t.tenant.id, payloadHash: { not: null }, OR: [{ arguments: { not: null } }, { payload: { not: null } }] } });
+    const retained = await db().evidence.count({
+      where: { tenantId: t.tenant.id, payloadHash: { not: null }, OR: [{ arguments: { not: null } }, { payload: { not: null } }] },
+    });
     expect(retained).toBeGreaterThan(0);
     const reports = await purgeRetainedPayloads();
     expect(reports.find((r) => r.tenantId === t.tenant.id)).toMatchObject({ evidencePurged: retained, approvalsPurged: 0, legacyKept: 0 });
-    expect(await db().evidence.count({ where: { tenantId: t.tenant.id, payloadHash: { not: null }, OR: [{ arguments: { not: null } }, { payload: { not: null } }] } })).toBe(0);
+    expect(
+      await db().evidence.count({
+        where: { tenantId: t.tenant.id, payloadHash: { not: null }, OR: [{ arguments: { not: null } }, { payload: { not: null } }] },
+      }),
+    ).toBe(0);
     const records = await purgeRecords();
     expect(records).toHaveLength(2);
     expect(JSON.parse(records[1]!.details ?? '{}')).toMatchObject({ retention_days: null, evidence_purged: retained });

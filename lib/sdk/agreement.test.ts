@@ -23,7 +23,9 @@ describe('Zod (agent) and Ajv (server) agree on every input', () => {
           total += 1;
           if (zodOk) accepted += 1;
           if (zodOk !== (serverIssues.length === 0)) {
-            throw new Error(`disagreement: zod ${zodOk ? 'accepts' : 'refuses'}, server ${serverIssues.length === 0 ? 'accepts' : `refuses (${serverIssues.map((i) => `${i.code} ${i.message}`).join('; ')})`}`);
+            throw new Error(
+              `disagreement: zod ${zodOk ? 'accepts' : 'refuses'}, server ${serverIssues.length === 0 ? 'accepts' : `refuses (${serverIssues.map((i) => `${i.code} ${i.message}`).join('; ')})`}`,
+            );
           }
         }),
         { numRuns: 700 },

@@ -10,14 +10,7 @@ import { isPlainObject } from './json';
  */
 
 /** Ordered from harmless to irreversible; policies compare levels with `compareSideEffectLevels`. */
-export const SIDE_EFFECT_LEVELS = [
-  'none',
-  'read_only',
-  'write',
-  'process_exec',
-  'external',
-  'destructive',
-] as const;
+export const SIDE_EFFECT_LEVELS = ['none', 'read_only', 'write', 'process_exec', 'external', 'destructive'] as const;
 export type SideEffectLevel = (typeof SIDE_EFFECT_LEVELS)[number];
 
 /** Negative when `a` is less severe than `b`, zero when equal, positive when more severe. */
@@ -28,8 +21,7 @@ export function compareSideEffectLevels(a: SideEffectLevel, b: SideEffectLevel):
 export const TOOL_ID_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
 // Semver core plus optional prerelease; build metadata is left out because it must not
 // distinguish two contract versions.
-export const SEMVER_PATTERN =
-  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
+export const SEMVER_PATTERN = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
 export const ARGUMENT_PATH_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*$/;
 const CONDITION_ID_PATTERN = /^[a-z][a-z0-9_.-]*$/;
 /** One top-level argument name (no dots), as an alias or the key it stands for. */
@@ -41,47 +33,25 @@ export type JsonSchemaObject = Record<string, unknown>;
 // which would make the stored document (and its hash) differ from what was submitted. The
 // schema is passed through untouched and validated for real by Ajv at compile time.
 const jsonSchemaObject = (description: string) =>
-  z
-    .custom<JsonSchemaObject>(isPlainObject, { message: 'Expected a JSON Schema object' })
-    .describe(description);
+  z.custom<JsonSchemaObject>(isPlainObject, { message: 'Expected a JSON Schema object' }).describe(description);
 
-const argumentPath = (description: string) =>
-  z.string().min(1).max(256).regex(ARGUMENT_PATH_PATTERN).describe(description);
+const argumentPath = (description: string) => z.string().min(1).max(256).regex(ARGUMENT_PATH_PATTERN).describe(description);
 
 const role = z.string().min(1).max(100).describe('A role name, e.g. `approver`.');
 
 export const AnnotationsSchema = z
   .object({
-    kind: z
-      .enum(['query', 'mutation', 'execute', 'search', 'other'])
-      .describe('What sort of operation the tool performs.'),
-    side_effect_level: z
-      .enum(SIDE_EFFECT_LEVELS)
-      .describe('The most severe effect the tool can have, from `none` to `destructive`.'),
+    kind: z.enum(['query', 'mutation', 'execute', 'search', 'other']).describe('What sort of operation the tool performs.'),
+    side_effect_level: z.enum(SIDE_EFFECT_LEVELS).describe('The most severe effect the tool can have, from `none` to `destructive`.'),
     idempotent: z.boolean().describe('Whether repeating the same call has no further effect.'),
     idempotency_strategy: z
       .enum(['key', 'natural'])
       .optional()
       .describe('How repeats are recognised: an idempotency key, or naturally by the arguments.'),
-    confirmation_required: z
-      .boolean()
-      .default(false)
-      .describe('The user must confirm each call before it runs.'),
-    approval_required: z
-      .boolean()
-      .default(false)
-      .describe('An approver must approve each call before it runs.'),
-    approver_roles: z
-      .array(role)
-      .max(20)
-      .default([])
-      .describe('Roles allowed to approve calls of this tool.'),
-    required_roles: z
-      .array(role)
-      .min(1)
-      .max(20)
-      .optional()
-      .describe("The caller's roles must include at least one of these."),
+    confirmation_required: z.boolean().default(false).describe('The user must confirm each call before it runs.'),
+    approval_required: z.boolean().default(false).describe('An approver must approve each call before it runs.'),
+    approver_roles: z.array(role).max(20).default([]).describe('Roles allowed to approve calls of this tool.'),
+    required_roles: z.array(role).min(1).max(20).optional().describe("The caller's roles must include at least one of these."),
     approval_ttl_seconds: z
       .number()
       .int()
@@ -111,21 +81,14 @@ export const SideEffectSchema = z
   .object({
     id: z.string().min(1).max(100).regex(CONDITION_ID_PATTERN).describe('Stable id of the side effect, as callers report it.'),
     description: z.string().min(1).max(1000).describe('What the side effect is.'),
-    required: z
-      .boolean()
-      .optional()
-      .describe('If true, a successful call must report this side effect.'),
+    required: z.boolean().optional().describe('If true, a successful call must report this side effect.'),
   })
   .strict()
   .describe('A side effect the tool may cause.');
 
 export const ToolContractSchema = z
   .object({
-    id: z
-      .string()
-      .max(128)
-      .regex(TOOL_ID_PATTERN)
-      .describe('Stable dotted tool name, e.g. `cart.begin_checkout`.'),
+    id: z.string().max(128).regex(TOOL_ID_PATTERN).describe('Stable dotted tool name, e.g. `cart.begin_checkout`.'),
     version: z.string().max(64).regex(SEMVER_PATTERN).describe('Semantic version of this contract, e.g. `1.2.0`.'),
     description: z.string().min(1).max(4000).describe('What the tool does, written for the model that calls it.'),
     owner: z.string().min(1).max(200).describe('Team or person responsible for the tool.'),
@@ -148,11 +111,7 @@ export const ToolContractSchema = z
       .object({
         max_attempts: z.number().int().min(1).max(20).describe('Total attempts including the first.'),
         backoff_ms: z.number().int().min(0).max(600_000).optional().describe('Delay between attempts in milliseconds.'),
-        retry_on: z
-          .array(z.string().min(1).max(100))
-          .max(50)
-          .optional()
-          .describe('Error codes that are worth retrying.'),
+        retry_on: z.array(z.string().min(1).max(100)).max(50).optional().describe('Error codes that are worth retrying.'),
       })
       .strict()
       .optional()

@@ -23,7 +23,11 @@ export const ContractTestSchema = z
     expect: z
       .object({
         decision: z.enum(DECISIONS).describe('The decision validate/pre must answer.'),
-        errors: z.array(z.string().max(100)).max(50).optional().describe('Exactly these error codes (any order); omit to check only the decision.'),
+        errors: z
+          .array(z.string().max(100))
+          .max(50)
+          .optional()
+          .describe('Exactly these error codes (any order); omit to check only the decision.'),
       })
       .strict()
       .describe('What validate/pre must answer.'),

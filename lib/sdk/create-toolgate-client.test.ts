@@ -46,11 +46,30 @@ function client(answers: Answer[], options: Partial<ToolgateClientOptions> = {})
   return { tg, requests, sleeps, advance: (ms: number) => (clock += ms) };
 }
 
-const validation = { valid: true, decision: 'allow', errors: [], warnings: [], trace_id: 'a'.repeat(32), call_id: 'c1', evidence_id: 'ev1', tool: 'orders.lookup', version: '1.0.0', contract_hash: 'h' };
+const validation = {
+  valid: true,
+  decision: 'allow',
+  errors: [],
+  warnings: [],
+  trace_id: 'a'.repeat(32),
+  call_id: 'c1',
+  evidence_id: 'ev1',
+  tool: 'orders.lookup',
+  version: '1.0.0',
+  contract_hash: 'h',
+};
 
 describe('requests', () => {
   it('sends the key, JSON and the right method and path for every endpoint', async () => {
-    const { tg, requests } = client([json(validation), json(validation), json({ id: 'cf1' }, 201), json({ id: 'apr 1' }), json({ valid: true }), json({ valid: true }), json({ tool: 'a.b' }, 201)]);
+    const { tg, requests } = client([
+      json(validation),
+      json(validation),
+      json({ id: 'cf1' }, 201),
+      json({ id: 'apr 1' }),
+      json({ valid: true }),
+      json({ valid: true }),
+      json({ tool: 'a.b' }, 201),
+    ]);
     await tg.validatePre({ tool: 'orders.lookup', call_id: 'c1', arguments: { order_id: 'o1' } });
     await tg.validatePost({ tool: 'orders.lookup', call_id: 'c1', arguments: {}, result: { ok: true } });
     await tg.createConfirmation({ tool: 'cart.begin_checkout', arguments: { items: [] } });
@@ -82,10 +101,19 @@ describe('requests', () => {
 
 describe('failures', () => {
   it('turns an error envelope into a ToolgateError and does not retry a 4xx', async () => {
-    const { tg, requests } = client([envelope('contract_invalid', 'The contract document is invalid: id: Invalid', 422, {}, { problems: [{ path: 'id' }] })]);
+    const { tg, requests } = client([
+      envelope('contract_invalid', 'The contract document is invalid: id: Invalid', 422, {}, { problems: [{ path: 'id' }] }),
+    ]);
     const error = await tg.saveContractDraft({}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ToolgateError);
-    expect(error).toMatchObject({ status: 422, code: 'contract_invalid', message: 'The contract document is invalid: id: Invalid', requestId: 'req-1', details: { problems: [{ path: 'id' }] }, retryable: false });
+    expect(error).toMatchObject({
+      status: 422,
+      code: 'contract_invalid',
+      message: 'The contract document is invalid: id: Invalid',
+      requestId: 'req-1',
+      details: { problems: [{ path: 'id' }] },
+      retryable: false,
+    });
     expect(requests).toHaveLength(1);
   });
 
@@ -99,7 +127,11 @@ describe('failures', () => {
   it('gives up after maxAttempts and reports the last 503 with its Retry-After', async () => {
     const down = () => envelope('unavailable', 'database down', 503, { 'retry-after': '1' });
     const { tg, requests, sleeps } = client([down, down, down], { maxAttempts: 3 });
-    await expect(tg.validatePre({ tool: 't.x', call_id: 'c', arguments: {} })).rejects.toMatchObject({ status: 503, code: 'unavailable', retryAfter: 1 });
+    await expect(tg.validatePre({ tool: 't.x', call_id: 'c', arguments: {} })).rejects.toMatchObject({
+      status: 503,
+      code: 'unavailable',
+      retryAfter: 1,
+    });
     expect(requests).toHaveLength(3);
     expect(sleeps).toEqual([1000, 1000]);
   });
@@ -111,7 +143,10 @@ describe('failures', () => {
   });
 
   it('retries network failures with growing backoff, then throws network_error', async () => {
-    const { tg, requests, sleeps } = client([new TypeError('fetch failed'), new TypeError('fetch failed'), new TypeError('fetch failed'), new TypeError('fetch failed')], { retryDelayMs: 100 });
+    const { tg, requests, sleeps } = client(
+      [new TypeError('fetch failed'), new TypeError('fetch failed'), new TypeError('fetch failed'), new TypeError('fetch failed')],
+      { retryDelayMs: 100 },
+    );
     const error = await tg.validatePost({ tool: 't.x', call_id: 'c', arguments: {}, result: 1 }).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 0, code: 'network_error', retryable: true });
     expect((error as Error).message).toContain('fetch failed');
@@ -137,25 +172,45 @@ describe('failures', () => {
         throw new DOMException('aborted', 'AbortError');
       },
     ]);
-    await expect(tg.validatePre({ tool: 't.x', call_id: 'c', arguments: {} }, { signal: controller.signal })).rejects.toThrow('user gave up');
+    await expect(tg.validatePre({ tool: 't.x', call_id: 'c', arguments: {} }, { signal: controller.signal })).rejects.toThrow(
+      'user gave up',
+    );
     expect(requests).toHaveLength(1);
   });
 
   it('reports a per-attempt timeout as a retryable timeout', async () => {
-    const hang: FetchLike = (_url, init) => new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
-    const tg = createToolgateClient({ baseUrl: 'https://tg.example.com', apiKey: 'k', fetch: hang, timeoutMs: 20, maxAttempts: 2, sleep: async () => undefined });
-    await expect(tg.validatePre({ tool: 't.x', call_id: 'c', arguments: {} })).rejects.toMatchObject({ status: 0, code: 'timeout', retryable: true });
+    const hang: FetchLike = (_url, init) =>
+      new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+    const tg = createToolgateClient({
+      baseUrl: 'https://tg.example.com',
+      apiKey: 'k',
+      fetch: hang,
+      timeoutMs: 20,
+      maxAttempts: 2,
+      sleep: async () => undefined,
+    });
+    await expect(tg.validatePre({ tool: 't.x', call_id: 'c', arguments: {} })).rejects.toMatchObject({
+      status: 0,
+      code: 'timeout',
+      retryable: true,
+    });
   });
 
   it('names non-JSON answers instead of failing to parse them', async () => {
-    const { tg } = client([new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }), new Response('not json', { status: 200 })]);
+    const { tg } = client([
+      new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }),
+      new Response('not json', { status: 200 }),
+    ]);
     await expect(tg.getApproval('a')).rejects.toMatchObject({ status: 502, code: 'http_502' });
     await expect(tg.getApproval('a')).rejects.toMatchObject({ status: 200, code: 'invalid_response' });
   });
 
   it('refuses a body that cannot be JSON before sending anything', async () => {
     const { tg, requests } = client([]);
-    await expect(tg.validatePost({ tool: 't.x', call_id: 'c', arguments: {}, result: 10n })).rejects.toMatchObject({ code: 'invalid_request', retryable: false });
+    await expect(tg.validatePost({ tool: 't.x', call_id: 'c', arguments: {}, result: 10n })).rejects.toMatchObject({
+      code: 'invalid_request',
+      retryable: false,
+    });
     expect(requests).toHaveLength(0);
   });
 
@@ -169,13 +224,33 @@ describe('failures', () => {
 
 describe('waitForApproval', () => {
   const approval = (status: Approval['status'], extra: Partial<Approval> = {}): Approval => ({
-    id: 'apr_1', status, tool: 'payments.refund', version: '2.1.0', call_id: 'c', trace_id: 't', approver_roles: ['approver'], reason: 'r',
-    created_at: '', expires_at: '', decided_at: null, comment: null, token_used: false,
-  outcome: status === 'approved' ? 'approved' : status === 'pending' ? 'pending' : 'denied', side_effect_level: 'external', approvals: 0, approvers_required: 1, escalation_level: 0, edited: false, ...extra,
+    id: 'apr_1',
+    status,
+    tool: 'payments.refund',
+    version: '2.1.0',
+    call_id: 'c',
+    trace_id: 't',
+    approver_roles: ['approver'],
+    reason: 'r',
+    created_at: '',
+    expires_at: '',
+    decided_at: null,
+    comment: null,
+    token_used: false,
+    outcome: status === 'approved' ? 'approved' : status === 'pending' ? 'pending' : 'denied',
+    side_effect_level: 'external',
+    approvals: 0,
+    approvers_required: 1,
+    escalation_level: 0,
+    edited: false,
+    ...extra,
   });
 
   it('long-polls with ?wait=30 and falls back to the poll interval when the server answers at once', async () => {
-    const { tg, requests, sleeps } = client([json(approval('pending')), json(approval('pending')), json(approval('approved', { approval_token: 'tga_x' }))], { approvalPollIntervalMs: 1500 });
+    const { tg, requests, sleeps } = client(
+      [json(approval('pending')), json(approval('pending')), json(approval('approved', { approval_token: 'tga_x' }))],
+      { approvalPollIntervalMs: 1500 },
+    );
     await expect(tg.waitForApproval('apr_1')).resolves.toMatchObject({ status: 'approved', approval_token: 'tga_x' });
     expect(requests.map((r) => r.url)).toEqual(Array(3).fill('https://tg.example.com/api/v1/approvals/apr_1?wait=30'));
     expect(sleeps).toEqual([1500, 1500]);

@@ -114,7 +114,13 @@ export function createToolgateClient(options: ToolgateClientOptions): ToolgateCl
   const now = options.now ?? Date.now;
 
   /** One attempt: the parsed answer, or the ToolgateError it amounts to. */
-  async function attempt(method: string, path: string, body: string | undefined, signal: AbortSignal | undefined, extraTimeoutMs: number): Promise<{ value: unknown } | ToolgateError> {
+  async function attempt(
+    method: string,
+    path: string,
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+    extraTimeoutMs: number,
+  ): Promise<{ value: unknown } | ToolgateError> {
     const timeout = AbortSignal.timeout(timeoutMs + extraTimeoutMs);
     const headers: Record<string, string> = { authorization: `Bearer ${options.apiKey}`, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -146,22 +152,41 @@ export function createToolgateClient(options: ToolgateClientOptions): ToolgateCl
     const parsed = parseJson(text);
     if (response.ok) {
       if (parsed.ok) return { value: parsed.value };
-      return new ToolgateError({ status, code: 'invalid_response', message: `${method} ${path} answered ${status} with a body that is not JSON` });
+      return new ToolgateError({
+        status,
+        code: 'invalid_response',
+        message: `${method} ${path} answered ${status} with a body that is not JSON`,
+      });
     }
     const retryAfter = parseRetryAfter(response.headers.get('retry-after'), now());
     if (parsed.ok && isErrorEnvelope(parsed.value)) {
       const { error, request_id: requestId } = parsed.value;
       return new ToolgateError({ status, code: error.code, message: error.message, details: error.details, retryAfter, requestId });
     }
-    return new ToolgateError({ status, code: `http_${status}`, message: `${method} ${path} answered ${status} ${response.statusText}`.trim(), retryAfter });
+    return new ToolgateError({
+      status,
+      code: `http_${status}`,
+      message: `${method} ${path} answered ${status} ${response.statusText}`.trim(),
+      retryAfter,
+    });
   }
 
-  async function request<T>(method: 'GET' | 'POST', path: string, body: unknown, opts: RequestOptions & { extraTimeoutMs?: number } = {}): Promise<T> {
+  async function request<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    opts: RequestOptions & { extraTimeoutMs?: number } = {},
+  ): Promise<T> {
     let text: string | undefined;
     try {
       text = body === undefined ? undefined : JSON.stringify(body);
     } catch (error) {
-      throw new ToolgateError({ status: 0, code: 'invalid_request', message: `${method} ${path}: the body cannot be sent as JSON: ${error instanceof Error ? error.message : String(error)}`, cause: error });
+      throw new ToolgateError({
+        status: 0,
+        code: 'invalid_request',
+        message: `${method} ${path}: the body cannot be sent as JSON: ${error instanceof Error ? error.message : String(error)}`,
+        cause: error,
+      });
     }
     for (let attemptNo = 1; ; attemptNo += 1) {
       const outcome = await attempt(method, path, text, opts.signal, opts.extraTimeoutMs ?? 0);

@@ -11,12 +11,27 @@ function failure<T>(result: ToolResult<T>): ToolFailure {
 }
 
 const answer = (overrides: Partial<ValidationResponse> = {}): ValidationResponse => ({
-  valid: true, decision: 'allow', errors: [], warnings: [], trace_id: 'f'.repeat(32), call_id: 'call-1', evidence_id: 'ev-1',
-  tool: 'payments.refund', version: '2.1.0', contract_hash: 'h', ...overrides,
+  valid: true,
+  decision: 'allow',
+  errors: [],
+  warnings: [],
+  trace_id: 'f'.repeat(32),
+  call_id: 'call-1',
+  evidence_id: 'ev-1',
+  tool: 'payments.refund',
+  version: '2.1.0',
+  contract_hash: 'h',
+  ...overrides,
 });
 
 const refusal = (code: string, llm: string, overrides: Partial<ValidationResponse> = {}) =>
-  answer({ valid: false, decision: 'deny', errors: [{ code, type: 'x', message: 'm', path: '$', details: { intent: 'payments.refund', suggestion: 's' } }], llm_message: llm, ...overrides });
+  answer({
+    valid: false,
+    decision: 'deny',
+    errors: [{ code, type: 'x', message: 'm', path: '$', details: { intent: 'payments.refund', suggestion: 's' } }],
+    llm_message: llm,
+    ...overrides,
+  });
 
 /** A client whose answers are scripted per method; every call is recorded. */
 function fakeClient(script: { pre?: (ValidationResponse | Error)[]; post?: (ValidationResponse | Error)[]; approval?: Approval | Error }) {
@@ -40,14 +55,20 @@ function fakeClient(script: { pre?: (ValidationResponse | Error)[]; post?: (Vali
   return client as typeof client & ToolgateClient;
 }
 
-function refundTool(execute = vi.fn(async (input: { payment_id: string; amount_cents: number }, ctx: { reportSideEffect(id: string): void }) => {
-  ctx.reportSideEffect('money_moved');
-  return { refund_id: `re_${input.payment_id}`, amount_cents: input.amount_cents };
-})) {
+function refundTool(
+  execute = vi.fn(async (input: { payment_id: string; amount_cents: number }, ctx: { reportSideEffect(id: string): void }) => {
+    ctx.reportSideEffect('money_moved');
+    return { refund_id: `re_${input.payment_id}`, amount_cents: input.amount_cents };
+  }),
+) {
   const tool = defineTool({
     name: 'refund_payment',
     description: 'Refund a payment',
-    input: z.object({ payment_id: z.string(), amount_cents: z.number().int().min(1), reason: z.enum(['duplicate', 'fraudulent']).default('duplicate') }),
+    input: z.object({
+      payment_id: z.string(),
+      amount_cents: z.number().int().min(1),
+      reason: z.enum(['duplicate', 'fraudulent']).default('duplicate'),
+    }),
     output: z.object({ refund_id: z.string(), amount_cents: z.number().int() }),
     contract: { id: 'payments.refund', owner: 'team-payments', kind: 'mutation', side_effect_level: 'external', idempotent: false },
     execute,
@@ -56,32 +77,85 @@ function refundTool(execute = vi.fn(async (input: { payment_id: string; amount_c
 }
 
 const approval = (status: Approval['status'], extra: Partial<Approval> = {}): Approval => ({
-  id: 'apr_1', status, tool: 'payments.refund', version: '2.1.0', call_id: 'call-1', trace_id: 't', approver_roles: ['approver'], reason: 'r',
-  created_at: '', expires_at: '', decided_at: null, comment: null, token_used: false,
-  outcome: status === 'approved' ? 'approved' : status === 'pending' ? 'pending' : 'denied', side_effect_level: 'external', approvals: 0, approvers_required: 1, escalation_level: 0, edited: false, ...extra,
+  id: 'apr_1',
+  status,
+  tool: 'payments.refund',
+  version: '2.1.0',
+  call_id: 'call-1',
+  trace_id: 't',
+  approver_roles: ['approver'],
+  reason: 'r',
+  created_at: '',
+  expires_at: '',
+  decided_at: null,
+  comment: null,
+  token_used: false,
+  outcome: status === 'approved' ? 'approved' : status === 'pending' ? 'pending' : 'denied',
+  side_effect_level: 'external',
+  approvals: 0,
+  approvers_required: 1,
+  escalation_level: 0,
+  edited: false,
+  ...extra,
 });
 const pendingApproval = { id: 'apr_1', status: 'pending', expires_at: '2030-01-01T00:00:00.000Z', poll_url: '/api/v1/approvals/apr_1' };
-const needsApproval = refusal('AXAG_APPROVAL_MISSING', 'The call to payments.refund was refused with 1 problem. (1) AXAG_APPROVAL_MISSING ... Wait for approval, then call payments.refund again with the approval token.', { decision: 'require_approval', approval: pendingApproval });
+const needsApproval = refusal(
+  'AXAG_APPROVAL_MISSING',
+  'The call to payments.refund was refused with 1 problem. (1) AXAG_APPROVAL_MISSING ... Wait for approval, then call payments.refund again with the approval token.',
+  { decision: 'require_approval', approval: pendingApproval },
+);
 
 describe('tool.run with Toolgate', () => {
   it('allowed: checks, executes, then reports the parsed result and side effects', async () => {
     const client = fakeClient({ pre: [answer()] });
     const { tool, execute } = refundTool();
-    const result = await tool.run({ payment_id: 'pay_1', amount_cents: 500 }, { toolgate: client, callId: 'call-1', context: { tenant_id: 'acme', roles: ['support'] } });
-    expect(result).toMatchObject({ isError: false, content: { refund_id: 're_pay_1', amount_cents: 500 }, callId: 'call-1', pre: { evidence_id: 'ev-1' }, post: { evidence_id: 'ev-post' } });
+    const result = await tool.run(
+      { payment_id: 'pay_1', amount_cents: 500 },
+      { toolgate: client, callId: 'call-1', context: { tenant_id: 'acme', roles: ['support'] } },
+    );
+    expect(result).toMatchObject({
+      isError: false,
+      content: { refund_id: 're_pay_1', amount_cents: 500 },
+      callId: 'call-1',
+      pre: { evidence_id: 'ev-1' },
+      post: { evidence_id: 'ev-post' },
+    });
     expect(client.validatePre).toHaveBeenCalledWith(
-      { tool: 'payments.refund', version: undefined, call_id: 'call-1', arguments: { payment_id: 'pay_1', amount_cents: 500, reason: 'duplicate' }, context: { tenant_id: 'acme', roles: ['support'] }, confirmation_token: undefined, idempotency_key: undefined, approval_token: undefined },
+      {
+        tool: 'payments.refund',
+        version: undefined,
+        call_id: 'call-1',
+        arguments: { payment_id: 'pay_1', amount_cents: 500, reason: 'duplicate' },
+        context: { tenant_id: 'acme', roles: ['support'] },
+        confirmation_token: undefined,
+        idempotency_key: undefined,
+        approval_token: undefined,
+      },
       { signal: undefined },
     );
     expect(execute).toHaveBeenCalledOnce();
-    expect(client.validatePost.mock.calls[0]?.[0]).toMatchObject({ tool: 'payments.refund', version: '2.1.0', call_id: 'call-1', result: { refund_id: 're_pay_1', amount_cents: 500 }, side_effects: [{ id: 'money_moved' }] });
+    expect(client.validatePost.mock.calls[0]?.[0]).toMatchObject({
+      tool: 'payments.refund',
+      version: '2.1.0',
+      call_id: 'call-1',
+      result: { refund_id: 're_pay_1', amount_cents: 500 },
+      side_effects: [{ id: 'money_moved' }],
+    });
   });
 
   it('refused by the server: returns its llm_message and does not execute', async () => {
-    const client = fakeClient({ pre: [refusal('AXAG_PRECONDITION_FAILED', 'The call to payments.refund was refused with 1 problem. (1) AXAG_PRECONDITION_FAILED ...')] });
+    const client = fakeClient({
+      pre: [
+        refusal('AXAG_PRECONDITION_FAILED', 'The call to payments.refund was refused with 1 problem. (1) AXAG_PRECONDITION_FAILED ...'),
+      ],
+    });
     const { tool, execute } = refundTool();
     const result = failure(await tool.run({ payment_id: 'pay_1', amount_cents: 500 }, { toolgate: client }));
-    expect(result).toMatchObject({ stage: 'pre', content: 'The call to payments.refund was refused with 1 problem. (1) AXAG_PRECONDITION_FAILED ...', arguments: { payment_id: 'pay_1', amount_cents: 500, reason: 'duplicate' } });
+    expect(result).toMatchObject({
+      stage: 'pre',
+      content: 'The call to payments.refund was refused with 1 problem. (1) AXAG_PRECONDITION_FAILED ...',
+      arguments: { payment_id: 'pay_1', amount_cents: 500, reason: 'duplicate' },
+    });
     expect(result.issues.map((i) => i.code)).toEqual(['AXAG_PRECONDITION_FAILED']);
     expect(execute).not.toHaveBeenCalled();
     expect(client.validatePost).not.toHaveBeenCalled();
@@ -97,7 +171,14 @@ describe('tool.run with Toolgate', () => {
 
   it('uses the client given to defineTool, and toolgate: null opts out', async () => {
     const client = fakeClient({ pre: [answer()] });
-    const tool = defineTool({ name: 'orders.lookup', description: 'x', input: z.object({}), output: z.object({}), execute: () => ({}), toolgate: client });
+    const tool = defineTool({
+      name: 'orders.lookup',
+      description: 'x',
+      input: z.object({}),
+      output: z.object({}),
+      execute: () => ({}),
+      toolgate: client,
+    });
     await tool.run({});
     expect(client.validatePre).toHaveBeenCalledOnce();
     await tool.run({}, { toolgate: null });
@@ -110,14 +191,19 @@ describe('tool.run with Toolgate', () => {
     const result = failure(await tool.run({ payment_id: 'pay_1', amount_cents: 500 }, { toolgate: client }));
     expect(result.stage).toBe('approval');
     expect(result.approval).toEqual(pendingApproval);
-    expect(result.content).toMatch(/Wait for approval, then call payments\.refund again with the approval token\. Approval apr_1 is pending \(status: https:\/\/tg\.example\.com\/api\/v1\/approvals\/apr_1\); the call did not run/);
+    expect(result.content).toMatch(
+      /Wait for approval, then call payments\.refund again with the approval token\. Approval apr_1 is pending \(status: https:\/\/tg\.example\.com\/api\/v1\/approvals\/apr_1\); the call did not run/,
+    );
     expect(execute).not.toHaveBeenCalled();
   });
 
   it('require_approval with waitForApproval: once approved, retries with the token and runs', async () => {
     const client = fakeClient({ pre: [needsApproval, answer()], approval: approval('approved', { approval_token: 'tga_ok' }) });
     const { tool, execute } = refundTool();
-    const result = await tool.run({ payment_id: 'pay_1', amount_cents: 500 }, { toolgate: client, callId: 'call-1', waitForApproval: { timeoutMs: 60_000 } });
+    const result = await tool.run(
+      { payment_id: 'pay_1', amount_cents: 500 },
+      { toolgate: client, callId: 'call-1', waitForApproval: { timeoutMs: 60_000 } },
+    );
     expect(result.isError).toBe(false);
     expect(client.waitForApproval).toHaveBeenCalledWith('apr_1', { timeoutMs: 60_000, signal: undefined });
     expect(client.validatePre.mock.calls[1]?.[0]).toMatchObject({ call_id: 'call-1', approval_token: 'tga_ok' });
@@ -126,9 +212,15 @@ describe('tool.run with Toolgate', () => {
 
   it('approved with edited arguments: retries and runs with exactly the edited ones, and reports them', async () => {
     const edited = { payment_id: 'pay_1', amount_cents: 200, reason: 'duplicate' };
-    const client = fakeClient({ pre: [needsApproval, answer()], approval: approval('approved', { approval_token: 'tga_ok', edited: true, arguments: edited }) });
+    const client = fakeClient({
+      pre: [needsApproval, answer()],
+      approval: approval('approved', { approval_token: 'tga_ok', edited: true, arguments: edited }),
+    });
     const { tool, execute } = refundTool();
-    const result = await tool.run({ payment_id: 'pay_1', amount_cents: 500 }, { toolgate: client, callId: 'call-1', waitForApproval: true });
+    const result = await tool.run(
+      { payment_id: 'pay_1', amount_cents: 500 },
+      { toolgate: client, callId: 'call-1', waitForApproval: true },
+    );
     expect(result).toMatchObject({ isError: false, content: { amount_cents: 200 } });
     expect(client.validatePre.mock.calls[1]?.[0]).toMatchObject({ arguments: edited, approval_token: 'tga_ok' });
     expect(execute.mock.calls[0]?.[0]).toEqual(edited);
@@ -138,7 +230,10 @@ describe('tool.run with Toolgate', () => {
   it('escalate is waited on like require_approval, and transform runs the tool with the rewritten arguments', async () => {
     const escalated = { ...needsApproval, decision: 'escalate' as const };
     const rewritten = { payment_id: 'pay_1', amount_cents: 100, reason: 'duplicate' };
-    const client = fakeClient({ pre: [escalated, answer({ decision: 'transform', arguments: rewritten })], approval: approval('approved', { approval_token: 'tga_ok' }) });
+    const client = fakeClient({
+      pre: [escalated, answer({ decision: 'transform', arguments: rewritten })],
+      approval: approval('approved', { approval_token: 'tga_ok' }),
+    });
     const { tool, execute } = refundTool();
     const result = await tool.run({ payment_id: 'pay_1', amount_cents: 500 }, { toolgate: client, waitForApproval: true });
     expect(result.isError).toBe(false);
@@ -170,7 +265,9 @@ describe('tool.run with Toolgate', () => {
     const { tool, execute } = refundTool();
     const result = failure(await tool.run({ payment_id: 'pay_1', amount_cents: 500 }, { toolgate: client }));
     expect(result.stage).toBe('toolgate');
-    expect(result.content).toBe('Toolgate could not check this call to payments.refund (unavailable: database down); the tool did not run. Try again later.');
+    expect(result.content).toBe(
+      'Toolgate could not check this call to payments.refund (unavailable: database down); the tool did not run. Try again later.',
+    );
     expect(result.error).toBeInstanceOf(ToolgateError);
     expect(execute).not.toHaveBeenCalled();
   });
@@ -184,18 +281,27 @@ describe('tool.run with Toolgate', () => {
   });
 
   it('withholds a result the server refuses after the call, saying the tool ran', async () => {
-    const client = fakeClient({ pre: [answer()], post: [refusal('AXAG_POSTCONDITION_FAILED', 'The call to payments.refund was refused with 1 problem. (1) AXAG_POSTCONDITION_FAILED ...')] });
+    const client = fakeClient({
+      pre: [answer()],
+      post: [
+        refusal('AXAG_POSTCONDITION_FAILED', 'The call to payments.refund was refused with 1 problem. (1) AXAG_POSTCONDITION_FAILED ...'),
+      ],
+    });
     const { tool } = refundTool();
     const result = failure(await tool.run({ payment_id: 'pay_1', amount_cents: 500 }, { toolgate: client }));
     expect(result.stage).toBe('post');
-    expect(result.content).toMatch(/^refund_payment ran \(so its side effects may have happened\), but Toolgate refused its result, so it is not shown\. The call to payments\.refund was refused/);
+    expect(result.content).toMatch(
+      /^refund_payment ran \(so its side effects may have happened\), but Toolgate refused its result, so it is not shown\. The call to payments\.refund was refused/,
+    );
   });
 
   it('reports a thrown error and a broken result to validate/post', async () => {
     const client = fakeClient({ pre: [answer(), answer()], post: [answer(), answer()] });
-    const throwing = refundTool(vi.fn(async () => {
-      throw Object.assign(new Error('PSP timed out'), { code: 'PSP_TIMEOUT' });
-    }));
+    const throwing = refundTool(
+      vi.fn(async () => {
+        throw Object.assign(new Error('PSP timed out'), { code: 'PSP_TIMEOUT' });
+      }),
+    );
     const thrown = failure(await throwing.tool.run({ payment_id: 'pay_1', amount_cents: 500 }, { toolgate: client }));
     expect(thrown.stage).toBe('execute');
     expect(client.validatePost.mock.calls[0]?.[0]).toMatchObject({ error: { code: 'PSP_TIMEOUT', message: 'PSP timed out' } });

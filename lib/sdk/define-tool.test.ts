@@ -34,7 +34,10 @@ describe('defineTool: local validation', () => {
     execute.mockClear();
     const result = await seedTool.run({ email: 'ada@example.com', name: 'Ada', age: 36 });
     expect(result).toMatchObject({ isError: false, content: { id: '5b7f3c1e-8d2a-4f6b-9c0d-1e2f3a4b5c6d', created: true } });
-    expect(execute).toHaveBeenCalledWith({ email: 'ada@example.com', name: 'Ada', age: 36 }, expect.objectContaining({ callId: expect.any(String) }));
+    expect(execute).toHaveBeenCalledWith(
+      { email: 'ada@example.com', name: 'Ada', age: 36 },
+      expect.objectContaining({ callId: expect.any(String) }),
+    );
   });
 
   it('returns invalid input to the model as an actionable error, without running execute', async () => {
@@ -96,7 +99,9 @@ describe('defineTool: local validation', () => {
       output: z.object({}),
       execute: () => ({}),
     });
-    const result = failure(await tool.run({ rec: { A1: 1 }, shape: { k: 'c' }, one: { a: 'q', b: 'r' }, slug: 'y', list: ['a'], code: 'ab' }));
+    const result = failure(
+      await tool.run({ rec: { A1: 1 }, shape: { k: 'c' }, one: { a: 'q', b: 'r' }, slug: 'y', list: ['a'], code: 'ab' }),
+    );
     expect(result.issues.map((i) => `${i.code} ${i.path}: ${i.message}`)).toEqual([
       'AXAG_CONSTRAINT_VIOLATION $.rec.A1: rec has a key that is not allowed: "A1" must match the pattern "^[a-z]+$", got "A1"',
       'AXAG_INVALID_ENUM $.shape.k: shape.k must be one of "a", "b"; got "c"',
@@ -105,7 +110,10 @@ describe('defineTool: local validation', () => {
       'AXAG_INVALID_LENGTH $.list: list must have at least 2 items',
       'AXAG_INVALID_LENGTH $.code: code must have exactly 3 characters',
     ]);
-    expect(result.issues[3]?.details).toMatchObject({ constraint: { keyword: 'pattern', format: 'starts_with' }, suggestion: 'Send a string starting with "x-".' });
+    expect(result.issues[3]?.details).toMatchObject({
+      constraint: { keyword: 'pattern', format: 'starts_with' },
+      suggestion: 'Send a string starting with "x-".',
+    });
   });
 
   it('reports the same codes at the same paths as the server does for the generated contract', async () => {
@@ -184,7 +192,7 @@ describe('defineTool: local validation', () => {
 });
 
 describe('defineTool: definition for the model', () => {
-  it('keeps the seed\'s descriptions and defaults; the only extra key Zod 4 adds is stripped', () => {
+  it("keeps the seed's descriptions and defaults; the only extra key Zod 4 adds is stripped", () => {
     const search = defineTool({
       name: 'search',
       description: 'Search',
@@ -220,7 +228,7 @@ describe('defineTool: definition for the model', () => {
 });
 
 describe('defineTool: contracts', () => {
-  it('builds a contract document the repo\'s contract schema and compiler accept', () => {
+  it("builds a contract document the repo's contract schema and compiler accept", () => {
     const document = seedTool.toContract({ version: '1.2.0', description: 'Creates a user account.' });
     expect(ToolContractSchema.safeParse(document).success).toBe(true);
     expect(compileContract(document).ok).toBe(true);
@@ -229,7 +237,14 @@ describe('defineTool: contracts', () => {
       version: '1.2.0',
       description: 'Creates a user account.',
       owner: 'team-identity',
-      annotations: { kind: 'mutation', side_effect_level: 'write', idempotent: false, confirmation_required: false, approval_required: false, approver_roles: [] },
+      annotations: {
+        kind: 'mutation',
+        side_effect_level: 'write',
+        idempotent: false,
+        confirmation_required: false,
+        approval_required: false,
+        approver_roles: [],
+      },
       output: { type: 'object', required: ['id', 'created'] },
     });
     expect(document.input).not.toHaveProperty('$schema');
@@ -250,8 +265,17 @@ describe('defineTool: contracts', () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(ContractDocumentError);
-    expect((error as ContractDocumentError).problems.map((p) => p.path)).toEqual(['id', 'version', 'owner', 'annotations.kind', 'annotations.side_effect_level', 'annotations.idempotent']);
-    expect(() => bare.toContract({ id: 'Users', version: 'v1', owner: 'x', kind: 'query', side_effect_level: 'none', idempotent: true })).toThrow(/"Users" is not a contract id[\s\S]*"v1" is not a semantic version/);
+    expect((error as ContractDocumentError).problems.map((p) => p.path)).toEqual([
+      'id',
+      'version',
+      'owner',
+      'annotations.kind',
+      'annotations.side_effect_level',
+      'annotations.idempotent',
+    ]);
+    expect(() =>
+      bare.toContract({ id: 'Users', version: 'v1', owner: 'x', kind: 'query', side_effect_level: 'none', idempotent: true }),
+    ).toThrow(/"Users" is not a contract id[\s\S]*"v1" is not a semantic version/);
   });
 
   it('uses a dotted name as the contract id', () => {
@@ -261,9 +285,13 @@ describe('defineTool: contracts', () => {
   });
 
   it('refuses non-object inputs and delegation without a contract id at definition time', () => {
-    expect(() => defineTool({ name: 'x', description: 'x', input: z.string() as never, output: z.object({}), execute: () => ({}) })).toThrow(/must be z\.object/);
+    expect(() =>
+      defineTool({ name: 'x', description: 'x', input: z.string() as never, output: z.object({}), execute: () => ({}) }),
+    ).toThrow(/must be z\.object/);
     const client = {} as never;
-    expect(() => defineTool({ name: 'x', description: 'x', input: z.object({}), output: z.object({}), execute: () => ({}), toolgate: client })).toThrow(/needs a contract id/);
+    expect(() =>
+      defineTool({ name: 'x', description: 'x', input: z.object({}), output: z.object({}), execute: () => ({}), toolgate: client }),
+    ).toThrow(/needs a contract id/);
   });
 
   it('is recognised by isTool, including across module copies', () => {

@@ -128,7 +128,9 @@ function errorText(error: unknown): string {
 }
 
 function outputMismatchMessage(name: string, issues: ValidationIssue[]): string {
-  const listed = issues.slice(0, 8).map((issue, index) => `(${index + 1}) ${issue.code}${issue.path === '$' ? '' : ` at ${issue.path}`}: ${clip(issue.message, 200)}.`);
+  const listed = issues
+    .slice(0, 8)
+    .map((issue, index) => `(${index + 1}) ${issue.code}${issue.path === '$' ? '' : ` at ${issue.path}`}: ${clip(issue.message, 200)}.`);
   const more = issues.length > 8 ? ` …and ${issues.length - 8} more.` : '';
   const tail = ' Do not assume the action succeeded or failed; tell the user the tool returned an unexpected result.';
   const text = `${name} ran, but its result does not match its declared output schema, so it is not shown. ${listed.join(' ')}${more}`;
@@ -202,17 +204,32 @@ export function defineTool<I extends ObjectSchema, O extends z.ZodType>(config: 
     return { isError: false, content: checked.value, callId };
   }
 
-  async function runDelegated(client: ToolgateClient, args: Record<string, unknown>, callId: string, options: RunOptions): Promise<ToolResult<Output>> {
+  async function runDelegated(
+    client: ToolgateClient,
+    args: Record<string, unknown>,
+    callId: string,
+    options: RunOptions,
+  ): Promise<ToolResult<Output>> {
     const { signal } = options;
     if (!contractId) {
-      return fail(callId, 'toolgate', `${name} cannot be checked by Toolgate because it has no contract id; it did not run. Tell the user the tool is misconfigured.`);
+      return fail(
+        callId,
+        'toolgate',
+        `${name} cannot be checked by Toolgate because it has no contract id; it did not run. Tell the user the tool is misconfigured.`,
+      );
     }
     // No version unless the caller pins one: the server then checks the published version,
     // which is the one its approvers and policies are looking at.
     const base = { tool: contractId, version: options.version, call_id: callId, arguments: args, context: options.context };
     const tokens = { confirmation_token: options.confirmationToken, idempotency_key: options.idempotencyKey };
     const unreachable = (error: unknown, extra: Extra = {}) =>
-      fail(callId, 'toolgate', `Toolgate could not check this call to ${contractId} (${toolgateText(error)}); the tool did not run. Try again later.`, [], { ...extra, arguments: args, error });
+      fail(
+        callId,
+        'toolgate',
+        `Toolgate could not check this call to ${contractId} (${toolgateText(error)}); the tool did not run. Try again later.`,
+        [],
+        { ...extra, arguments: args, error },
+      );
 
     let pre: ValidationResponse;
     try {
@@ -229,7 +246,13 @@ export function defineTool<I extends ObjectSchema, O extends z.ZodType>(config: 
       const pollUrl = `${client.baseUrl}${ref.poll_url}`;
       if (!options.waitForApproval) {
         const refusal = pre.llm_message ?? `The call to ${contractId} needs an approval.`;
-        return fail(callId, 'approval', `${refusal} Approval ${ref.id} is pending (status: ${pollUrl}); the call did not run and will run once approved.`, pre.errors, { pre, approval: ref, arguments: args });
+        return fail(
+          callId,
+          'approval',
+          `${refusal} Approval ${ref.id} is pending (status: ${pollUrl}); the call did not run and will run once approved.`,
+          pre.errors,
+          { pre, approval: ref, arguments: args },
+        );
       }
       const timeoutMs = typeof options.waitForApproval === 'object' ? options.waitForApproval.timeoutMs : undefined;
       let approval;
@@ -269,12 +292,23 @@ export function defineTool<I extends ObjectSchema, O extends z.ZodType>(config: 
     const post = async (outcome: { result: unknown } | { error: unknown }, sideEffects: { id: string }[]) => {
       try {
         const response = await client.validatePost(
-          { ...base, arguments: callArgs, version: pre.version ?? base.version, ...outcome, side_effects: sideEffects.length > 0 ? sideEffects : undefined } as Parameters<ToolgateClient['validatePost']>[0],
+          {
+            ...base,
+            arguments: callArgs,
+            version: pre.version ?? base.version,
+            ...outcome,
+            side_effects: sideEffects.length > 0 ? sideEffects : undefined,
+          } as Parameters<ToolgateClient['validatePost']>[0],
           { signal },
         );
         return { response };
       } catch (error) {
-        return { error: error instanceof ToolgateError ? error : new ToolgateError({ status: 0, code: 'network_error', message: errorText(error), cause: error }) };
+        return {
+          error:
+            error instanceof ToolgateError
+              ? error
+              : new ToolgateError({ status: 0, code: 'network_error', message: errorText(error), cause: error }),
+        };
       }
     };
 
@@ -287,13 +321,18 @@ export function defineTool<I extends ObjectSchema, O extends z.ZodType>(config: 
     if (!checked.ok) {
       // Recorded too: a tool that breaks its own output schema is exactly what evidence is for.
       const reported = await post({ result: ran.value }, ran.sideEffects);
-      return fail(callId, 'output', outputMismatchMessage(name, checked.issues), checked.issues, { pre, post: reported.response, arguments: callArgs });
+      return fail(callId, 'output', outputMismatchMessage(name, checked.issues), checked.issues, {
+        pre,
+        post: reported.response,
+        arguments: callArgs,
+      });
     }
     const reported = await post({ result: checked.value }, ran.sideEffects);
     if (reported.error) return { isError: false, content: checked.value, callId, pre, postError: reported.error };
     const postResponse = reported.response;
     if (!postResponse.valid) {
-      const content = `${name} ran (so its side effects may have happened), but Toolgate refused its result, so it is not shown. ${postResponse.llm_message ?? ''}`.trim();
+      const content =
+        `${name} ran (so its side effects may have happened), but Toolgate refused its result, so it is not shown. ${postResponse.llm_message ?? ''}`.trim();
       return fail(callId, 'post', content, postResponse.errors, { pre, post: postResponse, arguments: callArgs });
     }
     return { isError: false, content: checked.value, callId, pre, post: postResponse };

@@ -246,7 +246,8 @@ export const ERROR_CODES = {
     type: 'parameter_error',
     envelope_type: 'number_unrepresentable',
     severity: 'error',
-    description: 'A number in the arguments, context, result or error cannot be held exactly by a double (beyond ±1.8e308, an integer beyond ±(2^53−1), or non-zero but reading as 0); nothing else was checked. The path is rooted at the request body ($.arguments.id).',
+    description:
+      'A number in the arguments, context, result or error cannot be held exactly by a double (beyond ±1.8e308, an integer beyond ±(2^53−1), or non-zero but reading as 0); nothing else was checked. The path is rooted at the request body ($.arguments.id).',
     suggestion: 'Send the value as a string (e.g. "9007199254740993"), and declare it as a string in the contract.',
   },
   AXAG_ESCALATION_REQUIRED: {

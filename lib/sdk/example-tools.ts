@@ -10,7 +10,7 @@ export const createUser = defineTool({
   name: 'create_user',
   description: 'Create a new user',
   input: z.object({
-    email: z.email().describe('The new user\'s e-mail address'),
+    email: z.email().describe("The new user's e-mail address"),
     name: z.string().min(1),
     age: z.number().int().min(0).max(150),
   }),

@@ -26,9 +26,20 @@ function recordingClient(fail: (document: Record<string, unknown>) => Error | un
   };
 }
 
-const incomplete = defineTool({ name: 'notes_add', description: 'Add a note', input: z.object({ text: z.string() }), output: z.object({}), execute: () => ({}), contract: { id: 'notes.add' } });
+const incomplete = defineTool({
+  name: 'notes_add',
+  description: 'Add a note',
+  input: z.object({ text: z.string() }),
+  output: z.object({}),
+  execute: () => ({}),
+  contract: { id: 'notes.add' },
+});
 const ownerless = defineTool({
-  name: 'notes_list', description: 'List notes', input: z.object({}), output: z.object({}), execute: () => ({}),
+  name: 'notes_list',
+  description: 'List notes',
+  input: z.object({}),
+  output: z.object({}),
+  execute: () => ({}),
   contract: { id: 'notes.list', kind: 'query', side_effect_level: 'read_only', idempotent: true, version: '0.3.0' },
 });
 
@@ -38,11 +49,18 @@ describe('parseImportToolsArgs', () => {
       ok: true,
       args: { url: 'http://h:3000', key: 'tg_1', version: '2.0.0', owner: undefined, modules: ['a.ts', 'b.ts'] },
     });
-    expect(parseImportToolsArgs(['a.ts'], { TOOLGATE_URL: 'http://env', TOOLGATE_API_KEY: 'tg_env' })).toMatchObject({ ok: true, args: { url: 'http://env', key: 'tg_env' } });
+    expect(parseImportToolsArgs(['a.ts'], { TOOLGATE_URL: 'http://env', TOOLGATE_API_KEY: 'tg_env' })).toMatchObject({
+      ok: true,
+      args: { url: 'http://env', key: 'tg_env' },
+    });
   });
 
   it('explains what is missing or wrong', () => {
-    expect(parseImportToolsArgs([])).toMatchObject({ ok: false, help: false, message: expect.stringMatching(/^Missing --url, --key, at least one module\./) });
+    expect(parseImportToolsArgs([])).toMatchObject({
+      ok: false,
+      help: false,
+      message: expect.stringMatching(/^Missing --url, --key, at least one module\./),
+    });
     expect(parseImportToolsArgs(['--nope', 'x'])).toMatchObject({ ok: false, message: expect.stringMatching(/^Unknown option --nope/) });
     expect(parseImportToolsArgs(['--url'])).toMatchObject({ ok: false, message: expect.stringMatching(/^--url needs a value/) });
     expect(parseImportToolsArgs(['--help'])).toMatchObject({ ok: false, help: true });
@@ -66,20 +84,38 @@ describe('importTools', () => {
     expect(saved[0]).toMatchObject({ owner: 'team-identity', annotations: { kind: 'mutation' }, input: { type: 'object' } });
   });
 
-  it('--version overrides, a tool\'s own version is kept otherwise, --owner fills gaps', async () => {
+  it("--version overrides, a tool's own version is kept otherwise, --owner fills gaps", async () => {
     const { client, saved } = recordingClient();
     await importTools({ client, modules: ['m.ts'], load: async () => ({ ownerless }), owner: 'team-notes' });
     expect(saved[0]).toMatchObject({ version: '0.3.0', owner: 'team-notes' });
-    await importTools({ client, modules: ['m.ts'], load: async () => ({ ownerless, createUser: exampleTools.createUser }), owner: 'team-notes', version: '4.0.0' });
-    expect(saved.slice(1).map((d) => [d.id, d.version, d.owner])).toEqual([['notes.list', '4.0.0', 'team-notes'], ['users.create', '4.0.0', 'team-identity']]);
+    await importTools({
+      client,
+      modules: ['m.ts'],
+      load: async () => ({ ownerless, createUser: exampleTools.createUser }),
+      owner: 'team-notes',
+      version: '4.0.0',
+    });
+    expect(saved.slice(1).map((d) => [d.id, d.version, d.owner])).toEqual([
+      ['notes.list', '4.0.0', 'team-notes'],
+      ['users.create', '4.0.0', 'team-identity'],
+    ]);
   });
 
   it('reports local problems, server errors, empty and broken modules, and duplicate ids as failures', async () => {
     const { client } = recordingClient((doc) =>
       doc.id === 'docs.search'
-        ? new ToolgateError({ status: 409, code: 'conflict', message: 'docs.search@1.0.0 is already published and cannot change; save it as a new version.' })
+        ? new ToolgateError({
+            status: 409,
+            code: 'conflict',
+            message: 'docs.search@1.0.0 is already published and cannot change; save it as a new version.',
+          })
         : doc.id === 'users.create' && doc.owner === 'nobody'
-          ? new ToolgateError({ status: 422, code: 'contract_invalid', message: 'The contract document is invalid', details: { problems: [{ path: 'owner', message: 'bad' }] } })
+          ? new ToolgateError({
+              status: 422,
+              code: 'contract_invalid',
+              message: 'The contract document is invalid',
+              details: { problems: [{ path: 'owner', message: 'bad' }] },
+            })
           : undefined,
     );
     const modules: Record<string, Record<string, unknown>> = {
@@ -98,7 +134,9 @@ describe('importTools', () => {
     });
     expect(result.ok).toBe(false);
     const texts = result.lines.map((l) => l.text);
-    expect(texts[0]).toMatch(/^failed {2}notes\.add \(a\.ts#incomplete\): Tool "notes\.add" cannot become a contract: - owner: missing.* - annotations\.kind: missing/);
+    expect(texts[0]).toMatch(
+      /^failed {2}notes\.add \(a\.ts#incomplete\): Tool "notes\.add" cannot become a contract: - owner: missing.* - annotations\.kind: missing/,
+    );
     expect(texts.slice(1)).toEqual([
       'failed  docs.search@1.0.0 (a.ts#searchDocs): 409 conflict: docs.search@1.0.0 is already published and cannot change; save it as a new version.',
       'saved   users.create@1.0.0 as a new draft (a.ts#createUser)',
@@ -108,10 +146,20 @@ describe('importTools', () => {
     ]);
   });
 
-  it('prints the server\'s contract problems', async () => {
-    const { client } = recordingClient(() => new ToolgateError({ status: 422, code: 'contract_invalid', message: 'The contract document is invalid: owner: Too small', details: { problems: [{ path: 'owner', message: 'Too small' }] } }));
+  it("prints the server's contract problems", async () => {
+    const { client } = recordingClient(
+      () =>
+        new ToolgateError({
+          status: 422,
+          code: 'contract_invalid',
+          message: 'The contract document is invalid: owner: Too small',
+          details: { problems: [{ path: 'owner', message: 'Too small' }] },
+        }),
+    );
     const result = await importTools({ client, modules: ['m.ts'], load: async () => ({ createUser: exampleTools.createUser }) });
-    expect(result.lines[0]?.text).toBe('failed  users.create@1.0.0 (m.ts#createUser): 422 contract_invalid: The contract document is invalid: owner: Too small [owner: Too small]');
+    expect(result.lines[0]?.text).toBe(
+      'failed  users.create@1.0.0 (m.ts#createUser): 422 contract_invalid: The contract document is invalid: owner: Too small [owner: Too small]',
+    );
   });
 });
 
@@ -121,9 +169,25 @@ describe('runImportTools', () => {
     const print = (line: string) => printed.push(line);
     expect(await runImportTools({ argv: [], load: async () => ({}), print })).toBe(2);
     expect(await runImportTools({ argv: ['--help'], load: async () => ({}), print })).toBe(0);
-    const down = async () => new Response(JSON.stringify({ error: { code: 'unauthorized', message: 'The API key is missing, malformed, unknown or revoked.' }, request_id: 'r' }), { status: 401 });
-    expect(await runImportTools({ argv: ['--url', 'http://tg', '--key', 'k', 'm.ts'], load: async () => ({ createUser: exampleTools.createUser }), fetch: down, print })).toBe(1);
-    expect(printed.at(-2)).toBe('failed  users.create@1.0.0 (m.ts#createUser): 401 unauthorized: The API key is missing, malformed, unknown or revoked.');
+    const down = async () =>
+      new Response(
+        JSON.stringify({
+          error: { code: 'unauthorized', message: 'The API key is missing, malformed, unknown or revoked.' },
+          request_id: 'r',
+        }),
+        { status: 401 },
+      );
+    expect(
+      await runImportTools({
+        argv: ['--url', 'http://tg', '--key', 'k', 'm.ts'],
+        load: async () => ({ createUser: exampleTools.createUser }),
+        fetch: down,
+        print,
+      }),
+    ).toBe(1);
+    expect(printed.at(-2)).toBe(
+      'failed  users.create@1.0.0 (m.ts#createUser): 401 unauthorized: The API key is missing, malformed, unknown or revoked.',
+    );
     expect(printed.at(-1)).toBe('1 of 1 failed.');
   });
 });
@@ -145,7 +209,22 @@ describe('npm run import-tools (the script, end to end against a stand-in server
     const { port } = server.address() as AddressInfo;
     try {
       const root = path.resolve(import.meta.dirname, '../..');
-      const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/import-tools.ts', '--url', `http://127.0.0.1:${port}`, '--key', 'tg_script', '--version', '1.1.0', 'lib/sdk/example-tools.ts'], { cwd: root });
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'scripts/import-tools.ts',
+          '--url',
+          `http://127.0.0.1:${port}`,
+          '--key',
+          'tg_script',
+          '--version',
+          '1.1.0',
+          'lib/sdk/example-tools.ts',
+        ],
+        { cwd: root },
+      );
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -158,7 +237,10 @@ describe('npm run import-tools (the script, end to end against a stand-in server
         '2 saved as drafts.',
       ]);
       expect(code).toBe(0);
-      expect(received.map((r) => [r.auth, r.body.id])).toEqual([['Bearer tg_script', 'users.create'], ['Bearer tg_script', 'docs.search']]);
+      expect(received.map((r) => [r.auth, r.body.id])).toEqual([
+        ['Bearer tg_script', 'users.create'],
+        ['Bearer tg_script', 'docs.search'],
+      ]);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

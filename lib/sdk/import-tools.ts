@@ -41,9 +41,11 @@ export function parseImportToolsArgs(argv: readonly string[], env: Record<string
     }
     const [rawName, inline] = arg.slice(2).split(/=(.*)/s, 2);
     const name = rawName as Flag;
-    if (!(FLAGS as readonly string[]).includes(name)) return { ok: false, help: false, message: `Unknown option ${arg}.\n\n${IMPORT_TOOLS_USAGE}` };
+    if (!(FLAGS as readonly string[]).includes(name))
+      return { ok: false, help: false, message: `Unknown option ${arg}.\n\n${IMPORT_TOOLS_USAGE}` };
     const value = inline ?? argv[(i += 1)];
-    if (value === undefined || value === '') return { ok: false, help: false, message: `--${name} needs a value.\n\n${IMPORT_TOOLS_USAGE}` };
+    if (value === undefined || value === '')
+      return { ok: false, help: false, message: `--${name} needs a value.\n\n${IMPORT_TOOLS_USAGE}` };
     values[name] = value;
   }
   const url = values.url ?? env.TOOLGATE_URL;
@@ -146,12 +148,22 @@ async function importOne(
   const label = `${document.id}@${document.version}`;
   const earlier = savedIds.get(document.id);
   if (earlier) {
-    return { ok: false, tool: document.id, version: document.version, text: `failed  ${label} (${where}): ${earlier} already defines ${document.id}` };
+    return {
+      ok: false,
+      tool: document.id,
+      version: document.version,
+      text: `failed  ${label} (${where}): ${earlier} already defines ${document.id}`,
+    };
   }
   savedIds.set(document.id, where);
   try {
     const saved = await options.client.saveContractDraft(document);
-    return { ok: true, tool: saved.tool, version: saved.version, text: `saved   ${saved.tool}@${saved.version} as a ${saved.created ? 'new' : 'replaced'} draft (${where})` };
+    return {
+      ok: true,
+      tool: saved.tool,
+      version: saved.version,
+      text: `saved   ${saved.tool}@${saved.version} as a ${saved.created ? 'new' : 'replaced'} draft (${where})`,
+    };
   } catch (error) {
     return { ok: false, tool: document.id, version: document.version, text: `failed  ${label} (${where}): ${describeFailure(error)}` };
   }

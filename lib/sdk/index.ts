@@ -5,7 +5,17 @@
  * lib/sdk/testing, may import the server to prove the two agree.
  */
 export { defineTool, isTool, TOOL_BRAND } from './define-tool';
-export type { ExecuteContext, FailureStage, RunOptions, Tool, ToolConfig, ToolDefinition, ToolFailure, ToolResult, ToolSuccess } from './define-tool';
+export type {
+  ExecuteContext,
+  FailureStage,
+  RunOptions,
+  Tool,
+  ToolConfig,
+  ToolDefinition,
+  ToolFailure,
+  ToolResult,
+  ToolSuccess,
+} from './define-tool';
 export { createToolgateClient, LONG_POLL_SECONDS, parseRetryAfter } from './create-toolgate-client';
 export type { FetchLike, RequestOptions, ToolgateClient, ToolgateClientOptions, WaitForApprovalOptions } from './create-toolgate-client';
 export { ToolgateError } from './toolgate-error';

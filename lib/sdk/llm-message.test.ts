@@ -9,7 +9,11 @@ const contract = compileOrThrow(kitchenSinkContract);
 
 describe('llmMessage', () => {
   it('names the tool, each problem with field and fix, and the next step', () => {
-    const { errors, warnings } = checkPreCall({ contract, arguments: { ...validArgs, quantity: 12, colour: 'red' }, context: callerContext });
+    const { errors, warnings } = checkPreCall({
+      contract,
+      arguments: { ...validArgs, quantity: 12, colour: 'red' },
+      context: callerContext,
+    });
     const text = llmMessage({ tool: 'test.kitchen_sink', errors, warnings });
     expect(text).toContain('test.kitchen_sink was refused with 2 problems');
     expect(text).toContain('quantity must be <= 10, got 12');
@@ -20,7 +24,10 @@ describe('llmMessage', () => {
   });
 
   it('gives a safety-specific next step and stays bounded', () => {
-    const confirm = makeIssue('AXAG_CONFIRMATION_MISSING', { intent: 'cart.begin_checkout', message: 'The user has not confirmed this call' });
+    const confirm = makeIssue('AXAG_CONFIRMATION_MISSING', {
+      intent: 'cart.begin_checkout',
+      message: 'The user has not confirmed this call',
+    });
     expect(llmMessage({ tool: 'cart.begin_checkout', errors: [confirm], warnings: [] })).toContain('Ask the user to confirm');
     const many = Array.from({ length: 40 }, (_, i) =>
       makeIssue('AXAG_INVALID_TYPE', { intent: 't.x', message: `field${i} ${'x'.repeat(300)}`, path: `$.field${i}` }),
@@ -89,7 +96,9 @@ describe('primaryErrorEnvelope', () => {
       output: { type: 'object' },
       postconditions: [{ id: 'not_more', expression: 'result.amount <= 10', message: 'refund exceeds the request' }],
     });
-    const errors = checkPostCall({ contract, arguments: {}, context: {}, result: { amount: 11 } }).errors.filter((e) => e.code === 'AXAG_POSTCONDITION_FAILED');
+    const errors = checkPostCall({ contract, arguments: {}, context: {}, result: { amount: 11 } }).errors.filter(
+      (e) => e.code === 'AXAG_POSTCONDITION_FAILED',
+    );
     expect(errors.map((e) => e.type)).toEqual(['postcondition_error']);
     expect(primaryErrorEnvelope('refunds.issue', errors)?.error).toMatchObject({
       type: 'postcondition_failed',
@@ -116,7 +125,9 @@ describe('llmMessage after validate/post', () => {
 
   it('speaks of a missing effect or an unknown contract in their own terms', () => {
     const missing = makeIssue('AXAG_SIDE_EFFECT_MISSING', { intent: 't.x', message: 'Required side effect "sent" was not reported' });
-    expect(llmMessage({ tool: 't.x', errors: [missing], warnings: [], phase: 'post' })).toContain('Do not call t.x again to make up for it');
+    expect(llmMessage({ tool: 't.x', errors: [missing], warnings: [], phase: 'post' })).toContain(
+      'Do not call t.x again to make up for it',
+    );
     const unknown = makeIssue('AXAG_UNKNOWN_TOOL', { intent: 't.x', message: 'no contract', path: '$.tool' });
     expect(llmMessage({ tool: 't.x', errors: [unknown], warnings: [], phase: 'post' })).toContain('tell the user it is unverified');
     expect(llmMessage({ tool: 't.x', errors: [], warnings: [], phase: 'post' })).toBe('The result of t.x passed validation.');

@@ -36,7 +36,7 @@ function nextStep(tool: string, errors: ValidationIssue[], phase: 'pre' | 'post'
   if (phase === 'post') return nextStepAfterRun(tool, codes);
   if (codes.has('AXAG_APPROVAL_DENIED')) return 'Do not retry; tell the user the call was denied.';
   if (codes.has('AXAG_TENANT_BOUNDARY') || codes.has('AXAG_SCOPE_VIOLATION') || codes.has('AXAG_ROLE_INSUFFICIENT')) {
-    return 'Do not retry with other identities or tenants; only act within the caller\'s own scope.';
+    return "Do not retry with other identities or tenants; only act within the caller's own scope.";
   }
   if (codes.has('AXAG_CONFIRMATION_MISSING') || codes.has('AXAG_CONFIRMATION_INVALID')) {
     return `Ask the user to confirm, then call ${tool} again with the confirmation token.`;
@@ -85,7 +85,12 @@ export function llmMessage({ tool, errors, warnings, phase = 'pre' }: LlmMessage
     if (errors.length > MAX_LISTED) parts.push(`…and ${errors.length - MAX_LISTED} more.`);
   }
   if (warnings.length > 0) {
-    parts.push(`Warnings: ${warnings.slice(0, 3).map((w) => `${w.code}: ${clip(w.message, 150)}`).join('; ')}.`);
+    parts.push(
+      `Warnings: ${warnings
+        .slice(0, 3)
+        .map((w) => `${w.code}: ${clip(w.message, 150)}`)
+        .join('; ')}.`,
+    );
   }
   if (errors.length > 0) parts.push(nextStep(tool, errors, phase));
   const text = parts.join(' ');

@@ -52,8 +52,21 @@ const refund = defineTool({
     side_effect_level: 'external',
     idempotent: false,
     scope: { tenant: 'tenant_id' },
-    preconditions: [{ id: 'small_refund', expression: 'args.amount_cents <= 10000', message: 'refunds above 100.00 need a human', suggestion: 'Refund at most 10000 cents, or hand over to a human.' }],
-    postconditions: [{ id: 'not_more_than_asked', expression: 'result.amount_cents <= args.amount_cents', message: 'the refund must not exceed the requested amount' }],
+    preconditions: [
+      {
+        id: 'small_refund',
+        expression: 'args.amount_cents <= 10000',
+        message: 'refunds above 100.00 need a human',
+        suggestion: 'Refund at most 10000 cents, or hand over to a human.',
+      },
+    ],
+    postconditions: [
+      {
+        id: 'not_more_than_asked',
+        expression: 'result.amount_cents <= args.amount_cents',
+        message: 'the refund must not exceed the requested amount',
+      },
+    ],
     side_effects: [{ id: 'money_moved', description: 'Money goes back to the card.', required: true }],
   },
   execute: refundExecute,
@@ -65,7 +78,15 @@ const payout = defineTool({
   description: 'Pays a partner.',
   input: z.object({ partner: z.string(), amount_cents: z.number().int().min(1) }),
   output: z.object({ payout_id: z.string() }),
-  contract: { id: 'sdk.payout', owner: 'team-payments', kind: 'mutation', side_effect_level: 'external', idempotent: false, approval_required: true, approver_roles: ['approver'] },
+  contract: {
+    id: 'sdk.payout',
+    owner: 'team-payments',
+    kind: 'mutation',
+    side_effect_level: 'external',
+    idempotent: false,
+    approval_required: true,
+    approver_roles: ['approver'],
+  },
   execute: payoutExecute,
 });
 
@@ -75,7 +96,14 @@ const deleteAccount = defineTool({
   description: 'Deletes an account.',
   input: z.object({ account_id: z.string() }),
   output: z.object({ deleted: z.boolean() }),
-  contract: { id: 'sdk.delete_account', owner: 'team-identity', kind: 'mutation', side_effect_level: 'destructive', idempotent: true, confirmation_required: true },
+  contract: {
+    id: 'sdk.delete_account',
+    owner: 'team-identity',
+    kind: 'mutation',
+    side_effect_level: 'destructive',
+    idempotent: true,
+    confirmation_required: true,
+  },
   execute: deleteExecute,
 });
 
@@ -92,20 +120,39 @@ describe('import-tools through the API', () => {
   it('refuses a key without the author scope, per tool', async () => {
     const result = await importTools({ client: agent, modules: ['tools.ts'], load: async () => ({ refund }) });
     expect(result.ok).toBe(false);
-    expect(result.lines.map((l) => l.text)).toEqual(['failed  sdk.refund@1.0.0 (tools.ts#refund): 403 forbidden: This API key lacks the "author" scope.']);
+    expect(result.lines.map((l) => l.text)).toEqual([
+      'failed  sdk.refund@1.0.0 (tools.ts#refund): 403 forbidden: This API key lacks the "author" scope.',
+    ]);
   });
 
   it('saves each defineTool as a draft, which then publishes', async () => {
-    const result = await importTools({ client: clientFor(t.adminKey), modules: ['tools.ts'], load: async () => ({ refund, payout, deleteAccount }) });
+    const result = await importTools({
+      client: clientFor(t.adminKey),
+      modules: ['tools.ts'],
+      load: async () => ({ refund, payout, deleteAccount }),
+    });
     expect(result.lines.map((l) => l.text)).toEqual([
       'saved   sdk.refund@1.0.0 as a new draft (tools.ts#refund)',
       'saved   sdk.payout@1.0.0 as a new draft (tools.ts#payout)',
       'saved   sdk.delete_account@1.0.0 as a new draft (tools.ts#deleteAccount)',
     ]);
-    const drafts = await db().contractVersion.findMany({ where: { tenantId: t.tenant.id, status: 'draft' }, select: { version: true, document: true } });
-    expect(drafts.map((d) => (JSON.parse(d.document) as { id: string }).id).sort()).toEqual(['sdk.delete_account', 'sdk.payout', 'sdk.refund']);
+    const drafts = await db().contractVersion.findMany({
+      where: { tenantId: t.tenant.id, status: 'draft' },
+      select: { version: true, document: true },
+    });
+    expect(drafts.map((d) => (JSON.parse(d.document) as { id: string }).id).sort()).toEqual([
+      'sdk.delete_account',
+      'sdk.payout',
+      'sdk.refund',
+    ]);
     for (const tool of ['sdk.refund', 'sdk.payout', 'sdk.delete_account']) {
-      await publishDocumentVersion({ tenantId: t.tenant.id, kind: 'contract', id: tool, version: '1.0.0', changeNote: 'imported from lib/sdk' });
+      await publishDocumentVersion({
+        tenantId: t.tenant.id,
+        kind: 'contract',
+        id: tool,
+        version: '1.0.0',
+        changeNote: 'imported from lib/sdk',
+      });
     }
   });
 });
@@ -113,7 +160,10 @@ describe('import-tools through the API', () => {
 describe('tool.run in delegation mode', () => {
   it('allows a valid call, executes it and records pre and post evidence', async () => {
     refundExecute.mockClear();
-    const result = await refund.run({ tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: 500 }, { toolgate: agent, callId: 'sdk-allow', context });
+    const result = await refund.run(
+      { tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: 500 },
+      { toolgate: agent, callId: 'sdk-allow', context },
+    );
     expect(ok(result)).toEqual({ refund_id: 're_abcdefgh12', amount_cents: 500 });
     expect(refundExecute).toHaveBeenCalledOnce();
     if (result.isError) return;
@@ -125,9 +175,12 @@ describe('tool.run in delegation mode', () => {
     expect(post).toMatchObject({ kind: 'post', decision: 'allow', traceId: pre.traceId });
   });
 
-  it('lets the server refuse what Zod accepted, with the server\'s llm_message, without executing', async () => {
+  it("lets the server refuse what Zod accepted, with the server's llm_message, without executing", async () => {
     refundExecute.mockClear();
-    const result = await refund.run({ tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: 50_000 }, { toolgate: agent, callId: 'sdk-deny', context });
+    const result = await refund.run(
+      { tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: 50_000 },
+      { toolgate: agent, callId: 'sdk-deny', context },
+    );
     expect(result.isError).toBe(true);
     if (!result.isError) return;
     expect(result.stage).toBe('pre');
@@ -154,13 +207,21 @@ describe('tool.run in delegation mode', () => {
     const result = await refund.run({ tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: 700 }, { toolgate: agent, context });
     expect(result.isError && result.stage).toBe('post');
     expect(result.isError && result.issues.map((i) => i.code)).toEqual(['AXAG_POSTCONDITION_FAILED']);
-    expect(result.isError && result.content).toMatch(/^refund_payment ran \(so its side effects may have happened\), but Toolgate refused its result/);
+    expect(result.isError && result.content).toMatch(
+      /^refund_payment ran \(so its side effects may have happened\), but Toolgate refused its result/,
+    );
   });
 
   it('waits for an approval, then retries with the single-use token', async () => {
     payoutExecute.mockClear();
-    const running = payout.run({ partner: 'p-1', amount_cents: 12_000 }, { toolgate: agent, callId: 'sdk-approval', context, waitForApproval: { timeoutMs: 20_000 } });
-    const pending = await vi.waitFor(async () => db().approval.findFirstOrThrow({ where: { tenantId: t.tenant.id, callId: 'sdk-approval', status: 'pending' } }), { timeout: 10_000, interval: 20 });
+    const running = payout.run(
+      { partner: 'p-1', amount_cents: 12_000 },
+      { toolgate: agent, callId: 'sdk-approval', context, waitForApproval: { timeoutMs: 20_000 } },
+    );
+    const pending = await vi.waitFor(
+      async () => db().approval.findFirstOrThrow({ where: { tenantId: t.tenant.id, callId: 'sdk-approval', status: 'pending' } }),
+      { timeout: 10_000, interval: 20 },
+    );
     expect(payoutExecute).not.toHaveBeenCalled();
     const decided = await inProcessFetch(`http://toolgate.test/api/v1/approvals/${pending.id}/decision`, {
       method: 'POST',
@@ -175,32 +236,45 @@ describe('tool.run in delegation mode', () => {
     // fell back to its poll interval.
     expect(requested.filter((r) => r.startsWith(`GET /api/v1/approvals/${pending.id}?wait=`)).length).toBeGreaterThan(0);
     const trace = await db().evidence.findMany({ where: { tenantId: t.tenant.id, callId: 'sdk-approval' }, orderBy: { seq: 'asc' } });
-    expect(trace.map((e) => `${e.kind}:${e.decision}`)).toEqual(['pre:require_approval', 'approval_decision:approved', 'pre:allow', 'post:allow']);
+    expect(trace.map((e) => `${e.kind}:${e.decision}`)).toEqual([
+      'pre:require_approval',
+      'approval_decision:approved',
+      'pre:allow',
+      'post:allow',
+    ]);
   });
 
   it('without waiting, says the approval is pending and where to poll it', async () => {
     const result = await payout.run({ partner: 'p-2', amount_cents: 99 }, { toolgate: agent, callId: 'sdk-pending', context });
     expect(result.isError && result.stage).toBe('approval');
     if (!result.isError) return;
-    expect(result.content).toContain(`Approval ${result.approval?.id} is pending (status: http://toolgate.test/api/v1/approvals/${result.approval?.id})`);
+    expect(result.content).toContain(
+      `Approval ${result.approval?.id} is pending (status: http://toolgate.test/api/v1/approvals/${result.approval?.id})`,
+    );
     await expect(agent.getApproval(result.approval!.id)).resolves.toMatchObject({ status: 'pending', tool: 'sdk.payout' });
   });
 
-  it('needs the user\'s confirmation of the exact arguments it reports', async () => {
+  it("needs the user's confirmation of the exact arguments it reports", async () => {
     deleteExecute.mockClear();
     const first = await deleteAccount.run({ account_id: 'acct_1' }, { toolgate: agent, context });
     expect(first.isError && first.issues.map((i) => i.code)).toEqual(['AXAG_CONFIRMATION_MISSING']);
     if (!first.isError) return;
     // The host application shows the call to its user, who confirms it.
     const confirmation = await agent.createConfirmation({ tool: 'sdk.delete_account', arguments: first.arguments!, context });
-    const second = await deleteAccount.run({ account_id: 'acct_1' }, { toolgate: agent, context, confirmationToken: confirmation.confirmation_token });
+    const second = await deleteAccount.run(
+      { account_id: 'acct_1' },
+      { toolgate: agent, context, confirmationToken: confirmation.confirmation_token },
+    );
     expect(ok(second)).toEqual({ deleted: true });
     expect(deleteExecute).toHaveBeenCalledOnce();
   });
 
-  it('surfaces request failures as ToolgateError with the server\'s code', async () => {
+  it("surfaces request failures as ToolgateError with the server's code", async () => {
     const stranger = clientFor('tg_not_a_real_key');
-    await expect(stranger.validatePre({ tool: 'sdk.refund', call_id: 'x', arguments: {} })).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
+    await expect(stranger.validatePre({ tool: 'sdk.refund', call_id: 'x', arguments: {} })).rejects.toMatchObject({
+      status: 401,
+      code: 'unauthorized',
+    });
     await expect(agent.getApproval('apr_missing')).rejects.toMatchObject({ status: 404, code: 'not_found' });
     const result = await refund.run({ tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: 5 }, { toolgate: stranger, context });
     expect(result.isError && result.stage).toBe('toolgate');

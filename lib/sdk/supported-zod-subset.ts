@@ -31,8 +31,19 @@ export class UnsupportedSchemaError extends Error {
  * server's RE2 engine rejects) or were not verified.
  */
 export const SUPPORTED_STRING_FORMATS = [
-  'email', 'uuid', 'guid', 'date', 'datetime', 'time', 'ipv4',
-  'regex', 'starts_with', 'ends_with', 'includes', 'lowercase', 'uppercase',
+  'email',
+  'uuid',
+  'guid',
+  'date',
+  'datetime',
+  'time',
+  'ipv4',
+  'regex',
+  'starts_with',
+  'ends_with',
+  'includes',
+  'lowercase',
+  'uppercase',
 ] as const;
 
 const SUPPORTED_FORMATS: ReadonlySet<string> = new Set(SUPPORTED_STRING_FORMATS);
@@ -84,10 +95,12 @@ export function regexProblem(pattern: RegExp): string | null {
     const char = source[i];
     if (char === '\\') {
       const next = source[i + 1] ?? '';
-      if ('sS'.includes(next)) return `\\${next} matches different whitespace in JavaScript and RE2; list the characters, e.g. [ \\t\\n\\r]`;
+      if ('sS'.includes(next))
+        return `\\${next} matches different whitespace in JavaScript and RE2; list the characters, e.g. [ \\t\\n\\r]`;
       if ('pP'.includes(next)) return `\\${next}{...} Unicode classes are not supported`;
-      if (unitsMatter && 'WD'.includes(next)) return `\\${next} without the u flag can match half of an emoji in JavaScript; add the u flag`;
-      if (/[1-9k]/.test(next)) return 'backreferences cannot run on the server\'s RE2 engine';
+      if (unitsMatter && 'WD'.includes(next))
+        return `\\${next} without the u flag can match half of an emoji in JavaScript; add the u flag`;
+      if (/[1-9k]/.test(next)) return "backreferences cannot run on the server's RE2 engine";
       i += 1;
       continue;
     }
@@ -97,10 +110,11 @@ export function regexProblem(pattern: RegExp): string | null {
     }
     if (char === '[') {
       inClass = true;
-      if (unitsMatter && source[i + 1] === '^') return 'a negated class without the u flag can match half of an emoji in JavaScript; add the u flag';
-    }
-    else if (char === '.') return '"." matches \\r and \\u2028 on the server\'s RE2 engine but not in JavaScript; use an explicit class such as [^\\n\\r] (with the u flag)';
-    else if (char === '(' && /^\(\?<?[=!]/.test(source.slice(i))) return 'lookaround cannot run on the server\'s RE2 engine';
+      if (unitsMatter && source[i + 1] === '^')
+        return 'a negated class without the u flag can match half of an emoji in JavaScript; add the u flag';
+    } else if (char === '.')
+      return '"." matches \\r and \\u2028 on the server\'s RE2 engine but not in JavaScript; use an explicit class such as [^\\n\\r] (with the u flag)';
+    else if (char === '(' && /^\(\?<?[=!]/.test(source.slice(i))) return "lookaround cannot run on the server's RE2 engine";
   }
   return null;
 }
@@ -145,7 +159,9 @@ function checkProblems(schema: z.core.$ZodType, push: (message: string) => void)
   // Format schemas such as z.email() carry their format on the schema itself, not as a check.
   if (def.type === 'string' && typeof def.format === 'string') {
     if (!SUPPORTED_FORMATS.has(def.format)) {
-      push(`the "${def.format}" string format is not in the supported subset (its server-side check differs from Zod's); use z.string().regex() with an explicit pattern`);
+      push(
+        `the "${def.format}" string format is not in the supported subset (its server-side check differs from Zod's); use z.string().regex() with an explicit pattern`,
+      );
     }
     auditEmailPattern(def, push);
   }
@@ -162,22 +178,30 @@ function checkProblems(schema: z.core.$ZodType, push: (message: string) => void)
         break;
       case 'multiple_of':
         if (!exactMultipleOf(def, c.value)) {
-          push(`multipleOf agrees between Zod (which tolerates rounding error relative to the value's size) and Ajv (exact) only for an integer step on integers within ±${MULTIPLE_OF_LIMIT}; use z.number().int().min(..).max(..) inside those bounds and an integer step (scale decimals, e.g. to cents)`);
+          push(
+            `multipleOf agrees between Zod (which tolerates rounding error relative to the value's size) and Ajv (exact) only for an integer step on integers within ±${MULTIPLE_OF_LIMIT}; use z.number().int().min(..).max(..) inside those bounds and an integer step (scale decimals, e.g. to cents)`,
+          );
         }
         break;
       case 'string_format':
         if (c.format === undefined || !SUPPORTED_FORMATS.has(c.format)) {
-          push(`the "${c.format ?? '?'}" string format is not in the supported subset (its server-side check differs from Zod's); use z.string().regex() with an explicit pattern`);
+          push(
+            `the "${c.format ?? '?'}" string format is not in the supported subset (its server-side check differs from Zod's); use z.string().regex() with an explicit pattern`,
+          );
         } else if (c.format === 'regex' && c.pattern instanceof RegExp) {
           const problem = regexProblem(c.pattern);
           if (problem) push(`pattern /${c.pattern.source}/: ${problem}`);
         }
         break;
       case 'overwrite':
-        push('.trim(), .toLowerCase() and other overwrites change the value before later checks, but the server checks it as sent; normalise in execute() instead');
+        push(
+          '.trim(), .toLowerCase() and other overwrites change the value before later checks, but the server checks it as sent; normalise in execute() instead',
+        );
         break;
       case 'custom':
-        push('refinements (.refine(), .superRefine(), .check()) run only in the agent; state the rule as a contract precondition (CEL) in `contract.preconditions`, or drop it');
+        push(
+          'refinements (.refine(), .superRefine(), .check()) run only in the agent; state the rule as a contract precondition (CEL) in `contract.preconditions`, or drop it',
+        );
         break;
       default:
         push(`the "${c.check}" check is not in the supported subset`);
@@ -224,7 +248,8 @@ export function findUnsupportedConstructs(schema: z.core.$ZodType, root = 'schem
         if (def.rest) visit(def.rest, [...segments, '[...]']);
         return;
       case 'record': {
-        if (def.mode === 'loose') push('z.looseRecord() lets keys that fail the key schema through, which JSON Schema cannot say; use z.record()');
+        if (def.mode === 'loose')
+          push('z.looseRecord() lets keys that fail the key schema through, which JSON Schema cannot say; use z.record()');
         const keyType = (def.keyType as z.core.$ZodTypes)._zod.def.type;
         if (keyType !== 'string' && keyType !== 'enum' && keyType !== 'literal') push('record keys must be strings, enums or literals');
         visit(def.keyType, [...segments, '{key}']);

@@ -88,10 +88,24 @@ function mapIssue(issue: z.core.$ZodIssue, base: Segments, subject: CheckedSubje
       if (issue.input === null && root) {
         const at = propertySchemaAt(root, segments);
         if (at?.isProperty && at.schema._zod.optin === undefined) {
-          return [{ code: 'AXAG_MISSING_PARAM', message: `${label()} is required and must be present and non-null (expected ${expected})`, segments, constraint: { keyword: 'required', type: expected } }];
+          return [
+            {
+              code: 'AXAG_MISSING_PARAM',
+              message: `${label()} is required and must be present and non-null (expected ${expected})`,
+              segments,
+              constraint: { keyword: 'required', type: expected },
+            },
+          ];
         }
       }
-      return [{ code: 'AXAG_INVALID_TYPE', message: `${label()} must be ${expected}, got ${got}`, segments, constraint: { keyword: 'type', type: expected } }];
+      return [
+        {
+          code: 'AXAG_INVALID_TYPE',
+          message: `${label()} must be ${expected}, got ${got}`,
+          segments,
+          constraint: { keyword: 'type', type: expected },
+        },
+      ];
     }
     case 'too_small':
     case 'too_big': {
@@ -101,11 +115,25 @@ function mapIssue(issue: z.core.$ZodIssue, base: Segments, subject: CheckedSubje
         const unit = issue.origin === 'string' ? 'characters' : 'items';
         const bound = issue.exact ? 'exactly' : small ? 'at least' : 'at most';
         const keyword = `${small ? 'min' : 'max'}${issue.origin === 'string' ? 'Length' : 'Items'}`;
-        return [{ code: 'AXAG_INVALID_LENGTH', message: `${label()} must have ${bound} ${String(limit)} ${unit}`, segments, constraint: { keyword, limit } }];
+        return [
+          {
+            code: 'AXAG_INVALID_LENGTH',
+            message: `${label()} must have ${bound} ${String(limit)} ${unit}`,
+            segments,
+            constraint: { keyword, limit },
+          },
+        ];
       }
       const comparison = small ? (issue.inclusive ? '>=' : '>') : issue.inclusive ? '<=' : '<';
       const keyword = small ? (issue.inclusive ? 'minimum' : 'exclusiveMinimum') : issue.inclusive ? 'maximum' : 'exclusiveMaximum';
-      return [{ code: 'AXAG_OUT_OF_RANGE', message: `${label()} must be ${comparison} ${String(limit)}, got ${got}`, segments, constraint: { keyword, limit, comparison } }];
+      return [
+        {
+          code: 'AXAG_OUT_OF_RANGE',
+          message: `${label()} must be ${comparison} ${String(limit)}, got ${got}`,
+          segments,
+          constraint: { keyword, limit, comparison },
+        },
+      ];
     }
     case 'invalid_format': {
       // Zod reports the regex as "/source/flags"; the contract (and the server) has the source.
@@ -126,30 +154,66 @@ function mapIssue(issue: z.core.$ZodIssue, base: Segments, subject: CheckedSubje
       const described = patternLike[issue.format];
       if (described !== undefined) {
         const [rule, suggestion] = described;
-        return [{ code: 'AXAG_PATTERN_MISMATCH', message: `${label()} ${rule}, got ${got}`, segments, suggestion, constraint: { keyword: 'pattern', format: issue.format, ...(pattern ? { pattern } : {}) } }];
+        return [
+          {
+            code: 'AXAG_PATTERN_MISMATCH',
+            message: `${label()} ${rule}, got ${got}`,
+            segments,
+            suggestion,
+            constraint: { keyword: 'pattern', format: issue.format, ...(pattern ? { pattern } : {}) },
+          },
+        ];
       }
       const format = JSON_FORMAT_NAMES[issue.format] ?? issue.format;
-      return [{ code: 'AXAG_INVALID_FORMAT', message: `${label()} must be a valid ${format}, got ${got}`, segments, constraint: { keyword: 'format', format } }];
+      return [
+        {
+          code: 'AXAG_INVALID_FORMAT',
+          message: `${label()} must be a valid ${format}, got ${got}`,
+          segments,
+          constraint: { keyword: 'format', format },
+        },
+      ];
     }
     case 'not_multiple_of':
-      return [{ code: 'AXAG_CONSTRAINT_VIOLATION', message: `${label()} must be a multiple of ${issue.divisor}, got ${got}`, segments, constraint: { keyword: 'multipleOf', multipleOf: issue.divisor } }];
+      return [
+        {
+          code: 'AXAG_CONSTRAINT_VIOLATION',
+          message: `${label()} must be a multiple of ${issue.divisor}, got ${got}`,
+          segments,
+          constraint: { keyword: 'multipleOf', multipleOf: issue.divisor },
+        },
+      ];
     case 'unrecognized_keys':
       return issue.keys.map((key) => {
         const at = [...segments, key];
-        return { code: 'AXAG_UNKNOWN_PARAM', message: `${label(at)} is not a declared parameter`, segments: at, constraint: { keyword: 'additionalProperties' } };
+        return {
+          code: 'AXAG_UNKNOWN_PARAM',
+          message: `${label(at)} is not a declared parameter`,
+          segments: at,
+          constraint: { keyword: 'additionalProperties' },
+        };
       });
     case 'invalid_value': {
       if (issue.values.length === 1) {
-        return [{ code: 'AXAG_CONSTRAINT_VIOLATION', message: `${label()} must equal ${describeValue(issue.values[0])}, got ${got}`, segments, constraint: { keyword: 'const', allowedValue: issue.values[0] } }];
+        return [
+          {
+            code: 'AXAG_CONSTRAINT_VIOLATION',
+            message: `${label()} must equal ${describeValue(issue.values[0])}, got ${got}`,
+            segments,
+            constraint: { keyword: 'const', allowedValue: issue.values[0] },
+          },
+        ];
       }
       const shown = issue.values.slice(0, MAX_ENUM_VALUES);
       const more = issue.values.length > shown.length ? `, … (${issue.values.length - shown.length} more)` : '';
-      return [{
-        code: 'AXAG_INVALID_ENUM',
-        message: `${label()} must be one of ${shown.map(describeValue).join(', ')}${more}; got ${got}`,
-        segments,
-        constraint: { keyword: 'enum', allowed: shown, truncated: issue.values.length > shown.length },
-      }];
+      return [
+        {
+          code: 'AXAG_INVALID_ENUM',
+          message: `${label()} must be one of ${shown.map(describeValue).join(', ')}${more}; got ${got}`,
+          segments,
+          constraint: { keyword: 'enum', allowed: shown, truncated: issue.values.length > shown.length },
+        },
+      ];
     }
     case 'invalid_union':
       return mapUnion(issue, segments, subject);
@@ -157,7 +221,14 @@ function mapIssue(issue: z.core.$ZodIssue, base: Segments, subject: CheckedSubje
     case 'invalid_element': {
       // The inner issues describe the key itself; drop their leading "<label> " subject.
       const inner = issue.issues.flatMap((i) => mapIssue(i, [], subject, undefined)).map((m) => m.message.replace(/^\S+ /, ''));
-      return [{ code: 'AXAG_CONSTRAINT_VIOLATION', message: `${label(base.concat(toSegments(issue.path).slice(0, -1)))} has a key that is not allowed: ${describeValue(issue.input)} ${inner.join('; ')}`, segments, constraint: { keyword: 'propertyNames' } }];
+      return [
+        {
+          code: 'AXAG_CONSTRAINT_VIOLATION',
+          message: `${label(base.concat(toSegments(issue.path).slice(0, -1)))} has a key that is not allowed: ${describeValue(issue.input)} ${inner.join('; ')}`,
+          segments,
+          constraint: { keyword: 'propertyNames' },
+        },
+      ];
     }
     case 'custom':
       return [{ code: 'AXAG_CONSTRAINT_VIOLATION', message: `${label()}: ${issue.message}`, segments, constraint: { keyword: 'custom' } }];
@@ -168,14 +239,28 @@ function mapUnion(issue: z.core.$ZodIssueInvalidUnion, segments: Segments, subje
   const label = fieldLabel(segments, subject);
   const got = describeValue(issue.input);
   if (issue.inclusive === false) {
-    return [{ code: 'AXAG_CONSTRAINT_VIOLATION', message: `${label} must match exactly one allowed shape, but matches ${issue.matches.length}, got ${got}`, segments, constraint: { keyword: 'oneOf' } }];
+    return [
+      {
+        code: 'AXAG_CONSTRAINT_VIOLATION',
+        message: `${label} must match exactly one allowed shape, but matches ${issue.matches.length}, got ${got}`,
+        segments,
+        constraint: { keyword: 'oneOf' },
+      },
+    ];
   }
   if ('note' in issue && issue.discriminator !== undefined && issue.options) {
     // The path already ends at the discriminator; `input` is still the whole object.
     const input = issue.input as Record<string, unknown> | undefined;
     const value = typeof input === 'object' && input !== null ? input[issue.discriminator] : input;
     const allowed = issue.options;
-    return [{ code: 'AXAG_INVALID_ENUM', message: `${label} must be one of ${allowed.map(describeValue).join(', ')}; got ${describeValue(value)}`, segments, constraint: { keyword: 'enum', allowed } }];
+    return [
+      {
+        code: 'AXAG_INVALID_ENUM',
+        message: `${label} must be one of ${allowed.map(describeValue).join(', ')}; got ${describeValue(value)}`,
+        segments,
+        constraint: { keyword: 'enum', allowed },
+      },
+    ];
   }
   // A missing field whose schema is a union still reads "is required", as on the server.
   if (issue.input === undefined) {
@@ -184,14 +269,28 @@ function mapUnion(issue: z.core.$ZodIssueInvalidUnion, segments: Segments, subje
   const firsts = issue.errors.map((branch) => branch[0]);
   if (firsts.length > 0 && firsts.every((first) => first?.code === 'invalid_type' && first.path.length === 0)) {
     const expected = firsts.map((first) => expectedName((first as z.core.$ZodIssueInvalidType).expected));
-    return [{ code: 'AXAG_INVALID_TYPE', message: `${label} must be ${expected.join(' or ')}, got ${got}`, segments, constraint: { keyword: 'type', type: expected } }];
+    return [
+      {
+        code: 'AXAG_INVALID_TYPE',
+        message: `${label} must be ${expected.join(' or ')}, got ${got}`,
+        segments,
+        constraint: { keyword: 'type', type: expected },
+      },
+    ];
   }
   const hints = issue.errors.slice(0, 3).map((branch, index) => {
     const first = branch[0];
     const mapped = first ? mapIssue(first, segments, subject, undefined)[0] : undefined;
     return `option ${index + 1}: ${mapped?.message ?? 'does not match'}`;
   });
-  return [{ code: 'AXAG_CONSTRAINT_VIOLATION', message: `${label} must match at least one allowed shape (${hints.join('; ')}), got ${got}`, segments, constraint: { keyword: 'anyOf' } }];
+  return [
+    {
+      code: 'AXAG_CONSTRAINT_VIOLATION',
+      message: `${label} must match at least one allowed shape (${hints.join('; ')}), got ${got}`,
+      segments,
+      constraint: { keyword: 'anyOf' },
+    },
+  ];
 }
 
 export interface ZodIssuesOptions {
@@ -215,7 +314,15 @@ export function zodIssues({ issues, intent, subject, schema }: ZodIssuesOptions)
       // cause them and cannot fix them by changing its arguments.
       const code: ErrorCode = subject === 'result' ? 'AXAG_OUTPUT_MISMATCH' : mapped.code;
       const constraint = subject === 'result' ? { ...mapped.constraint, mapped_code: mapped.code } : mapped.constraint;
-      out.push(makeIssue(code, { intent, message: mapped.message, path: formatJsonPath(mapped.segments), constraint, suggestion: subject === 'arguments' ? mapped.suggestion : undefined }));
+      out.push(
+        makeIssue(code, {
+          intent,
+          message: mapped.message,
+          path: formatJsonPath(mapped.segments),
+          constraint,
+          suggestion: subject === 'arguments' ? mapped.suggestion : undefined,
+        }),
+      );
     }
   }
   return out;

@@ -26,18 +26,52 @@ export type SchemaPurpose = 'contract' | 'llm';
 // The formats ajv-formats implements. Zod also writes names such as `includes` or `lowercase`
 // next to the pattern that does the real work; Ajv would only log "unknown format" for them.
 const AJV_FORMATS: ReadonlySet<string> = new Set([
-  'date', 'time', 'date-time', 'iso-time', 'iso-date-time', 'duration', 'uri', 'uri-reference',
-  'uri-template', 'url', 'email', 'hostname', 'ipv4', 'ipv6', 'regex', 'uuid', 'json-pointer',
-  'json-pointer-uri-fragment', 'relative-json-pointer', 'byte', 'int32', 'int64', 'float',
-  'double', 'password', 'binary',
+  'date',
+  'time',
+  'date-time',
+  'iso-time',
+  'iso-date-time',
+  'duration',
+  'uri',
+  'uri-reference',
+  'uri-template',
+  'url',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'regex',
+  'uuid',
+  'json-pointer',
+  'json-pointer-uri-fragment',
+  'relative-json-pointer',
+  'byte',
+  'int32',
+  'int64',
+  'float',
+  'double',
+  'password',
+  'binary',
 ]);
 
 // Zod's email check is its regex, which Zod also writes as `pattern`. ajv-formats' `email` is
 // stricter (a domain label may not end in "-": Zod accepts `a@b-.com`, Ajv refuses it), so
 // keeping `format` would make the server refuse calls the agent accepted.
-const EMAIL_COMMENT = 'An email address, as the tool checks it (this pattern). format: "email" is left out because ajv-formats\' email check is stricter than the tool\'s.';
+const EMAIL_COMMENT =
+  'An email address, as the tool checks it (this pattern). format: "email" is left out because ajv-formats\' email check is stricter than the tool\'s.';
 
-const SCHEMA_KEYWORDS = ['items', 'additionalProperties', 'propertyNames', 'not', 'contains', 'if', 'then', 'else', 'unevaluatedProperties', 'unevaluatedItems'] as const;
+const SCHEMA_KEYWORDS = [
+  'items',
+  'additionalProperties',
+  'propertyNames',
+  'not',
+  'contains',
+  'if',
+  'then',
+  'else',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+] as const;
 const SCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
 const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', '$defs', 'definitions'] as const;
 
@@ -114,13 +148,24 @@ function withoutUndefined<T extends object>(value: T): T {
 /** The friendly version of the few mistakes everyone makes first. */
 function preflight(fields: ContractFields): { path: string; message: string }[] {
   const problems: { path: string; message: string }[] = [];
-  if (!fields.id) problems.push({ path: 'id', message: 'missing: set contract.id to a dotted id such as "users.create" (LLM tool names cannot contain dots, so the name is not used)' });
-  else if (!TOOL_ID_PATTERN.test(fields.id)) problems.push({ path: 'id', message: `"${fields.id}" is not a contract id: lowercase dotted words such as "users.create"` });
+  if (!fields.id)
+    problems.push({
+      path: 'id',
+      message:
+        'missing: set contract.id to a dotted id such as "users.create" (LLM tool names cannot contain dots, so the name is not used)',
+    });
+  else if (!TOOL_ID_PATTERN.test(fields.id))
+    problems.push({ path: 'id', message: `"${fields.id}" is not a contract id: lowercase dotted words such as "users.create"` });
   if (!fields.version) problems.push({ path: 'version', message: 'missing: pass a semantic version such as "1.0.0"' });
-  else if (!SEMVER_PATTERN.test(fields.version)) problems.push({ path: 'version', message: `"${fields.version}" is not a semantic version such as "1.0.0"` });
+  else if (!SEMVER_PATTERN.test(fields.version))
+    problems.push({ path: 'version', message: `"${fields.version}" is not a semantic version such as "1.0.0"` });
   if (!fields.owner) problems.push({ path: 'owner', message: 'missing: name the team or person responsible for the tool' });
   for (const key of ['kind', 'side_effect_level', 'idempotent'] as const) {
-    if (fields[key] === undefined) problems.push({ path: `annotations.${key}`, message: 'missing: safety annotations are never guessed; declare it in contract or toContract()' });
+    if (fields[key] === undefined)
+      problems.push({
+        path: `annotations.${key}`,
+        message: 'missing: safety annotations are never guessed; declare it in contract or toContract()',
+      });
   }
   return problems;
 }
@@ -138,7 +183,9 @@ export function zodToContract(options: ZodToContractOptions): ToolContract {
   if (output) assertSupportedSchema(output, 'output', subject);
   const inputSchema = toJsonSchema(input, 'contract');
   if (inputSchema.type !== 'object') {
-    throw new ContractDocumentError(subject, [{ path: 'input', message: 'tool arguments are a JSON object: use z.object({...}) as the input schema' }]);
+    throw new ContractDocumentError(subject, [
+      { path: 'input', message: 'tool arguments are a JSON object: use z.object({...}) as the input schema' },
+    ]);
   }
   const early = preflight(fields);
   if (early.length > 0) throw new ContractDocumentError(subject, early);

@@ -19,7 +19,11 @@ async function withInit<T>(vars: Record<string, string>, fn: () => Promise<T>): 
 describe('seeds', () => {
   it('TOOLGATE_INIT_* creates its tenant even when other tenants exist, and changes nothing once it exists', async () => {
     await createTenant({ slug: 'someone-else' });
-    const vars = { TOOLGATE_INIT_TENANT: 'headless', TOOLGATE_INIT_ADMIN_EMAIL: 'ops@headless.test', TOOLGATE_INIT_ADMIN_PASSWORD: 'headless-password' };
+    const vars = {
+      TOOLGATE_INIT_TENANT: 'headless',
+      TOOLGATE_INIT_ADMIN_EMAIL: 'ops@headless.test',
+      TOOLGATE_INIT_ADMIN_PASSWORD: 'headless-password',
+    };
     const first = await withInit(vars, bootstrap);
     expect(first).toEqual({ created: 'init', lines: ['toolgate: created tenant "headless"', 'toolgate: created admin ops@headless.test'] });
     const again = await withInit({ ...vars, TOOLGATE_INIT_ADMIN_EMAIL: 'other@headless.test' }, bootstrap);
@@ -32,8 +36,16 @@ describe('seeds', () => {
 
   it('the demo tenant keeps arguments for 30 days, has its admin, key and published contracts, and is seeded once', async () => {
     const seeded = await seedDemoTenant({ password: 'demo-password-for-test' });
-    expect(seeded).toMatchObject({ created: true, email: DEMO_ADMIN_EMAIL, password: 'demo-password-for-test', apiKey: expect.stringMatching(/^tg_/) });
-    const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: 'demo' }, include: { contracts: true, memberships: true, apiKeys: true } });
+    expect(seeded).toMatchObject({
+      created: true,
+      email: DEMO_ADMIN_EMAIL,
+      password: 'demo-password-for-test',
+      apiKey: expect.stringMatching(/^tg_/),
+    });
+    const tenant = await db().tenant.findUniqueOrThrow({
+      where: { slug: 'demo' },
+      include: { contracts: true, memberships: true, apiKeys: true },
+    });
     expect(tenant).toMatchObject({ name: 'Demo tenant', storeRawArguments: true, retentionDays: 30 });
     expect(tenant.contracts.map((c) => c.name).sort()).toEqual(['cart.begin_checkout', 'orders.lookup', 'payments.refund']);
     expect(tenant.contracts.every((c) => c.latestVersionId !== null)).toBe(true);

@@ -11,8 +11,7 @@ export const DEMO_TENANT_SLUG = 'demo';
 export const DEMO_ADMIN_EMAIL = 'admin@demo.toolgate.local';
 
 export type DemoTenantSeed =
-  | { created: false; tenantId: string }
-  | { created: true; tenantId: string; email: string; password: string; apiKey: string };
+  { created: false; tenantId: string } | { created: true; tenantId: string; email: string; password: string; apiKey: string };
 
 /**
  * The demo tenant: an admin with a random password, an agent key, the example contracts
@@ -29,14 +28,25 @@ export async function seedDemoTenant(options: { password?: string } = {}): Promi
   const { key } = await createApiKey({ tenantId: tenant.id, name: 'demo agent key', scopes: ['validate', 'admin'] });
   for (const document of EXAMPLE_CONTRACTS) {
     await saveDocumentDraft({ tenantId: tenant.id, kind: 'contract', document });
-    await publishDocumentVersion({ tenantId: tenant.id, kind: 'contract', id: document.id, version: document.version, changeNote: 'demo contract' });
+    await publishDocumentVersion({
+      tenantId: tenant.id,
+      kind: 'contract',
+      id: document.id,
+      version: document.version,
+      changeNote: 'demo contract',
+    });
   }
   return { created: true, tenantId: tenant.id, email: DEMO_ADMIN_EMAIL, password, apiKey: key };
 }
 
 /** What a person needs to try the demo: where to sign in, the key, and a call the demo allows. */
 export function demoTenantLines(seed: Extract<DemoTenantSeed, { created: true }>, base: string): string[] {
-  const body = JSON.stringify({ tool: 'orders.lookup', call_id: 'demo-1', arguments: { tenant_id: 'acme', order_id: 'ord_a1b2c3' }, context: { tenant_id: 'acme', user_id: 'u_1' } });
+  const body = JSON.stringify({
+    tool: 'orders.lookup',
+    call_id: 'demo-1',
+    arguments: { tenant_id: 'acme', order_id: 'ord_a1b2c3' },
+    context: { tenant_id: 'acme', user_id: 'u_1' },
+  });
   return [
     '',
     'Toolgate demo tenant created. This is shown once; keep it.',

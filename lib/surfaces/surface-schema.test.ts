@@ -2,7 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanPrompt } from '../lint/prompt-scan';
 import {
-  SURFACE_SCHEMA_ID, SurfaceArgConstraintSchema, SurfaceSchema, surfaceJsonSchema, surfaceToolBranch, TOOL_NAME_PATTERN,
+  SURFACE_SCHEMA_ID,
+  SurfaceArgConstraintSchema,
+  SurfaceSchema,
+  surfaceJsonSchema,
+  surfaceToolBranch,
+  TOOL_NAME_PATTERN,
 } from './surface-schema';
 
 const valid = {
@@ -13,11 +18,22 @@ const valid = {
     {
       name: 'run_command',
       parameters: { type: 'object', properties: { command: { type: 'string' } } },
-      annotations: { kind: 'execute', side_effect_level: 'process_exec', emits_artifacts: true, result_readers: ['read_command_output'], inline_result: false, arg_aliases: { cmd: 'command' } },
+      annotations: {
+        kind: 'execute',
+        side_effect_level: 'process_exec',
+        emits_artifacts: true,
+        result_readers: ['read_command_output'],
+        inline_result: false,
+        arg_aliases: { cmd: 'command' },
+      },
       executor: 'sandbox',
     },
   ],
-  policy: { tools: ['orders.*'], side_effect_ceiling: 'write', arg_constraints: [{ tool: 'run_command', key: 'command', pattern: '^ls( .*)?$' }] },
+  policy: {
+    tools: ['orders.*'],
+    side_effect_ceiling: 'write',
+    arg_constraints: [{ tool: 'run_command', key: 'command', pattern: '^ls( .*)?$' }],
+  },
   approval_policy: { rules: [{ tools: ['payments.*'], roles: ['approver'], expires_in_seconds: 3600, approvers_required: 1 }] },
   system: 'Be brief.',
   tool_search: false,
@@ -52,7 +68,9 @@ describe('SurfaceSchema', () => {
     for (const name of ['run_command', 'orders.lookup', 'get-weather', '_x1']) expect(TOOL_NAME_PATTERN.test(name)).toBe(true);
     for (const name of ['1tool', 'a..b', 'a.', 'a b', '']) expect(TOOL_NAME_PATTERN.test(name)).toBe(false);
     expect(SurfaceSchema.safeParse({ ...valid, policy: { tools: ['orders.(x)'] } }).success).toBe(false);
-    expect(SurfaceSchema.safeParse({ ...valid, tools: Array.from({ length: 2001 }, (_, i) => ({ contract: `a.t${i}` })) }).success).toBe(false);
+    expect(SurfaceSchema.safeParse({ ...valid, tools: Array.from({ length: 2001 }, (_, i) => ({ contract: `a.t${i}` })) }).success).toBe(
+      false,
+    );
   });
 
   it('requires exactly one of allowed_values and pattern in an argument constraint', () => {
@@ -73,7 +91,9 @@ describe('SurfaceSchema', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(schema.$id).toBe(SURFACE_SCHEMA_ID);
     expect(propertiesWithoutDescription(schema)).toEqual([]);
-    expect((schema.properties as Record<string, unknown>).tools).toMatchObject({ items: { anyOf: [{ required: ['contract'] }, { required: ['name'] }] } });
+    expect((schema.properties as Record<string, unknown>).tools).toMatchObject({
+      items: { anyOf: [{ required: ['contract'] }, { required: ['name'] }] },
+    });
   });
 
   it('every valid tool name is one word to the prompt scanner', () => {

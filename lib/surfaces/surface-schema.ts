@@ -47,10 +47,7 @@ const deferLoading = z
 
 export const SurfaceAnnotationsSchema = z
   .object({
-    kind: z
-      .enum(['query', 'mutation', 'execute', 'search', 'other'])
-      .optional()
-      .describe('What sort of operation the tool performs.'),
+    kind: z.enum(['query', 'mutation', 'execute', 'search', 'other']).optional().describe('What sort of operation the tool performs.'),
     side_effect_level: z
       .enum(SIDE_EFFECT_LEVELS)
       .optional()
@@ -60,14 +57,11 @@ export const SurfaceAnnotationsSchema = z
       .optional()
       .describe('The tool may return handles to large output (artifacts) instead of the output itself.'),
     result_readers: z
-      .array(toolName('Name of a tool that reads this tool\'s artifacts.'))
+      .array(toolName("Name of a tool that reads this tool's artifacts."))
       .max(50)
       .optional()
       .describe('Tools that can inspect the artifacts this tool emits; at least one must be active.'),
-    inline_result: z
-      .boolean()
-      .optional()
-      .describe('The tool always returns its complete output inline, so it needs no result reader.'),
+    inline_result: z.boolean().optional().describe('The tool always returns its complete output inline, so it needs no result reader.'),
     arg_aliases: z
       .record(argKey('The deprecated argument name.'), argKey('The canonical argument key it stands for.'))
       .optional()
@@ -130,12 +124,7 @@ export const SurfaceArgConstraintSchema = z
       .max(1000)
       .optional()
       .describe('The only values the argument may take.'),
-    pattern: z
-      .string()
-      .min(1)
-      .max(1000)
-      .optional()
-      .describe('A regular expression (RE2 syntax, linear time) the argument must match.'),
+    pattern: z.string().min(1).max(1000).optional().describe('A regular expression (RE2 syntax, linear time) the argument must match.'),
   })
   .strict()
   .refine((c) => (c.allowed_values === undefined) !== (c.pattern === undefined), {
@@ -150,15 +139,8 @@ export const SurfaceCapabilityPolicySchema = z
       .max(1000)
       .optional()
       .describe('Tools the loop may use; left out, every declared tool is allowed, and `[]` allows none.'),
-    side_effect_ceiling: z
-      .enum(SIDE_EFFECT_LEVELS)
-      .optional()
-      .describe('The most severe side-effect level an allowed tool may have.'),
-    arg_constraints: z
-      .array(SurfaceArgConstraintSchema)
-      .max(1000)
-      .optional()
-      .describe('Restrictions on individual arguments.'),
+    side_effect_ceiling: z.enum(SIDE_EFFECT_LEVELS).optional().describe('The most severe side-effect level an allowed tool may have.'),
+    arg_constraints: z.array(SurfaceArgConstraintSchema).max(1000).optional().describe('Restrictions on individual arguments.'),
   })
   .strict()
   .describe('Capability policy: which tools the loop may use and how far their effects may go.');
@@ -174,13 +156,7 @@ export const SurfaceApprovalRuleSchema = z
       .max(7 * 24 * 3600)
       .optional()
       .describe('How long an approval stays valid, in seconds.'),
-    approvers_required: z
-      .number()
-      .int()
-      .min(1)
-      .max(10)
-      .optional()
-      .describe('How many distinct approvers must approve (1 when left out).'),
+    approvers_required: z.number().int().min(1).max(10).optional().describe('How many distinct approvers must approve (1 when left out).'),
   })
   .strict()
   .describe('An approval rule: calls of matching tools wait for an approver.');
@@ -205,10 +181,7 @@ export const SurfaceSchema = z
       .max(MAX_PROMPT_CHARS)
       .optional()
       .describe('The system prompt. Fenced code blocks and `<!-- harn-tool-surface: ignore-… -->` regions are not scanned.'),
-    tool_search: z
-      .boolean()
-      .optional()
-      .describe('Whether the loop offers `tool_search`, the only way deferred tools become reachable.'),
+    tool_search: z.boolean().optional().describe('Whether the loop offers `tool_search`, the only way deferred tools become reachable.'),
   })
   .strict()
   .describe('A Toolgate tool surface: the tools, policies and prompt one agent loop starts with.');

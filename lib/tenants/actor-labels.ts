@@ -10,7 +10,12 @@ export async function actorLabels(tenantId: string, actors: (string | null | und
   const userIds = wanted.filter((a) => a.startsWith('user:')).map((a) => a.slice('user:'.length));
   const keyIds = wanted.filter((a) => a.startsWith('api_key:')).map((a) => a.slice('api_key:'.length));
   const [members, keys] = await Promise.all([
-    userIds.length ? db().membership.findMany({ where: { tenantId, userId: { in: userIds } }, select: { userId: true, user: { select: { email: true } } } }) : [],
+    userIds.length
+      ? db().membership.findMany({
+          where: { tenantId, userId: { in: userIds } },
+          select: { userId: true, user: { select: { email: true } } },
+        })
+      : [],
     keyIds.length ? db().apiKey.findMany({ where: { tenantId, id: { in: keyIds } }, select: { id: true, name: true } }) : [],
   ]);
   const labels = new Map<string, string>();

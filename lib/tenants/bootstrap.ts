@@ -29,7 +29,12 @@ export async function bootstrap(): Promise<BootstrapReport> {
       lines.push(`toolgate: created admin ${e.TOOLGATE_INIT_ADMIN_EMAIL}`);
     }
     if (e.TOOLGATE_INIT_API_KEY) {
-      const { apiKey } = await createApiKey({ tenantId: tenant.id, name: 'init key', scopes: ['validate', 'admin'], value: e.TOOLGATE_INIT_API_KEY });
+      const { apiKey } = await createApiKey({
+        tenantId: tenant.id,
+        name: 'init key',
+        scopes: ['validate', 'admin'],
+        value: e.TOOLGATE_INIT_API_KEY,
+      });
       lines.push(`toolgate: created API key ${apiKey.prefix}… (validate, admin)`);
     }
     return { created: 'init', lines };

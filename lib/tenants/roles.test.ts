@@ -7,7 +7,8 @@ const holders = (permission: (typeof PERMISSIONS)[number]) => ROLES.filter((role
 
 describe('roles and permissions', () => {
   it('grants every document kind’s edit permission to authors and admins only', () => {
-    for (const permission of ['edit_contracts', 'edit_policies', 'edit_surfaces'] as const) expect(holders(permission)).toEqual(['author', 'admin']);
+    for (const permission of ['edit_contracts', 'edit_policies', 'edit_surfaces'] as const)
+      expect(holders(permission)).toEqual(['author', 'admin']);
     expect(holders('read')).toEqual([...ROLES]);
     expect(holders('decide_approvals')).toEqual(['approver', 'admin']);
     expect(holders('manage_keys')).toEqual(['admin']);
@@ -23,7 +24,10 @@ describe('roles and permissions', () => {
     const doc = readFileSync(path.join(__dirname, '../../docs/members.md'), 'utf8');
     const rows = doc.split('\n').filter((line) => /^\| `[a-z_]+` \| (yes|—) \|/.test(line));
     const table = rows.map((line) => {
-      const [permission, ...cells] = line.split('|').slice(1, 1 + 1 + ROLES.length).map((cell) => cell.trim());
+      const [permission, ...cells] = line
+        .split('|')
+        .slice(1, 1 + 1 + ROLES.length)
+        .map((cell) => cell.trim());
       return [permission?.replaceAll('`', ''), ROLES.filter((_, i) => cells[i] === 'yes')];
     });
     expect(table).toEqual(PERMISSIONS.map((permission) => [permission, holders(permission)]));

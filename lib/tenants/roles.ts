@@ -7,7 +7,15 @@ export type Role = (typeof ROLES)[number];
  * all three today: a team can later narrow who owns its policies without touching contracts.
  * docs/members.md shows the table (a test keeps it equal to this one).
  */
-export const PERMISSIONS = ['read', 'edit_contracts', 'edit_policies', 'edit_surfaces', 'decide_approvals', 'manage_keys', 'manage_members'] as const;
+export const PERMISSIONS = [
+  'read',
+  'edit_contracts',
+  'edit_policies',
+  'edit_surfaces',
+  'decide_approvals',
+  'manage_keys',
+  'manage_members',
+] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const GRANTS: Record<Role, readonly Permission[]> = {

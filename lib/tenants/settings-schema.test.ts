@@ -3,7 +3,8 @@ import { SettingsPatchSchema, sensitivePathProblem } from './settings-schema';
 
 describe('sensitivePathProblem', () => {
   it('accepts dotted names of letters, digits, _ and -', () => {
-    for (const path of ['card', 'card.holder_name', 'items.0.sku', 'x-api-key', 'A.b_C.d-9']) expect(sensitivePathProblem(path), path).toBeNull();
+    for (const path of ['card', 'card.holder_name', 'items.0.sku', 'x-api-key', 'A.b_C.d-9'])
+      expect(sensitivePathProblem(path), path).toBeNull();
   });
 
   it('refuses prototype names, empty segments, other characters and oversize paths', () => {
@@ -22,7 +23,9 @@ describe('SettingsPatchSchema', () => {
   });
 
   it('takes null as off or the instance default, and refuses an empty patch', () => {
-    expect(SettingsPatchSchema.parse({ argument_retention_days: null, approval_ttl_seconds: null, duplicate_window_seconds: null })).toEqual({ argument_retention_days: null, approval_ttl_seconds: null, duplicate_window_seconds: null });
+    expect(
+      SettingsPatchSchema.parse({ argument_retention_days: null, approval_ttl_seconds: null, duplicate_window_seconds: null }),
+    ).toEqual({ argument_retention_days: null, approval_ttl_seconds: null, duplicate_window_seconds: null });
     expect(SettingsPatchSchema.safeParse({}).success).toBe(false);
   });
 });

@@ -39,7 +39,12 @@ export function sensitivePathProblem(path: string): string | null {
 }
 
 const SensitivePaths = z
-  .array(z.string().trim().max(SENSITIVE_PATH_MAX_CHARS * 2))
+  .array(
+    z
+      .string()
+      .trim()
+      .max(SENSITIVE_PATH_MAX_CHARS * 2),
+  )
   .max(SENSITIVE_PATHS_MAX, `at most ${SENSITIVE_PATHS_MAX} sensitive paths`)
   .superRefine((paths, ctx) => {
     paths.forEach((path, index) => {
@@ -69,14 +74,20 @@ export const SettingsPatchSchema = z
     argument_retention_days: wholeNumber('days', { min: 1, max: RETENTION_DAYS_MAX })
       .nullable()
       .optional()
-      .describe(`Keep raw arguments, context and results this many days (1-${RETENTION_DAYS_MAX}); null turns retention off (hashes only).`),
+      .describe(
+        `Keep raw arguments, context and results this many days (1-${RETENTION_DAYS_MAX}); null turns retention off (hashes only).`,
+      ),
     sensitive_paths: SensitivePaths.optional(),
     approval_ttl_seconds: seconds(APPROVAL_TTL_SECONDS)
       .optional()
-      .describe(`How long an approval stays pending unless the contract or policy says otherwise (${APPROVAL_TTL_SECONDS.min} s to 30 days); null: the instance default.`),
+      .describe(
+        `How long an approval stays pending unless the contract or policy says otherwise (${APPROVAL_TTL_SECONDS.min} s to 30 days); null: the instance default.`,
+      ),
     duplicate_window_seconds: seconds(DUPLICATE_WINDOW_SECONDS)
       .optional()
-      .describe(`How far back an identical call of a non-idempotent tool counts as a duplicate (${DUPLICATE_WINDOW_SECONDS.min} s to 7 days); null: the instance default.`),
+      .describe(
+        `How far back an identical call of a non-idempotent tool counts as a duplicate (${DUPLICATE_WINDOW_SECONDS.min} s to 7 days); null: the instance default.`,
+      ),
   })
   .strict()
   .refine((patch) => Object.keys(patch).length > 0, { message: 'send at least one setting' });

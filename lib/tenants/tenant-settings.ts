@@ -31,7 +31,13 @@ type SettingsRow = {
   duplicateWindowSeconds: number | null;
 };
 
-const SETTINGS_SELECT = { storeRawArguments: true, retentionDays: true, sensitivePaths: true, approvalTtlSeconds: true, duplicateWindowSeconds: true } as const;
+const SETTINGS_SELECT = {
+  storeRawArguments: true,
+  retentionDays: true,
+  sensitivePaths: true,
+  approvalTtlSeconds: true,
+  duplicateWindowSeconds: true,
+} as const;
 
 /** The column holds a JSON array; anything else (hand-edited, older) reads as none. */
 function parsePaths(text: string): string[] {
@@ -108,7 +114,12 @@ class ChangedMeanwhile extends Error {}
  * Turning retention off keeps the last number of days (shown again when it is turned back on);
  * the next retention purge removes every payload kept so far.
  */
-export async function updateTenantSettings(options: { tenantId: string; patch: SettingsPatch; actor: AdminActor; requestId?: string }): Promise<SettingsView> {
+export async function updateTenantSettings(options: {
+  tenantId: string;
+  patch: SettingsPatch;
+  actor: AdminActor;
+  requestId?: string;
+}): Promise<SettingsView> {
   const { tenantId, patch } = options;
   for (let attempt = 0; attempt < 3; attempt++) {
     const row = await db().tenant.findUnique({ where: { id: tenantId }, select: SETTINGS_SELECT });
@@ -118,9 +129,12 @@ export async function updateTenantSettings(options: { tenantId: string; patch: S
       argument_retention_days: patch.argument_retention_days === undefined ? before.argument_retention_days : patch.argument_retention_days,
       sensitive_paths: patch.sensitive_paths ?? before.sensitive_paths,
       approval_ttl_seconds: patch.approval_ttl_seconds === undefined ? before.approval_ttl_seconds : patch.approval_ttl_seconds,
-      duplicate_window_seconds: patch.duplicate_window_seconds === undefined ? before.duplicate_window_seconds : patch.duplicate_window_seconds,
+      duplicate_window_seconds:
+        patch.duplicate_window_seconds === undefined ? before.duplicate_window_seconds : patch.duplicate_window_seconds,
     };
-    const changed = (Object.keys(after) as (keyof TenantSettings)[]).filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]));
+    const changed = (Object.keys(after) as (keyof TenantSettings)[]).filter(
+      (key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]),
+    );
     if (changed.length === 0) return { ...before, instance_defaults: instanceDefaults() };
     const data: SettingsRow = {
       storeRawArguments: after.argument_retention_days !== null,
@@ -131,7 +145,14 @@ export async function updateTenantSettings(options: { tenantId: string; patch: S
     };
     try {
       await recordAdminEvidence(
-        { tenantId, kind: 'settings', action: 'settings_changed', actor: options.actor, details: { changed, before, after }, requestId: options.requestId },
+        {
+          tenantId,
+          kind: 'settings',
+          action: 'settings_changed',
+          actor: options.actor,
+          details: { changed, before, after },
+          requestId: options.requestId,
+        },
         async (tx) => {
           const updated = await tx.tenant.updateMany({ where: { id: tenantId, ...row }, data });
           if (updated.count !== 1) throw new ChangedMeanwhile();
@@ -145,5 +166,7 @@ export async function updateTenantSettings(options: { tenantId: string; patch: S
     notifyLocalChange('tenant_settings');
     return { ...after, instance_defaults: instanceDefaults() };
   }
-  throw new AppError('conflict', 'The settings were changed by someone else while saving; reload them and try again.', { reason: 'changed_meanwhile' });
+  throw new AppError('conflict', 'The settings were changed by someone else while saving; reload them and try again.', {
+    reason: 'changed_meanwhile',
+  });
 }

@@ -4,7 +4,15 @@ import type { RouteHandler } from '../api/define-route';
 /** Calls a mounted route handler the way Next does: a Web Request plus route params. */
 export async function call(
   handler: RouteHandler | ((request: Request, context: never) => Promise<Response>),
-  options: { method?: string; path?: string; body?: unknown; rawBody?: string | ReadableStream<Uint8Array>; key?: string; headers?: Record<string, string>; params?: Record<string, string> } = {},
+  options: {
+    method?: string;
+    path?: string;
+    body?: unknown;
+    rawBody?: string | ReadableStream<Uint8Array>;
+    key?: string;
+    headers?: Record<string, string>;
+    params?: Record<string, string>;
+  } = {},
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests assert on arbitrary response shapes
 ): Promise<{ status: number; body: any; headers: Headers }> {
   const headers: Record<string, string> = { ...options.headers };
@@ -16,7 +24,12 @@ export async function call(
   const method = options.method ?? (body === undefined ? 'GET' : 'POST');
   // As a browser does on every unsafe request: the page's own origin (the same-origin rule,
   // lib/http/same-origin.ts). Tests of that rule build their own requests.
-  if (headers.cookie !== undefined && method !== 'GET' && method !== 'HEAD' && !Object.keys(headers).some((name) => name.toLowerCase() === 'origin')) {
+  if (
+    headers.cookie !== undefined &&
+    method !== 'GET' &&
+    method !== 'HEAD' &&
+    !Object.keys(headers).some((name) => name.toLowerCase() === 'origin')
+  ) {
     headers.origin = new URL(process.env.TOOLGATE_PUBLIC_URL ?? 'http://localhost').origin;
   }
   const request = new Request(`http://localhost${options.path ?? '/'}`, {

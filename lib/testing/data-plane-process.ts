@@ -25,11 +25,23 @@ export interface DataPlaneProcess {
 }
 
 /** Starts `npm run data-plane` (the server bundle, scripts/serve.mjs --data-plane) as a real process. */
-export async function startDataPlane(options: { databaseUrl: string; env?: Record<string, string>; port?: number }): Promise<DataPlaneProcess> {
+export async function startDataPlane(options: {
+  databaseUrl: string;
+  env?: Record<string, string>;
+  port?: number;
+}): Promise<DataPlaneProcess> {
   const port = options.port ?? (await freePort());
   const child = spawn(process.execPath, [path.join(root, 'scripts/serve.mjs'), '--data-plane'], {
     cwd: root,
-    env: { ...process.env, VITEST: '', DATABASE_URL: options.databaseUrl, PORT: String(port), HOSTNAME: '127.0.0.1', TOOLGATE_CACHE_POLL_MS: '200', ...options.env },
+    env: {
+      ...process.env,
+      VITEST: '',
+      DATABASE_URL: options.databaseUrl,
+      PORT: String(port),
+      HOSTNAME: '127.0.0.1',
+      TOOLGATE_CACHE_POLL_MS: '200',
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -81,7 +93,15 @@ export interface LoadResult {
  * were answered instead (`durationMs` is then only the cap), so a loaded machine makes the
  * test slower rather than weaker.
  */
-export async function loadValidatePre(options: { urls: string[]; key: string; body: (i: number) => unknown; workers: number; durationMs: number; untilAnswered?: number; stopOnError?: boolean }): Promise<LoadResult> {
+export async function loadValidatePre(options: {
+  urls: string[];
+  key: string;
+  body: (i: number) => unknown;
+  workers: number;
+  durationMs: number;
+  untilAnswered?: number;
+  stopOnError?: boolean;
+}): Promise<LoadResult> {
   const answered = new Map<string, string>();
   const other = new Map<number, number>();
   let failures = 0;

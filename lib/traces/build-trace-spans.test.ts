@@ -2,13 +2,28 @@ import { describe, expect, it } from 'vitest';
 import { buildTraceSpans, type SpanRecord } from './build-trace-spans';
 
 const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms);
-const record = (over: Partial<SpanRecord> & Pick<SpanRecord, 'seq' | 'kind' | 'createdAt'>): SpanRecord => ({ durationMs: 2, executionMs: null, decision: 'allow', policyMs: null, policyLabel: null, ...over });
+const record = (over: Partial<SpanRecord> & Pick<SpanRecord, 'seq' | 'kind' | 'createdAt'>): SpanRecord => ({
+  durationMs: 2,
+  executionMs: null,
+  decision: 'allow',
+  policyMs: null,
+  policyLabel: null,
+  ...over,
+});
 
 describe('buildTraceSpans', () => {
   it('lays out pre -> approval wait -> decision -> pre -> execution -> post on one axis', () => {
     const { spans, startedAt, durationMs } = buildTraceSpans(
       [
-        record({ seq: 1, kind: 'pre', createdAt: at(10), durationMs: 4, decision: 'require_approval', policyMs: 1, policyLabel: 'guard@1.0.0 rule r1' }),
+        record({
+          seq: 1,
+          kind: 'pre',
+          createdAt: at(10),
+          durationMs: 4,
+          decision: 'require_approval',
+          policyMs: 1,
+          policyLabel: 'guard@1.0.0 rule r1',
+        }),
         record({ seq: 2, kind: 'approval_decision', createdAt: at(60_010), durationMs: 0, decision: 'approved' }),
         record({ seq: 3, kind: 'pre', createdAt: at(61_000), durationMs: 2 }),
         record({ seq: 4, kind: 'post', createdAt: at(62_500), durationMs: 1, executionMs: 1200 }),
@@ -45,21 +60,45 @@ describe('buildTraceSpans', () => {
 
   it('shows a pending approval waiting until now, and one past its deadline as expired', () => {
     const pre = record({ seq: 1, kind: 'pre', createdAt: at(0), durationMs: 1, decision: 'require_approval' });
-    const pending = buildTraceSpans([pre], [{ id: 'p', status: 'pending', createdAt: at(0), decidedAt: null, expiresAt: at(60_000) }], at(30_000));
+    const pending = buildTraceSpans(
+      [pre],
+      [{ id: 'p', status: 'pending', createdAt: at(0), decidedAt: null, expiresAt: at(60_000) }],
+      at(30_000),
+    );
     expect(pending.spans.find((s) => s.kind === 'approval_wait')).toMatchObject({ duration_ms: 30_000, outcome: 'pending' });
-    const late = buildTraceSpans([pre], [{ id: 'p', status: 'pending', createdAt: at(0), decidedAt: null, expiresAt: at(60_000) }], at(90_000));
-    expect(late.spans.find((s) => s.kind === 'approval_wait')).toMatchObject({ duration_ms: 60_000, outcome: 'expired', label: 'approval wait (expired)' });
+    const late = buildTraceSpans(
+      [pre],
+      [{ id: 'p', status: 'pending', createdAt: at(0), decidedAt: null, expiresAt: at(60_000) }],
+      at(90_000),
+    );
+    expect(late.spans.find((s) => s.kind === 'approval_wait')).toMatchObject({
+      duration_ms: 60_000,
+      outcome: 'expired',
+      label: 'approval wait (expired)',
+    });
   });
 
   it('keeps the policy share within the record, and has no execution span when none was reported', () => {
-    const { spans } = buildTraceSpans([record({ seq: 1, kind: 'pre', createdAt: at(5), durationMs: 2, policyMs: 9 }), record({ seq: 2, kind: 'post', createdAt: at(50), durationMs: 1 })], []);
+    const { spans } = buildTraceSpans(
+      [
+        record({ seq: 1, kind: 'pre', createdAt: at(5), durationMs: 2, policyMs: 9 }),
+        record({ seq: 2, kind: 'post', createdAt: at(50), durationMs: 1 }),
+      ],
+      [],
+    );
     expect(spans.find((s) => s.kind === 'policy')?.duration_ms).toBe(2);
     expect(spans.find((s) => s.kind === 'validation')?.duration_ms).toBe(0);
     expect(spans.some((s) => s.kind === 'execution')).toBe(false);
   });
 
   it('starts a reported run time longer than the gap at the end of the check before it', () => {
-    const { spans } = buildTraceSpans([record({ seq: 1, kind: 'pre', createdAt: at(100), durationMs: 2 }), record({ seq: 2, kind: 'post', createdAt: at(150), durationMs: 1, executionMs: 5000 })], []);
+    const { spans } = buildTraceSpans(
+      [
+        record({ seq: 1, kind: 'pre', createdAt: at(100), durationMs: 2 }),
+        record({ seq: 2, kind: 'post', createdAt: at(150), durationMs: 1, executionMs: 5000 }),
+      ],
+      [],
+    );
     expect(spans.map((s) => [s.kind, s.start_ms, s.duration_ms])).toEqual([
       ['validation', 0, 2],
       ['execution', 2, 5000],

@@ -44,7 +44,11 @@ interface AbsoluteSpan extends Omit<TraceSpan, 'start_ms'> {
   start: number;
 }
 
-export function buildTraceSpans(records: SpanRecord[], approvals: SpanApproval[], now: Date = new Date()): { spans: TraceSpan[]; startedAt: Date | null; durationMs: number } {
+export function buildTraceSpans(
+  records: SpanRecord[],
+  approvals: SpanApproval[],
+  now: Date = new Date(),
+): { spans: TraceSpan[]; startedAt: Date | null; durationMs: number } {
   const spans: AbsoluteSpan[] = [];
   let previousEnd = -Infinity;
   const preChecks: { start: number; end: number }[] = [];
@@ -57,11 +61,26 @@ export function buildTraceSpans(records: SpanRecord[], approvals: SpanApproval[]
       preChecks.push({ start, end });
       const policyMs = record.policyMs === null ? null : Math.min(Math.max(0, record.policyMs), duration);
       spans.push({ ...base, kind: 'validation', label: 'validate/pre: contract checks', start, duration_ms: duration - (policyMs ?? 0) });
-      if (policyMs !== null) spans.push({ ...base, kind: 'policy', label: record.policyLabel ? `policy: ${record.policyLabel}` : 'policy', start: end - policyMs, duration_ms: policyMs });
+      if (policyMs !== null)
+        spans.push({
+          ...base,
+          kind: 'policy',
+          label: record.policyLabel ? `policy: ${record.policyLabel}` : 'policy',
+          start: end - policyMs,
+          duration_ms: policyMs,
+        });
     } else if (record.kind === 'post') {
       // The agent's clock and ours differ, and the tool cannot have started before the previous
       // check allowed it: a reported time longer than the gap starts at that check's end.
-      if (record.executionMs !== null) spans.push({ ...base, kind: 'execution', label: 'tool execution (reported)', start: Math.max(start - record.executionMs, previousEnd), duration_ms: record.executionMs, outcome: null });
+      if (record.executionMs !== null)
+        spans.push({
+          ...base,
+          kind: 'execution',
+          label: 'tool execution (reported)',
+          start: Math.max(start - record.executionMs, previousEnd),
+          duration_ms: record.executionMs,
+          outcome: null,
+        });
       spans.push({ ...base, kind: 'post_validation', label: 'validate/post: result checks', start, duration_ms: duration });
     } else if (record.kind === 'approval_decision') {
       spans.push({ ...base, kind: 'approval_decision', label: `approval ${record.decision}`, start: end, duration_ms: 0 });
@@ -78,9 +97,19 @@ export function buildTraceSpans(records: SpanRecord[], approvals: SpanApproval[]
     const requester = preChecks.find((check) => check.end >= created);
     const start = requester ? Math.max(created, requester.start) : created;
     // Undecided: still waiting (until now, at most the deadline) or ran out at the deadline.
-    const end = approval.decidedAt?.getTime() ?? (approval.status === 'pending' ? Math.min(now.getTime(), approval.expiresAt.getTime()) : approval.expiresAt.getTime());
+    const end =
+      approval.decidedAt?.getTime() ??
+      (approval.status === 'pending' ? Math.min(now.getTime(), approval.expiresAt.getTime()) : approval.expiresAt.getTime());
     const effective = approval.status === 'pending' && approval.expiresAt.getTime() <= now.getTime() ? 'expired' : approval.status;
-    spans.push({ kind: 'approval_wait', label: `approval wait (${effective})`, start, duration_ms: Math.max(0, end - start), seq: null, approval_id: approval.id, outcome: effective });
+    spans.push({
+      kind: 'approval_wait',
+      label: `approval wait (${effective})`,
+      start,
+      duration_ms: Math.max(0, end - start),
+      seq: null,
+      approval_id: approval.id,
+      outcome: effective,
+    });
   }
   if (spans.length === 0) return { spans: [], startedAt: null, durationMs: 0 };
   spans.sort((a, b) => a.start - b.start || (a.seq ?? Infinity) - (b.seq ?? Infinity));

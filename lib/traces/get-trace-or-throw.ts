@@ -99,8 +99,16 @@ export async function getTraceOrThrow(options: { tenantId: string; traceId: stri
   if (seqs.length === 0) throw new NotFoundError('trace', traceId);
   const wanted = seqs.slice(0, TRACE_RECORDS_MAX).map((r) => num(r.seq));
   const records = (await db().evidence.findMany({ where: { tenantId, seq: { in: wanted } } })).sort((a, b) => a.seq - b.seq);
-  const approvalRows = await db().approval.findMany({ where: { tenantId, traceId }, orderBy: { createdAt: 'asc' }, take: 50, include: { votes: { orderBy: { createdAt: 'asc' } } } });
-  const names = await apiKeyNames(tenantId, records.map((r) => r.apiKeyId));
+  const approvalRows = await db().approval.findMany({
+    where: { tenantId, traceId },
+    orderBy: { createdAt: 'asc' },
+    take: 50,
+    include: { votes: { orderBy: { createdAt: 'asc' } } },
+  });
+  const names = await apiKeyNames(
+    tenantId,
+    records.map((r) => r.apiKeyId),
+  );
   const people = await actorLabels(tenantId, [
     ...records.map((r) => (r.actorUserId ? `user:${r.actorUserId}` : null)),
     ...approvalRows.flatMap((a) => [a.decidedBy, ...a.votes.map((v) => v.approverId)]),
@@ -154,13 +162,30 @@ export async function getTraceOrThrow(options: { tenantId: string; traceId: stri
     user_id: a.userId,
     context: a.context !== null && a.context.length <= MAX_SHOWN_CONTEXT_CHARS ? (JSON.parse(a.context) as Record<string, unknown>) : null,
     policy: a.policyId ? { id: a.policyId, version: a.policyVersion, rule: a.policyRule } : null,
-    votes: a.votes.map((v) => ({ approver_id: v.approverId, approver_label: people.get(v.approverId) ?? v.approverId, decision: v.decision, comment: v.comment, created_at: v.createdAt.toISOString() })),
+    votes: a.votes.map((v) => ({
+      approver_id: v.approverId,
+      approver_label: people.get(v.approverId) ?? v.approverId,
+      decision: v.decision,
+      comment: v.comment,
+      created_at: v.createdAt.toISOString(),
+    })),
   }));
   const timeline = buildTraceSpans(
     records.map((r, i) => {
       const detail = views[i]?.policy?.detail ?? null;
-      const label = r.policyId ? `${r.policyId}${r.policyVersion ? `@${r.policyVersion}` : ''}${r.policyRule ? ` rule ${r.policyRule}` : ''}` : null;
-      return { seq: r.seq, kind: r.kind, createdAt: r.createdAt, durationMs: r.durationMs, executionMs: r.executionMs, decision: r.decision, policyMs: detail ? detail.duration_ms : null, policyLabel: label };
+      const label = r.policyId
+        ? `${r.policyId}${r.policyVersion ? `@${r.policyVersion}` : ''}${r.policyRule ? ` rule ${r.policyRule}` : ''}`
+        : null;
+      return {
+        seq: r.seq,
+        kind: r.kind,
+        createdAt: r.createdAt,
+        durationMs: r.durationMs,
+        executionMs: r.executionMs,
+        decision: r.decision,
+        policyMs: detail ? detail.duration_ms : null,
+        policyLabel: label,
+      };
     }),
     approvalRows.map((a) => ({ id: a.id, status: a.status, createdAt: a.createdAt, decidedAt: a.decidedAt, expiresAt: a.expiresAt })),
     now,

@@ -66,16 +66,28 @@ const TRACE_ID_PREFIX = /^[0-9a-f]{4,32}$/;
  * (tenantId, createdAt) index per bound turns a time filter into a seq range that the
  * (tenantId, seq) index walks directly. Null when no record can match.
  */
-export async function seqRangeFor(tenantId: string, since: Date | undefined, until: Date | undefined): Promise<{ min?: number; max?: number } | null> {
+export async function seqRangeFor(
+  tenantId: string,
+  since: Date | undefined,
+  until: Date | undefined,
+): Promise<{ min?: number; max?: number } | null> {
   const range: { min?: number; max?: number } = {};
   if (since) {
     // seq breaks ties: a batch of records committed together shares one createdAt.
-    const first = await db().evidence.findFirst({ where: { tenantId, createdAt: { gte: since } }, orderBy: [{ createdAt: 'asc' }, { seq: 'asc' }], select: { seq: true } });
+    const first = await db().evidence.findFirst({
+      where: { tenantId, createdAt: { gte: since } },
+      orderBy: [{ createdAt: 'asc' }, { seq: 'asc' }],
+      select: { seq: true },
+    });
     if (!first) return null;
     range.min = first.seq;
   }
   if (until) {
-    const last = await db().evidence.findFirst({ where: { tenantId, createdAt: { lt: until } }, orderBy: [{ createdAt: 'desc' }, { seq: 'desc' }], select: { seq: true } });
+    const last = await db().evidence.findFirst({
+      where: { tenantId, createdAt: { lt: until } },
+      orderBy: [{ createdAt: 'desc' }, { seq: 'desc' }],
+      select: { seq: true },
+    });
     if (!last) return null;
     range.max = last.seq;
   }
@@ -89,7 +101,14 @@ export async function seqRangeFor(tenantId: string, since: Date | undefined, unt
  * (tenantId, traceId) index per candidate row. Newest first by seq within [minSeq, maxSeq];
  * a tool filter walks the (tenantId, tool, seq) index, everything else the (tenantId, seq) one.
  */
-export function traceRowsQuery(options: { tenantId: string; filters: TraceFilters; minSeq?: number; maxSeq?: number; limit: number; searchTraceIds?: string[] }): Sql {
+export function traceRowsQuery(options: {
+  tenantId: string;
+  filters: TraceFilters;
+  minSeq?: number;
+  maxSeq?: number;
+  limit: number;
+  searchTraceIds?: string[];
+}): Sql {
   const { tenantId, filters } = options;
   // Administrative records (membership, settings, retention purges) share the chain but are
   // not calls.
@@ -105,7 +124,10 @@ export function traceRowsQuery(options: { tenantId: string; filters: TraceFilter
   // alone is selective; given a usable seq term it walks the (tenantId, seq) index over every
   // earlier record of the tenant for each row. The unary plus makes seq a plain filter, so
   // the probe goes through (tenantId, traceId) as it does on PostgreSQL.
-  else where.push(sql`NOT EXISTS (SELECT 1 FROM "Evidence" p WHERE p."tenantId" = ${tenantId} AND p."traceId" = e."traceId" AND +p."seq" < e."seq")`);
+  else
+    where.push(
+      sql`NOT EXISTS (SELECT 1 FROM "Evidence" p WHERE p."tenantId" = ${tenantId} AND p."traceId" = e."traceId" AND +p."seq" < e."seq")`,
+    );
   // A search matches a handful of rows through the traceId index; ordering by an expression
   // keeps SQLite from preferring the seq index (which would avoid a sort of those few rows by
   // walking all of the tenant's).
@@ -162,7 +184,13 @@ export interface TracePage {
 }
 
 /** Traces newest first, filtered, with a cursor for the next page. */
-export async function listTraces(options: { tenantId: string; filters?: TraceFilters; cursor?: string; limit: number; scanWindow?: number }): Promise<TracePage> {
+export async function listTraces(options: {
+  tenantId: string;
+  filters?: TraceFilters;
+  cursor?: string;
+  limit: number;
+  scanWindow?: number;
+}): Promise<TracePage> {
   const { tenantId } = options;
   const filters = options.filters ?? {};
   const none: TracePage = { traces: [], next_cursor: null, searched_back_to: null };
@@ -175,12 +203,20 @@ export async function listTraces(options: { tenantId: string; filters?: TraceFil
   let minSeq = seqRange.min;
   const windowed = !searchIds && !!(filters.decision || filters.apiKeyId || filters.shadowDiffers);
   if (windowed) {
-    if (maxSeq === Infinity) maxSeq = (await db().evidence.findFirst({ where: { tenantId }, orderBy: { seq: 'desc' }, select: { seq: true } }))?.seq ?? 0;
+    if (maxSeq === Infinity)
+      maxSeq = (await db().evidence.findFirst({ where: { tenantId }, orderBy: { seq: 'desc' }, select: { seq: true } }))?.seq ?? 0;
     minSeq = Math.max(floor, maxSeq - (options.scanWindow ?? TRACE_SCAN_WINDOW) + 1);
   }
   if (maxSeq < floor) return none;
   const rows = await db().$queryRaw<Record<string, unknown>[]>(
-    traceRowsQuery({ tenantId, filters, minSeq, maxSeq: maxSeq === Infinity ? undefined : maxSeq, limit: options.limit, searchTraceIds: searchIds }),
+    traceRowsQuery({
+      tenantId,
+      filters,
+      minSeq,
+      maxSeq: maxSeq === Infinity ? undefined : maxSeq,
+      limit: options.limit,
+      searchTraceIds: searchIds,
+    }),
   );
   const page = rows.slice(0, options.limit);
   const lastRow = page[page.length - 1];
@@ -194,12 +230,22 @@ export async function listTraces(options: { tenantId: string; filters?: TraceFil
   if (page.length === 0) return { traces: [], next_cursor: nextCursor, searched_back_to: searchedBackTo };
 
   const traceIds = [...new Set(page.map((r) => String(r.traceId)))];
-  const totals = new Map((await db().$queryRaw<Record<string, unknown>[]>(traceTotalsQuery(tenantId, traceIds))).map((t) => [String(t.traceId), t]));
+  const totals = new Map(
+    (await db().$queryRaw<Record<string, unknown>[]>(traceTotalsQuery(tenantId, traceIds))).map((t) => [String(t.traceId), t]),
+  );
   const edgeSeqs = [...totals.values()].flatMap((t) => [num(t.firstSeq), num(t.lastSeq)]);
   const edges = new Map(
-    (await db().evidence.findMany({ where: { tenantId, seq: { in: edgeSeqs } }, select: { seq: true, kind: true, decision: true, durationMs: true } })).map((r) => [r.seq, r]),
+    (
+      await db().evidence.findMany({
+        where: { tenantId, seq: { in: edgeSeqs } },
+        select: { seq: true, kind: true, decision: true, durationMs: true },
+      })
+    ).map((r) => [r.seq, r]),
   );
-  const names = await apiKeyNames(tenantId, page.map((r) => (r.apiKeyId as string | null) ?? null));
+  const names = await apiKeyNames(
+    tenantId,
+    page.map((r) => (r.apiKeyId as string | null) ?? null),
+  );
 
   const traces = page.map((row): TraceSummary => {
     const traceId = String(row.traceId);
@@ -220,7 +266,13 @@ export async function listTraces(options: { tenantId: string; filters?: TraceFil
       api_key_id: apiKeyId,
       api_key_name: apiKeyId ? (names.get(apiKeyId) ?? null) : null,
       contract_version: (row.contractVersion as string | null) ?? null,
-      policy: row.policyId ? { id: String(row.policyId), version: (row.policyVersion as string | null) ?? null, rule: (row.policyRule as string | null) ?? null } : null,
+      policy: row.policyId
+        ? {
+            id: String(row.policyId),
+            version: (row.policyVersion as string | null) ?? null,
+            rule: (row.policyRule as string | null) ?? null,
+          }
+        : null,
       shadow_differs: toBool(row.shadowDiffers),
       records: total ? num(total.records) : 1,
       last_kind: last?.kind ?? String(row.kind),
@@ -229,7 +281,15 @@ export async function listTraces(options: { tenantId: string; filters?: TraceFil
       checks_ms: round(total ? num(total.checksMs) : 0),
       execution_ms: total ? nullableNum(total.executionMs) : null,
     };
-    if (filters.shadowDiffers) summary.shadow = (parsePolicyEvidence(row.policy as string | null)?.shadow ?? []).map((s) => ({ kind: s.kind, id: s.id, version: s.version, decision: s.decision, rule: s.rule, differs: s.differs }));
+    if (filters.shadowDiffers)
+      summary.shadow = (parsePolicyEvidence(row.policy as string | null)?.shadow ?? []).map((s) => ({
+        kind: s.kind,
+        id: s.id,
+        version: s.version,
+        decision: s.decision,
+        rule: s.rule,
+        differs: s.differs,
+      }));
     return summary;
   });
   return { traces, next_cursor: nextCursor, searched_back_to: searchedBackTo };

@@ -13,7 +13,9 @@ export const TracesQuerySchema = z
     shadow_differs: z
       .enum(['true', 'false'])
       .optional()
-      .describe('`true`: list the records a shadow policy or contract version would have decided differently, with those shadow decisions.'),
+      .describe(
+        '`true`: list the records a shadow policy or contract version would have decided differently, with those shadow decisions.',
+      ),
     cursor: f.cursor.optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),
   })

@@ -18,8 +18,12 @@ const MAX_ENUM_VALUES = 20;
 const RANGE_KEYWORDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
 const LENGTH_KEYWORDS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties']);
 const LENGTH_UNITS: Record<string, string> = {
-  minLength: 'characters', maxLength: 'characters', minItems: 'items', maxItems: 'items',
-  minProperties: 'properties', maxProperties: 'properties',
+  minLength: 'characters',
+  maxLength: 'characters',
+  minItems: 'items',
+  maxItems: 'items',
+  minProperties: 'properties',
+  maxProperties: 'properties',
 };
 const BRANCH_KEYWORDS = new Set(['anyOf', 'oneOf']);
 
@@ -42,7 +46,7 @@ function isRequiredProperty(rootSchema: unknown, schemaPath: string): boolean {
   for (const segment of pointerSegments(match[1] ?? '')) {
     parent = Array.isArray(parent) ? parent[Number(segment)] : ownValue(parent, segment);
   }
-  const key = (pointerSegments(`/${match[2] ?? ''}`)[0] ?? '');
+  const key = pointerSegments(`/${match[2] ?? ''}`)[0] ?? '';
   const required = ownValue(parent, 'required');
   return Array.isArray(required) && required.includes(key);
 }
@@ -70,7 +74,12 @@ function mapError(error: ErrorObject, data: unknown, rootSchema: unknown, subjec
         constraint: { keyword: 'required', type: params.type },
       };
     }
-    return { code: 'AXAG_INVALID_TYPE', message: `${label()} must be ${expected}, got ${got}`, segments, constraint: { keyword, type: params.type } };
+    return {
+      code: 'AXAG_INVALID_TYPE',
+      message: `${label()} must be ${expected}, got ${got}`,
+      segments,
+      constraint: { keyword, type: params.type },
+    };
   }
   if (RANGE_KEYWORDS.has(keyword)) {
     return {
@@ -92,7 +101,12 @@ function mapError(error: ErrorObject, data: unknown, rootSchema: unknown, subjec
     };
   }
   if (keyword === 'format') {
-    return { code: 'AXAG_INVALID_FORMAT', message: `${label()} must be a valid ${String(params.format)}, got ${got}`, segments, constraint: { keyword, format: params.format } };
+    return {
+      code: 'AXAG_INVALID_FORMAT',
+      message: `${label()} must be a valid ${String(params.format)}, got ${got}`,
+      segments,
+      constraint: { keyword, format: params.format },
+    };
   }
   if (keyword === 'pattern') {
     return {
@@ -164,9 +178,7 @@ export function ajvIssues({ errors, data, schema, intent, subject }: AjvIssuesOp
     const code: ErrorCode =
       subject === 'result' ? 'AXAG_OUTPUT_MISMATCH' : subject === 'error' ? 'AXAG_ERROR_SCHEMA_MISMATCH' : mapped.code;
     const constraint = subject === 'arguments' ? mapped.constraint : { ...mapped.constraint, mapped_code: mapped.code };
-    issues.push(
-      makeIssue(code, { intent, message: mapped.message, path: formatJsonPath(mapped.segments), constraint }),
-    );
+    issues.push(makeIssue(code, { intent, message: mapped.message, path: formatJsonPath(mapped.segments), constraint }));
   }
   return issues;
 }

@@ -6,7 +6,14 @@ import { makeIssue, type ValidationIssue } from './error-codes';
  * allowed within the tenant's window: the same idempotency key when one is sent, else the same
  * arguments. Null when there was none.
  */
-export async function checkDuplicateCall(options: { tenantId: string; tool: string; argsHash: string; idempotencyKey?: string; callId: string; windowSeconds: number }): Promise<ValidationIssue | null> {
+export async function checkDuplicateCall(options: {
+  tenantId: string;
+  tool: string;
+  argsHash: string;
+  idempotencyKey?: string;
+  callId: string;
+  windowSeconds: number;
+}): Promise<ValidationIssue | null> {
   const duplicate = await findDuplicate(options);
   if (!duplicate) return null;
   return makeIssue('AXAG_DUPLICATE_CALL', {
@@ -16,7 +23,14 @@ export async function checkDuplicateCall(options: { tenantId: string; tool: stri
   });
 }
 
-async function findDuplicate(options: { tenantId: string; tool: string; argsHash: string; idempotencyKey?: string; callId: string; windowSeconds: number }) {
+async function findDuplicate(options: {
+  tenantId: string;
+  tool: string;
+  argsHash: string;
+  idempotencyKey?: string;
+  callId: string;
+  windowSeconds: number;
+}) {
   const since = new Date(Date.now() - options.windowSeconds * 1000);
   return db().evidence.findFirst({
     where: {

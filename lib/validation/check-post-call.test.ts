@@ -14,7 +14,12 @@ describe('checkPostCall', () => {
   it('AXAG_OUTPUT_MISMATCH for every output schema issue, keeping the keyword', () => {
     const { errors } = checkPostCall({ ...base, result: { total: -1 }, side_effects: reported });
     expect(errors).toMatchObject([
-      { code: 'AXAG_OUTPUT_MISMATCH', type: 'output_error', path: '$.order_id', details: { constraint: { keyword: 'required', mapped_code: 'AXAG_MISSING_PARAM' } } },
+      {
+        code: 'AXAG_OUTPUT_MISMATCH',
+        type: 'output_error',
+        path: '$.order_id',
+        details: { constraint: { keyword: 'required', mapped_code: 'AXAG_MISSING_PARAM' } },
+      },
       { code: 'AXAG_OUTPUT_MISMATCH', type: 'output_error', path: '$.total', details: { constraint: { keyword: 'minimum', limit: 0 } } },
     ]);
     expect(checkPostCall({ ...base, result: { order_id: 'o1', total: 0 }, side_effects: reported }).errors.map((e) => e.code)).toEqual([
@@ -48,19 +53,32 @@ describe('checkPostCall', () => {
 
   it('AXAG_SIDE_EFFECT_MISSING when a required declared effect is not reported', () => {
     const { errors } = checkPostCall({ ...base, result: { order_id: 'o1', total: 5 }, side_effects: [{ id: 'email_sent' }] });
-    expect(errors).toMatchObject([{ code: 'AXAG_SIDE_EFFECT_MISSING', type: 'side_effect_error', details: { side_effect: 'stock_reserved' } }]);
-    expect(checkPostCall({ ...base, result: { order_id: 'o1', total: 5 }, side_effects: [{ id: 'stock_reserved' }, { id: 'email_sent' }] }).errors).toEqual([]);
+    expect(errors).toMatchObject([
+      { code: 'AXAG_SIDE_EFFECT_MISSING', type: 'side_effect_error', details: { side_effect: 'stock_reserved' } },
+    ]);
+    expect(
+      checkPostCall({ ...base, result: { order_id: 'o1', total: 5 }, side_effects: [{ id: 'stock_reserved' }, { id: 'email_sent' }] })
+        .errors,
+    ).toEqual([]);
   });
 
   it('AXAG_SIDE_EFFECT_UNDECLARED is a warning for reported effects the contract does not declare', () => {
     const result = checkPostCall({ ...base, result: { order_id: 'o1', total: 5 }, side_effects: [...reported, { id: 'sms_sent' }] });
     expect(result.errors).toEqual([]);
-    expect(result.warnings).toMatchObject([{ code: 'AXAG_SIDE_EFFECT_UNDECLARED', type: 'side_effect_error', details: { side_effect: 'sms_sent' } }]);
+    expect(result.warnings).toMatchObject([
+      { code: 'AXAG_SIDE_EFFECT_UNDECLARED', type: 'side_effect_error', details: { side_effect: 'sms_sent' } },
+    ]);
     expect(checkPostCall({ ...base, result: { order_id: 'o1', total: 5 }, side_effects: reported }).warnings).toEqual([]);
   });
 
   it('contracts without output/errors schemas accept anything', () => {
-    const loose = compileOrThrow({ ...kitchenSinkContract, output: undefined, errors: undefined, postconditions: undefined, side_effects: undefined });
+    const loose = compileOrThrow({
+      ...kitchenSinkContract,
+      output: undefined,
+      errors: undefined,
+      postconditions: undefined,
+      side_effects: undefined,
+    });
     expect(checkPostCall({ ...base, contract: loose, result: 42 })).toEqual({ errors: [], warnings: [] });
     expect(checkPostCall({ ...base, contract: loose, error: 'x' })).toEqual({ errors: [], warnings: [] });
   });

@@ -29,12 +29,7 @@ export function checkPostCall(options: CheckPostCallOptions): CheckResult {
     // malformed result they would fail for the wrong reason.
     if (outputIssues.length === 0 && options.error === undefined) {
       errors.push(
-        ...evaluateConditions(
-          contract.postconditions,
-          { args, context, result: options.result },
-          'AXAG_POSTCONDITION_FAILED',
-          intent,
-        ),
+        ...evaluateConditions(contract.postconditions, { args, context, result: options.result }, 'AXAG_POSTCONDITION_FAILED', intent),
       );
     }
   }

@@ -17,19 +17,84 @@ type Case = {
 // Each case makes one code fire, and a near-twin input that differs minimally must not.
 const CASES: Case[] = [
   { code: 'AXAG_MISSING_PARAM', type: 'parameter_error', path: '$.name', args: { ...validArgs, name: undefined }, twin: validArgs },
-  { code: 'AXAG_MISSING_PARAM', type: 'parameter_error', path: '$.name', args: { ...validArgs, name: null }, twin: { ...validArgs, name: 'Al' } },
-  { code: 'AXAG_INVALID_TYPE', type: 'parameter_error', path: '$.quantity', args: { ...validArgs, quantity: '3' }, twin: { ...validArgs, quantity: 3 } },
-  { code: 'AXAG_OUT_OF_RANGE', type: 'constraint_error', path: '$.quantity', args: { ...validArgs, quantity: 11 }, twin: { ...validArgs, quantity: 9 } },
-  { code: 'AXAG_INVALID_ENUM', type: 'constraint_error', path: '$.color', args: { ...validArgs, color: 'blue' }, twin: { ...validArgs, color: 'red' } },
-  { code: 'AXAG_INVALID_FORMAT', type: 'constraint_error', path: '$.email', args: { ...validArgs, email: 'not-an-email' }, twin: { ...validArgs, email: 'a@b.co' } },
-  { code: 'AXAG_PATTERN_MISMATCH', type: 'constraint_error', path: '$.sku', args: { ...validArgs, sku: 'ab-1234' }, twin: { ...validArgs, sku: 'ABC-1234' } },
-  { code: 'AXAG_INVALID_LENGTH', type: 'constraint_error', path: '$.name', args: { ...validArgs, name: 'A' }, twin: { ...validArgs, name: 'Al' } },
-  { code: 'AXAG_UNKNOWN_PARAM', type: 'parameter_error', path: '$.colour', args: { ...validArgs, colour: 'red' }, twin: { ...validArgs, color: 'red' } },
-  { code: 'AXAG_CONSTRAINT_VIOLATION', type: 'constraint_error', path: '$.step', args: { ...validArgs, step: 7 }, twin: { ...validArgs, step: 10 } },
-  { code: 'AXAG_PRECONDITION_FAILED', type: 'precondition_error', args: { ...validArgs, quantity: 10 }, twin: { ...validArgs, quantity: 9 } },
+  {
+    code: 'AXAG_MISSING_PARAM',
+    type: 'parameter_error',
+    path: '$.name',
+    args: { ...validArgs, name: null },
+    twin: { ...validArgs, name: 'Al' },
+  },
+  {
+    code: 'AXAG_INVALID_TYPE',
+    type: 'parameter_error',
+    path: '$.quantity',
+    args: { ...validArgs, quantity: '3' },
+    twin: { ...validArgs, quantity: 3 },
+  },
+  {
+    code: 'AXAG_OUT_OF_RANGE',
+    type: 'constraint_error',
+    path: '$.quantity',
+    args: { ...validArgs, quantity: 11 },
+    twin: { ...validArgs, quantity: 9 },
+  },
+  {
+    code: 'AXAG_INVALID_ENUM',
+    type: 'constraint_error',
+    path: '$.color',
+    args: { ...validArgs, color: 'blue' },
+    twin: { ...validArgs, color: 'red' },
+  },
+  {
+    code: 'AXAG_INVALID_FORMAT',
+    type: 'constraint_error',
+    path: '$.email',
+    args: { ...validArgs, email: 'not-an-email' },
+    twin: { ...validArgs, email: 'a@b.co' },
+  },
+  {
+    code: 'AXAG_PATTERN_MISMATCH',
+    type: 'constraint_error',
+    path: '$.sku',
+    args: { ...validArgs, sku: 'ab-1234' },
+    twin: { ...validArgs, sku: 'ABC-1234' },
+  },
+  {
+    code: 'AXAG_INVALID_LENGTH',
+    type: 'constraint_error',
+    path: '$.name',
+    args: { ...validArgs, name: 'A' },
+    twin: { ...validArgs, name: 'Al' },
+  },
+  {
+    code: 'AXAG_UNKNOWN_PARAM',
+    type: 'parameter_error',
+    path: '$.colour',
+    args: { ...validArgs, colour: 'red' },
+    twin: { ...validArgs, color: 'red' },
+  },
+  {
+    code: 'AXAG_CONSTRAINT_VIOLATION',
+    type: 'constraint_error',
+    path: '$.step',
+    args: { ...validArgs, step: 7 },
+    twin: { ...validArgs, step: 10 },
+  },
+  {
+    code: 'AXAG_PRECONDITION_FAILED',
+    type: 'precondition_error',
+    args: { ...validArgs, quantity: 10 },
+    twin: { ...validArgs, quantity: 9 },
+  },
   { code: 'AXAG_TENANT_BOUNDARY', type: 'security_error', path: '$.tenant_id', args: { ...validArgs, tenant_id: 't2' }, twin: validArgs },
   { code: 'AXAG_SCOPE_VIOLATION', type: 'security_error', path: '$.user_id', args: { ...validArgs, user_id: 'u2' }, twin: validArgs },
-  { code: 'AXAG_ROLE_INSUFFICIENT', type: 'authorization_error', args: validArgs, twin: validArgs, context: { ...callerContext, roles: ['viewer'] } },
+  {
+    code: 'AXAG_ROLE_INSUFFICIENT',
+    type: 'authorization_error',
+    args: validArgs,
+    twin: validArgs,
+    context: { ...callerContext, roles: ['viewer'] },
+  },
 ];
 
 describe('checkPreCall: every code fires, and its near twin does not', () => {
@@ -83,7 +148,9 @@ describe('checkPreCall details', () => {
 
   it('fails closed when a precondition cannot be evaluated', () => {
     const { errors } = checkPreCall({ contract, arguments: validArgs, context: { ...callerContext, state: undefined } });
-    expect(errors).toMatchObject([{ code: 'AXAG_PRECONDITION_FAILED', details: { condition_id: 'not_blocked', evaluation_error: expect.stringMatching(/state/) } }]);
+    expect(errors).toMatchObject([
+      { code: 'AXAG_PRECONDITION_FAILED', details: { condition_id: 'not_blocked', evaluation_error: expect.stringMatching(/state/) } },
+    ]);
   });
 
   it('skips preconditions when the input schema fails', () => {

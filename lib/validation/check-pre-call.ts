@@ -123,9 +123,7 @@ export function checkPreCall({ contract, arguments: args, context }: CheckPreCal
       makeIssue('AXAG_CONTRACT_DEPRECATED', {
         intent,
         message: `${intent} is deprecated${info ? `: ${info.message}` : ''}`,
-        ...(info?.replacement
-          ? { replacement: info.replacement, suggestion: `Call ${info.replacement} instead.` }
-          : {}),
+        ...(info?.replacement ? { replacement: info.replacement, suggestion: `Call ${info.replacement} instead.` } : {}),
       }),
     );
   }

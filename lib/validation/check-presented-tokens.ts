@@ -29,7 +29,13 @@ export async function checkPresentedTokens(options: {
   const confirmationIssues: ValidationIssue[] = [];
   if (annotations.confirmation_required) {
     if (!options.confirmationToken) {
-      confirmationIssues.push(makeIssue('AXAG_CONFIRMATION_MISSING', { intent: tool, message: `${tool} needs the user's explicit confirmation of this exact call.`, path: '$.confirmation_token' }));
+      confirmationIssues.push(
+        makeIssue('AXAG_CONFIRMATION_MISSING', {
+          intent: tool,
+          message: `${tool} needs the user's explicit confirmation of this exact call.`,
+          path: '$.confirmation_token',
+        }),
+      );
     } else {
       const check = await checkCallToken({ kind: 'confirmation', token: options.confirmationToken, binding, secret });
       if (check.ok) tokens.push({ kind: 'confirmation', id: check.id });
@@ -38,6 +44,8 @@ export async function checkPresentedTokens(options: {
   }
   // Checked whenever one is presented: whether the call needs it depends on the contract and on
   // every policy, enforced and shadow alike.
-  const approvalCheck = options.approvalToken ? await checkCallToken({ kind: 'approval', token: options.approvalToken, binding, secret }) : null;
+  const approvalCheck = options.approvalToken
+    ? await checkCallToken({ kind: 'approval', token: options.approvalToken, binding, secret })
+    : null;
   return { tokens, confirmationIssues, approvalCheck };
 }

@@ -29,8 +29,10 @@ export function runContractTests(contract: CompiledContract, tests: readonly Con
     const { errors } = checkPreCall({ contract, arguments: test.arguments, context: test.context ?? {} });
     const annotations = contract.document.annotations;
     const intent = contract.document.id;
-    if (annotations.confirmation_required && !test.confirmed) errors.push(makeIssue('AXAG_CONFIRMATION_MISSING', { intent, message: 'confirmation missing' }));
-    if (annotations.approval_required && !test.approved) errors.push(makeIssue('AXAG_APPROVAL_MISSING', { intent, message: 'approval missing' }));
+    if (annotations.confirmation_required && !test.confirmed)
+      errors.push(makeIssue('AXAG_CONFIRMATION_MISSING', { intent, message: 'confirmation missing' }));
+    if (annotations.approval_required && !test.approved)
+      errors.push(makeIssue('AXAG_APPROVAL_MISSING', { intent, message: 'approval missing' }));
     const decision = decideFromIssues(errors);
     const codes = [...new Set(errors.map((e) => e.code))].sort();
     const failures: string[] = [];
@@ -39,6 +41,13 @@ export function runContractTests(contract: CompiledContract, tests: readonly Con
       const expected = [...new Set(test.expect.errors)].sort();
       if (expected.join(',') !== codes.join(',')) failures.push(`expected errors [${expected.join(', ')}], got [${codes.join(', ')}]`);
     }
-    return { index, name: test.name, passed: failures.length === 0, decision, errors: codes, ...(failures.length ? { failure: failures.join('; ') } : {}) };
+    return {
+      index,
+      name: test.name,
+      passed: failures.length === 0,
+      decision,
+      errors: codes,
+      ...(failures.length ? { failure: failures.join('; ') } : {}),
+    };
   });
 }

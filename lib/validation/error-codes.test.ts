@@ -60,7 +60,7 @@ describe('ERROR_CODES', () => {
     }
   });
 
-  it('names each code\'s specific failure for the envelope, in the seed example\'s style, once per code', () => {
+  it("names each code's specific failure for the envelope, in the seed example's style, once per code", () => {
     // The seed's example envelope types a failed precondition `precondition_failed` while its
     // table types the code `precondition_error`: both are kept, each where the seed shows it.
     expect(ERROR_CODES.AXAG_PRECONDITION_FAILED.envelope_type).toBe('precondition_failed');
@@ -83,9 +83,18 @@ describe('ERROR_CODES', () => {
       details: { intent: 'cart.begin_checkout', suggestion: ERROR_CODES.AXAG_CONFIRMATION_MISSING.suggestion },
     });
     const custom = makeIssue('AXAG_OUT_OF_RANGE', {
-      intent: 't.x', message: 'm', path: '$.n', suggestion: 's', constraint: { keyword: 'maximum', limit: 1 }, extra: 1,
+      intent: 't.x',
+      message: 'm',
+      path: '$.n',
+      suggestion: 's',
+      constraint: { keyword: 'maximum', limit: 1 },
+      extra: 1,
     });
-    expect(custom).toMatchObject({ type: 'constraint_error', path: '$.n', details: { suggestion: 's', constraint: { keyword: 'maximum', limit: 1 }, extra: 1 } });
+    expect(custom).toMatchObject({
+      type: 'constraint_error',
+      path: '$.n',
+      details: { suggestion: 's', constraint: { keyword: 'maximum', limit: 1 }, extra: 1 },
+    });
     expect(isWarningCode('AXAG_DUPLICATE_CALL')).toBe(true);
     expect(isWarningCode('AXAG_MISSING_PARAM')).toBe(false);
   });

@@ -2,13 +2,7 @@ import { ERROR_CODES, type ErrorCode } from '../sdk/error-codes';
 
 // The runtime validation codes are defined in lib/sdk/error-codes.ts, because the SDK, which
 // agents install alone, reports the same issues before a call leaves the agent.
-export {
-  ERROR_CODES,
-  isWarningCode,
-  makeIssue,
-  type ErrorCode,
-  type ValidationIssue,
-} from '../sdk/error-codes';
+export { ERROR_CODES, isWarningCode, makeIssue, type ErrorCode, type ValidationIssue } from '../sdk/error-codes';
 
 function escapeCell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -19,9 +13,5 @@ export function errorCodesMarkdownTable(): string {
     const entry = ERROR_CODES[code];
     return `| \`${code}\` | ${entry.type} | ${entry.envelope_type} | ${entry.severity} | ${escapeCell(entry.description)} | ${escapeCell(entry.suggestion)} |`;
   });
-  return [
-    '| Error Code | Type | Envelope type | Severity | Description | Suggestion |',
-    '|---|---|---|---|---|---|',
-    ...rows,
-  ].join('\n');
+  return ['| Error Code | Type | Envelope type | Severity | Description | Suggestion |', '|---|---|---|---|---|---|', ...rows].join('\n');
 }

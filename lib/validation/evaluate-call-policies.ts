@@ -48,14 +48,38 @@ export async function evaluateCallPolicies(options: {
   if (enforced.approval && !approvalCheck) {
     // A person already denied this exact call: say so, with their comment, rather than queue
     // the same call for approval again.
-    const denial = await findRecentDenial({ binding: options.binding, withinSeconds: enforced.approval.expiresInSeconds ?? contract.document.annotations.approval_ttl_seconds ?? options.approvalTtlSeconds });
+    const denial = await findRecentDenial({
+      binding: options.binding,
+      withinSeconds: enforced.approval.expiresInSeconds ?? contract.document.annotations.approval_ttl_seconds ?? options.approvalTtlSeconds,
+    });
     if (denial) {
-      enforced.errors = [...enforced.errors.filter((e) => e.code !== 'AXAG_APPROVAL_MISSING' && e.code !== 'AXAG_ESCALATION_REQUIRED'), denial];
+      enforced.errors = [
+        ...enforced.errors.filter((e) => e.code !== 'AXAG_APPROVAL_MISSING' && e.code !== 'AXAG_ESCALATION_REQUIRED'),
+        denial,
+      ];
       enforced.decision = 'deny';
     }
   }
-  const shadow = await evaluateShadows({ tenantId, policies, call, version: options.version, enforced, checkErrors, confirmationIssues, approvalCheck });
-  const evidence = policyOutcome || shadow.length > 0 ? buildPolicyEvidence({ outcome: policyOutcome, enforced, shadow, argsHash: options.argsHash, durationMs: performance.now() - policyStarted }) : null;
+  const shadow = await evaluateShadows({
+    tenantId,
+    policies,
+    call,
+    version: options.version,
+    enforced,
+    checkErrors,
+    confirmationIssues,
+    approvalCheck,
+  });
+  const evidence =
+    policyOutcome || shadow.length > 0
+      ? buildPolicyEvidence({
+          outcome: policyOutcome,
+          enforced,
+          shadow,
+          argsHash: options.argsHash,
+          durationMs: performance.now() - policyStarted,
+        })
+      : null;
   return { outcome: policyOutcome, enforced, shadow, evidence };
 }
 
@@ -83,16 +107,44 @@ async function evaluateShadows(options: {
   for (const candidate of policies.shadow) {
     const set = [...policies.enforced.filter((p) => p.id !== candidate.id), candidate];
     const outcome = evaluatePolicies(set, call);
-    const decided = decideCall({ contract: resolved.contract.compiled, checkErrors: options.checkErrors, confirmationIssues: options.confirmationIssues, policy: outcome, approvalCheck: options.approvalCheck });
-    out.push({ kind: 'policy', id: candidate.id, version: candidate.version, decision: decided.decision, rule: outcome.decidedBy?.policy_id === candidate.id ? outcome.decidedBy.rule : null, codes: decided.errors.map((e) => e.code), differs: decided.decision !== enforced.decision });
+    const decided = decideCall({
+      contract: resolved.contract.compiled,
+      checkErrors: options.checkErrors,
+      confirmationIssues: options.confirmationIssues,
+      policy: outcome,
+      approvalCheck: options.approvalCheck,
+    });
+    out.push({
+      kind: 'policy',
+      id: candidate.id,
+      version: candidate.version,
+      decision: decided.decision,
+      rule: outcome.decidedBy?.policy_id === candidate.id ? outcome.decidedBy.rule : null,
+      codes: decided.errors.map((e) => e.code),
+      differs: decided.decision !== enforced.decision,
+    });
   }
   if (shadowContract && shadowContract.versionId !== resolved.contract.versionId) {
     const compiled = shadowContract.compiled;
     const checked = checkPreCall({ contract: compiled, arguments: call.arguments, context: call.context });
     const shadowCall = { ...call, sideEffectLevel: compiled.document.annotations.side_effect_level };
     const outcome = policies.enforced.length > 0 ? evaluatePolicies(policies.enforced, shadowCall) : null;
-    const decided = decideCall({ contract: compiled, checkErrors: checked.errors, confirmationIssues: options.confirmationIssues, policy: outcome, approvalCheck: options.approvalCheck });
-    out.push({ kind: 'contract', id: call.tool, version: shadowContract.version, decision: decided.decision, rule: null, codes: decided.errors.map((e) => e.code), differs: decided.decision !== enforced.decision });
+    const decided = decideCall({
+      contract: compiled,
+      checkErrors: checked.errors,
+      confirmationIssues: options.confirmationIssues,
+      policy: outcome,
+      approvalCheck: options.approvalCheck,
+    });
+    out.push({
+      kind: 'contract',
+      id: call.tool,
+      version: shadowContract.version,
+      decision: decided.decision,
+      rule: null,
+      codes: decided.errors.map((e) => e.code),
+      differs: decided.decision !== enforced.decision,
+    });
   }
   return out;
 }
@@ -117,7 +169,12 @@ function buildPolicyEvidence(options: {
     evidence.transformed = { args_hash: hashCanonical(outcome.arguments), original_args_hash: options.argsHash };
   }
   if (enforced.approval && (outcome?.approval ?? null) !== null) {
-    evidence.approval = { roles: enforced.approval.roles, approvers_required: enforced.approval.approversRequired, expires_in_seconds: enforced.approval.expiresInSeconds, escalated: enforced.approval.escalated };
+    evidence.approval = {
+      roles: enforced.approval.roles,
+      approvers_required: enforced.approval.approversRequired,
+      expires_in_seconds: enforced.approval.expiresInSeconds,
+      escalated: enforced.approval.escalated,
+    };
   }
   if (options.shadow.length > 0) evidence.shadow = options.shadow;
   return evidence;

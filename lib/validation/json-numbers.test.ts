@@ -30,13 +30,19 @@ const numberToken = fc
     fc.option(fc.stringMatching(/^\d{1,24}$/), { nil: undefined }),
     fc.option(fc.tuple(fc.constantFrom('e', 'E', 'e+', 'e-', 'E-'), fc.integer({ min: 0, max: 420 })), { nil: undefined }),
   )
-  .map(([negative, whole, fraction, exponent]) => `${negative ? '-' : ''}${whole}${fraction === undefined ? '' : `.${fraction}`}${exponent ? `${exponent[0]}${exponent[1]}` : ''}`);
+  .map(
+    ([negative, whole, fraction, exponent]) =>
+      `${negative ? '-' : ''}${whole}${fraction === undefined ? '' : `.${fraction}`}${exponent ? `${exponent[0]}${exponent[1]}` : ''}`,
+  );
 
 describe('numberProblem', () => {
   it('agrees with an exact BigInt oracle on arbitrary JSON number tokens', () => {
-    fc.assert(fc.property(numberToken, (token) => {
-      expect(numberProblem(token)).toBe(oracle(token));
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(numberToken, (token) => {
+        expect(numberProblem(token)).toBe(oracle(token));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('names the documented cases and leaves their near twins alone', () => {
@@ -63,9 +69,12 @@ describe('numberProblem', () => {
 
 describe('exactNumberText', () => {
   it('is what JSON.stringify writes for every double', () => {
-    fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (x) => {
-      expect(exactNumberText(JSON.stringify(x))).toBe(JSON.stringify(Object.is(x, -0) ? 0 : x));
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (x) => {
+        expect(exactNumberText(JSON.stringify(x))).toBe(JSON.stringify(Object.is(x, -0) ? 0 : x));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('keeps every digit of the numbers a double cannot hold', () => {
@@ -105,23 +114,27 @@ function build(node: unknown, path: (string | number)[], space: string, out: Bui
     if (typeof value === 'number' && numberProblem(text)) out.expected.push(formatJsonPath(path));
     return text;
   }
-  if (Array.isArray(node)) return `[${space}${node.map((item, i) => build(item, [...path, i], space, out)).join(`${space},${space}`)}${space}]`;
+  if (Array.isArray(node))
+    return `[${space}${node.map((item, i) => build(item, [...path, i], space, out)).join(`${space},${space}`)}${space}]`;
   const entries = Object.entries(node as Record<string, unknown>);
   return `{${space}${entries.map(([key, value]) => `${JSON.stringify(key)}${space}:${space}${build(value, [...path, key], space, out)}`).join(`,${space}`)}${space}}`;
 }
 
 describe('findUnrepresentableNumbers', () => {
   it('finds exactly the unrepresentable numbers of any JSON text, with their paths, as JSON.parse reads it', () => {
-    fc.assert(fc.property(tree, fc.constantFrom('', ' ', '\n  '), (node, space) => {
-      const out: Built = { text: '', expected: [] };
-      out.text = build(node, [], space, out);
-      expect(() => JSON.parse(out.text)).not.toThrow();
-      const findings = findUnrepresentableNumbers(out.text);
-      expect(findings.map((f) => f.path)).toEqual(out.expected);
-      for (const finding of findings) expect(out.text.slice(finding.start, finding.end)).toBe(finding.token);
-      // The cheap pass never misses what the exact scan finds.
-      if (findings.length > 0) expect(inspectJsonText(out.text, 1000).numbersToCheck).toBe(true);
-    }), { numRuns: 1500 });
+    fc.assert(
+      fc.property(tree, fc.constantFrom('', ' ', '\n  '), (node, space) => {
+        const out: Built = { text: '', expected: [] };
+        out.text = build(node, [], space, out);
+        expect(() => JSON.parse(out.text)).not.toThrow();
+        const findings = findUnrepresentableNumbers(out.text);
+        expect(findings.map((f) => f.path)).toEqual(out.expected);
+        for (const finding of findings) expect(out.text.slice(finding.start, finding.end)).toBe(finding.token);
+        // The cheap pass never misses what the exact scan finds.
+        if (findings.length > 0) expect(inspectJsonText(out.text, 1000).numbersToCheck).toBe(true);
+      }),
+      { numRuns: 1500 },
+    );
   });
 
   it('reads keys with escapes and skips digits inside strings', () => {

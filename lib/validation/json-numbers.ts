@@ -145,7 +145,9 @@ export function findUnrepresentableNumbers(text: string, limit = Number.POSITIVE
       i += Math.max(token.length, 1);
       const problem = numberProblem(token);
       if (problem) {
-        const segments = stack.map((frame) => (frame.array ? frame.index : (JSON.parse(text.slice(frame.keyStart, frame.keyEnd)) as string)));
+        const segments = stack.map((frame) =>
+          frame.array ? frame.index : (JSON.parse(text.slice(frame.keyStart, frame.keyEnd)) as string),
+        );
         findings.push({ segments, path: formatJsonPath(segments), token, start, end: i, problem });
       }
       continue;

@@ -32,9 +32,7 @@ export function instanceSegments(root: unknown, pointer: string): (string | numb
 /** Own-property read; never follows the prototype chain (so `__proto__` is plain data). */
 export function ownValue(container: unknown, key: string): unknown {
   if (typeof container !== 'object' || container === null) return undefined;
-  return Object.prototype.hasOwnProperty.call(container, key)
-    ? (container as Record<string, unknown>)[key]
-    : undefined;
+  return Object.prototype.hasOwnProperty.call(container, key) ? (container as Record<string, unknown>)[key] : undefined;
 }
 
 /** Reads a dotted argument path such as `order.customer.tenant_id`, own properties only. */

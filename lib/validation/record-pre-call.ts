@@ -113,7 +113,9 @@ export async function recordPreCall(recording: PreCallRecording, errs: Validatio
         context: recording.context,
         approversRequired: needed.approversRequired,
         escalationLevel: needed.escalated ? 1 : 0,
-        policy: policyOutcome?.decidedBy ? { id: policyOutcome.decidedBy.policy_id, version: policyOutcome.decidedBy.version, rule: policyOutcome.decidedBy.rule } : null,
+        policy: policyOutcome?.decidedBy
+          ? { id: policyOutcome.decidedBy.policy_id, version: policyOutcome.decidedBy.version, rule: policyOutcome.decidedBy.rule }
+          : null,
       });
   }
   const evidence = await recordEvidence<Approval | null>(input, within);

@@ -66,11 +66,15 @@ export async function refuseUnrepresentableNumbers(options: {
   let storedPayload: string | null = null;
   const settings = await getRuntimeSettings(tenantId);
   if (settings.storeRawArguments) {
-    const sensitive = mergeSensitivePaths(resolved.found ? resolved.contract.compiled.document.sensitive : undefined, settings.sensitivePaths);
+    const sensitive = mergeSensitivePaths(
+      resolved.found ? resolved.contract.compiled.document.sensitive : undefined,
+      settings.sensitivePaths,
+    );
     const body = sent.body;
     storedArguments = sent.verbatim(redactArguments((body.arguments ?? {}) as Record<string, unknown>, sensitive));
     const context = body.context && typeof body.context === 'object' && Object.keys(body.context).length > 0 ? body.context : undefined;
-    const parts = kind === 'pre' ? { context } : body.result !== undefined ? { context, result: body.result } : { context, error: body.error };
+    const parts =
+      kind === 'pre' ? { context } : body.result !== undefined ? { context, result: body.result } : { context, error: body.error };
     storedPayload = sent.verbatim(retainedPayloadJson(parts, sensitive));
   }
 
@@ -116,7 +120,11 @@ export async function refuseUnrepresentableNumbers(options: {
  * exactly as it did. In JSON text made from it, `canonical` writes each number's exact value in
  * canonical layout (for hashes), `verbatim` writes its token as sent (for what is stored).
  */
-function exactBody(numbers: ReportedNumbers): { body: Record<string, unknown>; canonical: (json: string) => string; verbatim: (json: string) => string } {
+function exactBody(numbers: ReportedNumbers): {
+  body: Record<string, unknown>;
+  canonical: (json: string) => string;
+  verbatim: (json: string) => string;
+} {
   const nonce = randomBytes(12).toString('hex');
   const marker = (index: number) => `\u0000tg-number:${nonce}:${index}`;
   let text = '';

@@ -38,7 +38,10 @@ export const kitchenSinkContract: ToolContractInput = {
   },
   errors: { type: 'object', required: ['code'], properties: { code: { type: 'string' } } },
   annotations: {
-    kind: 'mutation', side_effect_level: 'write', idempotent: false, required_roles: ['shopper', 'admin'],
+    kind: 'mutation',
+    side_effect_level: 'write',
+    idempotent: false,
+    required_roles: ['shopper', 'admin'],
   },
   scope: { tenant: 'tenant_id', user: 'user_id' },
   preconditions: [

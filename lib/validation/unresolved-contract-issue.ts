@@ -1,8 +1,16 @@
 import { makeIssue, type ValidationIssue } from './error-codes';
 
 /** The refusal for a call whose contract cannot be resolved: safe by default, never an allow. */
-export function unresolvedContractIssue(reason: 'unknown_tool' | 'version_not_found', tool: string, version: string | undefined): ValidationIssue {
+export function unresolvedContractIssue(
+  reason: 'unknown_tool' | 'version_not_found',
+  tool: string,
+  version: string | undefined,
+): ValidationIssue {
   return reason === 'version_not_found'
-    ? makeIssue('AXAG_VERSION_NOT_FOUND', { intent: tool, message: `Tool "${tool}" has no published version "${version}".`, path: '$.version' })
+    ? makeIssue('AXAG_VERSION_NOT_FOUND', {
+        intent: tool,
+        message: `Tool "${tool}" has no published version "${version}".`,
+        path: '$.version',
+      })
     : makeIssue('AXAG_UNKNOWN_TOOL', { intent: tool, message: `Tool "${tool}" has no published contract in this tenant.`, path: '$.tool' });
 }

@@ -17,11 +17,13 @@ import {
 } from '../pipeline';
 import { MAX_LLM_MESSAGE_CHARS } from '../sdk/llm-message';
 
-const callId = z.string().min(1).max(128).describe('Groups validations in one trace; default: the context\'s CorrelationId.');
+const callId = z.string().min(1).max(128).describe("Groups validations in one trace; default: the context's CorrelationId.");
 
 export const PipelineValidateRequestSchema = z
   .object({
-    entry: z.enum(['core', 'pre_step', 'post_step']).describe('Which AGN-036 entry point: ValidateCore, ValidatePreStep or ValidatePostStep.'),
+    entry: z
+      .enum(['core', 'pre_step', 'post_step'])
+      .describe('Which AGN-036 entry point: ValidateCore, ValidatePreStep or ValidatePostStep.'),
     step: z.enum(PIPELINE_STEPS).optional().describe('The pipeline step; required for pre_step and post_step.'),
     context: plainObject('The pipeline context (IAgentPipelineContext), with PascalCase or camelCase field names.'),
     before: plainObject('The context as it was before the step (post_step rules that compare PRE and POST).').optional(),
@@ -30,8 +32,10 @@ export const PipelineValidateRequestSchema = z
   .strict()
   .superRefine((body, ctx) => {
     if (body.entry === 'core' && body.step) ctx.addIssue({ code: 'custom', path: ['step'], message: 'core validation takes no step' });
-    if (body.entry !== 'core' && !body.step) ctx.addIssue({ code: 'custom', path: ['step'], message: `${body.entry} needs a step: one of ${PIPELINE_STEPS.join(', ')}` });
-    if (body.before && body.entry !== 'post_step') ctx.addIssue({ code: 'custom', path: ['before'], message: 'only post_step compares against a before snapshot' });
+    if (body.entry !== 'core' && !body.step)
+      ctx.addIssue({ code: 'custom', path: ['step'], message: `${body.entry} needs a step: one of ${PIPELINE_STEPS.join(', ')}` });
+    if (body.before && body.entry !== 'post_step')
+      ctx.addIssue({ code: 'custom', path: ['before'], message: 'only post_step compares against a before snapshot' });
   });
 
 export const ManifestValidateRequestSchema = z
@@ -85,7 +89,17 @@ export async function validatePipelineRequest(options: {
   else if (request.entry === 'pre_step') result = validatePreStep(request.context, step as PipelineStep);
   else result = validatePostStep(request.context, step as PipelineStep, request.before);
   const tool = request.entry === 'core' ? 'pipeline:core' : `pipeline:${step}:${request.entry === 'pre_step' ? 'pre' : 'post'}`;
-  return record({ ...options, kind: 'pipeline', entry: request.entry, step, tool, subject: { context: request.context, before: request.before ?? null }, callId: request.call_id ?? correlationId(request.context), result, started });
+  return record({
+    ...options,
+    kind: 'pipeline',
+    entry: request.entry,
+    step,
+    tool,
+    subject: { context: request.context, before: request.before ?? null },
+    callId: request.call_id ?? correlationId(request.context),
+    result,
+    started,
+  });
 }
 
 /** POST /api/v1/manifests/validate: AGN-036 section 5 on one ToolCallManifest, recorded as evidence. */
@@ -97,7 +111,17 @@ export async function validateManifestRequest(options: {
 }): Promise<PipelineValidationResponse> {
   const started = performance.now();
   const result = validateToolCallManifest(options.request.manifest);
-  return record({ ...options, kind: 'manifest', entry: 'manifest', step: null, tool: 'pipeline:manifest', subject: options.request.manifest, callId: options.request.call_id, result, started });
+  return record({
+    ...options,
+    kind: 'manifest',
+    entry: 'manifest',
+    step: null,
+    tool: 'pipeline:manifest',
+    subject: options.request.manifest,
+    callId: options.request.call_id,
+    result,
+    started,
+  });
 }
 
 async function record(options: {
@@ -148,19 +172,33 @@ async function record(options: {
 }
 
 function evidenceIssue(issue: PipelineIssue): EvidenceIssue {
-  return { code: issue.code, type: issue.phase === 'manifest' ? 'manifest_error' : 'pipeline_error', message: issue.message, path: issue.path };
+  return {
+    code: issue.code,
+    type: issue.phase === 'manifest' ? 'manifest_error' : 'pipeline_error',
+    message: issue.message,
+    path: issue.path,
+  };
 }
 
 /** The pipeline's own correlation id, so every step of one run lands in one trace. */
 function correlationId(context: Record<string, unknown>): string | undefined {
-  const value = Object.hasOwn(context, 'CorrelationId') ? context.CorrelationId : Object.hasOwn(context, 'correlationId') ? context.correlationId : undefined;
+  const value = Object.hasOwn(context, 'CorrelationId')
+    ? context.CorrelationId
+    : Object.hasOwn(context, 'correlationId')
+      ? context.correlationId
+      : undefined;
   return typeof value === 'string' && value.trim() !== '' && value.length <= 128 ? value : undefined;
 }
 
 /** One bounded paragraph, as for refused tool calls: what failed, where, in rule order. */
 export function pipelineLlmMessage(entry: PipelineValidationResponse['entry'], step: PipelineStep | null, errors: PipelineIssue[]): string {
-  const where = entry === 'manifest' ? 'The tool call manifest' : `The pipeline context${step ? ` ${entry === 'pre_step' ? 'before' : 'after'} step ${step}` : ''}`;
-  const listed = errors.slice(0, 8).map((e) => `${e.code} at ${e.path}: ${e.message.length > 200 ? `${e.message.slice(0, 199)}…` : e.message}`);
+  const where =
+    entry === 'manifest'
+      ? 'The tool call manifest'
+      : `The pipeline context${step ? ` ${entry === 'pre_step' ? 'before' : 'after'} step ${step}` : ''}`;
+  const listed = errors
+    .slice(0, 8)
+    .map((e) => `${e.code} at ${e.path}: ${e.message.length > 200 ? `${e.message.slice(0, 199)}…` : e.message}`);
   const more = errors.length > listed.length ? ` (and ${errors.length - listed.length} more)` : '';
   const text = `${where} failed ${errors.length} AGN-036 rule${errors.length === 1 ? '' : 's'}${more}: ${listed.join('; ')}. Fix these fields and validate again; do not continue the pipeline until it passes.`;
   return text.length > MAX_LLM_MESSAGE_CHARS ? `${text.slice(0, MAX_LLM_MESSAGE_CHARS - 1)}…` : text;

@@ -17,7 +17,12 @@ import { buildValidationResponse, type ValidationResponse } from './validation-r
 export const PostCallRequestSchema = z
   .object({
     tool: z.string().min(1).max(128),
-    version: z.string().min(1).max(64).optional().describe('Default: the version the pre call of this call_id was checked against, else the latest.'),
+    version: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('Default: the version the pre call of this call_id was checked against, else the latest.'),
     call_id: z.string().min(1).max(128),
     arguments: plainObject('The arguments the tool ran with.'),
     context: CallContextSchema.default({}),
@@ -36,7 +41,10 @@ export const PostCallRequestSchema = z
       .describe("How long the tool itself ran, in milliseconds, as the agent measured it; the trace page shows it as the tool's own span."),
   })
   .strict()
-  .refine((body) => (body.result === undefined) !== (body.error === undefined), { message: 'send exactly one of "result" or "error"', path: ['result'] });
+  .refine((body) => (body.result === undefined) !== (body.error === undefined), {
+    message: 'send exactly one of "result" or "error"',
+    path: ['result'],
+  });
 
 export type PostCallRequest = z.infer<typeof PostCallRequestSchema>;
 
@@ -56,17 +64,48 @@ export async function validatePostCall(options: {
   if (!version) {
     // A trace holds a handful of records: found by the traceId index and sorted here, because
     // an orderBy on seq lets SQLite (without statistics) walk a whole index instead.
-    const pres = await db().evidence.findMany({ where: { tenantId, traceId, kind: 'pre', tool: request.tool }, select: { seq: true, contractVersion: true }, take: 1000 });
+    const pres = await db().evidence.findMany({
+      where: { tenantId, traceId, kind: 'pre', tool: request.tool },
+      select: { seq: true, contractVersion: true },
+      take: 1000,
+    });
     const latest = pres.reduce<(typeof pres)[number] | undefined>((best, row) => (!best || row.seq > best.seq ? row : best), undefined);
     version = latest?.contractVersion ?? undefined;
   }
-  const base = { tenantId, kind: 'post' as const, requestId: options.requestId, traceId, callId: request.call_id, w3cTraceparent: options.traceparent, apiKeyId: caller.apiKeyId, tool: request.tool, argsHash, executionMs: request.execution_ms ?? null };
+  const base = {
+    tenantId,
+    kind: 'post' as const,
+    requestId: options.requestId,
+    traceId,
+    callId: request.call_id,
+    w3cTraceparent: options.traceparent,
+    apiKeyId: caller.apiKeyId,
+    tool: request.tool,
+    argsHash,
+    executionMs: request.execution_ms ?? null,
+  };
 
   const resolved = await resolveContract({ tenantId, tool: request.tool, version });
   if (!resolved.found) {
     const issue = unresolvedContractIssue(resolved.reason, request.tool, version);
-    const evidence = await recordEvidence({ ...base, decision: 'deny', valid: false, errors: [issue], warnings: [], durationMs: performance.now() - started });
-    return buildValidationResponse({ tool: request.tool, callId: request.call_id, traceId, evidenceId: evidence.id, errors: [issue], warnings: [], decision: 'deny', phase: 'post' });
+    const evidence = await recordEvidence({
+      ...base,
+      decision: 'deny',
+      valid: false,
+      errors: [issue],
+      warnings: [],
+      durationMs: performance.now() - started,
+    });
+    return buildValidationResponse({
+      tool: request.tool,
+      callId: request.call_id,
+      traceId,
+      evidenceId: evidence.id,
+      errors: [issue],
+      warnings: [],
+      decision: 'deny',
+      phase: 'post',
+    });
   }
 
   const { compiled } = resolved.contract;
@@ -85,7 +124,10 @@ export async function validatePostCall(options: {
     const sensitive = mergeSensitivePaths(compiled.document.sensitive, settings.sensitivePaths);
     storedArguments = redactArguments(request.arguments, sensitive);
     const context = Object.keys(request.context).length > 0 ? request.context : undefined;
-    storedPayload = retainedPayloadJson(request.result !== undefined ? { context, result: request.result } : { context, error: request.error }, sensitive);
+    storedPayload = retainedPayloadJson(
+      request.result !== undefined ? { context, result: request.result } : { context, error: request.error },
+      sensitive,
+    );
   }
   const evidence = await recordEvidence({
     ...base,

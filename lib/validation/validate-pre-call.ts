@@ -41,7 +41,12 @@ type KeyCaller = Extract<Caller, { kind: 'api_key' }>;
  * validate/pre: every pre-execution and execution-time check of a proposed tool call, then the
  * decision, committed as evidence before it is returned.
  */
-export async function validatePreCall(options: { caller: KeyCaller; request: PreCallRequest; requestId: string; traceparent: string | null }): Promise<ValidationResponse> {
+export async function validatePreCall(options: {
+  caller: KeyCaller;
+  request: PreCallRequest;
+  requestId: string;
+  traceparent: string | null;
+}): Promise<ValidationResponse> {
   const started = performance.now();
   const { caller, request } = options;
   const tenantId = caller.tenantId;
@@ -64,8 +69,23 @@ export async function validatePreCall(options: { caller: KeyCaller; request: Pre
   const resolved = await resolveContract({ tenantId, tool: request.tool, version: request.version });
   if (!resolved.found) {
     const issue = unresolvedContractIssue(resolved.reason, request.tool, request.version);
-    const evidence = await recordEvidence({ ...base, decision: 'deny', valid: false, errors: [issue], warnings: [], durationMs: performance.now() - started });
-    return buildValidationResponse({ tool: request.tool, callId: request.call_id, traceId, evidenceId: evidence.id, errors: [issue], warnings: [], decision: 'deny' });
+    const evidence = await recordEvidence({
+      ...base,
+      decision: 'deny',
+      valid: false,
+      errors: [issue],
+      warnings: [],
+      durationMs: performance.now() - started,
+    });
+    return buildValidationResponse({
+      tool: request.tool,
+      callId: request.call_id,
+      traceId,
+      evidenceId: evidence.id,
+      errors: [issue],
+      warnings: [],
+      decision: 'deny',
+    });
   }
 
   const { compiled } = resolved.contract;
@@ -74,13 +94,37 @@ export async function validatePreCall(options: { caller: KeyCaller; request: Pre
   const settings = await getRuntimeSettings(tenantId);
   const { errors, warnings } = checkPreCall({ contract: compiled, arguments: args, context: request.context });
   if (resolved.contract.deprecated && !warnings.some((w) => w.code === 'AXAG_CONTRACT_DEPRECATED')) {
-    warnings.push(makeIssue('AXAG_CONTRACT_DEPRECATED', { intent: request.tool, message: `${request.tool}@${resolved.contract.version} is deprecated.` }));
+    warnings.push(
+      makeIssue('AXAG_CONTRACT_DEPRECATED', {
+        intent: request.tool,
+        message: `${request.tool}@${resolved.contract.version} is deprecated.`,
+      }),
+    );
   }
 
-  const binding: CallBinding = { tenantId, tool: request.tool, contractVersion: resolved.contract.version, argsHash, userId: request.context.user_id ?? null };
-  const presented = await checkPresentedTokens({ tool: request.tool, confirmationToken: request.confirmation_token, approvalToken: request.approval_token, annotations, binding });
+  const binding: CallBinding = {
+    tenantId,
+    tool: request.tool,
+    contractVersion: resolved.contract.version,
+    argsHash,
+    userId: request.context.user_id ?? null,
+  };
+  const presented = await checkPresentedTokens({
+    tool: request.tool,
+    confirmationToken: request.confirmation_token,
+    approvalToken: request.approval_token,
+    annotations,
+    binding,
+  });
   if (!annotations.idempotent) {
-    const duplicate = await checkDuplicateCall({ tenantId, tool: request.tool, argsHash, idempotencyKey: request.idempotency_key, callId: request.call_id, windowSeconds: settings.duplicateWindowSeconds });
+    const duplicate = await checkDuplicateCall({
+      tenantId,
+      tool: request.tool,
+      argsHash,
+      idempotencyKey: request.idempotency_key,
+      callId: request.call_id,
+      windowSeconds: settings.duplicateWindowSeconds,
+    });
     if (duplicate) warnings.push(duplicate);
   }
 
@@ -98,7 +142,8 @@ export async function validatePreCall(options: { caller: KeyCaller; request: Pre
     approvalTtlSeconds: settings.approvalTtlSeconds,
   });
   const policyOutcome = policies.outcome;
-  if (policies.enforced.approvalTokenUsed && presented.approvalCheck?.ok) presented.tokens.push({ kind: 'approval', id: presented.approvalCheck.id });
+  if (policies.enforced.approvalTokenUsed && presented.approvalCheck?.ok)
+    presented.tokens.push({ kind: 'approval', id: presented.approvalCheck.id });
 
   // Raw payloads only with retention on, redacted, and outside the chained hash (only their digest is in it).
   let storedArguments: string | null = null;
@@ -106,7 +151,10 @@ export async function validatePreCall(options: { caller: KeyCaller; request: Pre
   if (settings.storeRawArguments) {
     const sensitive = mergeSensitivePaths(compiled.document.sensitive, settings.sensitivePaths);
     storedArguments = redactArguments(args, sensitive);
-    storedPayload = retainedPayloadJson({ context: request.context, transformed_arguments: policyOutcome?.transformed ? policyOutcome.arguments : undefined }, sensitive);
+    storedPayload = retainedPayloadJson(
+      { context: request.context, transformed_arguments: policyOutcome?.transformed ? policyOutcome.arguments : undefined },
+      sensitive,
+    );
   }
   const recording: PreCallRecording = {
     base,
@@ -133,7 +181,15 @@ export async function validatePreCall(options: { caller: KeyCaller; request: Pre
     if (!(error instanceof TokenAlreadyUsedError)) throw error;
     // Another request redeemed the token between our check and our commit.
     const code = error.kind === 'approval' ? 'AXAG_APPROVAL_INVALID' : 'AXAG_CONFIRMATION_INVALID';
-    finalErrors = [...finalErrors, makeIssue(code, { intent: request.tool, message: `The ${error.kind} token was already used; each ${error.kind} allows one call.`, path: `$.${error.kind}_token`, reason: 'used' })];
+    finalErrors = [
+      ...finalErrors,
+      makeIssue(code, {
+        intent: request.tool,
+        message: `The ${error.kind} token was already used; each ${error.kind} allows one call.`,
+        path: `$.${error.kind}_token`,
+        reason: 'used',
+      }),
+    ];
     outcome = await recordPreCall(recording, finalErrors);
   }
 
@@ -148,9 +204,22 @@ export async function validatePreCall(options: { caller: KeyCaller; request: Pre
     errors: finalErrors,
     warnings,
     decision: outcome.decision,
-    approval: approval ? { id: approval.id, status: approval.status, expires_at: approval.expiresAt.toISOString(), poll_url: `/api/v1/approvals/${approval.id}` } : undefined,
+    approval: approval
+      ? {
+          id: approval.id,
+          status: approval.status,
+          expires_at: approval.expiresAt.toISOString(),
+          poll_url: `/api/v1/approvals/${approval.id}`,
+        }
+      : undefined,
     policy: policyOutcome
-      ? { decision: policyOutcome.decision, reason: policyOutcome.reason, policy_id: policyOutcome.decidedBy?.policy_id ?? null, version: policyOutcome.decidedBy?.version ?? null, rule: policyOutcome.decidedBy?.rule ?? null }
+      ? {
+          decision: policyOutcome.decision,
+          reason: policyOutcome.reason,
+          policy_id: policyOutcome.decidedBy?.policy_id ?? null,
+          version: policyOutcome.decidedBy?.version ?? null,
+          rule: policyOutcome.decidedBy?.rule ?? null,
+        }
       : undefined,
     transformedArguments: outcome.decision === 'transform' ? policyOutcome?.arguments : undefined,
   });

@@ -38,11 +38,20 @@ export const ValidationResponseSchema = z
     llm_message: z.string().optional(),
     approval: z.object({ id: z.string(), status: z.string(), expires_at: z.string(), poll_url: z.string() }).strict().optional(),
     policy: z
-      .object({ decision: z.enum(DECISIONS), reason: z.string().nullable(), policy_id: z.string().nullable(), version: z.string().nullable(), rule: z.string().nullable() })
+      .object({
+        decision: z.enum(DECISIONS),
+        reason: z.string().nullable(),
+        policy_id: z.string().nullable(),
+        version: z.string().nullable(),
+        rule: z.string().nullable(),
+      })
       .strict()
       .optional()
-      .describe('The policy layer\'s part in the decision, when the tenant has published policies.'),
-    arguments: z.record(z.string(), z.unknown()).optional().describe('When the decision is `transform`: the arguments to run the tool with instead.'),
+      .describe("The policy layer's part in the decision, when the tenant has published policies."),
+    arguments: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('When the decision is `transform`: the arguments to run the tool with instead.'),
   })
   .strict();
 

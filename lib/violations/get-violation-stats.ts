@@ -51,13 +51,22 @@ export function topViolationsQuery(tenantId: string, filters: ViolationFilters, 
     GROUP BY ${column} ORDER BY count(*) DESC, ${column} ASC LIMIT ${limit}`;
 }
 
-export async function topViolations(tenantId: string, filters: ViolationFilters, by: keyof typeof GROUP_COLUMNS, limit: number): Promise<{ key: string | null; count: number }[]> {
+export async function topViolations(
+  tenantId: string,
+  filters: ViolationFilters,
+  by: keyof typeof GROUP_COLUMNS,
+  limit: number,
+): Promise<{ key: string | null; count: number }[]> {
   const rows = await db().$queryRaw<{ key: string | null; n: unknown }[]>(topViolationsQuery(tenantId, filters, by, limit));
   return rows.map((r) => ({ key: r.key ?? null, count: num(r.n) }));
 }
 
 /** The chart of counts per code over time, and the top offenders, for the filtered violations in [since, until). */
-export async function getViolationStats(options: { tenantId: string; filters: ViolationFilters & { since: Date; until: Date }; top?: number }): Promise<ViolationStats> {
+export async function getViolationStats(options: {
+  tenantId: string;
+  filters: ViolationFilters & { since: Date; until: Date };
+  top?: number;
+}): Promise<ViolationStats> {
   const { tenantId, filters } = options;
   const top = options.top ?? 10;
   const size = bucketSizeFor(filters.since, filters.until);
@@ -75,7 +84,8 @@ export async function getViolationStats(options: { tenantId: string; filters: Vi
   const drawn = new Set(codes);
 
   const buckets = new Map<string, ViolationBucket>();
-  for (const key of bucketKeys(filters.since, filters.until, size)) buckets.set(key, { start: bucketStart(key, size).toISOString(), total: 0, counts: {} });
+  for (const key of bucketKeys(filters.since, filters.until, size))
+    buckets.set(key, { start: bucketStart(key, size).toISOString(), total: 0, counts: {} });
   for (const cell of cells) {
     const bucket = buckets.get(cell.bucket);
     if (!bucket) continue;
@@ -84,7 +94,10 @@ export async function getViolationStats(options: { tenantId: string; filters: Vi
     bucket.counts[code] = (bucket.counts[code] ?? 0) + n;
     bucket.total += n;
   }
-  const names = await apiKeyNames(tenantId, topKeys.map((k) => k.key));
+  const names = await apiKeyNames(
+    tenantId,
+    topKeys.map((k) => k.key),
+  );
   return {
     since: filters.since.toISOString(),
     until: filters.until.toISOString(),
@@ -102,6 +115,7 @@ export async function getViolationStats(options: { tenantId: string; filters: Vi
 export function bucketKeys(since: Date, until: Date, size: BucketSize): string[] {
   const step = size === 'hour' ? HOUR : DAY;
   const keys: string[] = [];
-  for (let t = bucketStart(bucketKeyOf(since, size), size).getTime(); t < until.getTime() && keys.length < 1000; t += step) keys.push(bucketKeyOf(new Date(t), size));
+  for (let t = bucketStart(bucketKeyOf(since, size), size).getTime(); t < until.getTime() && keys.length < 1000; t += step)
+    keys.push(bucketKeyOf(new Date(t), size));
   return keys;
 }

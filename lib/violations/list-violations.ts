@@ -47,11 +47,18 @@ export function violationConditions(tenantId: string, filters: ViolationFilters)
 }
 
 /** One page of violations, newest first, after the keyset (createdAt, id) of the last row seen. */
-export function violationsQuery(options: { tenantId: string; filters: ViolationFilters; after?: { createdAt: Date; id: string }; limit: number }): Sql {
+export function violationsQuery(options: {
+  tenantId: string;
+  filters: ViolationFilters;
+  after?: { createdAt: Date; id: string };
+  limit: number;
+}): Sql {
   const where = violationConditions(options.tenantId, options.filters);
   if (options.after) {
     // Written as a range on createdAt plus a tie-break, so the index range applies.
-    where.push(sql`v."createdAt" <= ${options.after.createdAt} AND (v."createdAt" < ${options.after.createdAt} OR v."id" < ${options.after.id})`);
+    where.push(
+      sql`v."createdAt" <= ${options.after.createdAt} AND (v."createdAt" < ${options.after.createdAt} OR v."id" < ${options.after.id})`,
+    );
   }
   return sql`SELECT v."id", v."code", v."type", v."tool", v."apiKeyId", v."path", v."decision", v."createdAt", e."traceId", e."callId", e."errors"
     FROM "Violation" v JOIN "Evidence" e ON e."id" = v."evidenceId" AND e."tenantId" = v."tenantId"
@@ -61,9 +68,17 @@ export function violationsQuery(options: { tenantId: string; filters: ViolationF
 }
 
 /** A page of violations, each with the createdAt Date the keyset continues from. */
-async function fetchPage(options: { tenantId: string; filters: ViolationFilters; after?: { createdAt: Date; id: string }; limit: number }): Promise<{ view: ViolationView; createdAt: Date }[]> {
+async function fetchPage(options: {
+  tenantId: string;
+  filters: ViolationFilters;
+  after?: { createdAt: Date; id: string };
+  limit: number;
+}): Promise<{ view: ViolationView; createdAt: Date }[]> {
   const rows = await db().$queryRaw<Record<string, unknown>[]>(violationsQuery(options));
-  const names = await apiKeyNames(options.tenantId, rows.map((r) => (r.apiKeyId as string | null) ?? null));
+  const names = await apiKeyNames(
+    options.tenantId,
+    rows.map((r) => (r.apiKeyId as string | null) ?? null),
+  );
   return rows.map((r) => {
     const createdAt = toDate(r.createdAt);
     const code = String(r.code);
@@ -90,7 +105,12 @@ async function fetchPage(options: { tenantId: string; filters: ViolationFilters;
 }
 
 /** Violations newest first, with an opaque cursor for the next page (keyset, never OFFSET). */
-export async function listViolations(options: { tenantId: string; filters?: ViolationFilters; cursor?: string; limit: number }): Promise<{ violations: ViolationView[]; next_cursor: string | null }> {
+export async function listViolations(options: {
+  tenantId: string;
+  filters?: ViolationFilters;
+  cursor?: string;
+  limit: number;
+}): Promise<{ violations: ViolationView[]; next_cursor: string | null }> {
   const after = options.cursor ? decodeAfter(options.cursor) : undefined;
   const rows = await fetchPage({ tenantId: options.tenantId, filters: options.filters ?? {}, after, limit: options.limit + 1 });
   const page = rows.slice(0, options.limit);
@@ -102,7 +122,12 @@ export async function listViolations(options: { tenantId: string; filters?: Viol
 }
 
 /** Every matching violation, newest first, page by page, at most `max` of them (the CSV export). */
-export async function* iterateViolations(options: { tenantId: string; filters?: ViolationFilters; max: number; pageSize?: number }): AsyncGenerator<ViolationView[]> {
+export async function* iterateViolations(options: {
+  tenantId: string;
+  filters?: ViolationFilters;
+  max: number;
+  pageSize?: number;
+}): AsyncGenerator<ViolationView[]> {
   const pageSize = options.pageSize ?? 1000;
   let after: { createdAt: Date; id: string } | undefined;
   let left = options.max;

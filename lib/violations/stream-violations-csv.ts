@@ -1,10 +1,36 @@
 import { iterateViolations, type ViolationFilters, type ViolationView } from './list-violations';
 import { csvLine } from './csv';
 
-const CSV_COLUMNS = ['created_at', 'code', 'type', 'decision', 'tool', 'api_key_id', 'api_key_name', 'path', 'message', 'trace_id', 'call_id', 'violation_id'] as const;
+const CSV_COLUMNS = [
+  'created_at',
+  'code',
+  'type',
+  'decision',
+  'tool',
+  'api_key_id',
+  'api_key_name',
+  'path',
+  'message',
+  'trace_id',
+  'call_id',
+  'violation_id',
+] as const;
 
 function row(v: ViolationView): string {
-  return csvLine([v.created_at, v.code, v.type, v.decision, v.tool, v.api_key_id, v.api_key_name, v.path, v.message, v.trace_id, v.call_id, v.id]);
+  return csvLine([
+    v.created_at,
+    v.code,
+    v.type,
+    v.decision,
+    v.tool,
+    v.api_key_id,
+    v.api_key_name,
+    v.path,
+    v.message,
+    v.trace_id,
+    v.call_id,
+    v.id,
+  ]);
 }
 
 /**
@@ -12,7 +38,11 @@ function row(v: ViolationView): string {
  * 100,000 rows never sits in memory whole. The first page is read before the stream is handed
  * back, so a database that is down still answers with an error status, not a broken download.
  */
-export async function streamViolationsCsv(options: { tenantId: string; filters: ViolationFilters; max: number }): Promise<ReadableStream<Uint8Array>> {
+export async function streamViolationsCsv(options: {
+  tenantId: string;
+  filters: ViolationFilters;
+  max: number;
+}): Promise<ReadableStream<Uint8Array>> {
   const encoder = new TextEncoder();
   const pages = iterateViolations({ tenantId: options.tenantId, filters: options.filters, max: options.max });
   const first = await pages.next();

@@ -21,7 +21,9 @@ export const ViolationsQuerySchema = z
     format: z
       .enum(['json', 'csv'])
       .default('json')
-      .describe(`\`csv\`: every matching violation, newest first, as a CSV download (at most ${CSV_ROWS_MAX.toLocaleString('en-US')} rows; cursor and limit do not apply).`),
+      .describe(
+        `\`csv\`: every matching violation, newest first, as a CSV download (at most ${CSV_ROWS_MAX.toLocaleString('en-US')} rows; cursor and limit do not apply).`,
+      ),
   })
   .strict();
 

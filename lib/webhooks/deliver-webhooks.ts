@@ -40,7 +40,16 @@ export async function deliverDueWebhooks(options: { now?: Date; limit?: number }
     where: { status: { in: ['pending', 'sending'] }, nextAttemptAt: { lte: now } },
     orderBy: { nextAttemptAt: 'asc' },
     take: options.limit ?? 20,
-    select: { id: true, tenantId: true, status: true, attempts: true, nextAttemptAt: true, payload: true, event: true, webhook: { select: { id: true, url: true } } },
+    select: {
+      id: true,
+      tenantId: true,
+      status: true,
+      attempts: true,
+      nextAttemptAt: true,
+      payload: true,
+      event: true,
+      webhook: { select: { id: true, url: true } },
+    },
   });
   const result: DeliveryRunResult = { claimed: 0, delivered: 0, retrying: 0, failed: 0 };
   if (due.length === 0) return result;
@@ -86,7 +95,14 @@ export async function deliverDueWebhooks(options: { now?: Date; limit?: number }
         await db().webhookDelivery.updateMany({ where: mine, data: { status: 'failed', lastError: error.slice(0, MAX_ERROR_CHARS) } });
         result.failed++;
       } else {
-        await db().webhookDelivery.updateMany({ where: mine, data: { status: 'pending', lastError: error.slice(0, MAX_ERROR_CHARS), nextAttemptAt: new Date(Math.max(settledAt.getTime(), now.getTime()) + retryDelayMs(attempt)) } });
+        await db().webhookDelivery.updateMany({
+          where: mine,
+          data: {
+            status: 'pending',
+            lastError: error.slice(0, MAX_ERROR_CHARS),
+            nextAttemptAt: new Date(Math.max(settledAt.getTime(), now.getTime()) + retryDelayMs(attempt)),
+          },
+        });
         result.retrying++;
       }
     }),

@@ -13,7 +13,16 @@ export async function listWebhooks(options: { tenantId: string }): Promise<Webho
         where: { tenantId: options.tenantId },
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
         take: RECENT_DELIVERIES,
-        select: { id: true, event: true, status: true, attempts: true, lastError: true, createdAt: true, deliveredAt: true, nextAttemptAt: true },
+        select: {
+          id: true,
+          event: true,
+          status: true,
+          attempts: true,
+          lastError: true,
+          createdAt: true,
+          deliveredAt: true,
+          nextAttemptAt: true,
+        },
       },
     },
   });

@@ -9,17 +9,24 @@ import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-f
  * address fails here even though it passed at registration. Global fetch cannot take an agent,
  * hence node:http. Redirects are not followed; the response body is not read.
  */
-export function postWebhook(url: string, options: { headers: Record<string, string>; body: string; timeoutMs: number; allowPrivate: boolean }): Promise<number> {
+export function postWebhook(
+  url: string,
+  options: { headers: Record<string, string>; body: string; timeoutMs: number; allowPrivate: boolean },
+): Promise<number> {
   const target = new URL(url);
   const secure = target.protocol === 'https:';
   const agent = agents(options.allowPrivate)[secure ? 'https' : 'http'];
   const send = secure ? https.request : http.request;
   return new Promise((resolve, reject) => {
-    const request = send(target, { method: 'POST', agent, headers: { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) } }, (response) => {
-      clearTimeout(deadline);
-      response.resume();
-      resolve(response.statusCode ?? 0);
-    });
+    const request = send(
+      target,
+      { method: 'POST', agent, headers: { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) } },
+      (response) => {
+        clearTimeout(deadline);
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
     // The whole attempt, connecting included, not only an idle socket.
     const deadline = setTimeout(() => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
     request.on('error', (error) => {

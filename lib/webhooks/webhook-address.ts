@@ -23,7 +23,10 @@ const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
  * as `localhost` to a resolver) and IPv6 spellings, handled here.
  */
 export function blockedWebhookHost(url: URL): string | null {
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase().replace(/\.+$/, '');
+  const host = url.hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .toLowerCase()
+    .replace(/\.+$/, '');
   if (host === '') return 'the host is empty';
   if (PRIVATE_NAME.test(host)) return `${host} is a private name (this machine or a local network)`;
   if (!ipaddr.isValid(host)) return null;

@@ -31,7 +31,13 @@ export function signWebhookBody(secret: string, body: string, timestamp: number 
 }
 
 /** What a receiver does: true only for a valid, fresh signature of exactly this body. */
-export function verifyWebhookSignature(options: { secret: string; header: string | null; body: string; toleranceSeconds?: number; now?: number }): boolean {
+export function verifyWebhookSignature(options: {
+  secret: string;
+  header: string | null;
+  body: string;
+  toleranceSeconds?: number;
+  now?: number;
+}): boolean {
   if (!options.header) return false;
   const parts = new Map<string, string[]>();
   for (const part of options.header.split(',')) {

@@ -18,8 +18,20 @@ export const WebhookUrl = z
       return false;
     }
   }, 'must be an http or https URL')
-  .refine((value) => URL.canParse(value) && new URL(value).username === '' && new URL(value).password === '', 'must not carry credentials; receivers authenticate deliveries by their signature')
+  .refine(
+    (value) => URL.canParse(value) && new URL(value).username === '' && new URL(value).password === '',
+    'must not carry credentials; receivers authenticate deliveries by their signature',
+  )
   .describe('Where deliveries are POSTed: an http(s) URL without credentials, at most 2048 characters.');
 
 /** A new webhook: where, and which events (default: all). */
-export const NewWebhookSchema = z.object({ url: WebhookUrl, events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length).default([...WEBHOOK_EVENTS]) }).strict();
+export const NewWebhookSchema = z
+  .object({
+    url: WebhookUrl,
+    events: z
+      .array(z.enum(WEBHOOK_EVENTS))
+      .min(1)
+      .max(WEBHOOK_EVENTS.length)
+      .default([...WEBHOOK_EVENTS]),
+  })
+  .strict();

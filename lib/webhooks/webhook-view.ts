@@ -20,7 +20,16 @@ export interface WebhookView {
   recent_deliveries: WebhookDeliveryView[];
 }
 
-type DeliveryRow = { id: string; event: string; status: string; attempts: number; lastError: string | null; createdAt: Date; deliveredAt: Date | null; nextAttemptAt: Date };
+type DeliveryRow = {
+  id: string;
+  event: string;
+  status: string;
+  attempts: number;
+  lastError: string | null;
+  createdAt: Date;
+  deliveredAt: Date | null;
+  nextAttemptAt: Date;
+};
 
 export function webhookView(row: { id: string; url: string; events: string; createdAt: Date }, deliveries: DeliveryRow[]): WebhookView {
   return {

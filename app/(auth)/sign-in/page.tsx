@@ -22,7 +22,10 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <div className="w-full max-w-sm">
         <p className="mb-6 text-center text-lg font-semibold tracking-tight">Toolgate</p>
         {problem && (
-          <div role="alert" className={`mb-4 rounded-md border px-4 py-3 text-sm ${problem.refusal ? 'border-amber-300 bg-amber-50 text-amber-900' : 'border-red-200 bg-red-50 text-red-800'}`}>
+          <div
+            role="alert"
+            className={`mb-4 rounded-md border px-4 py-3 text-sm ${problem.refusal ? 'border-amber-300 bg-amber-50 text-amber-900' : 'border-red-200 bg-red-50 text-red-800'}`}
+          >
             <h2 className="mb-1 font-semibold">{problem.title}</h2>
             <p>{problem.message}</p>
           </div>
@@ -33,7 +36,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           {sso && (
             <>
               <SsoSignInButton callbackURL="/" label={`Sign in with ${sso.name}`} />
-              <p className="my-4 text-center text-xs uppercase tracking-wide text-zinc-500">or with your password</p>
+              <p className="my-4 text-center text-xs tracking-wide text-zinc-500 uppercase">or with your password</p>
             </>
           )}
           <SignInForm />

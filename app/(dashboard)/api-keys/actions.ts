@@ -32,7 +32,8 @@ export async function createKeyAction(_previous: CreateKeyState, form: FormData)
   if (name.length === 0 || name.length > 100) return { status: 'error', message: 'Give the key a name of 1 to 100 characters.' };
   const requested = form.getAll('scopes').map(String);
   const scopes = API_KEY_SCOPES.filter((scope): scope is ApiKeyScope => requested.includes(scope));
-  if (scopes.length === 0 || scopes.length !== new Set(requested).size) return { status: 'error', message: 'Choose at least one scope: validate, author or admin.' };
+  if (scopes.length === 0 || scopes.length !== new Set(requested).size)
+    return { status: 'error', message: 'Choose at least one scope: validate, author or admin.' };
   const { key } = await createApiKey({ tenantId: auth.member.tenant.id, name, scopes, createdById: auth.member.user.id });
   revalidatePath('/api-keys');
   return { status: 'created', name, key };

@@ -17,7 +17,8 @@ export default async function ApiKeysPage() {
     <>
       <h1 className="text-2xl font-semibold tracking-tight">API keys</h1>
       <p className="mt-1 mb-6 text-sm text-zinc-600">
-        Agents and scripts authenticate with <code className="rounded bg-zinc-100 px-1">Authorization: Bearer &lt;key&gt;</code>. Keys belong to the tenant {member.tenant.name}.
+        Agents and scripts authenticate with <code className="rounded bg-zinc-100 px-1">Authorization: Bearer &lt;key&gt;</code>. Keys
+        belong to the tenant {member.tenant.name}.
       </p>
       {canManage ? (
         <CreateApiKeyForm />
@@ -27,7 +28,11 @@ export default async function ApiKeysPage() {
       {keys.length === 0 ? (
         <div className="card p-8 text-sm text-zinc-600">
           <h2 className="mb-1 text-base font-semibold text-zinc-900">No API keys yet</h2>
-          <p>{canManage ? 'Create one above for each agent or script that calls Toolgate.' : 'An admin can create one for each agent or script that calls Toolgate.'}</p>
+          <p>
+            {canManage
+              ? 'Create one above for each agent or script that calls Toolgate.'
+              : 'An admin can create one for each agent or script that calls Toolgate.'}
+          </p>
         </div>
       ) : (
         <KeyTable keys={keys} canManage={canManage} />
@@ -40,7 +45,7 @@ function KeyTable({ keys, canManage }: { keys: ApiKeySummary[]; canManage: boole
   return (
     <div className="card overflow-x-auto">
       <table className="w-full text-left text-sm">
-        <thead className="border-b border-zinc-200 text-xs uppercase text-zinc-500">
+        <thead className="border-b border-zinc-200 text-xs text-zinc-500 uppercase">
           <tr>
             <th className="px-4 py-2 font-medium">Name</th>
             <th className="px-4 py-2 font-medium">Key</th>
@@ -48,7 +53,11 @@ function KeyTable({ keys, canManage }: { keys: ApiKeySummary[]; canManage: boole
             <th className="px-4 py-2 font-medium">Created</th>
             <th className="px-4 py-2 font-medium">Last used</th>
             <th className="px-4 py-2 font-medium">Status</th>
-            {canManage && <th className="px-4 py-2"><span className="sr-only">Actions</span></th>}
+            {canManage && (
+              <th className="px-4 py-2">
+                <span className="sr-only">Actions</span>
+              </th>
+            )}
           </tr>
         </thead>
         <tbody className="divide-y divide-zinc-100">
@@ -57,8 +66,12 @@ function KeyTable({ keys, canManage }: { keys: ApiKeySummary[]; canManage: boole
               <td className="px-4 py-2.5 font-medium">{k.name}</td>
               <td className="px-4 py-2.5 font-mono text-xs">{k.prefix}…</td>
               <td className="px-4 py-2.5 font-mono text-xs">{k.scopes.join(', ')}</td>
-              <td className="px-4 py-2.5" title={k.createdAt.toISOString()}>{formatDate(k.createdAt)}</td>
-              <td className="px-4 py-2.5" title={k.lastUsedAt?.toISOString()}>{k.lastUsedAt ? formatDate(k.lastUsedAt) : 'never'}</td>
+              <td className="px-4 py-2.5" title={k.createdAt.toISOString()}>
+                {formatDate(k.createdAt)}
+              </td>
+              <td className="px-4 py-2.5" title={k.lastUsedAt?.toISOString()}>
+                {k.lastUsedAt ? formatDate(k.lastUsedAt) : 'never'}
+              </td>
               <td className="px-4 py-2.5" title={k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : undefined}>
                 <StatusBadge status={k.revokedAt ? 'revoked' : 'active'} />
               </td>

@@ -14,7 +14,10 @@ async function loadQueue(member: SessionMember) {
   const tenantId = member.tenant.id;
   // What each card lets this person do is decided on the server, with the rules deciding uses.
   const viewer = { kind: 'session', userId: member.user.id, role: member.role } as const;
-  const [pending, history] = await Promise.all([listApprovals({ tenantId, status: 'pending', limit: PENDING_LIMIT, viewer }), listApprovals({ tenantId, status: 'decided', limit: HISTORY_LIMIT, viewer })]);
+  const [pending, history] = await Promise.all([
+    listApprovals({ tenantId, status: 'pending', limit: PENDING_LIMIT, viewer }),
+    listApprovals({ tenantId, status: 'decided', limit: HISTORY_LIMIT, viewer }),
+  ]);
   // The clock the "time left" countdown starts from, so server and client render the same.
   return { pending: pending.approvals, history: history.approvals, loadedAt: Date.now() };
 }
@@ -27,7 +30,8 @@ export default async function ApprovalsPage() {
     <>
       <h1 className="text-2xl font-semibold tracking-tight">Approvals</h1>
       <p className="mt-1 mb-6 text-sm text-zinc-600">
-        Tool calls waiting for a person. Approve, deny (the agent reads your comment), approve with edited arguments, or escalate to the admins. An approval nobody decides in time is denied.
+        Tool calls waiting for a person. Approve, deny (the agent reads your comment), approve with edited arguments, or escalate to the
+        admins. An approval nobody decides in time is denied.
       </p>
       {!canDecide && (
         <p data-testid="approvals-read-only" className="card mb-6 p-4 text-sm text-zinc-600">

@@ -29,7 +29,10 @@ async function authorize(): Promise<{ member: SessionMember; actor: AdminActor }
   return { member, actor: { kind: 'user', userId: member.user.id } };
 }
 
-const field = (form: FormData, name: string) => String(form.get(name) ?? '').trim().slice(0, 1000);
+const field = (form: FormData, name: string) =>
+  String(form.get(name) ?? '')
+    .trim()
+    .slice(0, 1000);
 
 /** What a refused change tells the admin; anything unexpected is rethrown (a 500 page, logged). */
 function refusal(error: unknown): { status: 'error'; message: string } {
@@ -45,7 +48,14 @@ export async function inviteMemberAction(_previous: InviteState, form: FormData)
   try {
     const invited = await inviteMember({ tenantId: auth.member.tenant.id, email: field(form, 'email'), role, actor: auth.actor });
     revalidatePath('/members');
-    return { status: 'invited', email: invited.invitation.email, role, url: invited.url, emailSent: invited.mail.sent, emailProblem: invited.mail.sent ? null : invited.mail.reason };
+    return {
+      status: 'invited',
+      email: invited.invitation.email,
+      role,
+      url: invited.url,
+      emailSent: invited.mail.sent,
+      emailProblem: invited.mail.sent ? null : invited.mail.reason,
+    };
   } catch (error) {
     return refusal(error);
   }

@@ -12,9 +12,11 @@ import { createWebhook } from '@/lib/webhooks/create-webhook';
 import { deleteWebhook } from '@/lib/webhooks/delete-webhook';
 import { NewWebhookSchema } from '@/lib/webhooks/webhook-url';
 
-export type SaveSettingsState = { status: 'idle' } | { status: 'error'; message: string } | { status: 'saved'; settings: TenantSettings; at: number };
+export type SaveSettingsState =
+  { status: 'idle' } | { status: 'error'; message: string } | { status: 'saved'; settings: TenantSettings; at: number };
 // The only place a webhook's signing secret is ever shown.
-export type CreateWebhookState = { status: 'idle' } | { status: 'error'; message: string } | { status: 'created'; url: string; secret: string };
+export type CreateWebhookState =
+  { status: 'idle' } | { status: 'error'; message: string } | { status: 'created'; url: string; secret: string };
 export type DeleteWebhookState = { status: 'idle' } | { status: 'error'; message: string } | { status: 'deleted' };
 
 // Server Actions are public endpoints: hiding the form is not enough, so every call re-checks
@@ -38,7 +40,16 @@ function optionalNumber(form: FormData, mode: string, name: string): number | nu
 
 function firstProblem(error: z.ZodError): string {
   const issue = error.issues[0];
-  const where = issue?.path[0] === 'sensitive_paths' ? 'Sensitive paths' : issue?.path[0] === 'argument_retention_days' ? 'Retention' : issue?.path[0] === 'approval_ttl_seconds' ? 'Approval expiry' : issue?.path[0] === 'duplicate_window_seconds' ? 'Duplicate window' : 'Settings';
+  const where =
+    issue?.path[0] === 'sensitive_paths'
+      ? 'Sensitive paths'
+      : issue?.path[0] === 'argument_retention_days'
+        ? 'Retention'
+        : issue?.path[0] === 'approval_ttl_seconds'
+          ? 'Approval expiry'
+          : issue?.path[0] === 'duplicate_window_seconds'
+            ? 'Duplicate window'
+            : 'Settings';
   return `${where}: ${issue?.message ?? 'invalid value'}`;
 }
 
@@ -47,20 +58,40 @@ export async function saveSettingsAction(_previous: SaveSettingsState, form: For
   if ('message' in auth) return { status: 'error', message: auth.message };
   const paths = field(form, 'sensitive_paths').slice(0, 64 * 1024);
   const parsed = SettingsPatchSchema.safeParse({
-    argument_retention_days: field(form, 'retention') === 'keep' ? (/^\d{1,10}$/.test(field(form, 'retention_days')) ? Number(field(form, 'retention_days')) : field(form, 'retention_days')) : null,
-    sensitive_paths: paths === '' ? [] : paths.split(/\r?\n/).map((p) => p.trim()).filter(Boolean),
+    argument_retention_days:
+      field(form, 'retention') === 'keep'
+        ? /^\d{1,10}$/.test(field(form, 'retention_days'))
+          ? Number(field(form, 'retention_days'))
+          : field(form, 'retention_days')
+        : null,
+    sensitive_paths:
+      paths === ''
+        ? []
+        : paths
+            .split(/\r?\n/)
+            .map((p) => p.trim())
+            .filter(Boolean),
     approval_ttl_seconds: optionalNumber(form, 'approval_ttl_mode', 'approval_ttl_seconds'),
     duplicate_window_seconds: optionalNumber(form, 'duplicate_window_mode', 'duplicate_window_seconds'),
   });
   if (!parsed.success) return { status: 'error', message: firstProblem(parsed.error) };
   let saved;
   try {
-    saved = await updateTenantSettings({ tenantId: auth.member.tenant.id, patch: parsed.data, actor: { kind: 'user', userId: auth.member.user.id } });
+    saved = await updateTenantSettings({
+      tenantId: auth.member.tenant.id,
+      patch: parsed.data,
+      actor: { kind: 'user', userId: auth.member.user.id },
+    });
   } catch (error) {
     if (error instanceof AppError && error.status < 500) return { status: 'error', message: error.message };
     throw error;
   }
-  const settings: TenantSettings = { argument_retention_days: saved.argument_retention_days, sensitive_paths: saved.sensitive_paths, approval_ttl_seconds: saved.approval_ttl_seconds, duplicate_window_seconds: saved.duplicate_window_seconds };
+  const settings: TenantSettings = {
+    argument_retention_days: saved.argument_retention_days,
+    sensitive_paths: saved.sensitive_paths,
+    approval_ttl_seconds: saved.approval_ttl_seconds,
+    duplicate_window_seconds: saved.duplicate_window_seconds,
+  };
   revalidatePath('/settings');
   return { status: 'saved', settings, at: Date.now() };
 }
@@ -69,7 +100,11 @@ export async function createWebhookAction(_previous: CreateWebhookState, form: F
   const auth = await authorize('manage_keys', 'webhooks');
   if ('message' in auth) return { status: 'error', message: auth.message };
   const parsed = NewWebhookSchema.safeParse({ url: field(form, 'url'), events: form.getAll('events').map(String) });
-  if (!parsed.success) return { status: 'error', message: `${parsed.error.issues[0]?.path[0] === 'events' ? 'Events: choose at least one' : `URL: ${parsed.error.issues[0]?.message ?? 'invalid'}`}.` };
+  if (!parsed.success)
+    return {
+      status: 'error',
+      message: `${parsed.error.issues[0]?.path[0] === 'events' ? 'Events: choose at least one' : `URL: ${parsed.error.issues[0]?.message ?? 'invalid'}`}.`,
+    };
   try {
     const created = await createWebhook({ tenantId: auth.member.tenant.id, url: parsed.data.url, events: parsed.data.events });
     revalidatePath('/settings');

@@ -18,10 +18,19 @@ export default async function SettingsPage() {
   return (
     <>
       <h1 className="text-2xl font-semibold tracking-tight">Settings</h1>
-      <p className="mt-1 mb-6 text-sm text-zinc-600">How the tenant {member.tenant.name} keeps evidence and handles approvals and duplicates. Every change is recorded in the evidence chain.</p>
-      <SettingsForm settings={settings} defaults={defaults} readOnlyReason={isAdmin ? null : `Only admins can change settings; your role is ${member.role}. These are the values in force.`} />
+      <p className="mt-1 mb-6 text-sm text-zinc-600">
+        How the tenant {member.tenant.name} keeps evidence and handles approvals and duplicates. Every change is recorded in the evidence
+        chain.
+      </p>
+      <SettingsForm
+        settings={settings}
+        defaults={defaults}
+        readOnlyReason={isAdmin ? null : `Only admins can change settings; your role is ${member.role}. These are the values in force.`}
+      />
       <section className="card mt-8 p-5" aria-labelledby="webhooks-heading">
-        <h2 id="webhooks-heading" className="text-base font-semibold">Webhooks</h2>
+        <h2 id="webhooks-heading" className="text-base font-semibold">
+          Webhooks
+        </h2>
         <p className="mt-1 mb-4 text-sm text-zinc-600">
           Toolgate POSTs signed approval events to these receivers, retrying with backoff. Receivers must be on public addresses.
         </p>
@@ -31,7 +40,9 @@ export default async function SettingsPage() {
             <CreateWebhookForm />
           </>
         ) : (
-          <p className="text-sm text-zinc-600" data-testid="webhooks-admin-only">Only admins see and manage webhooks (receiver URLs can carry secrets); your role is {member.role}.</p>
+          <p className="text-sm text-zinc-600" data-testid="webhooks-admin-only">
+            Only admins see and manage webhooks (receiver URLs can carry secrets); your role is {member.role}.
+          </p>
         )}
       </section>
     </>

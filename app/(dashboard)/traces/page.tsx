@@ -10,7 +10,15 @@ import { publicBaseUrl } from '@/lib/env';
 import { Pager } from '@/components/dashboard/pager';
 import { formatInstant } from '@/components/dashboard/format';
 import Link from 'next/link';
-import { DataList, DECISION_OPTIONS, FilterForm, Problems, SelectField, TextField, TimeRangeFields } from '@/components/dashboard/filter-fields';
+import {
+  DataList,
+  DECISION_OPTIONS,
+  FilterForm,
+  Problems,
+  SelectField,
+  TextField,
+  TimeRangeFields,
+} from '@/components/dashboard/filter-fields';
 import { requireMember } from '../require-member';
 
 export const metadata: Metadata = { title: 'Traces' };
@@ -21,11 +29,22 @@ const PAGE_SIZE = 50;
 export default async function TracesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const member = await requireMember();
   const tenantId = member.tenant.id;
-  const page = readPageFilters(await searchParams, { fields: { tool: 'name', decision: 'decision', key: 'name', q: 'search', shadow: 'flag' }, defaultRange: 'all' });
+  const page = readPageFilters(await searchParams, {
+    fields: { tool: 'name', decision: 'decision', key: 'name', q: 'search', shadow: 'flag' },
+    defaultRange: 'all',
+  });
   const v = page.values;
   const shadow = v.shadow === '1';
   const [keys, contracts] = await Promise.all([listApiKeys({ tenantId }), listDocuments({ tenantId, kind: 'contract' })]);
-  const filters = { tool: v.tool, decision: v.decision, apiKeyId: v.key, search: v.q?.slice(0, TRACE_SEARCH_MAX), shadowDiffers: shadow, since: page.since, until: page.until };
+  const filters = {
+    tool: v.tool,
+    decision: v.decision,
+    apiKeyId: v.key,
+    search: v.q?.slice(0, TRACE_SEARCH_MAX),
+    shadowDiffers: shadow,
+    since: page.since,
+    until: page.until,
+  };
   const problems = [...page.problems];
   const result = await listTraces({ tenantId, filters, cursor: page.cursor, limit: PAGE_SIZE }).catch((error: unknown) => {
     // A stale or hand-edited cursor: show the newest calls instead of an error page.
@@ -48,7 +67,12 @@ export default async function TracesPage({ searchParams }: { searchParams: Promi
         <TextField label="Tool" name="tool" value={v.tool} list="trace-tools" placeholder="any tool" />
         <DataList id="trace-tools" values={contracts.map((c) => c.id)} />
         <SelectField label="Decision" name="decision" value={v.decision} options={DECISION_OPTIONS} />
-        <SelectField label="Agent key" name="key" value={v.key} options={[{ value: '', label: 'Any key' }, ...keys.map((k) => ({ value: k.id, label: `${k.name} (${k.prefix}…)` }))]} />
+        <SelectField
+          label="Agent key"
+          name="key"
+          value={v.key}
+          options={[{ value: '', label: 'Any key' }, ...keys.map((k) => ({ value: k.id, label: `${k.name} (${k.prefix}…)` }))]}
+        />
         <TimeRangeFields range={page.range === 'custom' ? 'custom' : (v.range ?? 'all')} since={v.since} until={v.until} />
         <label className="flex items-center gap-2 pb-2">
           <input type="checkbox" name="shadow" value="1" defaultChecked={shadow} /> Only shadow differences
@@ -57,15 +81,26 @@ export default async function TracesPage({ searchParams }: { searchParams: Promi
       <Problems problems={problems} />
       {result.searched_back_to && (
         <p className="mb-3 text-sm text-zinc-600" data-testid="traces-window">
-          {result.traces.length === 0 ? 'No matches' : 'No more matches'} among the calls since {formatInstant(result.searched_back_to)}; older ones are searched a window at a time.{' '}
-          {result.next_cursor && <Link className="font-medium text-brand hover:underline" href={pageHref('/traces', v, { cursor: result.next_cursor })}>Search older calls →</Link>}
+          {result.traces.length === 0 ? 'No matches' : 'No more matches'} among the calls since {formatInstant(result.searched_back_to)};
+          older ones are searched a window at a time.{' '}
+          {result.next_cursor && (
+            <Link className="font-medium text-brand hover:underline" href={pageHref('/traces', v, { cursor: result.next_cursor })}>
+              Search older calls →
+            </Link>
+          )}
         </p>
       )}
       {result.traces.length === 0 && result.searched_back_to ? null : result.traces.length === 0 ? (
         filtered || page.cursor ? (
           <div className="card p-8 text-sm text-zinc-600" data-testid="traces-empty">
-            <h2 className="mb-1 text-base font-semibold text-zinc-900">{shadow ? 'No shadow differences' : 'No calls match these filters'}</h2>
-            <p>{shadow ? 'No shadow policy or contract version disagreed with the enforced decision in this range.' : 'Widen the time range or clear a filter.'}</p>
+            <h2 className="mb-1 text-base font-semibold text-zinc-900">
+              {shadow ? 'No shadow differences' : 'No calls match these filters'}
+            </h2>
+            <p>
+              {shadow
+                ? 'No shadow policy or contract version disagreed with the enforced decision in this range.'
+                : 'Widen the time range or clear a filter.'}
+            </p>
           </div>
         ) : (
           <NoCallsYet baseUrl={publicBaseUrl()} />
@@ -73,7 +108,11 @@ export default async function TracesPage({ searchParams }: { searchParams: Promi
       ) : (
         <TraceTable traces={result.traces} shadow={shadow} />
       )}
-      <Pager onFirstPage={!page.cursor} newestHref={pageHref('/traces', v)} olderHref={result.next_cursor ? pageHref('/traces', v, { cursor: result.next_cursor }) : null} />
+      <Pager
+        onFirstPage={!page.cursor}
+        newestHref={pageHref('/traces', v)}
+        olderHref={result.next_cursor ? pageHref('/traces', v, { cursor: result.next_cursor }) : null}
+      />
     </>
   );
 }

@@ -14,7 +14,15 @@ import { NoCallsYet } from '@/components/dashboard/no-calls-yet';
 import { publicBaseUrl } from '@/lib/env';
 import { Pager } from '@/components/dashboard/pager';
 import { formatCount } from '@/components/dashboard/format';
-import { DataList, DECISION_OPTIONS, FilterForm, Problems, SelectField, TextField, TimeRangeFields } from '@/components/dashboard/filter-fields';
+import {
+  DataList,
+  DECISION_OPTIONS,
+  FilterForm,
+  Problems,
+  SelectField,
+  TextField,
+  TimeRangeFields,
+} from '@/components/dashboard/filter-fields';
 import { requireMember } from '../require-member';
 
 export const metadata: Metadata = { title: 'Violations' };
@@ -27,7 +35,10 @@ const CHART_DEFAULT_MS = 30 * 86_400_000;
 export default async function ViolationsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const member = await requireMember();
   const tenantId = member.tenant.id;
-  const page = readPageFilters(await searchParams, { fields: { code: 'name', tool: 'name', key: 'name', decision: 'decision' }, defaultRange: '7d' });
+  const page = readPageFilters(await searchParams, {
+    fields: { code: 'name', tool: 'name', key: 'name', decision: 'decision' },
+    defaultRange: '7d',
+  });
   const v = page.values;
   const filters = { code: v.code, tool: v.tool, apiKeyId: v.key, decision: v.decision, since: page.since, until: page.until };
   const now = new Date();
@@ -45,7 +56,14 @@ export default async function ViolationsPage({ searchParams }: { searchParams: P
     listDocuments({ tenantId, kind: 'contract' }),
   ]);
   const csvQuery = new URLSearchParams({ format: 'csv' });
-  for (const [name, value] of [['code', v.code], ['tool', v.tool], ['api_key_id', v.key], ['decision', v.decision], ['since', page.since?.toISOString()], ['until', page.until?.toISOString()]] as const) {
+  for (const [name, value] of [
+    ['code', v.code],
+    ['tool', v.tool],
+    ['api_key_id', v.key],
+    ['decision', v.decision],
+    ['since', page.since?.toISOString()],
+    ['until', page.until?.toISOString()],
+  ] as const) {
     if (value) csvQuery.set(name, value);
   }
   const filtered = Object.keys(v).some((k) => k !== 'range');
@@ -54,40 +72,69 @@ export default async function ViolationsPage({ searchParams }: { searchParams: P
     <>
       <div className="flex items-start justify-between gap-4">
         <h1 className="text-2xl font-semibold tracking-tight">Violations</h1>
-        <a className="btn-secondary" href={`/api/v1/violations?${csvQuery.toString()}`} data-testid="violations-csv" title={`Newest first, at most ${formatCount(CSV_ROWS_MAX)} rows`}>
+        <a
+          className="btn-secondary"
+          href={`/api/v1/violations?${csvQuery.toString()}`}
+          data-testid="violations-csv"
+          title={`Newest first, at most ${formatCount(CSV_ROWS_MAX)} rows`}
+        >
           Export CSV
         </a>
       </div>
       <p className="mt-1 mb-6 text-sm text-zinc-600">
-        Every error a check found, over time: why calls were refused or held. Filters stay in the address, so a filtered view is a link you can share.
+        Every error a check found, over time: why calls were refused or held. Filters stay in the address, so a filtered view is a link you
+        can share.
       </p>
       <FilterForm action="/violations" resetHref="/violations">
         <TextField label="Code" name="code" value={v.code} list="violation-codes" placeholder="any code" width="w-56" />
         <DataList id="violation-codes" values={stats.top_codes.map((c) => c.code)} />
         <TextField label="Tool" name="tool" value={v.tool} list="violation-tools" placeholder="any tool" />
         <DataList id="violation-tools" values={contracts.map((c) => c.id)} />
-        <SelectField label="Agent key" name="key" value={v.key} options={[{ value: '', label: 'Any key' }, ...keys.map((k) => ({ value: k.id, label: `${k.name} (${k.prefix}…)` }))]} />
+        <SelectField
+          label="Agent key"
+          name="key"
+          value={v.key}
+          options={[{ value: '', label: 'Any key' }, ...keys.map((k) => ({ value: k.id, label: `${k.name} (${k.prefix}…)` }))]}
+        />
         <SelectField label="Decision" name="decision" value={v.decision} options={DECISION_OPTIONS} />
         <TimeRangeFields range={page.range === 'custom' ? 'custom' : (v.range ?? '7d')} since={v.since} until={v.until} />
       </FilterForm>
       <Problems problems={problems} />
       <ViolationsChart stats={stats} />
-      {!page.since && <p className="mt-1 text-xs text-zinc-500">The chart and the top lists cover the last 30 days; the list below covers the whole range.</p>}
+      {!page.since && (
+        <p className="mt-1 text-xs text-zinc-500">
+          The chart and the top lists cover the last 30 days; the list below covers the whole range.
+        </p>
+      )}
       <div className="mt-4 grid grid-cols-1 gap-4 md:grid-cols-3">
         <TopList
           title="Top codes"
           testId="top-codes"
-          rows={stats.top_codes.map((c) => ({ label: c.code, count: c.count, href: pageHref('/violations', v, { code: c.code, cursor: undefined }), mono: true }))}
+          rows={stats.top_codes.map((c) => ({
+            label: c.code,
+            count: c.count,
+            href: pageHref('/violations', v, { code: c.code, cursor: undefined }),
+            mono: true,
+          }))}
         />
         <TopList
           title="Top offending tools"
           testId="top-tools"
-          rows={stats.top_tools.map((t) => ({ label: t.tool, count: t.count, href: pageHref('/violations', v, { tool: t.tool, cursor: undefined }), mono: true }))}
+          rows={stats.top_tools.map((t) => ({
+            label: t.tool,
+            count: t.count,
+            href: pageHref('/violations', v, { tool: t.tool, cursor: undefined }),
+            mono: true,
+          }))}
         />
         <TopList
           title="Top offending keys"
           testId="top-keys"
-          rows={stats.top_keys.map((k) => ({ label: k.api_key_name ?? k.api_key_id ?? '(no key)', count: k.count, href: k.api_key_id ? pageHref('/violations', v, { key: k.api_key_id, cursor: undefined }) : null }))}
+          rows={stats.top_keys.map((k) => ({
+            label: k.api_key_name ?? k.api_key_id ?? '(no key)',
+            count: k.count,
+            href: k.api_key_id ? pageHref('/violations', v, { key: k.api_key_id, cursor: undefined }) : null,
+          }))}
         />
       </div>
       <h2 className="mt-8 mb-3 text-lg font-semibold">{filtered ? 'Matching violations' : 'All violations'}</h2>
@@ -96,7 +143,11 @@ export default async function ViolationsPage({ searchParams }: { searchParams: P
           <div className="card p-8 text-sm text-zinc-600" data-testid="violations-empty">
             <h2 className="mb-1 text-base font-semibold text-zinc-900">No violations match these filters</h2>
             <p>
-              Widen the time range or clear a filter. <Link className="font-medium text-brand hover:underline" href="/violations?range=all">All violations, all time</Link>.
+              Widen the time range or clear a filter.{' '}
+              <Link className="font-medium text-brand hover:underline" href="/violations?range=all">
+                All violations, all time
+              </Link>
+              .
             </p>
           </div>
         ) : (
@@ -105,7 +156,11 @@ export default async function ViolationsPage({ searchParams }: { searchParams: P
       ) : (
         <ViolationTable violations={list.violations} />
       )}
-      <Pager onFirstPage={!page.cursor} newestHref={pageHref('/violations', v)} olderHref={list.next_cursor ? pageHref('/violations', v, { cursor: list.next_cursor }) : null} />
+      <Pager
+        onFirstPage={!page.cursor}
+        newestHref={pageHref('/violations', v)}
+        olderHref={list.next_cursor ? pageHref('/violations', v, { cursor: list.next_cursor }) : null}
+      />
     </>
   );
 }

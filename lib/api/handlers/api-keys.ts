@@ -30,7 +30,12 @@ export const createApiKeyHandler = defineRoute({
   body: z.object({ name: z.string().min(1).max(100), scopes: z.array(z.enum(API_KEY_SCOPES)).min(1) }).strict(),
   response: z.object({ key: z.string().describe('The key itself, shown this once.'), api_key: ApiKeySchema }).strict(),
   handler: async ({ caller, body }) => {
-    const created = await createApiKey({ tenantId: caller.tenantId, name: body.name, scopes: body.scopes, createdById: caller.kind === 'session' ? caller.userId : undefined });
+    const created = await createApiKey({
+      tenantId: caller.tenantId,
+      name: body.name,
+      scopes: body.scopes,
+      createdById: caller.kind === 'session' ? caller.userId : undefined,
+    });
     return { status: 201, body: { key: created.key, api_key: created.apiKey } };
   },
 });

@@ -58,7 +58,16 @@ const DecisionResultSchema = z
 
 const ArgumentsDiffSchema = z
   .object({
-    changes: z.array(z.object({ kind: z.enum(['added', 'removed', 'changed']), path: z.string(), before: z.unknown().optional(), after: z.unknown().optional() }).strict()),
+    changes: z.array(
+      z
+        .object({
+          kind: z.enum(['added', 'removed', 'changed']),
+          path: z.string(),
+          before: z.unknown().optional(),
+          after: z.unknown().optional(),
+        })
+        .strict(),
+    ),
     truncated: z.boolean(),
   })
   .strict()
@@ -69,7 +78,10 @@ const ViewerRightsSchema = z
     can_decide: z.boolean(),
     can_approve: z.boolean(),
     can_escalate: z.boolean(),
-    cannot_decide_reason: z.object({ code: z.enum(CANNOT_DECIDE_CODES), message: z.string() }).strict().nullable(),
+    cannot_decide_reason: z
+      .object({ code: z.enum(CANNOT_DECIDE_CODES), message: z.string() })
+      .strict()
+      .nullable(),
   })
   .strict()
   .describe('What the caller (the signed-in person, or the admin key) may do with this approval, and why not.');
@@ -93,11 +105,16 @@ const QueueItemSchema = z
     context: z.record(z.string(), z.unknown()).nullable().describe('The context the agent sent, its unverified claim; kept while pending.'),
     context_omitted: z.boolean(),
     arguments_diff: ArgumentsDiffSchema.nullable(),
-    escalation: z.object({ by: z.string().nullable(), by_label: z.string().nullable(), at: iso.nullable(), comment: z.string().nullable() }).strict().nullable(),
+    escalation: z
+      .object({ by: z.string().nullable(), by_label: z.string().nullable(), at: iso.nullable(), comment: z.string().nullable() })
+      .strict()
+      .nullable(),
     viewer: ViewerRightsSchema,
     policy: z.object({ id: z.string(), version: z.string().nullable(), rule: z.string().nullable() }).nullable(),
     approver_roles: z.array(z.string()),
-    votes: z.array(z.object({ approver: z.string(), approver_label: z.string(), decision: z.string(), comment: z.string().nullable(), created_at: iso })),
+    votes: z.array(
+      z.object({ approver: z.string(), approver_label: z.string(), decision: z.string(), comment: z.string().nullable(), created_at: iso }),
+    ),
     approvals: z.number().int(),
     approvers_required: z.number().int().min(1),
     escalation_level: z.number().int(),
@@ -111,7 +128,9 @@ const QueueItemSchema = z
     comment: z.string().nullable(),
     call_id: z.string(),
     trace_id: z.string(),
-    trace: z.array(z.object({ evidence_id: z.string(), kind: z.string(), decision: z.string(), codes: z.array(z.string()), created_at: iso })),
+    trace: z.array(
+      z.object({ evidence_id: z.string(), kind: z.string(), decision: z.string(), codes: z.array(z.string()), created_at: iso }),
+    ),
   })
   .strict();
 
@@ -123,7 +142,15 @@ const QueueItemSchema = z
 export const getApprovalHandler = defineRoute({
   auth: { apiKey: 'validate', session: 'read' },
   query: z
-    .object({ wait: z.coerce.number().int().min(0).max(MAX_WAIT_SECONDS).optional().describe(`Seconds to wait for a pending approval to change (0-${MAX_WAIT_SECONDS}).`) })
+    .object({
+      wait: z.coerce
+        .number()
+        .int()
+        .min(0)
+        .max(MAX_WAIT_SECONDS)
+        .optional()
+        .describe(`Seconds to wait for a pending approval to change (0-${MAX_WAIT_SECONDS}).`),
+    })
     .strict(),
   params: ApprovalParams,
   response: ApprovalViewSchema,
@@ -151,14 +178,19 @@ export const listApprovalsHandler = defineRoute({
       limit: z.coerce.number().int().min(0).max(100).default(50).describe('0 answers only the counts.'),
     })
     .strict(),
-  response: z.object({ approvals: z.array(QueueItemSchema), next_cursor: z.string().nullable(), counts: z.object({ pending: z.number().int() }) }).strict(),
+  response: z
+    .object({ approvals: z.array(QueueItemSchema), next_cursor: z.string().nullable(), counts: z.object({ pending: z.number().int() }) })
+    .strict(),
   handler: async ({ caller, query }) => ({
     body: await listApprovals({
       tenantId: caller.tenantId,
       status: query.status,
       cursor: query.cursor,
       limit: query.limit,
-      viewer: caller.kind === 'api_key' ? { kind: 'api_key', apiKeyId: caller.apiKeyId } : { kind: 'session', userId: caller.userId, role: caller.role },
+      viewer:
+        caller.kind === 'api_key'
+          ? { kind: 'api_key', apiKeyId: caller.apiKeyId }
+          : { kind: 'session', userId: caller.userId, role: caller.role },
     }),
   }),
 });
@@ -173,7 +205,9 @@ export const decideApprovalHandler = defineRoute({
     .object({
       decision: z.enum(['approve', 'deny', 'escalate']),
       comment: z.string().max(2000).optional(),
-      arguments: plainObject('approve only: the arguments to approve instead of the agent\'s; the token is bound to them and the agent receives them.').optional(),
+      arguments: plainObject(
+        "approve only: the arguments to approve instead of the agent's; the token is bound to them and the agent receives them.",
+      ).optional(),
     })
     .strict(),
   params: ApprovalParams,
@@ -186,7 +220,10 @@ export const decideApprovalHandler = defineRoute({
       comment: body.comment,
       arguments: body.arguments,
       requestId,
-      approver: caller.kind === 'api_key' ? { kind: 'api_key', apiKeyId: caller.apiKeyId } : { kind: 'session', userId: caller.userId, role: caller.role },
+      approver:
+        caller.kind === 'api_key'
+          ? { kind: 'api_key', apiKeyId: caller.apiKeyId }
+          : { kind: 'session', userId: caller.userId, role: caller.role },
     }),
   }),
 });

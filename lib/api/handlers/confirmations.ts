@@ -28,9 +28,18 @@ export const createConfirmationHandler = defineRoute({
     .strict(),
   handler: async ({ caller, body }) => {
     const resolved = await resolveContract({ tenantId: caller.tenantId, tool: body.tool, version: body.version });
-    if (!resolved.found) throw new AppError('not_found', `Tool "${body.tool}"${body.version ? `@${body.version}` : ''} has no published contract.`, { code: resolved.reason === 'unknown_tool' ? 'AXAG_UNKNOWN_TOOL' : 'AXAG_VERSION_NOT_FOUND' });
+    if (!resolved.found)
+      throw new AppError('not_found', `Tool "${body.tool}"${body.version ? `@${body.version}` : ''} has no published contract.`, {
+        code: resolved.reason === 'unknown_tool' ? 'AXAG_UNKNOWN_TOOL' : 'AXAG_VERSION_NOT_FOUND',
+      });
     const confirmation = await createConfirmation({
-      binding: { tenantId: caller.tenantId, tool: body.tool, contractVersion: resolved.contract.version, argsHash: hashCanonical(body.arguments), userId: body.context.user_id ?? null },
+      binding: {
+        tenantId: caller.tenantId,
+        tool: body.tool,
+        contractVersion: resolved.contract.version,
+        argsHash: hashCanonical(body.arguments),
+        userId: body.context.user_id ?? null,
+      },
       ttlSeconds: env().TOOLGATE_CONFIRMATION_TTL_SECONDS,
       secret: await getInstanceSecret(),
     });

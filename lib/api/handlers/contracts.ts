@@ -19,10 +19,25 @@ const ContractParams = z.object({ id: contractIdParam() });
 const VersionParams = z.object({ id: contractIdParam(), version: versionParam('contract') });
 
 const VersionSummarySchema = z
-  .object({ version: z.string(), status: z.string(), contentHash: z.string(), changeNote: z.string().nullable(), createdAt: isoDateTime, publishedAt: isoDateTime.nullable(), deprecatedAt: isoDateTime.nullable() })
+  .object({
+    version: z.string(),
+    status: z.string(),
+    contentHash: z.string(),
+    changeNote: z.string().nullable(),
+    createdAt: isoDateTime,
+    publishedAt: isoDateTime.nullable(),
+    deprecatedAt: isoDateTime.nullable(),
+  })
   .strict();
 const ContractSummarySchema = z
-  .object({ tool: z.string(), description: z.string().nullable(), owner: z.string().nullable(), deprecatedAt: isoDateTime.nullable(), latestVersion: z.string().nullable(), versions: z.array(VersionSummarySchema) })
+  .object({
+    tool: z.string(),
+    description: z.string().nullable(),
+    owner: z.string().nullable(),
+    deprecatedAt: isoDateTime.nullable(),
+    latestVersion: z.string().nullable(),
+    versions: z.array(VersionSummarySchema),
+  })
   .strict();
 const ContractVersionSchema = z
   .object({
@@ -37,7 +52,9 @@ const ContractVersionSchema = z
     document: z.looseObject({}).describe('The contract document.'),
   })
   .strict();
-const SavedDraftSchema = z.object({ tool: z.string(), version: z.string(), status: z.string(), contentHash: z.string(), created: z.boolean() }).strict();
+const SavedDraftSchema = z
+  .object({ tool: z.string(), version: z.string(), status: z.string(), contentHash: z.string(), created: z.boolean() })
+  .strict();
 const ImpactPreviewSchema = z
   .object({
     tool: z.string(),
@@ -49,7 +66,11 @@ const ImpactPreviewSchema = z
     newlyRefused: z.number().int(),
     newlyPassing: z.number().int(),
     codes: z.array(z.object({ code: z.string(), added: z.number().int(), removed: z.number().int() }).strict()),
-    examples: z.array(z.object({ evidenceId: z.string(), callId: z.string(), at: isoDateTime, before: z.array(z.string()), after: z.array(z.string()) }).strict()),
+    examples: z.array(
+      z
+        .object({ evidenceId: z.string(), callId: z.string(), at: isoDateTime, before: z.array(z.string()), after: z.array(z.string()) })
+        .strict(),
+    ),
   })
   .strict();
 const ImportResultSchema = z
@@ -64,8 +85,21 @@ const ImportResultSchema = z
         })
         .strict(),
     ),
-    problems: z.array(z.object({ code: z.enum(Object.keys(IMPORT_PROBLEM_CODES) as [keyof typeof IMPORT_PROBLEM_CODES]), path: z.string(), message: z.string() }).strict()),
-    saved: z.array(z.union([SavedDraftSchema, z.object({ tool: z.string(), error: z.object({ code: z.string(), message: z.string() }).strict() }).strict()])),
+    problems: z.array(
+      z
+        .object({
+          code: z.enum(Object.keys(IMPORT_PROBLEM_CODES) as [keyof typeof IMPORT_PROBLEM_CODES]),
+          path: z.string(),
+          message: z.string(),
+        })
+        .strict(),
+    ),
+    saved: z.array(
+      z.union([
+        SavedDraftSchema,
+        z.object({ tool: z.string(), error: z.object({ code: z.string(), message: z.string() }).strict() }).strict(),
+      ]),
+    ),
   })
   .strict();
 
@@ -76,8 +110,25 @@ const actor = (caller: Caller) => (caller.kind === 'session' ? `user:${caller.us
  * `id`; this API's JSON calls it `tool` (as it always has: agents and the SDK read it), so the
  * answers are mapped here and nowhere else.
  */
-const contractSummaryBody = ({ id, description, owner, deprecatedAt, latestVersion, versions }: DocumentSummary) => ({ tool: id, description, owner, deprecatedAt, latestVersion, versions });
-const contractVersionBody = ({ id, version, status, contentHash, changeNote, createdAt, publishedAt, deprecatedAt, document }: DocumentVersion) => ({
+const contractSummaryBody = ({ id, description, owner, deprecatedAt, latestVersion, versions }: DocumentSummary) => ({
+  tool: id,
+  description,
+  owner,
+  deprecatedAt,
+  latestVersion,
+  versions,
+});
+const contractVersionBody = ({
+  id,
+  version,
+  status,
+  contentHash,
+  changeNote,
+  createdAt,
+  publishedAt,
+  deprecatedAt,
+  document,
+}: DocumentVersion) => ({
   tool: id,
   version,
   status,
@@ -103,7 +154,9 @@ export const toolContractSchemaHandler = defineRoute({
 export const listContractsHandler = defineRoute({
   auth: { apiKey: 'author', session: 'read' },
   response: z.object({ contracts: z.array(ContractSummarySchema) }).strict(),
-  handler: async ({ caller }) => ({ body: { contracts: (await listDocuments({ tenantId: caller.tenantId, kind: 'contract' })).map(contractSummaryBody) } }),
+  handler: async ({ caller }) => ({
+    body: { contracts: (await listDocuments({ tenantId: caller.tenantId, kind: 'contract' })).map(contractSummaryBody) },
+  }),
 });
 
 /** POST /api/v1/contracts — create or replace the draft of the version named in the document. */
@@ -123,7 +176,9 @@ export const getContractVersionHandler = defineRoute({
   params: VersionParams,
   response: ContractVersionSchema,
   handler: async ({ caller, params }) => ({
-    body: contractVersionBody(await getDocumentVersionOrThrow({ tenantId: caller.tenantId, kind: 'contract', id: params.id, version: params.version })),
+    body: contractVersionBody(
+      await getDocumentVersionOrThrow({ tenantId: caller.tenantId, kind: 'contract', id: params.id, version: params.version }),
+    ),
   }),
 });
 
@@ -137,10 +192,26 @@ export const publishContractVersionHandler = defineRoute({
     })
     .strict(),
   params: VersionParams,
-  response: z.object({ tool: z.string(), version: z.string(), status: z.enum(['published', 'shadow']), contentHash: z.string(), publishedAt: isoDateTime }).strict(),
+  response: z
+    .object({
+      tool: z.string(),
+      version: z.string(),
+      status: z.enum(['published', 'shadow']),
+      contentHash: z.string(),
+      publishedAt: isoDateTime,
+    })
+    .strict(),
   handler: async ({ caller, params, body }) => ({
     body: publishedContractBody(
-      await publishDocumentVersion({ tenantId: caller.tenantId, kind: 'contract', id: params.id, version: params.version, changeNote: body.change_note, publishedBy: actor(caller), mode: body.mode }),
+      await publishDocumentVersion({
+        tenantId: caller.tenantId,
+        kind: 'contract',
+        id: params.id,
+        version: params.version,
+        changeNote: body.change_note,
+        publishedBy: actor(caller),
+        mode: body.mode,
+      }),
     ),
   }),
 });
@@ -152,7 +223,12 @@ export const deprecateContractHandler = defineRoute({
   params: ContractParams,
   response: z.object({ tool: z.string(), version: z.string().optional(), deprecatedAt: isoDateTime }).strict(),
   handler: async ({ caller, params, body }) => {
-    const { id, ...deprecated } = await deprecateDocument({ tenantId: caller.tenantId, kind: 'contract', id: params.id, version: body.version });
+    const { id, ...deprecated } = await deprecateDocument({
+      tenantId: caller.tenantId,
+      kind: 'contract',
+      id: params.id,
+      version: body.version,
+    });
     return { body: { tool: id, ...deprecated } };
   },
 });
@@ -196,7 +272,16 @@ export const importContractsHandler = defineRoute({
     if (body.save) {
       for (const imported of result.contracts) {
         try {
-          saved.push(savedContractDraftBody(await saveDocumentDraft({ tenantId: caller.tenantId, kind: 'contract', document: imported.document, createdById: actor(caller) })));
+          saved.push(
+            savedContractDraftBody(
+              await saveDocumentDraft({
+                tenantId: caller.tenantId,
+                kind: 'contract',
+                document: imported.document,
+                createdById: actor(caller),
+              }),
+            ),
+          );
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
           saved.push({ tool: String(imported.document.id), error: { code: error.code, message: error.message } });
@@ -212,9 +297,21 @@ export const exportContractHandler = defineRoute({
   auth: { apiKey: ['validate', 'author'], session: 'read' },
   query: z.object({ format: z.enum(EXPORT_FORMATS).default('mcp') }).strict(),
   params: VersionParams,
-  response: z.object({ format: z.enum(EXPORT_FORMATS), tool: z.looseObject({}).describe('The tool definition in the asked format.') }).strict(),
+  response: z
+    .object({ format: z.enum(EXPORT_FORMATS), tool: z.looseObject({}).describe('The tool definition in the asked format.') })
+    .strict(),
   handler: async ({ caller, params, query }) => {
-    const version = await getDocumentVersionOrThrow({ tenantId: caller.tenantId, kind: 'contract', id: params.id, version: params.version });
-    return { body: { format: query.format, tool: exportToolDefinition(version.document as Parameters<typeof exportToolDefinition>[0], query.format) } };
+    const version = await getDocumentVersionOrThrow({
+      tenantId: caller.tenantId,
+      kind: 'contract',
+      id: params.id,
+      version: params.version,
+    });
+    return {
+      body: {
+        format: query.format,
+        tool: exportToolDefinition(version.document as Parameters<typeof exportToolDefinition>[0], query.format),
+      },
+    };
   },
 });

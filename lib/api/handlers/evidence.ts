@@ -11,7 +11,11 @@ export const verifyEvidenceHandler = defineRoute({
       records: z.number().int(),
       head: z.object({ seq: z.number().int(), hash: z.string() }).strict().nullable(),
       firstBroken: z
-        .object({ seq: z.number().int(), id: z.string(), reason: z.enum(['hash_mismatch', 'prev_hash_mismatch', 'seq_gap', 'head_mismatch', 'payload_mismatch']) })
+        .object({
+          seq: z.number().int(),
+          id: z.string(),
+          reason: z.enum(['hash_mismatch', 'prev_hash_mismatch', 'seq_gap', 'head_mismatch', 'payload_mismatch']),
+        })
         .strict()
         .nullable(),
     })

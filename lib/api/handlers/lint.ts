@@ -29,7 +29,9 @@ const DiagnosticSchema = z
     severity: z.enum(['error', 'warning', 'info']),
     message: z.string(),
     path: z.string(),
-    range: z.object({ startLine: z.number().int(), startColumn: z.number().int(), endLine: z.number().int(), endColumn: z.number().int() }).strict(),
+    range: z
+      .object({ startLine: z.number().int(), startColumn: z.number().int(), endLine: z.number().int(), endColumn: z.number().int() })
+      .strict(),
     target: z.enum(['document', 'prompt']),
   })
   .strict();
@@ -37,7 +39,16 @@ const DiagnosticSchema = z
 const LintResponse = z
   .object({
     valid: z.boolean().describe('False when any document has an error diagnostic.'),
-    results: z.array(z.object({ name: z.string().nullable(), kind: z.enum(['contract', 'policy', 'surface']), valid: z.boolean(), diagnostics: z.array(DiagnosticSchema) }).strict()),
+    results: z.array(
+      z
+        .object({
+          name: z.string().nullable(),
+          kind: z.enum(['contract', 'policy', 'surface']),
+          valid: z.boolean(),
+          diagnostics: z.array(DiagnosticSchema),
+        })
+        .strict(),
+    ),
   })
   .strict();
 

@@ -17,8 +17,12 @@ const manage = { apiKey: 'admin', session: 'manage_members' } as const;
 const Role = z.enum(ROLES);
 const MemberParams = z.object({ id: rowIdParam('Member') });
 
-const MemberSchema = z.object({ id: z.string(), user_id: z.string(), email: z.string(), name: z.string(), role: z.string(), created_at: z.string() }).strict();
-const InvitationSchema = z.object({ id: z.string(), email: z.string(), role: z.string(), created_at: z.string(), expires_at: z.string(), invited_by: z.string() }).strict();
+const MemberSchema = z
+  .object({ id: z.string(), user_id: z.string(), email: z.string(), name: z.string(), role: z.string(), created_at: z.string() })
+  .strict();
+const InvitationSchema = z
+  .object({ id: z.string(), email: z.string(), role: z.string(), created_at: z.string(), expires_at: z.string(), invited_by: z.string() })
+  .strict();
 const TenantSchema = z.object({ id: z.string(), slug: z.string(), name: z.string(), role: Role }).strict();
 
 function actorOf(caller: Caller): AdminActor {
@@ -30,7 +34,14 @@ function memberJson(m: MemberSummary) {
 }
 
 function invitationJson(i: InvitationSummary) {
-  return { id: i.id, email: i.email, role: i.role, created_at: i.createdAt.toISOString(), expires_at: i.expiresAt.toISOString(), invited_by: i.invitedBy };
+  return {
+    id: i.id,
+    email: i.email,
+    role: i.role,
+    created_at: i.createdAt.toISOString(),
+    expires_at: i.expiresAt.toISOString(),
+    invited_by: i.invitedBy,
+  };
 }
 
 /** GET /api/v1/members — the tenant's members and pending invitations. */
@@ -56,7 +67,13 @@ export const inviteMemberHandler = defineRoute({
     })
     .strict(),
   handler: async ({ caller, body, requestId }) => {
-    const invited = await inviteMember({ tenantId: caller.tenantId, email: body.email, role: body.role, actor: actorOf(caller), requestId });
+    const invited = await inviteMember({
+      tenantId: caller.tenantId,
+      email: body.email,
+      role: body.role,
+      actor: actorOf(caller),
+      requestId,
+    });
     return {
       status: 201,
       body: {
@@ -76,7 +93,11 @@ export const changeMemberRoleHandler = defineRoute({
   params: MemberParams,
   response: z.object({ member: MemberSchema }).strict(),
   handler: async ({ caller, body, params, requestId }) => ({
-    body: { member: memberJson(await changeMemberRole({ tenantId: caller.tenantId, membershipId: params.id, role: body.role, actor: actorOf(caller), requestId })) },
+    body: {
+      member: memberJson(
+        await changeMemberRole({ tenantId: caller.tenantId, membershipId: params.id, role: body.role, actor: actorOf(caller), requestId }),
+      ),
+    },
   }),
 });
 
@@ -84,10 +105,14 @@ export const changeMemberRoleHandler = defineRoute({
 export const removeMemberHandler = defineRoute({
   auth: manage,
   params: MemberParams,
-  response: z.object({ id: z.string(), user_id: z.string(), email: z.string(), removed: z.literal(true), sessions_ended: z.number().int() }).strict(),
+  response: z
+    .object({ id: z.string(), user_id: z.string(), email: z.string(), removed: z.literal(true), sessions_ended: z.number().int() })
+    .strict(),
   handler: async ({ caller, params, requestId }) => {
     const removed = await removeMember({ tenantId: caller.tenantId, membershipId: params.id, actor: actorOf(caller), requestId });
-    return { body: { id: removed.id, user_id: removed.userId, email: removed.email, removed: true, sessions_ended: removed.sessionsEnded } };
+    return {
+      body: { id: removed.id, user_id: removed.userId, email: removed.email, removed: true, sessions_ended: removed.sessionsEnded },
+    };
   },
 });
 
@@ -116,7 +141,9 @@ export const acceptInvitationHandler = defineRoute({
       name: z.string().trim().min(1).max(MAX_NAME_LENGTH).optional(),
     })
     .strict(),
-  response: z.object({ email: z.string(), role: Role, tenant: z.object({ id: z.string(), slug: z.string(), name: z.string() }).strict() }).strict(),
+  response: z
+    .object({ email: z.string(), role: Role, tenant: z.object({ id: z.string(), slug: z.string(), name: z.string() }).strict() })
+    .strict(),
   handler: async ({ body, requestId }) => {
     const accepted = await acceptInvitationWithPassword({ token: body.token, password: body.password, name: body.name, requestId });
     const tenant = await db().tenant.findUniqueOrThrow({ where: { id: accepted.tenantId }, select: { id: true, slug: true, name: true } });

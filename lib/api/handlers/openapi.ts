@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { defineRoute, type ApiRoute } from '../define-route';
 import { openApiDocument } from '../openapi';
 
-const OpenApiDocumentSchema = z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.looseObject({})), components: z.looseObject({}) });
+const OpenApiDocumentSchema = z.looseObject({
+  openapi: z.string(),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.looseObject({})),
+  components: z.looseObject({}),
+});
 
 /**
  * GET /api/v1/openapi.json — the API description, generated from the route table and the

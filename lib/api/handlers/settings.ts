@@ -14,7 +14,8 @@ const SettingsViewSchema = z
   })
   .strict();
 
-const actor = (caller: Caller): AdminActor => (caller.kind === 'session' ? { kind: 'user', userId: caller.userId } : { kind: 'api_key', apiKeyId: caller.apiKeyId });
+const actor = (caller: Caller): AdminActor =>
+  caller.kind === 'session' ? { kind: 'user', userId: caller.userId } : { kind: 'api_key', apiKeyId: caller.apiKeyId };
 
 /** GET /api/v1/settings — the tenant's settings; every member may read them, as the Settings page shows. */
 export const getSettingsHandler = defineRoute({
@@ -33,5 +34,7 @@ export const updateSettingsHandler = defineRoute({
   auth: { apiKey: 'admin', session: 'manage_members' },
   body: SettingsPatchSchema,
   response: SettingsViewSchema,
-  handler: async ({ caller, body, requestId }) => ({ body: await updateTenantSettings({ tenantId: caller.tenantId, patch: body, actor: actor(caller), requestId }) }),
+  handler: async ({ caller, body, requestId }) => ({
+    body: await updateTenantSettings({ tenantId: caller.tenantId, patch: body, actor: actor(caller), requestId }),
+  }),
 });

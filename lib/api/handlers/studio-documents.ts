@@ -20,9 +20,27 @@ const summaryBody = ({ id, description, latestVersion, versions }: DocumentSumma
   id,
   description,
   latestVersion,
-  versions: versions.map(({ version, status, contentHash, changeNote, createdAt, publishedAt }) => ({ version, status, contentHash, changeNote, createdAt, publishedAt })),
+  versions: versions.map(({ version, status, contentHash, changeNote, createdAt, publishedAt }) => ({
+    version,
+    status,
+    contentHash,
+    changeNote,
+    createdAt,
+    publishedAt,
+  })),
 });
-const versionBody = ({ id, version, status, served, contentHash, changeNote, createdAt, publishedAt, publishedBy, document }: DocumentVersion) => ({
+const versionBody = ({
+  id,
+  version,
+  status,
+  served,
+  contentHash,
+  changeNote,
+  createdAt,
+  publishedAt,
+  publishedBy,
+  document,
+}: DocumentVersion) => ({
   id,
   version,
   status,
@@ -36,9 +54,23 @@ const versionBody = ({ id, version, status, served, contentHash, changeNote, cre
 });
 
 const VersionSummarySchema = z
-  .object({ version: z.string(), status: z.string(), contentHash: z.string(), changeNote: z.string().nullable(), createdAt: isoDateTime, publishedAt: isoDateTime.nullable() })
+  .object({
+    version: z.string(),
+    status: z.string(),
+    contentHash: z.string(),
+    changeNote: z.string().nullable(),
+    createdAt: isoDateTime,
+    publishedAt: isoDateTime.nullable(),
+  })
   .strict();
-const SummarySchema = z.object({ id: z.string(), description: z.string().nullable(), latestVersion: z.string().nullable(), versions: z.array(VersionSummarySchema) }).strict();
+const SummarySchema = z
+  .object({
+    id: z.string(),
+    description: z.string().nullable(),
+    latestVersion: z.string().nullable(),
+    versions: z.array(VersionSummarySchema),
+  })
+  .strict();
 const VersionSchema = z
   .object({
     id: z.string(),
@@ -53,8 +85,18 @@ const VersionSchema = z
     document: z.looseObject({}).describe('The document.'),
   })
   .strict();
-const SavedDraftSchema = z.object({ id: z.string(), version: z.string(), status: z.string(), contentHash: z.string(), created: z.boolean() }).strict();
-const PublishedSchema = z.object({ id: z.string(), version: z.string(), status: z.enum(['published', 'shadow']), contentHash: z.string(), publishedAt: isoDateTime }).strict();
+const SavedDraftSchema = z
+  .object({ id: z.string(), version: z.string(), status: z.string(), contentHash: z.string(), created: z.boolean() })
+  .strict();
+const PublishedSchema = z
+  .object({
+    id: z.string(),
+    version: z.string(),
+    status: z.enum(['published', 'shadow']),
+    contentHash: z.string(),
+    publishedAt: isoDateTime,
+  })
+  .strict();
 
 /**
  * The routes of one studio document kind, mounted at /api/v1/policies and /api/v1/surfaces with
@@ -91,13 +133,24 @@ function studioDocumentHandlers(kind: StudioDocumentKind) {
       body: z
         .object({
           change_note: z.string().max(2000).optional(),
-          mode: z.enum(PUBLISH_MODES).default('enforce').describe('`shadow`: evaluate beside the served version and record, deciding nothing.'),
+          mode: z
+            .enum(PUBLISH_MODES)
+            .default('enforce')
+            .describe('`shadow`: evaluate beside the served version and record, deciding nothing.'),
         })
         .strict(),
       params,
       response: PublishedSchema,
       handler: async ({ caller, params, body }) => ({
-        body: await publishDocumentVersion({ tenantId: caller.tenantId, kind, id: params.id, version: params.version, changeNote: body.change_note, publishedBy: actor(caller), mode: body.mode }),
+        body: await publishDocumentVersion({
+          tenantId: caller.tenantId,
+          kind,
+          id: params.id,
+          version: params.version,
+          changeNote: body.change_note,
+          publishedBy: actor(caller),
+          mode: body.mode,
+        }),
       }),
     }),
   };

@@ -23,7 +23,18 @@ const TraceSummarySchema = z
     policy: z.object({ id: z.string(), version: nullableString, rule: nullableString }).strict().nullable(),
     shadow_differs: z.boolean(),
     shadow: z
-      .array(z.object({ kind: z.string(), id: z.string(), version: z.string(), decision: z.string(), rule: nullableString, differs: z.boolean() }).strict())
+      .array(
+        z
+          .object({
+            kind: z.string(),
+            id: z.string(),
+            version: z.string(),
+            decision: z.string(),
+            rule: nullableString,
+            differs: z.boolean(),
+          })
+          .strict(),
+      )
       .optional(),
     records: z.number().int(),
     last_kind: z.string(),
@@ -34,7 +45,9 @@ const TraceSummarySchema = z
   })
   .strict();
 
-const TraceListSchema = z.object({ traces: z.array(TraceSummarySchema), next_cursor: nullableString, searched_back_to: nullableString }).strict();
+const TraceListSchema = z
+  .object({ traces: z.array(TraceSummarySchema), next_cursor: nullableString, searched_back_to: nullableString })
+  .strict();
 
 const IssueSchema = z.object({ code: z.string(), type: z.string(), message: z.string(), path: z.string() }).strict();
 
@@ -84,11 +97,15 @@ const TraceDetailSchema = z
               as_sent: z
                 .array(z.enum(['arguments', 'transformed_arguments', 'context', 'result', 'error']))
                 .optional()
-                .describe('Parts holding a number a double cannot hold (a call refused with AXAG_NUMBER_UNREPRESENTABLE): each is given as its stored JSON text, with the numbers as the agent sent them, not parsed.'),
+                .describe(
+                  'Parts holding a number a double cannot hold (a call refused with AXAG_NUMBER_UNREPRESENTABLE): each is given as its stored JSON text, with the numbers as the agent sent them, not parsed.',
+                ),
             })
             .strict()
             .nullable()
-            .describe('Raw payloads kept with argument retention, redacted as stored; `purged` once the retention purge removed them (their digest stays in the chain).'),
+            .describe(
+              'Raw payloads kept with argument retention, redacted as stored; `purged` once the retention purge removed them (their digest stays in the chain).',
+            ),
         })
         .strict(),
     ),
@@ -110,9 +127,22 @@ const TraceDetailSchema = z
           decided_by_label: nullableString,
           comment: nullableString,
           user_id: nullableString.describe("The end user the agent says it acts for: the agent's claim."),
-          context: z.record(z.string(), z.unknown()).nullable().describe("The context the agent sent (its unverified claim), kept while the approval is pending."),
+          context: z
+            .record(z.string(), z.unknown())
+            .nullable()
+            .describe('The context the agent sent (its unverified claim), kept while the approval is pending.'),
           policy: z.object({ id: z.string(), version: nullableString, rule: nullableString }).strict().nullable(),
-          votes: z.array(z.object({ approver_id: z.string(), approver_label: z.string(), decision: z.string(), comment: nullableString, created_at: z.string() }).strict()),
+          votes: z.array(
+            z
+              .object({
+                approver_id: z.string(),
+                approver_label: z.string(),
+                decision: z.string(),
+                comment: nullableString,
+                created_at: z.string(),
+              })
+              .strict(),
+          ),
         })
         .strict(),
     ),
@@ -144,7 +174,14 @@ export const listTracesHandler = defineRoute({
   handler: async ({ caller, query }) => ({
     body: await listTraces({
       tenantId: caller.tenantId,
-      filters: { tool: query.tool, decision: query.decision, apiKeyId: query.api_key_id, search: query.q, shadowDiffers: query.shadow_differs === 'true', ...dates(query) },
+      filters: {
+        tool: query.tool,
+        decision: query.decision,
+        apiKeyId: query.api_key_id,
+        search: query.q,
+        shadowDiffers: query.shadow_differs === 'true',
+        ...dates(query),
+      },
       cursor: query.cursor,
       limit: query.limit,
     }),

@@ -33,7 +33,12 @@ const ViolationListSchema = z
   })
   .strict();
 
-const violationFilters = (query: { code?: string; tool?: string; api_key_id?: string; decision?: string }) => ({ code: query.code, tool: query.tool, apiKeyId: query.api_key_id, decision: query.decision });
+const violationFilters = (query: { code?: string; tool?: string; api_key_id?: string; decision?: string }) => ({
+  code: query.code,
+  tool: query.tool,
+  apiKeyId: query.api_key_id,
+  decision: query.decision,
+});
 
 /** GET /api/v1/violations — errors over time, filterable by code, tool, key, decision and time; JSON pages or a CSV download. */
 export const listViolationsHandler = defineRoute({
@@ -47,7 +52,12 @@ export const listViolationsHandler = defineRoute({
       const stream = await streamViolationsCsv({ tenantId: caller.tenantId, filters, max: CSV_ROWS_MAX });
       const stamp = new Date().toISOString().slice(0, 19).replace(/\D/g, '');
       return new Response(stream, {
-        headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="violations-${stamp}.csv"`, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
+        headers: {
+          'content-type': 'text/csv; charset=utf-8',
+          'content-disposition': `attachment; filename="violations-${stamp}.csv"`,
+          'cache-control': 'no-store',
+          'x-content-type-options': 'nosniff',
+        },
       });
     }
     return { body: await listViolations({ tenantId: caller.tenantId, filters, cursor: query.cursor, limit: query.limit }) };
@@ -79,9 +89,14 @@ export const violationStatsHandler = defineRoute({
   response: ViolationStatsSchema,
   handler: async ({ caller, query }) => {
     const range = timeRange(query, 7);
-    if (range.since.getTime() >= range.until.getTime()) throw new AppError('bad_request', 'Invalid query: since must be before until', { issues: [{ path: 'since', message: 'must be before until' }] });
+    if (range.since.getTime() >= range.until.getTime())
+      throw new AppError('bad_request', 'Invalid query: since must be before until', {
+        issues: [{ path: 'since', message: 'must be before until' }],
+      });
     if (range.until.getTime() - range.since.getTime() > STATS_RANGE_MAX_DAYS * 86_400_000) {
-      throw new AppError('bad_request', `Invalid query: a chart covers at most ${STATS_RANGE_MAX_DAYS} days`, { issues: [{ path: 'since', message: `at most ${STATS_RANGE_MAX_DAYS} days before until` }] });
+      throw new AppError('bad_request', `Invalid query: a chart covers at most ${STATS_RANGE_MAX_DAYS} days`, {
+        issues: [{ path: 'since', message: `at most ${STATS_RANGE_MAX_DAYS} days before until` }],
+      });
     }
     return { body: await getViolationStats({ tenantId: caller.tenantId, filters: { ...violationFilters(query), ...range } }) };
   },

@@ -38,24 +38,41 @@ beforeAll(async () => {
   viewer = await member(t.tenant.id, 'viewer', `card-viewer-${t.tenant.slug}@test.local`);
 });
 
-const baseArgs = { tenant_id: 'acme', payment_id: 'pay_abcdefgh12', reason: 'duplicate', card: { last4: '4242', holder_name: 'Ada Lovelace' } };
+const baseArgs = {
+  tenant_id: 'acme',
+  payment_id: 'pay_abcdefgh12',
+  reason: 'duplicate',
+  card: { last4: '4242', holder_name: 'Ada Lovelace' },
+};
 // Hidden characters in the claims, in a key and in values: they must come back exactly as sent.
-const claimedContext = (userId: string) => ({ tenant_id: 'acme', user_id: userId, roles: ['support', 'fin\u200Bance'], state: { payment_status: 'captured', note: '\u202Eevil', ['k\u2066ey']: 1 } });
+const claimedContext = (userId: string) => ({
+  tenant_id: 'acme',
+  user_id: userId,
+  roles: ['support', 'fin\u200Bance'],
+  state: { payment_status: 'captured', note: '\u202Eevil', ['k\u2066ey']: 1 },
+});
 let callCounter = 0;
 
 async function requestRefund(amount: number, options: { key?: string; userId?: string } = {}) {
   const args = { ...baseArgs, amount_cents: amount };
   const context = claimedContext(options.userId ?? 'end-user-1');
-  const res = await call(validatePre, { key: options.key ?? t.agentKey, body: { tool: 'payments.refund', call_id: `card-${++callCounter}`, arguments: args, context } });
+  const res = await call(validatePre, {
+    key: options.key ?? t.agentKey,
+    body: { tool: 'payments.refund', call_id: `card-${++callCounter}`, arguments: args, context },
+  });
   expect(res.body.decision).toBe('require_approval');
   return { id: res.body.approval.id as string, args, context, traceId: res.body.trace_id as string };
 }
 
-const asSession = (m: Member, id: string, body: Record<string, unknown>) => call(decide, { headers: { cookie: m.cookie }, params: { id }, body });
+const asSession = (m: Member, id: string, body: Record<string, unknown>) =>
+  call(decide, { headers: { cookie: m.cookie }, params: { id }, body });
 
 /** One approval as the queue shows it to this viewer (a member's session or an API key). */
 async function cardFor(who: Member | { key: string }, id: string, status = 'all') {
-  const res = await call(listApprovals, { ...('key' in who ? { key: who.key } : { headers: { cookie: who.cookie } }), path: `/api/v1/approvals?status=${status}&limit=100` });
+  const res = await call(listApprovals, {
+    ...('key' in who ? { key: who.key } : { headers: { cookie: who.cookie } }),
+    path: `/api/v1/approvals?status=${status}&limit=100`,
+  });
   expect(res.status).toBe(200);
   const item = res.body.approvals.find((a: { id: string }) => a.id === id);
   expect(item).toBeDefined();
@@ -71,7 +88,13 @@ describe('the context the agent sent', () => {
     expect(card.context).toEqual(context);
     expect(card.context.state.note).toBe('\u202Eevil');
     expect(Object.keys(card.context.state)).toContain('k\u2066ey');
-    expect(card).toMatchObject({ user_id: 'end-user-1', context_omitted: false, arguments_diff: null, escalation: null, call_id: `card-${callCounter}` });
+    expect(card).toMatchObject({
+      user_id: 'end-user-1',
+      context_omitted: false,
+      arguments_diff: null,
+      escalation: null,
+      call_id: `card-${callCounter}`,
+    });
   });
 
   it('is cleared with the arguments when the approval is approved, denied or expires', async () => {
@@ -106,11 +129,31 @@ describe('the context the agent sent', () => {
 describe('what each viewer may do, and why not', () => {
   it('lets an approver of a named role and an admin decide; a viewer cannot', async () => {
     const { id } = await requestRefund(5101);
-    expect((await cardFor(approver1, id)).viewer).toEqual({ can_decide: true, can_approve: true, can_escalate: true, cannot_decide_reason: null });
-    expect((await cardFor(admin, id)).viewer).toEqual({ can_decide: true, can_approve: true, can_escalate: true, cannot_decide_reason: null });
-    expect((await cardFor({ key: t.adminKey }, id)).viewer).toEqual({ can_decide: true, can_approve: true, can_escalate: true, cannot_decide_reason: null });
+    expect((await cardFor(approver1, id)).viewer).toEqual({
+      can_decide: true,
+      can_approve: true,
+      can_escalate: true,
+      cannot_decide_reason: null,
+    });
+    expect((await cardFor(admin, id)).viewer).toEqual({
+      can_decide: true,
+      can_approve: true,
+      can_escalate: true,
+      cannot_decide_reason: null,
+    });
+    expect((await cardFor({ key: t.adminKey }, id)).viewer).toEqual({
+      can_decide: true,
+      can_approve: true,
+      can_escalate: true,
+      cannot_decide_reason: null,
+    });
     const asViewer = (await cardFor(viewer, id)).viewer;
-    expect(asViewer).toMatchObject({ can_decide: false, can_approve: false, can_escalate: false, cannot_decide_reason: { code: 'no_permission' } });
+    expect(asViewer).toMatchObject({
+      can_decide: false,
+      can_approve: false,
+      can_escalate: false,
+      cannot_decide_reason: { code: 'no_permission' },
+    });
     expect(asViewer.cannot_decide_reason.message).toContain('your role is viewer');
     // What the card says is what deciding does.
     expect((await asSession(viewer, id, { decision: 'deny' })).status).toBe(403);
@@ -128,16 +171,33 @@ describe('what each viewer may do, and why not', () => {
     });
     const refused = await asSession(approver2, id, { decision: 'approve' });
     expect(refused.status).toBe(403);
-    expect((await cardFor(admin, id)).viewer).toEqual({ can_decide: true, can_approve: true, can_escalate: false, cannot_decide_reason: null });
+    expect((await cardFor(admin, id)).viewer).toEqual({
+      can_decide: true,
+      can_approve: true,
+      can_escalate: false,
+      cannot_decide_reason: null,
+    });
     expect((await asSession(admin, id, { decision: 'approve' })).body.status).toBe('approved');
   });
 
   it("tells the requesting key's creator, the end user and the requesting key that they cannot approve, but may deny", async () => {
-    const theirAgent = await createApiKey({ tenantId: t.tenant.id, name: 'agent of a1', scopes: ['validate'], createdById: approver1.userId });
+    const theirAgent = await createApiKey({
+      tenantId: t.tenant.id,
+      name: 'agent of a1',
+      scopes: ['validate'],
+      createdById: approver1.userId,
+    });
     const byTheirAgent = await requestRefund(5103, { key: theirAgent.key });
     const creator = (await cardFor(approver1, byTheirAgent.id)).viewer;
-    expect(creator).toMatchObject({ can_decide: true, can_approve: false, can_escalate: true, cannot_decide_reason: { code: 'requester_key_creator' } });
-    expect(creator.cannot_decide_reason.message).toBe('You cannot approve this call: you created the API key that made it. Another approver must approve it. You may still deny it or escalate it.');
+    expect(creator).toMatchObject({
+      can_decide: true,
+      can_approve: false,
+      can_escalate: true,
+      cannot_decide_reason: { code: 'requester_key_creator' },
+    });
+    expect(creator.cannot_decide_reason.message).toBe(
+      'You cannot approve this call: you created the API key that made it. Another approver must approve it. You may still deny it or escalate it.',
+    );
     expect((await asSession(approver1, byTheirAgent.id, { decision: 'approve' })).body.error.code).toBe('self_approval');
     expect((await cardFor(approver2, byTheirAgent.id)).viewer.can_approve).toBe(true);
 
@@ -145,7 +205,11 @@ describe('what each viewer may do, and why not', () => {
     expect((await cardFor(approver2, forApprover2.id)).viewer.cannot_decide_reason.code).toBe('requester_end_user');
 
     const byAdminKey = await requestRefund(5105, { key: t.adminKey });
-    expect((await cardFor({ key: t.adminKey }, byAdminKey.id)).viewer).toMatchObject({ can_decide: true, can_approve: false, cannot_decide_reason: { code: 'requester_key' } });
+    expect((await cardFor({ key: t.adminKey }, byAdminKey.id)).viewer).toMatchObject({
+      can_decide: true,
+      can_approve: false,
+      cannot_decide_reason: { code: 'requester_key' },
+    });
     expect((await call(decide, { key: t.adminKey, params: { id: byAdminKey.id }, body: { decision: 'deny' } })).body.status).toBe('denied');
   });
 
@@ -158,7 +222,12 @@ describe('what each viewer may do, and why not', () => {
     expect(voted.cannot_decide_reason.message).toContain('It waits for 1 more approval.');
     expect((await cardFor(approver2, id)).viewer.can_approve).toBe(true);
     expect((await asSession(approver2, id, { decision: 'approve' })).body.status).toBe('approved');
-    expect((await cardFor(approver2, id)).viewer).toEqual({ can_decide: false, can_approve: false, can_escalate: false, cannot_decide_reason: { code: 'decided', message: 'This approval is already approved.' } });
+    expect((await cardFor(approver2, id)).viewer).toEqual({
+      can_decide: false,
+      can_approve: false,
+      can_escalate: false,
+      cannot_decide_reason: { code: 'decided', message: 'This approval is already approved.' },
+    });
   });
 });
 
@@ -180,7 +249,13 @@ describe('edited arguments', () => {
       truncated: false,
     });
     // Every value the card shows (ids and hashes left out: random hex may hold any four digits).
-    const shown = JSON.stringify({ arguments: card.arguments, diff: card.arguments_diff, context: card.context, votes: card.votes, comment: card.comment });
+    const shown = JSON.stringify({
+      arguments: card.arguments,
+      diff: card.arguments_diff,
+      context: card.context,
+      votes: card.votes,
+      comment: card.comment,
+    });
     expect(shown).not.toContain('1111');
     expect(shown).not.toContain('4242');
     // The agent's arguments are still stored beside the edit, which is what the diff is against.
@@ -196,10 +271,14 @@ describe('edited arguments', () => {
 });
 
 describe('escalation', () => {
-  it("shows the escalator and their comment to the next level while it is pending", async () => {
+  it('shows the escalator and their comment to the next level while it is pending', async () => {
     const { id } = await requestRefund(5301);
     const comment = 'Customer is a reseller: finance must confirm.';
-    expect((await asSession(approver1, id, { decision: 'escalate', comment })).body).toMatchObject({ status: 'pending', escalation_level: 1, approver_roles: ['admin'] });
+    expect((await asSession(approver1, id, { decision: 'escalate', comment })).body).toMatchObject({
+      status: 'pending',
+      escalation_level: 1,
+      approver_roles: ['admin'],
+    });
     const card = await cardFor(admin, id, 'pending');
     expect(card.escalation).toEqual({ by: `user:${approver1.userId}`, by_label: approver1.email, at: expect.any(String), comment });
     expect(card.escalated_at).toBe(card.escalation.at);

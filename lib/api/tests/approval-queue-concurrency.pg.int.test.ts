@@ -25,15 +25,37 @@ beforeAll(async () => {
 async function pendingApproval(approversRequired = 1) {
   const res = await call(validatePre, {
     key: t.agentKey,
-    body: { tool: 'payments.refund', call_id: `c-${++n}`, arguments: { tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: 100 + n, reason: 'duplicate' }, context: { tenant_id: 'acme', roles: ['support'], state: { payment_status: 'captured' } } },
+    body: {
+      tool: 'payments.refund',
+      call_id: `c-${++n}`,
+      arguments: { tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: 100 + n, reason: 'duplicate' },
+      context: { tenant_id: 'acme', roles: ['support'], state: { payment_status: 'captured' } },
+    },
   });
   const id: string = res.body.approval.id;
   if (approversRequired !== 1) await db().approval.update({ where: { id }, data: { approversRequired } });
   return db().approval.findUniqueOrThrow({ where: { id } });
 }
 
-function plan(row: Awaited<ReturnType<typeof pendingApproval>>, approverId: string, action: DecisionPlan['action'], completes: boolean): DecisionPlan {
-  return { tenantId: t.tenant.id, approvalId: row.id, action, approverId, comment: null, now: new Date(), seen: { argsHash: row.argsHash, escalationLevel: row.escalationLevel, approves: 0 }, completes, edit: null, escalateTo: null, tokenTtlMs: 60_000 };
+function plan(
+  row: Awaited<ReturnType<typeof pendingApproval>>,
+  approverId: string,
+  action: DecisionPlan['action'],
+  completes: boolean,
+): DecisionPlan {
+  return {
+    tenantId: t.tenant.id,
+    approvalId: row.id,
+    action,
+    approverId,
+    comment: null,
+    now: new Date(),
+    seen: { argsHash: row.argsHash, escalationLevel: row.escalationLevel, approves: 0 },
+    completes,
+    edit: null,
+    escalateTo: null,
+    tokenTtlMs: 60_000,
+  };
 }
 
 /** Runs the decisions in their own transactions, all started while `id`'s row is locked from outside. */
@@ -47,7 +69,9 @@ async function raceOnLockedRow(id: string, decisions: DecisionPlan[]) {
     racing.forEach((p) => p.catch(() => undefined));
     // Both transactions are now waiting on the row lock: they really run at the same time.
     for (;;) {
-      const { rows } = await blocker.query(`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+      const { rows } = await blocker.query(
+        `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      );
       if (rows[0].waiting >= decisions.length) break;
       await new Promise((r) => setTimeout(r, 20));
     }

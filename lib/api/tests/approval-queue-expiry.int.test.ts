@@ -113,7 +113,12 @@ describe('long polling', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as AddressInfo;
-      const request = http.get({ host: '127.0.0.1', port, path: `/api/v1/approvals/${id}?wait=30`, headers: { authorization: `Bearer ${t.agentKey}` } });
+      const request = http.get({
+        host: '127.0.0.1',
+        port,
+        path: `/api/v1/approvals/${id}?wait=30`,
+        headers: { authorization: `Bearer ${t.agentKey}` },
+      });
       request.on('error', () => undefined);
       await parked(id);
       request.destroy();

@@ -31,7 +31,10 @@ describe('the queue API', () => {
     expect(item.time_left_seconds).toBeGreaterThan(0);
     expect(item.trace).toEqual([expect.objectContaining({ kind: 'pre', decision: 'require_approval', codes: ['AXAG_APPROVAL_MISSING'] })]);
     expect(page1.body.counts.pending).toBeGreaterThanOrEqual(2);
-    const page2 = await call(listApprovals, { key: t.adminKey, path: `/api/v1/approvals?status=pending&limit=1&cursor=${page1.body.next_cursor}` });
+    const page2 = await call(listApprovals, {
+      key: t.adminKey,
+      path: `/api/v1/approvals?status=pending&limit=1&cursor=${page1.body.next_cursor}`,
+    });
     expect(page2.body.approvals[0].id).toBe(older.id);
 
     const counts = await call(listApprovals, { headers: { cookie: viewer.cookie }, path: '/api/v1/approvals?limit=0' });
@@ -40,7 +43,17 @@ describe('the queue API', () => {
     await asSession(approver1, older.id, { decision: 'deny', comment: 'no' });
     const decided = await call(listApprovals, { key: t.adminKey, path: '/api/v1/approvals?status=decided&limit=100' });
     const history = decided.body.approvals.find((a: { id: string }) => a.id === older.id);
-    expect(history).toMatchObject({ status: 'denied', decided_by_label: `a1-${t.tenant.slug}@test.local`, arguments: null, time_left_seconds: 0, comment: 'no', votes: [expect.objectContaining({ decision: 'deny', approver_label: `a1-${t.tenant.slug}@test.local` })] });
-    expect(history.trace.map((s: { kind: string; decision: string }) => `${s.kind}:${s.decision}`)).toEqual(['pre:require_approval', 'approval_decision:denied']);
+    expect(history).toMatchObject({
+      status: 'denied',
+      decided_by_label: `a1-${t.tenant.slug}@test.local`,
+      arguments: null,
+      time_left_seconds: 0,
+      comment: 'no',
+      votes: [expect.objectContaining({ decision: 'deny', approver_label: `a1-${t.tenant.slug}@test.local` })],
+    });
+    expect(history.trace.map((s: { kind: string; decision: string }) => `${s.kind}:${s.decision}`)).toEqual([
+      'pre:require_approval',
+      'approval_decision:denied',
+    ]);
   });
 });

@@ -22,10 +22,20 @@ export let viewer: Member;
 async function member(tenantId: string, role: 'viewer' | 'approver' | 'admin', email: string): Promise<Member> {
   const { user } = await addMember({ tenantId, email, password: 'a-long-password', role });
   const response = await authPost(
-    new Request('http://localhost:3000/api/auth/sign-in/email', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://localhost:3000' }, body: JSON.stringify({ email, password: 'a-long-password' }) }),
+    new Request('http://localhost:3000/api/auth/sign-in/email', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'http://localhost:3000' },
+      body: JSON.stringify({ email, password: 'a-long-password' }),
+    }),
   );
   expect(response.status).toBe(200);
-  return { userId: user.id, cookie: response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ') };
+  return {
+    userId: user.id,
+    cookie: response.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; '),
+  };
 }
 
 /** Registers the shared tenants and members: call once at the top of each approval queue test file. */
@@ -44,24 +54,43 @@ export function setUpApprovalQueue() {
   });
 }
 
-const baseArgs = { tenant_id: 'acme', payment_id: 'pay_abcdefgh12', reason: 'duplicate', card: { last4: '4242', holder_name: 'Ada Lovelace' } };
-export const context = (userId = 'end-user-1') => ({ tenant_id: 'acme', user_id: userId, roles: ['support'], state: { payment_status: 'captured' } });
+const baseArgs = {
+  tenant_id: 'acme',
+  payment_id: 'pay_abcdefgh12',
+  reason: 'duplicate',
+  card: { last4: '4242', holder_name: 'Ada Lovelace' },
+};
+export const context = (userId = 'end-user-1') => ({
+  tenant_id: 'acme',
+  user_id: userId,
+  roles: ['support'],
+  state: { payment_status: 'captured' },
+});
 let callCounter = 0;
 
 /** A refund that needs approval; distinct amounts keep approvals apart. */
 export async function requestRefund(amount: number, options: { key?: string; userId?: string } = {}) {
   const args = { ...baseArgs, amount_cents: amount };
   const callId = `q-${++callCounter}`;
-  const res = await call(validatePre, { key: options.key ?? t.agentKey, body: { tool: 'payments.refund', call_id: callId, arguments: args, context: context(options.userId) } });
+  const res = await call(validatePre, {
+    key: options.key ?? t.agentKey,
+    body: { tool: 'payments.refund', call_id: callId, arguments: args, context: context(options.userId) },
+  });
   expect(res.body.decision).toBe('require_approval');
   return { id: res.body.approval.id as string, args, callId, traceId: res.body.trace_id as string };
 }
 
 export const retry = (callId: string, args: Record<string, unknown>, token: string, userId?: string) =>
-  call(validatePre, { key: t.agentKey, body: { tool: 'payments.refund', call_id: callId, arguments: args, context: context(userId), approval_token: token } });
+  call(validatePre, {
+    key: t.agentKey,
+    body: { tool: 'payments.refund', call_id: callId, arguments: args, context: context(userId), approval_token: token },
+  });
 
-export const asSession = (m: Member, id: string, body: Record<string, unknown>) => call(decide, { headers: { cookie: m.cookie }, params: { id }, body });
-export const poll = (id: string, wait?: number) => call(getApproval, { key: t.agentKey, params: { id }, path: `/api/v1/approvals/${id}${wait === undefined ? '' : `?wait=${wait}`}` });
+export const asSession = (m: Member, id: string, body: Record<string, unknown>) =>
+  call(decide, { headers: { cookie: m.cookie }, params: { id }, body });
+export const poll = (id: string, wait?: number) =>
+  call(getApproval, { key: t.agentKey, params: { id }, path: `/api/v1/approvals/${id}${wait === undefined ? '' : `?wait=${wait}`}` });
 export const decisions = async (traceId: string) =>
-  (await db().evidence.findMany({ where: { tenantId: t.tenant.id, traceId, kind: 'approval_decision' }, orderBy: { seq: 'asc' } })).map((e) => e.decision);
-
+  (await db().evidence.findMany({ where: { tenantId: t.tenant.id, traceId, kind: 'approval_decision' }, orderBy: { seq: 'asc' } })).map(
+    (e) => e.decision,
+  );

@@ -5,7 +5,21 @@ import { hashCanonical } from '@/lib/contracts/canonical-json';
 import { findRecentDenial } from '@/lib/approvals/find-recent-denial';
 import { llmMessage } from '@/lib/sdk/llm-message';
 import { call, expectCodes } from '@/lib/testing/api-client';
-import { admin, approver1, approver2, asSession, context, decisions, other, poll, requestRefund, retry, setUpApprovalQueue, t, viewer } from './approval-queue-setup';
+import {
+  admin,
+  approver1,
+  approver2,
+  asSession,
+  context,
+  decisions,
+  other,
+  poll,
+  requestRefund,
+  retry,
+  setUpApprovalQueue,
+  t,
+  viewer,
+} from './approval-queue-setup';
 import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
 import { listApprovalsHandler as listApprovals, decideApprovalHandler as decide } from '@/lib/api/handlers/approvals';
 
@@ -25,7 +39,10 @@ describe('approve with edited arguments', () => {
     const noCard = { tenant_id: args.tenant_id, payment_id: args.payment_id, reason: args.reason };
     const { id: id2 } = await requestRefund(1002);
     await db().approval.update({ where: { id: id2 }, data: { arguments: JSON.stringify({ ...noCard, amount_cents: 1002 }) } });
-    const marker = await asSession(approver1, id2, { decision: 'approve', arguments: { ...noCard, amount_cents: 1002, card: { holder_name: '[REDACTED]' } } });
+    const marker = await asSession(approver1, id2, {
+      decision: 'approve',
+      arguments: { ...noCard, amount_cents: 1002, card: { holder_name: '[REDACTED]' } },
+    });
     expect(marker.status).toBe(422);
     expect((await db().approval.findUniqueOrThrow({ where: { id } })).status).toBe('pending');
     expect(await db().approvalVote.count({ where: { approvalId: id } })).toBe(0);
@@ -37,7 +54,11 @@ describe('approve with edited arguments', () => {
     const queue = await call(listApprovals, { headers: { cookie: approver1.cookie }, path: '/api/v1/approvals?status=pending&limit=100' });
     const shown = queue.body.approvals.find((a: { id: string }) => a.id === id);
     expect(shown.arguments.card).toEqual({ last4: '[REDACTED]', holder_name: '[REDACTED]' });
-    const approved = await asSession(approver1, id, { decision: 'approve', comment: 'half is enough', arguments: { ...shown.arguments, amount_cents: 500 } });
+    const approved = await asSession(approver1, id, {
+      decision: 'approve',
+      comment: 'half is enough',
+      arguments: { ...shown.arguments, amount_cents: 500 },
+    });
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({ status: 'approved', outcome: 'approved', edited: true });
 
@@ -54,9 +75,14 @@ describe('approve with edited arguments', () => {
     expect(evidence.decision).toBe('approved');
     expect(evidence.argsHash).toBe(hashCanonical(args));
     // Hashes in the chained policy JSON; the edited arguments, redacted, only as a raw payload.
-    expect(JSON.parse(evidence.policy ?? '{}').transformed).toEqual({ args_hash: hashCanonical(edited), original_args_hash: hashCanonical(args) });
+    expect(JSON.parse(evidence.policy ?? '{}').transformed).toEqual({
+      args_hash: hashCanonical(edited),
+      original_args_hash: hashCanonical(args),
+    });
     expect(evidence.arguments).toBeNull();
-    expect(JSON.parse(evidence.payload ?? '{}')).toEqual({ transformed_arguments: { ...edited, card: { last4: '[REDACTED]', holder_name: '[REDACTED]' } } });
+    expect(JSON.parse(evidence.payload ?? '{}')).toEqual({
+      transformed_arguments: { ...edited, card: { last4: '[REDACTED]', holder_name: '[REDACTED]' } },
+    });
 
     const original = await retry(callId, args, token);
     expect(original.body.decision).toBe('deny');
@@ -68,7 +94,10 @@ describe('approve with edited arguments', () => {
 
   it('treats an edit that changes nothing as a plain approve', async () => {
     const { id, args, callId } = await requestRefund(1004);
-    const res = await asSession(approver1, id, { decision: 'approve', arguments: { ...args, card: { last4: '[REDACTED]', holder_name: '[REDACTED]' } } });
+    const res = await asSession(approver1, id, {
+      decision: 'approve',
+      arguments: { ...args, card: { last4: '[REDACTED]', holder_name: '[REDACTED]' } },
+    });
     expect(res.body).toMatchObject({ status: 'approved', edited: false });
     const state = await poll(id);
     expect(state.body.arguments).toBeUndefined();
@@ -92,13 +121,27 @@ describe('who may approve', () => {
     expect(asUser.status).toBe(403);
     expect(asUser.body.error.code).toBe('self_approval');
 
-    const agentOfApprover2 = await createApiKey({ tenantId: t.tenant.id, name: 'agent of a2', scopes: ['validate'], createdById: approver2.userId });
-    const adminOfApprover2 = await createApiKey({ tenantId: t.tenant.id, name: 'admin of a2', scopes: ['validate', 'admin'], createdById: approver2.userId });
+    const agentOfApprover2 = await createApiKey({
+      tenantId: t.tenant.id,
+      name: 'agent of a2',
+      scopes: ['validate'],
+      createdById: approver2.userId,
+    });
+    const adminOfApprover2 = await createApiKey({
+      tenantId: t.tenant.id,
+      name: 'admin of a2',
+      scopes: ['validate', 'admin'],
+      createdById: approver2.userId,
+    });
     const byTheirAgent = await requestRefund(2003, { key: agentOfApprover2.key });
     const creator = await asSession(approver2, byTheirAgent.id, { decision: 'approve' });
     expect(creator.status).toBe(403);
     expect(creator.body.error.code).toBe('self_approval');
-    const creatorsOtherKey = await call(decide, { key: adminOfApprover2.key, params: { id: byTheirAgent.id }, body: { decision: 'approve' } });
+    const creatorsOtherKey = await call(decide, {
+      key: adminOfApprover2.key,
+      params: { id: byTheirAgent.id },
+      body: { decision: 'approve' },
+    });
     expect(creatorsOtherKey.status).toBe(403);
     expect(creatorsOtherKey.body.error.code).toBe('self_approval');
 
@@ -132,7 +175,12 @@ describe('N distinct approvers', () => {
     expect(again.status).toBe(409);
     expect(again.body.error.details.reason).toBe('already_voted');
     // A key approver1 created votes as approver1: people are counted, not keys.
-    const theirKey = await createApiKey({ tenantId: t.tenant.id, name: 'a1 admin', scopes: ['validate', 'admin'], createdById: approver1.userId });
+    const theirKey = await createApiKey({
+      tenantId: t.tenant.id,
+      name: 'a1 admin',
+      scopes: ['validate', 'admin'],
+      createdById: approver1.userId,
+    });
     expect((await call(decide, { key: theirKey.key, params: { id }, body: { decision: 'approve' } })).status).toBe(409);
 
     const second = await asSession(approver2, id, { decision: 'approve' });
@@ -170,7 +218,10 @@ describe('escalation', () => {
     expect(higher.body.error.details.reason).toBe('highest_role');
 
     expect((await asSession(admin, id, { decision: 'approve' })).body).toMatchObject({ status: 'pending', approvals: 1 });
-    expect((await call(decide, { key: t.adminKey, params: { id }, body: { decision: 'approve' } })).body).toMatchObject({ status: 'approved', approvals: 2 });
+    expect((await call(decide, { key: t.adminKey, params: { id }, body: { decision: 'approve' } })).body).toMatchObject({
+      status: 'approved',
+      approvals: 2,
+    });
   });
 });
 
@@ -178,22 +229,37 @@ describe('a denial reaches the agent', () => {
   it('as AXAG_APPROVAL_DENIED with the comment, in llm_message too', async () => {
     const { id, args } = await requestRefund(8001);
     await asSession(approver1, id, { decision: 'deny', comment: 'Refunds above 500 need the customer on the phone' });
-    const binding = { tenantId: t.tenant.id, tool: 'payments.refund', contractVersion: '2.1.0', argsHash: hashCanonical(args), userId: 'end-user-1' };
+    const binding = {
+      tenantId: t.tenant.id,
+      tool: 'payments.refund',
+      contractVersion: '2.1.0',
+      argsHash: hashCanonical(args),
+      userId: 'end-user-1',
+    };
     const issue = await findRecentDenial({ binding, withinSeconds: 3600 });
     expect(issue?.code).toBe('AXAG_APPROVAL_DENIED');
-    expect(llmMessage({ tool: 'payments.refund', errors: issue ? [issue] : [], warnings: [] })).toContain('Refunds above 500 need the customer on the phone');
+    expect(llmMessage({ tool: 'payments.refund', errors: issue ? [issue] : [], warnings: [] })).toContain(
+      'Refunds above 500 need the customer on the phone',
+    );
     // A different call, or one only expired, is not a denial.
-    expect(await findRecentDenial({ binding: { ...binding, argsHash: hashCanonical({ ...args, amount_cents: 1 }) }, withinSeconds: 3600 })).toBeNull();
+    expect(
+      await findRecentDenial({ binding: { ...binding, argsHash: hashCanonical({ ...args, amount_cents: 1 }) }, withinSeconds: 3600 }),
+    ).toBeNull();
   });
 
   it('when the agent simply calls again without a token: denied with the comment, and nothing queued again', async () => {
     const { id, args, callId } = await requestRefund(8002);
     await asSession(approver1, id, { decision: 'deny', comment: 'Ask the customer for the original receipt first' });
-    const again = await call(validatePre, { key: t.agentKey, body: { tool: 'payments.refund', call_id: callId, arguments: args, context: context() } });
+    const again = await call(validatePre, {
+      key: t.agentKey,
+      body: { tool: 'payments.refund', call_id: callId, arguments: args, context: context() },
+    });
     expect(again.body.decision).toBe('deny');
     expect(again.body.errors.map((e: { code: string }) => e.code)).toEqual(['AXAG_APPROVAL_DENIED']);
     expect(again.body.llm_message).toContain('Ask the customer for the original receipt first');
     expect(again.body.approval).toBeUndefined();
-    expect(await db().approval.count({ where: { tenantId: t.tenant.id, status: 'pending', arguments: { contains: '"amount_cents":8002' } } })).toBe(0);
+    expect(
+      await db().approval.count({ where: { tenantId: t.tenant.id, status: 'pending', arguments: { contains: '"amount_cents":8002' } } }),
+    ).toBe(0);
   });
 });

@@ -22,7 +22,10 @@ beforeAll(async () => {
 const refundArgs = { tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: 500, reason: 'duplicate' };
 const refundContext = { tenant_id: 'acme', user_id: 'agent-user', roles: ['support'], state: { payment_status: 'captured' } };
 const refund = (callId: string, extra: Record<string, unknown> = {}, args: Record<string, unknown> = refundArgs) =>
-  call(validatePre, { key: t.agentKey, body: { tool: 'payments.refund', call_id: callId, arguments: args, context: refundContext, ...extra } });
+  call(validatePre, {
+    key: t.agentKey,
+    body: { tool: 'payments.refund', call_id: callId, arguments: args, context: refundContext, ...extra },
+  });
 
 describe('approval flow', () => {
   it('goes require_approval -> approve -> single-use token -> allow, and refuses a replay', async () => {
@@ -74,7 +77,9 @@ describe('approval flow', () => {
     expect(after.body.token_used).toBe(true);
     expect(after.body.approval_token).toBeUndefined();
     // The decision itself is evidence in the same trace.
-    const kinds = (await db().evidence.findMany({ where: { tenantId: t.tenant.id, traceId: first.body.trace_id }, orderBy: { seq: 'asc' } })).map((e) => `${e.kind}:${e.decision}`);
+    const kinds = (
+      await db().evidence.findMany({ where: { tenantId: t.tenant.id, traceId: first.body.trace_id }, orderBy: { seq: 'asc' } })
+    ).map((e) => `${e.kind}:${e.decision}`);
     expect(kinds).toContain('approval_decision:approved');
   });
 
@@ -114,32 +119,68 @@ describe('confirmation flow', () => {
   const context = { tenant_id: 'acme', user_id: 'u1', roles: ['shopper'] };
 
   it('requires a confirmation token bound to the call, and refuses a replay', async () => {
-    const missing = await call(validatePre, { key: t.agentKey, body: { tool: 'cart.begin_checkout', call_id: 'cf-1', arguments: args, context } });
+    const missing = await call(validatePre, {
+      key: t.agentKey,
+      body: { tool: 'cart.begin_checkout', call_id: 'cf-1', arguments: args, context },
+    });
     expect(missing.body.decision).toBe('deny');
     expectCodes(missing.body.errors, ['AXAG_CONFIRMATION_MISSING']);
 
-    const created = await call(confirm, { key: t.agentKey, body: { tool: 'cart.begin_checkout', arguments: args, context: { user_id: 'u1' } } });
+    const created = await call(confirm, {
+      key: t.agentKey,
+      body: { tool: 'cart.begin_checkout', arguments: args, context: { user_id: 'u1' } },
+    });
     expect(created.status).toBe(201);
     const token: string = created.body.confirmation_token;
     expect(token).toMatch(/^tgc_/);
 
-    const wrongUser = await call(validatePre, { key: t.agentKey, body: { tool: 'cart.begin_checkout', call_id: 'cf-1', arguments: { ...args, user_id: 'u2' }, context: { ...context, user_id: 'u2' }, confirmation_token: token } });
+    const wrongUser = await call(validatePre, {
+      key: t.agentKey,
+      body: {
+        tool: 'cart.begin_checkout',
+        call_id: 'cf-1',
+        arguments: { ...args, user_id: 'u2' },
+        context: { ...context, user_id: 'u2' },
+        confirmation_token: token,
+      },
+    });
     expectCodes(wrongUser.body.errors, ['AXAG_CONFIRMATION_INVALID']);
 
-    const otherTenant = await call(validatePre, { key: other.agentKey, body: { tool: 'cart.begin_checkout', call_id: 'cf-1', arguments: args, context, confirmation_token: token } });
+    const otherTenant = await call(validatePre, {
+      key: other.agentKey,
+      body: { tool: 'cart.begin_checkout', call_id: 'cf-1', arguments: args, context, confirmation_token: token },
+    });
     expectCodes(otherTenant.body.errors, ['AXAG_CONFIRMATION_INVALID']);
 
-    const ok = await call(validatePre, { key: t.agentKey, body: { tool: 'cart.begin_checkout', call_id: 'cf-1', arguments: args, context, confirmation_token: token } });
+    const ok = await call(validatePre, {
+      key: t.agentKey,
+      body: { tool: 'cart.begin_checkout', call_id: 'cf-1', arguments: args, context, confirmation_token: token },
+    });
     expect(ok.body).toMatchObject({ decision: 'allow', valid: true });
-    const replay = await call(validatePre, { key: t.agentKey, body: { tool: 'cart.begin_checkout', call_id: 'cf-1', arguments: args, context, confirmation_token: token } });
+    const replay = await call(validatePre, {
+      key: t.agentKey,
+      body: { tool: 'cart.begin_checkout', call_id: 'cf-1', arguments: args, context, confirmation_token: token },
+    });
     expectCodes(replay.body.errors, ['AXAG_CONFIRMATION_INVALID']);
   });
 
   it('lets exactly one of two concurrent calls redeem the same token', async () => {
     const a2 = { ...args, items: [{ sku: 'ABC-1234', quantity: 3 }] };
-    const created = await call(confirm, { key: t.agentKey, body: { tool: 'cart.begin_checkout', arguments: a2, context: { user_id: 'u1' } } });
-    const body = (id: string) => ({ tool: 'cart.begin_checkout', call_id: id, arguments: a2, context, confirmation_token: created.body.confirmation_token });
-    const results = await Promise.all([call(validatePre, { key: t.agentKey, body: body('race-1') }), call(validatePre, { key: t.agentKey, body: body('race-2') })]);
+    const created = await call(confirm, {
+      key: t.agentKey,
+      body: { tool: 'cart.begin_checkout', arguments: a2, context: { user_id: 'u1' } },
+    });
+    const body = (id: string) => ({
+      tool: 'cart.begin_checkout',
+      call_id: id,
+      arguments: a2,
+      context,
+      confirmation_token: created.body.confirmation_token,
+    });
+    const results = await Promise.all([
+      call(validatePre, { key: t.agentKey, body: body('race-1') }),
+      call(validatePre, { key: t.agentKey, body: body('race-2') }),
+    ]);
     expect(results.map((r) => r.body.decision).sort()).toEqual(['allow', 'deny']);
   });
 });

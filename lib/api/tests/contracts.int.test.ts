@@ -3,7 +3,15 @@ import { lookupOrderContract } from '@/lib/contracts/examples';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { createApiKey } from '@/lib/auth/api-keys';
-import { listContractsHandler as listContracts, saveContractDraftHandler as saveDraft, getContractVersionHandler as getVersion, publishContractVersionHandler as publish, deprecateContractHandler as deprecate, importContractsHandler as importContracts, exportContractHandler as exportContract } from '@/lib/api/handlers/contracts';
+import {
+  listContractsHandler as listContracts,
+  saveContractDraftHandler as saveDraft,
+  getContractVersionHandler as getVersion,
+  publishContractVersionHandler as publish,
+  deprecateContractHandler as deprecate,
+  importContractsHandler as importContracts,
+  exportContractHandler as exportContract,
+} from '@/lib/api/handlers/contracts';
 import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
@@ -18,7 +26,16 @@ beforeAll(async () => {
 
 const doc = (version: string, patch: Record<string, unknown> = {}) => ({ ...lookupOrderContract, version, ...patch });
 const lookupCall = (key: string, extra: Record<string, unknown> = {}) =>
-  call(validatePre, { key, body: { tool: 'orders.lookup', call_id: `r-${Math.random()}`, arguments: { tenant_id: 'acme', order_id: 'ord_abc123' }, context: { tenant_id: 'acme' }, ...extra } });
+  call(validatePre, {
+    key,
+    body: {
+      tool: 'orders.lookup',
+      call_id: `r-${Math.random()}`,
+      arguments: { tenant_id: 'acme', order_id: 'ord_abc123' },
+      context: { tenant_id: 'acme' },
+      ...extra,
+    },
+  });
 
 describe('contract registry', () => {
   it('drafts are not served; publishing freezes a version with its content hash', async () => {
@@ -30,7 +47,11 @@ describe('contract registry', () => {
     const replaced = await call(saveDraft, { key: authorKey, body: doc('1.0.0', { description: 'Draft, edited.' }) });
     expect(replaced.status).toBe(200);
 
-    const published = await call(publish, { key: authorKey, params: { id: 'orders.lookup', version: '1.0.0' }, body: { change_note: 'first' } });
+    const published = await call(publish, {
+      key: authorKey,
+      params: { id: 'orders.lookup', version: '1.0.0' },
+      body: { change_note: 'first' },
+    });
     expect(published.status).toBe(200);
     expect(published.body.contentHash).toMatch(/^[0-9a-f]{64}$/);
 
@@ -47,7 +68,10 @@ describe('contract registry', () => {
   });
 
   it('serves the latest published version unless the call pins one, and versions only move forward', async () => {
-    await call(saveDraft, { key: authorKey, body: doc('1.1.0', { input: { ...lookupOrderContract.input, required: ['tenant_id', 'order_id', 'include'] } }) });
+    await call(saveDraft, {
+      key: authorKey,
+      body: doc('1.1.0', { input: { ...lookupOrderContract.input, required: ['tenant_id', 'order_id', 'include'] } }),
+    });
     expect((await call(publish, { key: authorKey, params: { id: 'orders.lookup', version: '1.1.0' }, body: {} })).status).toBe(200);
     const latest = await lookupCall(t.agentKey);
     expect(latest.body.version).toBe('1.1.0');
@@ -102,7 +126,12 @@ describe('contract registry', () => {
 describe('import and export of tool definitions', () => {
   const mcpList = JSON.stringify({
     tools: [
-      { name: 'get_weather', description: 'Current weather for a city.', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, annotations: { readOnlyHint: true } },
+      {
+        name: 'get_weather',
+        description: 'Current weather for a city.',
+        inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        annotations: { readOnlyHint: true },
+      },
       { name: 'delete_file', description: 'Deletes a file.', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
     ],
   });
@@ -110,13 +139,20 @@ describe('import and export of tool definitions', () => {
   it('drafts contracts from an MCP tools/list result, flags hints for review, and saves them only when asked', async () => {
     const preview = await call(importContracts, { key: authorKey, body: { text: mcpList, namespace: 'weather' } });
     expect(preview.status).toBe(200);
-    expect(preview.body.contracts.map((c: { document: { id: string; annotations: { side_effect_level: string } } }) => [c.document.id, c.document.annotations.side_effect_level])).toEqual([
+    expect(
+      preview.body.contracts.map((c: { document: { id: string; annotations: { side_effect_level: string } } }) => [
+        c.document.id,
+        c.document.annotations.side_effect_level,
+      ]),
+    ).toEqual([
       ['weather.get_weather', 'read_only'],
       ['weather.delete_file', 'destructive'],
     ]);
     expect(preview.body.contracts[0].notes.length).toBeGreaterThan(0);
     expect(preview.body.saved).toEqual([]);
-    expect((await call(listContracts, { key: authorKey })).body.contracts.map((c: { tool: string }) => c.tool)).not.toContain('weather.get_weather');
+    expect((await call(listContracts, { key: authorKey })).body.contracts.map((c: { tool: string }) => c.tool)).not.toContain(
+      'weather.get_weather',
+    );
 
     const saved = await call(importContracts, { key: authorKey, body: { text: mcpList, namespace: 'weather', save: true } });
     expect(saved.body.saved.map((s: { tool: string; status: string }) => [s.tool, s.status])).toEqual([
@@ -134,10 +170,23 @@ describe('import and export of tool definitions', () => {
     await call(publish, { key: authorKey, params: { id: 'orders.lookup', version: '3.0.0' }, body: {} });
     const mcp = await call(exportContract, { key: t.agentKey, path: '/x?format=mcp', params: { id: 'orders.lookup', version: '3.0.0' } });
     expect(mcp.status).toBe(200);
-    expect(mcp.body.tool).toMatchObject({ name: 'orders.lookup', inputSchema: lookupOrderContract.input, annotations: { readOnlyHint: true } });
-    const anthropic = await call(exportContract, { key: t.agentKey, path: '/x?format=anthropic', params: { id: 'orders.lookup', version: '3.0.0' } });
+    expect(mcp.body.tool).toMatchObject({
+      name: 'orders.lookup',
+      inputSchema: lookupOrderContract.input,
+      annotations: { readOnlyHint: true },
+    });
+    const anthropic = await call(exportContract, {
+      key: t.agentKey,
+      path: '/x?format=anthropic',
+      params: { id: 'orders.lookup', version: '3.0.0' },
+    });
     expect(anthropic.body.tool).toMatchObject({ name: 'orders_lookup', input_schema: lookupOrderContract.input });
-    expect((await call(exportContract, { key: t.agentKey, path: '/x?format=word', params: { id: 'orders.lookup', version: '3.0.0' } })).status).toBe(400);
-    expect((await call(exportContract, { key: other.agentKey, path: '/x?format=mcp', params: { id: 'orders.lookup', version: '3.0.0' } })).status).toBe(404);
+    expect(
+      (await call(exportContract, { key: t.agentKey, path: '/x?format=word', params: { id: 'orders.lookup', version: '3.0.0' } })).status,
+    ).toBe(400);
+    expect(
+      (await call(exportContract, { key: other.agentKey, path: '/x?format=mcp', params: { id: 'orders.lookup', version: '3.0.0' } }))
+        .status,
+    ).toBe(404);
   });
 });

@@ -10,7 +10,10 @@ import { listViolationsHandler as violations } from '@/lib/api/handlers/violatio
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 let other: Awaited<ReturnType<typeof createTestTenant>>;
 const lookup = (callId: string, orderId = 'ord_abc123', key = t.agentKey) =>
-  call(validatePre, { key, body: { tool: 'orders.lookup', call_id: callId, arguments: { tenant_id: 'acme', order_id: orderId }, context: { tenant_id: 'acme' } } });
+  call(validatePre, {
+    key,
+    body: { tool: 'orders.lookup', call_id: callId, arguments: { tenant_id: 'acme', order_id: orderId }, context: { tenant_id: 'acme' } },
+  });
 
 beforeAll(async () => {
   t = await createTestTenant({ storeRawArguments: true });
@@ -27,7 +30,9 @@ describe('evidence chain', () => {
     const res = await call(verify, { key: t.adminKey });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ valid: true, records: 25, firstBroken: null });
-    const seqs = (await db().evidence.findMany({ where: { tenantId: t.tenant.id }, orderBy: { seq: 'asc' }, select: { seq: true } })).map((r) => r.seq);
+    const seqs = (await db().evidence.findMany({ where: { tenantId: t.tenant.id }, orderBy: { seq: 'asc' }, select: { seq: true } })).map(
+      (r) => r.seq,
+    );
     expect(seqs).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
     // The other tenant's chain is its own.
     const mine = await call(verify, { key: other.adminKey });
@@ -37,12 +42,17 @@ describe('evidence chain', () => {
   it('reports the first broken link when a record is altered', async () => {
     // A refused record turned into an allowed one. Picked by its decision, not by seq: the
     // concurrent writes above may commit in any order.
-    const target = await db().evidence.findFirstOrThrow({ where: { tenantId: t.tenant.id, decision: 'deny', seq: { gt: 1 } }, orderBy: { seq: 'asc' } });
+    const target = await db().evidence.findFirstOrThrow({
+      where: { tenantId: t.tenant.id, decision: 'deny', seq: { gt: 1 } },
+      orderBy: { seq: 'asc' },
+    });
     await db().$executeRawUnsafe(`UPDATE "Evidence" SET "decision" = 'allow', "errors" = '[]' WHERE "id" = '${target.id}'`);
     const res = await call(verify, { key: t.adminKey });
     expect(res.body.valid).toBe(false);
     expect(res.body.firstBroken).toMatchObject({ seq: target.seq, reason: 'hash_mismatch' });
-    await db().$executeRawUnsafe(`UPDATE "Evidence" SET "decision" = '${target.decision}', "errors" = '${target.errors.replace(/'/g, "''")}' WHERE "id" = '${target.id}'`);
+    await db().$executeRawUnsafe(
+      `UPDATE "Evidence" SET "decision" = '${target.decision}', "errors" = '${target.errors.replace(/'/g, "''")}' WHERE "id" = '${target.id}'`,
+    );
     expect((await call(verify, { key: t.adminKey })).body.valid).toBe(true);
   });
 
@@ -64,7 +74,13 @@ describe('stored arguments', () => {
       body: {
         tool: 'payments.refund',
         call_id: 'redact-1',
-        arguments: { tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: 100, reason: 'duplicate', card: { last4: '4242', holder_name: 'Ada Lovelace' } },
+        arguments: {
+          tenant_id: 'acme',
+          payment_id: 'pay_abcdefgh12',
+          amount_cents: 100,
+          reason: 'duplicate',
+          card: { last4: '4242', holder_name: 'Ada Lovelace' },
+        },
         context: { tenant_id: 'acme', user_id: 'u', roles: ['finance'], state: { payment_status: 'captured' } },
       },
     });
@@ -81,9 +97,14 @@ describe('violations', () => {
     const all = await call(violations, { key: t.adminKey, path: '/api/v1/violations?code=AXAG_PATTERN_MISMATCH&limit=5' });
     expect(all.status).toBe(200);
     expect(all.body.violations).toHaveLength(5);
-    expect(all.body.violations.every((v: { code: string; tool: string }) => v.code === 'AXAG_PATTERN_MISMATCH' && v.tool === 'orders.lookup')).toBe(true);
+    expect(
+      all.body.violations.every((v: { code: string; tool: string }) => v.code === 'AXAG_PATTERN_MISMATCH' && v.tool === 'orders.lookup'),
+    ).toBe(true);
     expect(all.body.next_cursor).toBeTruthy();
-    const next = await call(violations, { key: t.adminKey, path: `/api/v1/violations?code=AXAG_PATTERN_MISMATCH&limit=100&cursor=${all.body.next_cursor}` });
+    const next = await call(violations, {
+      key: t.adminKey,
+      path: `/api/v1/violations?code=AXAG_PATTERN_MISMATCH&limit=100&cursor=${all.body.next_cursor}`,
+    });
     const ids = new Set([...all.body.violations, ...next.body.violations].map((v: { id: string }) => v.id));
     expect(ids.size).toBe(13);
     const none = await call(violations, { key: other.adminKey, path: '/api/v1/violations?code=AXAG_PATTERN_MISMATCH' });
@@ -97,10 +118,16 @@ describe('evidence write failure', () => {
   it('answers 503 and never allows when the record cannot be committed', async () => {
     const provider = dbProvider();
     if (provider === 'sqlite') {
-      await db().$executeRawUnsafe(`CREATE TRIGGER block_evidence BEFORE INSERT ON "Evidence" BEGIN SELECT RAISE(ABORT, 'evidence store unavailable'); END`);
+      await db().$executeRawUnsafe(
+        `CREATE TRIGGER block_evidence BEFORE INSERT ON "Evidence" BEGIN SELECT RAISE(ABORT, 'evidence store unavailable'); END`,
+      );
     } else {
-      await db().$executeRawUnsafe(`CREATE FUNCTION block_evidence() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'evidence store unavailable'; END $$ LANGUAGE plpgsql`);
-      await db().$executeRawUnsafe(`CREATE TRIGGER block_evidence BEFORE INSERT ON "Evidence" FOR EACH ROW EXECUTE FUNCTION block_evidence()`);
+      await db().$executeRawUnsafe(
+        `CREATE FUNCTION block_evidence() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'evidence store unavailable'; END $$ LANGUAGE plpgsql`,
+      );
+      await db().$executeRawUnsafe(
+        `CREATE TRIGGER block_evidence BEFORE INSERT ON "Evidence" FOR EACH ROW EXECUTE FUNCTION block_evidence()`,
+      );
     }
     try {
       const before = await db().evidence.count();

@@ -19,8 +19,8 @@ function shownBody(n: number): unknown {
   return bodies[n];
 }
 
-describe('the empty dashboard\'s first-call example', () => {
-  it('shows the instance\'s own URL, not localhost:3000', () => {
+describe("the empty dashboard's first-call example", () => {
+  it("shows the instance's own URL, not localhost:3000", () => {
     const text = firstCallCommands('https://toolgate.example.com/');
     expect(text).toContain('curl -s https://toolgate.example.com/api/v1/validate/pre ');
     expect(text).toContain('curl -s https://toolgate.example.com/api/v1/validate/post ');

@@ -10,7 +10,12 @@ import { verifyEvidenceHandler as verify } from '@/lib/api/handlers/evidence';
 import { revokeApiKeyHandler as revoke, listApiKeysHandler as listKeys } from '@/lib/api/handlers/api-keys';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
-const body = { tool: 'orders.lookup', call_id: 'h1', arguments: { tenant_id: 'acme', order_id: 'ord_abc123' }, context: { tenant_id: 'acme' } };
+const body = {
+  tool: 'orders.lookup',
+  call_id: 'h1',
+  arguments: { tenant_id: 'acme', order_id: 'ord_abc123' },
+  context: { tenant_id: 'acme' },
+};
 
 beforeAll(async () => {
   t = await createTestTenant();
@@ -37,7 +42,7 @@ describe('authentication', () => {
     expect((await call(validatePre, { body, key: extra.agentKey })).status).toBe(401);
   });
 
-  it('never lets one tenant revoke or list another tenant\'s keys', async () => {
+  it("never lets one tenant revoke or list another tenant's keys", async () => {
     const victim = await createTestTenant();
     const attempt = await call(revoke, { key: t.adminKey, params: { id: victim.agentKeyId } });
     expect(attempt.status).toBe(404);
@@ -86,7 +91,11 @@ describe('hostile and malformed input', () => {
 
   it('answers 413 for a 5 MB body, with and without Content-Length', async () => {
     const big = JSON.stringify({ ...body, arguments: { tenant_id: 'acme', order_id: 'ord_abc123', blob: 'x'.repeat(5 * 1024 * 1024) } });
-    const declared = await call(validatePre, { key: t.agentKey, rawBody: big, headers: { 'content-length': String(Buffer.byteLength(big)) } });
+    const declared = await call(validatePre, {
+      key: t.agentKey,
+      rawBody: big,
+      headers: { 'content-length': String(Buffer.byteLength(big)) },
+    });
     expect(declared.status).toBe(413);
     expect(declared.body.error.code).toBe('payload_too_large');
     const bytes = new TextEncoder().encode(big);
@@ -108,7 +117,11 @@ describe('hostile and malformed input', () => {
   });
 
   it('answers 415 for a non-JSON content type', async () => {
-    const res = await call(validatePre, { key: t.agentKey, rawBody: 'tool=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await call(validatePre, {
+      key: t.agentKey,
+      rawBody: 'tool=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(415);
   });
 
@@ -117,7 +130,11 @@ describe('hostile and malformed input', () => {
     expect(res.headers.get('x-request-id')).toBe('req-abc.123');
     const evidence = await db().evidence.findUniqueOrThrow({ where: { id: res.body.evidence_id } });
     expect(evidence.requestId).toBe('req-abc.123');
-    const generated = await call(validatePre, { key: t.agentKey, body, headers: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' } });
+    const generated = await call(validatePre, {
+      key: t.agentKey,
+      body,
+      headers: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' },
+    });
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const withParent = await db().evidence.findUniqueOrThrow({ where: { id: generated.body.evidence_id } });
     expect(withParent.w3cTraceparent).toBe('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01');

@@ -12,7 +12,15 @@ let t: Awaited<ReturnType<typeof createTestTenant>>;
 let authorKey: string;
 
 const lookup = (orderId: string) =>
-  call(validatePre, { key: t.agentKey, body: { tool: 'orders.lookup', call_id: `c-${Math.random()}`, arguments: { tenant_id: 'acme', order_id: orderId }, context: { tenant_id: 'acme' } } });
+  call(validatePre, {
+    key: t.agentKey,
+    body: {
+      tool: 'orders.lookup',
+      call_id: `c-${Math.random()}`,
+      arguments: { tenant_id: 'acme', order_id: orderId },
+      context: { tenant_id: 'acme' },
+    },
+  });
 
 beforeAll(async () => {
   t = await createTestTenant({ storeRawArguments: true });
@@ -25,14 +33,26 @@ beforeAll(async () => {
 const draft = (pattern: string) => ({
   ...lookupOrderContract,
   version: '2.0.0',
-  input: { ...lookupOrderContract.input, properties: { ...lookupOrderContract.input.properties as object, order_id: { type: 'string', pattern } } },
+  input: {
+    ...lookupOrderContract.input,
+    properties: { ...(lookupOrderContract.input.properties as object), order_id: { type: 'string', pattern } },
+  },
 });
 
 describe('impact preview (decision replay)', () => {
   it('reports which recorded calls a tightened draft would newly refuse, per error code', async () => {
     const response = await call(impact, { key: authorKey, params: { id: 'orders.lookup' }, body: draft('^ord_[a-z0-9]{8,24}$') });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ tool: 'orders.lookup', replayed: 4, notReplayable: 0, withoutArguments: 0, withoutContext: 0, changed: 2, newlyRefused: 2, newlyPassing: 0 });
+    expect(response.body).toMatchObject({
+      tool: 'orders.lookup',
+      replayed: 4,
+      notReplayable: 0,
+      withoutArguments: 0,
+      withoutContext: 0,
+      changed: 2,
+      newlyRefused: 2,
+      newlyPassing: 0,
+    });
     expect(response.body.codes).toEqual([{ code: 'AXAG_PATTERN_MISMATCH', added: 2, removed: 0 }]);
     expect(response.body.examples.map((e: { before: string[]; after: string[] }) => [e.before, e.after])).toEqual([
       [[], ['AXAG_PATTERN_MISMATCH']],
@@ -42,14 +62,26 @@ describe('impact preview (decision replay)', () => {
 
   it('reports calls a loosened draft would let through, and nothing for an unchanged one', async () => {
     const loosened = await call(impact, { key: authorKey, params: { id: 'orders.lookup' }, body: draft('^.+$') });
-    expect(loosened.body).toMatchObject({ changed: 1, newlyRefused: 0, newlyPassing: 1, codes: [{ code: 'AXAG_PATTERN_MISMATCH', added: 0, removed: 1 }] });
-    const same = await call(impact, { key: authorKey, params: { id: 'orders.lookup' }, body: { ...lookupOrderContract, version: '2.0.0' } });
+    expect(loosened.body).toMatchObject({
+      changed: 1,
+      newlyRefused: 0,
+      newlyPassing: 1,
+      codes: [{ code: 'AXAG_PATTERN_MISMATCH', added: 0, removed: 1 }],
+    });
+    const same = await call(impact, {
+      key: authorKey,
+      params: { id: 'orders.lookup' },
+      body: { ...lookupOrderContract, version: '2.0.0' },
+    });
     expect(same.body).toMatchObject({ replayed: 4, changed: 0, codes: [] });
   });
 
   it('refuses a draft for another tool or one that does not compile', async () => {
     expect((await call(impact, { key: authorKey, params: { id: 'orders.other' }, body: lookupOrderContract })).status).toBe(400);
-    expect((await call(impact, { key: authorKey, params: { id: 'orders.lookup' }, body: { ...lookupOrderContract, input: { type: 'nope' } } })).status).toBe(422);
+    expect(
+      (await call(impact, { key: authorKey, params: { id: 'orders.lookup' }, body: { ...lookupOrderContract, input: { type: 'nope' } } }))
+        .status,
+    ).toBe(422);
     expect((await call(impact, { key: t.agentKey, params: { id: 'orders.lookup' }, body: lookupOrderContract })).status).toBe(403);
   });
 });
@@ -77,19 +109,40 @@ describe('impact preview of preconditions that read the context', () => {
   });
 
   it('replays with the recorded context: the same contract with only its version bumped changes nothing', async () => {
-    const same = await call(impact, { key: refundAuthor, params: { id: 'payments.refund' }, body: { ...refundPaymentContract, version: '2.2.0' } });
+    const same = await call(impact, {
+      key: refundAuthor,
+      params: { id: 'payments.refund' },
+      body: { ...refundPaymentContract, version: '2.2.0' },
+    });
     expect(same.status).toBe(200);
     expect(same.body).toMatchObject({ replayed: 5, notReplayable: 0, changed: 0, newlyRefused: 0, newlyPassing: 0, codes: [] });
     // A precondition that no longer reads the state lets the refused call through, and only it.
-    const loosened = await call(impact, { key: refundAuthor, params: { id: 'payments.refund' }, body: { ...refundPaymentContract, version: '2.2.0', preconditions: [] } });
-    expect(loosened.body).toMatchObject({ replayed: 5, changed: 1, newlyRefused: 0, newlyPassing: 1, codes: [{ code: 'AXAG_PRECONDITION_FAILED', added: 0, removed: 1 }] });
+    const loosened = await call(impact, {
+      key: refundAuthor,
+      params: { id: 'payments.refund' },
+      body: { ...refundPaymentContract, version: '2.2.0', preconditions: [] },
+    });
+    expect(loosened.body).toMatchObject({
+      replayed: 5,
+      changed: 1,
+      newlyRefused: 0,
+      newlyPassing: 1,
+      codes: [{ code: 'AXAG_PRECONDITION_FAILED', added: 0, removed: 1 }],
+    });
   });
 
   it('counts calls recorded without their context as not replayable instead of replaying them with an empty one', async () => {
-    const newest = await db().evidence.findFirstOrThrow({ where: { tenantId: r.tenant.id, kind: 'pre', tool: 'payments.refund' }, orderBy: { seq: 'desc' } });
+    const newest = await db().evidence.findFirstOrThrow({
+      where: { tenantId: r.tenant.id, kind: 'pre', tool: 'payments.refund' },
+      orderBy: { seq: 'desc' },
+    });
     // As a record written before contexts were kept: arguments, no payload.
     await db().evidence.update({ where: { id: newest.id }, data: { payload: null } });
-    const same = await call(impact, { key: refundAuthor, params: { id: 'payments.refund' }, body: { ...refundPaymentContract, version: '2.2.0' } });
+    const same = await call(impact, {
+      key: refundAuthor,
+      params: { id: 'payments.refund' },
+      body: { ...refundPaymentContract, version: '2.2.0' },
+    });
     expect(same.body).toMatchObject({ replayed: 4, notReplayable: 1, withoutArguments: 0, withoutContext: 1, changed: 0 });
   });
 });
@@ -105,7 +158,14 @@ describe('impact preview of calls refused for a number a double cannot hold', ()
     input: { type: 'object', properties: { n: { type: 'number' }, tenant_id: { type: 'string' } } },
     output: { type: 'object' },
     errors: { type: 'object' },
-    annotations: { kind: 'query', side_effect_level: 'none', idempotent: true, confirmation_required: false, approval_required: false, approver_roles: [] },
+    annotations: {
+      kind: 'query',
+      side_effect_level: 'none',
+      idempotent: true,
+      confirmation_required: false,
+      approval_required: false,
+      approver_roles: [],
+    },
   };
 
   beforeAll(async () => {
@@ -130,7 +190,17 @@ describe('impact preview of calls refused for a number a double cannot hold', ()
     expect(same.status).toBe(200);
     expect(same.body).toMatchObject({ replayed: 4, notReplayable: 0, changed: 0, newlyRefused: 0, newlyPassing: 0, codes: [] });
     // A draft that would refuse every number refuses the ordinary call; the others stay refused for their numbers.
-    const stricter = await call(impact, { key: numbersAuthor, params: { id: 'numbers.echo' }, body: { ...CONTRACT, version: '2.0.0', input: { type: 'object', properties: { n: { type: 'string' } } } } });
-    expect(stricter.body).toMatchObject({ replayed: 4, changed: 1, newlyRefused: 1, newlyPassing: 0, codes: [{ code: 'AXAG_INVALID_TYPE', added: 1, removed: 0 }] });
+    const stricter = await call(impact, {
+      key: numbersAuthor,
+      params: { id: 'numbers.echo' },
+      body: { ...CONTRACT, version: '2.0.0', input: { type: 'object', properties: { n: { type: 'string' } } } },
+    });
+    expect(stricter.body).toMatchObject({
+      replayed: 4,
+      changed: 1,
+      newlyRefused: 1,
+      newlyPassing: 0,
+      codes: [{ code: 'AXAG_INVALID_TYPE', added: 1, removed: 0 }],
+    });
   });
 });

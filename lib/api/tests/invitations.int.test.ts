@@ -48,9 +48,19 @@ describe('accepting with a password', () => {
     expect(row.acceptedUserId).toBe(user.id);
     expect(row.acceptedAt).not.toBeNull();
 
-    const record = await db().evidence.findFirstOrThrow({ where: { tenantId: t.tenant.id, kind: 'membership', decision: 'invitation_accepted' }, orderBy: { seq: 'desc' } });
+    const record = await db().evidence.findFirstOrThrow({
+      where: { tenantId: t.tenant.id, kind: 'membership', decision: 'invitation_accepted' },
+      orderBy: { seq: 'desc' },
+    });
     expect(record.actorUserId).toBe(user.id);
-    expect(JSON.parse(record.details ?? '{}')).toEqual({ invitation_id: inv.id, email: inv.email, user_id: user.id, role: 'approver', invited_role: 'approver', new_account: true });
+    expect(JSON.parse(record.details ?? '{}')).toEqual({
+      invitation_id: inv.id,
+      email: inv.email,
+      user_id: user.id,
+      role: 'approver',
+      invited_role: 'approver',
+      new_account: true,
+    });
   });
 
   it('works once: a second use of the link is refused and changes nothing', async () => {
@@ -63,11 +73,16 @@ describe('accepting with a password', () => {
 
   it('two submits racing for one link: exactly one account, the other told the link is used', async () => {
     const inv = await invited('viewer');
-    const results = await Promise.all([call(accept, { body: { token: inv.token, password: 'racer-one-pw' } }), call(accept, { body: { token: inv.token, password: 'racer-two-pw' } })]);
+    const results = await Promise.all([
+      call(accept, { body: { token: inv.token, password: 'racer-one-pw' } }),
+      call(accept, { body: { token: inv.token, password: 'racer-two-pw' } }),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 404]);
     expectInvalid(results.find((r) => r.status === 404) as never, 'used');
     expect(await db().user.count({ where: { email: inv.email } })).toBe(1);
-    expect(await db().evidence.count({ where: { tenantId: t.tenant.id, decision: 'invitation_accepted', details: { contains: inv.id } } })).toBe(1);
+    expect(
+      await db().evidence.count({ where: { tenantId: t.tenant.id, decision: 'invitation_accepted', details: { contains: inv.id } } }),
+    ).toBe(1);
   });
 
   it('refuses expired, revoked, unknown and malformed links', async () => {
@@ -109,15 +124,26 @@ describe('accepting with a password', () => {
     expect((await signIn('has-account@invite.test', 'would-overwrite')).status).toBe(401);
     expect((await findInvitationByToken(inv.token))?.state).toBe('pending');
 
-    const stranger = await addMember({ tenantId: other.tenant.id, email: 'stranger@invite.test', password: 'stranger-password', role: 'viewer' });
+    const stranger = await addMember({
+      tenantId: other.tenant.id,
+      email: 'stranger@invite.test',
+      password: 'stranger-password',
+      role: 'viewer',
+    });
     const mismatch = await acceptInvitation({ token: inv.token, userId: stranger.user.id }).catch((e: unknown) => e);
     expect(mismatch).toBeInstanceOf(AppError);
     expect(mismatch).toMatchObject({ code: 'forbidden', details: { reason: 'email_mismatch' } });
 
     const owner = await db().user.findUniqueOrThrow({ where: { email: 'has-account@invite.test' } });
     expect(await acceptInvitation({ token: inv.token, userId: owner.id })).toEqual({ tenantId: t.tenant.id, role: 'approver' });
-    expect((await db().membership.findMany({ where: { userId: owner.id }, orderBy: { createdAt: 'asc' } })).map((m) => m.role)).toEqual(['author', 'approver']);
-    await expect(acceptInvitation({ token: inv.token, userId: owner.id })).rejects.toMatchObject({ code: 'invitation_invalid', details: { reason: 'used' } });
+    expect((await db().membership.findMany({ where: { userId: owner.id }, orderBy: { createdAt: 'asc' } })).map((m) => m.role)).toEqual([
+      'author',
+      'approver',
+    ]);
+    await expect(acceptInvitation({ token: inv.token, userId: owner.id })).rejects.toMatchObject({
+      code: 'invitation_invalid',
+      details: { reason: 'used' },
+    });
   });
 });
 
@@ -134,7 +160,11 @@ describe('accepting for an email (sign-in with SSO)', () => {
     expect(await hasPendingInvitation(' SSO.Person@invite.test ')).toBe(true);
 
     const user = await db().user.create({ data: { email, name: 'SSO Person', emailVerified: true } });
-    const joined = await acceptInvitationsForEmail({ userId: user.id, email: 'SSO.Person@Invite.test', roleFor: (invitedRole) => (invitedRole === 'viewer' ? 'approver' : invitedRole) });
+    const joined = await acceptInvitationsForEmail({
+      userId: user.id,
+      email: 'SSO.Person@Invite.test',
+      roleFor: (invitedRole) => (invitedRole === 'viewer' ? 'approver' : invitedRole),
+    });
     expect(joined.sort((a, b) => a.tenantId.localeCompare(b.tenantId))).toEqual(
       [
         { tenantId: t.tenant.id, role: 'approver' },
@@ -145,7 +175,9 @@ describe('accepting for an email (sign-in with SSO)', () => {
     expect(await hasPendingInvitation(email)).toBe(false);
     expect(await acceptInvitationsForEmail({ userId: user.id, email })).toEqual([]);
 
-    const record = await db().evidence.findFirstOrThrow({ where: { tenantId: t.tenant.id, decision: 'invitation_accepted', actorUserId: user.id } });
+    const record = await db().evidence.findFirstOrThrow({
+      where: { tenantId: t.tenant.id, decision: 'invitation_accepted', actorUserId: user.id },
+    });
     expect(JSON.parse(record.details ?? '{}')).toMatchObject({ email, role: 'approver', invited_role: 'viewer', new_account: false });
     for (const tenantId of [t.tenant.id, second.tenant.id]) expect((await verifyEvidenceChain({ tenantId })).valid).toBe(true);
   });

@@ -18,7 +18,11 @@ async function tenantWithTwoAdmins() {
   const t = await createTestTenant({ slug: `race-${++n}` });
   const a = await addMember({ tenantId: t.tenant.id, email: `a${n}@race.test`, password: 'admin-a-password', role: 'admin' });
   const b = await addMember({ tenantId: t.tenant.id, email: `b${n}@race.test`, password: 'admin-b-password', role: 'admin' });
-  return { t, a: { userId: a.user.id, membershipId: a.membership.id, email: a.user.email }, b: { userId: b.user.id, membershipId: b.membership.id, email: b.user.email } };
+  return {
+    t,
+    a: { userId: a.user.id, membershipId: a.membership.id, email: a.user.email },
+    b: { userId: b.user.id, membershipId: b.membership.id, email: b.user.email },
+  };
 }
 
 async function raceOnLockedTenant<T>(tenantId: string, changes: ((tx: Tx) => Promise<T>)[]) {
@@ -31,10 +35,17 @@ async function raceOnLockedTenant<T>(tenantId: string, changes: ((tx: Tx) => Pro
     await blocker.query('SELECT id FROM "Tenant" WHERE id = $1 FOR UPDATE', [tenantId]);
     const racing = changes.map((change) => db().$transaction((tx) => change(tx)));
     let settledEarly = false;
-    racing.forEach((p) => p.then(() => (settledEarly = true), () => (settledEarly = true)));
+    racing.forEach((p) =>
+      p.then(
+        () => (settledEarly = true),
+        () => (settledEarly = true),
+      ),
+    );
     // Every transaction is now waiting on the tenant's lock: they really run at the same time.
     for (;;) {
-      const { rows } = await watcher.query(`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+      const { rows } = await watcher.query(
+        `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      );
       if (rows[0].waiting >= changes.length) break;
       if (settledEarly) throw new Error('a change finished while the tenant was locked: the lock does not serialise it');
       await new Promise((r) => setTimeout(r, 20));
@@ -59,8 +70,17 @@ function rejection(settled: PromiseSettledResult<unknown>[]): AppError {
 describe('the last admin under concurrency (PostgreSQL)', () => {
   it('two admins stepping down at the same instant: one succeeds, the other is the last admin (409)', async () => {
     const { t, a, b } = await tenantWithTwoAdmins();
-    const stepDown = (who: typeof a): RoleChange => ({ tenantId: t.tenant.id, membershipId: who.membershipId, from: 'admin', to: 'viewer', actor: { kind: 'user', userId: who.userId } });
-    const settled = await raceOnLockedTenant(t.tenant.id, [(tx) => applyRoleChange(tx, stepDown(a)), (tx) => applyRoleChange(tx, stepDown(b))]);
+    const stepDown = (who: typeof a): RoleChange => ({
+      tenantId: t.tenant.id,
+      membershipId: who.membershipId,
+      from: 'admin',
+      to: 'viewer',
+      actor: { kind: 'user', userId: who.userId },
+    });
+    const settled = await raceOnLockedTenant(t.tenant.id, [
+      (tx) => applyRoleChange(tx, stepDown(a)),
+      (tx) => applyRoleChange(tx, stepDown(b)),
+    ]);
     expect(settled.map((s) => s.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect(rejection(settled)).toMatchObject({ code: 'last_admin', status: 409 });
     expect(await admins(t.tenant.id)).toBe(1);
@@ -69,8 +89,22 @@ describe('the last admin under concurrency (PostgreSQL)', () => {
   it('two admins demoting each other at the same instant: the second no longer acts as admin (403)', async () => {
     const { t, a, b } = await tenantWithTwoAdmins();
     const settled = await raceOnLockedTenant(t.tenant.id, [
-      (tx) => applyRoleChange(tx, { tenantId: t.tenant.id, membershipId: b.membershipId, from: 'admin', to: 'approver', actor: { kind: 'user', userId: a.userId } }),
-      (tx) => applyRoleChange(tx, { tenantId: t.tenant.id, membershipId: a.membershipId, from: 'admin', to: 'approver', actor: { kind: 'user', userId: b.userId } }),
+      (tx) =>
+        applyRoleChange(tx, {
+          tenantId: t.tenant.id,
+          membershipId: b.membershipId,
+          from: 'admin',
+          to: 'approver',
+          actor: { kind: 'user', userId: a.userId },
+        }),
+      (tx) =>
+        applyRoleChange(tx, {
+          tenantId: t.tenant.id,
+          membershipId: a.membershipId,
+          from: 'admin',
+          to: 'approver',
+          actor: { kind: 'user', userId: b.userId },
+        }),
     ]);
     expect(settled.map((s) => s.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect(rejection(settled)).toMatchObject({ code: 'forbidden', status: 403 });

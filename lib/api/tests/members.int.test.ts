@@ -5,7 +5,13 @@ import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { asSession, signIn } from './member-sessions';
-import { listMembersHandler as listMembers, inviteMemberHandler as invite, changeMemberRoleHandler as changeRole, removeMemberHandler as removeMember, revokeInvitationHandler as revokeInvitation } from '@/lib/api/handlers/members';
+import {
+  listMembersHandler as listMembers,
+  inviteMemberHandler as invite,
+  changeMemberRoleHandler as changeRole,
+  removeMemberHandler as removeMember,
+  revokeInvitationHandler as revokeInvitation,
+} from '@/lib/api/handlers/members';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 let other: Awaited<ReturnType<typeof createTestTenant>>;
@@ -16,7 +22,8 @@ let adminUserId = '';
 beforeAll(async () => {
   t = await createTestTenant({ slug: 'members-a' });
   other = await createTestTenant({ slug: 'members-b' });
-  adminUserId = (await addMember({ tenantId: t.tenant.id, email: 'admin@members.test', password: 'admin-password', role: 'admin' })).user.id;
+  adminUserId = (await addMember({ tenantId: t.tenant.id, email: 'admin@members.test', password: 'admin-password', role: 'admin' })).user
+    .id;
   await addMember({ tenantId: t.tenant.id, email: 'viewer@members.test', password: 'viewer-password', role: 'viewer' });
   await addMember({ tenantId: other.tenant.id, email: 'admin@other.test', password: 'other-password', role: 'admin' });
   adminCookie = (await signIn('admin@members.test', 'admin-password')).cookie;
@@ -29,7 +36,13 @@ async function membershipOf(tenantId: string, email: string) {
 
 async function membershipRecords(tenantId: string) {
   const rows = await db().evidence.findMany({ where: { tenantId, kind: 'membership' }, orderBy: { seq: 'asc' } });
-  return rows.map((r) => ({ action: r.decision, tool: r.tool, actorUserId: r.actorUserId, apiKeyId: r.apiKeyId, details: JSON.parse(r.details ?? '{}') as Record<string, unknown> }));
+  return rows.map((r) => ({
+    action: r.decision,
+    tool: r.tool,
+    actorUserId: r.actorUserId,
+    apiKeyId: r.apiKeyId,
+    details: JSON.parse(r.details ?? '{}') as Record<string, unknown>,
+  }));
 }
 
 describe('who may manage members', () => {
@@ -40,7 +53,14 @@ describe('who may manage members', () => {
       ['admin@members.test', 'admin'],
       ['viewer@members.test', 'viewer'],
     ]);
-    expect(bySession.body.members[0]).toEqual({ id: expect.any(String), user_id: adminUserId, email: 'admin@members.test', name: 'admin', role: 'admin', created_at: expect.any(String) });
+    expect(bySession.body.members[0]).toEqual({
+      id: expect.any(String),
+      user_id: adminUserId,
+      email: 'admin@members.test',
+      name: 'admin',
+      role: 'admin',
+      created_at: expect.any(String),
+    });
     expect((await call(listMembers, { key: t.adminKey })).status).toBe(200);
 
     const viewer = await call(listMembers, { headers: asSession(viewerCookie) });
@@ -60,7 +80,15 @@ describe('inviting', () => {
   it('answers 201 with the link once; the database holds only the token hash', async () => {
     const res = await call(invite, { key: t.adminKey, body: { email: '  New.Person@Members.TEST ', role: 'approver' } });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ invitation: { email: 'new.person@members.test', role: 'approver', invited_by: `api_key:${(await db().apiKey.findFirstOrThrow({ where: { tenantId: t.tenant.id, name: 'admin' } })).id}` }, email_sent: false, email_not_sent_reason: 'not_configured' });
+    expect(res.body).toMatchObject({
+      invitation: {
+        email: 'new.person@members.test',
+        role: 'approver',
+        invited_by: `api_key:${(await db().apiKey.findFirstOrThrow({ where: { tenantId: t.tenant.id, name: 'admin' } })).id}`,
+      },
+      email_sent: false,
+      email_not_sent_reason: 'not_configured',
+    });
     const url = new URL(res.body.invitation_url);
     expect(url.origin).toBe('http://localhost:3000');
     const token = /^\/invite\/([A-Za-z0-9_-]{43})$/.exec(url.pathname)?.[1] ?? '';
@@ -77,7 +105,16 @@ describe('inviting', () => {
     expect(JSON.stringify(evidence)).not.toContain(token);
 
     const listed = await call(listMembers, { key: t.adminKey });
-    expect(listed.body.invitations).toEqual([{ id: row.id, email: 'new.person@members.test', role: 'approver', created_at: row.createdAt.toISOString(), expires_at: row.expiresAt.toISOString(), invited_by: row.invitedBy }]);
+    expect(listed.body.invitations).toEqual([
+      {
+        id: row.id,
+        email: 'new.person@members.test',
+        role: 'approver',
+        created_at: row.createdAt.toISOString(),
+        expires_at: row.expiresAt.toISOString(),
+        invited_by: row.invitedBy,
+      },
+    ]);
   });
 
   it('re-inviting a pending email revokes the old link and issues a new one', async () => {
@@ -85,13 +122,21 @@ describe('inviting', () => {
     const second = await call(invite, { headers: asSession(adminCookie), body: { email: 'again@members.test', role: 'author' } });
     expect([first.status, second.status]).toEqual([201, 201]);
     expect(second.body.invitation.invited_by).toBe(`user:${adminUserId}`);
-    const rows = await db().invitation.findMany({ where: { tenantId: t.tenant.id, email: 'again@members.test' }, orderBy: { createdAt: 'asc' } });
+    const rows = await db().invitation.findMany({
+      where: { tenantId: t.tenant.id, email: 'again@members.test' },
+      orderBy: { createdAt: 'asc' },
+    });
     expect(rows.map((r) => [r.role, r.revokedAt !== null])).toEqual([
       ['viewer', true],
       ['author', false],
     ]);
     const records = await membershipRecords(t.tenant.id);
-    expect(records.at(-1)?.details).toMatchObject({ invitation_id: second.body.invitation.id, email: 'again@members.test', role: 'author', replaced_invitation_ids: [first.body.invitation.id] });
+    expect(records.at(-1)?.details).toMatchObject({
+      invitation_id: second.body.invitation.id,
+      email: 'again@members.test',
+      role: 'author',
+      replaced_invitation_ids: [first.body.invitation.id],
+    });
   });
 
   it('refuses a member (409), a bad or too long email (400) and unknown fields or roles (400)', async () => {
@@ -114,7 +159,7 @@ describe('inviting', () => {
 });
 
 describe('revoking an invitation', () => {
-  it('revokes a pending one once; another tenant\'s is not found', async () => {
+  it("revokes a pending one once; another tenant's is not found", async () => {
     const created = await call(invite, { key: t.adminKey, body: { email: 'revoke-me@members.test', role: 'viewer' } });
     const id: string = created.body.invitation.id;
     expect((await call(revokeInvitation, { key: other.adminKey, params: { id } })).status).toBe(404);
@@ -131,7 +176,7 @@ describe('revoking an invitation', () => {
 });
 
 describe('changing roles', () => {
-  it('takes effect at the person\'s next request', async () => {
+  it("takes effect at the person's next request", async () => {
     await addMember({ tenantId: t.tenant.id, email: 'rising@members.test', password: 'rising-password', role: 'viewer' });
     const cookie = (await signIn('rising@members.test', 'rising-password')).cookie;
     expect((await call(listMembers, { headers: asSession(cookie) })).status).toBe(403);
@@ -148,7 +193,7 @@ describe('changing roles', () => {
     expect((await membershipOf(t.tenant.id, 'rising@members.test')).role).toBe('approver');
   });
 
-  it('does not find another tenant\'s member, and refuses an unknown role', async () => {
+  it("does not find another tenant's member, and refuses an unknown role", async () => {
     const foreign = await membershipOf(other.tenant.id, 'admin@other.test');
     const res = await call(changeRole, { key: t.adminKey, params: { id: foreign.id }, body: { role: 'viewer' } });
     expect(res.status).toBe(404);
@@ -190,7 +235,7 @@ describe('the last admin', () => {
 });
 
 describe('removing a member', () => {
-  it('ends the person\'s sessions at once when they belong nowhere else', async () => {
+  it("ends the person's sessions at once when they belong nowhere else", async () => {
     await addMember({ tenantId: t.tenant.id, email: 'leaving@members.test', password: 'leaving-password', role: 'admin' });
     const cookie = (await signIn('leaving@members.test', 'leaving-password')).cookie;
     expect((await call(listMembers, { headers: asSession(cookie) })).status).toBe(200);
@@ -199,7 +244,13 @@ describe('removing a member', () => {
 
     const res = await call(removeMember, { headers: asSession(adminCookie), params: { id: membership.id } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: membership.id, user_id: membership.userId, email: 'leaving@members.test', removed: true, sessions_ended: 1 });
+    expect(res.body).toEqual({
+      id: membership.id,
+      user_id: membership.userId,
+      email: 'leaving@members.test',
+      removed: true,
+      sessions_ended: 1,
+    });
     expect((await call(listMembers, { headers: asSession(cookie) })).status).toBe(401);
     expect(await db().session.count({ where: { userId: membership.userId } })).toBe(0);
     expect(await db().membership.count({ where: { userId: membership.userId } })).toBe(0);
@@ -224,18 +275,33 @@ describe('removing a member', () => {
 });
 
 describe('membership evidence', () => {
-  it('records every change in the tenant\'s chain, which still verifies', async () => {
+  it("records every change in the tenant's chain, which still verifies", async () => {
     const records = await membershipRecords(t.tenant.id);
     const actions = new Set(records.map((r) => r.action));
     expect([...actions].sort()).toEqual(['invitation_revoked', 'member_invited', 'member_removed', 'member_role_changed']);
     expect(records.every((r) => r.tool === 'toolgate.members')).toBe(true);
     const roleChange = records.find((r) => r.action === 'member_role_changed' && r.details.new_role === 'admin');
-    expect(roleChange).toMatchObject({ actorUserId: adminUserId, apiKeyId: null, details: { email: 'rising@members.test', old_role: 'viewer', new_role: 'admin', user_id: expect.any(String), membership_id: expect.any(String) } });
+    expect(roleChange).toMatchObject({
+      actorUserId: adminUserId,
+      apiKeyId: null,
+      details: {
+        email: 'rising@members.test',
+        old_role: 'viewer',
+        new_role: 'admin',
+        user_id: expect.any(String),
+        membership_id: expect.any(String),
+      },
+    });
     const keyChange = records.find((r) => r.action === 'member_role_changed' && r.details.new_role === 'approver');
     expect(keyChange?.apiKeyId).toEqual(expect.any(String));
     expect(keyChange?.actorUserId).toBeNull();
-    expect(records.find((r) => r.action === 'member_removed' && r.details.email === 'leaving@members.test')?.details).toMatchObject({ role: 'admin' });
-    expect(records.find((r) => r.action === 'invitation_revoked')?.details).toMatchObject({ email: 'revoke-me@members.test', role: 'viewer' });
+    expect(records.find((r) => r.action === 'member_removed' && r.details.email === 'leaving@members.test')?.details).toMatchObject({
+      role: 'admin',
+    });
+    expect(records.find((r) => r.action === 'invitation_revoked')?.details).toMatchObject({
+      email: 'revoke-me@members.test',
+      role: 'viewer',
+    });
     const chain = await verifyEvidenceChain({ tenantId: t.tenant.id });
     expect(chain).toMatchObject({ valid: true, firstBroken: null });
     expect(chain.records).toBe(records.length);

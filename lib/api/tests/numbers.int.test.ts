@@ -31,7 +31,14 @@ const contract: ToolContract = {
     },
   },
   output: { type: 'object', properties: { total: { type: 'number' } } },
-  annotations: { kind: 'query', side_effect_level: 'none', idempotent: true, confirmation_required: false, approval_required: false, approver_roles: [] },
+  annotations: {
+    kind: 'query',
+    side_effect_level: 'none',
+    idempotent: true,
+    confirmation_required: false,
+    approval_required: false,
+    approver_roles: [],
+  },
   sensitive: ['secret'],
 };
 
@@ -45,7 +52,8 @@ beforeAll(async () => {
 let seq = 0;
 const pre = (argumentsJson: string, rest = ',"context":{"tenant_id":"acme"}') =>
   call(validatePre, { key: t.agentKey, rawBody: `{"tool":"numbers.check","call_id":"num-${++seq}","arguments":${argumentsJson}${rest}}` });
-const post = (rest: string) => call(validatePost, { key: t.agentKey, rawBody: `{"tool":"numbers.check","call_id":"num-${++seq}","arguments":{}${rest}}` });
+const post = (rest: string) =>
+  call(validatePost, { key: t.agentKey, rawBody: `{"tool":"numbers.check","call_id":"num-${++seq}","arguments":{}${rest}}` });
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const refused = (body: { errors: { code: string; path: string; details: { constraint?: { problem?: string } } }[] }) =>
   body.errors.map((e) => [e.code, e.path, e.details.constraint?.problem]);
@@ -58,7 +66,11 @@ describe('validate/pre with a number a double cannot hold', () => {
     expect(res.body).toMatchObject({ valid: false, decision: 'deny', version: '1.0.0' });
     expect(refused(res.body)).toEqual([['AXAG_NUMBER_UNREPRESENTABLE', '$.arguments.n', 'not_finite']]);
     expect(res.body.errors[0]).toMatchObject({ type: 'parameter_error', details: { sent: '1e309' } });
-    expect(res.body.error).toMatchObject({ code: 'AXAG_VALIDATION_ERROR', type: 'number_unrepresentable', details: { path: '$.arguments.n' } });
+    expect(res.body.error).toMatchObject({
+      code: 'AXAG_VALIDATION_ERROR',
+      type: 'number_unrepresentable',
+      details: { path: '$.arguments.n' },
+    });
     expect(res.body.llm_message).toContain('as a string');
     const evidence = await evidenceOf(res.body.evidence_id);
     expect(evidence).toMatchObject({ kind: 'pre', decision: 'deny', valid: false, tool: 'numbers.check', contractVersion: '1.0.0' });
@@ -80,7 +92,10 @@ describe('validate/pre with a number a double cannot hold', () => {
   });
 
   it('reports every such number with its path: negative, underflowing, exponent-written, nested, in context', async () => {
-    const res = await pre('{"n":-1e309,"items":[{"qty":1},{"qty":1e16}],"secret":-9007199254740992,"id":1e-400}', ',"context":{"state":{"big":123456789012345678901234567890}}');
+    const res = await pre(
+      '{"n":-1e309,"items":[{"qty":1},{"qty":1e16}],"secret":-9007199254740992,"id":1e-400}',
+      ',"context":{"state":{"big":123456789012345678901234567890}}',
+    );
     expect(refused(res.body)).toEqual([
       ['AXAG_NUMBER_UNREPRESENTABLE', '$.arguments.n', 'not_finite'],
       ['AXAG_NUMBER_UNREPRESENTABLE', '$.arguments.items[1].qty', 'unsafe_integer'],
@@ -89,7 +104,9 @@ describe('validate/pre with a number a double cannot hold', () => {
       ['AXAG_NUMBER_UNREPRESENTABLE', '$.context.state.big', 'unsafe_integer'],
     ]);
     const evidence = await evidenceOf(res.body.evidence_id);
-    expect(evidence.argsHash).toBe(sha256('{"id":1e-400,"items":[{"qty":1},{"qty":10000000000000000}],"n":-1e+309,"secret":-9007199254740992}'));
+    expect(evidence.argsHash).toBe(
+      sha256('{"id":1e-400,"items":[{"qty":1},{"qty":10000000000000000}],"n":-1e+309,"secret":-9007199254740992}'),
+    );
     // Sensitive paths are still redacted; the retained context keeps its number as sent.
     expect(evidence.arguments).toBe('{"n":-1e309,"items":[{"qty":1},{"qty":1e16}],"secret":"[REDACTED]","id":1e-400}');
     expect(evidence.payload).toBe('{"context":{"state":{"big":123456789012345678901234567890}}}');
@@ -107,7 +124,10 @@ describe('validate/pre with a number a double cannot hold', () => {
   });
 
   it('is refused even for an unknown tool, which is reported first', async () => {
-    const res = await call(validatePre, { key: t.agentKey, rawBody: '{"tool":"numbers.nope","call_id":"num-unknown","arguments":{"n":1e999}}' });
+    const res = await call(validatePre, {
+      key: t.agentKey,
+      rawBody: '{"tool":"numbers.nope","call_id":"num-unknown","arguments":{"n":1e999}}',
+    });
     expect(res.body.errors.map((e: { code: string }) => e.code)).toEqual(['AXAG_UNKNOWN_TOOL', 'AXAG_NUMBER_UNREPRESENTABLE']);
     expect((await evidenceOf(res.body.evidence_id)).contractVersion).toBeNull();
   });
@@ -119,13 +139,30 @@ describe('validate/pre with a number a double cannot hold', () => {
   });
 
   it('near twins pass through ordinary validation: the largest safe integer, decimals read as JavaScript reads them', async () => {
-    for (const args of ['{"id":9007199254740991}', '{"id":-9007199254740991}', '{"n":1e15}', '{"n":1.5e-300}', '{"n":0.1}', '{"n":1.0000000000000001}', '{"n":12345678901234567.5}', '{"n":-0}', '{"n":5e-324}', '{"n":"9007199254740993"}', '{"n":"1e309"}']) {
+    for (const args of [
+      '{"id":9007199254740991}',
+      '{"id":-9007199254740991}',
+      '{"n":1e15}',
+      '{"n":1.5e-300}',
+      '{"n":0.1}',
+      '{"n":1.0000000000000001}',
+      '{"n":12345678901234567.5}',
+      '{"n":-0}',
+      '{"n":5e-324}',
+      '{"n":"9007199254740993"}',
+      '{"n":"1e309"}',
+    ]) {
       const res = await pre(args);
-      expect(res.body.errors.map((e: { code: string }) => e.code), args).not.toContain('AXAG_NUMBER_UNREPRESENTABLE');
+      expect(
+        res.body.errors.map((e: { code: string }) => e.code),
+        args,
+      ).not.toContain('AXAG_NUMBER_UNREPRESENTABLE');
       expect((await evidenceOf(res.body.evidence_id)).argsHash, args).toBe(hashCanonical(JSON.parse(args)));
     }
     expect((await pre('{"n":1.0000000000000001}')).body.decision).toBe('allow');
-    expect((await pre('{"id":"9007199254740993"}')).body.errors.map((e: { code: string; path: string }) => [e.code, e.path])).toEqual([['AXAG_INVALID_TYPE', '$.id']]);
+    expect((await pre('{"id":"9007199254740993"}')).body.errors.map((e: { code: string; path: string }) => [e.code, e.path])).toEqual([
+      ['AXAG_INVALID_TYPE', '$.id'],
+    ]);
   });
 
   it('counts a number in a repeated key too: the text carried it, whatever JSON.parse kept', async () => {
@@ -169,22 +206,38 @@ describe('validate/post with such a number', () => {
 
 describe('every other endpoint', () => {
   it('refuses such a number with 400 number_unrepresentable and its path: confirmations, pipeline contexts, contract documents', async () => {
-    const confirmation = await call(confirm, { key: t.agentKey, rawBody: '{"tool":"numbers.check","arguments":{"id":9007199254740993},"context":{}}' });
+    const confirmation = await call(confirm, {
+      key: t.agentKey,
+      rawBody: '{"tool":"numbers.check","arguments":{"id":9007199254740993},"context":{}}',
+    });
     expect(confirmation.status).toBe(400);
-    expect(confirmation.body.error).toMatchObject({ code: 'number_unrepresentable', details: { path: '$.arguments.id', problem: 'unsafe_integer' } });
+    expect(confirmation.body.error).toMatchObject({
+      code: 'number_unrepresentable',
+      details: { path: '$.arguments.id', problem: 'unsafe_integer' },
+    });
     expect(confirmation.body.error.message).toContain('Send it as a string');
 
-    const pipeline = await call(validatePipeline, { key: t.agentKey, rawBody: '{"entry":"core","context":{"Envelope":{"Org":{"Id":1e309}}}}' });
+    const pipeline = await call(validatePipeline, {
+      key: t.agentKey,
+      rawBody: '{"entry":"core","context":{"Envelope":{"Org":{"Id":1e309}}}}',
+    });
     expect(pipeline.status).toBe(400);
     expect(pipeline.body.error.details).toMatchObject({ path: '$.context.Envelope.Org.Id', problem: 'not_finite' });
 
-    const draft = await call(saveDraft, { key: t.adminKey, rawBody: '{"id":"numbers.big","version":"1.0.0","description":"x","owner":"o","input":{"type":"object","properties":{"n":{"maximum":1e309}}},"annotations":{"kind":"query","side_effect_level":"none","idempotent":true}}' });
+    const draft = await call(saveDraft, {
+      key: t.adminKey,
+      rawBody:
+        '{"id":"numbers.big","version":"1.0.0","description":"x","owner":"o","input":{"type":"object","properties":{"n":{"maximum":1e309}}},"annotations":{"kind":"query","side_effect_level":"none","idempotent":true}}',
+    });
     expect(draft.status).toBe(400);
-    expect(draft.body.error.details.path).toBe("$.input.properties.n.maximum");
+    expect(draft.body.error.details.path).toBe('$.input.properties.n.maximum');
   });
 
   it('does not mistake digits or exponents inside strings for numbers', async () => {
-    const res = await call(confirm, { key: t.agentKey, rawBody: '{"tool":"numbers.check","arguments":{"n":1,"note":"order 90071992547409931234 at 1e309"},"context":{}}' });
+    const res = await call(confirm, {
+      key: t.agentKey,
+      rawBody: '{"tool":"numbers.check","arguments":{"n":1,"note":"order 90071992547409931234 at 1e309"},"context":{}}',
+    });
     expect(res.status).not.toBe(400);
   });
 });

@@ -12,7 +12,10 @@ let t: Awaited<ReturnType<typeof createTestTenant>>;
 let other: Awaited<ReturnType<typeof createTestTenant>>;
 
 const lookup = (callId: string, orderId: string) =>
-  call(validatePre, { key: t.agentKey, body: { tool: 'orders.lookup', call_id: callId, arguments: { tenant_id: 'acme', order_id: orderId }, context: { tenant_id: 'acme' } } });
+  call(validatePre, {
+    key: t.agentKey,
+    body: { tool: 'orders.lookup', call_id: callId, arguments: { tenant_id: 'acme', order_id: orderId }, context: { tenant_id: 'acme' } },
+  });
 const refund = (callId: string, amountCents: number) =>
   call(validatePre, {
     key: t.agentKey,
@@ -35,7 +38,15 @@ describe('GET /api/v1/overview', () => {
   it('is all zeros, with no last record, before any call', async () => {
     const res = await call(overview, { key: t.adminKey });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ calls: 0, refusals: 0, held_for_approval: 0, shadow_differences: 0, pending_approvals: 0, top_codes: [], last_record_at: null });
+    expect(res.body).toMatchObject({
+      calls: 0,
+      refusals: 0,
+      held_for_approval: 0,
+      shadow_differences: 0,
+      pending_approvals: 0,
+      top_codes: [],
+      last_record_at: null,
+    });
     expect(new Date(res.body.until).getTime() - new Date(res.body.since).getTime()).toBe(24 * 3_600_000);
   });
 
@@ -51,7 +62,9 @@ describe('GET /api/v1/overview', () => {
     // Different arguments: the same call again would reuse the pending approval.
     const expiring = await refund('refund-expired', 700);
     expect(expiring.body.decision).toBe('require_approval');
-    expect(expiring.body.approval.id).not.toBe((await db().approval.findFirstOrThrow({ where: { tenantId: t.tenant.id, callId: 'refund-pending' } })).id);
+    expect(expiring.body.approval.id).not.toBe(
+      (await db().approval.findFirstOrThrow({ where: { tenantId: t.tenant.id, callId: 'refund-pending' } })).id,
+    );
     // An approval past its deadline is no longer pending, whatever its stored status says.
     await db().approval.update({ where: { id: expiring.body.approval.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     await recordEvidence({
@@ -73,7 +86,10 @@ describe('GET /api/v1/overview', () => {
     const res = await call(overview, { key: t.adminKey });
     expect(res.body).toMatchObject({ calls: 8, refusals: 3, held_for_approval: 2, shadow_differences: 1, pending_approvals: 1 });
     expect(res.body.top_codes[0]).toEqual({ code: 'AXAG_PATTERN_MISMATCH', count: 3 });
-    expect(res.body.top_codes.find((c: { code: string }) => c.code === 'AXAG_APPROVAL_MISSING')).toEqual({ code: 'AXAG_APPROVAL_MISSING', count: 2 });
+    expect(res.body.top_codes.find((c: { code: string }) => c.code === 'AXAG_APPROVAL_MISSING')).toEqual({
+      code: 'AXAG_APPROVAL_MISSING',
+      count: 2,
+    });
     expect(new Date(res.body.last_record_at).getTime()).toBeGreaterThan(Date.now() - 60_000);
   });
 

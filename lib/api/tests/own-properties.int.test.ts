@@ -10,7 +10,14 @@ import { validatePreHandler as validatePre, validatePostHandler as validatePost 
 // and scope paths must see only the keys the agent sent, never the prototype's. Bodies are
 // sent as raw JSON text: a JavaScript literal `{__proto__: …}` would set a prototype, not a key.
 
-const annotations: ToolContract['annotations'] = { kind: 'query', side_effect_level: 'none', idempotent: true, confirmation_required: false, approval_required: false, approver_roles: [] };
+const annotations: ToolContract['annotations'] = {
+  kind: 'query',
+  side_effect_level: 'none',
+  idempotent: true,
+  confirmation_required: false,
+  approval_required: false,
+  approver_roles: [],
+};
 
 const requiredContract: ToolContract = {
   id: 'own.required',
@@ -36,7 +43,9 @@ const optionalContract: ToolContract = {
   owner: 'team-tests',
   input: { type: 'object', properties: { constructor: { type: 'integer' }, toString: { type: 'string' } } },
   annotations,
-  preconditions: [{ id: 'positive', expression: '!has(args.constructor) || args.constructor > 0', message: 'constructor must be positive when given' }],
+  preconditions: [
+    { id: 'positive', expression: '!has(args.constructor) || args.constructor > 0', message: 'constructor must be positive when given' },
+  ],
 };
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
@@ -49,7 +58,10 @@ beforeAll(async () => {
 
 let n = 0;
 const send = (handler: typeof validatePre, tool: string, argumentsJson: string, extra = '') =>
-  call(handler, { key: t.agentKey, rawBody: `{"tool":"${tool}","call_id":"own-${++n}","arguments":${argumentsJson},"context":{"tenant_id":"acme"}${extra}}` });
+  call(handler, {
+    key: t.agentKey,
+    rawBody: `{"tool":"${tool}","call_id":"own-${++n}","arguments":${argumentsJson},"context":{"tenant_id":"acme"}${extra}}`,
+  });
 const issues = (body: { errors: { code: string; path: string }[] }) => body.errors.map((e) => [e.code, e.path]);
 
 describe('required arguments named like Object.prototype members', () => {

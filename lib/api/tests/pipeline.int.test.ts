@@ -29,10 +29,15 @@ describe('POST /api/v1/pipeline/validate', () => {
     }
     const correlation = run[0]?.before.CorrelationId as string;
     expect(new Set(answers.map((a) => a.trace_id))).toEqual(new Set([traceIdFor(t.tenant.id, correlation)]));
-    const stored = await db().evidence.findMany({ where: { tenantId: t.tenant.id, traceId: traceIdFor(t.tenant.id, correlation) }, select: { kind: true, tool: true, decision: true } });
+    const stored = await db().evidence.findMany({
+      where: { tenantId: t.tenant.id, traceId: traceIdFor(t.tenant.id, correlation) },
+      select: { kind: true, tool: true, decision: true },
+    });
     expect(stored).toHaveLength(run.length * 2);
     expect(stored.every((e) => e.kind === 'pipeline' && e.decision === 'allow')).toBe(true);
-    expect(new Set(stored.map((e) => e.tool))).toEqual(new Set(run.flatMap(({ step }) => [`pipeline:${step}:pre`, `pipeline:${step}:post`])));
+    expect(new Set(stored.map((e) => e.tool))).toEqual(
+      new Set(run.flatMap(({ step }) => [`pipeline:${step}:pre`, `pipeline:${step}:post`])),
+    );
   });
 
   it('reports the broken core rules by id with the field named, records a deny and one violation per rule', async () => {
@@ -47,7 +52,14 @@ describe('POST /api/v1/pipeline/validate', () => {
     expect(sessionIssue.message).toContain('SessionId');
     expect(res.body.llm_message).toContain('AGN036.CORE.CORRELATION_ID');
     const evidence = await db().evidence.findUniqueOrThrow({ where: { id: res.body.evidence_id } });
-    expect(evidence).toMatchObject({ tenantId: t.tenant.id, kind: 'pipeline', tool: 'pipeline:core', decision: 'deny', valid: false, callId: 'core-broken' });
+    expect(evidence).toMatchObject({
+      tenantId: t.tenant.id,
+      kind: 'pipeline',
+      tool: 'pipeline:core',
+      decision: 'deny',
+      valid: false,
+      callId: 'core-broken',
+    });
     const violations = await db().violation.findMany({ where: { evidenceId: evidence.id }, select: { code: true, type: true } });
     expect(violations.map((v) => v.code).sort()).toEqual(['AGN036.CORE.CORRELATION_ID', 'AGN036.ENVELOPE.FOLLOW_ON.SESSION_ID_PRESENT']);
   });
@@ -55,10 +67,16 @@ describe('POST /api/v1/pipeline/validate', () => {
   it('compares the before and after snapshots (Turn.Id must change in SessionRestorer) and accepts camelCase', async () => {
     const { before, after } = exampleStep('FollowOn', 'SessionRestorer');
     const sameTurn = { ...after, Turn: { ...(after.Turn as object), Id: before.Envelope.TurnId } };
-    const res = await call(validatePipeline, { key: t.agentKey, body: { entry: 'post_step', step: 'SessionRestorer', context: toCamelCase(sameTurn), before: toCamelCase(before) } });
+    const res = await call(validatePipeline, {
+      key: t.agentKey,
+      body: { entry: 'post_step', step: 'SessionRestorer', context: toCamelCase(sameTurn), before: toCamelCase(before) },
+    });
     expect(res.status).toBe(200);
     expectCodes(res.body.errors, ['AGN036.SESSION_RESTORER.POST.TURN_ID_CHANGED']);
-    const ok = await call(validatePipeline, { key: t.agentKey, body: { entry: 'post_step', step: 'SessionRestorer', context: toCamelCase(after), before: toCamelCase(before) } });
+    const ok = await call(validatePipeline, {
+      key: t.agentKey,
+      body: { entry: 'post_step', step: 'SessionRestorer', context: toCamelCase(after), before: toCamelCase(before) },
+    });
     expect(ok.body).toMatchObject({ valid: true, step: 'SessionRestorer', entry: 'post_step' });
   });
 
@@ -82,7 +100,10 @@ describe('POST /api/v1/manifests/validate', () => {
 
     const manifest = exampleManifest();
     const [first, second, third] = manifest.ToolCallResults;
-    const bad = { ToolCalls: manifest.ToolCalls, ToolCallResults: [{ ...first, ResultJson: undefined }, { ...second, Name: 'search_docs' }, third] };
+    const bad = {
+      ToolCalls: manifest.ToolCalls,
+      ToolCallResults: [{ ...first, ResultJson: undefined }, { ...second, Name: 'search_docs' }, third],
+    };
     const res = await call(validateManifest, { key: t.agentKey, body: { manifest: bad, call_id: 'manifest-1' } });
     expect(res.body.valid).toBe(false);
     expectCodes(res.body.errors, ['AGN036.MANIFEST.RESULT_JSON_MISSING', 'AGN036.MANIFEST.NAME_MISMATCH']);
@@ -91,7 +112,12 @@ describe('POST /api/v1/manifests/validate', () => {
       expect(issue.message).toContain(issue.details.tool_call_id);
     }
     const evidence = await db().evidence.findUniqueOrThrow({ where: { id: res.body.evidence_id } });
-    expect(evidence).toMatchObject({ kind: 'manifest', tool: 'pipeline:manifest', decision: 'deny', traceId: traceIdFor(t.tenant.id, 'manifest-1') });
+    expect(evidence).toMatchObject({
+      kind: 'manifest',
+      tool: 'pipeline:manifest',
+      decision: 'deny',
+      traceId: traceIdFor(t.tenant.id, 'manifest-1'),
+    });
     expect(await db().violation.count({ where: { evidenceId: evidence.id, type: 'manifest_error' } })).toBe(2);
   });
 

@@ -21,8 +21,16 @@ describe('whatever an agent sends', () => {
       fc.asyncProperty(
         fc.oneof(
           fc.jsonValue({ maxDepth: 4 }),
-          fc.record({ tool: tools, call_id: fc.string({ minLength: 1, maxLength: 20 }), arguments: fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 3 })), context: fc.constant({ tenant_id: 'acme' }) }),
-          fc.record({ tool: tools, call_id: fc.string(), arguments: fc.jsonValue({ maxDepth: 3 }), version: fc.string({ maxLength: 8 }) }, { requiredKeys: ['tool'] }),
+          fc.record({
+            tool: tools,
+            call_id: fc.string({ minLength: 1, maxLength: 20 }),
+            arguments: fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 3 })),
+            context: fc.constant({ tenant_id: 'acme' }),
+          }),
+          fc.record(
+            { tool: tools, call_id: fc.string(), arguments: fc.jsonValue({ maxDepth: 3 }), version: fc.string({ maxLength: 8 }) },
+            { requiredKeys: ['tool'] },
+          ),
         ),
         fc.constantFrom(validatePre, validatePost),
         async (body, handler) => {
@@ -40,7 +48,12 @@ describe('whatever an agent sends', () => {
 
 describe('compiled contract cache', () => {
   it('compiles a published version once, not per call', async () => {
-    const body = { tool: 'orders.lookup', call_id: 'cache', arguments: { tenant_id: 'acme', order_id: 'ord_abc123' }, context: { tenant_id: 'acme' } };
+    const body = {
+      tool: 'orders.lookup',
+      call_id: 'cache',
+      arguments: { tenant_id: 'acme', order_id: 'ord_abc123' },
+      context: { tenant_id: 'acme' },
+    };
     await call(validatePre, { key: t.agentKey, body });
     const before = contractCompilations();
     for (let i = 0; i < 20; i++) expect((await call(validatePre, { key: t.agentKey, body })).body.decision).toBe('allow');
@@ -53,7 +66,9 @@ describe('compiled contract cache', () => {
     const tool = (EXAMPLE_CONTRACTS[0] as { id: string }).id;
     const before = contractCompilations();
     const answers = await Promise.all(
-      Array.from({ length: 16 }, (_, i) => call(validatePre, { key: fresh.agentKey, body: { tool, call_id: `cold-${i}`, arguments: {}, context: { tenant_id: 'acme' } } })),
+      Array.from({ length: 16 }, (_, i) =>
+        call(validatePre, { key: fresh.agentKey, body: { tool, call_id: `cold-${i}`, arguments: {}, context: { tenant_id: 'acme' } } }),
+      ),
     );
     expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 16 }, () => 200));
     expect(contractCompilations() - before).toBe(1);

@@ -45,14 +45,21 @@ describe('the route table through the catch-all route', () => {
   });
 
   it('answers a path no route serves with the 404 envelope', async () => {
-    const res = await nextRoutes.POST(new Request('http://localhost:3000/api/v1/nothing-here', { method: 'POST', headers: { ...keyHeaders, 'x-request-id': 'unknown-1' } }));
+    const res = await nextRoutes.POST(
+      new Request('http://localhost:3000/api/v1/nothing-here', { method: 'POST', headers: { ...keyHeaders, 'x-request-id': 'unknown-1' } }),
+    );
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: { code: 'not_found', message: 'Nothing is served at /api/v1/nothing-here.' }, request_id: 'unknown-1' });
+    expect(await res.json()).toEqual({
+      error: { code: 'not_found', message: 'Nothing is served at /api/v1/nothing-here.' },
+      request_id: 'unknown-1',
+    });
   });
 
   it('answers a malformed id as an unknown one: 404 not_found after the auth check', async () => {
     const unknown = await nextRoutes.GET(new Request('http://localhost:3000/api/v1/approvals/apr_missing', { headers: keyHeaders }));
-    const malformed = await nextRoutes.GET(new Request(`http://localhost:3000/api/v1/approvals/${'x'.repeat(65)}`, { headers: keyHeaders }));
+    const malformed = await nextRoutes.GET(
+      new Request(`http://localhost:3000/api/v1/approvals/${'x'.repeat(65)}`, { headers: keyHeaders }),
+    );
     expect([unknown.status, malformed.status]).toEqual([404, 404]);
     expect((await malformed.json()).error).toMatchObject({ code: 'not_found', details: { resource: 'approval' } });
     expect((await nextRoutes.GET(new Request(`http://localhost:3000/api/v1/approvals/${'x'.repeat(65)}`))).status).toBe(401);

@@ -17,7 +17,10 @@ async function signIn(email: string, password: string) {
       body: JSON.stringify({ email, password }),
     }),
   );
-  const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   return { status: response.status, cookie };
 }
 
@@ -67,14 +70,22 @@ describe('first start', () => {
   it(
     'creates the TOOLGATE_INIT_* tenant, admin and key, and ignores them once it exists',
     withEnv(
-      { TOOLGATE_INIT_TENANT: 'acme-init', TOOLGATE_INIT_ADMIN_EMAIL: 'ops@acme.test', TOOLGATE_INIT_ADMIN_PASSWORD: 'correct horse battery', TOOLGATE_INIT_API_KEY: 'operator-chosen-key-0123456789' },
+      {
+        TOOLGATE_INIT_TENANT: 'acme-init',
+        TOOLGATE_INIT_ADMIN_EMAIL: 'ops@acme.test',
+        TOOLGATE_INIT_ADMIN_PASSWORD: 'correct horse battery',
+        TOOLGATE_INIT_API_KEY: 'operator-chosen-key-0123456789',
+      },
       async () => {
         expect((await bootstrap()).created).toBe('init');
         const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: 'acme-init' } });
         const keys = await db().apiKey.findMany({ where: { tenantId: tenant.id } });
         expect(keys).toHaveLength(1);
         expect(keys[0]?.scopes).toBe('validate admin');
-        const unknownTool = await call(validatePre, { key: 'operator-chosen-key-0123456789', body: { tool: 'x.y', call_id: '1', arguments: {} } });
+        const unknownTool = await call(validatePre, {
+          key: 'operator-chosen-key-0123456789',
+          body: { tool: 'x.y', call_id: '1', arguments: {} },
+        });
         expect(unknownTool.status).toBe(200);
         expect((await signIn('ops@acme.test', 'correct horse battery')).status).toBe(200);
         const again = await bootstrap();

@@ -17,7 +17,11 @@ function usePublicUrl(url: string) {
 
 async function signIn(base: string) {
   const response = await authPost(
-    new Request(`${base}/api/auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json', origin: base }, body: JSON.stringify({ email, password: 'a-long-password' }) }),
+    new Request(`${base}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: base },
+      body: JSON.stringify({ email, password: 'a-long-password' }),
+    }),
   );
   expect(response.status).toBe(200);
   const session = response.headers.getSetCookie().find((cookie) => cookie.split('=')[0]?.endsWith('better-auth.session_token'));

@@ -5,7 +5,11 @@ import { tenantCookie } from '@/lib/auth/session';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { asSession, signIn } from './member-sessions';
-import { listSessionTenantsHandler as listTenants, switchSessionTenantHandler as switchTenant, listMembersHandler as listMembers } from '@/lib/api/handlers/members';
+import {
+  listSessionTenantsHandler as listTenants,
+  switchSessionTenantHandler as switchTenant,
+  listMembersHandler as listMembers,
+} from '@/lib/api/handlers/members';
 
 let a: Awaited<ReturnType<typeof createTestTenant>>;
 let b: Awaited<ReturnType<typeof createTestTenant>>;
@@ -22,7 +26,7 @@ beforeAll(async () => {
 });
 
 describe('several tenants per person', () => {
-  it('lists the person\'s tenants; the first membership is where they act until they switch', async () => {
+  it("lists the person's tenants; the first membership is where they act until they switch", async () => {
     const res = await call(listTenants, { headers: asSession(cookie) });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({

@@ -23,7 +23,8 @@ async function member(role: 'viewer' | 'author' | 'approver' | 'admin'): Promise
 }
 
 const session = (m: Member | undefined) => ({ cookie: (m as Member).cookie, origin: ORIGIN });
-const patch = (body: unknown, auth: { key?: string; headers?: Record<string, string> } = { key: t.adminKey }) => call(patchSettings, { method: 'PATCH', body, ...auth });
+const patch = (body: unknown, auth: { key?: string; headers?: Record<string, string> } = { key: t.adminKey }) =>
+  call(patchSettings, { method: 'PATCH', body, ...auth });
 
 // Not idempotent, no approval or confirmation: repeated calls are duplicates, and allowed.
 const noteContract = {
@@ -32,7 +33,11 @@ const noteContract = {
   annotations: { ...lookupOrderContract.annotations, kind: 'mutation', side_effect_level: 'write', idempotent: false },
 } as typeof lookupOrderContract;
 // Needs approval and names no expiry of its own: the tenant's default applies.
-const refundWithoutTtl = { ...refundPaymentContract, id: 'payments.refund_default_ttl', annotations: { ...refundPaymentContract.annotations, approval_ttl_seconds: undefined } } as typeof refundPaymentContract;
+const refundWithoutTtl = {
+  ...refundPaymentContract,
+  id: 'payments.refund_default_ttl',
+  annotations: { ...refundPaymentContract.annotations, approval_ttl_seconds: undefined },
+} as typeof refundPaymentContract;
 
 beforeAll(async () => {
   t = await createTestTenant();
@@ -57,13 +62,25 @@ describe('GET and PATCH /api/v1/settings', () => {
     const res = await patch({ argument_retention_days: 14, sensitive_paths: ['card.holder_name', ' order_id ', 'card.holder_name'] });
     expect(res.status).toBe(200);
     // Trimmed, duplicates dropped, order kept.
-    expect(res.body).toMatchObject({ argument_retention_days: 14, sensitive_paths: ['card.holder_name', 'order_id'], approval_ttl_seconds: null, duplicate_window_seconds: null });
-    expect(await db().tenant.findUniqueOrThrow({ where: { id: t.tenant.id } })).toMatchObject({ storeRawArguments: true, retentionDays: 14, sensitivePaths: '["card.holder_name","order_id"]' });
+    expect(res.body).toMatchObject({
+      argument_retention_days: 14,
+      sensitive_paths: ['card.holder_name', 'order_id'],
+      approval_ttl_seconds: null,
+      duplicate_window_seconds: null,
+    });
+    expect(await db().tenant.findUniqueOrThrow({ where: { id: t.tenant.id } })).toMatchObject({
+      storeRawArguments: true,
+      retentionDays: 14,
+      sensitivePaths: '["card.holder_name","order_id"]',
+    });
 
     const off = await patch({ argument_retention_days: null, sensitive_paths: [] });
     expect(off.body).toMatchObject({ argument_retention_days: null, sensitive_paths: [] });
     // Off keeps the last number of days for when it is turned on again.
-    expect(await db().tenant.findUniqueOrThrow({ where: { id: t.tenant.id } })).toMatchObject({ storeRawArguments: false, retentionDays: 14 });
+    expect(await db().tenant.findUniqueOrThrow({ where: { id: t.tenant.id } })).toMatchObject({
+      storeRawArguments: false,
+      retentionDays: 14,
+    });
   });
 
   it.each([
@@ -95,10 +112,18 @@ describe('GET and PATCH /api/v1/settings', () => {
   });
 
   it('accepts the limits themselves', async () => {
-    const res = await patch({ argument_retention_days: 3650, sensitive_paths: Array.from({ length: 100 }, (_, i) => `a.b-${i}._c`), approval_ttl_seconds: 10, duplicate_window_seconds: 7 * 24 * 3600 });
+    const res = await patch({
+      argument_retention_days: 3650,
+      sensitive_paths: Array.from({ length: 100 }, (_, i) => `a.b-${i}._c`),
+      approval_ttl_seconds: 10,
+      duplicate_window_seconds: 7 * 24 * 3600,
+    });
     expect(res.status).toBe(200);
     expect(res.body.sensitive_paths).toHaveLength(100);
-    expect((await patch({ argument_retention_days: 1, sensitive_paths: [], approval_ttl_seconds: 30 * 24 * 3600, duplicate_window_seconds: 1 })).status).toBe(200);
+    expect(
+      (await patch({ argument_retention_days: 1, sensitive_paths: [], approval_ttl_seconds: 30 * 24 * 3600, duplicate_window_seconds: 1 }))
+        .status,
+    ).toBe(200);
     expect((await patch({ argument_retention_days: null, approval_ttl_seconds: null, duplicate_window_seconds: null })).status).toBe(200);
   });
 
@@ -135,7 +160,12 @@ describe('GET and PATCH /api/v1/settings', () => {
     expect(await count()).toBe(start + 2);
     const records = await db().evidence.findMany({ where: { tenantId: t.tenant.id, kind: 'settings' }, orderBy: { seq: 'desc' }, take: 2 });
     const [byKey, bySession] = records as [(typeof records)[number], (typeof records)[number]];
-    expect(bySession).toMatchObject({ tool: 'toolgate.settings', decision: 'settings_changed', actorUserId: members.admin?.userId, apiKeyId: null });
+    expect(bySession).toMatchObject({
+      tool: 'toolgate.settings',
+      decision: 'settings_changed',
+      actorUserId: members.admin?.userId,
+      apiKeyId: null,
+    });
     expect(byKey).toMatchObject({ actorUserId: null, apiKeyId: expect.any(String) });
     expect(JSON.parse(byKey.details ?? '{}')).toEqual({
       changed: ['approval_ttl_seconds'],
@@ -149,12 +179,24 @@ describe('GET and PATCH /api/v1/settings', () => {
 
 describe('a change applies at the next call of a key already in use', () => {
   const lookup = (callId: string) =>
-    call(validatePre, { key: t.agentKey, body: { tool: 'orders.lookup', call_id: callId, arguments: { tenant_id: 'acme', order_id: 'ord_abc123' }, context: { tenant_id: 'acme', user_id: 'u_1', state: { tier: 'gold' } } } });
+    call(validatePre, {
+      key: t.agentKey,
+      body: {
+        tool: 'orders.lookup',
+        call_id: callId,
+        arguments: { tenant_id: 'acme', order_id: 'ord_abc123' },
+        context: { tenant_id: 'acme', user_id: 'u_1', state: { tier: 'gold' } },
+      },
+    });
 
   it('keeps arguments and payloads once retention is on, with the tenant-wide sensitive paths redacted', async () => {
     const before = await lookup('ret-1');
     expect(before.body.decision).toBe('allow');
-    expect(await db().evidence.findUniqueOrThrow({ where: { id: before.body.evidence_id } })).toMatchObject({ arguments: null, payload: null, payloadHash: null });
+    expect(await db().evidence.findUniqueOrThrow({ where: { id: before.body.evidence_id } })).toMatchObject({
+      arguments: null,
+      payload: null,
+      payloadHash: null,
+    });
 
     expect((await patch({ argument_retention_days: 30, sensitive_paths: ['order_id'] })).status).toBe(200);
     const after = await lookup('ret-2');
@@ -163,7 +205,15 @@ describe('a change applies at the next call of a key already in use', () => {
     expect(JSON.parse(row.payload ?? 'null')).toEqual({ context: { tenant_id: 'acme', user_id: 'u_1', state: { tier: 'gold' } } });
     expect(row.payloadHash).toMatch(/^[0-9a-f]{64}$/);
 
-    const post = await call(validatePost, { key: t.agentKey, body: { tool: 'orders.lookup', call_id: 'ret-2', arguments: { tenant_id: 'acme', order_id: 'ord_abc123' }, result: { order_id: 'ord_abc123', status: 'shipped' } } });
+    const post = await call(validatePost, {
+      key: t.agentKey,
+      body: {
+        tool: 'orders.lookup',
+        call_id: 'ret-2',
+        arguments: { tenant_id: 'acme', order_id: 'ord_abc123' },
+        result: { order_id: 'ord_abc123', status: 'shipped' },
+      },
+    });
     expect(post.body.decision).toBe('allow');
     const postRow = await db().evidence.findUniqueOrThrow({ where: { id: post.body.evidence_id } });
     // The result is redacted like the arguments: the same path is hidden there too.
@@ -172,7 +222,10 @@ describe('a change applies at the next call of a key already in use', () => {
 
     await patch({ argument_retention_days: null, sensitive_paths: [] });
     const off = await lookup('ret-3');
-    expect(await db().evidence.findUniqueOrThrow({ where: { id: off.body.evidence_id } })).toMatchObject({ arguments: null, payload: null });
+    expect(await db().evidence.findUniqueOrThrow({ where: { id: off.body.evidence_id } })).toMatchObject({
+      arguments: null,
+      payload: null,
+    });
     expect(await verifyEvidenceChain({ tenantId: t.tenant.id })).toMatchObject({ valid: true });
   });
 
@@ -213,8 +266,18 @@ describe('a change applies at the next call of a key already in use', () => {
   });
 
   it('applies the duplicate window', async () => {
-    const note = (callId: string) => call(validatePre, { key: t.agentKey, body: { tool: 'notes.add', call_id: callId, arguments: { tenant_id: 'acme', order_id: 'ord_dup123' }, context: { tenant_id: 'acme' } } });
-    const duplicateWarnings = (answer: Awaited<ReturnType<typeof note>>) => answer.body.warnings.filter((w: { code: string }) => w.code === 'AXAG_DUPLICATE_CALL').length;
+    const note = (callId: string) =>
+      call(validatePre, {
+        key: t.agentKey,
+        body: {
+          tool: 'notes.add',
+          call_id: callId,
+          arguments: { tenant_id: 'acme', order_id: 'ord_dup123' },
+          context: { tenant_id: 'acme' },
+        },
+      });
+    const duplicateWarnings = (answer: Awaited<ReturnType<typeof note>>) =>
+      answer.body.warnings.filter((w: { code: string }) => w.code === 'AXAG_DUPLICATE_CALL').length;
     await patch({ duplicate_window_seconds: 1 });
     expect((await note('dup-1')).body.decision).toBe('allow');
     await new Promise((resolve) => setTimeout(resolve, 1200));

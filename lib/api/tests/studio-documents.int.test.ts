@@ -4,7 +4,15 @@ import { call } from '@/lib/testing/api-client';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { createApiKey } from '@/lib/auth/api-keys';
 import { db } from '@/lib/db';
-import { listPoliciesHandler as listPolicies, savePolicyDraftHandler as savePolicy, getPolicyVersionHandler as getPolicyVersion, publishPolicyVersionHandler as publishPolicy, saveSurfaceDraftHandler as saveSurface, getSurfaceVersionHandler as getSurfaceVersion, publishSurfaceVersionHandler as publishSurface } from '@/lib/api/handlers/studio-documents';
+import {
+  listPoliciesHandler as listPolicies,
+  savePolicyDraftHandler as savePolicy,
+  getPolicyVersionHandler as getPolicyVersion,
+  publishPolicyVersionHandler as publishPolicy,
+  saveSurfaceDraftHandler as saveSurface,
+  getSurfaceVersionHandler as getSurfaceVersion,
+  publishSurfaceVersionHandler as publishSurface,
+} from '@/lib/api/handlers/studio-documents';
 import { saveContractDraftHandler as saveContract, publishContractVersionHandler as publishContract } from '@/lib/api/handlers/contracts';
 import { lintHandler as lint } from '@/lib/api/handlers/lint';
 
@@ -57,7 +65,11 @@ describe('policies and surfaces: drafts, publishing, history', () => {
     expect(created.body).toMatchObject({ id: 'support-default', version: '1.0.0', status: 'draft' });
     expect((await call(savePolicy, { key: authorKey, body: policy('1.0.0', { description: 'edited' }) })).status).toBe(200);
 
-    const published = await call(publishPolicy, { key: authorKey, params: { id: 'support-default', version: '1.0.0' }, body: { change_note: 'first' } });
+    const published = await call(publishPolicy, {
+      key: authorKey,
+      params: { id: 'support-default', version: '1.0.0' },
+      body: { change_note: 'first' },
+    });
     expect(published.status).toBe(200);
     expect(published.body).toMatchObject({ status: 'published', contentHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
 
@@ -73,13 +85,22 @@ describe('policies and surfaces: drafts, publishing, history', () => {
     const listed = await call(listPolicies, { key: authorKey });
     expect(listed.status).toBe(200);
     expect(listed.body.policies).toEqual([
-      expect.objectContaining({ id: 'support-default', latestVersion: '1.0.0', versions: [expect.objectContaining({ version: '1.1.0', status: 'draft' }), expect.objectContaining({ version: '1.0.0', status: 'published' })] }),
+      expect.objectContaining({
+        id: 'support-default',
+        latestVersion: '1.0.0',
+        versions: [
+          expect.objectContaining({ version: '1.1.0', status: 'draft' }),
+          expect.objectContaining({ version: '1.0.0', status: 'published' }),
+        ],
+      }),
     ]);
   });
 
   it('keeps tenants apart and checks scopes', async () => {
     expect((await call(getPolicyVersion, { key: other.agentKey, params: { id: 'support-default', version: '1.0.0' } })).status).toBe(404);
-    expect((await call(publishPolicy, { key: otherAuthorKey, params: { id: 'support-default', version: '1.1.0' }, body: {} })).status).toBe(404);
+    expect((await call(publishPolicy, { key: otherAuthorKey, params: { id: 'support-default', version: '1.1.0' }, body: {} })).status).toBe(
+      404,
+    );
     expect((await call(savePolicy, { key: t.agentKey, body: policy('9.0.0') })).status).toBe(403);
     expect((await call(savePolicy, { body: policy('9.0.0') })).status).toBe(401);
     expect((await call(savePolicy, { key: authorKey, body: { id: 'Not A Name', version: '1.0.0' } })).status).toBe(400);
@@ -111,12 +132,20 @@ describe('policies and surfaces: drafts, publishing, history', () => {
     expect((await call(publishSurface, { key: authorKey, params: { id: 'support-agent', version: '2.0.0' }, body: {} })).status).toBe(409);
 
     await call(saveContract, { key: authorKey, body: lookupOrderContract });
-    expect((await call(publishContract, { key: authorKey, params: { id: 'orders.lookup', version: lookupOrderContract.version }, body: {} })).status).toBe(200);
+    expect(
+      (await call(publishContract, { key: authorKey, params: { id: 'orders.lookup', version: lookupOrderContract.version }, body: {} }))
+        .status,
+    ).toBe(200);
     expect((await call(publishSurface, { key: authorKey, params: { id: 'support-agent', version: '2.0.0' }, body: {} })).status).toBe(200);
   });
 
   it('refuses to publish a contract the linter finds errors in, though it compiles', async () => {
-    const broken = { ...lookupOrderContract, id: 'orders.lookup_broken', version: '1.0.0', input: { ...lookupOrderContract.input, required: ['tenant_id', 'order_id', 'ordr_id'] } };
+    const broken = {
+      ...lookupOrderContract,
+      id: 'orders.lookup_broken',
+      version: '1.0.0',
+      input: { ...lookupOrderContract.input, required: ['tenant_id', 'order_id', 'ordr_id'] },
+    };
     expect((await call(saveContract, { key: authorKey, body: broken })).status).toBe(201);
     const refused = await call(publishContract, { key: authorKey, params: { id: 'orders.lookup_broken', version: '1.0.0' }, body: {} });
     expect(refused.status).toBe(409);
@@ -130,14 +159,23 @@ describe('policies and surfaces: drafts, publishing, history', () => {
       ...lookupOrderContract,
       id: 'orders.lookup_tested',
       version: '1.0.0',
-      tests: [{ name: 'bad id', arguments: { tenant_id: 'acme', order_id: 'nope' }, context: { tenant_id: 'acme' }, expect: { decision, errors: ['AXAG_PATTERN_MISMATCH'] } }],
+      tests: [
+        {
+          name: 'bad id',
+          arguments: { tenant_id: 'acme', order_id: 'nope' },
+          context: { tenant_id: 'acme' },
+          expect: { decision, errors: ['AXAG_PATTERN_MISMATCH'] },
+        },
+      ],
     });
     await call(saveContract, { key: authorKey, body: withTest('allow') });
     const refused = await call(publishContract, { key: authorKey, params: { id: 'orders.lookup_tested', version: '1.0.0' }, body: {} });
     expect(refused.status).toBe(409);
     expect(codes(refused.body)).toEqual(['CONTRACT_TEST_FAILED']);
     await call(saveContract, { key: authorKey, body: withTest('deny') });
-    expect((await call(publishContract, { key: authorKey, params: { id: 'orders.lookup_tested', version: '1.0.0' }, body: {} })).status).toBe(200);
+    expect(
+      (await call(publishContract, { key: authorKey, params: { id: 'orders.lookup_tested', version: '1.0.0' }, body: {} })).status,
+    ).toBe(200);
   });
 });
 
@@ -156,7 +194,11 @@ describe('POST /api/v1/lint', () => {
     expect(response.body.valid).toBe(false);
     expect(response.body.results[0]).toMatchObject({ name: 'ok.json', valid: true });
     expect(response.body.results[1]).toMatchObject({ name: 'broken.yaml', valid: false });
-    expect(response.body.results[1].diagnostics[0]).toMatchObject({ code: 'DOCUMENT_PARSE_ERROR', severity: 'error', range: { startLine: expect.any(Number) } });
+    expect(response.body.results[1].diagnostics[0]).toMatchObject({
+      code: 'DOCUMENT_PARSE_ERROR',
+      severity: 'error',
+      range: { startLine: expect.any(Number) },
+    });
   });
 
   it('needs a key or session and bounds the request', async () => {

@@ -18,7 +18,10 @@ let secondKeyId: string;
 
 const lookupArgs = (orderId: string) => ({ tenant_id: 'acme', order_id: orderId });
 const lookup = (callId: string, orderId = 'ord_abc123', key = t.agentKey) =>
-  call(validatePre, { key, body: { tool: 'orders.lookup', call_id: callId, arguments: lookupArgs(orderId), context: { tenant_id: 'acme' } } });
+  call(validatePre, {
+    key,
+    body: { tool: 'orders.lookup', call_id: callId, arguments: lookupArgs(orderId), context: { tenant_id: 'acme' } },
+  });
 const list = (query = '', key = t.adminKey) => call(traces, { key, path: `/api/v1/traces${query}` });
 
 beforeAll(async () => {
@@ -32,7 +35,16 @@ beforeAll(async () => {
   secondKeyId = second.apiKey.id;
   // Oldest first: ok-1 (allowed, then post), bad-1 (denied), ok-2 by the second key, bad-2.
   expect((await lookup('ok-1')).body.decision).toBe('allow');
-  const post = await call(validatePost, { key: t.agentKey, body: { tool: 'orders.lookup', call_id: 'ok-1', arguments: lookupArgs('ord_abc123'), result: { order_id: 'ord_abc123', status: 'paid' }, execution_ms: 87.5 } });
+  const post = await call(validatePost, {
+    key: t.agentKey,
+    body: {
+      tool: 'orders.lookup',
+      call_id: 'ok-1',
+      arguments: lookupArgs('ord_abc123'),
+      result: { order_id: 'ord_abc123', status: 'paid' },
+      execution_ms: 87.5,
+    },
+  });
   expect(post.body.decision).toBe('allow');
   expect((await lookup('bad-1', 'BAD')).body.decision).toBe('deny');
   expect((await lookup('ok-2', 'ord_abc123', secondKey)).body.decision).toBe('allow');
@@ -46,9 +58,27 @@ describe('GET /api/v1/traces', () => {
     expect(res.status).toBe(200);
     expect(res.body.traces.map((r: { call_id: string }) => r.call_id)).toEqual(['bad-2', 'ok-2', 'bad-1', 'ok-1']);
     const ok1 = res.body.traces[3];
-    expect(ok1).toMatchObject({ trace_id: traceIdFor(t.tenant.id, 'ok-1'), tool: 'orders.lookup', decision: 'allow', kind: 'pre', api_key_id: t.agentKeyId, api_key_name: 'agent', contract_version: '1.3.0', records: 2, last_kind: 'post', last_decision: 'allow', execution_ms: 87.5 });
+    expect(ok1).toMatchObject({
+      trace_id: traceIdFor(t.tenant.id, 'ok-1'),
+      tool: 'orders.lookup',
+      decision: 'allow',
+      kind: 'pre',
+      api_key_id: t.agentKeyId,
+      api_key_name: 'agent',
+      contract_version: '1.3.0',
+      records: 2,
+      last_kind: 'post',
+      last_decision: 'allow',
+      execution_ms: 87.5,
+    });
     expect(ok1.duration_ms).toBeGreaterThan(0);
-    expect(res.body.traces[1]).toMatchObject({ call_id: 'ok-2', api_key_name: 'second agent', records: 1, last_kind: 'pre', execution_ms: null });
+    expect(res.body.traces[1]).toMatchObject({
+      call_id: 'ok-2',
+      api_key_name: 'second agent',
+      records: 1,
+      last_kind: 'pre',
+      execution_ms: null,
+    });
     expect(res.body.next_cursor).toBeNull();
     expect(res.body.searched_back_to).toBeNull();
   });
@@ -62,7 +92,11 @@ describe('GET /api/v1/traces', () => {
     expect(await ids('?tool=payments.refund')).toEqual([]);
     expect(await ids(`?since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual([]);
     expect(await ids(`?until=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}`)).toEqual([]);
-    expect(await ids(`?since=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}&until=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toHaveLength(4);
+    expect(
+      await ids(
+        `?since=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}&until=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+      ),
+    ).toHaveLength(4);
     // Search: a call_id exactly, or a trace id (or a prefix of one).
     expect(await ids('?q=bad-1')).toEqual(['bad-1']);
     expect(await ids('?q=bad')).toEqual([]);
@@ -120,17 +154,31 @@ describe('GET /api/v1/traces/{traceId}', () => {
   it('shows pre -> approval wait -> approval -> pre -> tool execution -> post, with the evidence of each', async () => {
     const args = { tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: 500, reason: 'duplicate' };
     const context = { tenant_id: 'acme', user_id: 'agent-user', roles: ['support'], state: { payment_status: 'captured' } };
-    const first = await call(validatePre, { key: t.agentKey, body: { tool: 'payments.refund', call_id: 'refund-trace', arguments: args, context } });
+    const first = await call(validatePre, {
+      key: t.agentKey,
+      body: { tool: 'payments.refund', call_id: 'refund-trace', arguments: args, context },
+    });
     expect(first.body.decision).toBe('require_approval');
     const approvalId: string = first.body.approval.id;
     const approved = await call(decide, { key: t.adminKey, params: { id: approvalId }, body: { decision: 'approve', comment: 'fine' } });
     expect(approved.status).toBe(200);
     const token = (await call(getApproval, { key: t.agentKey, params: { id: approvalId } })).body.approval_token;
-    const second = await call(validatePre, { key: t.agentKey, body: { tool: 'payments.refund', call_id: 'refund-trace', arguments: args, context, approval_token: token } });
+    const second = await call(validatePre, {
+      key: t.agentKey,
+      body: { tool: 'payments.refund', call_id: 'refund-trace', arguments: args, context, approval_token: token },
+    });
     expect(second.body.decision).toBe('allow');
     const post = await call(validatePost, {
       key: t.agentKey,
-      body: { tool: 'payments.refund', call_id: 'refund-trace', arguments: args, context, result: { refund_id: 're_1', amount_cents: 500 }, side_effects: [{ id: 'money_moved' }], execution_ms: 1234 },
+      body: {
+        tool: 'payments.refund',
+        call_id: 'refund-trace',
+        arguments: args,
+        context,
+        result: { refund_id: 're_1', amount_cents: 500 },
+        side_effects: [{ id: 'money_moved' }],
+        execution_ms: 1234,
+      },
     });
     expect(post.status).toBe(200);
 
@@ -138,7 +186,12 @@ describe('GET /api/v1/traces/{traceId}', () => {
     const res = await call(trace, { key: t.adminKey, params: { traceId } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ trace_id: traceId, call_id: 'refund-trace', tool: 'payments.refund', truncated: false });
-    expect(res.body.records.map((r: { kind: string; decision: string }) => `${r.kind}:${r.decision}`)).toEqual(['pre:require_approval', 'approval_decision:approved', 'pre:allow', `post:${post.body.decision}`]);
+    expect(res.body.records.map((r: { kind: string; decision: string }) => `${r.kind}:${r.decision}`)).toEqual([
+      'pre:require_approval',
+      'approval_decision:approved',
+      'pre:allow',
+      `post:${post.body.decision}`,
+    ]);
     const [pre, , , postRecord] = res.body.records;
     expect(pre.errors.map((e: { code: string }) => e.code)).toContain('AXAG_APPROVAL_MISSING');
     expect(pre.errors[0].message).toMatch(/approval/);
@@ -169,7 +222,15 @@ describe('GET /api/v1/traces/{traceId}', () => {
       decision: 'deny',
       reason: 'external writes are off on weekends',
       decided_by: { policy_id: 'weekend-freeze', version: '1.2.0', rule: 'no-weekend-writes' },
-      evaluated: [{ policy_id: 'weekend-freeze', version: '1.2.0', rule: 'no-weekend-writes', decision: 'deny', reason: 'external writes are off on weekends' }],
+      evaluated: [
+        {
+          policy_id: 'weekend-freeze',
+          version: '1.2.0',
+          rule: 'no-weekend-writes',
+          decision: 'deny',
+          reason: 'external writes are off on weekends',
+        },
+      ],
       shadow: [{ kind: 'policy', id: 'weekend-freeze', version: '1.3.0', decision: 'allow', rule: null, codes: [], differs: true }],
       duration_ms: 0.75,
     };
@@ -195,7 +256,12 @@ describe('GET /api/v1/traces/{traceId}', () => {
       shadowDiffers: true,
     });
     const res = await call(trace, { key: t.adminKey, params: { traceId: traceIdFor(t.tenant.id, 'policy-call') } });
-    expect(res.body.records[0].policy).toMatchObject({ id: 'weekend-freeze', version: '1.2.0', rule: 'no-weekend-writes', detail: { reason: 'external writes are off on weekends', duration_ms: 0.75 } });
+    expect(res.body.records[0].policy).toMatchObject({
+      id: 'weekend-freeze',
+      version: '1.2.0',
+      rule: 'no-weekend-writes',
+      detail: { reason: 'external writes are off on weekends', duration_ms: 0.75 },
+    });
     expect(res.body.records[0].shadow_differs).toBe(true);
     const spans = res.body.spans as { kind: string; duration_ms: number; label: string }[];
     expect(spans.map((s) => s.kind)).toEqual(['validation', 'policy']);
@@ -204,8 +270,15 @@ describe('GET /api/v1/traces/{traceId}', () => {
 
     const shadow = await list('?shadow_differs=true');
     expect(shadow.body.traces).toHaveLength(1);
-    expect(shadow.body.traces[0]).toMatchObject({ call_id: 'policy-call', seq: recorded.seq, shadow_differs: true, policy: { id: 'weekend-freeze', version: '1.2.0', rule: 'no-weekend-writes' } });
-    expect(shadow.body.traces[0].shadow).toEqual([{ kind: 'policy', id: 'weekend-freeze', version: '1.3.0', decision: 'allow', rule: null, differs: true }]);
+    expect(shadow.body.traces[0]).toMatchObject({
+      call_id: 'policy-call',
+      seq: recorded.seq,
+      shadow_differs: true,
+      policy: { id: 'weekend-freeze', version: '1.2.0', rule: 'no-weekend-writes' },
+    });
+    expect(shadow.body.traces[0].shadow).toEqual([
+      { kind: 'policy', id: 'weekend-freeze', version: '1.3.0', decision: 'allow', rule: null, differs: true },
+    ]);
     expect((await list('?shadow_differs=true', other.adminKey)).body.traces).toEqual([]);
   });
 

@@ -13,7 +13,10 @@ beforeAll(async () => {
 });
 
 const lookup = (args: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-  call(validatePre, { key: t.agentKey, body: { tool: 'orders.lookup', call_id: `c-${Math.random()}`, arguments: args, context: { tenant_id: 'acme' }, ...extra } });
+  call(validatePre, {
+    key: t.agentKey,
+    body: { tool: 'orders.lookup', call_id: `c-${Math.random()}`, arguments: args, context: { tenant_id: 'acme' }, ...extra },
+  });
 
 describe('validate/pre', () => {
   it('allows a valid call and records evidence before answering', async () => {
@@ -23,7 +26,14 @@ describe('validate/pre', () => {
     expect(res.body.trace_id).toMatch(/^[0-9a-f]{32}$/);
     expect(res.body.llm_message).toBeUndefined();
     const evidence = await db().evidence.findUniqueOrThrow({ where: { id: res.body.evidence_id } });
-    expect(evidence).toMatchObject({ tenantId: t.tenant.id, decision: 'allow', valid: true, tool: 'orders.lookup', contractVersion: '1.3.0', kind: 'pre' });
+    expect(evidence).toMatchObject({
+      tenantId: t.tenant.id,
+      decision: 'allow',
+      valid: true,
+      tool: 'orders.lookup',
+      contractVersion: '1.3.0',
+      kind: 'pre',
+    });
     expect(evidence.argsHash).toMatch(/^[0-9a-f]{64}$/);
     // The tenant did not opt in to raw arguments.
     expect(evidence.arguments).toBeNull();
@@ -108,7 +118,10 @@ describe('validate/pre', () => {
       },
     });
     const failed = res.body.errors.find((e: { code: string }) => e.code === 'AXAG_PRECONDITION_FAILED');
-    expect(failed).toMatchObject({ type: 'precondition_error', details: { failed_precondition: 'cart must have at least one item', suggestion: 'Add items to cart before beginning checkout' } });
+    expect(failed).toMatchObject({
+      type: 'precondition_error',
+      details: { failed_precondition: 'cart must have at least one item', suggestion: 'Add items to cart before beginning checkout' },
+    });
   });
 
   it('warns on a duplicate non-idempotent call but not on an idempotent one', async () => {
@@ -120,7 +133,13 @@ describe('validate/pre', () => {
     });
     // Confirmation is required by this contract; confirm each call as the host app would.
     const { createConfirmationHandler: confirm } = await import('@/lib/api/handlers/confirmations');
-    const tokenFor = async () => (await call(confirm, { key: t.agentKey, body: { tool: 'cart.begin_checkout', arguments: body('x').arguments, context: { user_id: 'dup-user' } } })).body.confirmation_token;
+    const tokenFor = async () =>
+      (
+        await call(confirm, {
+          key: t.agentKey,
+          body: { tool: 'cart.begin_checkout', arguments: body('x').arguments, context: { user_id: 'dup-user' } },
+        })
+      ).body.confirmation_token;
     const first = await call(validatePre, { key: t.agentKey, body: { ...body('d1'), confirmation_token: await tokenFor() } });
     expect(first.body.decision).toBe('allow');
     expect(first.body.warnings).toEqual([]);
@@ -149,14 +168,23 @@ describe('validate/pre', () => {
 describe('validate/post', () => {
   it('puts pre and post of one call_id in one trace and checks the output', async () => {
     const args = { tenant_id: 'acme', order_id: 'ord_trace1' };
-    const pre = await call(validatePre, { key: t.agentKey, body: { tool: 'orders.lookup', call_id: 'trace-1', arguments: args, context: { tenant_id: 'acme' } } });
-    const post = await call(validatePost, { key: t.agentKey, body: { tool: 'orders.lookup', call_id: 'trace-1', arguments: args, result: { order_id: 'ord_trace1', status: 'paid' } } });
+    const pre = await call(validatePre, {
+      key: t.agentKey,
+      body: { tool: 'orders.lookup', call_id: 'trace-1', arguments: args, context: { tenant_id: 'acme' } },
+    });
+    const post = await call(validatePost, {
+      key: t.agentKey,
+      body: { tool: 'orders.lookup', call_id: 'trace-1', arguments: args, result: { order_id: 'ord_trace1', status: 'paid' } },
+    });
     expect(post.status).toBe(200);
     expect(post.body).toMatchObject({ valid: true, decision: 'allow', trace_id: pre.body.trace_id, version: '1.3.0' });
     const trace = await db().evidence.findMany({ where: { tenantId: t.tenant.id, traceId: pre.body.trace_id }, orderBy: { seq: 'asc' } });
     expect(trace.map((e) => e.kind)).toEqual(['pre', 'post']);
 
-    const bad = await call(validatePost, { key: t.agentKey, body: { tool: 'orders.lookup', call_id: 'trace-1', arguments: args, result: { order_id: 'ord_other1', status: 'lost' } } });
+    const bad = await call(validatePost, {
+      key: t.agentKey,
+      body: { tool: 'orders.lookup', call_id: 'trace-1', arguments: args, result: { order_id: 'ord_other1', status: 'lost' } },
+    });
     const codes = bad.body.errors.map((e: { code: string }) => e.code);
     expect(codes).toContain('AXAG_OUTPUT_MISMATCH');
     expect(bad.body.decision).toBe('deny');
@@ -166,23 +194,45 @@ describe('validate/post', () => {
     const args = { tenant_id: 'acme', user_id: 'u1', currency: 'EUR', items: [{ sku: 'ABC-1234', quantity: 1 }] };
     const post = await call(validatePost, {
       key: t.agentKey,
-      body: { tool: 'cart.begin_checkout', call_id: 'post-2', arguments: args, context: { tenant_id: 'acme', user_id: 'u1' }, result: { order_id: 'o1', total_cents: 0, status: 'pending_payment' }, side_effects: [{ id: 'email_sent' }] },
+      body: {
+        tool: 'cart.begin_checkout',
+        call_id: 'post-2',
+        arguments: args,
+        context: { tenant_id: 'acme', user_id: 'u1' },
+        result: { order_id: 'o1', total_cents: 0, status: 'pending_payment' },
+        side_effects: [{ id: 'email_sent' }],
+      },
     });
     expectCodes(post.body.errors, ['AXAG_POSTCONDITION_FAILED', 'AXAG_SIDE_EFFECT_MISSING']);
     const ok = await call(validatePost, {
       key: t.agentKey,
-      body: { tool: 'cart.begin_checkout', call_id: 'post-3', arguments: args, result: { order_id: 'o1', total_cents: 1200, status: 'pending_payment' }, side_effects: [{ id: 'stock_reserved' }] },
+      body: {
+        tool: 'cart.begin_checkout',
+        call_id: 'post-3',
+        arguments: args,
+        result: { order_id: 'o1', total_cents: 1200, status: 'pending_payment' },
+        side_effects: [{ id: 'stock_reserved' }],
+      },
     });
     expect(ok.body).toMatchObject({ valid: true, decision: 'allow' });
-    const err = await call(validatePost, { key: t.agentKey, body: { tool: 'cart.begin_checkout', call_id: 'post-4', arguments: args, error: { oops: true } } });
+    const err = await call(validatePost, {
+      key: t.agentKey,
+      body: { tool: 'cart.begin_checkout', call_id: 'post-4', arguments: args, error: { oops: true } },
+    });
     // Both required fields of the error schema are missing: one issue each.
     expectCodes(err.body.errors, ['AXAG_ERROR_SCHEMA_MISMATCH', 'AXAG_ERROR_SCHEMA_MISMATCH']);
-    const goodErr = await call(validatePost, { key: t.agentKey, body: { tool: 'cart.begin_checkout', call_id: 'post-5', arguments: args, error: { code: 'OUT_OF_STOCK', message: 'no stock' } } });
+    const goodErr = await call(validatePost, {
+      key: t.agentKey,
+      body: { tool: 'cart.begin_checkout', call_id: 'post-5', arguments: args, error: { code: 'OUT_OF_STOCK', message: 'no stock' } },
+    });
     expect(goodErr.body.valid).toBe(true);
   });
 
   it('rejects a post body with both result and error', async () => {
-    const res = await call(validatePost, { key: t.agentKey, body: { tool: 'orders.lookup', call_id: 'x', arguments: {}, result: {}, error: {} } });
+    const res = await call(validatePost, {
+      key: t.agentKey,
+      body: { tool: 'orders.lookup', call_id: 'x', arguments: {}, result: {}, error: {} },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('bad_request');
   });

@@ -57,7 +57,13 @@ beforeAll(async () => {
   await publishContract(other.tenant.id, lookupOrderContract);
   const second = await createApiKey({ tenantId: t.tenant.id, name: 'second agent', scopes: ['validate'] });
   secondKeyId = second.apiKey.id;
-  const pre = async (callId: string, key: string, tool: string, args: Record<string, unknown>, context: Record<string, unknown> = { tenant_id: 'acme' }) => {
+  const pre = async (
+    callId: string,
+    key: string,
+    tool: string,
+    args: Record<string, unknown>,
+    context: Record<string, unknown> = { tenant_id: 'acme' },
+  ) => {
     const res = await call(validatePre, { key, body: { tool, call_id: callId, arguments: args, context } });
     expect(res.status).toBe(200);
     produced.push({ callId, codes: res.body.errors.map((e: { code: string }) => e.code), key });
@@ -66,10 +72,24 @@ beforeAll(async () => {
   await pre('bad-1', t.agentKey, 'orders.lookup', { tenant_id: 'acme', order_id: 'BAD' });
   await pre('bad-2', t.agentKey, 'orders.lookup', { tenant_id: 'acme', order_id: 'BAD', extra: 1 });
   await pre('bad-3', second.key, 'orders.lookup', { tenant_id: 'acme', order_id: 'ALSO_BAD' });
-  const held = await pre('refund-1', t.agentKey, 'payments.refund', { tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: 500, reason: 'duplicate' }, { tenant_id: 'acme', user_id: 'u', roles: ['support'], state: { payment_status: 'captured' } });
+  const held = await pre(
+    'refund-1',
+    t.agentKey,
+    'payments.refund',
+    { tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: 500, reason: 'duplicate' },
+    { tenant_id: 'acme', user_id: 'u', roles: ['support'], state: { payment_status: 'captured' } },
+  );
   expect(held.body.decision).toBe('require_approval');
   await pre('fine-1', t.agentKey, 'orders.lookup', { tenant_id: 'acme', order_id: 'ord_abc123' });
-  await call(validatePre, { key: other.agentKey, body: { tool: 'orders.lookup', call_id: 'other-bad', arguments: { tenant_id: 'acme', order_id: 'BAD' }, context: { tenant_id: 'acme' } } });
+  await call(validatePre, {
+    key: other.agentKey,
+    body: {
+      tool: 'orders.lookup',
+      call_id: 'other-bad',
+      arguments: { tenant_id: 'acme', order_id: 'BAD' },
+      context: { tenant_id: 'acme' },
+    },
+  });
   // Cells an agent can influence that a spreadsheet would run as formulas, or that need quoting.
   await recordEvidence({
     tenantId: t.tenant.id,
@@ -100,14 +120,22 @@ describe('GET /api/v1/violations', () => {
     const times = res.body.violations.map((v: { created_at: string }) => v.created_at);
     expect([...times].sort().reverse()).toEqual(times);
     const first = res.body.violations.find((v: { call_id: string }) => v.call_id === 'bad-1');
-    expect(first).toMatchObject({ code: 'AXAG_PATTERN_MISMATCH', tool: 'orders.lookup', decision: 'deny', api_key_id: t.agentKeyId, api_key_name: 'agent', trace_id: traceIdFor(t.tenant.id, 'bad-1') });
+    expect(first).toMatchObject({
+      code: 'AXAG_PATTERN_MISMATCH',
+      tool: 'orders.lookup',
+      decision: 'deny',
+      api_key_id: t.agentKeyId,
+      api_key_name: 'agent',
+      trace_id: traceIdFor(t.tenant.id, 'bad-1'),
+    });
     expect(first.message).toEqual(expect.any(String));
     expect(first.message.length).toBeGreaterThan(0);
     expect(res.body.violations.some((v: { call_id: string }) => v.call_id === 'fine-1')).toBe(false);
   });
 
   it('filters by code, tool, key, decision and time range', async () => {
-    const callIds = async (query: string) => [...new Set(((await get(query)).body.violations as { call_id: string }[]).map((v) => v.call_id))].sort();
+    const callIds = async (query: string) =>
+      [...new Set(((await get(query)).body.violations as { call_id: string }[]).map((v) => v.call_id))].sort();
     expect(await callIds('?code=AXAG_PATTERN_MISMATCH')).toEqual(['bad-1', 'bad-2', 'bad-3']);
     expect(await callIds('?tool=payments.refund')).toEqual(['refund-1']);
     expect(await callIds(`?api_key_id=${secondKeyId}`)).toEqual(['bad-3']);
@@ -153,7 +181,20 @@ describe('CSV export', () => {
     expect(text.endsWith('\r\n')).toBe(true);
     expect(text).toContain(`"'=HYPERLINK(""http://x"",""y"")"`);
     const rows = parseCsv(text);
-    expect(rows[0]).toEqual(['created_at', 'code', 'type', 'decision', 'tool', 'api_key_id', 'api_key_name', 'path', 'message', 'trace_id', 'call_id', 'violation_id']);
+    expect(rows[0]).toEqual([
+      'created_at',
+      'code',
+      'type',
+      'decision',
+      'tool',
+      'api_key_id',
+      'api_key_name',
+      'path',
+      'message',
+      'trace_id',
+      'call_id',
+      'violation_id',
+    ]);
     const json = (await get('?limit=500')).body.violations as { id: string }[];
     expect(rows.slice(1).map((r) => r[11])).toEqual(json.map((v) => v.id));
     const formula = rows.filter((r) => r[10] === 'csv-1');
@@ -166,7 +207,12 @@ describe('CSV export', () => {
 
   it('applies the filters and stays inside the tenant', async () => {
     const rows = parseCsv((await get('?format=csv&code=AXAG_PATTERN_MISMATCH')).body as string);
-    expect(rows.slice(1).map((r) => r[10]).sort()).toEqual(['bad-1', 'bad-2', 'bad-3']);
+    expect(
+      rows
+        .slice(1)
+        .map((r) => r[10])
+        .sort(),
+    ).toEqual(['bad-1', 'bad-2', 'bad-3']);
     const theirs = parseCsv((await get('?format=csv', other.adminKey)).body as string);
     expect(theirs.slice(1).map((r) => r[10])).toEqual(['other-bad']);
     const none = await get('?format=csv&tool=no.such_tool');
@@ -182,7 +228,9 @@ describe('GET /api/v1/violations/stats', () => {
     const res = await getStats(`?since=${iso(now - 2 * 3_600_000)}&until=${iso(now + 1)}`);
     expect(res.status).toBe(200);
     expect(res.body.bucket).toBe('hour');
-    expect(res.body.buckets.map((b: { start: string }) => b.start)).toEqual([2, 1, 0].map((h) => new Date((Math.floor(now / 3_600_000) - h) * 3_600_000).toISOString()));
+    expect(res.body.buckets.map((b: { start: string }) => b.start)).toEqual(
+      [2, 1, 0].map((h) => new Date((Math.floor(now / 3_600_000) - h) * 3_600_000).toISOString()),
+    );
     const total = produced.flatMap((p) => p.codes).length + 2;
     expect(res.body.total).toBe(total);
     // Each violation is counted in the hour it happened in.
@@ -201,8 +249,14 @@ describe('GET /api/v1/violations/stats', () => {
     const patternCount = produced.flatMap((p) => p.codes).filter((c) => c === 'AXAG_PATTERN_MISMATCH').length;
     expect(res.body.top_codes.find((c: { code: string }) => c.code === 'AXAG_PATTERN_MISMATCH').count).toBe(patternCount);
     expect(res.body.top_codes.find((c: { code: string }) => c.code === 'AXAG_TEST_FORMULA').count).toBe(2);
-    expect(res.body.top_tools[0]).toEqual({ tool: 'orders.lookup', count: produced.filter((p) => p.callId.startsWith('bad')).flatMap((p) => p.codes).length });
-    expect(res.body.top_keys.find((k: { api_key_id: string }) => k.api_key_id === secondKeyId)).toMatchObject({ api_key_name: 'second agent', count: produced.find((p) => p.callId === 'bad-3')?.codes.length });
+    expect(res.body.top_tools[0]).toEqual({
+      tool: 'orders.lookup',
+      count: produced.filter((p) => p.callId.startsWith('bad')).flatMap((p) => p.codes).length,
+    });
+    expect(res.body.top_keys.find((k: { api_key_id: string }) => k.api_key_id === secondKeyId)).toMatchObject({
+      api_key_name: 'second agent',
+      count: produced.find((p) => p.callId === 'bad-3')?.codes.length,
+    });
     const filtered = await getStats(`?code=AXAG_APPROVAL_MISSING&since=${iso(now - 3_600_000)}&until=${iso(now + 1)}`);
     expect(filtered.body.total).toBe(1);
     expect(filtered.body.codes).toEqual(['AXAG_APPROVAL_MISSING']);

@@ -10,7 +10,11 @@ import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 import { resetEnvForTests } from '@/lib/env';
 import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
 import { decideApprovalHandler as decide } from '@/lib/api/handlers/approvals';
-import { listWebhooksHandler as listWebhooks, createWebhookHandler as createWebhook, deleteWebhookHandler as deleteWebhook } from '@/lib/api/handlers/webhooks';
+import {
+  listWebhooksHandler as listWebhooks,
+  createWebhookHandler as createWebhook,
+  deleteWebhookHandler as deleteWebhook,
+} from '@/lib/api/handlers/webhooks';
 
 /** The receiver below is on loopback, which only an operator's setting allows. */
 function allowPrivateReceivers(allowed: boolean) {
@@ -72,7 +76,12 @@ beforeEach(async () => {
 const requestRefund = async (key = t.agentKey) => {
   const res = await call(validatePre, {
     key,
-    body: { tool: 'payments.refund', call_id: `w-${++n}`, arguments: { tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: 100 + n, reason: 'duplicate' }, context: { tenant_id: 'acme', roles: ['support'], state: { payment_status: 'captured' } } },
+    body: {
+      tool: 'payments.refund',
+      call_id: `w-${++n}`,
+      arguments: { tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: 100 + n, reason: 'duplicate' },
+      context: { tenant_id: 'acme', roles: ['support'], state: { payment_status: 'captured' } },
+    },
   });
   expect(res.body.decision).toBe('require_approval');
   return res.body.approval.id as string;
@@ -100,19 +109,47 @@ describe('webhook registration', () => {
   });
 
   it('accepts only bounded http(s) URLs without credentials, and known events', async () => {
-    for (const url of ['ftp://example.com/x', 'javascript:alert(1)', 'not a url', 'https://user:pw@example.com/x', 'http://[fe80::1%25eth0]/x', `https://example.com/${'a'.repeat(2100)}`]) {
+    for (const url of [
+      'ftp://example.com/x',
+      'javascript:alert(1)',
+      'not a url',
+      'https://user:pw@example.com/x',
+      'http://[fe80::1%25eth0]/x',
+      `https://example.com/${'a'.repeat(2100)}`,
+    ]) {
       const res = await call(createWebhook, { key: t.adminKey, body: { url } });
       expect(res.status, url).toBe(400);
     }
     expect((await call(createWebhook, { key: t.adminKey, body: { url: receiverUrl, events: ['approval.exploded'] } })).status).toBe(400);
-    expect((await call(createWebhook, { key: t.adminKey, body: { url: 'https://hooks.example.com/toolgate', events: ['approval.decided'] } })).status).toBe(201);
+    expect(
+      (await call(createWebhook, { key: t.adminKey, body: { url: 'https://hooks.example.com/toolgate', events: ['approval.decided'] } }))
+        .status,
+    ).toBe(201);
   });
 });
 
 describe('webhooks and the private network (SSRF)', () => {
   it('refuses receivers on loopback, private, link-local and other non-public addresses by default', async () => {
     allowPrivateReceivers(false);
-    for (const url of ['http://127.0.0.1:8080/x', 'http://localhost/x', 'http://api.localhost/x', 'http://169.254.169.254/latest/meta-data', 'http://10.0.0.7/x', 'http://[::1]/x', 'http://[::ffff:192.168.1.1]/x', 'http://0.0.0.0/x', 'http://2130706433/x', 'http://localhost./x', 'http://LOCALHOST./x', 'http://foo.localhost./x', 'http://127.1/x', 'http://0x7f.1/x', 'http://0/x', 'http://[::ffff:127.0.0.1]/x', 'http://[::127.0.0.1]/x']) {
+    for (const url of [
+      'http://127.0.0.1:8080/x',
+      'http://localhost/x',
+      'http://api.localhost/x',
+      'http://169.254.169.254/latest/meta-data',
+      'http://10.0.0.7/x',
+      'http://[::1]/x',
+      'http://[::ffff:192.168.1.1]/x',
+      'http://0.0.0.0/x',
+      'http://2130706433/x',
+      'http://localhost./x',
+      'http://LOCALHOST./x',
+      'http://foo.localhost./x',
+      'http://127.1/x',
+      'http://0x7f.1/x',
+      'http://0/x',
+      'http://[::ffff:127.0.0.1]/x',
+      'http://[::127.0.0.1]/x',
+    ]) {
       const res = await call(createWebhook, { key: t.adminKey, body: { url } });
       expect(res.status, url).toBe(400);
       expect(res.body.error.details, url).toEqual({ reason: 'private_address' });
@@ -146,17 +183,31 @@ describe('webhook delivery', () => {
     const first = received[0] as Received;
     expect(first.headers['toolgate-event']).toBe('approval.pending');
     expect(first.headers['content-type']).toBe('application/json');
-    expect(verifyWebhookSignature({ secret: hook.secret, header: String(first.headers['toolgate-signature']), body: first.body })).toBe(true);
-    expect(verifyWebhookSignature({ secret: hook.secret, header: String(first.headers['toolgate-signature']), body: first.body.replace('pending', 'approved') })).toBe(false);
+    expect(verifyWebhookSignature({ secret: hook.secret, header: String(first.headers['toolgate-signature']), body: first.body })).toBe(
+      true,
+    );
+    expect(
+      verifyWebhookSignature({
+        secret: hook.secret,
+        header: String(first.headers['toolgate-signature']),
+        body: first.body.replace('pending', 'approved'),
+      }),
+    ).toBe(false);
     const payload = JSON.parse(first.body);
-    expect(payload).toMatchObject({ event: 'approval.pending', data: { approval: { id, status: 'pending', tool: 'payments.refund', queue_url: 'http://localhost:3000/approvals' } } });
+    expect(payload).toMatchObject({
+      event: 'approval.pending',
+      data: { approval: { id, status: 'pending', tool: 'payments.refund', queue_url: 'http://localhost:3000/approvals' } },
+    });
     // Arguments never leave Toolgate in a webhook.
     expect(first.body).not.toContain('pay_abcdefgh12');
 
     expect((await call(decide, { key: t.adminKey, params: { id }, body: { decision: 'deny', comment: 'no' } })).status).toBe(200);
     await deliverDueWebhooks();
     expect(received).toHaveLength(2);
-    expect(JSON.parse((received[1] as Received).body)).toMatchObject({ event: 'approval.decided', data: { approval: { id, status: 'denied', outcome: 'denied', comment: 'no' } } });
+    expect(JSON.parse((received[1] as Received).body)).toMatchObject({
+      event: 'approval.decided',
+      data: { approval: { id, status: 'denied', outcome: 'denied', comment: 'no' } },
+    });
     // A refused decision changes nothing and announces nothing.
     expect((await call(decide, { key: t.adminKey, params: { id }, body: { decision: 'approve' } })).status).toBe(409);
     expect(await db().webhookDelivery.count({ where: { tenantId: t.tenant.id, event: 'approval.decided' } })).toBe(1);
@@ -191,7 +242,11 @@ describe('webhook delivery', () => {
       await deliverDueWebhooks({ now });
       now = new Date(now.getTime() + 2 * 3_600_000);
     }
-    expect(await db().webhookDelivery.findFirstOrThrow({ where: { tenantId: t.tenant.id } })).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, lastError: 'HTTP 500' });
+    expect(await db().webhookDelivery.findFirstOrThrow({ where: { tenantId: t.tenant.id } })).toMatchObject({
+      status: 'failed',
+      attempts: MAX_ATTEMPTS,
+      lastError: 'HTTP 500',
+    });
     expect(await deliverDueWebhooks({ now })).toMatchObject({ claimed: 0 });
     expect(received).toHaveLength(MAX_ATTEMPTS);
   });

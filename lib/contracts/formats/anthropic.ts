@@ -40,11 +40,21 @@ export function draftFromAnthropicTool(tool: Record<string, unknown>, at: (strin
   if (schema.schema) input = draftSchema(schema.schema, 'input', notes);
   else {
     input = { type: 'object' };
-    notes.push({ path: '$.input', message: 'The Anthropic tool had no input_schema (Anthropic requires one), so any object is accepted: describe the arguments.' });
+    notes.push({
+      path: '$.input',
+      message: 'The Anthropic tool had no input_schema (Anthropic requires one), so any object is accepted: describe the arguments.',
+    });
   }
   const effects = cautiousAnnotations('anthropic');
   notes.push(...effects.notes);
-  const document = draftDocument({ id, version: options.version ?? DRAFT_VERSION, description, owner, input, annotations: effects.annotations });
+  const document = draftDocument({
+    id,
+    version: options.version ?? DRAFT_VERSION,
+    description,
+    owner,
+    input,
+    annotations: effects.annotations,
+  });
   return { contract: { source: 'anthropic', name: named.name, document, notes } };
 }
 

@@ -52,7 +52,13 @@ function idSegments(name: string): string[] {
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .toLowerCase()
     .split('.')
-    .map((segment) => segment.replace(/[^a-z0-9_]+/g, '_').replace(/_+/g, '_').replace(/^_/, '').replace(/_$/, ''))
+    .map((segment) =>
+      segment
+        .replace(/[^a-z0-9_]+/g, '_')
+        .replace(/_+/g, '_')
+        .replace(/^_/, '')
+        .replace(/_$/, ''),
+    )
     .filter((segment) => segment !== '')
     .map((segment) => (/^[0-9]/.test(segment) ? `tool_${segment}` : segment));
 }
@@ -67,7 +73,12 @@ function clampId(id: string, max = MAX_ID_CHARS): string {
  * Derives a contract id (TOOL_ID_PATTERN) from a tool name, unique among `taken`. Returns a
  * note when the id is not simply `namespace.name`, so the author sees what was changed.
  */
-export function deriveToolId(name: string, source: ToolSource, options: ImportOptions, taken: Set<string>): { id: string; note?: ReviewNote } {
+export function deriveToolId(
+  name: string,
+  source: ToolSource,
+  options: ImportOptions,
+  taken: Set<string>,
+): { id: string; note?: ReviewNote } {
   const nameSegments = idSegments(name);
   const requested = options.namespace ?? source;
   let prefix = idSegments(requested);
@@ -87,7 +98,13 @@ export function deriveToolId(name: string, source: ToolSource, options: ImportOp
   const plain = [...prefix, name].join('.');
   if (id === plain) return { id };
   const why = id !== base ? ` (another imported tool already has ${base})` : '';
-  return { id, note: { path: '$.id', message: `Derived from the ${SOURCE_LABELS[source]} tool name "${name.slice(0, 100)}"${why}: contract ids are dotted lowercase names. Runtimes must call the tool by this id.` } };
+  return {
+    id,
+    note: {
+      path: '$.id',
+      message: `Derived from the ${SOURCE_LABELS[source]} tool name "${name.slice(0, 100)}"${why}: contract ids are dotted lowercase names. Runtimes must call the tool by this id.`,
+    },
+  };
 }
 
 /** The tool's description, else its title, else a placeholder; too long is cut with a note. */
@@ -95,7 +112,10 @@ export function draftDescription(description: unknown, title: unknown, notes: Re
   let text = typeof description === 'string' ? description.trim() : '';
   if (text === '' && typeof title === 'string' && title.trim() !== '') {
     text = title.trim();
-    notes.push({ path: '$.description', message: 'The source had no description, so its title is used: describe what the tool does for the model that calls it.' });
+    notes.push({
+      path: '$.description',
+      message: 'The source had no description, so its title is used: describe what the tool does for the model that calls it.',
+    });
   }
   if (text === '') {
     notes.push({ path: '$.description', message: 'The source had no description: write what the tool does for the model that calls it.' });
@@ -172,7 +192,8 @@ export const IMPORT_PROBLEM_CODES = {
   IMPORT_UNRECOGNIZED: 'The JSON is neither a tool definition, a list of them, nor an object with a `tools` list.',
   IMPORT_NO_TOOLS: 'The list of tools is empty.',
   IMPORT_TOO_MANY_TOOLS: 'More than 500 tools in one paste; nothing was imported.',
-  IMPORT_TOOL_UNRECOGNIZED: 'An entry is not an MCP, OpenAI function or Anthropic custom tool definition (built-in tools have no schema to import).',
+  IMPORT_TOOL_UNRECOGNIZED:
+    'An entry is not an MCP, OpenAI function or Anthropic custom tool definition (built-in tools have no schema to import).',
   IMPORT_TOOL_NAME_INVALID: 'A tool has no name, or one that is not a string of 1 to 256 characters.',
   IMPORT_TOOL_SCHEMA_INVALID: "A tool's input schema is not a JSON object.",
 } as const;
@@ -206,9 +227,19 @@ export function readToolName(value: unknown, at: (string | number)[]): { name: s
   if (typeof value === 'string' && value.trim() !== '' && value.length <= MAX_TOOL_NAME_CHARS) return { name: value.trim() };
   const got =
     typeof value === 'string'
-      ? value.trim() === '' ? 'an empty name' : `a name of ${value.length} characters`
-      : value === undefined ? 'no name' : `a ${value === null ? 'null' : typeof value} name`;
-  return { problem: { code: 'IMPORT_TOOL_NAME_INVALID', path: path(...at), message: `The tool has ${got}; a name is a string of 1 to ${MAX_TOOL_NAME_CHARS} characters.` } };
+      ? value.trim() === ''
+        ? 'an empty name'
+        : `a name of ${value.length} characters`
+      : value === undefined
+        ? 'no name'
+        : `a ${value === null ? 'null' : typeof value} name`;
+  return {
+    problem: {
+      code: 'IMPORT_TOOL_NAME_INVALID',
+      path: path(...at),
+      message: `The tool has ${got}; a name is a string of 1 to ${MAX_TOOL_NAME_CHARS} characters.`,
+    },
+  };
 }
 
 /** A schema field that must be a JSON object when present (null counts as absent). */
@@ -229,8 +260,14 @@ export function cautiousAnnotations(source: ToolSource): { annotations: DraftAnn
   return {
     annotations: { kind: 'mutation', side_effect_level: 'destructive', idempotent: false },
     notes: [
-      { path: '$.annotations.side_effect_level', message: `${label} tool definitions carry no safety hints, so the most cautious level is set: lower it to what the tool really does.` },
-      { path: '$.annotations.idempotent', message: `${label} tool definitions do not say whether repeating a call is safe, so the tool is assumed not idempotent: confirm.` },
+      {
+        path: '$.annotations.side_effect_level',
+        message: `${label} tool definitions carry no safety hints, so the most cautious level is set: lower it to what the tool really does.`,
+      },
+      {
+        path: '$.annotations.idempotent',
+        message: `${label} tool definitions do not say whether repeating a call is safe, so the tool is assumed not idempotent: confirm.`,
+      },
     ],
   };
 }

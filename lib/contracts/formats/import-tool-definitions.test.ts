@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { compileContract } from '../compile-contract';
 import { TOOL_ID_PATTERN } from '../contract-schema';
 import { IMPORT_PROBLEM_CODES } from './draft-contract';
-import { classifyToolDefinition, importParsedToolDefinitions, importToolDefinitions, MAX_IMPORT_CHARS, MAX_IMPORT_TOOLS } from './import-tool-definitions';
+import {
+  classifyToolDefinition,
+  importParsedToolDefinitions,
+  importToolDefinitions,
+  MAX_IMPORT_CHARS,
+  MAX_IMPORT_TOOLS,
+} from './import-tool-definitions';
 
 const schema = { type: 'object', properties: { q: { type: 'string' } } };
 const mcp = (name: unknown, extra: Record<string, unknown> = {}) => ({ name, description: 'A tool.', inputSchema: schema, ...extra });
@@ -19,7 +25,11 @@ describe('importToolDefinitions: what a paste may look like', () => {
     ['a bare array', [mcp('a')], ['mcp.a']],
     ['a single tool', mcp('a'), ['mcp.a']],
     ['a legacy OpenAI functions list', { functions: [{ name: 'f', parameters: schema }] }, ['openai.f']],
-    ['a mix of formats', [mcp('a'), { type: 'function', name: 'b', parameters: schema }, { name: 'c', input_schema: schema }], ['mcp.a', 'openai.b', 'anthropic.c']],
+    [
+      'a mix of formats',
+      [mcp('a'), { type: 'function', name: 'b', parameters: schema }, { name: 'c', input_schema: schema }],
+      ['mcp.a', 'openai.b', 'anthropic.c'],
+    ],
   ])('%s', (_what, value, ids) => {
     const result = importToolDefinitions(JSON.stringify(value));
     expect(result.problems).toEqual([]);
@@ -44,18 +54,38 @@ describe('importToolDefinitions: garbage in, problems out', () => {
     ['an object that is no tool', '{"hello": "world"}', [['IMPORT_UNRECOGNIZED', '$']]],
     ['tools that is not a list', '{"tools": {"a": 1}}', [['IMPORT_UNRECOGNIZED', '$.tools']]],
     ['an empty list', '{"tools": []}', [['IMPORT_NO_TOOLS', '$.tools']]],
-    ['entries that are no tools', '[1, null, {"x": 1}]', [['IMPORT_TOOL_UNRECOGNIZED', '$[0]'], ['IMPORT_TOOL_UNRECOGNIZED', '$[1]'], ['IMPORT_TOOL_UNRECOGNIZED', '$[2]']]],
-    ['names that are missing, empty, not strings or too long', JSON.stringify({ tools: [mcp(undefined), mcp(''), mcp(7), mcp('x'.repeat(257))] }), [
-      ['IMPORT_TOOL_NAME_INVALID', '$.tools[0].name'],
-      ['IMPORT_TOOL_NAME_INVALID', '$.tools[1].name'],
-      ['IMPORT_TOOL_NAME_INVALID', '$.tools[2].name'],
-      ['IMPORT_TOOL_NAME_INVALID', '$.tools[3].name'],
-    ]],
-    ['schemas that are not objects', JSON.stringify([mcp('a', { inputSchema: 'string' }), { type: 'function', function: { name: 'b', parameters: [] } }, { name: 'c', input_schema: true }]), [
-      ['IMPORT_TOOL_SCHEMA_INVALID', '$[0].inputSchema'],
-      ['IMPORT_TOOL_SCHEMA_INVALID', '$[1].function.parameters'],
-      ['IMPORT_TOOL_SCHEMA_INVALID', '$[2].input_schema'],
-    ]],
+    [
+      'entries that are no tools',
+      '[1, null, {"x": 1}]',
+      [
+        ['IMPORT_TOOL_UNRECOGNIZED', '$[0]'],
+        ['IMPORT_TOOL_UNRECOGNIZED', '$[1]'],
+        ['IMPORT_TOOL_UNRECOGNIZED', '$[2]'],
+      ],
+    ],
+    [
+      'names that are missing, empty, not strings or too long',
+      JSON.stringify({ tools: [mcp(undefined), mcp(''), mcp(7), mcp('x'.repeat(257))] }),
+      [
+        ['IMPORT_TOOL_NAME_INVALID', '$.tools[0].name'],
+        ['IMPORT_TOOL_NAME_INVALID', '$.tools[1].name'],
+        ['IMPORT_TOOL_NAME_INVALID', '$.tools[2].name'],
+        ['IMPORT_TOOL_NAME_INVALID', '$.tools[3].name'],
+      ],
+    ],
+    [
+      'schemas that are not objects',
+      JSON.stringify([
+        mcp('a', { inputSchema: 'string' }),
+        { type: 'function', function: { name: 'b', parameters: [] } },
+        { name: 'c', input_schema: true },
+      ]),
+      [
+        ['IMPORT_TOOL_SCHEMA_INVALID', '$[0].inputSchema'],
+        ['IMPORT_TOOL_SCHEMA_INVALID', '$[1].function.parameters'],
+        ['IMPORT_TOOL_SCHEMA_INVALID', '$[2].input_schema'],
+      ],
+    ],
   ])('%s', (_what, text, expected) => {
     expect(codes(text)).toEqual(expected);
   });
@@ -96,8 +126,14 @@ describe('importToolDefinitions: garbage in, problems out', () => {
 
   it('documents every problem code it can return', () => {
     expect(Object.keys(IMPORT_PROBLEM_CODES).sort()).toEqual([
-      'IMPORT_NOT_JSON', 'IMPORT_NO_TOOLS', 'IMPORT_TOOL_NAME_INVALID', 'IMPORT_TOOL_SCHEMA_INVALID',
-      'IMPORT_TOOL_UNRECOGNIZED', 'IMPORT_TOO_LARGE', 'IMPORT_TOO_MANY_TOOLS', 'IMPORT_UNRECOGNIZED',
+      'IMPORT_NOT_JSON',
+      'IMPORT_NO_TOOLS',
+      'IMPORT_TOOL_NAME_INVALID',
+      'IMPORT_TOOL_SCHEMA_INVALID',
+      'IMPORT_TOOL_UNRECOGNIZED',
+      'IMPORT_TOO_LARGE',
+      'IMPORT_TOO_MANY_TOOLS',
+      'IMPORT_UNRECOGNIZED',
     ]);
   });
 
@@ -134,7 +170,8 @@ describe('importToolDefinitions: contract ids', () => {
     expect(result.contracts.map((c) => c.document.id)).toEqual(['mcp.get_weather', 'mcp.get_weather_2', 'mcp.get_weather_3']);
     expect(result.contracts[1]!.notes[0]).toEqual({
       path: '$.id',
-      message: 'Derived from the MCP tool name "get-weather" (another imported tool already has mcp.get_weather): contract ids are dotted lowercase names. Runtimes must call the tool by this id.',
+      message:
+        'Derived from the MCP tool name "get-weather" (another imported tool already has mcp.get_weather): contract ids are dotted lowercase names. Runtimes must call the tool by this id.',
     });
   });
 

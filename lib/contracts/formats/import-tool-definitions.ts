@@ -1,14 +1,7 @@
 import { isPlainObject } from '@/lib/json';
 import { ownValue } from '@/lib/validation/json-path';
 import { draftFromAnthropicTool } from './anthropic';
-import {
-  path,
-  type ImportContext,
-  type ImportedContract,
-  type ImportOptions,
-  type ImportProblem,
-  type ToolSource,
-} from './draft-contract';
+import { path, type ImportContext, type ImportedContract, type ImportOptions, type ImportProblem, type ToolSource } from './draft-contract';
 import { draftFromMcpTool } from './mcp';
 import { draftFromOpenAiTool } from './openai';
 
@@ -33,12 +26,17 @@ type Classified = { source: ToolSource } | { unrecognized: string };
 
 /** Which format one tool definition is in; order matters where the shapes overlap. */
 export function classifyToolDefinition(value: unknown): Classified {
-  if (!isPlainObject(value)) return { unrecognized: `Expected a tool definition object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}.` };
+  if (!isPlainObject(value))
+    return {
+      unrecognized: `Expected a tool definition object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}.`,
+    };
   const type = ownValue(value, 'type');
-  if (type === 'function' && (isPlainObject(ownValue(value, 'function')) || typeof ownValue(value, 'name') === 'string')) return { source: 'openai' };
+  if (type === 'function' && (isPlainObject(ownValue(value, 'function')) || typeof ownValue(value, 'name') === 'string'))
+    return { source: 'openai' };
   if (ownValue(value, 'inputSchema') !== undefined) return { source: 'mcp' };
   if (ownValue(value, 'input_schema') !== undefined) return { source: 'anthropic' };
-  if (type === undefined && ownValue(value, 'name') !== undefined && ownValue(value, 'parameters') !== undefined) return { source: 'openai' };
+  if (type === undefined && ownValue(value, 'name') !== undefined && ownValue(value, 'parameters') !== undefined)
+    return { source: 'openai' };
   if (typeof type === 'string') {
     return { unrecognized: `A tool of type "${type.slice(0, 60)}" is a built-in tool of its platform, with no schema to import.` };
   }
@@ -64,7 +62,12 @@ function problem(code: ImportProblem['code'], at: Segments, message: string): Im
 /** The list of tool definitions in a paste, and where it sits; a lone tool is a list of one. */
 function findTools(value: unknown): { entries: readonly unknown[]; at: Segments; single: boolean } | ImportResult {
   if (Array.isArray(value)) return { entries: value, at: [], single: false };
-  if (!isPlainObject(value)) return problem('IMPORT_UNRECOGNIZED', [], `Expected a tool definition, a list of them, or an object with "tools"; got ${value === null ? 'null' : typeof value}.`);
+  if (!isPlainObject(value))
+    return problem(
+      'IMPORT_UNRECOGNIZED',
+      [],
+      `Expected a tool definition, a list of them, or an object with "tools"; got ${value === null ? 'null' : typeof value}.`,
+    );
   const containers: Segments[] = [['tools'], ['result', 'tools'], ['functions']];
   for (const at of containers) {
     let current: unknown = value;
@@ -74,7 +77,11 @@ function findTools(value: unknown): { entries: readonly unknown[]; at: Segments;
     return { entries: current, at, single: false };
   }
   if ('source' in classifyToolDefinition(value)) return { entries: [value], at: [], single: true };
-  return problem('IMPORT_UNRECOGNIZED', [], 'Expected a tool definition, a list of them, or an object with "tools" (an MCP tools/list result, or an OpenAI or Anthropic request body).');
+  return problem(
+    'IMPORT_UNRECOGNIZED',
+    [],
+    'Expected a tool definition, a list of them, or an object with "tools" (an MCP tools/list result, or an OpenAI or Anthropic request body).',
+  );
 }
 
 /** Imports already-parsed JSON (the API takes a JSON body). */
@@ -85,7 +92,11 @@ export function importParsedToolDefinitions(value: unknown, options: ImportOptio
   const { entries, at, single } = found;
   if (entries.length === 0) return problem('IMPORT_NO_TOOLS', at, 'The list of tools is empty.');
   if (entries.length > MAX_IMPORT_TOOLS) {
-    return problem('IMPORT_TOO_MANY_TOOLS', at, `${entries.length} tools in one paste; at most ${MAX_IMPORT_TOOLS} are imported at once. Split the list.`);
+    return problem(
+      'IMPORT_TOO_MANY_TOOLS',
+      at,
+      `${entries.length} tools in one paste; at most ${MAX_IMPORT_TOOLS} are imported at once. Split the list.`,
+    );
   }
 
   const context: ImportContext = { options, takenIds: new Set() };
@@ -99,9 +110,11 @@ export function importParsedToolDefinitions(value: unknown, options: ImportOptio
     }
     const tool = entry as Record<string, unknown>;
     const outcome =
-      kind.source === 'mcp' ? draftFromMcpTool(tool, entryAt, context)
-      : kind.source === 'openai' ? draftFromOpenAiTool(tool, entryAt, context)
-      : draftFromAnthropicTool(tool, entryAt, context);
+      kind.source === 'mcp'
+        ? draftFromMcpTool(tool, entryAt, context)
+        : kind.source === 'openai'
+          ? draftFromOpenAiTool(tool, entryAt, context)
+          : draftFromAnthropicTool(tool, entryAt, context);
     if ('problem' in outcome) result.problems.push(outcome.problem);
     else result.contracts.push(outcome.contract);
   });
@@ -110,7 +123,8 @@ export function importParsedToolDefinitions(value: unknown, options: ImportOptio
 
 export function importToolDefinitions(text: string, options: ImportOptions = {}): ImportResult {
   if (typeof text !== 'string') return problem('IMPORT_NOT_JSON', [], 'Expected JSON text.');
-  if (text.length > MAX_IMPORT_CHARS) return problem('IMPORT_TOO_LARGE', [], `The text is ${text.length} characters; the limit is ${MAX_IMPORT_CHARS}.`);
+  if (text.length > MAX_IMPORT_CHARS)
+    return problem('IMPORT_TOO_LARGE', [], `The text is ${text.length} characters; the limit is ${MAX_IMPORT_CHARS}.`);
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -19,7 +19,14 @@ export {
   type ReviewNote,
   type ToolSource,
 } from './draft-contract';
-export { importToolDefinitions, importParsedToolDefinitions, classifyToolDefinition, MAX_IMPORT_CHARS, MAX_IMPORT_TOOLS, type ImportResult } from './import-tool-definitions';
+export {
+  importToolDefinitions,
+  importParsedToolDefinitions,
+  classifyToolDefinition,
+  MAX_IMPORT_CHARS,
+  MAX_IMPORT_TOOLS,
+  type ImportResult,
+} from './import-tool-definitions';
 export { annotationsFromMcpHints, mcpHintsFor, toMcpTool, type McpTool, type McpToolAnnotations } from './mcp';
 export { toOpenAiTool, type OpenAiApi, type OpenAiChatTool, type OpenAiFunction, type OpenAiResponsesTool } from './openai';
 export { toAnthropicTool, type AnthropicTool } from './anthropic';
@@ -27,7 +34,10 @@ export { toAnthropicTool, type AnthropicTool } from './anthropic';
 export const EXPORT_FORMATS = ['mcp', 'openai_chat_completions', 'openai_responses', 'anthropic'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-export function exportToolDefinition(contract: ToolContractInput, format: ExportFormat): McpTool | OpenAiChatTool | OpenAiResponsesTool | AnthropicTool {
+export function exportToolDefinition(
+  contract: ToolContractInput,
+  format: ExportFormat,
+): McpTool | OpenAiChatTool | OpenAiResponsesTool | AnthropicTool {
   switch (format) {
     case 'mcp':
       return toMcpTool(contract);

@@ -58,7 +58,11 @@ describe('MCP import', () => {
   });
 
   it('uses the namespace, owner and version options', () => {
-    const imported = only([{ name: 'get_weather', description: 'd', inputSchema: weatherInput }], { namespace: 'weather_api', owner: 'team-geo', version: '1.0.0' });
+    const imported = only([{ name: 'get_weather', description: 'd', inputSchema: weatherInput }], {
+      namespace: 'weather_api',
+      owner: 'team-geo',
+      version: '1.0.0',
+    });
     expect(imported.document).toMatchObject({ id: 'weather_api.get_weather', owner: 'team-geo', version: '1.0.0' });
     expect(imported.notes.map((n) => n.path)).not.toContain('$.owner');
   });
@@ -95,7 +99,13 @@ describe('MCP import', () => {
     const imported = only([{ name: 'ping', inputSchema: null, annotations: { title: 'Ping the server' } }]);
     expect(imported.document.description).toBe('Ping the server');
     expect(imported.document.input).toEqual({ type: 'object' });
-    expect(imported.notes.map((n) => n.path)).toEqual(['$.description', '$.owner', '$.input', '$.annotations.side_effect_level', '$.annotations.idempotent']);
+    expect(imported.notes.map((n) => n.path)).toEqual([
+      '$.description',
+      '$.owner',
+      '$.input',
+      '$.annotations.side_effect_level',
+      '$.annotations.idempotent',
+    ]);
     expect(compileContract(imported.document)).toMatchObject({ ok: true });
   });
 
@@ -103,17 +113,22 @@ describe('MCP import', () => {
     const input = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { q: { type: 'string' } } };
     const imported = only([{ name: 'search', description: 'Search.', inputSchema: input }]);
     expect(imported.document.input).toEqual({ type: 'object', properties: { q: { type: 'string' } } });
-    expect(imported.notes.find((n) => n.path === '$.input')?.message).toMatch(/^Removed "\$schema": "http:\/\/json-schema.org\/draft-07\/schema#"/);
+    expect(imported.notes.find((n) => n.path === '$.input')?.message).toMatch(
+      /^Removed "\$schema": "http:\/\/json-schema.org\/draft-07\/schema#"/,
+    );
     expect(compileContract(imported.document)).toMatchObject({ ok: true });
   });
 
-  it.each(['https://json-schema.org/draft/2020-12/schema', 'https://json-schema.org/draft/2020-12/schema#'])('keeps a 2020-12 $schema (%s) untouched and unflagged', ($schema) => {
-    const modern = { $schema, type: 'object', properties: { q: { type: 'string' } } };
-    const kept = only([{ name: 'search', description: 'Search.', inputSchema: modern }]);
-    expect(kept.document.input).toEqual(modern);
-    expect(kept.notes.map((n) => n.path)).not.toContain('$.input');
-    expect(compileContract(kept.document)).toMatchObject({ ok: true });
-  });
+  it.each(['https://json-schema.org/draft/2020-12/schema', 'https://json-schema.org/draft/2020-12/schema#'])(
+    'keeps a 2020-12 $schema (%s) untouched and unflagged',
+    ($schema) => {
+      const modern = { $schema, type: 'object', properties: { q: { type: 'string' } } };
+      const kept = only([{ name: 'search', description: 'Search.', inputSchema: modern }]);
+      expect(kept.document.input).toEqual(modern);
+      expect(kept.notes.map((n) => n.path)).not.toContain('$.input');
+      expect(compileContract(kept.document)).toMatchObject({ ok: true });
+    },
+  );
 
   it('reports an input schema the compiler refuses as a compile problem, not an import problem', () => {
     const imported = only([{ name: 'bad', description: 'Bad.', inputSchema: { type: 'object', properties: { a: { type: 'nonsense' } } } }]);
@@ -141,16 +156,23 @@ describe('MCP export', () => {
     expect(toMcpTool({ ...base, output: undefined })).not.toHaveProperty('outputSchema');
   });
 
-  it.each(contracts.map((c) => [c.id, c] as const))('%s: export then import gives the same id, schemas and description', (_id, contract) => {
-    const result = importToolDefinitions(JSON.stringify({ tools: [toMcpTool(contract)] }), { namespace: '', owner: contract.owner, version: contract.version });
-    expect(result.problems).toEqual([]);
-    const document = result.contracts[0]!.document;
-    expect(document.id).toBe(contract.id);
-    expect(document.description).toBe(contract.description);
-    expect(document.input).toEqual(contract.input);
-    expect(document.output).toEqual(contract.output);
-    expect(compileContract(document)).toMatchObject({ ok: true });
-  });
+  it.each(contracts.map((c) => [c.id, c] as const))(
+    '%s: export then import gives the same id, schemas and description',
+    (_id, contract) => {
+      const result = importToolDefinitions(JSON.stringify({ tools: [toMcpTool(contract)] }), {
+        namespace: '',
+        owner: contract.owner,
+        version: contract.version,
+      });
+      expect(result.problems).toEqual([]);
+      const document = result.contracts[0]!.document;
+      expect(document.id).toBe(contract.id);
+      expect(document.description).toBe(contract.description);
+      expect(document.input).toEqual(contract.input);
+      expect(document.output).toEqual(contract.output);
+      expect(compileContract(document)).toMatchObject({ ok: true });
+    },
+  );
 
   it.each(SIDE_EFFECT_LEVELS.flatMap((level) => [true, false].map((idempotent) => [level, idempotent] as const)))(
     'side effect %s (idempotent %s) survives a round trip, or comes back more cautious, never less',

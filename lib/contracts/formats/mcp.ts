@@ -69,8 +69,14 @@ export function annotationsFromMcpHints(annotations: unknown): { annotations: Dr
     return {
       annotations: { kind: 'query', side_effect_level: 'read_only', idempotent: true, idempotency_strategy: 'natural' },
       notes: [
-        { path: '$.annotations.side_effect_level', message: `read_only from readOnlyHint: true. ${UNTRUSTED}: confirm the tool changes nothing.` },
-        { path: '$.annotations.idempotent', message: 'A read-only tool is idempotent: repeating the call changes nothing. Confirm it with the readOnlyHint.' },
+        {
+          path: '$.annotations.side_effect_level',
+          message: `read_only from readOnlyHint: true. ${UNTRUSTED}: confirm the tool changes nothing.`,
+        },
+        {
+          path: '$.annotations.idempotent',
+          message: 'A read-only tool is idempotent: repeating the call changes nothing. Confirm it with the readOnlyHint.',
+        },
       ],
     };
   }
@@ -82,9 +88,17 @@ export function annotationsFromMcpHints(annotations: unknown): { annotations: Dr
     : `${said(hints, 'destructiveHint', true)} and ${said(hints, 'openWorldHint', true)}`;
   const idempotent = hints.idempotentHint === true;
   return {
-    annotations: { kind: 'mutation', side_effect_level: level, idempotent, ...(idempotent ? { idempotency_strategy: 'natural' as const } : {}) },
+    annotations: {
+      kind: 'mutation',
+      side_effect_level: level,
+      idempotent,
+      ...(idempotent ? { idempotency_strategy: 'natural' as const } : {}),
+    },
     notes: [
-      { path: '$.annotations.side_effect_level', message: `${level} from ${said(hints, 'readOnlyHint', false)}, ${because}. ${UNTRUSTED}: confirm the level.` },
+      {
+        path: '$.annotations.side_effect_level',
+        message: `${level} from ${said(hints, 'readOnlyHint', false)}, ${because}. ${UNTRUSTED}: confirm the level.`,
+      },
       {
         path: '$.annotations.idempotent',
         message: idempotent
@@ -113,16 +127,28 @@ export function draftFromMcpTool(tool: Record<string, unknown>, at: (string | nu
   if (input.schema) inputSchema = draftSchema(input.schema, 'input', notes);
   else {
     inputSchema = { type: 'object' };
-    notes.push({ path: '$.input', message: 'The MCP tool had no inputSchema (MCP requires one), so any object is accepted: describe the arguments.' });
+    notes.push({
+      path: '$.input',
+      message: 'The MCP tool had no inputSchema (MCP requires one), so any object is accepted: describe the arguments.',
+    });
   }
   let outputSchema: Record<string, unknown> | undefined;
   const output = ownValue(tool, 'outputSchema');
   if (isPlainObject(output)) outputSchema = draftSchema(output, 'output', notes);
-  else if (output !== undefined && output !== null) notes.push({ path: '$.output', message: 'The MCP outputSchema was not a JSON object and was left out.' });
+  else if (output !== undefined && output !== null)
+    notes.push({ path: '$.output', message: 'The MCP outputSchema was not a JSON object and was left out.' });
 
   const hints = annotationsFromMcpHints(annotations);
   notes.push(...hints.notes);
-  const document = draftDocument({ id, version: options.version ?? DRAFT_VERSION, description, owner, input: inputSchema, output: outputSchema, annotations: hints.annotations });
+  const document = draftDocument({
+    id,
+    version: options.version ?? DRAFT_VERSION,
+    description,
+    owner,
+    input: inputSchema,
+    output: outputSchema,
+    annotations: hints.annotations,
+  });
   return { contract: { source: 'mcp', name: named.name, document, notes } };
 }
 

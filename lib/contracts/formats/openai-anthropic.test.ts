@@ -37,14 +37,25 @@ describe('OpenAI import', () => {
     expect(result.problems).toEqual([]);
     const [imported] = result.contracts;
     expect(imported!.source).toBe('openai');
-    expect(imported!.document).toEqual({ id: 'openai.get_weather', version: '0.1.0', description: 'Weather now.', owner: 'unknown', input: parameters, annotations: cautious });
+    expect(imported!.document).toEqual({
+      id: 'openai.get_weather',
+      version: '0.1.0',
+      description: 'Weather now.',
+      owner: 'unknown',
+      input: parameters,
+      annotations: cautious,
+    });
     expect(imported!.notes.map((n) => n.path)).toEqual(['$.owner', '$.annotations.side_effect_level', '$.annotations.idempotent']);
-    expect(imported!.notes[1]!.message).toBe('OpenAI tool definitions carry no safety hints, so the most cautious level is set: lower it to what the tool really does.');
+    expect(imported!.notes[1]!.message).toBe(
+      'OpenAI tool definitions carry no safety hints, so the most cautious level is set: lower it to what the tool really does.',
+    );
     expect(compileContract(imported!.document)).toMatchObject({ ok: true });
   });
 
   it('reads omitted parameters as "no arguments", as OpenAI does', () => {
-    const [imported] = importToolDefinitions(JSON.stringify({ type: 'function', function: { name: 'now', description: 'The time.' } })).contracts;
+    const [imported] = importToolDefinitions(
+      JSON.stringify({ type: 'function', function: { name: 'now', description: 'The time.' } }),
+    ).contracts;
     expect(imported!.document.input).toEqual({ type: 'object', properties: {}, additionalProperties: false });
     expect(compileContract(imported!.document)).toMatchObject({ ok: true });
   });
@@ -54,14 +65,22 @@ describe('OpenAI import', () => {
     const result = importToolDefinitions(JSON.stringify(body));
     expect(result.contracts.map((c) => c.document.id)).toEqual(['openai.a']);
     expect(result.problems).toEqual([
-      { code: 'IMPORT_TOOL_UNRECOGNIZED', path: '$.tools[1]', message: 'A tool of type "web_search_preview" is a built-in tool of its platform, with no schema to import.' },
+      {
+        code: 'IMPORT_TOOL_UNRECOGNIZED',
+        path: '$.tools[1]',
+        message: 'A tool of type "web_search_preview" is a built-in tool of its platform, with no schema to import.',
+      },
     ]);
   });
 });
 
 describe('Anthropic import', () => {
   it('reads a custom tool, with the most cautious side effects flagged for review', () => {
-    const tool = { name: 'get_stock_price', description: 'Latest price of a ticker.', input_schema: { type: 'object', properties: { ticker: { type: 'string' } }, required: ['ticker'] } };
+    const tool = {
+      name: 'get_stock_price',
+      description: 'Latest price of a ticker.',
+      input_schema: { type: 'object', properties: { ticker: { type: 'string' } }, required: ['ticker'] },
+    };
     const result = importToolDefinitions(JSON.stringify({ tools: [tool] }), { owner: 'team-markets' });
     expect(result.problems).toEqual([]);
     const [imported] = result.contracts;
@@ -94,7 +113,13 @@ describe('OpenAI and Anthropic export', () => {
       type: 'function',
       function: { name: 'orders_lookup', description: lookup.description, parameters: lookup.input, strict: false },
     });
-    expect(toOpenAiTool(lookup, 'responses')).toEqual({ type: 'function', name: 'orders_lookup', description: lookup.description, parameters: lookup.input, strict: false });
+    expect(toOpenAiTool(lookup, 'responses')).toEqual({
+      type: 'function',
+      name: 'orders_lookup',
+      description: lookup.description,
+      parameters: lookup.input,
+      strict: false,
+    });
     expect(exportToolDefinition(lookup, 'openai_responses')).toEqual(toOpenAiTool(lookup, 'responses'));
   });
 
@@ -111,18 +136,17 @@ describe('OpenAI and Anthropic export', () => {
     expect(providerToolName('cart.begin_checkout')).toBe('cart_begin_checkout');
   });
 
-  it.each(contracts.flatMap((c) => (['openai_chat_completions', 'openai_responses', 'anthropic'] as const).map((f) => [c.id, f, c] as const)))(
-    '%s as %s: export then import gives the same input schema and a compiling draft',
-    (_id, format, contract) => {
-      const result = importToolDefinitions(JSON.stringify(exportToolDefinition(contract, format)));
-      expect(result.problems).toEqual([]);
-      const document = result.contracts[0]!.document;
-      expect(document.input).toEqual(contract.input);
-      expect(document.description).toBe(contract.description);
-      expect(document.id).toMatch(TOOL_ID_PATTERN);
-      expect(document.id).toBe(`${format === 'anthropic' ? 'anthropic' : 'openai'}.${contract.id.replace(/\./g, '_')}`);
-      // Scope paths etc. are not carried by these formats, so the bare draft compiles on its own.
-      expect(compileContract(document)).toMatchObject({ ok: true });
-    },
-  );
+  it.each(
+    contracts.flatMap((c) => (['openai_chat_completions', 'openai_responses', 'anthropic'] as const).map((f) => [c.id, f, c] as const)),
+  )('%s as %s: export then import gives the same input schema and a compiling draft', (_id, format, contract) => {
+    const result = importToolDefinitions(JSON.stringify(exportToolDefinition(contract, format)));
+    expect(result.problems).toEqual([]);
+    const document = result.contracts[0]!.document;
+    expect(document.input).toEqual(contract.input);
+    expect(document.description).toBe(contract.description);
+    expect(document.id).toMatch(TOOL_ID_PATTERN);
+    expect(document.id).toBe(`${format === 'anthropic' ? 'anthropic' : 'openai'}.${contract.id.replace(/\./g, '_')}`);
+    // Scope paths etc. are not carried by these formats, so the bare draft compiles on its own.
+    expect(compileContract(document)).toMatchObject({ ok: true });
+  });
 });

@@ -42,7 +42,10 @@ export interface OpenAiResponsesTool extends OpenAiFunction {
 export type OpenAiApi = 'chat_completions' | 'responses';
 
 /** The function object of any of the three shapes, and where it sits in the paste. */
-export function openAiFunctionOf(tool: Record<string, unknown>, at: (string | number)[]): { fn: Record<string, unknown>; at: (string | number)[] } {
+export function openAiFunctionOf(
+  tool: Record<string, unknown>,
+  at: (string | number)[],
+): { fn: Record<string, unknown>; at: (string | number)[] } {
   const nested = ownValue(tool, 'function');
   return ownValue(tool, 'type') === 'function' && isPlainObject(nested) ? { fn: nested, at: [...at, 'function'] } : { fn: tool, at };
 }
@@ -61,10 +64,19 @@ export function draftFromOpenAiTool(tool: Record<string, unknown>, at: (string |
   const description = draftDescription(ownValue(fn, 'description'), undefined, notes);
   const owner = draftOwner(options, notes);
   // OpenAI reads omitted parameters as "takes no arguments", and so does the contract.
-  const input = parameters.schema ? draftSchema(parameters.schema, 'input', notes) : { type: 'object', properties: {}, additionalProperties: false };
+  const input = parameters.schema
+    ? draftSchema(parameters.schema, 'input', notes)
+    : { type: 'object', properties: {}, additionalProperties: false };
   const effects = cautiousAnnotations('openai');
   notes.push(...effects.notes);
-  const document = draftDocument({ id, version: options.version ?? DRAFT_VERSION, description, owner, input, annotations: effects.annotations });
+  const document = draftDocument({
+    id,
+    version: options.version ?? DRAFT_VERSION,
+    description,
+    owner,
+    input,
+    annotations: effects.annotations,
+  });
   return { contract: { source: 'openai', name: named.name, document, notes } };
 }
 
@@ -77,6 +89,11 @@ export function toOpenAiTool(contract: ToolContractInput, api: 'chat_completions
 export function toOpenAiTool(contract: ToolContractInput, api: 'responses'): OpenAiResponsesTool;
 export function toOpenAiTool(contract: ToolContractInput, api?: OpenAiApi): OpenAiChatTool | OpenAiResponsesTool;
 export function toOpenAiTool(contract: ToolContractInput, api: OpenAiApi = 'chat_completions'): OpenAiChatTool | OpenAiResponsesTool {
-  const fn: OpenAiFunction = { name: providerToolName(contract.id), description: contract.description, parameters: contract.input, strict: false };
+  const fn: OpenAiFunction = {
+    name: providerToolName(contract.id),
+    description: contract.description,
+    parameters: contract.input,
+    strict: false,
+  };
   return api === 'responses' ? { type: 'function', ...fn } : { type: 'function', function: fn };
 }

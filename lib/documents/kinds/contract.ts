@@ -25,19 +25,34 @@ export const contractKind: DocumentKindSpec<ContractColumns> = {
   readDraft(document) {
     const parsed = ToolContractSchema.safeParse(document);
     if (!parsed.success) {
-      const problems = parsed.error.issues.slice(0, 50).map((issue) => ({ code: 'CONTRACT_SCHEMA_INVALID', path: issue.path.map(String).join('.') || '(root)', message: issue.message }));
-      throw new AppError('contract_invalid', `The contract document is invalid: ${problems[0]?.path}: ${problems[0]?.message}`, { problems });
+      const problems = parsed.error.issues
+        .slice(0, 50)
+        .map((issue) => ({ code: 'CONTRACT_SCHEMA_INVALID', path: issue.path.map(String).join('.') || '(root)', message: issue.message }));
+      throw new AppError('contract_invalid', `The contract document is invalid: ${problems[0]?.path}: ${problems[0]?.message}`, {
+        problems,
+      });
     }
     const contract = parsed.data;
-    return { id: contract.id, version: contract.version, text: canonicalJson(contract), columns: { description: contract.description, owner: contract.owner } };
+    return {
+      id: contract.id,
+      version: contract.version,
+      text: canonicalJson(contract),
+      columns: { description: contract.description, owner: contract.owner },
+    };
   },
 
   compile(document, label) {
     const compiled = compileContract(document);
     if (!compiled.ok) {
-      throw new AppError('contract_invalid', `${label} does not compile: ${compiled.problems[0]?.message ?? 'unknown problem'}`, { problems: compiled.problems });
+      throw new AppError('contract_invalid', `${label} does not compile: ${compiled.problems[0]?.message ?? 'unknown problem'}`, {
+        problems: compiled.problems,
+      });
     }
     const contract = compiled.contract.document;
-    return { document: contract, contentHash: compiled.contract.hash, columns: { description: contract.description, owner: contract.owner } };
+    return {
+      document: contract,
+      contentHash: compiled.contract.hash,
+      columns: { description: contract.description, owner: contract.owner },
+    };
   },
 };

@@ -19,7 +19,8 @@ export function keyedDocument(one: string): Pick<DocumentKindSpec<StudioDocument
       const key = documentKey(document);
       if ('problem' in key) throw new AppError('bad_request', key.problem);
       const text = canonicalJson(document);
-      if (text.length > MAX_STORED_CHARS) throw new AppError('payload_too_large', `The ${one} is larger than ${MAX_STORED_CHARS} characters.`);
+      if (text.length > MAX_STORED_CHARS)
+        throw new AppError('payload_too_large', `The ${one} is larger than ${MAX_STORED_CHARS} characters.`);
       return { id: key.id, version: key.version, text, columns: { description: key.description } };
     },
 

@@ -34,7 +34,10 @@ const ownerRow = (row: { id: string; deprecatedAt: Date | null; latestVersion: {
 /** Contract and ContractVersion: the tables the runtime resolves contracts from on every call. */
 export const contractStore: DocumentStore<ContractColumns> = {
   async findOwner(client, ref) {
-    const row = await client.contract.findUnique({ where: { tenantId_name: { tenantId: ref.tenantId, name: ref.id } }, select: OWNER_FIELDS });
+    const row = await client.contract.findUnique({
+      where: { tenantId_name: { tenantId: ref.tenantId, name: ref.id } },
+      select: OWNER_FIELDS,
+    });
     return row && ownerRow(row);
   },
 
@@ -49,7 +52,10 @@ export const contractStore: DocumentStore<ContractColumns> = {
   },
 
   async findVersion(client, ownerRowId, version) {
-    const row = await client.contractVersion.findUnique({ where: { contractId_version: { contractId: ownerRowId, version } }, select: VERSION_FIELDS });
+    const row = await client.contractVersion.findUnique({
+      where: { contractId_version: { contractId: ownerRowId, version } },
+      select: VERSION_FIELDS,
+    });
     return row && versionRow(row);
   },
 
@@ -64,7 +70,9 @@ export const contractStore: DocumentStore<ContractColumns> = {
   },
 
   async insertDraft(tx, ownerRowId, draft) {
-    return versionRow(await tx.contractVersion.create({ data: { ...draft, contractId: ownerRowId, status: 'draft' }, select: VERSION_FIELDS }));
+    return versionRow(
+      await tx.contractVersion.create({ data: { ...draft, contractId: ownerRowId, status: 'draft' }, select: VERSION_FIELDS }),
+    );
   },
 
   async updateDraft(tx, rowId, draft) {
@@ -77,7 +85,10 @@ export const contractStore: DocumentStore<ContractColumns> = {
   },
 
   async listShadowVersions(tx, ownerRowId) {
-    const rows = await tx.contractVersion.findMany({ where: { contractId: ownerRowId, status: 'shadow' }, select: { id: true, version: true } });
+    const rows = await tx.contractVersion.findMany({
+      where: { contractId: ownerRowId, status: 'shadow' },
+      select: { id: true, version: true },
+    });
     return rows.map((row) => ({ rowId: row.id, version: row.version }));
   },
 
@@ -97,7 +108,15 @@ export const contractStore: DocumentStore<ContractColumns> = {
         latestVersion: { select: { version: true } },
         versions: {
           orderBy: { createdAt: 'desc' },
-          select: { version: true, status: true, contentHash: true, changeNote: true, createdAt: true, publishedAt: true, deprecatedAt: true },
+          select: {
+            version: true,
+            status: true,
+            contentHash: true,
+            changeNote: true,
+            createdAt: true,
+            publishedAt: true,
+            deprecatedAt: true,
+          },
         },
       },
     });
@@ -112,7 +131,10 @@ export const contractStore: DocumentStore<ContractColumns> = {
   },
 
   async listServedDocuments(client, tenantId) {
-    const rows = await client.contract.findMany({ where: { tenantId, latestVersionId: { not: null } }, select: { latestVersion: { select: { document: true } } } });
+    const rows = await client.contract.findMany({
+      where: { tenantId, latestVersionId: { not: null } },
+      select: { latestVersion: { select: { document: true } } },
+    });
     return rows.flatMap((row) => (row.latestVersion ? [row.latestVersion.document] : []));
   },
 

@@ -80,7 +80,11 @@ export interface DocumentStore<Columns> {
   findVersion(client: Client, ownerRowId: string, version: string): Promise<VersionRow | null>;
   /** One version of the document `ref`, and whether its owner serves it. */
   findVersionOf(client: Client, ref: DocumentRef, version: string): Promise<(VersionRow & { served: boolean }) | null>;
-  insertDraft(tx: Tx, ownerRowId: string, draft: { tenantId: string; version: string; document: string; contentHash: string; createdById: string | null }): Promise<VersionRow>;
+  insertDraft(
+    tx: Tx,
+    ownerRowId: string,
+    draft: { tenantId: string; version: string; document: string; contentHash: string; createdById: string | null },
+  ): Promise<VersionRow>;
   updateDraft(tx: Tx, rowId: string, draft: { document: string; contentHash: string; createdById: string | null }): Promise<VersionRow>;
   /** Freezes the version only if its status is still `fromStatus`; false when a concurrent writer changed it first. */
   freezeVersion(tx: Tx, rowId: string, fromStatus: string, fields: FrozenFields): Promise<boolean>;

@@ -24,12 +24,19 @@ function versionRow({ id, ...row }: { id: string } & Omit<VersionRow, 'rowId' | 
 }
 
 const OWNER_FIELDS = { id: true, latestVersion: { select: { version: true } } } as const;
-const ownerRow = (row: { id: string; latestVersion: { version: string } | null }) => ({ rowId: row.id, servedVersion: row.latestVersion?.version ?? null, deprecatedAt: null });
+const ownerRow = (row: { id: string; latestVersion: { version: string } | null }) => ({
+  rowId: row.id,
+  servedVersion: row.latestVersion?.version ?? null,
+  deprecatedAt: null,
+});
 
 /** StudioDocument and StudioDocumentVersion: policies and surfaces, one `kind` column apart. */
 export const studioDocumentStore: DocumentStore<StudioDocumentColumns> = {
   async findOwner(client, ref) {
-    const row = await client.studioDocument.findUnique({ where: { tenantId_kind_name: { tenantId: ref.tenantId, kind: ref.kind, name: ref.id } }, select: OWNER_FIELDS });
+    const row = await client.studioDocument.findUnique({
+      where: { tenantId_kind_name: { tenantId: ref.tenantId, kind: ref.kind, name: ref.id } },
+      select: OWNER_FIELDS,
+    });
     return row && ownerRow(row);
   },
 
@@ -44,7 +51,10 @@ export const studioDocumentStore: DocumentStore<StudioDocumentColumns> = {
   },
 
   async findVersion(client, ownerRowId, version) {
-    const row = await client.studioDocumentVersion.findUnique({ where: { documentId_version: { documentId: ownerRowId, version } }, select: VERSION_FIELDS });
+    const row = await client.studioDocumentVersion.findUnique({
+      where: { documentId_version: { documentId: ownerRowId, version } },
+      select: VERSION_FIELDS,
+    });
     return row && versionRow(row);
   },
 
@@ -59,7 +69,9 @@ export const studioDocumentStore: DocumentStore<StudioDocumentColumns> = {
   },
 
   async insertDraft(tx, ownerRowId, draft) {
-    return versionRow(await tx.studioDocumentVersion.create({ data: { ...draft, documentId: ownerRowId, status: 'draft' }, select: VERSION_FIELDS }));
+    return versionRow(
+      await tx.studioDocumentVersion.create({ data: { ...draft, documentId: ownerRowId, status: 'draft' }, select: VERSION_FIELDS }),
+    );
   },
 
   async updateDraft(tx, rowId, draft) {
@@ -72,7 +84,10 @@ export const studioDocumentStore: DocumentStore<StudioDocumentColumns> = {
   },
 
   async listShadowVersions(tx, ownerRowId) {
-    const rows = await tx.studioDocumentVersion.findMany({ where: { documentId: ownerRowId, status: 'shadow' }, select: { id: true, version: true } });
+    const rows = await tx.studioDocumentVersion.findMany({
+      where: { documentId: ownerRowId, status: 'shadow' },
+      select: { id: true, version: true },
+    });
     return rows.map((row) => ({ rowId: row.id, version: row.version }));
   },
 
@@ -90,7 +105,10 @@ export const studioDocumentStore: DocumentStore<StudioDocumentColumns> = {
       orderBy: { name: 'asc' },
       include: {
         latestVersion: { select: { version: true } },
-        versions: { orderBy: { createdAt: 'desc' }, select: { version: true, status: true, contentHash: true, changeNote: true, createdAt: true, publishedAt: true } },
+        versions: {
+          orderBy: { createdAt: 'desc' },
+          select: { version: true, status: true, contentHash: true, changeNote: true, createdAt: true, publishedAt: true },
+        },
       },
     });
     return rows.map((row) => ({
@@ -104,7 +122,10 @@ export const studioDocumentStore: DocumentStore<StudioDocumentColumns> = {
   },
 
   async listServedDocuments(client, tenantId, kind) {
-    const rows = await client.studioDocument.findMany({ where: { tenantId, kind, latestVersionId: { not: null } }, select: { latestVersion: { select: { document: true } } } });
+    const rows = await client.studioDocument.findMany({
+      where: { tenantId, kind, latestVersionId: { not: null } },
+      select: { latestVersion: { select: { document: true } } },
+    });
     return rows.flatMap((row) => (row.latestVersion ? [row.latestVersion.document] : []));
   },
 };

@@ -22,9 +22,14 @@ describe('the rule registry', () => {
   });
 
   it('renders one docs table row per code, in registry order', () => {
-    const rows = lintRulesMarkdown().split('\n').filter((line) => line.startsWith('| `')).map((line) => line.split('`')[1]);
+    const rows = lintRulesMarkdown()
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .map((line) => line.split('`')[1]);
     const all = { ...DOCUMENT_CODES, ...CONTRACT_LINT_CODES, ...POLICY_LINT_CODES, ...SURFACE_LINT_CODES };
     expect(rows).toEqual(Object.keys(all));
-    expect(lintRulesMarkdown()).toContain('| `SURFACE_DUPLICATE_TOOL` | error | Two tools have the same name (inline `name` or contract id). |');
+    expect(lintRulesMarkdown()).toContain(
+      '| `SURFACE_DUPLICATE_TOOL` | error | Two tools have the same name (inline `name` or contract id). |',
+    );
   });
 });

@@ -20,8 +20,20 @@ export function versionNotIncreasedRule<P extends 'CONTRACT' | 'POLICY'>(prefix:
       const out: Diagnostic[] = [];
       const version = ownValue(document, 'version');
       const previous = options.previousVersion;
-      if (typeof version === 'string' && previous !== undefined && semver.valid(version) && semver.valid(previous) && !semver.gt(version, previous)) {
-        out.push(report(code, `Version ${version} is not greater than the published version ${previous}; published versions are immutable, so use a higher one.`, ['version']));
+      if (
+        typeof version === 'string' &&
+        previous !== undefined &&
+        semver.valid(version) &&
+        semver.valid(previous) &&
+        !semver.gt(version, previous)
+      ) {
+        out.push(
+          report(
+            code,
+            `Version ${version} is not greater than the published version ${previous}; published versions are immutable, so use a higher one.`,
+            ['version'],
+          ),
+        );
       }
       return out;
     },

@@ -3,11 +3,39 @@
 import fc from 'fast-check';
 import { z } from 'zod';
 import { compileContract, type CompiledContract } from '@/lib/contracts/compile-contract';
-import { boundaryNumbers, bmpChar, dateish, datetimeish, emailish, ipv4ish, near, numbers, opt, shortText, text, timeish, uuidish, validDatetime, validDay, validEmail, validTime, type Json } from './agreement-generators';
+import {
+  boundaryNumbers,
+  bmpChar,
+  dateish,
+  datetimeish,
+  emailish,
+  ipv4ish,
+  near,
+  numbers,
+  opt,
+  shortText,
+  text,
+  timeish,
+  uuidish,
+  validDatetime,
+  validDay,
+  validEmail,
+  validTime,
+  type Json,
+} from './agreement-generators';
 import { zodToContract } from '../zod-to-contract';
 
 export function compile(input: z.ZodObject): CompiledContract {
-  const document = zodToContract({ id: 'agreement.case', version: '1.0.0', description: 'Agreement test case.', owner: 'tests', kind: 'query', side_effect_level: 'none', idempotent: true, input });
+  const document = zodToContract({
+    id: 'agreement.case',
+    version: '1.0.0',
+    description: 'Agreement test case.',
+    owner: 'tests',
+    kind: 'query',
+    side_effect_level: 'none',
+    idempotent: true,
+    input,
+  });
   const compiled = compileContract(document);
   if (!compiled.ok) throw new Error(`contract does not compile: ${JSON.stringify(compiled.problems)}`);
   return compiled.contract;
@@ -32,13 +60,22 @@ export const cases: { name: string; schema: z.ZodObject; valid: fc.Arbitrary<Jso
     }) as fc.Arbitrary<Json>,
   },
   {
-    name: 'arrays of objects (the seed\'s filters)',
+    name: "arrays of objects (the seed's filters)",
     schema: z.object({
-      filters: z.array(z.object({ field: z.string(), operator: z.enum(['eq', 'gt', 'lt', 'contains']), value: z.union([z.string(), z.number()]) })).max(5),
+      filters: z
+        .array(z.object({ field: z.string(), operator: z.enum(['eq', 'gt', 'lt', 'contains']), value: z.union([z.string(), z.number()]) }))
+        .max(5),
       sort: z.object({ field: z.string(), direction: z.enum(['asc', 'desc']) }).optional(),
     }),
     valid: fc.record({
-      filters: fc.array(fc.record({ field: text, operator: near(fc.constantFrom('eq', 'gt', 'lt', 'contains'), fc.constantFrom('ne', 'EQ')), value: fc.oneof(text, numbers) }), { maxLength: 5 }),
+      filters: fc.array(
+        fc.record({
+          field: text,
+          operator: near(fc.constantFrom('eq', 'gt', 'lt', 'contains'), fc.constantFrom('ne', 'EQ')),
+          value: fc.oneof(text, numbers),
+        }),
+        { maxLength: 5 },
+      ),
       sort: opt(fc.record({ field: text, direction: near(fc.constantFrom('asc', 'desc'), fc.constant('ASC')) })),
     }) as fc.Arbitrary<Json>,
   },
@@ -61,17 +98,29 @@ export const cases: { name: string; schema: z.ZodObject; valid: fc.Arbitrary<Jso
     name: 'unions (primitive, object, discriminated)',
     schema: z.object({
       value: z.union([z.string(), z.number(), z.null()]),
-      target: z.union([z.object({ kind: z.literal('user'), id: z.uuid() }), z.object({ kind: z.literal('team'), slug: z.string().regex(/^[a-z-]+$/) })]),
-      shape: z.discriminatedUnion('type', [z.object({ type: z.literal('circle'), r: z.number().positive() }), z.object({ type: z.literal('rect'), w: z.number(), h: z.number() })]),
+      target: z.union([
+        z.object({ kind: z.literal('user'), id: z.uuid() }),
+        z.object({ kind: z.literal('team'), slug: z.string().regex(/^[a-z-]+$/) }),
+      ]),
+      shape: z.discriminatedUnion('type', [
+        z.object({ type: z.literal('circle'), r: z.number().positive() }),
+        z.object({ type: z.literal('rect'), w: z.number(), h: z.number() }),
+      ]),
     }),
     valid: fc.record({
       value: fc.oneof(text, numbers, fc.constant(null), fc.boolean()),
       target: fc.oneof(
         fc.record({ kind: near(fc.constant('user'), fc.constant('team')), id: near(fc.uuid(), uuidish) }),
-        fc.record({ kind: near(fc.constant('team'), fc.constant('user')), slug: near(fc.stringMatching(/^[a-z-]{1,6}$/), fc.stringMatching(/^[a-zA-Z-]{0,6}$/)) }),
+        fc.record({
+          kind: near(fc.constant('team'), fc.constant('user')),
+          slug: near(fc.stringMatching(/^[a-z-]{1,6}$/), fc.stringMatching(/^[a-zA-Z-]{0,6}$/)),
+        }),
       ),
       shape: fc.oneof(
-        fc.record({ type: near(fc.constant('circle'), fc.constant('rect')), r: near(fc.double({ min: 0.001, max: 1e6, noNaN: true }), numbers) }),
+        fc.record({
+          type: near(fc.constant('circle'), fc.constant('rect')),
+          r: near(fc.double({ min: 0.001, max: 1e6, noNaN: true }), numbers),
+        }),
         fc.record({ type: near(fc.constant('rect'), fc.constant('square')), w: numbers, h: numbers }),
       ),
     }) as fc.Arbitrary<Json>,
@@ -108,7 +157,10 @@ export const cases: { name: string; schema: z.ZodObject; valid: fc.Arbitrary<Jso
       age: near(fc.integer({ min: 0, max: 150 }), boundaryNumbers),
       price: near(fc.double({ noNaN: true, min: Number.MIN_VALUE, max: 999_999.99 }), boundaryNumbers),
       ratio: near(fc.double({ noNaN: true, min: 0, max: 1 }), boundaryNumbers),
-      step: near(fc.integer({ min: -200_000, max: 200_000 }).map((n) => n * 5), numbers),
+      step: near(
+        fc.integer({ min: -200_000, max: 200_000 }).map((n) => n * 5),
+        numbers,
+      ),
       count: near(fc.integer(), boundaryNumbers),
       small: opt(near(fc.integer(), fc.constantFrom(2 ** 31, -(2 ** 31) - 1, 0.5))),
       temp: near(fc.double({ noNaN: true, min: -273.1, max: 1e4 }), boundaryNumbers),
@@ -133,8 +185,18 @@ export const cases: { name: string; schema: z.ZodObject; valid: fc.Arbitrary<Jso
       guid: near(fc.uuid(), uuidish),
       day: near(validDay, dateish),
       at: near(validDatetime, datetimeish),
-      at_offset: opt(near(validDatetime.map((d) => d.replace('Z', '+05:30')), datetimeish)),
-      at_local: opt(near(validDatetime.map((d) => d.replace('Z', '')), datetimeish)),
+      at_offset: opt(
+        near(
+          validDatetime.map((d) => d.replace('Z', '+05:30')),
+          datetimeish,
+        ),
+      ),
+      at_local: opt(
+        near(
+          validDatetime.map((d) => d.replace('Z', '')),
+          datetimeish,
+        ),
+      ),
       time: opt(near(validTime, timeish)),
       ip: opt(near(fc.ipV4(), ipv4ish)),
     }) as fc.Arbitrary<Json>,
@@ -142,7 +204,10 @@ export const cases: { name: string; schema: z.ZodObject; valid: fc.Arbitrary<Jso
   {
     name: 'strict objects, records, tuples and string checks',
     schema: z.strictObject({
-      code: z.string().length(4).regex(/^[A-Z0-9]+$/),
+      code: z
+        .string()
+        .length(4)
+        .regex(/^[A-Z0-9]+$/),
       tags: z.record(z.string().regex(/^[a-z]+$/), z.number().int()).optional(),
       pair: z.tuple([z.string(), z.number()]).optional(),
       slug: z.string().startsWith('x-').lowercase().optional(),
@@ -151,7 +216,11 @@ export const cases: { name: string; schema: z.ZodObject; valid: fc.Arbitrary<Jso
     }),
     valid: fc.record({
       code: near(fc.stringMatching(/^[A-Z0-9]{4}$/), fc.stringMatching(/^[A-Za-z0-9]{3,5}$/)),
-      tags: opt(fc.dictionary(near(fc.stringMatching(/^[a-z]{1,4}$/), fc.stringMatching(/^[a-zA-Z]{0,4}$/)), near(fc.integer(), numbers), { maxKeys: 3 })),
+      tags: opt(
+        fc.dictionary(near(fc.stringMatching(/^[a-z]{1,4}$/), fc.stringMatching(/^[a-zA-Z]{0,4}$/)), near(fc.integer(), numbers), {
+          maxKeys: 3,
+        }),
+      ),
       pair: opt(near(fc.tuple(text, numbers), fc.oneof(fc.tuple(text, numbers, text), fc.tuple(text)))),
       slug: opt(near(fc.stringMatching(/^x-[a-z]{0,4}$/), fc.stringMatching(/^[xX]-[a-zA-Z]{0,4}$/))),
       label: opt(near(fc.string({ unit: bmpChar, minLength: 2, maxLength: 5 }), text)),

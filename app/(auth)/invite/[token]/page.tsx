@@ -11,10 +11,22 @@ import { AcceptInvitationButton, InviteSignInForm, InviteSignOutButton, SetPassw
 export const metadata: Metadata = { title: 'Invitation' };
 
 const UNUSABLE: Record<'unknown' | 'used' | 'expired' | 'revoked', { title: string; text: string }> = {
-  unknown: { title: 'This invitation link is not valid', text: 'Check that the whole link was copied. If it was, ask an admin of your tenant for a new invitation.' },
-  used: { title: 'This invitation has already been used', text: 'If you accepted it, sign in. Otherwise ask an admin of your tenant for a new invitation.' },
-  expired: { title: 'This invitation has expired', text: 'Invitation links work for a limited time. Ask an admin of your tenant for a new one.' },
-  revoked: { title: 'This invitation was withdrawn', text: 'An admin revoked this link, or sent a newer one. Use the newest link you received, or ask an admin.' },
+  unknown: {
+    title: 'This invitation link is not valid',
+    text: 'Check that the whole link was copied. If it was, ask an admin of your tenant for a new invitation.',
+  },
+  used: {
+    title: 'This invitation has already been used',
+    text: 'If you accepted it, sign in. Otherwise ask an admin of your tenant for a new invitation.',
+  },
+  expired: {
+    title: 'This invitation has expired',
+    text: 'Invitation links work for a limited time. Ask an admin of your tenant for a new one.',
+  },
+  revoked: {
+    title: 'This invitation was withdrawn',
+    text: 'An admin revoked this link, or sent a newer one. Use the newest link you received, or ask an admin.',
+  },
 };
 
 function Frame({ children }: { children: ReactNode }) {
@@ -35,13 +47,20 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
     const problem = UNUSABLE[invitation ? (invitation.state as Exclude<InvitationLookup['state'], 'pending'>) : 'unknown'];
     return (
       <Frame>
-        <h1 className="mb-2 text-xl font-semibold" data-testid="invitation-problem">{problem.title}</h1>
+        <h1 className="mb-2 text-xl font-semibold" data-testid="invitation-problem">
+          {problem.title}
+        </h1>
         <p className="mb-4 text-sm text-zinc-600">{problem.text}</p>
-        <Link href="/sign-in" className="text-sm font-medium underline">Go to sign-in</Link>
+        <Link href="/sign-in" className="text-sm font-medium underline">
+          Go to sign-in
+        </Link>
       </Frame>
     );
   }
-  const [session, hasAccount] = await Promise.all([(await getAuth()).api.getSession({ headers: await headers() }), accountExistsFor(invitation.email)]);
+  const [session, hasAccount] = await Promise.all([
+    (await getAuth()).api.getSession({ headers: await headers() }),
+    accountExistsFor(invitation.email),
+  ]);
   const sso = getSsoConfig();
   const signedInAs = session?.user.email.toLowerCase() ?? null;
   return (
@@ -62,7 +81,8 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
       ) : signedInAs ? (
         <div className="space-y-3 text-sm">
           <p>
-            You are signed in as <strong>{signedInAs}</strong>, but this invitation is for <strong>{invitation.email}</strong>. Sign out, then sign in as {invitation.email} to accept.
+            You are signed in as <strong>{signedInAs}</strong>, but this invitation is for <strong>{invitation.email}</strong>. Sign out,
+            then sign in as {invitation.email} to accept.
           </p>
           <InviteSignOutButton />
         </div>
@@ -71,7 +91,9 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
           {sso && (
             <>
               <SsoSignInButton callbackURL="/" label={`Sign in with ${sso.name}`} />
-              <p className="my-4 text-center text-xs uppercase tracking-wide text-zinc-500">{hasAccount ? 'or with your password' : 'or set a password'}</p>
+              <p className="my-4 text-center text-xs tracking-wide text-zinc-500 uppercase">
+                {hasAccount ? 'or with your password' : 'or set a password'}
+              </p>
             </>
           )}
           {hasAccount ? <InviteSignInForm email={invitation.email} /> : <SetPasswordForm token={token} email={invitation.email} />}

@@ -24,13 +24,21 @@ export default async function ContractEditorPage({ params, searchParams }: Param
   if (!contract) notFound();
   // Without ?version the editor opens the newest version: the draft being worked on, if any.
   const version = (typeof requested === 'string' ? requested : undefined) ?? contract.versions[0]?.version;
-  const stored = version ? await getDocumentVersionOrThrow({ tenantId: member.tenant.id, kind: 'contract', id, version }).catch((error: unknown) => (error instanceof NotFoundError ? null : Promise.reject(error))) : null;
+  const stored = version
+    ? await getDocumentVersionOrThrow({ tenantId: member.tenant.id, kind: 'contract', id, version }).catch((error: unknown) =>
+        error instanceof NotFoundError ? null : Promise.reject(error),
+      )
+    : null;
   const canEdit = can(member.role, 'edit_contracts');
   const schema = toolContractJsonSchema();
 
   return (
     <>
-      <p className="mb-2 text-sm"><Link href="/contracts" className="text-zinc-500 hover:text-zinc-900">← Contracts</Link></p>
+      <p className="mb-2 text-sm">
+        <Link href="/contracts" className="text-zinc-500 hover:text-zinc-900">
+          ← Contracts
+        </Link>
+      </p>
       <h1 className="font-mono text-2xl font-semibold tracking-tight">{contract.id}</h1>
       <p className="mt-1 mb-6 text-sm text-zinc-600">
         {contract.description} <span className="text-zinc-400">· Owner: {contract.owner}</span>
@@ -50,7 +58,10 @@ export default async function ContractEditorPage({ params, searchParams }: Param
           readOnlyReason={canEdit ? undefined : readOnlyReason(member.role)}
           jsonSchema={schema}
           // Only a draft can go backwards: a stored published version is compared with itself.
-          lintContext={{ previousVersion: stored.status === 'draft' && contract.latestVersion !== stored.version ? contract.latestVersion ?? undefined : undefined }}
+          lintContext={{
+            previousVersion:
+              stored.status === 'draft' && contract.latestVersion !== stored.version ? (contract.latestVersion ?? undefined) : undefined,
+          }}
           versions={studioVersions(contract.versions)}
           servedVersion={contract.latestVersion}
         />
@@ -58,7 +69,11 @@ export default async function ContractEditorPage({ params, searchParams }: Param
         <div role="alert" className="card p-6 text-sm text-zinc-700">
           <h2 className="mb-1 text-base font-semibold text-zinc-900">Version {version ?? ''} not found</h2>
           <p>
-            {contract.id} has no version {version}. <Link className="font-medium text-brand hover:underline" href={`/contracts/${encodeURIComponent(contract.id)}`}>Open the newest version</Link>.
+            {contract.id} has no version {version}.{' '}
+            <Link className="font-medium text-brand hover:underline" href={`/contracts/${encodeURIComponent(contract.id)}`}>
+              Open the newest version
+            </Link>
+            .
           </p>
         </div>
       )}

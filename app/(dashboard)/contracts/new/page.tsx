@@ -45,11 +45,17 @@ export default async function NewContractPage({ searchParams }: Params) {
     return (
       <>
         <Heading />
-        <p className="mt-1 mb-6 text-sm text-zinc-600">Start from a template that matches the tool&apos;s risk, or from a blank contract. Nothing is saved until you save a draft.</p>
+        <p className="mt-1 mb-6 text-sm text-zinc-600">
+          Start from a template that matches the tool&apos;s risk, or from a blank contract. Nothing is saved until you save a draft.
+        </p>
         <ul className="grid gap-4 sm:grid-cols-2">
           {templates.map((t) => (
             <li key={t.id}>
-              <Link href={`/contracts/new?template=${encodeURIComponent(t.id)}`} className="card block h-full p-5 hover:border-zinc-400" data-testid="contract-template">
+              <Link
+                href={`/contracts/new?template=${encodeURIComponent(t.id)}`}
+                className="card block h-full p-5 hover:border-zinc-400"
+                data-testid="contract-template"
+              >
                 <h2 className="text-base font-semibold">{t.title}</h2>
                 <p className="mt-1 text-sm text-zinc-600">{t.description}</p>
                 {t !== BLANK && <p className="mt-2 font-mono text-xs text-zinc-500">{String(t.document.id ?? '')}</p>}
@@ -66,8 +72,11 @@ export default async function NewContractPage({ searchParams }: Params) {
     <>
       <Heading />
       <p className="mt-1 mb-6 text-sm text-zinc-600">
-        From the template <span className="font-medium text-zinc-900">{chosen.title}</span>. Set <code className="rounded bg-zinc-100 px-1">id</code> to your tool&apos;s name, then save a draft.{' '}
-        <Link href="/contracts/new" className="font-medium text-brand hover:underline">Choose another template</Link>
+        From the template <span className="font-medium text-zinc-900">{chosen.title}</span>. Set{' '}
+        <code className="rounded bg-zinc-100 px-1">id</code> to your tool&apos;s name, then save a draft.{' '}
+        <Link href="/contracts/new" className="font-medium text-brand hover:underline">
+          Choose another template
+        </Link>
       </p>
       <StudioEditor
         kind="contract"
@@ -87,7 +96,11 @@ export default async function NewContractPage({ searchParams }: Params) {
 function Heading() {
   return (
     <>
-      <p className="mb-2 text-sm"><Link href="/contracts" className="text-zinc-500 hover:text-zinc-900">← Contracts</Link></p>
+      <p className="mb-2 text-sm">
+        <Link href="/contracts" className="text-zinc-500 hover:text-zinc-900">
+          ← Contracts
+        </Link>
+      </p>
       <h1 className="text-2xl font-semibold tracking-tight">New contract</h1>
     </>
   );

@@ -10,5 +10,12 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 
 export default async function Page({ params, searchParams }: Params) {
   const requested = (await searchParams).version;
-  return <StudioDocumentEditor kind="surface" member={await requireMember()} id={decodeURIComponent((await params).id)} requestedVersion={typeof requested === 'string' ? requested : undefined} />;
+  return (
+    <StudioDocumentEditor
+      kind="surface"
+      member={await requireMember()}
+      id={decodeURIComponent((await params).id)}
+      requestedVersion={typeof requested === 'string' ? requested : undefined}
+    />
+  );
 }

@@ -29,21 +29,35 @@ export default async function TracePage({ params }: Params) {
   }
   return (
     <>
-      <p className="mb-2 text-sm"><Link href="/traces" className="text-zinc-500 hover:text-zinc-900">← Traces</Link></p>
+      <p className="mb-2 text-sm">
+        <Link href="/traces" className="text-zinc-500 hover:text-zinc-900">
+          ← Traces
+        </Link>
+      </p>
       <h1 className="font-mono text-2xl font-semibold tracking-tight">{trace.tool}</h1>
       <dl className="mt-2 mb-6 grid grid-cols-[8rem_1fr] gap-x-4 gap-y-1 text-sm">
         <dt className="text-zinc-500">Call</dt>
-        <dd className="font-mono text-xs" data-testid="trace-call-id">{trace.call_id}</dd>
+        <dd className="font-mono text-xs" data-testid="trace-call-id">
+          {trace.call_id}
+        </dd>
         <dt className="text-zinc-500">Trace</dt>
         <dd className="font-mono text-xs">{trace.trace_id}</dd>
         <dt className="text-zinc-500">Started</dt>
         <dd>{formatInstant(trace.started_at)}</dd>
         <dt className="text-zinc-500">Duration</dt>
-        <dd>{formatMs(trace.duration_ms)} <span className="text-zinc-500">· {trace.records.length} evidence records{trace.approvals.length > 0 ? `, ${trace.approvals.length} approval${trace.approvals.length > 1 ? 's' : ''}` : ''}</span></dd>
+        <dd>
+          {formatMs(trace.duration_ms)}{' '}
+          <span className="text-zinc-500">
+            · {trace.records.length} evidence records
+            {trace.approvals.length > 0 ? `, ${trace.approvals.length} approval${trace.approvals.length > 1 ? 's' : ''}` : ''}
+          </span>
+        </dd>
       </dl>
       <h2 className="mb-2 text-lg font-semibold">Timeline</h2>
       <TraceTimeline spans={trace.spans} durationMs={trace.duration_ms} />
-      {trace.truncated && <p className="mt-2 text-sm text-amber-700">This call_id has more records than one page shows; the first ones are listed.</p>}
+      {trace.truncated && (
+        <p className="mt-2 text-sm text-amber-700">This call_id has more records than one page shows; the first ones are listed.</p>
+      )}
       {trace.approvals.length > 0 && (
         <>
           <h2 className="mt-8 mb-2 text-lg font-semibold">Approvals</h2>

@@ -31,12 +31,32 @@ export const argumentAliasesRule = defineRule({
     for (const alias of Object.keys(aliases).slice(0, 100)) {
       const canonical = aliases[alias];
       if (typeof canonical !== 'string') continue;
-      out.push(report('CONTRACT_DEPRECATED_ARG_ALIAS', `${quote(alias)} is a deprecated alias of ${quote(canonical)}: callers should send ${quote(canonical)} instead.`, ['argument_aliases', alias], 'key'));
+      out.push(
+        report(
+          'CONTRACT_DEPRECATED_ARG_ALIAS',
+          `${quote(alias)} is a deprecated alias of ${quote(canonical)}: callers should send ${quote(canonical)} instead.`,
+          ['argument_aliases', alias],
+          'key',
+        ),
+      );
       if (!isPlainObject(input) || !schemaDeclaresPath(input, canonical)) {
-        out.push(report('CONTRACT_ALIAS_TARGET_UNKNOWN', `Alias ${quote(alias)} maps to ${quote(canonical)}, which is not in \`input.properties\`.`, ['argument_aliases', alias]));
+        out.push(
+          report(
+            'CONTRACT_ALIAS_TARGET_UNKNOWN',
+            `Alias ${quote(alias)} maps to ${quote(canonical)}, which is not in \`input.properties\`.`,
+            ['argument_aliases', alias],
+          ),
+        );
       }
       if (hasOwn(properties, alias)) {
-        out.push(report('CONTRACT_ALIAS_SHADOWS_PROPERTY', `Alias ${quote(alias)} is also a property of the input schema; an alias must be a name the schema no longer declares.`, ['argument_aliases', alias], 'key'));
+        out.push(
+          report(
+            'CONTRACT_ALIAS_SHADOWS_PROPERTY',
+            `Alias ${quote(alias)} is also a property of the input schema; an alias must be a name the schema no longer declares.`,
+            ['argument_aliases', alias],
+            'key',
+          ),
+        );
       }
     }
     return out;

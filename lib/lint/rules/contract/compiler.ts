@@ -52,5 +52,7 @@ export const compilerRule = defineRule({
 
 /** Conformance alone: all there is to say about a document that is not an object. */
 export function contractFormatFindings(parsed: ContractContext['parsed'], conformance: ContractContext['conformance']) {
-  return conformance.success ? [] : conformanceDiagnostics(conformance.error.issues, parsed.value, parsed.locate, 'CONTRACT_SCHEMA_INVALID');
+  return conformance.success
+    ? []
+    : conformanceDiagnostics(conformance.error.issues, parsed.value, parsed.locate, 'CONTRACT_SCHEMA_INVALID');
 }

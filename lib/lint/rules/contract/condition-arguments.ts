@@ -15,7 +15,8 @@ export const conditionArgumentsRule = defineRule({
   codes: {
     CONTRACT_CONDITION_UNKNOWN_ARGUMENT: {
       severity: 'error',
-      summary: 'A pre/postcondition reads an `args.…` path the input schema does not declare; conditions fail closed, so it would refuse every call that omits it.',
+      summary:
+        'A pre/postcondition reads an `args.…` path the input schema does not declare; conditions fail closed, so it would refuse every call that omits it.',
     },
   },
   check({ parsed, document }: ContractContext, report) {
@@ -62,7 +63,12 @@ function rangeInsideScalar(parsed: ParsedDocument, range: SourceRange, value: st
   const source = line.slice(range.startColumn - 1, range.endColumn - 1);
   const offset = source === value ? 0 : source === `"${value}"` || source === `'${value}'` ? 1 : -1;
   if (offset < 0) return range;
-  return { startLine: range.startLine, startColumn: range.startColumn + offset + start, endLine: range.startLine, endColumn: range.startColumn + offset + end };
+  return {
+    startLine: range.startLine,
+    startColumn: range.startColumn + offset + start,
+    endLine: range.startLine,
+    endColumn: range.startColumn + offset + end,
+  };
 }
 
 function lineText(text: string, line: number): string {

@@ -33,7 +33,8 @@ export function contractContext(
   conformance: ContractContext['conformance'],
   options: LintOptions,
 ): ContractContext {
-  const small = SCHEMA_FIELDS.reduce((n, { field }) => n + countNodes(ownValue(document, field), COMPILE_BUDGET_NODES), 0) <= COMPILE_BUDGET_NODES;
+  const small =
+    SCHEMA_FIELDS.reduce((n, { field }) => n + countNodes(ownValue(document, field), COMPILE_BUDGET_NODES), 0) <= COMPILE_BUDGET_NODES;
   const compiled = conformance.success && (small || options.thorough) ? compileContract(document) : undefined;
   return { parsed, options, document, conformance, compiled };
 }

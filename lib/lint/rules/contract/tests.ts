@@ -16,7 +16,10 @@ export const contractTestsRule = defineRule({
     // Publishing runs them regardless of size; the linter only where it compiled (see context.ts).
     if (!compiled?.ok) return out;
     for (const result of runContractTests(compiled.contract, compiled.contract.document.tests ?? [])) {
-      if (!result.passed) out.push(report('CONTRACT_TEST_FAILED', `Test "${result.name}" fails: ${result.failure ?? ''}.`, ['tests', result.index, 'expect']));
+      if (!result.passed)
+        out.push(
+          report('CONTRACT_TEST_FAILED', `Test "${result.name}" fails: ${result.failure ?? ''}.`, ['tests', result.index, 'expect']),
+        );
     }
     return out;
   },

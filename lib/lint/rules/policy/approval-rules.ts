@@ -15,7 +15,8 @@ const codes = {
 
 export const approvalRulesRule = defineRule({
   codes,
-  check: ({ parsed, document }: PolicyContext, report) => checkApprovalRules(ownValue(document, 'approval'), ['approval'], parsed.locate, report),
+  check: ({ parsed, document }: PolicyContext, report) =>
+    checkApprovalRules(ownValue(document, 'approval'), ['approval'], parsed.locate, report),
 });
 
 /**
@@ -43,13 +44,22 @@ function checkApprovalRules(
     if (duplicates) out.push(...duplicates(ownValue(rule, 'tools'), [...at, 'tools']));
     const roles = ownValue(rule, 'roles');
     if (!Array.isArray(roles) || roles.length === 0) {
-      const diagnostic = report('POLICY_APPROVAL_NO_ROLES', `${fieldName(at)} names no approver roles: calls it matches could never be approved.`, hasOwn(rule, 'roles') ? [...at, 'roles'] : at);
+      const diagnostic = report(
+        'POLICY_APPROVAL_NO_ROLES',
+        `${fieldName(at)} names no approver roles: calls it matches could never be approved.`,
+        hasOwn(rule, 'roles') ? [...at, 'roles'] : at,
+      );
       // A rule without `roles` underlines its first key rather than the whole rule.
       out.push(hasOwn(rule, 'roles') ? diagnostic : { ...diagnostic, range: locate([...at, Object.keys(rule)[0] ?? ''], 'key') });
     }
     const required = ownValue(rule, 'approvers_required');
     if (typeof required === 'number' && required < 1) {
-      out.push(report('POLICY_APPROVERS_REQUIRED_INVALID', `\`approvers_required\` is ${required}; at least one approver must decide.`, [...at, 'approvers_required']));
+      out.push(
+        report('POLICY_APPROVERS_REQUIRED_INVALID', `\`approvers_required\` is ${required}; at least one approver must decide.`, [
+          ...at,
+          'approvers_required',
+        ]),
+      );
     }
   });
   return out;

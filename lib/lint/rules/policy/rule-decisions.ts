@@ -12,10 +12,14 @@ export const ruleDecisionsRule = defineRule({
   codes: {
     POLICY_CONDITION_INVALID: {
       severity: 'error',
-      summary: 'A rule\'s `when` is not valid CEL, is not boolean, uses variables other than `args` and `context`, or uses a refused function.',
+      summary:
+        "A rule's `when` is not valid CEL, is not boolean, uses variables other than `args` and `context`, or uses a refused function.",
     },
     POLICY_RULE_ID_DUPLICATE: { severity: 'error', summary: 'Two rules share an id; evidence names the deciding rule by id.' },
-    POLICY_RULE_NO_ROLES: { severity: 'error', summary: 'A `require_approval` or `escalate` rule names no `roles`, so nobody could decide.' },
+    POLICY_RULE_NO_ROLES: {
+      severity: 'error',
+      summary: 'A `require_approval` or `escalate` rule names no `roles`, so nobody could decide.',
+    },
     POLICY_TRANSFORM_WITHOUT_SET: { severity: 'error', summary: 'A `transform` rule has no `set`, so it would change nothing.' },
     POLICY_SET_WITHOUT_TRANSFORM: { severity: 'warning', summary: '`set` on a rule whose decision is not `transform` is ignored.' },
   },
@@ -42,15 +46,34 @@ export const ruleDecisionsRule = defineRule({
       if (decision === 'require_approval' || decision === 'escalate') {
         const roles = ownValue(rule, 'roles');
         if (!Array.isArray(roles) || roles.length === 0) {
-          out.push(report('POLICY_RULE_NO_ROLES', `A \`${decision}\` rule must name the \`roles\` that decide.`, hasOwn(rule, 'roles') ? [...at, 'roles'] : [...at, 'decision']));
+          out.push(
+            report(
+              'POLICY_RULE_NO_ROLES',
+              `A \`${decision}\` rule must name the \`roles\` that decide.`,
+              hasOwn(rule, 'roles') ? [...at, 'roles'] : [...at, 'decision'],
+            ),
+          );
         }
       }
       const set = ownValue(rule, 'set');
       if (decision === 'transform' && !(isPlainObject(set) && Object.keys(set).length > 0)) {
-        out.push(report('POLICY_TRANSFORM_WITHOUT_SET', 'A `transform` rule needs `set`: the argument paths to rewrite and their values.', hasOwn(rule, 'set') ? [...at, 'set'] : [...at, 'decision']));
+        out.push(
+          report(
+            'POLICY_TRANSFORM_WITHOUT_SET',
+            'A `transform` rule needs `set`: the argument paths to rewrite and their values.',
+            hasOwn(rule, 'set') ? [...at, 'set'] : [...at, 'decision'],
+          ),
+        );
       }
       if (decision !== 'transform' && set !== undefined && typeof decision === 'string') {
-        out.push(report('POLICY_SET_WITHOUT_TRANSFORM', `\`set\` is ignored when the decision is \`${decision}\`; only \`transform\` rewrites arguments.`, [...at, 'set'], 'key'));
+        out.push(
+          report(
+            'POLICY_SET_WITHOUT_TRANSFORM',
+            `\`set\` is ignored when the decision is \`${decision}\`; only \`transform\` rewrites arguments.`,
+            [...at, 'set'],
+            'key',
+          ),
+        );
       }
     });
     return out;

@@ -7,7 +7,10 @@ import type { PolicyContext } from './context';
 /** The policy's own test cases, run against the compiled policy. */
 export const policyTestsRule = defineRule({
   codes: {
-    POLICY_TEST_FAILED: { severity: 'error', summary: "One of the policy's test cases gets a different decision, rule or error codes than it expects." },
+    POLICY_TEST_FAILED: {
+      severity: 'error',
+      summary: "One of the policy's test cases gets a different decision, rule or error codes than it expects.",
+    },
   },
   check({ conformance }: PolicyContext, report) {
     const out: Diagnostic[] = [];
@@ -15,7 +18,8 @@ export const policyTestsRule = defineRule({
     const compiled = compilePolicy(conformance.data);
     if (!compiled.ok) return out;
     for (const result of runPolicyTests(compiled.policy, conformance.data.tests)) {
-      if (!result.passed) out.push(report('POLICY_TEST_FAILED', `Test "${result.name}" fails: ${result.failure ?? ''}.`, ['tests', result.index, 'expect']));
+      if (!result.passed)
+        out.push(report('POLICY_TEST_FAILED', `Test "${result.name}" fails: ${result.failure ?? ''}.`, ['tests', result.index, 'expect']));
     }
     return out;
   },

@@ -40,13 +40,23 @@ export const toolPatternsRule = defineRule({
       out.push(...duplicatePatterns(toolsValue, [...at, 'tools'], report));
       // First match decides, but a matching `deny` anywhere wins: an unconditional earlier rule
       // shadows a later one unless the later one denies and the earlier one does not.
-      const shadow = tools.length === 0 ? undefined : earlier.find(
-        (e) => (e.decision === 'deny' || decision !== 'deny') && tools.every((t) => e.tools.some((p) => toolPatternMatches(p, t))),
-      );
+      const shadow =
+        tools.length === 0
+          ? undefined
+          : earlier.find(
+              (e) => (e.decision === 'deny' || decision !== 'deny') && tools.every((t) => e.tools.some((p) => toolPatternMatches(p, t))),
+            );
       if (shadow) {
-        out.push(report('POLICY_RULE_UNREACHABLE', `Rule ${quote(typeof id === 'string' ? id : index)} can never fire: rule ${quote(shadow.id)} (rules[${shadow.index}]) has no \`when\`, covers all its tools and comes first.`, typeof id === 'string' ? [...at, 'id'] : at));
+        out.push(
+          report(
+            'POLICY_RULE_UNREACHABLE',
+            `Rule ${quote(typeof id === 'string' ? id : index)} can never fire: rule ${quote(shadow.id)} (rules[${shadow.index}]) has no \`when\`, covers all its tools and comes first.`,
+            typeof id === 'string' ? [...at, 'id'] : at,
+          ),
+        );
       }
-      if (ownValue(rule, 'when') === undefined && tools.length > 0) earlier.push({ index, id: typeof id === 'string' ? id : String(index), tools, decision });
+      if (ownValue(rule, 'when') === undefined && tools.length > 0)
+        earlier.push({ index, id: typeof id === 'string' ? id : String(index), tools, decision });
     });
     return out;
   },
@@ -60,7 +70,13 @@ export function duplicatePatterns(list: unknown, path: readonly PathSegment[], r
     if (typeof pattern !== 'string') return;
     const earlier = first.get(pattern);
     if (earlier === undefined) first.set(pattern, index);
-    else out.push(report('POLICY_DUPLICATE_TOOL_PATTERN', `Tool pattern ${quote(pattern)} already appears at ${fieldName([...path, earlier])}.`, [...path, index]));
+    else
+      out.push(
+        report('POLICY_DUPLICATE_TOOL_PATTERN', `Tool pattern ${quote(pattern)} already appears at ${fieldName([...path, earlier])}.`, [
+          ...path,
+          index,
+        ]),
+      );
   });
   return out;
 }

@@ -6,7 +6,10 @@ import { annotationPath, checkedTools, type SurfaceContext } from './context';
 /** An argument alias must point at a key its tool's parameter schema declares. */
 export const argAliasKeysRule = defineRule({
   codes: {
-    SURFACE_ARG_ALIAS_UNKNOWN_KEY: { severity: 'warning', summary: "An argument alias points at a key the tool's schema does not declare." },
+    SURFACE_ARG_ALIAS_UNKNOWN_KEY: {
+      severity: 'warning',
+      summary: "An argument alias points at a key the tool's schema does not declare.",
+    },
   },
   check({ parsed, model }: SurfaceContext, report) {
     const out: Diagnostic[] = [];
@@ -16,7 +19,13 @@ export const argAliasKeysRule = defineRule({
       if (!properties) continue;
       for (const [alias, canonical] of tool.annotations?.aliases ?? []) {
         if (!properties.has(canonical)) {
-          out.push(report('SURFACE_ARG_ALIAS_UNKNOWN_KEY', `Alias \`${alias}\` of \`${tool.name}\` points at \`${canonical}\`, which its parameter schema does not declare.`, annotationPath(parsed.value, tool, 'arg_aliases', alias)));
+          out.push(
+            report(
+              'SURFACE_ARG_ALIAS_UNKNOWN_KEY',
+              `Alias \`${alias}\` of \`${tool.name}\` points at \`${canonical}\`, which its parameter schema does not declare.`,
+              annotationPath(parsed.value, tool, 'arg_aliases', alias),
+            ),
+          );
         }
       }
     }

@@ -28,7 +28,8 @@ export function surfaceContext(parsed: ParsedDocument, options: LintOptions): Su
   const model = buildSurfaceModel(parsed.value, conformance.success ? conformance.data : undefined, options.contracts ?? []);
   const fromOptions = typeof options.prompt === 'string';
   const text = fromOptions ? options.prompt : model.system;
-  const prompt = typeof text === 'string' ? { text, fromOptions, scan: text.length > MAX_PROMPT_CHARS ? undefined : scanPrompt(text) } : undefined;
+  const prompt =
+    typeof text === 'string' ? { text, fromOptions, scan: text.length > MAX_PROMPT_CHARS ? undefined : scanPrompt(text) } : undefined;
   return { parsed, options, conformance, model, prompt };
 }
 
@@ -50,7 +51,8 @@ export function inactiveReason(tool: DeclaredTool | undefined): string {
 
 export function valueAt(root: unknown, path: readonly PathSegment[]): unknown {
   let current = root;
-  for (const segment of path) current = typeof segment === 'number' ? (Array.isArray(current) ? current[segment] : undefined) : ownValue(current, segment);
+  for (const segment of path)
+    current = typeof segment === 'number' ? (Array.isArray(current) ? current[segment] : undefined) : ownValue(current, segment);
   return current;
 }
 

@@ -8,6 +8,10 @@ export const duplicateToolRule = defineRule({
   },
   check: ({ model }: SurfaceContext, report) =>
     model.duplicates.map(({ index, name, origin, first }) =>
-      report('SURFACE_DUPLICATE_TOOL', `\`${name}\` is declared twice (first as tools[${first}]); tool names must be unique.`, ['tools', index, origin === 'inline' ? 'name' : 'contract']),
+      report('SURFACE_DUPLICATE_TOOL', `\`${name}\` is declared twice (first as tools[${first}]); tool names must be unique.`, [
+        'tools',
+        index,
+        origin === 'inline' ? 'name' : 'contract',
+      ]),
     ),
 });

@@ -46,7 +46,12 @@ function schemaFindings(issues: readonly z.core.$ZodIssue[], root: unknown): Sch
     const branch = surfaceToolBranch(entry);
     const schema = branch === 'contract' ? SurfaceContractToolSchema : branch === 'inline' ? SurfaceInlineToolSchema : undefined;
     const result = schema?.safeParse(entry);
-    if (!result) findings.push({ message: 'A tool needs either `contract` (a published contract id) or `name` (an inline tool).', path, part: 'value' });
+    if (!result)
+      findings.push({
+        message: 'A tool needs either `contract` (a published contract id) or `name` (an inline tool).',
+        path,
+        part: 'value',
+      });
     else if (!result.success) for (const issue of result.error.issues) findings.push(...issueFindings(issue, path, root));
   }
   return findings;
@@ -54,9 +59,11 @@ function schemaFindings(issues: readonly z.core.$ZodIssue[], root: unknown): Sch
 
 function issueFindings(issue: z.core.$ZodIssue, prefix: readonly PathSegment[], root: unknown): SchemaFinding[] {
   const path = [...prefix, ...issue.path.filter((s): s is string | number => typeof s !== 'symbol')];
-  if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ message: `Unknown field \`${key}\`.`, path: [...path, key], part: 'key' }));
+  if (issue.code === 'unrecognized_keys')
+    return issue.keys.map((key) => ({ message: `Unknown field \`${key}\`.`, path: [...path, key], part: 'key' }));
   const missing = issue.code === 'invalid_type' && valueAt(root, path) === undefined;
   const field = path[path.length - 1];
-  const message = missing && typeof field === 'string' ? `Missing required field \`${field}\`.` : `${formatJsonPath(path)}: ${issue.message}`;
+  const message =
+    missing && typeof field === 'string' ? `Missing required field \`${field}\`.` : `${formatJsonPath(path)}: ${issue.message}`;
   return [{ message, path, part: missing ? 'key' : 'value' }];
 }

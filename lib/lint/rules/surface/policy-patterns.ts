@@ -12,7 +12,13 @@ export const policyPatternsRule = defineRule({
     const out: Diagnostic[] = [];
     model.policy?.tools?.forEach((pattern, j) => {
       if (isExactPattern(pattern) && !model.byName.has(pattern)) {
-        out.push(report('SURFACE_POLICY_PATTERN_NO_MATCH', `Policy pattern \`${pattern}\` has no \`*\` and names no declared tool.`, ['policy', 'tools', j]));
+        out.push(
+          report('SURFACE_POLICY_PATTERN_NO_MATCH', `Policy pattern \`${pattern}\` has no \`*\` and names no declared tool.`, [
+            'policy',
+            'tools',
+            j,
+          ]),
+        );
       }
     });
     return out;

@@ -18,15 +18,29 @@ import type { SurfaceContext } from './context';
 export const promptReferencesRule = defineRule({
   codes: {
     TOOL_SURFACE_UNKNOWN_PROMPT_TOOL: { severity: 'warning', summary: 'Prompt text references a tool that is not declared.' },
-    TOOL_SURFACE_PROMPT_TOOL_NOT_IN_POLICY: { severity: 'warning', summary: 'Prompt text references a declared tool outside the active policy.' },
-    TOOL_SURFACE_DEFERRED_TOOL_PROMPT_REFERENCE: { severity: 'warning', summary: 'Prompt text references a deferred tool while tool_search is inactive.' },
-    TOOL_SURFACE_DEPRECATED_ARG_ALIAS: { severity: 'warning', summary: 'Prompt text mentions an argument alias instead of its canonical key.' },
+    TOOL_SURFACE_PROMPT_TOOL_NOT_IN_POLICY: {
+      severity: 'warning',
+      summary: 'Prompt text references a declared tool outside the active policy.',
+    },
+    TOOL_SURFACE_DEFERRED_TOOL_PROMPT_REFERENCE: {
+      severity: 'warning',
+      summary: 'Prompt text references a deferred tool while tool_search is inactive.',
+    },
+    TOOL_SURFACE_DEPRECATED_ARG_ALIAS: {
+      severity: 'warning',
+      summary: 'Prompt text mentions an argument alias instead of its canonical key.',
+    },
   },
   check({ model, prompt }: SurfaceContext, report) {
     const out: Diagnostic[] = [];
     const scan = prompt?.scan;
     if (!scan) return out;
-    const at = (word: PromptWord): SourceRange => ({ startLine: word.line, startColumn: word.column, endLine: word.line, endColumn: word.column + word.text.length });
+    const at = (word: PromptWord): SourceRange => ({
+      startLine: word.line,
+      startColumn: word.column,
+      endLine: word.line,
+      endColumn: word.column + word.text.length,
+    });
 
     // Aliases are looked up once per word; an alias that is also some tool's canonical key is
     // too ambiguous to flag outside a call.
@@ -34,13 +48,27 @@ export const promptReferencesRule = defineRule({
     const canonicalKeys = new Set<string>();
     for (const tool of model.tools) {
       if (tool.parameters) for (const key of declaredProperties(tool.parameters) ?? []) canonicalKeys.add(key);
-      for (const [alias, canonical] of tool.annotations?.aliases ?? []) if (!aliases.has(alias)) aliases.set(alias, { tool: tool.name, canonical });
+      for (const [alias, canonical] of tool.annotations?.aliases ?? [])
+        if (!aliases.has(alias)) aliases.set(alias, { tool: tool.name, canonical });
     }
 
     const referenced = (tool: DeclaredTool, range: SourceRange) => {
-      if (!tool.allowed) out.push(report.inPrompt('TOOL_SURFACE_PROMPT_TOOL_NOT_IN_POLICY', `The prompt mentions \`${tool.name}\`, which is declared but not allowed by \`policy.tools\`.`, range));
+      if (!tool.allowed)
+        out.push(
+          report.inPrompt(
+            'TOOL_SURFACE_PROMPT_TOOL_NOT_IN_POLICY',
+            `The prompt mentions \`${tool.name}\`, which is declared but not allowed by \`policy.tools\`.`,
+            range,
+          ),
+        );
       if (tool.deferred && !model.toolSearch) {
-        out.push(report.inPrompt('TOOL_SURFACE_DEFERRED_TOOL_PROMPT_REFERENCE', `The prompt mentions \`${tool.name}\`, which is deferred (\`defer_loading\`) while \`tool_search\` is off, so the model cannot reach it.`, range));
+        out.push(
+          report.inPrompt(
+            'TOOL_SURFACE_DEFERRED_TOOL_PROMPT_REFERENCE',
+            `The prompt mentions \`${tool.name}\`, which is deferred (\`defer_loading\`) while \`tool_search\` is off, so the model cannot reach it.`,
+            range,
+          ),
+        );
       }
     };
 
@@ -54,21 +82,41 @@ export const promptReferencesRule = defineRule({
         let offset = 0;
         for (const part of word.text.split('-')) {
           const partTool = model.byName.get(part);
-          if (partTool && !isPlainWord(part)) referenced(partTool, { ...range, startColumn: word.column + offset, endColumn: word.column + offset + part.length });
+          if (partTool && !isPlainWord(part))
+            referenced(partTool, { ...range, startColumn: word.column + offset, endColumn: word.column + offset + part.length });
           offset += part.length + 1;
         }
       }
       if (!tool && word.call && !(word.text === 'tool_search' && model.toolSearch)) {
-        out.push(report.inPrompt('TOOL_SURFACE_UNKNOWN_PROMPT_TOOL', `The prompt calls \`${word.text}(…)\`, but no tool of that name is declared.`, range));
+        out.push(
+          report.inPrompt(
+            'TOOL_SURFACE_UNKNOWN_PROMPT_TOOL',
+            `The prompt calls \`${word.text}(…)\`, but no tool of that name is declared.`,
+            range,
+          ),
+        );
       }
 
       const caller = word.key && word.enclosingCall >= 0 ? model.byName.get(scan.words[word.enclosingCall]?.text ?? '') : undefined;
       const canonical = caller?.annotations?.aliases.get(word.text);
       if (caller && canonical !== undefined) {
-        out.push(report.inPrompt('TOOL_SURFACE_DEPRECATED_ARG_ALIAS', `\`${word.text}\` is a deprecated alias of \`${canonical}\` for \`${caller.name}\`; write \`${canonical}\`.`, range));
+        out.push(
+          report.inPrompt(
+            'TOOL_SURFACE_DEPRECATED_ARG_ALIAS',
+            `\`${word.text}\` is a deprecated alias of \`${canonical}\` for \`${caller.name}\`; write \`${canonical}\`.`,
+            range,
+          ),
+        );
       } else if (word.code && !tool && !canonicalKeys.has(word.text)) {
         const alias = aliases.get(word.text);
-        if (alias) out.push(report.inPrompt('TOOL_SURFACE_DEPRECATED_ARG_ALIAS', `\`${word.text}\` is a deprecated alias of \`${alias.canonical}\` for \`${alias.tool}\`; write \`${alias.canonical}\`.`, range));
+        if (alias)
+          out.push(
+            report.inPrompt(
+              'TOOL_SURFACE_DEPRECATED_ARG_ALIAS',
+              `\`${word.text}\` is a deprecated alias of \`${alias.canonical}\` for \`${alias.tool}\`; write \`${alias.canonical}\`.`,
+              range,
+            ),
+          );
       }
     }
     return out;

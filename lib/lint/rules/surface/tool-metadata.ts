@@ -14,14 +14,25 @@ export const toolMetadataRule = defineRule({
     const out: Diagnostic[] = [];
     for (const tool of checkedTools(model)) {
       const label = `Active tool \`${tool.name}\``;
-      if (!tool.executor) out.push(report('TOOL_SURFACE_MISSING_EXECUTOR', `${label} declares no \`executor\`, so nothing is known to run it.`, toolAnchor(tool)));
+      if (!tool.executor)
+        out.push(
+          report('TOOL_SURFACE_MISSING_EXECUTOR', `${label} declares no \`executor\`, so nothing is known to run it.`, toolAnchor(tool)),
+        );
       const from = tool.origin === 'contract' ? ` (contract \`${tool.name}\`)` : '';
       if (!tool.parameters) out.push(report('TOOL_SURFACE_MISSING_SCHEMA', `${label}${from} has no parameter schema.`, toolAnchor(tool)));
       const facts = tool.annotations;
       if (!facts) {
-        out.push(report('TOOL_SURFACE_MISSING_ANNOTATIONS', `${label}${from} has no annotations (kind, side_effect_level).`, toolAnchor(tool)));
+        out.push(
+          report('TOOL_SURFACE_MISSING_ANNOTATIONS', `${label}${from} has no annotations (kind, side_effect_level).`, toolAnchor(tool)),
+        );
       } else if (!facts.level || facts.level === 'none') {
-        out.push(report('TOOL_SURFACE_MISSING_SIDE_EFFECT_LEVEL', `${label} leaves \`side_effect_level\` as \`none\`; say what it can affect (\`read_only\` at least).`, annotationPath(parsed.value, tool, 'side_effect_level')));
+        out.push(
+          report(
+            'TOOL_SURFACE_MISSING_SIDE_EFFECT_LEVEL',
+            `${label} leaves \`side_effect_level\` as \`none\`; say what it can affect (\`read_only\` at least).`,
+            annotationPath(parsed.value, tool, 'side_effect_level'),
+          ),
+        );
       }
     }
     return out;

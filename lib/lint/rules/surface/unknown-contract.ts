@@ -8,6 +8,10 @@ export const unknownContractRule = defineRule({
   },
   check: ({ model }: SurfaceContext, report) =>
     model.unknownContracts.map(({ index, contract }) =>
-      report('SURFACE_UNKNOWN_CONTRACT', `No published contract \`${contract}\` was found; publish it or fix the id.`, ['tools', index, 'contract']),
+      report('SURFACE_UNKNOWN_CONTRACT', `No published contract \`${contract}\` was found; publish it or fix the id.`, [
+        'tools',
+        index,
+        'contract',
+      ]),
     ),
 });
