@@ -4,12 +4,9 @@ import { validatePreHandler, validatePostHandler } from './handlers/validate';
 import { getApprovalHandler, decideApprovalHandler, listApprovalsHandler } from './handlers/approvals';
 import { createWebhookHandler, deleteWebhookHandler, listWebhooksHandler } from './handlers/webhooks';
 import { createConfirmationHandler } from './handlers/confirmations';
-import {
-  pipelineContextSchemaHandler,
-  toolCallManifestSchemaHandler,
-  validateManifestHandler,
-  validatePipelineHandler,
-} from './handlers/pipeline';
+import { validateManifestHandler } from './handlers/manifests';
+import { validatePipelineHandler } from './handlers/pipeline';
+import { pipelineContextSchemaHandler, toolCallManifestSchemaHandler } from './handlers/schemas';
 import {
   deprecateContractHandler,
   exportContractHandler,
@@ -19,36 +16,20 @@ import {
   listContractsHandler,
   publishContractVersionHandler,
   saveContractDraftHandler,
-  toolContractSchemaHandler,
 } from './handlers/contracts';
-import {
-  policySchemaHandler,
-  surfaceSchemaHandler,
-  getPolicyVersionHandler,
-  getSurfaceVersionHandler,
-  listPoliciesHandler,
-  listSurfacesHandler,
-  publishPolicyVersionHandler,
-  publishSurfaceVersionHandler,
-  savePolicyDraftHandler,
-  saveSurfaceDraftHandler,
-} from './handlers/studio-documents';
+import { toolContractSchemaHandler } from './handlers/schemas';
+import { getPolicyVersionHandler, listPoliciesHandler, publishPolicyVersionHandler, savePolicyDraftHandler } from './handlers/policies';
+import { policySchemaHandler, surfaceSchemaHandler } from './handlers/schemas';
+import { getSurfaceVersionHandler, listSurfacesHandler, publishSurfaceVersionHandler, saveSurfaceDraftHandler } from './handlers/surfaces';
 import { lintHandler } from './handlers/lint';
 import { verifyEvidenceHandler } from './handlers/evidence';
 import { listViolationsHandler, violationStatsHandler } from './handlers/violations';
 import { overviewHandler } from './handlers/overview';
 import { getTraceHandler, listTracesHandler } from './handlers/traces';
 import { createApiKeyHandler, listApiKeysHandler, revokeApiKeyHandler } from './handlers/api-keys';
-import {
-  acceptInvitationHandler,
-  changeMemberRoleHandler,
-  inviteMemberHandler,
-  listMembersHandler,
-  listSessionTenantsHandler,
-  removeMemberHandler,
-  revokeInvitationHandler,
-  switchSessionTenantHandler,
-} from './handlers/members';
+import { acceptInvitationHandler, revokeInvitationHandler } from './handlers/invitations';
+import { changeMemberRoleHandler, inviteMemberHandler, listMembersHandler, removeMemberHandler } from './handlers/members';
+import { listSessionTenantsHandler, switchSessionTenantHandler } from './handlers/session';
 import { getSettingsHandler, updateSettingsHandler } from './handlers/settings';
 import { openApiHandler } from './handlers/openapi';
 

@@ -5,7 +5,7 @@ import { db } from '@/lib/db';
 import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
 import { call } from '@/lib/testing/api-client';
 import { runToolgate } from './run-toolgate';
-import { acceptInvitationHandler as accept } from '@/lib/api/handlers/members';
+import { acceptInvitationHandler as accept } from '@/lib/api/handlers/invitations';
 
 async function run(argv: string[]) {
   let stdout = '';

@@ -5,7 +5,8 @@ import { resetEnvForTests } from '@/lib/env';
 import { db } from '@/lib/db';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant } from '@/lib/testing/fixtures';
-import { inviteMemberHandler as invite, acceptInvitationHandler as accept } from '@/lib/api/handlers/members';
+import { acceptInvitationHandler as accept } from '@/lib/api/handlers/invitations';
+import { inviteMemberHandler as invite } from '@/lib/api/handlers/members';
 
 /** A real SMTP server on a loopback port, keeping what it receives and the credentials it saw. */
 interface Received {

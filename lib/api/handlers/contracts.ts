@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { defineRoute, type Caller } from '../define-route';
 import { contractIdParam, versionParam } from '../path-params';
-import { isoDateTime, JsonSchemaDocument } from '../response-schemas';
+import { isoDateTime } from '../response-schemas';
 import { plainObject } from '../../json';
-import { toolContractJsonSchema } from '../../contracts/contract-schema';
 import { listDocuments, type DocumentSummary } from '../../documents/list-documents';
 import { saveDocumentDraft, type SavedDraft } from '../../documents/save-document-draft';
 import { publishDocumentVersion, type PublishedVersion } from '../../documents/publish-document-version';
@@ -142,13 +141,6 @@ const contractVersionBody = ({
 const publishedContractBody = ({ id, ...published }: PublishedVersion) => ({ tool: id, ...published });
 /** The answer to a saved contract draft (the SDK's SavedContractDraft). */
 export const savedContractDraftBody = ({ id, ...draft }: SavedDraft) => ({ tool: id, ...draft });
-
-/** GET /api/v1/schemas/tool-contract.json — the JSON Schema of the contract format (public). */
-export const toolContractSchemaHandler = defineRoute({
-  auth: 'none',
-  response: JsonSchemaDocument,
-  handler: async () => ({ body: toolContractJsonSchema(), headers: { 'cache-control': 'public, max-age=300' } }),
-});
 
 /** GET /api/v1/contracts — the tenant's contracts and their versions. */
 export const listContractsHandler = defineRoute({

@@ -5,7 +5,8 @@ import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 import { resetEnvForTests } from '@/lib/env';
 import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
-import { listContractsHandler as listContracts, toolContractSchemaHandler as contractSchema } from '@/lib/api/handlers/contracts';
+import { listContractsHandler as listContracts } from '@/lib/api/handlers/contracts';
+import { toolContractSchemaHandler as contractSchema } from '@/lib/api/handlers/schemas';
 import { verifyEvidenceHandler as verify } from '@/lib/api/handlers/evidence';
 import { revokeApiKeyHandler as revoke, listApiKeysHandler as listKeys } from '@/lib/api/handlers/api-keys';
 

@@ -9,7 +9,8 @@ import { AppError } from '@/lib/errors';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { signIn } from './member-sessions';
-import { inviteMemberHandler as invite, acceptInvitationHandler as accept } from '@/lib/api/handlers/members';
+import { acceptInvitationHandler as accept } from '@/lib/api/handlers/invitations';
+import { inviteMemberHandler as invite } from '@/lib/api/handlers/members';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 let n = 0;

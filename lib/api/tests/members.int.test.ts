@@ -5,12 +5,12 @@ import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { asSession, signIn } from './member-sessions';
+import { revokeInvitationHandler as revokeInvitation } from '@/lib/api/handlers/invitations';
 import {
   listMembersHandler as listMembers,
   inviteMemberHandler as invite,
   changeMemberRoleHandler as changeRole,
   removeMemberHandler as removeMember,
-  revokeInvitationHandler as revokeInvitation,
 } from '@/lib/api/handlers/members';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;

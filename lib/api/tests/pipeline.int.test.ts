@@ -6,7 +6,8 @@ import { exampleManifest, exampleRun, exampleStep } from '@/lib/pipeline/example
 import { toCamelCase } from '@/lib/pipeline/test-helpers';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { call, expectCodes } from '@/lib/testing/api-client';
-import { validatePipelineHandler as validatePipeline, validateManifestHandler as validateManifest } from '@/lib/api/handlers/pipeline';
+import { validateManifestHandler as validateManifest } from '@/lib/api/handlers/manifests';
+import { validatePipelineHandler as validatePipeline } from '@/lib/api/handlers/pipeline';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 let other: Awaited<ReturnType<typeof createTestTenant>>;
@@ -131,8 +132,8 @@ describe('POST /api/v1/manifests/validate', () => {
 
 describe('GET /api/v1/schemas/pipeline-context.json and tool-call-manifest.json', () => {
   it('serve the JSON Schemas the validator documents, without auth', async () => {
-    const { pipelineContextSchemaHandler: contextSchema } = await import('@/lib/api/handlers/pipeline');
-    const { toolCallManifestSchemaHandler: manifestSchema } = await import('@/lib/api/handlers/pipeline');
+    const { pipelineContextSchemaHandler: contextSchema } = await import('@/lib/api/handlers/schemas');
+    const { toolCallManifestSchemaHandler: manifestSchema } = await import('@/lib/api/handlers/schemas');
     const context = await call(contextSchema, { method: 'GET' });
     const manifest = await call(manifestSchema, { method: 'GET' });
     expect([context.status, manifest.status]).toEqual([200, 200]);

@@ -8,11 +8,8 @@ import type { PolicyEvidence } from '@/lib/policies/policy-evidence';
 import { call, expectCodes } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
-import {
-  savePolicyDraftHandler as savePolicy,
-  publishPolicyVersionHandler as publishPolicy,
-  publishSurfaceVersionHandler as publishSurface,
-} from '@/lib/api/handlers/studio-documents';
+import { savePolicyDraftHandler as savePolicy, publishPolicyVersionHandler as publishPolicy } from '@/lib/api/handlers/policies';
+import { publishSurfaceVersionHandler as publishSurface } from '@/lib/api/handlers/surfaces';
 import {
   saveContractDraftHandler as saveContract,
   publishContractVersionHandler as publishContractRoute,

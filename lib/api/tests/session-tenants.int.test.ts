@@ -5,11 +5,8 @@ import { tenantCookie } from '@/lib/auth/session';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { asSession, signIn } from './member-sessions';
-import {
-  listSessionTenantsHandler as listTenants,
-  switchSessionTenantHandler as switchTenant,
-  listMembersHandler as listMembers,
-} from '@/lib/api/handlers/members';
+import { listMembersHandler as listMembers } from '@/lib/api/handlers/members';
+import { listSessionTenantsHandler as listTenants, switchSessionTenantHandler as switchTenant } from '@/lib/api/handlers/session';
 
 let a: Awaited<ReturnType<typeof createTestTenant>>;
 let b: Awaited<ReturnType<typeof createTestTenant>>;

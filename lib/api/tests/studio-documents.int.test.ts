@@ -9,10 +9,12 @@ import {
   savePolicyDraftHandler as savePolicy,
   getPolicyVersionHandler as getPolicyVersion,
   publishPolicyVersionHandler as publishPolicy,
+} from '@/lib/api/handlers/policies';
+import {
   saveSurfaceDraftHandler as saveSurface,
   getSurfaceVersionHandler as getSurfaceVersion,
   publishSurfaceVersionHandler as publishSurface,
-} from '@/lib/api/handlers/studio-documents';
+} from '@/lib/api/handlers/surfaces';
 import { saveContractDraftHandler as saveContract, publishContractVersionHandler as publishContract } from '@/lib/api/handlers/contracts';
 import { lintHandler as lint } from '@/lib/api/handlers/lint';
 

@@ -1,12 +1,10 @@
 import { z } from 'zod';
 import { defineRoute, type Caller } from '../define-route';
 import { documentIdParam, versionParam } from '../path-params';
-import { isoDateTime, JsonSchemaDocument } from '../response-schemas';
+import { isoDateTime } from '../response-schemas';
 import { plainObject } from '../../json';
 import type { StudioDocumentKind } from '../../documents/document-kinds';
 import { documentKind } from '../../documents/kinds';
-import { policyJsonSchema } from '../../policies/policy-schema';
-import { surfaceJsonSchema } from '../../surfaces/surface-schema';
 import { listDocuments, type DocumentSummary } from '../../documents/list-documents';
 import { saveDocumentDraft } from '../../documents/save-document-draft';
 import { getDocumentVersionOrThrow, type DocumentVersion } from '../../documents/get-document-version-or-throw';
@@ -102,7 +100,7 @@ const PublishedSchema = z
  * The routes of one studio document kind, mounted at /api/v1/policies and /api/v1/surfaces with
  * the same shape as /api/v1/contracts: list, save draft, read a version, publish.
  */
-function studioDocumentHandlers(kind: StudioDocumentKind) {
+export function studioDocumentHandlers(kind: StudioDocumentKind) {
   const { one, many, editPermission } = documentKind(kind);
   const params = z.object({ id: documentIdParam(one), version: versionParam(one) });
   return {
@@ -155,30 +153,3 @@ function studioDocumentHandlers(kind: StudioDocumentKind) {
     }),
   };
 }
-
-export const {
-  list: listPoliciesHandler,
-  saveDraft: savePolicyDraftHandler,
-  getVersion: getPolicyVersionHandler,
-  publish: publishPolicyVersionHandler,
-} = studioDocumentHandlers('policy');
-export const {
-  list: listSurfacesHandler,
-  saveDraft: saveSurfaceDraftHandler,
-  getVersion: getSurfaceVersionHandler,
-  publish: publishSurfaceVersionHandler,
-} = studioDocumentHandlers('surface');
-
-/** GET /api/v1/schemas/policy.json — the JSON Schema of policy documents (public, drives editors). */
-export const policySchemaHandler = defineRoute({
-  auth: 'none',
-  response: JsonSchemaDocument,
-  handler: async () => ({ body: policyJsonSchema(), headers: { 'cache-control': 'public, max-age=300' } }),
-});
-
-/** GET /api/v1/schemas/surface.json — the JSON Schema of tool surface documents (public). */
-export const surfaceSchemaHandler = defineRoute({
-  auth: 'none',
-  response: JsonSchemaDocument,
-  handler: async () => ({ body: surfaceJsonSchema(), headers: { 'cache-control': 'public, max-age=300' } }),
-});
