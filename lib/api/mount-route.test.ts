@@ -5,6 +5,7 @@ import { allowedMethods, HTTP_METHODS } from './http-methods';
 import { createRouteMatcher } from './match-route';
 import { methodNotAllowed, mountRoute, mountRouteTable } from './mount-route';
 import { API_ROUTES } from './routes';
+import { routeFileOf } from './route-files';
 
 const apiRoot = path.join(import.meta.dirname, '..', '..', 'app', 'api');
 
@@ -139,14 +140,13 @@ describe('every route under app/api', () => {
   const files = routeFiles(apiRoot).sort();
   const catchAll = path.join(apiRoot, 'v1', '[...path]', 'route.ts');
   const betterAuth = path.join(apiRoot, 'auth', '[...all]', 'route.ts');
-  const paths = [...new Set(API_ROUTES.map((route) => route.path.replace(/\{\w+\}/g, 'x1')))].map((urlPath) => ({
-    urlPath,
-    file: catchAll,
-  }));
+  const templates = [...new Set(API_ROUTES.map((route) => route.path))];
+  const generated = templates.map((template) => path.join(apiRoot, '..', '..', routeFileOf(template)));
+  const paths = templates.map((template, i) => ({ urlPath: template.replace(/\{\w+\}/g, 'x1'), file: generated[i] as string }));
   paths.push({ urlPath: '/api/auth/sign-in/email', file: betterAuth });
 
   it('finds the route files and the paths they serve', () => {
-    expect(files).toEqual([betterAuth, catchAll].sort());
+    expect(files).toEqual([betterAuth, catchAll, ...generated].sort());
     expect(paths.length).toBeGreaterThan(30);
   });
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { openApiDocument } from './openapi';
 import { API_ROUTES } from './routes';
 import { templateParams } from './match-route';
+import { routeFileContent, routeFileOf } from './route-files';
 import * as catchAll from '@/app/api/v1/[...path]/route';
 
 const apiRoot = path.join(import.meta.dirname, '..', '..', 'app', 'api', 'v1');
@@ -26,8 +27,16 @@ const doc = openApiDocument(API_ROUTES) as { paths: Record<string, Record<string
 const concrete = (template: string) => template.replace(/\{\w+\}/g, 'x1');
 
 describe('OpenAPI document', () => {
-  it('is generated from the route table, which is what Next serves under /api/v1: one catch-all route file dispatching through it', async () => {
-    expect(routeFiles(apiRoot).map((file) => path.relative(apiRoot, file))).toEqual([path.join('[...path]', 'route.ts')]);
+  it('is generated from the route table, which is what Next serves under /api/v1: a route file generated per template (npm run routes), and a catch-all for the rest', async () => {
+    const templates = [...new Set(API_ROUTES.map((r) => r.path))];
+    const repo = path.join(apiRoot, '..', '..', '..');
+    expect(
+      routeFiles(apiRoot)
+        .map((file) => path.relative(repo, file))
+        .sort(),
+    ).toEqual([path.join('app', 'api', 'v1', '[...path]', 'route.ts'), ...templates.map(routeFileOf)].sort());
+    for (const template of templates)
+      expect(readFileSync(path.join(repo, routeFileOf(template)), 'utf8'), template).toBe(routeFileContent(template));
     expect(readFileSync(path.join(apiRoot, '[...path]', 'route.ts'), 'utf8')).toContain('mountRouteTable(matchApiRoute)');
     const operations = Object.entries(doc.paths).flatMap(([p, methods]) => Object.keys(methods).map((m) => `${m} ${p}`));
     expect(operations.sort()).toEqual(API_ROUTES.map((r) => `${r.method.toLowerCase()} ${r.path}`).sort());

@@ -1,5 +1,6 @@
 import type { ApiRoute } from './define-route';
 import { createRouteMatcher } from './match-route';
+import { mountRoute } from './mount-route';
 import { validatePreHandler, validatePostHandler } from './handlers/validate';
 import { getApprovalHandler, decideApprovalHandler, listApprovalsHandler } from './handlers/approvals';
 import { createWebhookHandler, deleteWebhookHandler, listWebhooksHandler } from './handlers/webhooks';
@@ -34,10 +35,12 @@ import { getSettingsHandler, updateSettingsHandler } from './handlers/settings';
 import { openApiHandler } from './handlers/openapi';
 
 /**
- * Every route under /api/v1, declared once. Next serves them through one catch-all route file
- * (app/api/v1/[...path]/route.ts), the data plane serves those marked `dataPlane`, the OpenAPI
- * document and the Allow headers are generated from them. Adding an endpoint is a handler in
- * lib/api/handlers/<resource>.ts and one row here. Better Auth's routes (app/api/auth) are
+ * Every route under /api/v1, declared once. Next serves them through route files generated from
+ * this table (`npm run routes`, lib/api/route-files.ts; a test fails when they are stale), with one
+ * catch-all (app/api/v1/[...path]/route.ts) answering paths no template matches; the data plane
+ * serves those marked `dataPlane`; the OpenAPI document and the Allow headers are generated from
+ * them. Adding an endpoint is a handler in lib/api/handlers/<resource>.ts, one row here, then
+ * `npm run routes`. Better Auth's routes (app/api/auth) are
  * not in the table: they are Better Auth's own.
  */
 export const API_ROUTES: readonly ApiRoute[] = [
@@ -258,3 +261,10 @@ export const API_ROUTES: readonly ApiRoute[] = [
 
 /** The routes of a pathname's template, for Next's catch-all and the data plane alike. */
 export const matchApiRoute = createRouteMatcher(API_ROUTES);
+
+/** A generated route file's exports (lib/api/route-files.ts): the table's routes of one path template. */
+export function mountTableRoute(template: string) {
+  const routes = API_ROUTES.filter((route) => route.path === template);
+  if (routes.length === 0) throw new Error(`no route in lib/api/routes.ts has the template ${template}: run npm run routes`);
+  return mountRoute(Object.fromEntries(routes.map((route) => [route.method, route.handler])));
+}
