@@ -6,10 +6,10 @@
 // Concurrent starts of one checkout take a lock on the build directory: one builds, the others
 // wait for it, see a current build and serve it.
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
+import { sourceStamp as hashInputs } from './source-stamp.mjs';
 
 /** What `next build` reads: the app's sources and the settings that change its output. */
 const INPUT_DIRS = ['app', 'components', 'lib', 'public'];
@@ -25,8 +25,6 @@ const INPUT_FILES = [
   '.env.production',
   '.env.production.local',
 ];
-/** Tests are not part of the build; editing one must not cost a rebuild. */
-const NOT_INPUT = /\.test\.tsx?$/;
 const STAMP_FILE = 'toolgate-build-stamp';
 const STAMP_VERSION = 'toolgate-build-v1';
 
@@ -37,38 +35,7 @@ export function appDistDir(root: string): string {
 
 /** SHA-256 over the path and content of every build input, in a fixed order. */
 export function sourceStamp(root: string): string {
-  const hash = createHash('sha256').update(STAMP_VERSION);
-  const files = [
-    ...INPUT_FILES.filter((file) => existsSync(path.join(root, file))),
-    ...INPUT_DIRS.flatMap((dir) => listFiles(root, dir)),
-  ].sort();
-  for (const file of files)
-    hash
-      .update(`\0${file}\0`)
-      .update(file === 'tsconfig.json' ? compilerOptions(path.join(root, file)) : readFileSync(path.join(root, file)));
-  return hash.digest('hex');
-}
-
-/**
- * `next build` adds its build directory's type folders to tsconfig.json's `include` the first
- * time it builds into a new TOOLGATE_DIST_DIR; only the compiler options change the output.
- */
-function compilerOptions(file: string): string {
-  const text = readFileSync(file, 'utf8');
-  try {
-    return JSON.stringify((JSON.parse(text) as { compilerOptions?: unknown }).compilerOptions ?? null);
-  } catch {
-    return text;
-  }
-}
-
-function listFiles(root: string, dir: string): string[] {
-  if (!existsSync(path.join(root, dir))) return [];
-  return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
-    const relative = path.posix.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : listFiles(root, relative);
-    return entry.isFile() && !NOT_INPUT.test(entry.name) ? [relative] : [];
-  });
+  return hashInputs(root, { version: STAMP_VERSION, dirs: INPUT_DIRS, files: INPUT_FILES });
 }
 
 export function buildIsCurrent(distDir: string, stamp: string): boolean {

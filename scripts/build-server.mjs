@@ -10,11 +10,11 @@
 // The output directory is named by a hash of the bundle's inputs, so a start finds its bundle
 // without running esbuild, and concurrent starts of one checkout (several data-plane instances)
 // never write over a bundle another one is loading.
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { sourceStamp } from './source-stamp.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outRoot = path.join(root, '.toolgate', 'server');
@@ -26,33 +26,10 @@ const KEEP_OLD_BUNDLES_MS = 7 * 24 * 60 * 60 * 1000;
 /** What the bundle is made from: this repository's server-side sources and the settings that change it. */
 const INPUT_DIRS = ['lib', 'scripts'];
 const INPUT_FILES = ['package.json', 'package-lock.json', 'tsconfig.json'];
-const NOT_INPUT = /\.test\.tsx?$/;
 
-/** SHA-256 over the path and content of every bundle input, in a fixed order. */
+/** The bundle directory's name: a hash of its inputs. */
 function inputStamp() {
-  const hash = createHash('sha256').update('toolgate-server-v1');
-  const files = [...INPUT_FILES.filter((file) => existsSync(path.join(root, file))), ...INPUT_DIRS.flatMap((dir) => listFiles(dir))].sort();
-  for (const file of files)
-    hash.update(`\0${file}\0`).update(file === 'tsconfig.json' ? compilerOptions(file) : readFileSync(path.join(root, file)));
-  return hash.digest('hex').slice(0, 16);
-}
-
-function listFiles(dir) {
-  return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
-    const relative = path.posix.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : listFiles(relative);
-    return entry.isFile() && !NOT_INPUT.test(entry.name) ? [relative] : [];
-  });
-}
-
-/** `next build` may add type folders to tsconfig.json's `include`; only the compiler options matter here. */
-function compilerOptions(file) {
-  const text = readFileSync(path.join(root, file), 'utf8');
-  try {
-    return JSON.stringify(JSON.parse(text).compilerOptions ?? null);
-  } catch {
-    return text;
-  }
+  return sourceStamp(root, { version: 'toolgate-server-v1', dirs: INPUT_DIRS, files: INPUT_FILES }).slice(0, 16);
 }
 
 /** The entry of the bundle made for the current sources, or null when there is none yet. */

@@ -14,7 +14,8 @@ import { isJsonObject } from '../json';
 
 type Segments = (string | number)[];
 
-const SCHEMA_KEYWORDS = [
+/** The 2020-12 keywords whose value is one subschema, a list of them, or a map of them. */
+export const SCHEMA_KEYWORDS = [
   'not',
   'if',
   'then',
@@ -28,8 +29,8 @@ const SCHEMA_KEYWORDS = [
   'additionalItems',
   'contentSchema',
 ] as const;
-const SCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
-const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'] as const;
+export const SCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
+export const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'] as const;
 
 /** Visits every subschema (objects only; boolean schemas hold nothing to check). */
 function walkSchemas(root: unknown, base: Segments, visit: (schema: Record<string, unknown>, path: Segments) => void): void {

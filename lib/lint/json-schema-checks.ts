@@ -1,4 +1,5 @@
 import { checkPattern } from '../contracts/json-schema-engine';
+import { SCHEMA_ARRAY_KEYWORDS, SCHEMA_KEYWORDS, SCHEMA_MAP_KEYWORDS } from '../contracts/schema-guards';
 import { schemaResources, type SchemaResources } from '../contracts/schema-resources';
 import { hasOwn, isPlainObject } from '../json';
 import { ownValue } from '../validation/json-path';
@@ -14,22 +15,6 @@ import type { Diagnostic } from './types';
  * Reads untrusted data through own-property access only and walks iteratively.
  */
 
-const SCHEMA_KEYWORDS = [
-  'not',
-  'if',
-  'then',
-  'else',
-  'additionalProperties',
-  'unevaluatedProperties',
-  'items',
-  'unevaluatedItems',
-  'contains',
-  'propertyNames',
-  'additionalItems',
-  'contentSchema',
-] as const;
-const SCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
-const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'] as const;
 /** Subschemas that constrain the same instance as their parent, so they see its properties. */
 const SAME_INSTANCE_KEYWORDS = new Set<string>(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas']);
 

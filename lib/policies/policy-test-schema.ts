@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SIDE_EFFECT_LEVELS } from '../contracts/contract-schema';
-import { DECISIONS } from '../validation/decide';
+import { DECISIONS } from '../decisions';
 
 /**
  * A policy's test cases (`tests`), as OPA's and Cerbos's policy tests live beside the policy:

@@ -1,6 +1,7 @@
 import type { CompiledContract } from '../contracts/compile-contract';
 import { checkPreCall } from './check-pre-call';
-import { decideFromIssues, type Decision } from './decide';
+import type { Decision } from '../decisions';
+import { decideFromIssues } from './decide';
 import { makeIssue } from './error-codes';
 import type { ContractTest } from '../sdk/contract-test-schema';
 

@@ -1,7 +1,8 @@
 import type { TokenCheck } from '../approvals/check-call-token';
 import type { CompiledContract } from '../contracts/compile-contract';
 import { mergeApprovals, type ApprovalRequirement, type PolicyOutcome } from '../policies/evaluate-policies';
-import { decideFromIssues, type Decision } from './decide';
+import type { Decision } from '../decisions';
+import { decideFromIssues } from './decide';
 import { makeIssue, type ValidationIssue } from './error-codes';
 
 export type CallDecision = {

@@ -1,8 +1,5 @@
-import type { ValidationIssue } from './error-codes';
-
 import type { Decision } from '../decisions';
-
-export { DECISIONS, type Decision } from '../decisions';
+import type { ValidationIssue } from './error-codes';
 
 /**
  * A call whose only problem is a missing approval is `require_approval` (it becomes allowable

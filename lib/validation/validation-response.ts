@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ValidationIssue } from './error-codes';
-import { DECISIONS, type Decision } from './decide';
+import { DECISIONS, type Decision } from '../decisions';
 import { llmMessage, primaryErrorEnvelope } from '../sdk/llm-message';
 
 const IssueSchema = z
