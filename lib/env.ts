@@ -32,6 +32,21 @@ const EnvSchema = z.object({
     .enum(['0', '1', 'false', 'true'])
     .default('0')
     .transform((value) => value === '1' || value === 'true'),
+  // Hosted MCP servers (lib/mcp) on private, loopback or link-local addresses: refused unless
+  // this is set, with the same rules as webhook receivers.
+  TOOLGATE_MCP_ALLOW_PRIVATE: z
+    .enum(['0', '1', 'false', 'true'])
+    .default('0')
+    .transform((value) => value === '1' || value === 'true'),
+  // The hosted MCP gateway: how long an upstream may take for one tools/call, and the largest
+  // result passed to the model (larger ones are withheld).
+  TOOLGATE_MCP_CALL_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(60),
+  TOOLGATE_MCP_MAX_RESULT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(1024 * 1024),
   // People (lib/members): how long an invitation link stays valid, and mail. Without
   // TOOLGATE_SMTP_URL the link is only shown to the admin who invited.
   TOOLGATE_INVITATION_TTL_SECONDS: z.coerce

@@ -4,10 +4,17 @@
  */
 type Fields = Record<string, unknown>;
 
+let everythingToStderr = false;
+
+/** For processes whose stdout is a protocol stream (the MCP stdio proxy): every log line goes to stderr. */
+export function logToStderrOnly(): void {
+  everythingToStderr = true;
+}
+
 function write(level: 'info' | 'warn' | 'error', message: string, fields: Fields = {}): void {
   if (process.env.VITEST && !process.env.TOOLGATE_LOG) return;
   const line = JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...fields });
-  if (level === 'error') process.stderr.write(`${line}\n`);
+  if (level === 'error' || everythingToStderr) process.stderr.write(`${line}\n`);
   else process.stdout.write(`${line}\n`);
 }
 

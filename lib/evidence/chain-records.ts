@@ -89,5 +89,6 @@ function evidenceRow(input: EvidenceInput, head: { seq: number; hash: string }, 
     // Only records that keep raw payloads pay for this hash (argument retention on).
     payloadHash: args === null && payload === null ? null : payloadDigest(args, payload),
     details: input.details ?? null,
+    mcpServer: input.mcpServer ?? null,
   };
 }

@@ -38,6 +38,8 @@ export interface EvidenceContent {
   /** SHA-256 of the raw payloads (`arguments` and the unhashed `payload` column), see payloadDigest. */
   payloadHash?: string | null;
   details?: string | null;
+  // Added with the MCP gateway; hashed only when set.
+  mcpServer?: string | null;
 }
 
 /**
@@ -114,6 +116,7 @@ const HASHED_FIELDS: readonly (keyof EvidenceContent)[] = [
   'executionMs',
   'payloadHash',
   'details',
+  'mcpServer',
 ];
 
 /**
@@ -129,6 +132,7 @@ const OPTIONAL_FIELDS: ReadonlySet<keyof EvidenceContent> = new Set([
   'executionMs',
   'payloadHash',
   'details',
+  'mcpServer',
 ]);
 
 /**

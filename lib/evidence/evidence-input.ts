@@ -49,6 +49,8 @@ export interface EvidenceInput {
   payload?: string | null;
   /** What an administrative record changed, as JSON text (who, what, before and after). */
   details?: string | null;
+  /** The MCP server the call went through, when the gateway made it (lib/mcp). */
+  mcpServer?: string | null;
 }
 
 export interface RecordedEvidence {

@@ -54,6 +54,7 @@ export const EVIDENCE_COLUMNS = [
   'payload',
   'payloadHash',
   'details',
+  'mcpServer',
 ] as const;
 const VIOLATION_COLUMNS = ['id', 'tenantId', 'evidenceId', 'code', 'type', 'tool', 'apiKeyId', 'path', 'decision', 'createdAt'] as const;
 
@@ -181,6 +182,7 @@ export function evidenceValues(row: EvidenceRecord, createdAt: string): unknown[
     row.payload,
     row.payloadHash ?? null,
     row.details ?? null,
+    row.mcpServer ?? null,
   ];
 }
 

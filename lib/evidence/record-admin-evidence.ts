@@ -21,7 +21,7 @@ export type AdminActor = { kind: 'user'; userId: string } | { kind: 'api_key'; a
 export function recordAdminEvidence<T = undefined>(
   options: {
     tenantId: string;
-    kind: 'membership' | 'settings' | 'retention_purge';
+    kind: 'membership' | 'settings' | 'retention_purge' | 'mcp_drift';
     /** What happened, e.g. `member_invited`, `member_role_changed`, `settings_changed`. */
     action: string;
     actor: AdminActor;
@@ -55,4 +55,9 @@ export function recordAdminEvidence<T = undefined>(
   );
 }
 
-const ADMIN_TOOL = { membership: 'toolgate.members', settings: 'toolgate.settings', retention_purge: 'toolgate.retention' } as const;
+const ADMIN_TOOL = {
+  membership: 'toolgate.members',
+  settings: 'toolgate.settings',
+  retention_purge: 'toolgate.retention',
+  mcp_drift: 'toolgate.mcp',
+} as const;

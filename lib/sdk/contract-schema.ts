@@ -59,6 +59,12 @@ export const AnnotationsSchema = z
       .max(7 * 24 * 3600)
       .optional()
       .describe('How long an approval stays valid, in seconds.'),
+    invalid_result: z
+      .enum(['withhold', 'pass_through'])
+      .optional()
+      .describe(
+        'What the MCP gateway does with a result that fails this contract: `withhold` it from the model (the default; the model gets an error with the reason) or `pass_through` (recorded as a violation, returned as it is).',
+      ),
   })
   .strict()
   .describe('Safety and behaviour annotations for the tool.');

@@ -11,6 +11,7 @@ import type {
   PreCallRequest,
   SavedContractDraft,
   ValidationResponse,
+  McpToolReport,
 } from './wire-types';
 
 /** `globalThis.fetch` fits; tests pass a function that calls route handlers in process. */
@@ -38,6 +39,8 @@ export interface ToolgateClientOptions {
 
 export interface RequestOptions {
   signal?: AbortSignal;
+  /** W3C trace context of the agent's span, sent as the `traceparent` header. */
+  traceparent?: string;
 }
 
 export interface WaitForApprovalOptions extends RequestOptions {
@@ -57,6 +60,8 @@ export interface ToolgateClient {
   /** Resolves once the approval is approved, denied or expired, or with it still pending after `timeoutMs`. */
   waitForApproval(id: string, options?: WaitForApprovalOptions): Promise<Approval>;
   validatePipeline(request: PipelineValidateRequest, options?: RequestOptions): Promise<PipelineValidationResponse>;
+  /** For an MCP gateway (the stdio proxy): what its upstream lists now, answered with how each tool stands. */
+  reportMcpTools(server: string, tools: readonly unknown[], options?: RequestOptions): Promise<McpToolReport>;
   validateManifest(request: ManifestValidateRequest, options?: RequestOptions): Promise<PipelineValidationResponse>;
   /** Creates or replaces a draft contract version; needs a key with the `author` (or `admin`) scope. */
   saveContractDraft(document: object, options?: RequestOptions): Promise<SavedContractDraft>;
@@ -120,10 +125,12 @@ export function createToolgateClient(options: ToolgateClientOptions): ToolgateCl
     body: string | undefined,
     signal: AbortSignal | undefined,
     extraTimeoutMs: number,
+    traceparent: string | undefined,
   ): Promise<{ value: unknown } | ToolgateError> {
     const timeout = AbortSignal.timeout(timeoutMs + extraTimeoutMs);
     const headers: Record<string, string> = { authorization: `Bearer ${options.apiKey}`, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
+    if (traceparent) headers.traceparent = traceparent;
     let status = 0;
     let text: string;
     let response: Response;
@@ -189,7 +196,7 @@ export function createToolgateClient(options: ToolgateClientOptions): ToolgateCl
       });
     }
     for (let attemptNo = 1; ; attemptNo += 1) {
-      const outcome = await attempt(method, path, text, opts.signal, opts.extraTimeoutMs ?? 0);
+      const outcome = await attempt(method, path, text, opts.signal, opts.extraTimeoutMs ?? 0, opts.traceparent);
       if (!(outcome instanceof ToolgateError)) return outcome.value as T;
       // 503 means nothing was decided, so asking again is safe. A network failure is retried
       // too: validate/pre is keyed by call_id, so a repeat at worst meets a token the lost
@@ -231,6 +238,7 @@ export function createToolgateClient(options: ToolgateClientOptions): ToolgateCl
       }
     },
     validatePipeline: (body, opts) => request('POST', '/api/v1/pipeline/validate', body, opts),
+    reportMcpTools: (server, tools, opts) => request('POST', `/api/v1/mcp-servers/${id(server)}/tools`, { tools }, opts),
     validateManifest: (body, opts) => request('POST', '/api/v1/manifests/validate', body, opts),
     saveContractDraft: (document, opts) => request('POST', '/api/v1/contracts', document, opts),
   };

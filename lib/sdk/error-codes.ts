@@ -200,6 +200,14 @@ export const ERROR_CODES = {
     description: 'The tool contract is deprecated.',
     suggestion: 'Move to the replacement tool named in details.replacement, if any.',
   },
+  AXAG_TOOL_DEFINITION_CHANGED: {
+    type: 'security_error',
+    envelope_type: 'tool_definition_changed',
+    severity: 'error',
+    description:
+      "The upstream MCP server changed this tool's definition (description, schemas or annotations) since it was pinned; calls are refused until an author reviews and accepts the change.",
+    suggestion: 'Do not call this tool now; tell the user it is waiting for a review of its changed definition, or use another tool.',
+  },
   AXAG_TOOL_NOT_ALLOWED: {
     type: 'policy_error',
     envelope_type: 'tool_not_allowed',

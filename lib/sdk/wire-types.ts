@@ -36,6 +36,10 @@ export interface PreCallRequest {
   confirmation_token?: string;
   approval_token?: string;
   idempotency_key?: string;
+  /** Redeem an approved, unused approval of exactly this call that this key asked for (the MCP gateway does). */
+  redeem_approval?: boolean;
+  /** The MCP server the call goes through; recorded with the evidence. */
+  mcp_server?: string;
 }
 
 interface PostCallBase {
@@ -45,6 +49,8 @@ interface PostCallBase {
   arguments: Record<string, unknown>;
   context?: CallContext;
   side_effects?: { id: string; [key: string]: unknown }[];
+  execution_ms?: number;
+  mcp_server?: string;
 }
 
 /** Exactly one of `result` (the tool succeeded) or `error` (it failed). */
@@ -179,4 +185,36 @@ export interface SavedContractDraft {
 export interface ApiErrorBody {
   error: { code: string; message: string; details?: Record<string, unknown> };
   request_id: string;
+}
+
+/** A tool as the MCP gateway lists it to the agent (an MCP `Tool`). */
+export interface McpListedTool {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations: Record<string, unknown>;
+}
+
+/** How one upstream MCP tool stands at the gateway for one caller. */
+export interface McpGatewayTool {
+  /** The upstream's name, which the agent calls. */
+  name: string;
+  contract_id: string;
+  status: 'unpublished' | 'published' | 'drifted';
+  /** Why every call of it is refused now (unpublished, drifted, or a policy), or null. */
+  refused: string | null;
+  /** The entry for tools/list, or null when it is not listed. */
+  tool: McpListedTool | null;
+  /** What to do with a result that fails the contract. */
+  invalid_result: 'withhold' | 'pass_through';
+}
+
+/** The answer to POST /api/v1/mcp-servers/{server}/tools: the server's gateway settings and its tools. */
+export interface McpToolReport {
+  server: { name: string; list_unpublished: boolean; approval_wait_seconds: number };
+  tools: McpGatewayTool[];
+  /** Entries of the upstream's list that could not be used (no name, no inputSchema, too big). */
+  problems: string[];
 }

@@ -12,3 +12,8 @@ export const CallContextSchema = z
   .strict();
 
 export type CallContext = z.infer<typeof CallContextSchema>;
+
+/** An MCP server's name, the first segment of its tools' contract ids (lib/mcp). */
+export const McpServerNameSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{0,39}$/, 'lowercase letters, digits and _, starting with a letter, at most 40 characters');

@@ -24,6 +24,7 @@ export interface PreCallBase {
   tool: string;
   argsHash: string;
   idempotencyKey: string | null;
+  mcpServer: string | null;
 }
 
 /** Everything a validate/pre record of a resolved contract holds besides its errors, gathered once per call. */
@@ -74,6 +75,7 @@ export async function recordPreCall(recording: PreCallRecording, errs: Validatio
     tool: base.tool,
     argsHash: base.argsHash,
     idempotencyKey: base.idempotencyKey,
+    mcpServer: base.mcpServer,
     contractVersion: recording.contractVersion,
     contractHash: recording.contractHash,
     arguments: recording.storedArguments,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { db } from '../db';
 import { plainObject } from '../json';
-import { CallContextSchema } from './call-context';
+import { CallContextSchema, McpServerNameSchema } from './call-context';
 import type { Caller } from '../auth/caller';
 import { hashCanonical } from '../contracts/canonical-json';
 import { resolveContract } from '../contracts/resolve-contract';
@@ -39,6 +39,7 @@ export const PostCallRequestSchema = z
       .max(86_400_000)
       .optional()
       .describe("How long the tool itself ran, in milliseconds, as the agent measured it; the trace page shows it as the tool's own span."),
+    mcp_server: McpServerNameSchema.optional().describe('The MCP server the call went through; recorded with the evidence.'),
   })
   .strict()
   .refine((body) => (body.result === undefined) !== (body.error === undefined), {
@@ -83,6 +84,7 @@ export async function validatePostCall(options: {
     tool: request.tool,
     argsHash,
     executionMs: request.execution_ms ?? null,
+    mcpServer: request.mcp_server ?? null,
   };
 
   const resolved = await resolveContract({ tenantId, tool: request.tool, version });

@@ -11,6 +11,9 @@ import { redactArguments } from '../evidence/redact-arguments';
 import { retainedPayloadJson } from '../retention/retained-payload';
 import { getRuntimeSettings, mergeSensitivePaths } from '../tenants/tenant-settings';
 import { traceIdFor } from '../evidence/trace-id';
+import { findApprovedCallToken } from '../approvals/find-approved-call-token';
+import { McpServerNameSchema } from './call-context';
+import { mcpDriftIssue } from './mcp-drift-issue';
 import { checkPreCall } from './check-pre-call';
 import { checkDuplicateCall } from './check-duplicate-call';
 import { checkPresentedTokens } from './check-presented-tokens';
@@ -30,6 +33,13 @@ export const PreCallRequestSchema = z
     confirmation_token: z.string().min(1).max(512).optional(),
     approval_token: z.string().min(1).max(512).optional(),
     idempotency_key: z.string().min(1).max(256).optional(),
+    redeem_approval: z
+      .boolean()
+      .optional()
+      .describe(
+        'When no approval_token is sent: redeem an approved, unused approval of exactly this call (tool, version, arguments, user) that this API key asked for, as if its token were sent. What the MCP gateway does, so the agent never handles tokens.',
+      ),
+    mcp_server: McpServerNameSchema.optional().describe('The MCP server the call goes through; recorded with the evidence.'),
   })
   .strict();
 
@@ -64,6 +74,7 @@ export async function validatePreCall(options: {
     tool: request.tool,
     argsHash,
     idempotencyKey: request.idempotency_key ?? null,
+    mcpServer: request.mcp_server ?? null,
   };
 
   const resolved = await resolveContract({ tenantId, tool: request.tool, version: request.version });
@@ -93,6 +104,10 @@ export async function validatePreCall(options: {
   // The tenant's settings (retention, sensitive paths, approval expiry, duplicate window), from memory.
   const settings = await getRuntimeSettings(tenantId);
   const { errors, warnings } = checkPreCall({ contract: compiled, arguments: args, context: request.context });
+  if (request.mcp_server) {
+    const drift = await mcpDriftIssue({ tenantId, server: request.mcp_server, tool: request.tool });
+    if (drift) errors.unshift(drift);
+  }
   if (resolved.contract.deprecated && !warnings.some((w) => w.code === 'AXAG_CONTRACT_DEPRECATED')) {
     warnings.push(
       makeIssue('AXAG_CONTRACT_DEPRECATED', {
@@ -109,10 +124,12 @@ export async function validatePreCall(options: {
     argsHash,
     userId: request.context.user_id ?? null,
   };
+  const approvalToken =
+    request.approval_token ?? (request.redeem_approval ? await findApprovedCallToken({ binding, apiKeyId: caller.apiKeyId }) : undefined);
   const presented = await checkPresentedTokens({
     tool: request.tool,
     confirmationToken: request.confirmation_token,
-    approvalToken: request.approval_token,
+    approvalToken,
     annotations,
     binding,
   });
