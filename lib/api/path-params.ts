@@ -69,6 +69,20 @@ export function traceIdParam() {
     .register(pathParams, { resource: 'trace' });
 }
 
+/** An MCP server's name (lib/mcp). */
+export function mcpServerParam() {
+  return z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{0,39}$/)
+    .describe("The MCP server's name, e.g. `github`.")
+    .register(pathParams, { resource: 'MCP server' });
+}
+
+/** An upstream MCP tool's own name (URL-encoded in the path). */
+export function mcpToolParam() {
+  return z.string().min(1).max(128).describe("The upstream's name for the tool.").register(pathParams, { resource: 'MCP tool' });
+}
+
 export type PathParamsSchema = z.ZodObject<Record<string, z.ZodType<string>>>;
 
 /** The route's params, or the 404 for the first one that cannot name anything. */

@@ -5,6 +5,17 @@ import { validatePreHandler, validatePostHandler } from './handlers/validate';
 import { getApprovalHandler, decideApprovalHandler, listApprovalsHandler } from './handlers/approvals';
 import { createWebhookHandler, deleteWebhookHandler, listWebhooksHandler } from './handlers/webhooks';
 import { createConfirmationHandler } from './handlers/confirmations';
+import { hostedMcpHandler } from './handlers/mcp-gateway';
+import {
+  acceptMcpDriftHandler,
+  deleteMcpServerHandler,
+  getMcpDriftHandler,
+  getMcpServerHandler,
+  listMcpServersHandler,
+  registerMcpServerHandler,
+  reportMcpToolsHandler,
+  updateMcpServerHandler,
+} from './handlers/mcp-servers';
 import { validateManifestHandler } from './handlers/manifests';
 import { validatePipelineHandler } from './handlers/pipeline';
 import { pipelineContextSchemaHandler, toolCallManifestSchemaHandler } from './handlers/schemas';
@@ -95,6 +106,47 @@ export const API_ROUTES: readonly ApiRoute[] = [
     handler: createWebhookHandler,
   },
   { method: 'DELETE', path: '/api/v1/webhooks/{id}', summary: 'Delete a webhook', handler: deleteWebhookHandler },
+  {
+    method: 'POST',
+    path: '/api/v1/mcp/{server}',
+    summary: "The hosted MCP gateway: MCP over Streamable HTTP (stateless), the agent's API key as Bearer",
+    handler: hostedMcpHandler,
+    dataPlane: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/mcp-servers',
+    summary: 'MCP servers (hosted and proxied) and their tools',
+    handler: listMcpServersHandler,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/mcp-servers',
+    summary: 'Register a hosted MCP server (Streamable HTTP)',
+    handler: registerMcpServerHandler,
+  },
+  { method: 'GET', path: '/api/v1/mcp-servers/{server}', summary: 'One MCP server and its tools', handler: getMcpServerHandler },
+  { method: 'PATCH', path: '/api/v1/mcp-servers/{server}', summary: "Change an MCP server's settings", handler: updateMcpServerHandler },
+  { method: 'DELETE', path: '/api/v1/mcp-servers/{server}', summary: 'Forget an MCP server and its pins', handler: deleteMcpServerHandler },
+  {
+    method: 'POST',
+    path: '/api/v1/mcp-servers/{server}/tools',
+    summary: "The stdio proxy reports its upstream's tools; answers how each stands",
+    handler: reportMcpToolsHandler,
+    dataPlane: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/mcp-servers/{server}/tools/{tool}/drift',
+    summary: "A tool's changed upstream definition, for review",
+    handler: getMcpDriftHandler,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/mcp-servers/{server}/tools/{tool}/drift/accept',
+    summary: "Accept a tool's changed upstream definition",
+    handler: acceptMcpDriftHandler,
+  },
   { method: 'GET', path: '/api/v1/contracts', summary: 'Contracts and their versions', handler: listContractsHandler },
   { method: 'POST', path: '/api/v1/contracts', summary: 'Create or replace a contract draft', handler: saveContractDraftHandler },
   { method: 'GET', path: '/api/v1/contracts/{id}/versions/{version}', summary: 'One contract version', handler: getContractVersionHandler },

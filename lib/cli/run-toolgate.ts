@@ -65,6 +65,10 @@ const COMMANDS: Record<string, Command> = {
     usage: 'Usage: toolgate tenants create|list (see toolgate tenants --help)',
     run: async (args, io) => (await import('./tenants-command')).runTenantsCommand(args, io),
   },
+  mcp: {
+    usage: 'Usage: toolgate mcp proxy --server <name> -- <command> [args...] (see toolgate mcp --help)',
+    run: async (args, io) => (await import('./mcp-command')).runMcpCommand(args, io),
+  },
 };
 
 const USAGE = [
@@ -74,6 +78,7 @@ const USAGE = [
   '  lint <files...>   lint contracts, policies and tool surfaces (JSON or YAML)',
   '  test <files...>   run the test cases contracts carry',
   '  tenants create|list  create a tenant with an admin invitation, or list tenants',
+  "  mcp proxy --server <name> -- <command>  put an MCP server (stdio) behind Toolgate's gate",
   '',
   'Run "toolgate <command> --help" for its options.',
 ].join('\n');

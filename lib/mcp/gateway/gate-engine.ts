@@ -1,0 +1,19 @@
+import type { Approval, PostCallRequest, PreCallRequest, ValidationResponse } from '../../sdk/wire-types';
+import type { ToolReport } from '../tools/report-mcp-tools';
+
+export type { ToolReport };
+
+/**
+ * What the MCP gateway asks Toolgate, whichever way the gateway runs: in the data plane
+ * (local-engine.ts, the hosted Streamable HTTP endpoint) or on the agent's machine
+ * (http-engine.ts, the stdio proxy, through the HTTP API with the agent's API key). One gate:
+ * both make the same decisions with the same evidence.
+ */
+export interface GateEngine {
+  /** Reports what the upstream lists now; answers how each tool stands for this caller. */
+  reportTools(tools: readonly unknown[], signal?: AbortSignal): Promise<ToolReport>;
+  pre(request: PreCallRequest, traceparent: string | null): Promise<ValidationResponse>;
+  post(request: PostCallRequest, traceparent: string | null): Promise<ValidationResponse>;
+  /** The approval once decided or expired, or still pending after `waitMs`. */
+  waitForApproval(id: string, waitMs: number, signal?: AbortSignal): Promise<Approval>;
+}

@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import type { Caller } from '../../auth/caller';
+import { getInstanceSecret } from '../../auth/instance-secret';
+import { getApprovalOrThrow } from '../../approvals/get-approval-or-throw';
+import { waitForApprovalChange } from '../../approvals/wait-for-approval';
+import { PreCallRequestSchema, validatePreCall } from '../../validation/validate-pre-call';
+import { PostCallRequestSchema, validatePostCall } from '../../validation/validate-post-call';
+import type { Approval } from '../../sdk/wire-types';
+import { reportMcpTools } from '../tools/report-mcp-tools';
+import type { GateEngine } from './gate-engine';
+
+type KeyCaller = Extract<Caller, { kind: 'api_key' }>;
+
+/**
+ * The engine of the hosted gateway: the same functions validate/pre and validate/post run,
+ * called in process with the agent's API key as the caller. Requests are parsed by the same
+ * schemas as the HTTP bodies, so a call through the gateway is checked exactly like one sent
+ * to the API.
+ */
+export function createLocalEngine(options: { caller: KeyCaller; server: string }): GateEngine {
+  const { caller, server } = options;
+  return {
+    reportTools: (tools) =>
+      reportMcpTools({
+        tenantId: caller.tenantId,
+        server,
+        transport: 'http',
+        tools,
+        actor: { kind: 'api_key', apiKeyId: caller.apiKeyId },
+      }),
+    pre: (request, traceparent) =>
+      validatePreCall({ caller, request: PreCallRequestSchema.parse(request), requestId: randomUUID(), traceparent }),
+    post: (request, traceparent) =>
+      validatePostCall({ caller, request: PostCallRequestSchema.parse(request), requestId: randomUUID(), traceparent }),
+    waitForApproval: async (id, waitMs, signal) => {
+      const deadline = Date.now() + waitMs;
+      const secret = await getInstanceSecret();
+      for (;;) {
+        const view = await getApprovalOrThrow({ tenantId: caller.tenantId, id, secret });
+        const left = deadline - Date.now();
+        if (view.status !== 'pending' || left <= 0 || signal?.aborted) return view as Approval;
+        await waitForApprovalChange({ tenantId: caller.tenantId, id, waitMs: left, signal });
+      }
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { Readable, Writable } from 'node:stream';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createToolgateClient } from '../../sdk/create-toolgate-client';
+import { log } from '../../log';
+import { createHttpEngine } from './http-engine';
+import { GatewaySession, createGatewayServer, type GatewayLimits } from './gateway-session';
+import { Upstream } from './upstream';
+
+export interface StdioProxyOptions {
+  server: string;
+  toolgateUrl: string;
+  apiKey: string;
+  command: string;
+  args: readonly string[];
+  /** The environment the upstream runs with: the proxy's own, without Toolgate's key. */
+  env: NodeJS.ProcessEnv;
+  limits: GatewayLimits;
+  stdin?: Readable;
+  stdout?: Writable;
+}
+
+/** Variables the upstream never sees: the agent's Toolgate key is the proxy's alone. */
+const WITHHELD_ENV = new Set(['TOOLGATE_API_KEY', 'TOOLGATE_URL']);
+
+/**
+ * `toolgate mcp proxy`: speaks MCP on its own stdin/stdout to the client that launched it
+ * (Claude Desktop, Cursor, an agent SDK), starts the real server as its child, and puts every
+ * tools/list and tools/call through Toolgate's gate over the HTTP API. Resolves when the client
+ * goes away (stdin closes); the child is stopped then.
+ */
+export async function runStdioProxy(options: StdioProxyOptions): Promise<void> {
+  const childEnv: Record<string, string> = { ...getDefaultEnvironment() };
+  for (const [name, value] of Object.entries(options.env)) if (value !== undefined && !WITHHELD_ENV.has(name)) childEnv[name] = value;
+  const upstream = new Upstream(
+    () =>
+      new StdioClientTransport({
+        command: options.command,
+        args: [...options.args],
+        env: childEnv,
+        // The child's own logs stay on stderr, next to ours; stdout is the protocol.
+        stderr: 'inherit',
+        // A message this large ends the child's connection (it is started again on the next call).
+        maxBufferSize: Math.max(options.limits.maxResultBytes * 4, 16 * 1024 * 1024),
+      }),
+    `${options.server} (${options.command})`,
+  );
+  const client = createToolgateClient({ baseUrl: options.toolgateUrl, apiKey: options.apiKey });
+  const engine = createHttpEngine({ client, server: options.server });
+  let notify = () => {};
+  const session = new GatewaySession(options.server, engine, upstream, options.limits, () => notify());
+  const server = createGatewayServer(session);
+  const transport = new StdioServerTransport(options.stdin, options.stdout);
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+  });
+  await server.connect(transport);
+  notify = () => void server.sendToolListChanged().catch(() => undefined);
+  log.info('mcp proxy started', { server: options.server, command: options.command, toolgate: client.baseUrl });
+  const stdin = options.stdin ?? process.stdin;
+  const ended = new Promise<void>((resolve) => stdin.once('end', () => resolve()).once('close', () => resolve()));
+  await Promise.race([closed, ended]);
+  session.close();
+  await upstream.close();
+  await server.close().catch(() => undefined);
+  log.info('mcp proxy stopped', { server: options.server });
+}

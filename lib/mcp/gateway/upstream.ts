@@ -1,0 +1,97 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CallToolResultSchema, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+/** At most this many pages of tools/list are read from one upstream (each page may hold many tools). */
+const MAX_LIST_PAGES = 20;
+
+export interface UpstreamCallOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * One upstream MCP server, through the SDK's Client. Connected on first use and again after it
+ * died (a crashed stdio child is started anew by the next request), but a request that was in
+ * flight when it died is never sent again: that is the caller's to report, since a
+ * non-idempotent call may have run.
+ */
+export class Upstream {
+  private connecting: Promise<Client> | null = null;
+  private readonly listeners = new Set<() => void>();
+  private closed = false;
+
+  constructor(
+    private readonly makeTransport: () => Transport,
+    private readonly describe: string,
+  ) {}
+
+  /** Called when the upstream says its tools changed (notifications/tools/list_changed) or it reconnected. */
+  onToolsChanged(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private client(): Promise<Client> {
+    if (this.closed) return Promise.reject(new Error(`${this.describe} is closed`));
+    if (!this.connecting) {
+      const attempt = (async () => {
+        const client = new Client({ name: 'toolgate-gateway', version: '1.0.0' });
+        client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.toolsChanged());
+        client.onclose = () => {
+          if (this.connecting === attempt) this.connecting = null;
+          this.toolsChanged();
+        };
+        await client.connect(this.makeTransport());
+        return client;
+      })();
+      this.connecting = attempt;
+      // A failed connect is forgotten, so the next request tries again.
+      attempt.catch(() => {
+        if (this.connecting === attempt) this.connecting = null;
+      });
+    }
+    return this.connecting;
+  }
+
+  private toolsChanged(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Every tool the upstream lists (following pagination), as it sent them. */
+  async listTools(options: UpstreamCallOptions): Promise<unknown[]> {
+    const client = await this.client();
+    const tools: unknown[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
+      const result = await client.listTools(cursor ? { cursor } : undefined, { timeout: options.timeoutMs, signal: options.signal });
+      tools.push(...result.tools);
+      cursor = result.nextCursor;
+      if (!cursor) break;
+    }
+    return tools;
+  }
+
+  /**
+   * Sends tools/call once. The SDK's `callTool` is not used: it would check results against the
+   * upstream's own outputSchema, where the gateway checks them against the published contract.
+   */
+  async callTool(
+    params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
+    options: UpstreamCallOptions,
+  ): Promise<CallToolResult> {
+    const client = await this.client();
+    return client.request({ method: 'tools/call', params }, CallToolResultSchema, {
+      timeout: options.timeoutMs,
+      maxTotalTimeout: options.timeoutMs,
+      signal: options.signal,
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const connecting = this.connecting;
+    this.connecting = null;
+    if (connecting) await connecting.then((client) => client.close()).catch(() => undefined);
+  }
+}

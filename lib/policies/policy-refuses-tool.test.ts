@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { compilePolicy, type CompiledPolicy } from './compile-policy';
+import { policyRefusesTool } from './policy-refuses-tool';
+
+function policy(document: Record<string, unknown>): CompiledPolicy {
+  const result = compilePolicy({ id: 'p', version: '1.0.0', ...document });
+  if (!result.ok) throw new Error(result.problems.join('; '));
+  return result.policy;
+}
+
+describe('policyRefusesTool', () => {
+  it('refuses a tool outside the capability, above the ceiling, or under an unconditional deny rule', () => {
+    expect(policyRefusesTool([policy({ capability: { tools: ['orders.*'] } })], 'github.delete_repo', 'read_only')).toMatch(
+      /does not allow the tool/,
+    );
+    expect(policyRefusesTool([policy({ capability: { side_effect_ceiling: 'write' } })], 'github.delete_repo', 'destructive')).toMatch(
+      /up to write/,
+    );
+    expect(
+      policyRefusesTool(
+        [policy({ rules: [{ id: 'no-delete', tools: ['github.delete_*'], decision: 'deny' }] })],
+        'github.delete_repo',
+        'write',
+      ),
+    ).toMatch(/rule no-delete/);
+  });
+
+  it('lists a tool that only a conditional rule, another tool, or a lower level concerns', () => {
+    const policies = [
+      policy({
+        capability: { tools: ['github.*'], side_effect_ceiling: 'destructive' },
+        rules: [
+          { id: 'big', tools: ['github.delete_repo'], when: 'args.count > 10', decision: 'deny' },
+          { id: 'other', tools: ['orders.*'], decision: 'deny' },
+          { id: 'hold', tools: ['github.*'], decision: 'require_approval', roles: ['admin'] },
+        ],
+      }),
+    ];
+    expect(policyRefusesTool(policies, 'github.delete_repo', 'destructive')).toBeNull();
+    expect(policyRefusesTool([], 'github.delete_repo', 'destructive')).toBeNull();
+  });
+});
