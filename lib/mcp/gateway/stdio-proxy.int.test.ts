@@ -1,0 +1,184 @@
+import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { db } from '@/lib/db';
+import { resetEnvForTests } from '@/lib/env';
+import { createDataPlaneServer } from '@/lib/data-plane/server';
+import { publishDocumentVersion } from '@/lib/documents/publish-document-version';
+import { saveDocumentDraft } from '@/lib/documents/save-document-draft';
+import { getDocumentVersionOrThrow } from '@/lib/documents/get-document-version-or-throw';
+import { createTestTenant } from '@/lib/testing/fixtures';
+import { EVERYTHING_SCRIPT, FIXTURE_STDIO_SCRIPT } from '@/lib/mcp/testing/fixture-launch';
+import { startEverythingHttp } from '@/lib/mcp/testing/fixture-server-http';
+import { DEFAULT_FIXTURE_TOOLS, readFixtureCalls, writeFixtureTools } from '@/lib/mcp/testing/fixture-tools';
+import { registerMcpServer } from '@/lib/mcp/servers/register-mcp-server';
+
+const root = path.resolve(import.meta.dirname, '..', '..', '..');
+let t: Awaited<ReturnType<typeof createTestTenant>>;
+let dataPlane: http.Server;
+let base = '';
+let dir = '';
+let toolsFile = '';
+let callsFile = '';
+const clients: Client[] = [];
+
+/** `toolgate mcp proxy` as an MCP client would start it, in front of `upstream`. */
+async function proxy(server: string, upstream: string[], options: { url?: string; env?: Record<string, string> } = {}) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [
+      path.join(root, 'bin/toolgate.mjs'),
+      'mcp',
+      'proxy',
+      '--server',
+      server,
+      '--url',
+      options.url ?? base,
+      '--call-timeout',
+      '3',
+      '--',
+      ...upstream,
+    ],
+    env: {
+      PATH: process.env.PATH ?? '',
+      TOOLGATE_API_KEY: t.agentKey,
+      FIXTURE_TOOLS_FILE: toolsFile,
+      FIXTURE_CALLS_FILE: callsFile,
+      ...options.env,
+    },
+    cwd: root,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name: 'test-agent', version: '1.0.0' });
+  await client.connect(transport);
+  clients.push(client);
+  return { client, stderr: () => stderr };
+}
+
+async function publishImported(contractId: string) {
+  const draft = await getDocumentVersionOrThrow({ tenantId: t.tenant.id, kind: 'contract', id: contractId, version: '0.1.0' });
+  const document = { ...(draft.document as Record<string, unknown>), owner: 'platform-team' };
+  await saveDocumentDraft({ tenantId: t.tenant.id, kind: 'contract', document });
+  await publishDocumentVersion({ tenantId: t.tenant.id, kind: 'contract', id: contractId, version: '0.1.0', changeNote: 'reviewed' });
+}
+
+const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+const fixture = [process.execPath, '--import', 'tsx', FIXTURE_STDIO_SCRIPT];
+
+beforeAll(async () => {
+  process.env.TOOLGATE_MCP_ALLOW_PRIVATE = '1';
+  resetEnvForTests();
+  t = await createTestTenant();
+  dir = await mkdtemp(path.join(tmpdir(), 'tg-mcp-stdio-'));
+  toolsFile = path.join(dir, 'tools.json');
+  callsFile = path.join(dir, 'calls.jsonl');
+  await writeFixtureTools(toolsFile, DEFAULT_FIXTURE_TOOLS);
+  dataPlane = createDataPlaneServer();
+  await new Promise<void>((resolve) => dataPlane.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(dataPlane.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  for (const client of clients) await client.close().catch(() => undefined);
+  await new Promise((resolve) => dataPlane.close(resolve));
+  await rm(dir, { recursive: true, force: true });
+  delete process.env.TOOLGATE_MCP_ALLOW_PRIVATE;
+  resetEnvForTests();
+});
+
+describe('toolgate mcp proxy (stdio)', () => {
+  it('reports the upstream to Toolgate, lists nothing until published, then gates calls with evidence naming the server', async () => {
+    const { client, stderr } = await proxy('fxs', fixture);
+    expect((await client.listTools()).tools).toEqual([]);
+    const server = await db().mcpServer.findFirstOrThrow({ where: { tenantId: t.tenant.id, name: 'fxs' }, include: { tools: true } });
+    expect(server.transport).toBe('stdio');
+    expect(server.tools.map((tool) => tool.contractId).sort()).toContain('fxs.echo');
+
+    const refused = (await client.callTool({ name: 'echo', arguments: { text: 'x' } })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(await readFixtureCalls(callsFile)).toEqual([]);
+
+    await publishImported('fxs.echo');
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo']);
+    const result = await client.callTool({ name: 'echo', arguments: { text: 'through the proxy' } });
+    expect(result.structuredContent).toEqual({ text: 'through the proxy' });
+    const records = await db().evidence.findMany({ where: { tenantId: t.tenant.id, tool: 'fxs.echo', decision: 'allow' } });
+    expect(records.map((r) => [r.kind, r.mcpServer])).toEqual([
+      ['pre', 'fxs'],
+      ['post', 'fxs'],
+    ]);
+    // Logs are JSON lines on stderr; stdout carried only MCP (or the client above would have failed to parse it).
+    expect(stderr()).toContain('"msg":"mcp proxy started"');
+  });
+
+  it('answers a crashed upstream with an isError result, never resends the call, and starts the server again for the next one', async () => {
+    await publishImported('fxs.crash');
+    const { client } = await proxy('fxs', fixture);
+    await client.listTools();
+    const crashed = (await client.callTool({ name: 'crash', arguments: {} })) as CallToolResult;
+    expect(crashed.isError).toBe(true);
+    expect(text(crashed)).toMatch(/did not complete crash/);
+    const again = await client.callTool({ name: 'echo', arguments: { text: 'after the crash' } });
+    expect(again.structuredContent).toEqual({ text: 'after the crash' });
+    expect((await readFixtureCalls(callsFile)).filter((c) => c.tool === 'crash')).toHaveLength(1);
+  });
+
+  it('fails closed when Toolgate cannot be reached: nothing is listed and nothing reaches the upstream', async () => {
+    const before = (await readFixtureCalls(callsFile)).length;
+    const { client } = await proxy('fxs', fixture, { url: 'http://127.0.0.1:9' });
+    await expect(client.listTools()).rejects.toThrow(/could not be listed/);
+    const refused = (await client.callTool({ name: 'echo', arguments: { text: 'x' } })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect((await readFixtureCalls(callsFile)).length).toBe(before);
+  });
+
+  it('puts @modelcontextprotocol/server-everything behind the gate over stdio, and the upstream never sees the Toolgate key', async () => {
+    const { client } = await proxy('ev', [process.execPath, EVERYTHING_SCRIPT, 'stdio']);
+    expect((await client.listTools()).tools).toEqual([]);
+    const pinned = await db().mcpTool.findMany({ where: { tenantId: t.tenant.id, server: { name: 'ev' } } });
+    expect(pinned.map((p) => p.contractId)).toEqual(expect.arrayContaining(['ev.echo', 'ev.get_env']));
+    await publishImported('ev.echo');
+    await publishImported('ev.get_env');
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['echo', 'get-env']);
+    const echoed = (await client.callTool({ name: 'echo', arguments: { message: 'hello everything' } })) as CallToolResult;
+    expect(echoed.isError).toBeFalsy();
+    expect(text(echoed)).toContain('hello everything');
+    const environment = text(await client.callTool({ name: 'get-env', arguments: {} }));
+    expect(environment).toContain('PATH');
+    expect(environment).not.toContain(t.agentKey);
+    expect(environment).not.toContain('TOOLGATE_API_KEY');
+  });
+
+  it('puts server-everything behind the hosted gateway over Streamable HTTP', async () => {
+    const everything = await startEverythingHttp();
+    try {
+      await registerMcpServer({ tenantId: t.tenant.id, input: { name: 'evh', url: everything.url } });
+      const client = new Client({ name: 'test-agent', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp/evh`), {
+          requestInit: { headers: { authorization: `Bearer ${t.agentKey}` } },
+        }),
+      );
+      clients.push(client);
+      expect((await client.listTools()).tools).toEqual([]);
+      await publishImported('evh.get_sum');
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['get-sum']);
+      const sum = (await client.callTool({ name: 'get-sum', arguments: { a: 2, b: 3 } })) as CallToolResult;
+      expect(sum.isError).toBeFalsy();
+      expect(text(sum)).toContain('5');
+      const refused = (await client.callTool({ name: 'get-sum', arguments: { a: 'two', b: 3 } })) as CallToolResult;
+      expect(refused.isError).toBe(true);
+    } finally {
+      await everything.close();
+    }
+  });
+});
