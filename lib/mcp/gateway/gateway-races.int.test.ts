@@ -1,66 +1,25 @@
-import type http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { db } from '@/lib/db';
-import { resetEnvForTests } from '@/lib/env';
-import { createDataPlaneServer } from '@/lib/data-plane/server';
-import { publishDocumentVersion } from '@/lib/documents/publish-document-version';
-import { saveDocumentDraft } from '@/lib/documents/save-document-draft';
-import { getDocumentVersionOrThrow } from '@/lib/documents/get-document-version-or-throw';
 import { decideApproval } from '@/lib/approvals/decide-approval';
-import { createTestTenant } from '@/lib/testing/fixtures';
-import { startFixtureHttpServer, type RunningServer } from '@/lib/mcp/testing/fixture-server-http';
-import { DEFAULT_FIXTURE_TOOLS, readFixtureCalls, writeFixtureTools } from '@/lib/mcp/testing/fixture-tools';
+import { startGatewayHarness, type GatewayHarness, type Json } from '@/lib/mcp/testing/gateway-harness';
+import { DEFAULT_FIXTURE_TOOLS, readFixtureCalls } from '@/lib/mcp/testing/fixture-tools';
 import { registerMcpServer } from '@/lib/mcp/servers/register-mcp-server';
 import { reportMcpTools } from '@/lib/mcp/tools/report-mcp-tools';
 
-let t: Awaited<ReturnType<typeof createTestTenant>>;
-let dataPlane: http.Server;
-let base = '';
-let upstream: RunningServer;
-let dir = '';
+let h: GatewayHarness;
+let t: GatewayHarness['tenant'];
 let callsFile = '';
-const clients: Client[] = [];
-
-async function agent(): Promise<Client> {
-  const client = new Client({ name: 'test-agent', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp/rc`), {
-      requestInit: { headers: { authorization: `Bearer ${t.agentKey}` } },
-    }),
-  );
-  clients.push(client);
-  return client;
-}
+const agent = () => h.agent('rc');
 
 beforeAll(async () => {
-  process.env.TOOLGATE_MCP_ALLOW_PRIVATE = '1';
-  resetEnvForTests();
-  t = await createTestTenant();
-  dir = await mkdtemp(path.join(tmpdir(), 'tg-mcp-races-'));
-  const toolsFile = path.join(dir, 'tools.json');
-  callsFile = path.join(dir, 'calls.jsonl');
-  await writeFixtureTools(toolsFile, DEFAULT_FIXTURE_TOOLS);
-  upstream = await startFixtureHttpServer({ toolsFile, callsFile, jsonResponse: true });
-  dataPlane = createDataPlaneServer();
-  await new Promise<void>((resolve) => dataPlane.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(dataPlane.address() as AddressInfo).port}`;
-  await registerMcpServer({ tenantId: t.tenant.id, input: { name: 'rc', url: upstream.url, approval_wait_seconds: 0 } });
+  h = await startGatewayHarness();
+  ({ tenant: t, callsFile } = h);
+  await registerMcpServer({ tenantId: t.tenant.id, input: { name: 'rc', url: h.upstream.url, approval_wait_seconds: 0 } });
 });
 
 afterAll(async () => {
-  for (const client of clients) await client.close().catch(() => undefined);
-  await new Promise((resolve) => dataPlane.close(resolve));
-  await upstream?.close();
-  await rm(dir, { recursive: true, force: true });
-  delete process.env.TOOLGATE_MCP_ALLOW_PRIVATE;
-  resetEnvForTests();
+  await h?.close();
 });
 
 describe('the MCP gateway under concurrency', () => {
@@ -80,18 +39,10 @@ describe('the MCP gateway under concurrency', () => {
   });
 
   it('lets exactly one of several simultaneous retries ride on one approval', async () => {
-    const draft = await getDocumentVersionOrThrow({ tenantId: t.tenant.id, kind: 'contract', id: 'rc.refund', version: '0.1.0' });
-    const document = draft.document as Record<string, unknown> & { annotations: Record<string, unknown> };
-    await saveDocumentDraft({
-      tenantId: t.tenant.id,
-      kind: 'contract',
-      document: {
-        ...document,
-        owner: 'payments',
-        annotations: { ...document.annotations, approval_required: true, approver_roles: ['admin'] },
-      },
+    await h.publishImported('rc.refund', (document: Json) => {
+      document.annotations.approval_required = true;
+      document.annotations.approver_roles = ['admin'];
     });
-    await publishDocumentVersion({ tenantId: t.tenant.id, kind: 'contract', id: 'rc.refund', version: '0.1.0', changeNote: 'reviewed' });
     const client = await agent();
     const args = { order_id: 'ord_race', amount: 3 };
     const held = (await client.callTool({ name: 'refund', arguments: args })) as CallToolResult;

@@ -1,103 +1,36 @@
-import type http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { db } from '@/lib/db';
 import { resetEnvForTests } from '@/lib/env';
-import { createDataPlaneServer } from '@/lib/data-plane/server';
-import { matchApiRoute } from '@/lib/api/routes';
 import { publishDocumentVersion } from '@/lib/documents/publish-document-version';
 import { saveDocumentDraft } from '@/lib/documents/save-document-draft';
-import { getDocumentVersionOrThrow } from '@/lib/documents/get-document-version-or-throw';
 import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
 import { createTestTenant } from '@/lib/testing/fixtures';
-import { startFixtureHttpServer, type RunningServer } from '@/lib/mcp/testing/fixture-server-http';
+import { startGatewayHarness, resultText as text, type GatewayHarness, type Json } from '@/lib/mcp/testing/gateway-harness';
 import { fixtureToolsWith, readFixtureCalls, writeFixtureTools, DEFAULT_FIXTURE_TOOLS } from '@/lib/mcp/testing/fixture-tools';
 
-let t: Awaited<ReturnType<typeof createTestTenant>>;
-let dataPlane: http.Server;
+let h: GatewayHarness;
+let t: GatewayHarness['tenant'];
 let base = '';
-let upstream: RunningServer;
-let dir = '';
 let toolsFile = '';
 let callsFile = '';
 let client: Client;
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests assert on arbitrary response shapes
-type Json = Record<string, any>;
-
-/** The management API through the route table's handlers (the data plane serves only the gateway). */
-async function api(method: string, urlPath: string, body?: unknown, key = t.adminKey): Promise<{ status: number; body: Json }> {
-  const matched = matchApiRoute(urlPath);
-  const route = matched?.group.routes.get(method as never);
-  if (!matched || !route) throw new Error(`no route for ${method} ${urlPath}`);
-  const res = await route.handler(
-    new Request(`http://localhost:3000${urlPath}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-    { params: matched.params },
-  );
-  return { status: res.status, body: (await res.json()) as Json };
-}
-
-async function connect(key: string, server = 'fx'): Promise<Client> {
-  const c = new Client({ name: 'test-agent', version: '1.0.0' });
-  await c.connect(
-    new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp/${server}`), {
-      requestInit: { headers: { authorization: `Bearer ${key}` } },
-    }),
-  );
-  return c;
-}
-
-/** Publishes the draft the gateway imported, after changing it with `edit`. */
-async function publishImported(contractId: string, edit: (document: Json) => void = () => {}) {
-  const draft = await getDocumentVersionOrThrow({ tenantId: t.tenant.id, kind: 'contract', id: contractId, version: '0.1.0' });
-  const document = JSON.parse(JSON.stringify(draft.document)) as Json;
-  document.owner = 'platform-team';
-  edit(document);
-  await saveDocumentDraft({ tenantId: t.tenant.id, kind: 'contract', document });
-  await publishDocumentVersion({ tenantId: t.tenant.id, kind: 'contract', id: contractId, version: '0.1.0', changeNote: 'reviewed' });
-}
-
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+const api = (...args: Parameters<GatewayHarness['api']>) => h.api(...args);
+const publishImported = (...args: Parameters<GatewayHarness['publishImported']>) => h.publishImported(...args);
 const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
 
 beforeAll(async () => {
-  process.env.TOOLGATE_MCP_ALLOW_PRIVATE = '1';
-  process.env.TOOLGATE_MCP_CALL_TIMEOUT_SECONDS = '2';
-  process.env.TOOLGATE_MCP_MAX_RESULT_BYTES = '100000';
-  resetEnvForTests();
-  t = await createTestTenant();
-  dir = await mkdtemp(path.join(tmpdir(), 'tg-mcp-'));
-  toolsFile = path.join(dir, 'tools.json');
-  callsFile = path.join(dir, 'calls.jsonl');
-  await writeFixtureTools(toolsFile, DEFAULT_FIXTURE_TOOLS);
-  upstream = await startFixtureHttpServer({ toolsFile, callsFile, jsonResponse: true });
-  dataPlane = createDataPlaneServer();
-  await new Promise<void>((resolve) => dataPlane.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(dataPlane.address() as AddressInfo).port}`;
-  const registered = await api('POST', '/api/v1/mcp-servers', { name: 'fx', url: upstream.url, approval_wait_seconds: 0 });
+  h = await startGatewayHarness({ TOOLGATE_MCP_CALL_TIMEOUT_SECONDS: '2', TOOLGATE_MCP_MAX_RESULT_BYTES: '100000' });
+  ({ tenant: t, base, toolsFile, callsFile } = h);
+  const registered = await api('POST', '/api/v1/mcp-servers', { name: 'fx', url: h.upstream.url, approval_wait_seconds: 0 });
   expect(registered.status).toBe(201);
-  client = await connect(t.agentKey);
+  client = await h.agent('fx');
 });
 
 afterAll(async () => {
-  await client?.close();
-  await new Promise((resolve) => dataPlane.close(resolve));
-  await upstream?.close();
-  await rm(dir, { recursive: true, force: true });
-  delete process.env.TOOLGATE_MCP_ALLOW_PRIVATE;
-  delete process.env.TOOLGATE_MCP_CALL_TIMEOUT_SECONDS;
-  delete process.env.TOOLGATE_MCP_MAX_RESULT_BYTES;
-  resetEnvForTests();
+  await h?.close();
 });
 
 describe('the hosted MCP gateway', () => {
@@ -336,7 +269,7 @@ describe('the hosted MCP gateway', () => {
     const anonymous = await fetch(`${base}/api/v1/mcp/fx`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(anonymous.status).toBe(401);
     expect((await api('GET', '/api/v1/mcp-servers', undefined, other.adminKey)).body.servers).toEqual([]);
-    expect((await api('POST', '/api/v1/mcp-servers', { name: 'fx2', url: upstream.url }, t.agentKey)).status).toBe(403);
+    expect((await api('POST', '/api/v1/mcp-servers', { name: 'fx2', url: h.upstream.url }, t.agentKey)).status).toBe(403);
 
     process.env.TOOLGATE_MCP_ALLOW_PRIVATE = '0';
     resetEnvForTests();
@@ -351,17 +284,17 @@ describe('the hosted MCP gateway', () => {
     }
     const secretHeader = await api('POST', '/api/v1/mcp-servers', {
       name: 'withauth',
-      url: upstream.url,
+      url: h.upstream.url,
       auth_header: { name: 'Authorization', value: 'Bearer upstream-secret-123' },
     });
     expect(secretHeader.status).toBe(201);
     expect(JSON.stringify(secretHeader.body)).not.toContain('upstream-secret-123');
     const row = await db().mcpServer.findFirstOrThrow({ where: { tenantId: t.tenant.id, name: 'withauth' } });
     expect(row.authHeaderCipher).not.toContain('upstream-secret-123');
-    expect((await api('POST', '/api/v1/mcp-servers', { name: 'withauth', url: upstream.url })).status).toBe(409);
-    expect((await api('POST', '/api/v1/mcp-servers', { name: 'Bad Name', url: upstream.url })).status).toBe(400);
+    expect((await api('POST', '/api/v1/mcp-servers', { name: 'withauth', url: h.upstream.url })).status).toBe(409);
+    expect((await api('POST', '/api/v1/mcp-servers', { name: 'Bad Name', url: h.upstream.url })).status).toBe(400);
     expect(
-      (await api('POST', '/api/v1/mcp-servers', { name: 'hdr', url: upstream.url, auth_header: { name: 'X', value: 'a\r\nb' } })).status,
+      (await api('POST', '/api/v1/mcp-servers', { name: 'hdr', url: h.upstream.url, auth_header: { name: 'X', value: 'a\r\nb' } })).status,
     ).toBe(400);
     expect((await fetch(`${base}/api/v1/mcp/nosuch`, { method: 'POST', headers: { authorization: `Bearer ${t.agentKey}` } })).status).toBe(
       404,
