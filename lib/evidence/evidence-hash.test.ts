@@ -35,6 +35,7 @@ const content: fc.Arbitrary<EvidenceContent> = fc.record({
   executionMs: fc.option(fc.double({ min: 0, max: 1e7, noNaN: true, noDefaultInfinity: true }), { nil: null }),
   payloadHash: fc.option(fc.stringMatching(/^[0-9a-f]{64}$/), { nil: null }),
   details: fc.option(fc.json(), { nil: null }),
+  mcpServer: fc.option(fc.stringMatching(/^[a-z][a-z0-9_]{0,39}$/), { nil: null }),
 });
 
 describe('evidenceHash', () => {
@@ -78,6 +79,10 @@ describe('evidenceHash', () => {
     expect(() => evidenceHash({ ...base, durationMs: Number.NaN })).toThrow(TypeError);
     expect(evidenceHash({ ...base, policyRule: 'deny-refunds' })).not.toBe(hash);
     expect(evidenceHash({ ...base, shadowDiffers: true })).not.toBe(hash);
+    // The MCP server a call went through: covered when set, absent from records without one.
+    expect(evidenceHash({ ...base, mcpServer: null })).toBe(hash);
+    expect(evidenceHash({ ...base, mcpServer: 'github' })).not.toBe(hash);
+    expect(evidenceHash({ ...base, mcpServer: 'github' })).not.toBe(evidenceHash({ ...base, mcpServer: 'gitlab' }));
   });
 
   it('hashes a record without the policy fields exactly as before they existed', () => {

@@ -66,6 +66,7 @@ describe('evidenceValues', () => {
       null,
       null,
       null,
+      null,
     ]);
   });
 
@@ -90,7 +91,7 @@ describe('evidenceValues', () => {
     };
     const values = evidenceValues(row, 'ts');
     expect(values.slice(19, 21)).toEqual(['deny', 0]);
-    expect(values.slice(24)).toEqual(['pol', '2', 'r', '{"x":1}', 1, 12.5, null, null, null]);
+    expect(values.slice(24)).toEqual(['pol', '2', 'r', '{"x":1}', 1, 12.5, null, null, null, null]);
   });
 
   it("writes the raw payload, its digest and an administrative record's details", () => {
@@ -100,7 +101,8 @@ describe('evidenceValues', () => {
       payload: '{"context":{}}',
       payloadHash: 'd'.repeat(64),
       details: '{"role":"admin"}',
+      mcpServer: 'github',
     };
-    expect(evidenceValues(row, 'ts').slice(-3)).toEqual(['{"context":{}}', 'd'.repeat(64), '{"role":"admin"}']);
+    expect(evidenceValues(row, 'ts').slice(-4)).toEqual(['{"context":{}}', 'd'.repeat(64), '{"role":"admin"}', 'github']);
   });
 });

@@ -32,6 +32,7 @@ const EXTENDED_CODES: Record<string, [string, 'error' | 'warning']> = {
   AXAG_ERROR_SCHEMA_MISMATCH: ['error_semantics_error', 'error'],
   AXAG_DUPLICATE_CALL: ['idempotency_warning', 'warning'],
   AXAG_CONTRACT_DEPRECATED: ['deprecation_warning', 'warning'],
+  AXAG_TOOL_DEFINITION_CHANGED: ['security_error', 'error'],
   AXAG_TOOL_NOT_ALLOWED: ['policy_error', 'error'],
   AXAG_SIDE_EFFECT_CEILING: ['policy_error', 'error'],
   AXAG_ARGUMENT_NOT_ALLOWED: ['policy_error', 'error'],
