@@ -78,6 +78,8 @@ export default defineConfig({
       TOOLGATE_OIDC_ALLOWED_DOMAINS: 'example.com',
       TOOLGATE_OIDC_GROUPS_CLAIM: E2E_OIDC.groupsClaim,
       TOOLGATE_OIDC_ROLE_MAPPING: E2E_OIDC.roleMapping,
+      // e2e/mcp.spec.ts registers an upstream on 127.0.0.1, which production refuses (SSRF).
+      TOOLGATE_MCP_ALLOW_PRIVATE: '1',
     },
   },
 });

@@ -12,6 +12,7 @@ const LINKS = [
   { href: '/contracts', label: 'Contracts' },
   { href: '/policies', label: 'Policies' },
   { href: '/surfaces', label: 'Surfaces' },
+  { href: '/mcp', label: 'MCP servers' },
   { href: '/api-keys', label: 'API keys' },
   { href: '/members', label: 'Members' },
   { href: '/settings', label: 'Settings' },
