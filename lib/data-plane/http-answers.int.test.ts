@@ -28,7 +28,10 @@ afterAll(async () => {
 });
 
 /** One concrete path per data-plane route. */
-const PATHS = DATA_PLANE_ROUTES.map((route) => ({ urlPath: route.path.replace('{id}', 'apr_123'), method: route.method }));
+const PATHS = DATA_PLANE_ROUTES.map((route) => ({
+  urlPath: route.path.replace('{id}', 'apr_123').replace('{server}', 'github'),
+  method: route.method,
+}));
 
 function expectSecurityHeaders(res: Response, label: string) {
   for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) expect(res.headers.get(name), `${label}: ${name}`).toBe(value);

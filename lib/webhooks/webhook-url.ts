@@ -7,22 +7,27 @@ import { WEBHOOK_EVENTS } from './webhook-events';
  * addresses only, SSRF) is checked when the webhook is created (webhook-address.ts) and again
  * at every delivery.
  */
-export const WebhookUrl = z
-  .string()
-  .max(2048)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-    } catch {
-      return false;
-    }
-  }, 'must be an http or https URL')
-  .refine(
-    (value) => URL.canParse(value) && new URL(value).username === '' && new URL(value).password === '',
-    'must not carry credentials; receivers authenticate deliveries by their signature',
-  )
-  .describe('Where deliveries are POSTed: an http(s) URL without credentials, at most 2048 characters.');
+export function httpUrlWithoutCredentials(why: string) {
+  return z
+    .string()
+    .max(2048)
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+      } catch {
+        return false;
+      }
+    }, 'must be an http or https URL')
+    .refine(
+      (value) => URL.canParse(value) && new URL(value).username === '' && new URL(value).password === '',
+      `must not carry credentials; ${why}`,
+    );
+}
+
+export const WebhookUrl = httpUrlWithoutCredentials('receivers authenticate deliveries by their signature').describe(
+  'Where deliveries are POSTed: an http(s) URL without credentials, at most 2048 characters.',
+);
 
 /** A new webhook: where, and which events (default: all). */
 export const NewWebhookSchema = z

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { McpServerNameSchema } from '../../validation/call-context';
-import { WebhookUrl } from '../../webhooks/webhook-url';
+import { httpUrlWithoutCredentials } from '../../webhooks/webhook-url';
+
+const McpUrl = httpUrlWithoutCredentials('send them as the auth header, which is stored encrypted');
 
 /** Header names as RFC 9110 tokens; the value may not carry a line break (no header injection). */
 const AuthHeaderSchema = z
@@ -38,7 +40,7 @@ const settings = {
 export const NewMcpServerSchema = z
   .object({
     name: McpServerNameSchema.describe("The first segment of its tools' contract ids, and the path agents connect to: /api/v1/mcp/{name}."),
-    url: WebhookUrl.describe("The upstream's Streamable HTTP endpoint: an http(s) URL without credentials."),
+    url: McpUrl.describe("The upstream's Streamable HTTP endpoint: an http(s) URL without credentials."),
     auth_header: AuthHeaderSchema.optional(),
     list_unpublished: settings.list_unpublished.optional(),
     auto_accept_cosmetic: settings.auto_accept_cosmetic.optional(),
@@ -50,7 +52,7 @@ export type NewMcpServer = z.infer<typeof NewMcpServerSchema>;
 /** PATCH /api/v1/mcp-servers/{server}: any subset; `auth_header: null` removes it. */
 export const McpServerChangesSchema = z
   .object({
-    url: WebhookUrl.optional(),
+    url: McpUrl.optional(),
     auth_header: AuthHeaderSchema.nullable().optional(),
     list_unpublished: settings.list_unpublished.optional(),
     auto_accept_cosmetic: settings.auto_accept_cosmetic.optional(),
