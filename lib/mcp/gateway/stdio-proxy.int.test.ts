@@ -18,7 +18,8 @@ import { createTestTenant } from '@/lib/testing/fixtures';
 import { EVERYTHING_SCRIPT, FIXTURE_STDIO_SCRIPT } from '@/lib/mcp/testing/fixture-launch';
 import { startEverythingHttp } from '@/lib/mcp/testing/fixture-server-http';
 import { DEFAULT_FIXTURE_TOOLS, readFixtureCalls, writeFixtureTools } from '@/lib/mcp/testing/fixture-tools';
-import { registerMcpServer } from '@/lib/mcp/servers/register-mcp-server';
+import { registerMcpServer, updateMcpServer } from '@/lib/mcp/servers/register-mcp-server';
+import { decideApproval } from '@/lib/approvals/decide-approval';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
 let t: Awaited<ReturnType<typeof createTestTenant>>;
@@ -64,9 +65,10 @@ async function proxy(server: string, upstream: string[], options: { url?: string
   return { client, stderr: () => stderr };
 }
 
-async function publishImported(contractId: string) {
+async function publishImported(contractId: string, annotations: Record<string, unknown> = {}) {
   const draft = await getDocumentVersionOrThrow({ tenantId: t.tenant.id, kind: 'contract', id: contractId, version: '0.1.0' });
-  const document = { ...(draft.document as Record<string, unknown>), owner: 'platform-team' };
+  const original = draft.document as Record<string, unknown> & { annotations: Record<string, unknown> };
+  const document = { ...original, owner: 'platform-team', annotations: { ...original.annotations, ...annotations } };
   await saveDocumentDraft({ tenantId: t.tenant.id, kind: 'contract', document });
   await publishDocumentVersion({ tenantId: t.tenant.id, kind: 'contract', id: contractId, version: '0.1.0', changeNote: 'reviewed' });
 }
@@ -130,6 +132,44 @@ describe('toolgate mcp proxy (stdio)', () => {
     const again = await client.callTool({ name: 'echo', arguments: { text: 'after the crash' } });
     expect(again.structuredContent).toEqual({ text: 'after the crash' });
     expect((await readFixtureCalls(callsFile)).filter((c) => c.tool === 'crash')).toHaveLength(1);
+  });
+
+  it('waits for an approval over the HTTP API and redeems it for the same call without a token', async () => {
+    await publishImported('fxs.refund', { approval_required: true, approver_roles: ['admin'] });
+    const { client } = await proxy('fxs', fixture);
+    await client.listTools();
+    const args = { order_id: 'ord_stdio', amount: 4 };
+    const waiting = client.callTool({ name: 'refund', arguments: args });
+    let approval = null;
+    for (let i = 0; i < 200 && !approval; i += 1) {
+      approval = await db().approval.findFirst({ where: { tenantId: t.tenant.id, tool: 'fxs.refund', status: 'pending' } });
+      if (!approval) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const admin = await db().apiKey.findFirstOrThrow({ where: { tenantId: t.tenant.id, name: 'admin' } });
+    await decideApproval({
+      tenantId: t.tenant.id,
+      id: approval!.id,
+      decision: 'approve',
+      approver: { kind: 'api_key', apiKeyId: admin.id },
+      requestId: 'r',
+    });
+    expect((await waiting).structuredContent).toEqual({ refunded: 4, order_id: 'ord_stdio' });
+
+    // Past the server's wait, the agent is told what to do; its retry after the approval goes through.
+    await updateMcpServer({ tenantId: t.tenant.id, name: 'fxs', changes: { approval_wait_seconds: 0 } });
+    await client.listTools();
+    const held = (await client.callTool({ name: 'refund', arguments: args })) as CallToolResult;
+    const id = /awaits approval (\S+) /.exec(text(held))?.[1];
+    expect(id).toBeTruthy();
+    await decideApproval({
+      tenantId: t.tenant.id,
+      id: id!,
+      decision: 'approve',
+      approver: { kind: 'api_key', apiKeyId: admin.id },
+      requestId: 'r2',
+    });
+    expect((await client.callTool({ name: 'refund', arguments: args })).isError).toBeFalsy();
+    expect((await readFixtureCalls(callsFile)).filter((c) => c.tool === 'refund')).toHaveLength(2);
   });
 
   it('fails closed when Toolgate cannot be reached: nothing is listed and nothing reaches the upstream', async () => {
