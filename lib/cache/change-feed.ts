@@ -8,7 +8,7 @@ import { log } from '../log';
  * counters sees the new version (TOOLGATE_CACHE_POLL_MS, default 1 s). Polling a handful of
  * rows works the same on SQLite and PostgreSQL.
  */
-export type ChangeKey = 'contracts' | 'api_keys' | 'policies' | 'surfaces' | 'tenant_settings';
+export type ChangeKey = 'contracts' | 'api_keys' | 'policies' | 'surfaces' | 'tenant_settings' | 'mcp_servers';
 
 // On globalThis: the custom server and Next's bundle each load their own copy of lib/, in one
 // process, and a change made through either must reach the caches of both at once.

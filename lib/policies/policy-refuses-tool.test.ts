@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compilePolicy, type CompiledPolicy } from './compile-policy';
-import { policyRefusesTool } from './policy-refuses-tool';
+import { policiesMayHoldTool, policyRefusesTool } from './policy-refuses-tool';
 
 function policy(document: Record<string, unknown>): CompiledPolicy {
   const result = compilePolicy({ id: 'p', version: '1.0.0', ...document });
@@ -38,5 +38,27 @@ describe('policyRefusesTool', () => {
     ];
     expect(policyRefusesTool(policies, 'github.delete_repo', 'destructive')).toBeNull();
     expect(policyRefusesTool([], 'github.delete_repo', 'destructive')).toBeNull();
+  });
+});
+
+describe('policiesMayHoldTool', () => {
+  it('says a tool could be held when an approval rule or a require_approval/escalate rule names it, whatever the condition', () => {
+    expect(policiesMayHoldTool([policy({ approval: { rules: [{ tools: ['payments.*'], roles: ['admin'] }] } })], 'payments.refund')).toBe(
+      true,
+    );
+    expect(
+      policiesMayHoldTool(
+        [policy({ rules: [{ id: 'big', tools: ['payments.refund'], when: 'args.amount > 100', decision: 'escalate', roles: ['admin'] }] })],
+        'payments.refund',
+      ),
+    ).toBe(true);
+    expect(
+      policiesMayHoldTool(
+        [policy({ rules: [{ id: 'r', tools: ['payments.*'], decision: 'require_approval', roles: ['a'] }] })],
+        'orders.get',
+      ),
+    ).toBe(false);
+    expect(policiesMayHoldTool([policy({ rules: [{ id: 'r', tools: ['*'], decision: 'deny' }] })], 'orders.get')).toBe(false);
+    expect(policiesMayHoldTool([], 'orders.get')).toBe(false);
   });
 });

@@ -12,6 +12,8 @@ import { retainedPayloadJson } from '../retention/retained-payload';
 import { getRuntimeSettings, mergeSensitivePaths } from '../tenants/tenant-settings';
 import { traceIdFor } from '../evidence/trace-id';
 import { findApprovedCallToken } from '../approvals/find-approved-call-token';
+import { loadPolicies } from '../policies/load-policies';
+import { policiesMayHoldTool } from '../policies/policy-refuses-tool';
 import { McpServerNameSchema } from './call-context';
 import { mcpDriftIssue } from './mcp-drift-issue';
 import { checkPreCall } from './check-pre-call';
@@ -124,8 +126,12 @@ export async function validatePreCall(options: {
     argsHash,
     userId: request.context.user_id ?? null,
   };
+  // Looked up only when some call of this tool could be held: most calls need no approval.
+  const mayBeHeld = () =>
+    annotations.approval_required ? Promise.resolve(true) : loadPolicies(tenantId).then((p) => policiesMayHoldTool(p.enforced, request.tool));
   const approvalToken =
-    request.approval_token ?? (request.redeem_approval ? await findApprovedCallToken({ binding, apiKeyId: caller.apiKeyId }) : undefined);
+    request.approval_token ??
+    (request.redeem_approval && (await mayBeHeld()) ? await findApprovedCallToken({ binding, apiKeyId: caller.apiKeyId }) : undefined);
   const presented = await checkPresentedTokens({
     tool: request.tool,
     confirmationToken: request.confirmation_token,

@@ -74,7 +74,7 @@ export async function gateToolCall(options: {
   if (decided.decision === 'transform' && decided.arguments) args = decided.arguments;
   if (!entry) return refusal(`${request.name} is not a tool of ${server}.`);
 
-  return forward({ ...options, entry, tool, callId, args, traceparent, context });
+  return forward({ ...options, entry, tool, version: decided.version, callId, args, traceparent, context });
 }
 
 async function forward(options: {
@@ -86,6 +86,8 @@ async function forward(options: {
   signal?: AbortSignal;
   entry: McpGatewayTool;
   tool: string;
+  /** The contract version validate/pre decided with; validate/post checks the result against the same one. */
+  version: string | null;
   callId: string;
   args: Record<string, unknown>;
   traceparent: string | null;
@@ -96,6 +98,7 @@ async function forward(options: {
     engine.post(
       {
         tool,
+        ...(options.version ? { version: options.version } : {}),
         call_id: callId,
         arguments: args,
         ...(options.context ? { context: options.context } : {}),
@@ -112,15 +115,23 @@ async function forward(options: {
 
   const started = performance.now();
   let result: CallToolResult;
+  // The upstream call has its own signal, following the agent's only while it runs: the SDK
+  // keeps its abort listener after a request settles, and the agent's signal fires when its
+  // request ends, which would send the upstream a cancellation for a call already answered.
+  const upstreamCall = new AbortController();
+  const cancel = () => upstreamCall.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', cancel, { once: true });
   try {
     result = await options.upstream.callTool(
       { name: options.request.name, arguments: args, ...(Object.keys(upstreamMeta).length > 0 ? { _meta: upstreamMeta } : {}) },
-      { timeoutMs: limits.callTimeoutMs, signal: options.signal },
+      { timeoutMs: limits.callTimeoutMs, signal: upstreamCall.signal },
     );
   } catch (error) {
     const text = `The ${server} server did not complete ${options.request.name}: ${reason(error)}. It was sent once and not retried; it may or may not have taken effect.`;
     await record({ error: { code: 'upstream_failed', message: text } }, performance.now() - started).catch(() => undefined);
     return refusal(text);
+  } finally {
+    options.signal?.removeEventListener('abort', cancel);
   }
   const executionMs = performance.now() - started;
   const size = Buffer.byteLength(JSON.stringify(result));

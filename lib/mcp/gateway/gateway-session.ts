@@ -7,6 +7,7 @@ import {
   type CallToolResult,
   type ListToolsResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { log } from '../../log';
 import { gateToolCall, type CallToolLimits, type ToolCallRequest } from './call-tool';
 import type { GateEngine, ToolReport } from './gate-engine';
@@ -124,7 +125,10 @@ export class GatewaySession {
  * high-level McpServer's Zod-based registration cannot).
  */
 export function createGatewayServer(session: GatewaySession): Server {
-  const server = new Server({ name: `toolgate-${session.server}`, version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  const server = new Server(
+    { name: `toolgate-${session.server}`, version: '1.0.0' },
+    { capabilities: { tools: { listChanged: true } }, jsonSchemaValidator: sharedValidator() },
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => session.listTools());
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     session.callTool(
@@ -137,6 +141,13 @@ export function createGatewayServer(session: GatewaySession): Server {
     ),
   );
   return server;
+}
+
+// The hosted gateway makes a Server per request (stateless Streamable HTTP); each would build its
+// own Ajv instance otherwise (measured: 180-350 us of CPU per request, 11-45 us shared).
+let validator: AjvJsonSchemaValidator | undefined;
+function sharedValidator(): AjvJsonSchemaValidator {
+  return (validator ??= new AjvJsonSchemaValidator());
 }
 
 function message(error: unknown): string {

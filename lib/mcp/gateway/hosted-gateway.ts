@@ -2,7 +2,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Caller } from '../../auth/caller';
 import { getInstanceSecret } from '../../auth/instance-secret';
-import { db } from '../../db';
+import { findMcpServerRegistration } from '../servers/mcp-server-cache';
 import { env } from '../../env';
 import { AppError, NotFoundError } from '../../errors';
 import { log } from '../../log';
@@ -88,7 +88,7 @@ async function upstreamFor(row: {
  */
 export async function serveHostedMcp(options: { caller: KeyCaller; server: string; request: Request; body: unknown }): Promise<Response> {
   const { caller } = options;
-  const row = await db().mcpServer.findUnique({ where: { tenantId_name: { tenantId: caller.tenantId, name: options.server } } });
+  const row = await findMcpServerRegistration(caller.tenantId, options.server);
   if (!row || row.transport !== 'http' || !row.url) throw new NotFoundError('MCP server', options.server);
   const upstream = await upstreamFor({ ...row, url: row.url });
   const sessionKey = `${caller.tenantId}\n${row.name}\n${caller.apiKeyId}`;

@@ -5,6 +5,7 @@ import { getInstanceSecret } from '../../auth/instance-secret';
 import { blockedWebhookHost } from '../../webhooks/webhook-address';
 import type { McpServerChanges, NewMcpServer } from './mcp-server-input';
 import { sealSecret } from './secret-box';
+import { mcpServersChanged, notifyMcpServersChanged } from './mcp-server-cache';
 import { getMcpServerView } from './list-mcp-servers';
 import type { McpServerView } from './mcp-server-view';
 
@@ -41,25 +42,31 @@ export async function registerMcpServer(options: { tenantId: string; input: NewM
     });
   const secret = input.auth_header ? await getInstanceSecret() : null;
   try {
-    await db().mcpServer.create({
-      data: {
-        tenantId,
-        name: input.name,
-        transport: 'http',
-        url: input.url,
-        authHeaderName: input.auth_header?.name ?? null,
-        authHeaderCipher:
-          input.auth_header && secret ? sealSecret(secret, input.auth_header.value, authHeaderAssociatedData(tenantId, input.name)) : null,
-        listUnpublished: input.list_unpublished ?? false,
-        autoAcceptCosmetic: input.auto_accept_cosmetic ?? false,
-        approvalWaitSeconds: input.approval_wait_seconds ?? 30,
-      },
+    await db().$transaction(async (tx) => {
+      await tx.mcpServer.create({
+        data: {
+          tenantId,
+          name: input.name,
+          transport: 'http',
+          url: input.url,
+          authHeaderName: input.auth_header?.name ?? null,
+          authHeaderCipher:
+            input.auth_header && secret
+              ? sealSecret(secret, input.auth_header.value, authHeaderAssociatedData(tenantId, input.name))
+              : null,
+          listUnpublished: input.list_unpublished ?? false,
+          autoAcceptCosmetic: input.auto_accept_cosmetic ?? false,
+          approvalWaitSeconds: input.approval_wait_seconds ?? 30,
+        },
+      });
+      await mcpServersChanged(tx);
     });
   } catch (error) {
     if ((error as { code?: string }).code === 'P2002')
       throw new AppError('conflict', `An MCP server named ${input.name} already exists.`, { name: input.name });
     throw error;
   }
+  notifyMcpServersChanged();
   return getMcpServerView({ tenantId, name: input.name });
 }
 
@@ -79,22 +86,31 @@ export async function updateMcpServer(options: { tenantId: string; name: string;
       authHeaderName: changes.auth_header.name,
       authHeaderCipher: sealSecret(await getInstanceSecret(), changes.auth_header.value, authHeaderAssociatedData(tenantId, name)),
     };
-  await db().mcpServer.update({
-    where: { id: row.id },
-    data: {
-      ...(changes.url !== undefined ? { url: changes.url } : {}),
-      ...(auth ?? {}),
-      ...(changes.list_unpublished !== undefined ? { listUnpublished: changes.list_unpublished } : {}),
-      ...(changes.auto_accept_cosmetic !== undefined ? { autoAcceptCosmetic: changes.auto_accept_cosmetic } : {}),
-      ...(changes.approval_wait_seconds !== undefined ? { approvalWaitSeconds: changes.approval_wait_seconds } : {}),
-    },
+  await db().$transaction(async (tx) => {
+    await tx.mcpServer.update({
+      where: { id: row.id },
+      data: {
+        ...(changes.url !== undefined ? { url: changes.url } : {}),
+        ...(auth ?? {}),
+        ...(changes.list_unpublished !== undefined ? { listUnpublished: changes.list_unpublished } : {}),
+        ...(changes.auto_accept_cosmetic !== undefined ? { autoAcceptCosmetic: changes.auto_accept_cosmetic } : {}),
+        ...(changes.approval_wait_seconds !== undefined ? { approvalWaitSeconds: changes.approval_wait_seconds } : {}),
+      },
+    });
+    await mcpServersChanged(tx);
   });
+  notifyMcpServersChanged();
   return getMcpServerView({ tenantId, name });
 }
 
 /** Forgets the server and its pins; the contracts imported from it stay (they are the tenant's documents). */
 export async function deleteMcpServer(options: { tenantId: string; name: string }): Promise<{ name: string; deleted: true }> {
-  const { count } = await db().mcpServer.deleteMany({ where: { tenantId: options.tenantId, name: options.name } });
+  const count = await db().$transaction(async (tx) => {
+    const deleted = await tx.mcpServer.deleteMany({ where: { tenantId: options.tenantId, name: options.name } });
+    if (deleted.count > 0) await mcpServersChanged(tx);
+    return deleted.count;
+  });
   if (count === 0) throw new NotFoundError('MCP server', options.name);
+  notifyMcpServersChanged();
   return { name: options.name, deleted: true };
 }

@@ -4,6 +4,7 @@ import { recordAdminEvidence } from '../../evidence/record-admin-evidence';
 import { classifyDrift, type DriftReport } from '../classify-drift';
 import { diffDefinitions, type DiffLine } from '../definition-diff';
 import type { UpstreamToolDefinition } from '../tool-definition';
+import { mcpServersChanged, notifyMcpServersChanged } from '../servers/mcp-server-cache';
 
 async function findTool(tenantId: string, server: string, tool: string) {
   const row = await db().mcpTool.findFirst({ where: { tenantId, name: tool, server: { tenantId, name: server } } });
@@ -111,7 +112,9 @@ export async function acceptMcpDrift(options: {
         },
       });
       if (count !== 1) throw new AppError('conflict', 'The definition change was accepted or replaced meanwhile.', { reason: 'stale' });
+      await mcpServersChanged(tx);
     },
   );
+  notifyMcpServersChanged();
   return { server: options.server, tool: row.name, pinned_hash: driftHash };
 }

@@ -8,6 +8,7 @@ import { recordAdminEvidence, type AdminActor } from '../../evidence/record-admi
 import { classifyDrift } from '../classify-drift';
 import { definitionHash, mcpContractId, type UpstreamToolDefinition } from '../tool-definition';
 import type { McpTransport } from '../servers/mcp-server-view';
+import { mcpServersChanged, notifyMcpServersChanged } from '../servers/mcp-server-cache';
 
 export interface McpServerRecord {
   id: string;
@@ -44,7 +45,12 @@ export async function findOrCreateMcpServer(options: {
   let row = await db().mcpServer.findUnique({ where });
   if (!row && transport === 'stdio') {
     try {
-      row = await db().mcpServer.create({ data: { tenantId, name, transport: 'stdio' } });
+      row = await db().$transaction(async (tx) => {
+        const created = await tx.mcpServer.create({ data: { tenantId, name, transport: 'stdio' } });
+        await mcpServersChanged(tx);
+        return created;
+      });
+      notifyMcpServersChanged();
     } catch (error) {
       if ((error as { code?: string }).code !== 'P2002') throw error;
       row = await db().mcpServer.findUnique({ where });
@@ -76,6 +82,7 @@ export async function syncMcpTools(options: {
   const rows = await db().mcpTool.findMany({ where: { serverId: server.id } });
   const byName = new Map<string, McpToolRecord>(rows.map((row) => [row.name, row]));
   const taken = new Set(rows.map((row) => row.contractId));
+  let changed = false;
   for (const definition of options.definitions) {
     const hash = definitionHash(definition);
     const row = byName.get(definition.name);
@@ -85,7 +92,18 @@ export async function syncMcpTools(options: {
       continue;
     }
     if (hash === row.pinnedHash) {
-      if (row.driftHash) byName.set(row.name, await db().mcpTool.update({ where: { id: row.id }, data: clearedDrift() }));
+      if (row.driftHash) {
+        const id = row.id;
+        byName.set(
+          row.name,
+          await db().$transaction(async (tx) => {
+            const cleared = await tx.mcpTool.update({ where: { id }, data: clearedDrift() });
+            await mcpServersChanged(tx);
+            return cleared;
+          }),
+        );
+        changed = true;
+      }
       continue;
     }
     if (hash === row.driftHash) continue;
@@ -104,30 +122,41 @@ export async function syncMcpTools(options: {
     if (cosmetic && server.autoAcceptCosmetic) {
       const { extra } = await recordAdminEvidence(
         { tenantId, kind: 'mcp_drift', action: 'tool_definition_auto_accepted', actor, details },
-        (tx) =>
-          tx.mcpTool.update({
+        async (tx) => {
+          const updated = await tx.mcpTool.update({
             where: { id: row.id },
             data: { pinnedHash: hash, pinnedDefinition: JSON.stringify(definition), pinnedAt: new Date(), ...clearedDrift() },
-          }),
+          });
+          await mcpServersChanged(tx);
+          return updated;
+        },
       );
       byName.set(row.name, extra);
+      changed = true;
       continue;
     }
-    const { extra } = await recordAdminEvidence({ tenantId, kind: 'mcp_drift', action: 'tool_definition_changed', actor, details }, (tx) =>
-      tx.mcpTool.update({
-        where: { id: row.id },
-        data: {
-          driftHash: hash,
-          driftDefinition: JSON.stringify(definition),
-          driftClasses: report.classes.join(' '),
-          driftSeenAt: new Date(),
-        },
-      }),
+    const { extra } = await recordAdminEvidence(
+      { tenantId, kind: 'mcp_drift', action: 'tool_definition_changed', actor, details },
+      async (tx) => {
+        const updated = await tx.mcpTool.update({
+          where: { id: row.id },
+          data: {
+            driftHash: hash,
+            driftDefinition: JSON.stringify(definition),
+            driftClasses: report.classes.join(' '),
+            driftSeenAt: new Date(),
+          },
+        });
+        await mcpServersChanged(tx);
+        return updated;
+      },
     );
+    changed = true;
     log.warn('mcp tool definition changed', { tenant: tenantId, server: server.name, tool: definition.name, classes: report.classes });
     byName.set(row.name, extra);
   }
   await db().mcpServer.update({ where: { id: server.id }, data: { lastSeenAt: new Date() } });
+  if (changed) notifyMcpServersChanged();
   return [...byName.values()];
 }
 
