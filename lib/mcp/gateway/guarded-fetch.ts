@@ -52,13 +52,30 @@ export function guardedFetch(options: { allowPrivate: boolean; maxBytes: number 
             resolve(new Response(null, { status, headers: responseHeaders }));
             return;
           }
+          const tooLarge = () => new Error(`the upstream's answer exceeded ${options.maxBytes} bytes`);
+          // An event stream is passed on as it arrives; any other answer (JSON, the usual case) is
+          // read whole first, which costs far less than a Web stream over Node's.
+          if ((responseHeaders.get('content-type') ?? '').includes('text/event-stream')) {
+            let size = 0;
+            response.on('data', (chunk: Buffer) => {
+              size += chunk.length;
+              if (size > options.maxBytes) response.destroy(tooLarge());
+            });
+            const stream = Readable.toWeb(response) as ReadableStream<Uint8Array>;
+            resolve(new Response(stream, { status, statusText: response.statusMessage, headers: responseHeaders }));
+            return;
+          }
+          const chunks: Buffer[] = [];
           let size = 0;
           response.on('data', (chunk: Buffer) => {
             size += chunk.length;
-            if (size > options.maxBytes) response.destroy(new Error(`the upstream's answer exceeded ${options.maxBytes} bytes`));
+            if (size > options.maxBytes) response.destroy(tooLarge());
+            else chunks.push(chunk);
           });
-          const stream = Readable.toWeb(response) as ReadableStream<Uint8Array>;
-          resolve(new Response(stream, { status, statusText: response.statusMessage, headers: responseHeaders }));
+          response.once('error', reject);
+          response.once('end', () =>
+            resolve(new Response(Buffer.concat(chunks, size), { status, statusText: response.statusMessage, headers: responseHeaders })),
+          );
         },
       );
       const abort = () => request.destroy(init.signal?.reason instanceof Error ? init.signal.reason : new Error('aborted'));
