@@ -296,9 +296,25 @@ describe('the hosted MCP gateway', () => {
     expect(
       (await api('POST', '/api/v1/mcp-servers', { name: 'hdr', url: h.upstream.url, auth_header: { name: 'X', value: 'a\r\nb' } })).status,
     ).toBe(400);
-    expect((await fetch(`${base}/api/v1/mcp/nosuch`, { method: 'POST', headers: { authorization: `Bearer ${t.agentKey}` } })).status).toBe(
-      404,
-    );
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    const post = (path: string, body: string) =>
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${t.agentKey}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body,
+      });
+    expect((await post('/api/v1/mcp/nosuch', ping)).status).toBe(404);
+    expect((await post('/api/v1/mcp/fx', ping)).status).toBe(200);
+    expect((await post('/api/v1/mcp/fx', `${'['.repeat(100)}${']'.repeat(100)}`)).status).toBe(400);
+    const huge = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":1e400}}}';
+    expect((await post('/api/v1/mcp/fx', huge)).status).toBe(400);
+    const notJsonRpc = await post('/api/v1/mcp/fx', '{"hello":"world"}');
+    expect(notJsonRpc.status).toBe(400);
+    expect(((await notJsonRpc.json()) as Json).error).toMatchObject({ code: -32700 });
   });
 
   it('leaves a chain that still verifies', async () => {
