@@ -113,6 +113,8 @@ export async function serveHostedMcp(options: { caller: KeyCaller; server: strin
     log.error('mcp hosted gateway failure', { server: row.name, error: error instanceof Error ? error.message : String(error) });
     throw error;
   } finally {
-    void server.close().catch(() => undefined);
+    // After the SDK has settled the request it answered: closing at once would abort that
+    // request's handler signal (a DOMException and a ConnectionClosed error per call).
+    setImmediate(() => void server.close().catch(() => undefined));
   }
 }
