@@ -34,6 +34,8 @@ export function policiesMayHoldTool(policies: readonly CompiledPolicy[], tool: s
   return policies.some(
     (policy) =>
       (policy.document.approval?.rules ?? []).some((rule) => matches(rule.tools)) ||
-      (policy.document.rules ?? []).some((rule) => (rule.decision === 'require_approval' || rule.decision === 'escalate') && matches(rule.tools)),
+      (policy.document.rules ?? []).some(
+        (rule) => (rule.decision === 'require_approval' || rule.decision === 'escalate') && matches(rule.tools),
+      ),
   );
 }

@@ -128,7 +128,9 @@ export async function validatePreCall(options: {
   };
   // Looked up only when some call of this tool could be held: most calls need no approval.
   const mayBeHeld = () =>
-    annotations.approval_required ? Promise.resolve(true) : loadPolicies(tenantId).then((p) => policiesMayHoldTool(p.enforced, request.tool));
+    annotations.approval_required
+      ? Promise.resolve(true)
+      : loadPolicies(tenantId).then((p) => policiesMayHoldTool(p.enforced, request.tool));
   const approvalToken =
     request.approval_token ??
     (request.redeem_approval && (await mayBeHeld()) ? await findApprovedCallToken({ binding, apiKeyId: caller.apiKeyId }) : undefined);

@@ -5,7 +5,7 @@ import { db } from '@/lib/db';
 import { publishDocumentVersion } from '@/lib/documents/publish-document-version';
 import { saveDocumentDraft } from '@/lib/documents/save-document-draft';
 import { registerMcpServer } from '@/lib/mcp/servers/register-mcp-server';
-import { startGatewayHarness, resultText, type GatewayHarness } from '@/lib/mcp/testing/gateway-harness';
+import { startGatewayHarness, resultText, type GatewayHarness } from '@/lib/testing/mcp-gateway-harness';
 import { DEFAULT_FIXTURE_TOOLS, fixtureToolsWith, readFixtureCalls, writeFixtureTools } from '@/lib/mcp/testing/fixture-tools';
 
 let h: GatewayHarness;

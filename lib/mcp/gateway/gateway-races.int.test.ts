@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { db } from '@/lib/db';
 import { decideApproval } from '@/lib/approvals/decide-approval';
-import { startGatewayHarness, type GatewayHarness, type Json } from '@/lib/mcp/testing/gateway-harness';
+import { startGatewayHarness, type GatewayHarness, type Json } from '@/lib/testing/mcp-gateway-harness';
 import { DEFAULT_FIXTURE_TOOLS, readFixtureCalls } from '@/lib/mcp/testing/fixture-tools';
 import { registerMcpServer } from '@/lib/mcp/servers/register-mcp-server';
 import { reportMcpTools } from '@/lib/mcp/tools/report-mcp-tools';

@@ -8,7 +8,7 @@ import { publishDocumentVersion } from '@/lib/documents/publish-document-version
 import { saveDocumentDraft } from '@/lib/documents/save-document-draft';
 import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
 import { createTestTenant } from '@/lib/testing/fixtures';
-import { startGatewayHarness, resultText as text, type GatewayHarness, type Json } from '@/lib/mcp/testing/gateway-harness';
+import { startGatewayHarness, resultText as text, type GatewayHarness, type Json } from '@/lib/testing/mcp-gateway-harness';
 import { fixtureToolsWith, readFixtureCalls, writeFixtureTools, DEFAULT_FIXTURE_TOOLS } from '@/lib/mcp/testing/fixture-tools';
 
 let h: GatewayHarness;

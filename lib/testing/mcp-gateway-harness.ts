@@ -6,15 +6,15 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { matchApiRoute } from '../../api/routes';
-import { createDataPlaneServer } from '../../data-plane/server';
-import { getDocumentVersionOrThrow } from '../../documents/get-document-version-or-throw';
-import { publishDocumentVersion } from '../../documents/publish-document-version';
-import { saveDocumentDraft } from '../../documents/save-document-draft';
-import { resetEnvForTests } from '../../env';
-import { createTestTenant } from '../../testing/fixtures';
-import { startFixtureHttpServer, type RunningServer } from './fixture-server-http';
-import { DEFAULT_FIXTURE_TOOLS, writeFixtureTools } from './fixture-tools';
+import { matchApiRoute } from '../api/routes';
+import { createDataPlaneServer } from '../data-plane/server';
+import { getDocumentVersionOrThrow } from '../documents/get-document-version-or-throw';
+import { publishDocumentVersion } from '../documents/publish-document-version';
+import { saveDocumentDraft } from '../documents/save-document-draft';
+import { resetEnvForTests } from '../env';
+import { createTestTenant } from './fixtures';
+import { startFixtureHttpServer, type RunningServer } from '../mcp/testing/fixture-server-http';
+import { DEFAULT_FIXTURE_TOOLS, writeFixtureTools } from '../mcp/testing/fixture-tools';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests assert on arbitrary response shapes
 export type Json = Record<string, any>;
