@@ -60,4 +60,15 @@ describe('the MCP gateway under concurrency', () => {
     expect(results.filter((result) => !result.isError)).toHaveLength(1);
     expect((await readFixtureCalls(callsFile)).filter((call) => call.tool === 'refund')).toHaveLength(1);
   });
+
+  it('caps the servers a tenant can have, also those that validate keys create by reporting a new name', async () => {
+    const report = (name: string) =>
+      reportMcpTools({ tenantId: t.tenant.id, server: name, transport: 'stdio', tools: [], actor: { kind: 'system' } });
+    const existing = await db().mcpServer.count({ where: { tenantId: t.tenant.id } });
+    for (let i = existing; i < 50; i += 1) await report(`proxy_${i}`);
+    await expect(report('one_too_many')).rejects.toMatchObject({ code: 'conflict', details: { limit: 50 } });
+    expect(await db().mcpServer.count({ where: { tenantId: t.tenant.id } })).toBe(50);
+    // A known name still reports.
+    await expect(report('proxy_49')).resolves.toMatchObject({ server: { name: 'proxy_49' } });
+  });
 });

@@ -9,6 +9,7 @@ import { classifyDrift } from '../classify-drift';
 import { definitionHash, mcpContractId, type UpstreamToolDefinition } from '../tool-definition';
 import type { McpTransport } from '../servers/mcp-server-view';
 import { mcpServersChanged, notifyMcpServersChanged } from '../servers/mcp-server-cache';
+import { MAX_MCP_SERVERS_PER_TENANT } from '../servers/register-mcp-server';
 
 export interface McpServerRecord {
   id: string;
@@ -44,6 +45,11 @@ export async function findOrCreateMcpServer(options: {
   const where = { tenantId_name: { tenantId, name } };
   let row = await db().mcpServer.findUnique({ where });
   if (!row && transport === 'stdio') {
+    // The same cap as registered servers: any validate key can report a new name.
+    if ((await db().mcpServer.count({ where: { tenantId } })) >= MAX_MCP_SERVERS_PER_TENANT)
+      throw new AppError('conflict', `A tenant can have at most ${MAX_MCP_SERVERS_PER_TENANT} MCP servers; delete one first.`, {
+        limit: MAX_MCP_SERVERS_PER_TENANT,
+      });
     try {
       row = await db().$transaction(async (tx) => {
         const created = await tx.mcpServer.create({ data: { tenantId, name, transport: 'stdio' } });
