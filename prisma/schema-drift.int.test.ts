@@ -7,7 +7,7 @@ import { createScratchDatabase, type ScratchDatabase } from '@/lib/db/scratch-da
 import { renderSchema } from '../scripts/prisma-schema.mjs';
 
 /**
- * One model, two providers: these checks fail when prisma/models.prisma, the generated
+ * One model, two providers: these checks fail when prisma/models/*.prisma, the generated
  * per-provider schemas, their committed migrations, and the two migrated databases disagree.
  */
 let sqlite: ScratchDatabase;
@@ -71,7 +71,7 @@ async function postgresShape(url: string): Promise<Shape> {
 }
 
 describe('schema drift', () => {
-  it('generated provider schemas match prisma/models.prisma', () => {
+  it('generated provider schemas match prisma/models/*.prisma', () => {
     for (const provider of ['sqlite', 'postgresql'] as const) {
       expect(readFileSync(schemaFile(provider), 'utf8'), `${provider} schema is stale: run npm install (postinstall regenerates it)`).toBe(
         renderSchema(provider),

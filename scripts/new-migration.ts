@@ -1,4 +1,4 @@
-// Writes a new migration for each provider whose committed migrations lag prisma/models.prisma,
+// Writes a new migration for each provider whose committed migrations lag prisma/models/*.prisma,
 // as the schema-to-schema diff from the snapshot the last migration was written for, then moves
 // the snapshot forward. Offline replacement for `prisma migrate dev` (see docs/development.md, "Database and migrations").
 //   npm run db:migration -- <name>

@@ -1,6 +1,7 @@
-// Builds each provider's schema.prisma from prisma/models.prisma. Shared by the generate
-// script and the drift test so that both agree on what "up to date" means.
-import { readFileSync } from 'node:fs';
+// Builds each provider's schema.prisma from the model files in prisma/models/ (joined in name
+// order). Shared by the generate script and the drift test so that both agree on what "up to
+// date" means.
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -12,8 +13,13 @@ export function schemaPath(provider) {
 }
 
 export function renderSchema(provider) {
-  const models = readFileSync(path.join(root, 'prisma', 'models.prisma'), 'utf8');
-  return `// Generated from prisma/models.prisma by scripts/prisma-generate.mjs. Do not edit.
+  const dir = path.join(root, 'prisma', 'models');
+  const models = readdirSync(dir)
+    .filter((name) => name.endsWith('.prisma'))
+    .sort()
+    .map((name) => readFileSync(path.join(dir, name), 'utf8').trimEnd())
+    .join('\n\n');
+  return `// Generated from prisma/models/*.prisma by scripts/prisma-generate.mjs. Do not edit.
 
 generator client {
   provider     = "prisma-client"
@@ -25,5 +31,6 @@ datasource db {
   provider = "${provider}"
 }
 
-${models}`;
+${models}
+`;
 }
