@@ -3,6 +3,7 @@ import type { Tx } from '../db';
 import { EvidenceWriter } from './evidence-writer';
 import type { RawEvidenceStoreFactory } from './raw-evidence-store';
 import type { EvidenceInput, RecordedEvidence } from './evidence-input';
+import { notifyEvidenceObservers, setEvidenceQueueDepthReader } from './evidence-observers';
 
 // What callers hand the writer and get back; defined apart so the writer's own modules need not
 // import this entry point, which imports them.
@@ -31,8 +32,20 @@ export function recordEvidence<T = undefined>(
   input: EvidenceInput,
   within?: (tx: Tx) => Promise<T>,
 ): Promise<RecordedEvidence & { extra: T }> {
-  writer ??= new EvidenceWriter({ maxQueue: env().TOOLGATE_EVIDENCE_QUEUE_MAX, maxBatch: env().TOOLGATE_EVIDENCE_BATCH_MAX, storeFactory });
-  return writer.write(input, within);
+  if (!writer) {
+    const created = new EvidenceWriter({
+      maxQueue: env().TOOLGATE_EVIDENCE_QUEUE_MAX,
+      maxBatch: env().TOOLGATE_EVIDENCE_BATCH_MAX,
+      storeFactory,
+    });
+    setEvidenceQueueDepthReader(() => created.pending);
+    writer = created;
+  }
+  const queued = performance.now();
+  return writer.write(input, within).then((recorded) => {
+    notifyEvidenceObservers({ input, recorded, commitMs: performance.now() - queued, extra: recorded.extra });
+    return recorded;
+  });
 }
 
 /** Closes the writer's own database connections (shutdown, and tests between databases). */
