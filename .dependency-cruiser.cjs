@@ -62,10 +62,10 @@ module.exports = {
     {
       name: 'sdk-imports-beyond-itself',
       comment:
-        'lib/sdk is what agent developers install, on its own: it imports only its own files and zod. Its tests, and their helpers in lib/sdk/testing, may import the server to prove the two agree.',
+        "packages/sdk is what agent developers install, on its own: it imports only its own files, zod and (in an adapter) that adapter's framework. Its tests, and their helpers in src/testing, may import the server to prove the two agree.",
       severity: 'error',
-      from: { path: '^lib/sdk/', pathNot: ['\\.test\\.ts$', '^lib/sdk/testing/'] },
-      to: { pathNot: '^lib/sdk/|(^|/)node_modules/zod/' },
+      from: { path: '^packages/sdk/src/', pathNot: ['\\.test\\.ts$', '^packages/sdk/src/testing/'] },
+      to: { pathNot: '^packages/sdk/src/|(^|/)node_modules/(zod|ai|@ai-sdk/[^/]+|@openai/agents[^/]*)/' },
     },
     {
       name: 'components-import-database',
@@ -94,7 +94,7 @@ module.exports = {
     // Generated code (the Prisma client) is a leaf here: its own cycles are its generator's affair.
     doNotFollow: { path: ['node_modules', '^lib/generated/'] },
     // node_modules stays in the graph (only not followed), so rules see which packages a file imports.
-    exclude: { path: [SERVER_ACTIONS, '^(\\.next[^/]*|\\.toolgate|test-results|playwright-report)/'] },
+    exclude: { path: [SERVER_ACTIONS, '^(\\.next[^/]*|\\.toolgate|test-results|playwright-report)/', '^packages/[^/]+/dist/'] },
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
     enhancedResolveOptions: {

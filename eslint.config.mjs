@@ -18,6 +18,7 @@ export default defineConfig([
     'test-results/**',
     'playwright-report/**',
     'next-env.d.ts',
+    'packages/*/dist/**',
   ]),
   {
     // CommonJS, as the tools that read these configs expect: require is how it imports.

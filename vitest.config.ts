@@ -2,18 +2,26 @@ import { defineConfig } from 'vitest/config';
 import path from 'node:path';
 
 const root = path.dirname(new URL(import.meta.url).pathname);
-const alias = {
-  '@': root,
+// The SDK is a workspace package; tests (like the app, through tsconfig paths) use its sources.
+const alias = [
+  { find: /^@toolgate\/sdk$/, replacement: path.join(root, 'packages/sdk/src/index.ts') },
+  { find: /^@toolgate\/sdk\/(.*)$/, replacement: path.join(root, 'packages/sdk/src/$1.ts') },
+  { find: /^@\//, replacement: `${root}/` },
   // 'server-only' throws outside React Server Components; tests run route handlers directly.
-  'server-only': path.join(root, 'lib/testing/server-only-stub.ts'),
-};
+  { find: /^server-only$/, replacement: path.join(root, 'lib/testing/server-only-stub.ts') },
+];
 
 const integration = (provider: 'sqlite' | 'postgresql') => ({
   resolve: { alias },
   test: {
     name: `int-${provider}`,
     // The schema drift check compares both databases itself, so it runs once.
-    include: ['app/**/*.int.test.ts', 'lib/**/*.int.test.ts', ...(provider === 'sqlite' ? ['prisma/**/*.int.test.ts'] : [])],
+    include: [
+      'app/**/*.int.test.ts',
+      'lib/**/*.int.test.ts',
+      'packages/*/src/**/*.int.test.ts',
+      ...(provider === 'sqlite' ? ['prisma/**/*.int.test.ts'] : []),
+    ],
     // *.pg.int.test.ts need what only PostgreSQL has (several writer processes, row locks).
     exclude: ['node_modules/**', ...(provider === 'sqlite' ? ['**/*.pg.int.test.ts'] : [])],
     env: { TEST_DB_PROVIDER: provider },
@@ -35,7 +43,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           sequence: { groupOrder: 0 },
-          include: ['lib/**/*.test.ts', 'scripts/**/*.test.ts', 'components/**/*.test.ts'],
+          include: ['lib/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'scripts/**/*.test.ts', 'components/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', 'node_modules/**'],
         },
       },

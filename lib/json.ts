@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { isJsonObject, type JsonObject } from './sdk/json';
+import { isJsonObject, type JsonObject } from '@toolgate/sdk/core';
 
 /**
  * The JSON helpers every concept shares. Documents, arguments and results arrive as parsed JSON
  * from agents, browsers and upstream servers, so "is this an object" is asked everywhere; it is
  * answered here once, in the two strengths the callers need. Those two checks are defined in
- * lib/sdk/json.ts, since the SDK (which agents install alone) needs them too.
+ * packages/sdk/src/json.ts, since the SDK (which agents install alone) needs them too.
  */
 
-export { isJsonObject, isPlainObject, type JsonObject } from './sdk/json';
+export { isJsonObject, isPlainObject, type JsonObject } from '@toolgate/sdk/core';
 
 /** `key` is the object's own property (not one inherited, such as `constructor`). */
 export function hasOwn(value: unknown, key: string): boolean {

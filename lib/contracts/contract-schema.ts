@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { ToolContractSchema } from '../sdk/contract-schema';
+import { ToolContractSchema } from '@toolgate/sdk/core';
 
 /**
  * The tool contract document as the server reads it. The format itself is defined in
- * lib/sdk/contract-schema.ts, because the SDK (which agents install alone) checks the contracts
+ * packages/sdk/src/contract-schema.ts, because the SDK (which agents install alone) checks the contracts
  * it generates against it; what only the server does with it, publishing its JSON Schema for
  * editors and the API, is here.
  */
@@ -19,7 +19,7 @@ export {
   type SideEffectLevel,
   type ToolContract,
   type ToolContractInput,
-} from '../sdk/contract-schema';
+} from '@toolgate/sdk/core';
 
 export const TOOL_CONTRACT_SCHEMA_ID = 'https://toolgate.dev/schemas/tool-contract.json';
 

@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { makeIssue, type ErrorCode, type ValidationIssue } from './error-codes';
-import { describeValue } from '../sdk/describe-value';
+import { describeValue } from '@toolgate/sdk/core';
 import { formatJsonPath, instanceSegments, ownValue, pointerSegments } from './json-path';
 
 /**

@@ -3,7 +3,7 @@ import { checkPreCall } from './check-pre-call';
 import type { Decision } from '../decisions';
 import { decideFromIssues } from './decide';
 import { makeIssue } from './error-codes';
-import type { ContractTest } from '../sdk/contract-test-schema';
+import type { ContractTest } from '@toolgate/sdk/core';
 
 export type { ContractTest };
 

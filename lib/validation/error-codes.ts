@@ -1,8 +1,8 @@
-import { ERROR_CODES, type ErrorCode } from '../sdk/error-codes';
+import { ERROR_CODES, type ErrorCode } from '@toolgate/sdk/core';
 
-// The runtime validation codes are defined in lib/sdk/error-codes.ts, because the SDK, which
+// The runtime validation codes are defined in packages/sdk/src/error-codes.ts, because the SDK, which
 // agents install alone, reports the same issues before a call leaves the agent.
-export { ERROR_CODES, isWarningCode, makeIssue, type ErrorCode, type ValidationIssue } from '../sdk/error-codes';
+export { ERROR_CODES, isWarningCode, makeIssue, type ErrorCode, type ValidationIssue } from '@toolgate/sdk/core';
 
 function escapeCell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');

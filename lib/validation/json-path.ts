@@ -1,5 +1,5 @@
 // formatJsonPath is defined in the SDK, which writes the same paths into the issues it reports.
-export { formatJsonPath } from '../sdk/json-path';
+export { formatJsonPath } from '@toolgate/sdk/core';
 
 /** Splits an Ajv `instancePath` (a JSON Pointer) into its unescaped segments. */
 export function pointerSegments(pointer: string): string[] {

@@ -15,7 +15,7 @@ import {
   type PipelineStep,
   type PipelineValidationResult,
 } from '../pipeline';
-import { MAX_LLM_MESSAGE_CHARS } from '../sdk/llm-message';
+import { MAX_LLM_MESSAGE_CHARS } from '@toolgate/sdk/core';
 
 const callId = z.string().min(1).max(128).describe("Groups validations in one trace; default: the context's CorrelationId.");
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ValidationIssue } from './error-codes';
 import { DECISIONS, type Decision } from '../decisions';
-import { llmMessage, primaryErrorEnvelope } from '../sdk/llm-message';
+import { llmMessage, primaryErrorEnvelope } from '@toolgate/sdk/core';
 
 const IssueSchema = z
   .object({

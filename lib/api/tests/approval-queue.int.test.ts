@@ -3,7 +3,7 @@ import { db } from '@/lib/db';
 import { createApiKey } from '@/lib/auth/api-keys';
 import { hashCanonical } from '@/lib/contracts/canonical-json';
 import { findRecentDenial } from '@/lib/approvals/find-recent-denial';
-import { llmMessage } from '@/lib/sdk/llm-message';
+import { llmMessage } from '@toolgate/sdk/core';
 import { call, expectCodes } from '@/lib/testing/api-client';
 import {
   admin,

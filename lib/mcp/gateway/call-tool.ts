@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { readTraceparent } from '../../evidence/trace-id';
 import { isPlainObject } from '../../json';
-import type { Approval, McpGatewayTool, ValidationResponse } from '../../sdk/wire-types';
+import type { Approval, McpGatewayTool, ValidationResponse } from '@toolgate/sdk/core';
 import { mcpContractId } from '../tool-definition';
 import type { GateEngine, ToolReport } from './gate-engine';
 import type { Upstream } from './upstream';

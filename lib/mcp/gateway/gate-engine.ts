@@ -1,4 +1,4 @@
-import type { Approval, PostCallRequest, PreCallRequest, ValidationResponse } from '../../sdk/wire-types';
+import type { Approval, PostCallRequest, PreCallRequest, ValidationResponse } from '@toolgate/sdk/core';
 import type { ToolReport } from '../tools/report-mcp-tools';
 
 export type { ToolReport };

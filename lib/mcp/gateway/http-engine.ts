@@ -1,4 +1,4 @@
-import type { ToolgateClient } from '../../sdk/create-toolgate-client';
+import type { ToolgateClient } from '@toolgate/sdk';
 import { log } from '../../log';
 import { readUpstreamTool } from '../tool-definition';
 import type { GateEngine } from './gate-engine';

@@ -5,7 +5,7 @@ import { getApprovalOrThrow } from '../../approvals/get-approval-or-throw';
 import { waitForApprovalChange } from '../../approvals/wait-for-approval';
 import { PreCallRequestSchema, validatePreCall } from '../../validation/validate-pre-call';
 import { PostCallRequestSchema, validatePostCall } from '../../validation/validate-post-call';
-import type { Approval } from '../../sdk/wire-types';
+import type { Approval } from '@toolgate/sdk/core';
 import { reportMcpTools } from '../tools/report-mcp-tools';
 import type { GateEngine } from './gate-engine';
 

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createToolgateClient } from '../../sdk/create-toolgate-client';
+import { createToolgateClient } from '@toolgate/sdk';
 import { log } from '../../log';
 import { createHttpEngine } from './http-engine';
 import { GatewaySession, createGatewayServer, type GatewayLimits } from './gateway-session';

@@ -5,7 +5,7 @@ import { loadPolicies } from '../../policies/load-policies';
 import { policyRefusesTool } from '../../policies/policy-refuses-tool';
 import type { McpToolStatus } from '../servers/mcp-server-view';
 import type { UpstreamToolDefinition } from '../tool-definition';
-import type { McpGatewayTool, McpListedTool } from '../../sdk/wire-types';
+import type { McpGatewayTool, McpListedTool } from '@toolgate/sdk/core';
 import type { McpServerRecord, McpToolRecord } from './sync-mcp-tools';
 
 export type { McpGatewayTool as GatewayTool, McpListedTool as ListedTool };

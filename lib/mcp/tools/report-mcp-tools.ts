@@ -3,7 +3,7 @@ import { log } from '../../log';
 import type { McpTransport } from '../servers/mcp-server-view';
 import { MAX_UPSTREAM_TOOLS, readUpstreamTool, type UpstreamToolDefinition } from '../tool-definition';
 import { gatewayTools } from './gateway-tools';
-import type { McpToolReport } from '../../sdk/wire-types';
+import type { McpToolReport } from '@toolgate/sdk/core';
 import { findOrCreateMcpServer, syncMcpTools } from './sync-mcp-tools';
 
 export type ToolReport = McpToolReport;

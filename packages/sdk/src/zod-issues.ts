@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { describeValue } from './describe-value';
-import { makeIssue, type ErrorCode, type ValidationIssue } from './error-codes';
-import { formatJsonPath } from './json-path';
+import { describeValue } from './describe-value.ts';
+import { makeIssue, type ErrorCode, type ValidationIssue } from './error-codes.ts';
+import { formatJsonPath } from './json-path.ts';
 
 /**
  * Translates Zod issues into the issues the server reports for the same mistakes: same codes,

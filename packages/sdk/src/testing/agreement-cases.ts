@@ -22,8 +22,8 @@ import {
   validEmail,
   validTime,
   type Json,
-} from './agreement-generators';
-import { zodToContract } from '../zod-to-contract';
+} from './agreement-generators.ts';
+import { zodToContract } from '../zod-to-contract.ts';
 
 export function compile(input: z.ZodObject): CompiledContract {
   const document = zodToContract({

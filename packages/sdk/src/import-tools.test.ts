@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool } from './define-tool';
-import * as exampleTools from './example-tools';
-import { importTools, parseImportToolsArgs, runImportTools } from './import-tools';
-import { ToolgateError } from './toolgate-error';
-import type { SavedContractDraft } from './wire-types';
+import { defineTool } from './define-tool.ts';
+import * as exampleTools from './testing/example-tools.ts';
+import { importTools, parseImportToolsArgs, runImportTools } from './import-tools.ts';
+import { ToolgateError } from './toolgate-error.ts';
+import type { SavedContractDraft } from './wire-types.ts';
 
 function recordingClient(fail: (document: Record<string, unknown>) => Error | undefined = () => undefined) {
   const saved: Record<string, unknown>[] = [];
@@ -208,7 +208,7 @@ describe('npm run import-tools (the script, end to end against a stand-in server
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     try {
-      const root = path.resolve(import.meta.dirname, '../..');
+      const root = path.resolve(import.meta.dirname, '../../..');
       const child = spawn(
         process.execPath,
         [
@@ -221,7 +221,7 @@ describe('npm run import-tools (the script, end to end against a stand-in server
           'tg_script',
           '--version',
           '1.1.0',
-          'lib/sdk/example-tools.ts',
+          'packages/sdk/src/testing/example-tools.ts',
         ],
         { cwd: root },
       );
@@ -232,8 +232,8 @@ describe('npm run import-tools (the script, end to end against a stand-in server
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       expect(stderr).toBe('');
       expect(stdout.trim().split('\n')).toEqual([
-        'saved   users.create@1.1.0 as a new draft (lib/sdk/example-tools.ts#createUser)',
-        'saved   docs.search@1.1.0 as a new draft (lib/sdk/example-tools.ts#searchDocs)',
+        'saved   users.create@1.1.0 as a new draft (packages/sdk/src/testing/example-tools.ts#createUser)',
+        'saved   docs.search@1.1.0 as a new draft (packages/sdk/src/testing/example-tools.ts#searchDocs)',
         '2 saved as drafts.',
       ]);
       expect(code).toBe(0);

@@ -1,4 +1,4 @@
-import type { Decision } from './decisions';
+import type { Decision } from './decisions.ts';
 
 /**
  * The JSON shapes of Toolgate's runtime API as an agent sees them. They are written out here

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { compileContract } from '@/lib/contracts/compile-contract';
-import { findUnsupportedConstructs, regexProblem } from './supported-zod-subset';
-import { toJsonSchema, zodToContract } from './zod-to-contract';
+import { findUnsupportedConstructs, regexProblem } from './supported-zod-subset.ts';
+import { toJsonSchema, zodToContract } from './zod-to-contract.ts';
 
 const annotations = { kind: 'query', side_effect_level: 'read_only', idempotent: true } as const;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DECISIONS } from './decisions';
+import { DECISIONS } from './decisions.ts';
 
 /**
  * The shape of a contract's test cases (`tests`); lib/validation/contract-tests.ts runs them.

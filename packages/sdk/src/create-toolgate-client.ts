@@ -1,4 +1,4 @@
-import { ToolgateError } from './toolgate-error';
+import { ToolgateError } from './toolgate-error.ts';
 import type {
   ApiErrorBody,
   Approval,
@@ -12,7 +12,7 @@ import type {
   SavedContractDraft,
   ValidationResponse,
   McpToolReport,
-} from './wire-types';
+} from './wire-types.ts';
 
 /** `globalThis.fetch` fits; tests pass a function that calls route handlers in process. */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool } from './define-tool';
+import { defineTool } from '../define-tool.ts';
 
 /**
  * Two small tools in the shape agent code writes them: the docs example, the fixture the

@@ -1,13 +1,13 @@
 import type { z } from 'zod';
-import { TOOL_ID_PATTERN, type ToolContract } from './contract-schema';
-import { describeValue } from './describe-value';
-import { llmMessage, MAX_LLM_MESSAGE_CHARS } from './llm-message';
-import type { ToolgateClient } from './create-toolgate-client';
-import { assertSupportedSchema } from './supported-zod-subset';
-import { ToolgateError } from './toolgate-error';
-import type { ApprovalRef, CallContext, ValidationIssue, ValidationResponse } from './wire-types';
-import { zodIssues } from './zod-issues';
-import { toJsonSchema, zodToContract, type ContractFields, type JsonSchema } from './zod-to-contract';
+import { TOOL_ID_PATTERN, type ToolContract } from './contract-schema.ts';
+import { describeValue } from './describe-value.ts';
+import { llmMessage, MAX_LLM_MESSAGE_CHARS } from './llm-message.ts';
+import type { ToolgateClient } from './create-toolgate-client.ts';
+import { assertSupportedSchema } from './supported-zod-subset.ts';
+import { ToolgateError } from './toolgate-error.ts';
+import type { ApprovalRef, CallContext, ValidationIssue, ValidationResponse } from './wire-types.ts';
+import { zodIssues } from './zod-issues.ts';
+import { toJsonSchema, zodToContract, type ContractFields, type JsonSchema } from './zod-to-contract.ts';
 
 /**
  * A tool an agent can call, AgentForge style: the model's input is checked with Zod before

@@ -1,6 +1,6 @@
-import { createToolgateClient, type FetchLike, type ToolgateClient } from './create-toolgate-client';
-import { isTool, type Tool } from './define-tool';
-import { ToolgateError } from './toolgate-error';
+import { createToolgateClient, type FetchLike, type ToolgateClient } from './create-toolgate-client.ts';
+import { isTool, type Tool } from './define-tool.ts';
+import { ToolgateError } from './toolgate-error.ts';
 
 /**
  * `npm run import-tools`: every defineTool export of the given modules becomes a DRAFT

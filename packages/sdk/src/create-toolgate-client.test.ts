@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createToolgateClient, parseRetryAfter, type FetchLike, type ToolgateClientOptions } from './create-toolgate-client';
-import { ToolgateError } from './toolgate-error';
-import type { Approval } from './wire-types';
+import { createToolgateClient, parseRetryAfter, type FetchLike, type ToolgateClientOptions } from './create-toolgate-client.ts';
+import { ToolgateError } from './toolgate-error.ts';
+import type { Approval } from './wire-types.ts';
 
 type Answer = Response | Error | (() => Response | Promise<Response>);
 

@@ -2,9 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { compileContract } from '@/lib/contracts/compile-contract';
 import { ToolContractSchema } from '@/lib/contracts/contract-schema';
-import { defineTool, isTool, type ToolFailure, type ToolResult } from './define-tool';
-import { createUser, searchDocs } from './example-tools';
-import { ContractDocumentError } from './zod-to-contract';
+import { defineTool, isTool, type ToolFailure, type ToolResult } from './define-tool.ts';
+import { createUser, searchDocs } from './testing/example-tools.ts';
+import { ContractDocumentError } from './zod-to-contract.ts';
 
 function failure<T>(result: ToolResult<T>): ToolFailure {
   if (!result.isError) throw new Error(`expected a failure, got ${JSON.stringify(result.content)}`);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * The Zod constructs a tool schema may use. A tool's arguments are checked twice: by Zod in
  * the agent, and by Ajv on the server against the contract generated from the same schema.
- * Both must accept and reject the same values (lib/sdk/agreement.test.ts checks it), so any
+ * Both must accept and reject the same values (agreement.test.ts checks it), so any
  * construct whose meaning JSON Schema cannot carry, or that Ajv reads differently from Zod, is
  * refused here with the reason and what to write instead.
  */

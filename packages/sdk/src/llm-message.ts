@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ValidationIssue } from './error-codes';
+import { ERROR_CODES, type ValidationIssue } from './error-codes.ts';
 
 /**
  * What the calling model reads after a refused call. It is one paragraph of plain text because

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ContractTestSchema } from './contract-test-schema';
-import { isPlainObject } from './json';
+import { ContractTestSchema } from './contract-test-schema.ts';
+import { isPlainObject } from './json.ts';
 
 /**
  * The tool contract document: what a tool accepts, returns and is allowed to do. Every field

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createContractAjv } from '@/lib/contracts/json-schema-engine';
-import { cases, compile } from './testing/agreement-cases';
-import { defineTool } from './define-tool';
-import { UnsupportedSchemaError } from './supported-zod-subset';
+import { cases, compile } from './testing/agreement-cases.ts';
+import { defineTool } from './define-tool.ts';
+import { UnsupportedSchemaError } from './supported-zod-subset.ts';
 
 describe('edge cases found while writing the property test', () => {
   const formats = compile(cases[6]!.schema);

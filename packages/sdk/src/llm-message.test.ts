@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkPostCall } from '@/lib/validation/check-post-call';
 import { checkPreCall } from '@/lib/validation/check-pre-call';
-import { makeIssue } from './error-codes';
-import { llmMessage, MAX_LLM_MESSAGE_CHARS, primaryErrorEnvelope } from './llm-message';
+import { makeIssue } from './error-codes.ts';
+import { llmMessage, MAX_LLM_MESSAGE_CHARS, primaryErrorEnvelope } from './llm-message.ts';
 import { callerContext, compileOrThrow, kitchenSinkContract, validArgs } from '@/lib/validation/test-contracts';
 
 const contract = compileOrThrow(kitchenSinkContract);

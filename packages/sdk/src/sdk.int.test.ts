@@ -4,7 +4,7 @@ import * as nextRoutes from '@/app/api/v1/[...path]/route';
 import { publishDocumentVersion } from '@/lib/documents/publish-document-version';
 import { db } from '@/lib/db';
 import { createTestTenant } from '@/lib/testing/fixtures';
-import { createToolgateClient, defineTool, importTools, type FetchLike, type ToolgateClient, type ToolResult } from '@/lib/sdk';
+import { createToolgateClient, defineTool, importTools, type FetchLike, type ToolgateClient, type ToolResult } from '@toolgate/sdk';
 
 /**
  * The SDK against the real route handlers and a real database: tools imported as drafts,

@@ -5,7 +5,7 @@ import type { savedContractDraftBody } from '@/lib/api/handlers/contracts';
 import type { PostCallRequestSchema } from '@/lib/validation/validate-post-call';
 import type { PreCallRequestSchema } from '@/lib/validation/validate-pre-call';
 import type { ValidationResponse as ServerValidationResponse } from '@/lib/validation/validation-response';
-import type { Approval, PostCallRequest, PreCallRequest, SavedContractDraft, ValidationResponse } from './wire-types';
+import type { Approval, PostCallRequest, PreCallRequest, SavedContractDraft, ValidationResponse } from './wire-types.ts';
 
 // Compile-time only (tsc checks it; the runtime assertions are no-ops): the SDK's hand-written
 // wire types must stay what the server's schemas accept and return. Type-only imports, so

@@ -6,8 +6,8 @@ import {
   ToolContractSchema,
   type ToolContract,
   type ToolContractInput,
-} from './contract-schema';
-import { assertSupportedSchema, UnsupportedSchemaError } from './supported-zod-subset';
+} from './contract-schema.ts';
+import { assertSupportedSchema, UnsupportedSchemaError } from './supported-zod-subset.ts';
 
 /**
  * Zod schema -> the JSON Schema of a Toolgate contract, and a whole contract document.

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import type { ToolgateClient } from './create-toolgate-client';
-import { defineTool, type ToolFailure, type ToolResult } from './define-tool';
-import { ToolgateError } from './toolgate-error';
-import type { Approval, PostCallRequest, PreCallRequest, ValidationResponse } from './wire-types';
+import type { ToolgateClient } from './create-toolgate-client.ts';
+import { defineTool, type ToolFailure, type ToolResult } from './define-tool.ts';
+import { ToolgateError } from './toolgate-error.ts';
+import type { Approval, PostCallRequest, PreCallRequest, ValidationResponse } from './wire-types.ts';
 
 function failure<T>(result: ToolResult<T>): ToolFailure {
   if (!result.isError) throw new Error(`expected a failure, got ${JSON.stringify(result.content)}`);

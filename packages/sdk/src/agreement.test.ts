@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cases, compile } from './testing/agreement-cases';
-import { inputsFor } from './testing/agreement-generators';
+import { cases, compile } from './testing/agreement-cases.ts';
+import { inputsFor } from './testing/agreement-generators.ts';
 
 /**
  * The agent checks arguments with Zod, the server with Ajv against the contract generated from
