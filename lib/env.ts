@@ -74,6 +74,20 @@ const EnvSchema = z.object({
   TOOLGATE_OIDC_ROLE_MAPPING: z.string().optional(),
   // How often the retention purge runs (lib/retention).
   TOOLGATE_RETENTION_PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(10).default(3600),
+  // Decisions as OpenTelemetry spans (lib/telemetry): on when an OTLP endpoint is set. The SDK
+  // reads the other OTEL_* variables itself; these decide whether it is loaded at all.
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().url().optional(),
+  OTEL_SDK_DISABLED: z
+    .string()
+    .optional()
+    .transform((value) => value?.trim().toLowerCase() === 'true'),
+  OTEL_TRACES_EXPORTER: z.string().optional(),
+  // Redacted arguments on the spans, for tenants that retain arguments: off unless set.
+  TOOLGATE_OTEL_ARGUMENTS: z
+    .enum(['0', '1', 'false', 'true'])
+    .default('0')
+    .transform((value) => value === '1' || value === 'true'),
   TOOLGATE_INIT_TENANT: z.string().min(1).optional(),
   TOOLGATE_INIT_ADMIN_EMAIL: z.string().email().optional(),
   TOOLGATE_INIT_ADMIN_PASSWORD: z.string().min(8, 'TOOLGATE_INIT_ADMIN_PASSWORD must be at least 8 characters').optional(),

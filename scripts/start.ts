@@ -16,6 +16,7 @@ import type { HttpMethod } from '../lib/api/http-methods';
 import { closeEvidenceWriter, setRawEvidenceStore } from '../lib/evidence/record-evidence';
 import { threadedEvidenceStore } from '../lib/evidence/sqlite-writer-thread';
 import { startBackgroundJobs, stopBackgroundJobs } from '../lib/jobs/background-jobs';
+import { startTraceExport, stopTraceExport } from '../lib/telemetry/trace-export';
 import { ensureAppBuild } from './app-build';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
@@ -74,6 +75,8 @@ if (!dataPlaneOnly) {
 }
 
 setRawEvidenceStore(threadedEvidenceStore);
+// Decisions as OpenTelemetry spans when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/observability.md).
+await startTraceExport();
 const server = createDataPlaneServer({ fallback, apiAllowedMethods });
 startBackgroundJobs();
 server.once('error', (error) => {
@@ -96,7 +99,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     stopping = true;
     // Finish what is in flight (each answer waits for its evidence), then close the stores.
     server.close(() => {
-      void stopBackgroundJobs().finally(() => Promise.allSettled([closeEvidenceWriter(), disconnectDb()]).then(() => process.exit(0)));
+      void stopBackgroundJobs()
+        .finally(() => Promise.allSettled([closeEvidenceWriter(), disconnectDb()]))
+        // The spans of the last decisions, once their records are committed.
+        .then(() => stopTraceExport())
+        .finally(() => process.exit(0));
     });
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 10_000).unref();

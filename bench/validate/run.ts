@@ -3,7 +3,9 @@
 //               safeParse of an equivalent schema, on the same inputs;
 //   over HTTP:  POST /api/v1/validate/pre with evidence committed: on the data plane (SQLite,
 //               then PostgreSQL) and through a Next route handler, next to a bare node:http server
-//               doing the same Ajv check without persistence. Load from autocannon on loopback.
+//               doing the same Ajv check without persistence, and the SQLite data plane again
+//               with decisions exported as OpenTelemetry spans to a local sink (tracing on).
+//               Load from autocannon on loopback.
 // Options: --duration <s> (default 10), --connections <n> (default 32), --rounds <n> (default 3),
 //          --distinct-call-ids (a new call_id per request, as agents send: each record then has
 //          its own trace id, an insert at a random place in the trace index), --skip-http.
@@ -17,6 +19,7 @@ import { compileContract } from '../../lib/contracts/compile-contract';
 import { lookupOrderContract } from '../../lib/contracts/examples';
 import { checkPreCall } from '../../lib/validation/check-pre-call';
 import { createScratchDatabase } from '../../lib/db/scratch-database';
+import { startOtlpSink } from './otlp-sink';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -150,6 +153,8 @@ interface Target {
   pid: number | undefined;
   stop: () => Promise<void>;
   rounds: Measured[];
+  /** Requests answered over every load, the warm-up included: what the tracing row exports spans for. */
+  answered: number;
 }
 
 const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
@@ -174,13 +179,23 @@ targets.push({
   pid: baseline.pid,
   stop: () => stopChild(baseline),
   rounds: [],
+  answered: 0,
 });
 
-const servers: { label: string; provider: 'sqlite' | 'postgresql'; command: string[] }[] = [
+// Tracing on: the SQLite data plane exporting every decision over OTLP/HTTP (lib/telemetry).
+const sink = await startOtlpSink();
+const tracingLabel = 'data plane, evidence on SQLite, tracing on (OTLP/HTTP to a local sink)';
+const servers: { label: string; provider: 'sqlite' | 'postgresql'; command: string[]; env?: Record<string, string> }[] = [
   {
     label: 'data plane (node:http + shared handlers), evidence on SQLite',
     provider: 'sqlite',
     command: [process.execPath, path.join(root, 'scripts/serve.mjs'), '--data-plane'],
+  },
+  {
+    label: tracingLabel,
+    provider: 'sqlite',
+    command: [process.execPath, path.join(root, 'scripts/serve.mjs'), '--data-plane'],
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url },
   },
   {
     label: 'data plane (node:http + shared handlers), evidence on PostgreSQL',
@@ -207,7 +222,14 @@ try {
     const server = spawn(command, [...commandArgs, '-p', appPort, '-H', '127.0.0.1'], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, DATABASE_URL: scratch.target.url, PORT: appPort, HOSTNAME: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1' },
+      env: {
+        ...process.env,
+        DATABASE_URL: scratch.target.url,
+        PORT: appPort,
+        HOSTNAME: '127.0.0.1',
+        NEXT_TELEMETRY_DISABLED: '1',
+        ...spec.env,
+      },
     });
     targets.push({
       label: spec.label,
@@ -219,17 +241,24 @@ try {
         await scratch.drop();
       },
       rounds: [],
+      answered: 0,
     });
     await waitForLine(server, /Ready in|data plane on|Local:/i, 60_000);
   }
 
   // Warm-up: JIT, caches, connections, for every server alike.
-  for (const target of targets) await load(target.url, target.headers, undefined, Math.min(duration, 5));
+  for (const target of targets) target.answered += (await load(target.url, target.headers, undefined, Math.min(duration, 5))).total;
   for (let round = 0; round < rounds; round++) {
-    for (const target of targets) target.rounds.push(await load(target.url, target.headers, target.pid));
+    for (const target of targets) {
+      const measured = await load(target.url, target.headers, target.pid);
+      target.rounds.push(measured);
+      target.answered += measured.total;
+    }
   }
 } finally {
+  // Stopping a server exports the spans still queued.
   for (const target of targets) await target.stop();
+  await sink.close();
 }
 
 const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] as number;
@@ -271,3 +300,11 @@ const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] 
 const line = (cells: string[]) => `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ')}`;
 console.log(line(header));
 for (const r of rows) console.log(line(r));
+const traced = targets.find((t) => t.label === tracingLabel);
+if (traced) {
+  // autocannon leaves out the requests still in flight when a load ends (up to one per connection
+  // per load); the server answers them and exports their spans all the same.
+  console.log(
+    `\n  tracing on: ${fmt(sink.spans())} spans reached the sink; autocannon counted ${fmt(traced.answered)} answers (less those in flight at each load's end)`,
+  );
+}
