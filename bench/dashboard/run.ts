@@ -25,7 +25,8 @@ import {
 import { getTraceOrThrow, traceSeqsQuery } from '../../lib/traces/get-trace-or-throw';
 import { listViolations, iterateViolations, violationsQuery } from '../../lib/violations/list-violations';
 import { getViolationStats, violationBucketsQuery, topViolationsQuery, bucketSizeFor } from '../../lib/violations/get-violation-stats';
-import { getOverview, overviewCountsQuery, OVERVIEW_WINDOW_MS } from '../../lib/overview/get-overview';
+import { getOverview, topCodesQuery, OVERVIEW_WINDOW_MS } from '../../lib/overview/get-overview';
+import { windowCountsQuery } from '../../lib/overview/compare-windows';
 import { sql, type Sql } from '../../lib/db/sql';
 import { bulkWriter } from './bulk-writer';
 import { generate, type SeedFacts } from './seed';
@@ -283,14 +284,14 @@ async function benchmark(provider: DatabaseProvider, tenantId: string, facts: Se
   // Overview.
   const since = new Date(end.getTime() - OVERVIEW_WINDOW_MS);
   await m(
-    'overview (24 h)',
+    'overview (1 h + 24 h, vs the day before)',
     async () => {
       const o = await getOverview({ tenantId, now: end });
       return `${o.calls} calls, ${o.refusals} refused, ${o.pending_approvals} pending`;
     },
     [
-      overviewCountsQuery(tenantId, since, end),
-      topViolationsQuery(tenantId, { since, until: end }, 'code', 5),
+      windowCountsQuery(tenantId, end),
+      topCodesQuery(tenantId, since, end, 5),
       sql`SELECT count(*) FROM "Approval" WHERE "tenantId" = ${tenantId} AND "status" = 'pending' AND "expiresAt" > ${end}`,
     ],
   );

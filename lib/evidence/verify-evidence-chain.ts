@@ -1,5 +1,5 @@
 import { db } from '../db';
-import { evidenceHash, GENESIS_HASH, payloadDigest } from './evidence-hash';
+import { evidenceHash, GENESIS_HASH, payloadDigest, type EvidenceContent } from './evidence-hash';
 
 export interface ChainVerification {
   valid: boolean;
@@ -20,6 +20,24 @@ export interface ChainVerification {
 
 const PAGE = 1000;
 
+type ChainBreakReason = NonNullable<ChainVerification['firstBroken']>['reason'];
+
+/**
+ * Why a stored record does not hold its place in the chain (the seq and the previous hash it
+ * should have), or null when it does. Shared with the overview's check of the newest records.
+ */
+export function brokenLink(
+  row: EvidenceContent & { hash: string; payload: string | null },
+  expected: { seq: number; prevHash: string },
+): ChainBreakReason | null {
+  if (row.seq !== expected.seq) return 'seq_gap';
+  if (row.prevHash !== expected.prevHash) return 'prev_hash_mismatch';
+  if (evidenceHash(row) !== row.hash) return 'hash_mismatch';
+  if (row.payloadHash && (row.arguments !== null || row.payload !== null) && payloadDigest(row.arguments, row.payload) !== row.payloadHash)
+    return 'payload_mismatch';
+  return null;
+}
+
 /** Walks a tenant's evidence chain in order, recomputing every hash. Streams in pages. */
 export async function verifyEvidenceChain(options: { tenantId: string }): Promise<ChainVerification> {
   let prevHash = GENESIS_HASH;
@@ -34,21 +52,14 @@ export async function verifyEvidenceChain(options: { tenantId: string }): Promis
     });
     if (rows.length === 0) break;
     for (const row of rows) {
-      const broken = (reason: NonNullable<ChainVerification['firstBroken']>['reason']): ChainVerification => ({
+      const broken = (reason: ChainBreakReason): ChainVerification => ({
         valid: false,
         records,
         head: last,
         firstBroken: { seq: row.seq, id: row.id, reason },
       });
-      if (row.seq !== expectedSeq) return broken('seq_gap');
-      if (row.prevHash !== prevHash) return broken('prev_hash_mismatch');
-      if (evidenceHash(row) !== row.hash) return broken('hash_mismatch');
-      if (
-        row.payloadHash &&
-        (row.arguments !== null || row.payload !== null) &&
-        payloadDigest(row.arguments, row.payload) !== row.payloadHash
-      )
-        return broken('payload_mismatch');
+      const reason = brokenLink(row, { seq: expectedSeq, prevHash });
+      if (reason) return broken(reason);
       const hash = row.hash;
       prevHash = hash;
       expectedSeq++;

@@ -1,55 +1,58 @@
 import { db } from '../db';
 import { num, sql, type Sql } from '../db/sql';
-import { topViolations } from '../violations/get-violation-stats';
+import { compareWindows } from './compare-windows';
+import { checkEvidenceChainTail } from './evidence-chain-health';
+import { OVERVIEW_WINDOW_MS, type Overview } from './overview-types';
+import { getWebhookHealth } from './webhook-health';
 
-export const OVERVIEW_WINDOW_MS = 24 * 3_600_000;
+export { OVERVIEW_WINDOW_MS, type Overview } from './overview-types';
 
-export interface Overview {
-  since: string;
-  until: string;
-  /** validate/pre checks in the window, and how many of them were refused or held for approval. */
-  calls: number;
-  refusals: number;
-  held_for_approval: number;
-  /** Checks a shadow policy or contract version would have decided differently. */
-  shadow_differences: number;
-  /** Waiting for a person now (pending and not past the deadline). */
-  pending_approvals: number;
-  top_codes: { code: string; count: number }[];
-  /** The newest evidence record of the tenant, of any age; null when nothing was ever recorded. */
-  last_record_at: string | null;
+/**
+ * The noisiest violation codes in [since, until). Grouped on an expression rather than the
+ * column: grouping on `code` itself lets SQLite (no statistics) walk the tenant's whole
+ * (tenantId, code, createdAt) index, every violation ever, to group without sorting (45 ms at
+ * 205,000 violations, growing with history); this way it reads only the window on
+ * (tenantId, createdAt) (4 ms for the same day).
+ */
+export function topCodesQuery(tenantId: string, since: Date, until: Date, limit: number): Sql {
+  return sql`SELECT "code" || '' AS "code", count(*) AS "n"
+    FROM "Violation" WHERE "tenantId" = ${tenantId} AND "createdAt" >= ${since} AND "createdAt" < ${until}
+    GROUP BY 1 ORDER BY 2 DESC, 1 ASC LIMIT ${limit}`;
 }
 
-/** One pass over the window's records: (tenantId, createdAt) range, kind and decision checked per row. */
-export function overviewCountsQuery(tenantId: string, since: Date, until: Date): Sql {
-  return sql`SELECT count(*) AS "calls",
-      sum(CASE WHEN "decision" = 'deny' THEN 1 ELSE 0 END) AS "refusals",
-      sum(CASE WHEN "decision" IN ('require_approval', 'escalate') THEN 1 ELSE 0 END) AS "held",
-      sum(CASE WHEN "shadowDiffers" = TRUE THEN 1 ELSE 0 END) AS "shadow"
-    FROM "Evidence" WHERE "tenantId" = ${tenantId} AND "createdAt" >= ${since} AND "createdAt" < ${until} AND "kind" = 'pre'`;
-}
-
-/** "Is anything wrong right now": the last 24 hours at a glance. */
+/**
+ * "Is anything wrong right now": the last hour and the last 24 hours, each against the same
+ * window a day earlier; approvals waiting; the noisiest codes; whether the newest evidence
+ * verifies; how webhook delivery is going. Every count is a range read on an index, so a page
+ * that refreshes every few seconds costs the same at a million records as at a thousand, give
+ * or take the window's own rows.
+ */
 export async function getOverview(options: { tenantId: string; now?: Date; topCodes?: number }): Promise<Overview> {
   const { tenantId } = options;
   const until = options.now ?? new Date();
   const since = new Date(until.getTime() - OVERVIEW_WINDOW_MS);
-  const [counts, pending, topCodes, last] = await Promise.all([
-    db().$queryRaw<Record<string, unknown>[]>(overviewCountsQuery(tenantId, since, until)),
+  const [windows, pending, topCodes, last, chain, webhooks] = await Promise.all([
+    compareWindows({ tenantId, until }),
     db().approval.count({ where: { tenantId, status: 'pending', expiresAt: { gt: until } } }),
-    topViolations(tenantId, { since, until }, 'code', options.topCodes ?? 5),
+    db().$queryRaw<{ code: string; n: unknown }[]>(topCodesQuery(tenantId, since, until, options.topCodes ?? 5)),
     db().evidence.findFirst({ where: { tenantId }, orderBy: { seq: 'desc' }, select: { createdAt: true } }),
+    checkEvidenceChainTail({ tenantId, now: until }),
+    getWebhookHealth({ tenantId, until }),
   ]);
-  const row = counts[0] ?? {};
+  const day = windows.day.current;
   return {
     since: since.toISOString(),
     until: until.toISOString(),
-    calls: num(row.calls),
-    refusals: num(row.refusals),
-    held_for_approval: num(row.held),
-    shadow_differences: num(row.shadow),
+    calls: day.calls,
+    refusals: day.refusals,
+    held_for_approval: day.held_for_approval,
+    shadow_differences: windows.shadowDifferences,
     pending_approvals: pending,
-    top_codes: topCodes.map((c) => ({ code: c.key ?? '', count: c.count })),
+    top_codes: topCodes.map((c) => ({ code: c.code, count: num(c.n) })),
     last_record_at: last?.createdAt.toISOString() ?? null,
+    hour: windows.hour,
+    day: windows.day,
+    evidence_chain: chain,
+    webhooks,
   };
 }

@@ -5,7 +5,7 @@ import { recordEvidence } from '@/lib/evidence/record-evidence';
 import { traceIdFor } from '@/lib/evidence/trace-id';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
-import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
+import { validatePostHandler as validatePost, validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
 import { overviewHandler as overview } from '@/lib/api/handlers/overview';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
@@ -38,6 +38,8 @@ describe('GET /api/v1/overview', () => {
   it('is all zeros, with no last record, before any call', async () => {
     const res = await call(overview, { key: t.adminKey });
     expect(res.status).toBe(200);
+    expect(res.body.hour.current).toMatchObject({ calls: 0, refusals: 0, held_for_approval: 0, post_checks: 0, post_failures: 0 });
+    expect(res.body.evidence_chain).toMatchObject({ valid: null, records_checked: 0, first_broken: null });
     expect(res.body).toMatchObject({
       calls: 0,
       refusals: 0,
@@ -50,7 +52,7 @@ describe('GET /api/v1/overview', () => {
     expect(new Date(res.body.until).getTime() - new Date(res.body.since).getTime()).toBe(24 * 3_600_000);
   });
 
-  it('counts the last 24 hours: calls, refusals, pending approvals, noisiest codes, shadow differences', async () => {
+  it('counts the last 24 hours and the last hour against the day before: calls, refusals, held, post-call failures, pending approvals, codes, shadow differences; checks the chain', async () => {
     // A refusal from two days ago (the tenant's first record) is outside the window.
     const old = await lookup('bad-old', 'BAD');
     const oldDate = new Date(Date.now() - 2 * 86_400_000);
@@ -83,8 +85,38 @@ describe('GET /api/v1/overview', () => {
       shadowDiffers: true,
     });
 
+    // validate/post: a result the contract accepts, and one it does not (a post-call failure).
+    const post = (callId: string, result: unknown) =>
+      call(validatePost, {
+        key: t.agentKey,
+        body: {
+          tool: 'orders.lookup',
+          call_id: callId,
+          arguments: { tenant_id: 'acme', order_id: 'ord_abc123' },
+          context: { tenant_id: 'acme' },
+          result,
+        },
+      });
+    expect((await post('ok-0', { order_id: 'ord_abc123', status: 'shipped' })).body.decision).toBe('allow');
+    expect((await post('ok-1', { status: 'shipped' })).body.decision).toBe('deny');
+
     const res = await call(overview, { key: t.adminKey });
     expect(res.body).toMatchObject({ calls: 8, refusals: 3, held_for_approval: 2, shadow_differences: 1, pending_approvals: 1 });
+    // Everything but the moved record is from the last minutes: the last hour is the day, and
+    // nothing happened a day earlier (the moved record is older than both windows).
+    const recent = { calls: 8, refusals: 3, held_for_approval: 2, post_checks: 2, post_failures: 1 };
+    const none = { calls: 0, refusals: 0, held_for_approval: 0, post_checks: 0, post_failures: 0 };
+    expect(res.body.hour).toMatchObject({ current: recent, previous: none });
+    expect(res.body.day).toMatchObject({ current: recent, previous: none });
+    // Moving the first record back in time changed what its hash covers; the chain check says so.
+    expect(res.body.evidence_chain).toMatchObject({
+      valid: false,
+      records_checked: 0,
+      from_seq: 1,
+      to_seq: 11,
+      first_broken: { seq: 1, reason: 'hash_mismatch' },
+    });
+    expect(res.body.webhooks).toMatchObject({ endpoints: 0, delivered: 0, failed: 0, oldest_pending_at: null, failing_endpoints: [] });
     expect(res.body.top_codes[0]).toEqual({ code: 'AXAG_PATTERN_MISMATCH', count: 3 });
     expect(res.body.top_codes.find((c: { code: string }) => c.code === 'AXAG_APPROVAL_MISSING')).toEqual({
       code: 'AXAG_APPROVAL_MISSING',
@@ -96,6 +128,8 @@ describe('GET /api/v1/overview', () => {
   it('is scoped to the tenant and needs an admin key or a session', async () => {
     const theirs = await call(overview, { key: other.adminKey });
     expect(theirs.body).toMatchObject({ calls: 0, refusals: 0, pending_approvals: 0, top_codes: [], last_record_at: null });
+    expect(theirs.body.hour.current.calls).toBe(0);
+    expect(theirs.body.evidence_chain).toMatchObject({ valid: null, records_checked: 0 });
     expect((await call(overview, { key: t.agentKey })).status).toBe(403);
     expect((await call(overview, {})).status).toBe(401);
   });
