@@ -1,46 +1,57 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
-import { getOverview } from '@/lib/overview/get-overview';
-import { OverviewTiles } from '@/components/dashboard/overview-tiles';
-import { NoCallsYet } from '@/components/dashboard/no-calls-yet';
+import { Suspense } from 'react';
+import { getOverview, type Overview } from '@/lib/overview/get-overview';
+import type { SessionMember } from '@/lib/auth/session';
+import { can } from '@/lib/tenants/roles';
 import { publicBaseUrl } from '@/lib/env';
-import { formatInstant } from '@/components/dashboard/format';
+import { log } from '@/lib/log';
+import { LiveOverview } from '@/components/overview/live-overview';
+import { OverviewSkeleton } from '@/components/overview/overview-skeleton';
+import { NoCallsYet } from '@/components/dashboard/no-calls-yet';
 import { requireMember } from './require-member';
 
 export const metadata: Metadata = { title: 'Overview' };
 // "Right now" must mean now: never a cached render.
 export const dynamic = 'force-dynamic';
 
+/**
+ * The first figures, read on the server so the page arrives complete; the client component
+ * keeps them live. A failed read still renders the page, which says so and keeps trying.
+ */
+async function OverviewSection({ member }: { member: SessionMember }) {
+  let initial: Overview | null = null;
+  let initialError: string | null = null;
+  try {
+    initial = await getOverview({ tenantId: member.tenant.id });
+  } catch (error) {
+    log.error('overview read failed', { tenantId: member.tenant.id, error: error instanceof Error ? error.message : String(error) });
+    initialError = 'The figures could not be read from the database.';
+  }
+  return (
+    <LiveOverview
+      initial={initial}
+      initialError={initialError}
+      // The same permissions as the endpoints these lead to (evidence/verify, webhooks).
+      canVerifyWholeChain={can(member.role, 'manage_keys')}
+      canManageWebhooks={can(member.role, 'manage_keys')}
+      noCallsYet={<NoCallsYet baseUrl={publicBaseUrl()} />}
+    />
+  );
+}
+
 /** The home page: is anything wrong right now? Signed-out visitors are sent to sign-in by requireMember. */
 export default async function OverviewPage() {
   const member = await requireMember();
-  const overview = await getOverview({ tenantId: member.tenant.id });
   return (
     <>
       <h1 className="text-2xl font-semibold tracking-tight">Overview</h1>
-      <p className="mt-1 mb-6 text-sm text-zinc-600">
-        The last 24 hours of {member.tenant.name}, up to {formatInstant(overview.until)}.{' '}
-        {overview.last_record_at && <>Last recorded call: {formatInstant(overview.last_record_at)}.</>}
+      <p className="mt-1 mb-4 text-sm text-zinc-600">
+        {member.tenant.name} now: the last hour and the last 24 hours against the day before, approvals waiting, whether the evidence chain
+        verifies and webhooks arrive.
       </p>
-      <OverviewTiles overview={overview} />
-      {overview.last_record_at === null && (
-        <div className="mt-8">
-          <NoCallsYet baseUrl={publicBaseUrl()} />
-        </div>
-      )}
-      {overview.last_record_at !== null && (
-        <p className="mt-8 text-sm text-zinc-600">
-          Every call is on the{' '}
-          <Link href="/traces" className="font-medium text-brand hover:underline">
-            traces
-          </Link>{' '}
-          page; every error, with its trend and a CSV export, on the{' '}
-          <Link href="/violations" className="font-medium text-brand hover:underline">
-            violations
-          </Link>{' '}
-          page.
-        </p>
-      )}
+      <Suspense fallback={<OverviewSkeleton />}>
+        <OverviewSection member={member} />
+      </Suspense>
     </>
   );
 }

@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useState } from 'react';
 import type { ApprovalQueueItem } from '@/lib/approvals/approval-queue-types';
+import { usePolling } from '../use-polling';
 import { ApprovalCard } from './approval-card';
 import { fetchQueue, HISTORY_LIMIT, PENDING_LIMIT } from './approvals-api';
 
@@ -10,7 +11,7 @@ import { fetchQueue, HISTORY_LIMIT, PENDING_LIMIT } from './approvals-api';
  * decision can be taken on any instance and the queue lives in the database, so an SSE stream
  * would itself have to poll the database on the server; two small indexed list requests every
  * few seconds per open tab cost about the same, survive proxies and instance restarts, and
- * need no connection held open. Hidden tabs do not poll.
+ * need no connection held open. Hidden tabs do not poll (components/use-polling.ts).
  */
 const POLL_MS = 2500;
 
@@ -30,16 +31,11 @@ export function ApprovalQueue(props: { initialPending: ApprovalQueueItem[]; init
     if (h) setHistory(h.approvals);
   }, []);
 
+  usePolling(refresh, POLL_MS);
   useEffect(() => {
     const tick = setInterval(() => setNow(Date.now()), 1000);
-    const poll = setInterval(() => {
-      if (!document.hidden) void refresh();
-    }, POLL_MS);
-    return () => {
-      clearInterval(tick);
-      clearInterval(poll);
-    };
-  }, [refresh]);
+    return () => clearInterval(tick);
+  }, []);
 
   return (
     <>

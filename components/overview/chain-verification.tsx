@@ -1,0 +1,97 @@
+'use client';
+
+import { useState } from 'react';
+import type { ChainBreakReason, EvidenceChainHealth } from '@/lib/overview/overview-types';
+import { formatCount, formatInstant } from '@/components/dashboard/format';
+import { fetchChainVerification, type ChainVerificationView } from './overview-api';
+
+const REASONS: Record<ChainBreakReason, string> = {
+  hash_mismatch: 'its content does not match its hash: it was changed after it was written',
+  prev_hash_mismatch: 'it does not link to the record before it',
+  seq_gap: 'records are missing before it',
+  head_mismatch: 'the chain head names another record: records are missing at the end',
+  payload_mismatch: 'its retained arguments or payloads were changed after it was written',
+};
+
+type WholeChain =
+  | { state: 'idle' }
+  | { state: 'running' }
+  | { state: 'done'; at: string; result: ChainVerificationView }
+  | { state: 'error'; message: string };
+
+/** Admins may walk the whole chain from here; it reads every record, so it is on request only. */
+function VerifyWholeChain() {
+  const [whole, setWhole] = useState<WholeChain>({ state: 'idle' });
+  const verify = async () => {
+    setWhole({ state: 'running' });
+    const fetched = await fetchChainVerification();
+    setWhole(
+      fetched.ok ? { state: 'done', at: new Date().toISOString(), result: fetched.value } : { state: 'error', message: fetched.message },
+    );
+  };
+  return (
+    <div className="mt-3 border-t border-zinc-100 pt-3" data-testid="overview-chain-whole">
+      <button type="button" className="btn-secondary text-xs" onClick={() => void verify()} disabled={whole.state === 'running'}>
+        {whole.state === 'running' ? 'Verifying the whole chain…' : 'Verify the whole chain'}
+      </button>
+      {whole.state === 'done' &&
+        (whole.result.valid ? (
+          <p className="mt-2 text-xs text-emerald-800">
+            All {formatCount(whole.result.records)} records verify ({formatInstant(whole.at)}).
+          </p>
+        ) : (
+          <p className="mt-2 text-xs text-red-700">
+            Broken at record {whole.result.firstBroken?.seq ?? '?'}:{' '}
+            {whole.result.firstBroken ? REASONS[whole.result.firstBroken.reason] : 'unknown'} ({formatInstant(whole.at)}).
+          </p>
+        ))}
+      {whole.state === 'error' && <p className="mt-2 text-xs text-red-700">{whole.message}</p>}
+    </div>
+  );
+}
+
+/** Whether the newest evidence still verifies, checked on every refresh of the page. */
+export function EvidenceChainCard({ chain, canVerifyWholeChain }: { chain: EvidenceChainHealth; canVerifyWholeChain: boolean }) {
+  const badge =
+    chain.valid === null
+      ? { label: 'No records yet', tone: 'bg-zinc-100 text-zinc-700 ring-zinc-200' }
+      : chain.valid
+        ? { label: 'Verified', tone: 'bg-emerald-50 text-emerald-800 ring-emerald-200' }
+        : { label: 'Broken', tone: 'bg-red-50 text-red-700 ring-red-200' };
+  return (
+    <section className="card p-5" data-testid="overview-evidence-chain">
+      <div className="flex items-center justify-between gap-2">
+        <h2 className="text-sm font-semibold">Evidence chain</h2>
+        <span
+          className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${badge.tone}`}
+          data-testid="overview-chain-status"
+        >
+          {badge.label}
+        </span>
+      </div>
+      <div className="mt-2 text-sm text-zinc-700">
+        {chain.valid === null && <p>The chain starts with the first recorded call.</p>}
+        {chain.valid === true && (
+          <p>
+            The newest {formatCount(chain.records_checked)} records (seq {formatCount(chain.from_seq ?? 0)} to{' '}
+            {formatCount(chain.to_seq ?? 0)}) verify: every hash recomputed, every record linked to the one before it, the last one the
+            chain head.
+          </p>
+        )}
+        {chain.valid === false && chain.first_broken && (
+          <p className="text-red-700">
+            Record {formatCount(chain.first_broken.seq)} does not verify: {REASONS[chain.first_broken.reason]}. Records before seq{' '}
+            {formatCount(chain.from_seq ?? 0)} were not checked here.
+          </p>
+        )}
+        <p className="mt-1 text-xs text-zinc-500">Checked {formatInstant(chain.checked_at)}, with every refresh.</p>
+      </div>
+      {chain.valid !== null &&
+        (canVerifyWholeChain ? (
+          <VerifyWholeChain />
+        ) : (
+          <p className="mt-3 border-t border-zinc-100 pt-3 text-xs text-zinc-500">An admin can verify the whole chain from here.</p>
+        ))}
+    </section>
+  );
+}
