@@ -74,6 +74,9 @@ const EnvSchema = z.object({
   TOOLGATE_OIDC_ROLE_MAPPING: z.string().optional(),
   // How often the retention purge runs (lib/retention).
   TOOLGATE_RETENTION_PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(10).default(3600),
+  // Prometheus scrapes /metrics with it as a Bearer token and sees every tenant's series
+  // (lib/metrics); admin API keys see only their own tenant's.
+  TOOLGATE_METRICS_TOKEN: z.string().min(32, 'TOOLGATE_METRICS_TOKEN must be at least 32 characters').optional(),
   // Decisions as OpenTelemetry spans (lib/telemetry): on when an OTLP endpoint is set. The SDK
   // reads the other OTEL_* variables itself; these decide whether it is loaded at all.
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),

@@ -1,5 +1,6 @@
 import { db, type Db, type Tx } from '../db';
 import { log } from '../log';
+import { countCacheLookup } from '../metrics/counters';
 
 /**
  * Cache invalidation across instances. A change that cached data depends on bumps its counter
@@ -91,13 +92,13 @@ export function invalidatedCache<V>(key: ChangeKey, options: { maxEntries: numbe
       return generation;
     },
     get(k: string): V | undefined {
-      const hit = entries.get(k);
-      if (!hit) return undefined;
-      if (hit.expires < Date.now()) {
+      let hit = entries.get(k);
+      if (hit && hit.expires < Date.now()) {
         entries.delete(k);
-        return undefined;
+        hit = undefined;
       }
-      return hit.value;
+      countCacheLookup(key, hit !== undefined);
+      return hit?.value;
     },
     /** Caches `value`, unless a change happened since `readAt` (a `generation()`). */
     set(k: string, value: V, readAt = generation): void {

@@ -2,12 +2,26 @@ import type { ApiRoute } from '../api/define-route';
 import { allowedMethods, type HttpMethod } from '../api/http-methods';
 import type { RouteGroup } from '../api/match-route';
 import { API_ROUTES, matchApiRoute } from '../api/routes';
+import { metricsHandler } from '../api/handlers/metrics';
 
 /**
  * What agents call on every tool call, served by the lean server without Next's request
  * pipeline: the routes of the table marked `dataPlane`, with the same handlers Next serves.
  */
 export const DATA_PLANE_ROUTES: readonly ApiRoute[] = API_ROUTES.filter((route) => route.dataPlane);
+
+/**
+ * Prometheus scrapes every instance, the data-plane-only ones included. Not in the route table
+ * (which is /api/v1); Next serves the same handler from app/metrics/route.ts.
+ */
+const METRICS_ROUTE: ApiRoute = {
+  method: 'GET',
+  path: '/metrics',
+  summary: 'Prometheus metrics',
+  handler: metricsHandler,
+  dataPlane: true,
+};
+const METRICS_ALLOWED = allowedMethods(['GET']);
 
 /** The methods the data plane serves on a template's path, for the templates it serves at all. */
 const SERVED = new Map<RouteGroup<ApiRoute>, HttpMethod[]>();
@@ -28,6 +42,8 @@ export type DataPlaneMatch =
  * taken for one it does.
  */
 export function matchDataPlaneRoute(method: string, pathname: string): DataPlaneMatch {
+  if (pathname === METRICS_ROUTE.path)
+    return method === 'GET' || method === 'HEAD' ? { route: METRICS_ROUTE, params: {} } : { allowed: METRICS_ALLOWED };
   const matched = matchApiRoute(pathname);
   const allowed = matched && SERVED.get(matched.group);
   if (!matched || !allowed) return null;

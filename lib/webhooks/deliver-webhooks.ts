@@ -4,6 +4,7 @@ import { deriveWebhookSecret, signWebhookBody } from './webhook-signature';
 import { retryDelayMs } from './retry-delay';
 import { postWebhook } from './post-webhook';
 import { env } from '../env';
+import { countWebhookAttempt } from '../metrics/counters';
 
 /** After this many failed attempts a delivery is `failed` and no longer retried. */
 export const MAX_ATTEMPTS = 8;
@@ -105,6 +106,7 @@ export async function deliverDueWebhooks(options: { now?: Date; limit?: number }
         });
         result.retrying++;
       }
+      countWebhookAttempt(row.tenantId, error === null ? 'delivered' : attempt >= MAX_ATTEMPTS ? 'failed' : 'retrying');
     }),
   );
   return result;
