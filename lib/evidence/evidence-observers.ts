@@ -13,7 +13,11 @@ export interface CommittedEvidence {
 
 export type EvidenceObserver = (committed: CommittedEvidence) => void;
 
-const observers = new Set<EvidenceObserver>();
+// One set per process, not per copy of lib/: Next builds its routes and instrumentation.ts as
+// bundles of their own, each with its own copy, so an observer registered at start-up would
+// otherwise never hear of records a route's copy commits. Observers skip records seen twice.
+const OBSERVERS_KEY = Symbol.for('toolgate.evidenceObservers');
+const observers: Set<EvidenceObserver> = ((globalThis as { [OBSERVERS_KEY]?: Set<EvidenceObserver> })[OBSERVERS_KEY] ??= new Set());
 
 /**
  * Registers a function told of every record once it is committed. Observers run synchronously
