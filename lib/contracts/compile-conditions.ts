@@ -1,5 +1,7 @@
 import { Environment, type ASTNode } from '@marcbachmann/cel-js';
 import type { ContractCondition } from './contract-schema';
+import { historyQueriesOf, registerHistoryFunctions } from '../history/history-cel';
+import type { HistoryQuery } from '../history/history-query';
 
 /**
  * Pre/postconditions are CEL: non-Turing-complete, side-effect free, and evaluated by a pure
@@ -7,12 +9,15 @@ import type { ContractCondition } from './contract-schema';
  * parsed and type-checked once, at contract compile time.
  */
 
-export type ConditionPhase = 'pre' | 'post';
+/** `policy`: a policy rule's `when`, which also sees the caller's `history` (lib/history). */
+export type ConditionPhase = 'pre' | 'post' | 'policy';
 
 export type ConditionOutcome = { ok: true; holds: boolean } | { ok: false; error: string };
 
 export type CompiledCondition = ContractCondition & {
   evaluate(activation: Record<string, unknown>): ConditionOutcome;
+  /** The history questions the condition asks (policy conditions only). */
+  historyQueries: HistoryQuery[];
 };
 
 const environmentOptions = {
@@ -22,6 +27,9 @@ const environmentOptions = {
 };
 // Declaring exactly these variables makes the type checker reject any other identifier.
 const preEnvironment = new Environment(environmentOptions).registerVariable('args', 'map').registerVariable('context', 'map');
+const policyEnvironment = registerHistoryFunctions(
+  new Environment(environmentOptions).registerVariable('args', 'map').registerVariable('context', 'map'),
+);
 const postEnvironment = new Environment(environmentOptions)
   .registerVariable('args', 'map')
   .registerVariable('context', 'map')
@@ -43,7 +51,9 @@ function findRefusedCall(node: ASTNode): string | undefined {
     if (typeof current !== 'object' || current === null || !('op' in current)) continue;
     const ast = current as ASTNode;
     if ((ast.op === 'call' || ast.op === 'rcall') && REFUSED_FUNCTIONS.has(ast.args[0])) return ast.args[0];
+    // Unary operators (`!`, `-`) hold their operand directly, the others an array of them.
     if (Array.isArray(ast.args)) stack.push(...(ast.args as unknown[]));
+    else if (typeof ast.args === 'object' && ast.args !== null) stack.push(ast.args);
   }
   return undefined;
 }
@@ -76,7 +86,7 @@ function firstLine(error: unknown): string {
 export type ConditionCompileResult = { ok: true; condition: CompiledCondition } | { ok: false; message: string };
 
 export function compileCondition(condition: ContractCondition, phase: ConditionPhase): ConditionCompileResult {
-  const environment = phase === 'pre' ? preEnvironment : postEnvironment;
+  const environment = phase === 'pre' ? preEnvironment : phase === 'policy' ? policyEnvironment : postEnvironment;
   let parsed: ReturnType<Environment['parse']>;
   try {
     parsed = environment.parse(condition.expression);
@@ -92,16 +102,23 @@ export function compileCondition(condition: ContractCondition, phase: ConditionP
   }
   const checked = parsed.check();
   if (!checked.valid) {
-    const variables = phase === 'pre' ? '`args`, `context`' : '`args`, `context`, `result`';
+    const variables = phase === 'pre' ? '`args`, `context`' : phase === 'policy' ? '`args`, `context`, `history`' : '`args`, `context`, `result`';
     return { ok: false, message: `CEL type error: ${firstLine(checked.error)} (available variables: ${variables})` };
   }
   if (checked.type !== 'bool' && checked.type !== 'dyn') {
     return { ok: false, message: `Condition must be boolean, but its type is ${checked.type ?? 'unknown'}.` };
   }
+  let historyQueries: HistoryQuery[] = [];
+  if (phase === 'policy') {
+    const asked = historyQueriesOf(parsed.ast);
+    if (!asked.ok) return { ok: false, message: asked.message };
+    historyQueries = asked.queries;
+  }
   const evaluate = (activation: Record<string, unknown>): ConditionOutcome => {
     try {
       const context: Record<string, unknown> = {};
-      for (const key of Object.keys(activation)) context[key] = toCelValue(activation[key]);
+      // `history` is a typed object (HistoryCel), passed as it is.
+      for (const key of Object.keys(activation)) context[key] = key === 'history' ? activation[key] : toCelValue(activation[key]);
       const value: unknown = parsed(context);
       if (typeof value !== 'boolean') {
         return { ok: false, error: `condition evaluated to ${typeof value}, not a boolean` };
@@ -111,5 +128,5 @@ export function compileCondition(condition: ContractCondition, phase: ConditionP
       return { ok: false, error: firstLine(error) };
     }
   };
-  return { ok: true, condition: { ...condition, evaluate } };
+  return { ok: true, condition: { ...condition, evaluate, historyQueries } };
 }

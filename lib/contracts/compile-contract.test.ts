@@ -182,6 +182,9 @@ describe('compileContract', () => {
     expect(problemCodes(pre('result.ok'))).toEqual(['CONTRACT_EXPRESSION_INVALID']);
     expect(problemCodes(pre('1 + 2'))).toEqual(['CONTRACT_EXPRESSION_INVALID']);
     expect(problemCodes(pre('args.code.matches("^(a+)+$")'))).toEqual(['CONTRACT_EXPRESSION_INVALID']);
+    // Under a unary operator too: `!` holds its operand directly, not in a list.
+    expect(problemCodes(pre('!args.code.matches("^(a+)+$")'))).toEqual(['CONTRACT_EXPRESSION_INVALID']);
+    expect(problemCodes(pre('!(!args.code.matches("^(a+)+$"))'))).toEqual(['CONTRACT_EXPRESSION_INVALID']);
     expect(problemCodes(pre('args.code.startsWith("a") && "admin" in context.roles'))).toEqual([]);
     const post = baseContract({ postconditions: [{ id: 'c', expression: 'result.ok == true', message: 'm' }] });
     expect(problemCodes(post)).toEqual([]);
