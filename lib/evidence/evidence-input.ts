@@ -1,4 +1,5 @@
 import type { EvidenceKind } from './evidence-kinds';
+import type { CallHistory } from '../history/call-history';
 
 /** What evidence keeps of each problem found: contract codes (AXAG_*) and AGN-036 rule ids alike. */
 export interface EvidenceIssue {
@@ -51,6 +52,11 @@ export interface EvidenceInput {
   details?: string | null;
   /** The MCP server the call went through, when the gateway made it (lib/mcp). */
   mcpServer?: string | null;
+  /**
+   * What the record does to the policy history, checked and counted in its transaction; not
+   * part of the record itself. A record whose claims or reads no longer hold is not written.
+   */
+  history?: CallHistory;
 }
 
 export interface RecordedEvidence {

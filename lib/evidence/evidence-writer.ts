@@ -6,6 +6,8 @@ import { chainRecords, type EvidenceRecord } from './chain-records';
 import { parseDatabaseUrl } from '../db/database-url';
 import { createRawEvidenceStore, type RawEvidenceStore, type RawEvidenceStoreFactory } from './raw-evidence-store';
 import type { EvidenceInput, RecordedEvidence } from './evidence-input';
+import { HistoryConflictError } from '../history/history-ledger';
+import { admitHistoryWith } from './raw-evidence-store';
 
 interface Pending {
   input: EvidenceInput;
@@ -93,7 +95,7 @@ export class EvidenceWriter {
   }
 
   private async commitRaw(store: RawEvidenceStore, batch: Pending[]): Promise<void> {
-    let recorded: RecordedEvidence[];
+    let recorded: (RecordedEvidence | null)[];
     try {
       recorded = await store.commit(batch.map((item) => item.input));
     } catch (error) {
@@ -102,8 +104,9 @@ export class EvidenceWriter {
       return;
     }
     for (let i = 0; i < batch.length; i++) {
-      const r = recorded[i] as RecordedEvidence;
-      (batch[i] as Pending).resolve({ id: r.id, seq: r.seq, hash: r.hash, extra: undefined });
+      const r = recorded[i];
+      if (r) (batch[i] as Pending).resolve({ id: r.id, seq: r.seq, hash: r.hash, extra: undefined });
+      else (batch[i] as Pending).reject(new HistoryConflictError());
     }
   }
 
@@ -153,7 +156,20 @@ async function commitBatch(batch: Pending[]): Promise<void> {
       async (tx) => {
         outcomes.clear();
         const accepted: { item: Pending; extra: unknown }[] = [];
-        for (const item of batch) {
+        // The chain heads first: on PostgreSQL their locks keep other instances from counting
+        // the same tenants' history until this commits; on SQLite the first write takes the lock.
+        const tenants = [...new Set(batch.map((item) => item.input.tenantId))].sort();
+        const heads = await lockChainHeads(tx, tenants, provider);
+        const admitted = await admitHistoryWith(
+          (sql, params) => tx.$queryRawUnsafe(sql, ...params),
+          provider === 'postgresql' ? 'postgresql' : 'sqlite',
+          batch.map((item) => item.input),
+        );
+        for (const [index, item] of batch.entries()) {
+          if (admitted && !admitted[index]) {
+            outcomes.set(item, { ok: false, error: new HistoryConflictError() });
+            continue;
+          }
           if (!item.within) {
             accepted.push({ item, extra: undefined });
             continue;
@@ -171,9 +187,6 @@ async function commitBatch(batch: Pending[]): Promise<void> {
           }
         }
         if (accepted.length === 0) return;
-
-        const tenants = [...new Set(accepted.map((a) => a.item.input.tenantId))].sort();
-        const heads = await lockChainHeads(tx, tenants, provider);
         const { rows: evidenceRows, violations: violationRows } = chainRecords(
           accepted.map((a) => a.item.input),
           heads,
@@ -185,7 +198,7 @@ async function commitBatch(batch: Pending[]): Promise<void> {
         });
         await tx.evidence.createMany({ data: evidenceRows });
         if (violationRows.length > 0) await tx.violation.createMany({ data: violationRows });
-        for (const tenantId of tenants) {
+        for (const tenantId of new Set(accepted.map((a) => a.item.input.tenantId))) {
           const head = heads.get(tenantId) as { seq: number; hash: string };
           await tx.evidenceChainHead.update({ where: { tenantId }, data: { seq: head.seq, hash: head.hash } });
         }

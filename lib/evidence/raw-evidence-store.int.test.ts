@@ -56,7 +56,7 @@ describe(`raw evidence store (${dbProvider()})`, () => {
       durationMs: 0.5,
     };
     const recorded = await store.commit([full, minimal]);
-    expect(recorded.map((r) => r.seq)).toEqual([1, 2]);
+    expect(recorded.map((r) => r?.seq)).toEqual([1, 2]);
 
     const rows = await db().evidence.findMany({ where: { tenantId: t.tenant.id }, orderBy: { seq: 'asc' } });
     expect(rows).toHaveLength(2);
@@ -139,7 +139,7 @@ describe(`raw evidence store (${dbProvider()})`, () => {
       durationMs: 0.25,
     }));
     const recorded = await store.commit(inputs);
-    expect(recorded.map((r) => r.seq)).toEqual(inputs.map((_, i) => i + 1));
+    expect(recorded.map((r) => r?.seq)).toEqual(inputs.map((_, i) => i + 1));
     expect(await db().evidence.count({ where: { tenantId: t.tenant.id } })).toBe(1100);
     expect(await db().violation.count({ where: { tenantId: t.tenant.id } })).toBe(110);
     expect(await verifyEvidenceChain({ tenantId: t.tenant.id })).toMatchObject({ valid: true, records: 1100 });

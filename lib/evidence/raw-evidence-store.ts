@@ -5,6 +5,7 @@ import { log } from '../log';
 import { GENESIS_HASH } from './evidence-hash';
 import { chainRecords, type EvidenceRecord } from './chain-records';
 import type { EvidenceInput, RecordedEvidence } from './evidence-input';
+import { counterSql, HistoryLedger, toCounterRow } from '../history/history-ledger';
 
 /**
  * The evidence hot path in plain SQL: prepared statements on SQLite, a few round trips on
@@ -14,7 +15,8 @@ import type { EvidenceInput, RecordedEvidence } from './evidence-input';
  * and 0/1 booleans on SQLite), so Prisma reads them back unchanged.
  */
 export interface RawEvidenceStore {
-  commit(inputs: EvidenceInput[]): Promise<RecordedEvidence[]>;
+  /** Per input, its record; null for one refused because its history claims or reads no longer held. */
+  commit(inputs: EvidenceInput[]): Promise<(RecordedEvidence | null)[]>;
   /** Takes a new batch while earlier ones are still committing, and commits them in order. */
   readonly pipelined?: boolean;
   close(): Promise<void>;
@@ -66,7 +68,7 @@ const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join
 export class SqliteEvidenceStore implements RawEvidenceStore {
   private readonly connection: Database.Database;
   private readonly statements;
-  private readonly transaction: Database.Transaction<(inputs: EvidenceInput[]) => RecordedEvidence[]>;
+  private readonly transaction: Database.Transaction<(inputs: EvidenceInput[]) => (RecordedEvidence | null)[]>;
 
   constructor(file: string) {
     this.connection = new Database(file);
@@ -88,11 +90,15 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
         `INSERT INTO "Violation" (${quoted(VIOLATION_COLUMNS)}) VALUES (${VIOLATION_COLUMNS.map(() => '?').join(', ')})`,
       ),
       updateHead: this.connection.prepare(`UPDATE "EvidenceChainHead" SET "seq" = ?, "hash" = ? WHERE "tenantId" = ?`),
+      counters: this.connection.prepare(counterSql('sqlite').select),
+      addCounter: this.connection.prepare(counterSql('sqlite').upsert),
     };
     this.transaction = this.connection.transaction(this.write);
   }
 
-  private readonly write = (inputs: EvidenceInput[]): RecordedEvidence[] => {
+  private readonly write = (all: EvidenceInput[]): (RecordedEvidence | null)[] => {
+    const admitted = this.admitHistory(all);
+    const inputs = admitted ? all.filter((_, i) => admitted[i]) : all;
     const heads = new Map<string, { seq: number; hash: string }>();
     const tenants = [...new Set(inputs.map((i) => i.tenantId))];
     for (const tenantId of tenants) {
@@ -111,10 +117,30 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
       const head = heads.get(tenantId) as { seq: number; hash: string };
       this.statements.updateHead.run(head.seq, head.hash, tenantId);
     }
-    return rows.map((r) => ({ id: r.id, seq: r.seq, hash: r.hash }));
+    const recorded = rows.map((r) => ({ id: r.id, seq: r.seq, hash: r.hash }));
+    if (!admitted) return recorded;
+    let next = 0;
+    return admitted.map((ok) => (ok ? (recorded[next++] as RecordedEvidence) : null));
   };
 
-  async commit(inputs: EvidenceInput[]): Promise<RecordedEvidence[]> {
+  /** Per input whether its history claims and reads hold (counting the admitted ones); null when no input has any. */
+  private admitHistory(inputs: EvidenceInput[]): boolean[] | null {
+    if (!inputs.some((i) => i.history)) return null;
+    const admitted: boolean[] = [];
+    for (const tenantId of new Set(inputs.map((i) => i.tenantId))) {
+      const mine = inputs.filter((i) => i.tenantId === tenantId);
+      const ledger = new HistoryLedger();
+      for (const key of HistoryLedger.keysOf(mine.map((i) => i.history))) {
+        const rows = this.statements.counters.all(tenantId, key.series, key.scope, key.from) as Parameters<typeof toCounterRow>[0][];
+        ledger.load(key.series, key.scope, rows.map(toCounterRow));
+      }
+      for (const input of mine) admitted[inputs.indexOf(input)] = ledger.admit(input.history);
+      for (const w of ledger.writes()) this.statements.addCounter.run(tenantId, w.series, w.scope, w.bucket, w.count, w.total, w.lastAt);
+    }
+    return admitted;
+  }
+
+  async commit(inputs: EvidenceInput[]): Promise<(RecordedEvidence | null)[]> {
     for (let attempt = 0; ; attempt++) {
       try {
         // IMMEDIATE: take the write lock first, so the chain heads read are the ones we update.
@@ -200,11 +226,11 @@ class PostgresEvidenceStore implements RawEvidenceStore {
     this.pool.on('error', (error) => log.warn('evidence pool connection lost', { error: error.message }));
   }
 
-  async commit(inputs: EvidenceInput[]): Promise<RecordedEvidence[]> {
+  async commit(all: EvidenceInput[]): Promise<(RecordedEvidence | null)[]> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const tenants = [...new Set(inputs.map((i) => i.tenantId))].sort();
+      const tenants = [...new Set(all.map((i) => i.tenantId))].sort();
       await client.query(
         `INSERT INTO "EvidenceChainHead" ("tenantId", "seq", "hash") SELECT t, 0, $2 FROM unnest($1::text[]) AS t ON CONFLICT ("tenantId") DO NOTHING`,
         [tenants, GENESIS_HASH],
@@ -215,6 +241,9 @@ class PostgresEvidenceStore implements RawEvidenceStore {
         [tenants],
       );
       const heads = new Map(locked.rows.map((r) => [r.tenantId, { seq: Number(r.seq), hash: r.hash }]));
+      // The tenants' chain heads are locked: no other instance counts their calls until COMMIT.
+      const admitted = await admitHistoryPg(client, all);
+      const inputs = admitted ? all.filter((_, i) => admitted[i]) : all;
       const { rows, violations } = chainRecords(inputs, heads, new Date());
       await insertMany(client, 'Evidence', EVIDENCE_COLUMNS, rows as unknown as Row[]);
       if (violations.length > 0) await insertMany(client, 'Violation', VIOLATION_COLUMNS, violations as unknown as ViolationRow[]);
@@ -223,7 +252,10 @@ class PostgresEvidenceStore implements RawEvidenceStore {
         await client.query(`UPDATE "EvidenceChainHead" SET "seq" = $1, "hash" = $2 WHERE "tenantId" = $3`, [head.seq, head.hash, tenantId]);
       }
       await client.query('COMMIT');
-      return rows.map((r) => ({ id: r.id, seq: r.seq, hash: r.hash }));
+      const recorded = rows.map((r) => ({ id: r.id, seq: r.seq, hash: r.hash }));
+      if (!admitted) return recorded;
+      let next = 0;
+      return admitted.map((ok) => (ok ? (recorded[next++] as RecordedEvidence) : null));
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
@@ -235,6 +267,32 @@ class PostgresEvidenceStore implements RawEvidenceStore {
   async close(): Promise<void> {
     await this.pool.end();
   }
+}
+
+/** What SqliteEvidenceStore.admitHistory does, over an async client (PostgreSQL, or Prisma's transaction on either database). */
+export async function admitHistoryWith(
+  query: (sql: string, params: unknown[]) => Promise<{ bucket: unknown; count: unknown; total: unknown; lastAt: unknown }[]>,
+  provider: 'sqlite' | 'postgresql',
+  inputs: readonly EvidenceInput[],
+): Promise<boolean[] | null> {
+  if (!inputs.some((i) => i.history)) return null;
+  const sql = counterSql(provider);
+  const admitted: boolean[] = [];
+  for (const tenantId of new Set(inputs.map((i) => i.tenantId))) {
+    const mine = inputs.filter((i) => i.tenantId === tenantId);
+    const ledger = new HistoryLedger();
+    for (const key of HistoryLedger.keysOf(mine.map((i) => i.history))) {
+      const rows = await query(sql.select, [tenantId, key.series, key.scope, key.from]);
+      ledger.load(key.series, key.scope, rows.map(toCounterRow));
+    }
+    for (const input of mine) admitted[inputs.indexOf(input)] = ledger.admit(input.history);
+    for (const w of ledger.writes()) await query(sql.upsert, [tenantId, w.series, w.scope, w.bucket, w.count, w.total, w.lastAt]);
+  }
+  return admitted;
+}
+
+function admitHistoryPg(client: pg.PoolClient, inputs: readonly EvidenceInput[]): Promise<boolean[] | null> {
+  return admitHistoryWith(async (sql, params) => (await client.query(sql, params)).rows, 'postgresql', inputs);
 }
 
 async function insertMany<C extends string>(

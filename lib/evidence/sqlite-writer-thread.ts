@@ -5,7 +5,9 @@ import { createRawEvidenceStore, type RawEvidenceStore, type RawEvidenceStoreFac
 
 export type WriterRequest = { id: number; inputs: EvidenceInput[] } | { id: number; close: true };
 export type WriterReply =
-  { id: number; recorded: RecordedEvidence[] } | { id: number; error: { message: string; code?: string } } | { id: number; closed: true };
+  | { id: number; recorded: (RecordedEvidence | null)[] }
+  | { id: number; error: { message: string; code?: string } }
+  | { id: number; closed: true };
 
 /**
  * SQLite evidence writes on their own thread. better-sqlite3 is synchronous, so on the request
@@ -56,7 +58,7 @@ export class SqliteWriterThread implements RawEvidenceStore {
     });
   }
 
-  async commit(inputs: EvidenceInput[]): Promise<RecordedEvidence[]> {
+  async commit(inputs: EvidenceInput[]): Promise<(RecordedEvidence | null)[]> {
     const reply = await this.ask({ inputs });
     if ('recorded' in reply) return reply.recorded;
     if ('error' in reply) throw Object.assign(new Error(reply.error.message), { code: reply.error.code });

@@ -1,6 +1,8 @@
 import { RE2JS } from 're2js';
 import { compileCondition, type CompiledCondition } from '../contracts/compile-conditions';
-import { PolicySchema, type ArgConstraint, type Policy, type PolicyRule } from './policy-schema';
+import { PolicySchema, type ArgConstraint, type Limit, type Policy, type PolicyRule } from './policy-schema';
+import { historyQuery, type HistoryQuery } from '../history/history-query';
+import { parseWindow } from '../history/history-terms';
 
 /**
  * A policy document made ready to evaluate: its CEL conditions parsed and type-checked and its
@@ -16,12 +18,19 @@ export interface CompiledArgConstraint extends ArgConstraint {
   matcher: RE2JS | null;
 }
 
+export interface CompiledLimit extends Limit {
+  query: HistoryQuery;
+}
+
 export interface CompiledPolicy {
   id: string;
   version: string;
   document: Policy;
   rules: CompiledRule[];
   argConstraints: CompiledArgConstraint[];
+  limits: CompiledLimit[];
+  /** Every history question the policy asks (limits and conditions): what the evidence commit counts. */
+  historyQueries: HistoryQuery[];
 }
 
 export type PolicyCompileResult = { ok: true; policy: CompiledPolicy } | { ok: false; problems: string[] };
@@ -35,7 +44,7 @@ export function compilePolicy(document: unknown): PolicyCompileResult {
 
   const rules: CompiledRule[] = (policy.rules ?? []).map((rule) => {
     if (rule.when === undefined) return { ...rule, condition: null };
-    const compiled = compileCondition({ id: rule.id, expression: rule.when, message: rule.reason ?? `rule ${rule.id}` }, 'pre');
+    const compiled = compileCondition({ id: rule.id, expression: rule.when, message: rule.reason ?? `rule ${rule.id}` }, 'policy');
     if (!compiled.ok) {
       problems.push(`rules.${rule.id}.when: ${compiled.message}`);
       return { ...rule, condition: null };
@@ -53,6 +62,19 @@ export function compilePolicy(document: unknown): PolicyCompileResult {
     }
   });
 
+  const limits: CompiledLimit[] = (policy.limits ?? []).map((limit) => {
+    const window = parseWindow(limit.window);
+    const seconds = window.ok ? window.seconds : 1;
+    const series = { tools: limit.tools, counts: 'counted' as const, sumPath: limit.max_sum?.path ?? null, valuePaths: null };
+    return { ...limit, query: historyQuery(series, limit.per, seconds) };
+  });
+  const ids = new Set<string>();
+  for (const limit of limits) {
+    if (ids.has(limit.id)) problems.push(`limits.${limit.id}: another limit has this id.`);
+    ids.add(limit.id);
+  }
+
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, policy: { id: policy.id, version: policy.version, document: policy, rules, argConstraints } };
+  const historyQueries = [...limits.map((l) => l.query), ...rules.flatMap((r) => r.condition?.historyQueries ?? [])];
+  return { ok: true, policy: { id: policy.id, version: policy.version, document: policy, rules, argConstraints, limits, historyQueries } };
 }

@@ -2,7 +2,10 @@ import { SIDE_EFFECT_LEVELS, type SideEffectLevel } from '../contracts/contract-
 import { makeIssue, type ValidationIssue } from '../validation/error-codes';
 import { readDottedPath } from '../validation/json-path';
 import type { CallContext } from '../validation/check-pre-call';
-import type { CompiledPolicy } from './compile-policy';
+import type { CompiledLimit, CompiledPolicy } from './compile-policy';
+import { HistoryCel } from '../history/history-cel';
+import type { HistoryView, Observation } from '../history/history-view';
+import { amountOf } from '../history/series';
 import type { PolicyRef, PolicyVerdict } from './policy-evidence';
 import { toolPatternMatches } from './policy-schema';
 import type { Decision } from '../decisions';
@@ -25,6 +28,40 @@ export interface PolicyCall {
   sideEffectLevel: SideEffectLevel;
   arguments: Record<string, unknown>;
   context: CallContext;
+  /** The calling API key (limits and history per `key`); null in tests and the playground. */
+  apiKeyId?: string | null;
+}
+
+/** How one limit stood for a call. */
+export interface LimitCheck {
+  policy_id: string;
+  limit_id: string;
+  kind: 'calls' | 'sum';
+  max: number;
+  /** What the window held before this call. */
+  used: number;
+  /** What this call adds: 1, or its argument's value. */
+  amount: number;
+  exceeded: boolean;
+  when_exceeded: 'deny' | 'require_approval';
+  retry_after_seconds: number | null;
+  observation: Observation;
+}
+
+/** One step of evaluating a policy on a call, for the playground's "how each rule evaluated". */
+export interface EvaluationStep {
+  policy_id: string;
+  step: 'capability' | 'side_effect_ceiling' | 'arg_constraints' | 'limit' | 'rule' | 'approval';
+  id: string;
+  outcome: 'passed' | 'refused' | 'matched' | 'not_matched' | 'not_applicable' | 'skipped' | 'exceeded' | 'error';
+  detail?: string;
+}
+
+export interface EvaluationOptions {
+  /** The caller's history, read for this call; without it every history question sees none. */
+  history?: HistoryView | null;
+  /** Filled with every step taken, when given. */
+  trace?: EvaluationStep[];
 }
 
 export interface ApprovalRequirement {
@@ -45,6 +82,8 @@ export interface PolicyOutcome {
   arguments: Record<string, unknown>;
   transformed: boolean;
   approval: ApprovalRequirement | null;
+  /** Every limit that applied to the call, exceeded or not. */
+  limits: LimitCheck[];
 }
 
 const SEVERITY: Record<Decision, number> = { allow: 0, transform: 1, require_approval: 2, escalate: 3, deny: 4 };
@@ -56,8 +95,10 @@ interface Verdict extends PolicyVerdict {
   approval: ApprovalRequirement | null;
 }
 
-export function evaluatePolicies(policies: readonly CompiledPolicy[], call: PolicyCall): PolicyOutcome {
-  const verdicts = policies.map((policy) => evaluatePolicy(policy, call));
+export function evaluatePolicies(policies: readonly CompiledPolicy[], call: PolicyCall, options: EvaluationOptions = {}): PolicyOutcome {
+  const limits: LimitCheck[] = [];
+  const history = new HistoryCel(options.history ?? null);
+  const verdicts = policies.map((policy) => evaluatePolicy(policy, call, { ...options, history, limits }));
   let winner: Verdict | null = null;
   for (const verdict of verdicts) {
     if (!winner || SEVERITY[verdict.decision] > SEVERITY[winner.decision]) winner = verdict;
@@ -90,11 +131,22 @@ export function evaluatePolicies(policies: readonly CompiledPolicy[], call: Poli
     arguments: args,
     transformed,
     approval,
+    limits,
   };
 }
 
-function evaluatePolicy(policy: CompiledPolicy, call: PolicyCall): Verdict {
+interface PolicyEvaluation {
+  history: HistoryCel;
+  limits: LimitCheck[];
+  trace?: EvaluationStep[];
+}
+
+function evaluatePolicy(policy: CompiledPolicy, call: PolicyCall, evaluation: PolicyEvaluation): Verdict {
   const ref = { policy_id: policy.id, version: policy.version };
+  const step = (kind: EvaluationStep['step'], id: string, outcome: EvaluationStep['outcome'], detail?: string) =>
+    evaluation.trace?.push(
+      detail === undefined ? { policy_id: policy.id, step: kind, id, outcome } : { policy_id: policy.id, step: kind, id, outcome, detail },
+    );
   const { document } = policy;
   const intent = call.tool;
   const deny = (rule: string, reason: string, issues: ValidationIssue[]): Verdict => ({
@@ -111,6 +163,7 @@ function evaluatePolicy(policy: CompiledPolicy, call: PolicyCall): Verdict {
   const allowedTools = document.capability?.tools;
   if (allowedTools && !allowedTools.some((pattern) => toolPatternMatches(pattern, call.tool))) {
     const reason = `Policy ${policy.id} does not allow the tool ${call.tool}.`;
+    step('capability', 'capability', 'refused', reason);
     return deny('capability', reason, [
       makeIssue('AXAG_TOOL_NOT_ALLOWED', {
         intent,
@@ -123,6 +176,7 @@ function evaluatePolicy(policy: CompiledPolicy, call: PolicyCall): Verdict {
   const ceiling = document.capability?.side_effect_ceiling;
   if (ceiling && SIDE_EFFECT_LEVELS.indexOf(call.sideEffectLevel) > SIDE_EFFECT_LEVELS.indexOf(ceiling)) {
     const reason = `${call.tool} has side-effect level ${call.sideEffectLevel}, above policy ${policy.id}'s ceiling ${ceiling}.`;
+    step('side_effect_ceiling', 'side_effect_ceiling', 'refused', reason);
     return deny('side_effect_ceiling', reason, [
       makeIssue('AXAG_SIDE_EFFECT_CEILING', {
         intent,
@@ -166,20 +220,81 @@ function evaluatePolicy(policy: CompiledPolicy, call: PolicyCall): Verdict {
       );
     }
   }
-  if (argumentIssues.length > 0) return deny('arg_constraints', `Arguments outside policy ${policy.id}'s constraints.`, argumentIssues);
+  if (allowedTools || ceiling) step('capability', 'capability', 'passed');
+  if (argumentIssues.length > 0) {
+    step('arg_constraints', 'arg_constraints', 'refused', argumentIssues.map((i) => i.message).join(' '));
+    return deny('arg_constraints', `Arguments outside policy ${policy.id}'s constraints.`, argumentIssues);
+  }
+  if (policy.argConstraints.length > 0) step('arg_constraints', 'arg_constraints', 'passed');
 
-  const activation = { args: call.arguments, context: call.context };
+  let softLimit: { limit: CompiledLimit; check: LimitCheck } | null = null;
+  for (const limit of policy.limits) {
+    if (!limit.tools.some((pattern) => toolPatternMatches(pattern, call.tool))) {
+      step('limit', limit.id, 'not_applicable');
+      continue;
+    }
+    const check = checkLimit(policy.id, limit, call, evaluation.history);
+    evaluation.limits.push(check);
+    const standing = `${check.used}${check.kind === 'sum' ? '' : ' calls'} of ${check.max} used in ${limit.window} per ${limit.per}; this call adds ${check.amount}.`;
+    if (!check.exceeded) {
+      step('limit', limit.id, 'passed', standing);
+      continue;
+    }
+    step('limit', limit.id, 'exceeded', standing);
+    if (limit.when_exceeded === 'deny') {
+      const code = check.kind === 'sum' ? 'AXAG_BUDGET_EXCEEDED' : 'AXAG_RATE_LIMITED';
+      const remaining = Math.max(0, check.max - check.used);
+      const retry = check.retry_after_seconds === null ? 'it cannot be made within this limit' : `retry in ${check.retry_after_seconds} s`;
+      const what = check.kind === 'sum' ? `${limit.max_sum?.path} adds up to at most ${check.max}` : `at most ${check.max} calls`;
+      const reason = `${limit.reason ?? `Limit ${limit.id} of policy ${policy.id}`}: ${what} per ${limit.per} in ${limit.window}; ${remaining} remain${check.kind === 'sum' ? 's' : ''} and this call ${check.kind === 'sum' ? `asks for ${check.amount}` : 'is one more'} (${retry}).`;
+      return deny(limit.id, reason, [
+        makeIssue(code, {
+          intent,
+          message: reason,
+          path: check.kind === 'sum' ? `$.${limit.max_sum?.path}` : '$',
+          ...policyDetails(limit.id),
+          limit_id: limit.id,
+          per: limit.per,
+          window: limit.window,
+          max: check.max,
+          used: check.used,
+          remaining,
+          retry_after_seconds: check.retry_after_seconds,
+        }),
+      ]);
+    }
+    softLimit ??= { limit, check };
+  }
+
+  const activation = { args: call.arguments, context: call.context, history: evaluation.history };
   let first: Verdict | null = null;
   for (const rule of policy.rules) {
-    if (!rule.tools.some((pattern) => toolPatternMatches(pattern, call.tool))) continue;
+    if (!rule.tools.some((pattern) => toolPatternMatches(pattern, call.tool))) {
+      step('rule', rule.id, 'not_applicable');
+      continue;
+    }
     if (rule.condition) {
       const outcome = rule.condition.evaluate(activation);
       if (!outcome.ok) {
         const reason = `Rule ${rule.id} of policy ${policy.id} could not be evaluated: ${outcome.error}`;
+        step('rule', rule.id, 'error', reason);
         return deny(rule.id, reason, [makeIssue('AXAG_POLICY_EVALUATION_FAILED', { intent, message: reason, ...policyDetails(rule.id) })]);
       }
-      if (!outcome.holds) continue;
+      if (!outcome.holds) {
+        step('rule', rule.id, 'not_matched', `when: ${rule.when} is false.`);
+        continue;
+      }
     }
+    if (first && rule.decision !== 'deny') {
+      step('rule', rule.id, 'skipped', `Matched, but rule ${first.rule} decided first; only a deny can still win.`);
+      continue;
+    }
+    step(
+      'rule',
+      rule.id,
+      'matched',
+      rule.when === undefined ? `No condition; decides ${rule.decision}.` : `when: ${rule.when} is true; decides ${rule.decision}.`,
+    );
     const reason = rule.reason ?? `Rule ${rule.id} of policy ${policy.id} decided ${rule.decision}.`;
     if (rule.decision === 'deny') {
       return deny(rule.id, reason, [
@@ -207,10 +322,24 @@ function evaluatePolicy(policy: CompiledPolicy, call: PolicyCall): Verdict {
   }
 
   const verdict: Verdict = first ?? { ...ref, rule: 'default', decision: 'allow', reason: null, issues: [], set: null, approval: null };
+  if (softLimit) {
+    // A soft limit past its maximum holds the call for a person, whatever the rules allowed.
+    const { limit, check } = softLimit;
+    verdict.approval = mergeApprovals([
+      verdict.approval,
+      { roles: limit.roles?.length ? [...limit.roles] : [], approversRequired: 1, expiresInSeconds: null, escalated: false },
+    ]);
+    if (SEVERITY[verdict.decision] < SEVERITY.require_approval) {
+      verdict.rule = limit.id;
+      verdict.decision = 'require_approval';
+      verdict.reason = `${limit.reason ?? `Limit ${limit.id} of policy ${policy.id}`}: ${check.used} of ${check.max} used per ${limit.per} in ${limit.window}; past it, each call needs approval.`;
+    }
+  }
   const approvalRules = (document.approval?.rules ?? []).filter((rule) =>
     rule.tools.some((pattern) => toolPatternMatches(pattern, call.tool)),
   );
   if (approvalRules.length > 0) {
+    step('approval', 'approval', 'matched', `Approval by ${[...new Set(approvalRules.flatMap((r) => r.roles))].join(', ')}.`);
     const section: ApprovalRequirement = {
       roles: [...new Set(approvalRules.flatMap((rule) => rule.roles))],
       approversRequired: Math.max(1, ...approvalRules.map((rule) => rule.approvers_required ?? 1)),
@@ -228,6 +357,46 @@ function evaluatePolicy(policy: CompiledPolicy, call: PolicyCall): Verdict {
     }
   }
   return verdict;
+}
+
+/**
+ * Where a call stands against one limit. Nothing is counted here: the commit of the call's
+ * evidence re-checks the window and counts the call in the same transaction.
+ */
+function checkLimit(policyId: string, limit: CompiledLimit, call: PolicyCall, history: HistoryCel): LimitCheck {
+  const view = history.view;
+  const { query } = limit;
+  const observation = view?.observe(query, false) ?? { series: query.series.id, scope: '', from: 0, count: 0, total: 0, lastAt: 0 };
+  const kind = limit.max_sum ? 'sum' : 'calls';
+  const used = kind === 'sum' ? observation.total : observation.count;
+  const amount = kind === 'sum' ? amountOf(query.series, call.arguments) : 1;
+  const max = limit.max_sum?.value ?? limit.max_calls ?? 0;
+  const exceeded = used + amount > max;
+  let retry: number | null = null;
+  if (exceeded && view && amount <= max) {
+    // The first moment enough of the oldest buckets have left the window.
+    let freed = 0;
+    const nowSeconds = Math.floor(view.nowMs / 1000);
+    for (const row of view.buckets(observation)) {
+      freed += kind === 'sum' ? row.total : row.count;
+      if (used - freed + amount <= max) {
+        retry = Math.max(1, row.bucket + query.series.bucketSeconds + query.windowSeconds - nowSeconds);
+        break;
+      }
+    }
+  }
+  return {
+    policy_id: policyId,
+    limit_id: limit.id,
+    kind,
+    max,
+    used,
+    amount,
+    exceeded,
+    when_exceeded: limit.when_exceeded,
+    retry_after_seconds: retry,
+    observation,
+  };
 }
 
 export function mergeApprovals(requirements: readonly (ApprovalRequirement | null)[]): ApprovalRequirement | null {

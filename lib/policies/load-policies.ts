@@ -2,6 +2,7 @@ import { db } from '../db';
 import { log } from '../log';
 import { invalidatedCache } from '../cache/change-feed';
 import { compilePolicy, type CompiledPolicy } from './compile-policy';
+import type { HistoryQuery } from '../history/history-query';
 
 /**
  * The policies a tenant's calls are evaluated against: the served version of every published
@@ -12,9 +13,11 @@ import { compilePolicy, type CompiledPolicy } from './compile-policy';
 export interface TenantPolicies {
   enforced: CompiledPolicy[];
   shadow: CompiledPolicy[];
+  /** Every history question of the enforced and shadow policies: what each call is counted into. */
+  tracked: HistoryQuery[];
 }
 
-const EMPTY: TenantPolicies = { enforced: [], shadow: [] };
+const EMPTY: TenantPolicies = { enforced: [], shadow: [], tracked: [] };
 const compiledByVersion = new Map<string, CompiledPolicy>();
 const COMPILED_LIMIT = 2000;
 
@@ -31,7 +34,7 @@ export async function loadPolicies(tenantId: string): Promise<TenantPolicies> {
     where: { tenantId, status: { in: ['published', 'shadow'] }, owner: { kind: 'policy' } },
     select: { id: true, status: true, contentHash: true, document: true, owner: { select: { name: true, latestVersionId: true } } },
   });
-  const loaded: TenantPolicies = { enforced: [], shadow: [] };
+  const loaded: TenantPolicies = { enforced: [], shadow: [], tracked: [] };
   for (const row of rows) {
     const served = row.owner.latestVersionId === row.id;
     if (row.status === 'published' && !served) continue;
@@ -41,6 +44,9 @@ export async function loadPolicies(tenantId: string): Promise<TenantPolicies> {
   // Ties between equally strict verdicts go to the first policy: make "first" stable.
   loaded.enforced.sort((a, b) => a.id.localeCompare(b.id));
   loaded.shadow.sort((a, b) => a.id.localeCompare(b.id));
+  const tracked = new Map<string, HistoryQuery>();
+  for (const policy of [...loaded.enforced, ...loaded.shadow]) for (const query of policy.historyQueries) tracked.set(query.key, query);
+  loaded.tracked = [...tracked.values()];
   const result = loaded.enforced.length === 0 && loaded.shadow.length === 0 ? EMPTY : loaded;
   tenants().set(tenantId, result);
   return result;
@@ -56,6 +62,8 @@ function uncompilablePolicy(document: unknown, versionId: string): CompiledPolic
     version,
     document: { id, version },
     argConstraints: [],
+    limits: [],
+    historyQueries: [],
     rules: [{ id: 'uncompilable', tools: ['*'], decision: 'deny', reason, condition: null }],
   };
 }

@@ -92,6 +92,7 @@ describe('PolicySchema', () => {
       'approval',
       'arg_constraints',
       'rules',
+      'limits',
       'tests',
     ]);
   });

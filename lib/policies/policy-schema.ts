@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ARGUMENT_PATH_PATTERN, documentJsonSchema, SEMVER_PATTERN, SIDE_EFFECT_LEVELS } from '../contracts/contract-schema';
 import { PolicyTestSchema } from './policy-test-schema';
 import { DECISIONS } from '../decisions';
+import { HISTORY_SCOPES, parseWindow, WINDOW_PATTERN } from '../history/history-terms';
 
 /**
  * The policy document: which tools an agent may use at all (capability), who must approve
@@ -110,7 +111,9 @@ export const PolicyRuleSchema = z
       .min(1)
       .max(2000)
       .optional()
-      .describe('CEL condition; the rule applies only when it is true. Variables: `args`, `context`. Without it the rule always applies.'),
+      .describe(
+        'CEL condition; the rule applies only when it is true. Variables: `args`, `context`, and `history` with `history.count(tools, scope, window[, decision])`, `history.sum(tools, path, scope, window)`, `history.seconds_since(tools, scope, window)`, `history.called(tools, scope, window)` and `history.called_with(tools, paths, scope, window)`, where scope is `key`, `user`, `session` or `tenant` and window is like `10m`, `1h` or `7d` (all literals). Without it the rule always applies.',
+      ),
     decision: z
       .enum(DECISIONS)
       .describe(
@@ -122,6 +125,55 @@ export const PolicyRuleSchema = z
   })
   .strict()
   .describe('A runtime rule.');
+
+const windowText = z
+  .string()
+  .max(16)
+  .regex(WINDOW_PATTERN)
+  .refine((text) => parseWindow(text).ok, 'The window is longer than 31 days, the history Toolgate keeps.')
+  .describe('How far back calls are counted: a number and s, m, h or d, e.g. `10m`, `1h`, `7d` (at most 31 days).');
+
+export const LimitSchema = z
+  .object({
+    id: z.string().min(1).max(100).regex(POLICY_ID_PATTERN).describe('Stable id of the limit, unique in the policy.'),
+    tools: toolPatterns('Tool id patterns whose calls count against the limit (together).').min(1),
+    per: z
+      .enum(HISTORY_SCOPES)
+      .describe(
+        'Whose calls count together: `key` (the API key), `user` (context.user_id), `session` (context.session_id) or `tenant` (everyone). Calls without the id share one allowance.',
+      ),
+    window: windowText,
+    max_calls: z
+      .number()
+      .int()
+      .min(0)
+      .max(1_000_000_000)
+      .optional()
+      .describe('At most this many calls in the window. Give this or `max_sum`.'),
+    max_sum: z
+      .object({
+        path: setPath.describe('Dotted path of the numeric argument summed, e.g. `amount`.'),
+        value: z.number().min(0).max(1e15).describe('The most the argument may add up to in the window.'),
+      })
+      .strict()
+      .optional()
+      .describe('At most this total of one numeric argument in the window (a budget). Give this or `max_calls`.'),
+    when_exceeded: z
+      .enum(['deny', 'require_approval'])
+      .default('deny')
+      .describe(
+        '`deny` (a hard limit: AXAG_RATE_LIMITED or AXAG_BUDGET_EXCEEDED, with when to retry) or `require_approval` (a soft limit: past it, a person approves each call).',
+      ),
+    roles: z.array(role).max(20).optional().describe('For `require_approval`: the roles that may approve.'),
+    reason: z.string().min(1).max(500).optional().describe('Why the limit exists; shown to the caller.'),
+  })
+  .strict()
+  .refine((limit) => (limit.max_calls === undefined) !== (limit.max_sum === undefined), {
+    message: 'Give exactly one of max_calls and max_sum.',
+  })
+  .describe(
+    'A limit on calls over time. What counts: calls allowed to run (allow or transform), including a held call once its approval is redeemed; refused calls never count.',
+  );
 
 export const PolicySchema = z
   .object({
@@ -136,6 +188,11 @@ export const PolicySchema = z
       .max(500)
       .optional()
       .describe('Ordered runtime rules: the first matching rule decides, except that a matching `deny` anywhere wins.'),
+    limits: z
+      .array(LimitSchema)
+      .max(100)
+      .optional()
+      .describe('Rate limits and budgets, checked after the argument constraints and before the rules; exact across instances.'),
     tests: z
       .array(PolicyTestSchema)
       .max(200)
@@ -148,6 +205,7 @@ export const PolicySchema = z
 export type Policy = z.output<typeof PolicySchema>;
 export type PolicyRule = z.output<typeof PolicyRuleSchema>;
 export type ArgConstraint = z.output<typeof ArgConstraintSchema>;
+export type Limit = z.output<typeof LimitSchema>;
 export type ApprovalPolicy = z.output<typeof ApprovalPolicySchema>;
 export type CapabilityPolicy = z.output<typeof CapabilityPolicySchema>;
 

@@ -6,6 +6,12 @@ export const CallContextSchema = z
   .object({
     tenant_id: z.string().min(1).max(256).optional().describe('The tenant the agent acts for, in the calling application.'),
     user_id: z.string().min(1).max(256).optional().describe('The end user the agent acts for.'),
+    session_id: z
+      .string()
+      .min(1)
+      .max(256)
+      .optional()
+      .describe("The agent's session or conversation; limits and history functions can count per session."),
     roles: z.array(z.string().min(1).max(100)).max(50).optional().describe("The end user's roles."),
     state: plainObject('Caller-supplied state, visible to CEL conditions as context.state.').optional(),
   })

@@ -7,6 +7,7 @@ import { formatJsonPath, readDottedPath } from './json-path';
 export type CallContext = {
   tenant_id?: string;
   user_id?: string;
+  session_id?: string;
   roles?: string[];
   state?: Record<string, unknown>;
 };

@@ -39,6 +39,8 @@ const EXTENDED_CODES: Record<string, [string, 'error' | 'warning']> = {
   AXAG_POLICY_DENIED: ['policy_error', 'error'],
   AXAG_POLICY_EVALUATION_FAILED: ['policy_error', 'error'],
   AXAG_POLICY_TRANSFORM_INVALID: ['policy_error', 'error'],
+  AXAG_RATE_LIMITED: ['policy_error', 'error'],
+  AXAG_BUDGET_EXCEEDED: ['policy_error', 'error'],
   AXAG_ESCALATION_REQUIRED: ['safety_error', 'error'],
   AXAG_NUMBER_UNREPRESENTABLE: ['parameter_error', 'error'],
 };

@@ -10,6 +10,9 @@ import type { PolicyEvidence, ShadowEvaluation } from '../policies/policy-eviden
 import { checkPreCall } from './check-pre-call';
 import { decideCall, type CallDecision } from './decide-call';
 import type { ValidationIssue } from './error-codes';
+import { readCallHistory } from '../history/read-history';
+import type { HistoryView } from '../history/history-view';
+import type { HistoryQuery } from '../history/history-query';
 
 /** What the policy step of validate/pre found, and what the evidence records of it. */
 export interface CallPolicies {
@@ -19,6 +22,8 @@ export interface CallPolicies {
   shadow: ShadowEvaluation[];
   /** Null when neither a policy nor a shadow version took part. */
   evidence: PolicyEvidence | null;
+  /** The history the policies read for the call (null when none asks), and every series the tenant counts calls into. */
+  history: { view: HistoryView | null; tracked: HistoryQuery[]; nowMs: number };
 }
 
 /**
@@ -43,7 +48,13 @@ export async function evaluateCallPolicies(options: {
   const { tenantId, contract, call, checkErrors, confirmationIssues, approvalCheck } = options;
   const policyStarted = performance.now();
   const policies = await loadPolicies(tenantId);
-  const policyOutcome = policies.enforced.length > 0 ? evaluatePolicies(policies.enforced, call) : null;
+  const nowMs = Date.now();
+  const historyCall = { ...call, apiKeyId: call.apiKeyId ?? null };
+  const view =
+    policies.tracked.length > 0
+      ? await readCallHistory({ tenantId, policies: [...policies.enforced, ...policies.shadow], call: historyCall, nowMs })
+      : null;
+  const policyOutcome = policies.enforced.length > 0 ? evaluatePolicies(policies.enforced, call, { history: view }) : null;
   const enforced = decideCall({ contract, checkErrors, confirmationIssues, policy: policyOutcome, approvalCheck });
   if (enforced.approval && !approvalCheck) {
     // A person already denied this exact call: say so, with their comment, rather than queue
@@ -64,6 +75,7 @@ export async function evaluateCallPolicies(options: {
     tenantId,
     policies,
     call,
+    view,
     version: options.version,
     enforced,
     checkErrors,
@@ -80,7 +92,7 @@ export async function evaluateCallPolicies(options: {
           durationMs: performance.now() - policyStarted,
         })
       : null;
-  return { outcome: policyOutcome, enforced, shadow, evidence };
+  return { outcome: policyOutcome, enforced, shadow, evidence, history: { view, tracked: policies.tracked, nowMs } };
 }
 
 /**
@@ -92,6 +104,7 @@ async function evaluateShadows(options: {
   tenantId: string;
   policies: TenantPolicies;
   call: PolicyCall;
+  view: HistoryView | null;
   version: string | undefined;
   enforced: CallDecision;
   checkErrors: ValidationIssue[];
@@ -106,7 +119,8 @@ async function evaluateShadows(options: {
   if (!resolved.found) return out;
   for (const candidate of policies.shadow) {
     const set = [...policies.enforced.filter((p) => p.id !== candidate.id), candidate];
-    const outcome = evaluatePolicies(set, call);
+    // A shadow's answers are not checked at commit: it decides nothing.
+    const outcome = evaluatePolicies(set, call, { history: options.view?.detached() ?? null });
     const decided = decideCall({
       contract: resolved.contract.compiled,
       checkErrors: options.checkErrors,
@@ -128,7 +142,8 @@ async function evaluateShadows(options: {
     const compiled = shadowContract.compiled;
     const checked = checkPreCall({ contract: compiled, arguments: call.arguments, context: call.context });
     const shadowCall = { ...call, sideEffectLevel: compiled.document.annotations.side_effect_level };
-    const outcome = policies.enforced.length > 0 ? evaluatePolicies(policies.enforced, shadowCall) : null;
+    const outcome =
+      policies.enforced.length > 0 ? evaluatePolicies(policies.enforced, shadowCall, { history: options.view?.detached() ?? null }) : null;
     const decided = decideCall({
       contract: compiled,
       checkErrors: checked.errors,

@@ -11,6 +11,7 @@ import type { PresentedToken } from './check-presented-tokens';
 import { decideFromIssues } from './decide';
 import type { ValidationIssue } from './error-codes';
 import type { CallPolicies } from './evaluate-call-policies';
+import { buildCallHistory, historyIncrements } from '../history/call-history';
 
 /** The fields every validate/pre record has, whether its contract was found or not. */
 export interface PreCallBase {
@@ -91,6 +92,13 @@ export async function recordPreCall(recording: PreCallRecording, errs: Validatio
     policy: policyEvidence ? JSON.stringify(policyEvidence) : null,
     shadowDiffers: policyEvidence ? policies.shadow.some((s) => s.differs) : false,
   };
+  const { view, tracked, nowMs } = policies.history;
+  if (tracked.length > 0) {
+    const call = { tool: base.tool, apiKeyId: base.apiKeyId, context: recording.context, arguments: recording.arguments };
+    input.history = view
+      ? buildCallHistory({ tracked, call, decision, limits: policyOutcome?.limits ?? [], view })
+      : nonEmpty(historyIncrements(tracked, call, decision, nowMs));
+  }
   // Side effects that must commit with the decision, and only when there are any: plain
   // records take the evidence writer's fast path.
   let within: ((tx: Tx) => Promise<Approval | null>) | undefined;
@@ -122,6 +130,10 @@ export async function recordPreCall(recording: PreCallRecording, errs: Validatio
   }
   const evidence = await recordEvidence<Approval | null>(input, within);
   return { decision, evidence };
+}
+
+function nonEmpty(increments: ReturnType<typeof historyIncrements>) {
+  return increments.length > 0 ? { increments, claims: [], reads: [] } : undefined;
 }
 
 function approvalReason(tool: string, annotations: ToolContract['annotations'], policy: PolicyOutcome | null): string {

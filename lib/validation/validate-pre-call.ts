@@ -24,6 +24,11 @@ import { evaluateCallPolicies } from './evaluate-call-policies';
 import { recordPreCall, type PreCallBase, type PreCallRecording } from './record-pre-call';
 import { unresolvedContractIssue } from './unresolved-contract-issue';
 import { buildValidationResponse, type ValidationResponse } from './validation-response';
+import { HistoryConflictError } from '../history/history-ledger';
+import { AppError } from '../errors';
+
+/** How often a call is decided again when its history changed under it before giving up (503). */
+const HISTORY_ATTEMPTS = 20;
 
 export const PreCallRequestSchema = z
   .object({
@@ -101,7 +106,8 @@ export async function validatePreCall(options: {
     });
   }
 
-  const { compiled } = resolved.contract;
+  const resolvedContract = resolved.contract;
+  const { compiled } = resolvedContract;
   const annotations = compiled.document.annotations;
   // The tenant's settings (retention, sensitive paths, approval expiry, duplicate window), from memory.
   const settings = await getRuntimeSettings(tenantId);
@@ -153,99 +159,125 @@ export async function validatePreCall(options: {
     if (duplicate) warnings.push(duplicate);
   }
 
-  const call = { tool: request.tool, sideEffectLevel: annotations.side_effect_level, arguments: args, context: request.context };
-  const policies = await evaluateCallPolicies({
-    tenantId,
-    contract: compiled,
-    version: request.version,
-    call,
-    binding,
-    argsHash,
-    checkErrors: errors,
-    confirmationIssues: presented.confirmationIssues,
-    approvalCheck: presented.approvalCheck,
-    approvalTtlSeconds: settings.approvalTtlSeconds,
-  });
-  const policyOutcome = policies.outcome;
-  if (policies.enforced.approvalTokenUsed && presented.approvalCheck?.ok)
-    presented.tokens.push({ kind: 'approval', id: presented.approvalCheck.id });
-
-  // Raw payloads only with retention on, redacted, and outside the chained hash (only their digest is in it).
-  let storedArguments: string | null = null;
-  let storedPayload: string | null = null;
-  if (settings.storeRawArguments) {
-    const sensitive = mergeSensitivePaths(compiled.document.sensitive, settings.sensitivePaths);
-    storedArguments = redactArguments(args, sensitive);
-    storedPayload = retainedPayloadJson(
-      { context: request.context, transformed_arguments: policyOutcome?.transformed ? policyOutcome.arguments : undefined },
-      sensitive,
-    );
-  }
-  const recording: PreCallRecording = {
-    base,
-    contractVersion: resolved.contract.version,
-    contractHash: resolved.contract.contentHash,
-    storedArguments,
-    storedPayload,
-    warnings,
-    started,
-    policies,
-    tokens: presented.tokens,
-    binding,
+  const call = {
+    tool: request.tool,
+    sideEffectLevel: annotations.side_effect_level,
     arguments: args,
     context: request.context,
-    annotations,
-    approvalTtlSeconds: settings.approvalTtlSeconds,
+    apiKeyId: caller.apiKeyId,
   };
-
-  let outcome;
-  let finalErrors = policies.enforced.errors;
-  try {
-    outcome = await recordPreCall(recording, finalErrors);
-  } catch (error) {
-    if (!(error instanceof TokenAlreadyUsedError)) throw error;
-    // Another request redeemed the token between our check and our commit.
-    const code = error.kind === 'approval' ? 'AXAG_APPROVAL_INVALID' : 'AXAG_CONFIRMATION_INVALID';
-    finalErrors = [
-      ...finalErrors,
-      makeIssue(code, {
-        intent: request.tool,
-        message: `The ${error.kind} token was already used; each ${error.kind} allows one call.`,
-        path: `$.${error.kind}_token`,
-        reason: 'used',
-      }),
-    ];
-    outcome = await recordPreCall(recording, finalErrors);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await decideAndRecord();
+    } catch (error) {
+      // Another call changed the history this one was decided on (a limit filled up, a count
+      // moved) before this one committed: nothing was recorded; decide again from the new counts.
+      if (!(error instanceof HistoryConflictError)) throw error;
+      if (attempt >= HISTORY_ATTEMPTS) {
+        throw new AppError(
+          'unavailable',
+          'Too many calls changed the same policy history at once; this call was not decided. Retry shortly.',
+          { reason: 'history_contention' },
+          { 'retry-after': '1' },
+        );
+      }
+    }
   }
 
-  const approval = outcome.evidence.extra;
-  return buildValidationResponse({
-    tool: request.tool,
-    version: resolved.contract.version,
-    contractHash: resolved.contract.contentHash,
-    callId: request.call_id,
-    traceId,
-    evidenceId: outcome.evidence.id,
-    errors: finalErrors,
-    warnings,
-    decision: outcome.decision,
-    approval: approval
-      ? {
-          id: approval.id,
-          status: approval.status,
-          expires_at: approval.expiresAt.toISOString(),
-          poll_url: `/api/v1/approvals/${approval.id}`,
-        }
-      : undefined,
-    policy: policyOutcome
-      ? {
-          decision: policyOutcome.decision,
-          reason: policyOutcome.reason,
-          policy_id: policyOutcome.decidedBy?.policy_id ?? null,
-          version: policyOutcome.decidedBy?.version ?? null,
-          rule: policyOutcome.decidedBy?.rule ?? null,
-        }
-      : undefined,
-    transformedArguments: outcome.decision === 'transform' ? policyOutcome?.arguments : undefined,
-  });
+  async function decideAndRecord(): Promise<ValidationResponse> {
+    const policies = await evaluateCallPolicies({
+      tenantId,
+      contract: compiled,
+      version: request.version,
+      call,
+      binding,
+      argsHash,
+      checkErrors: errors,
+      confirmationIssues: presented.confirmationIssues,
+      approvalCheck: presented.approvalCheck,
+      approvalTtlSeconds: settings.approvalTtlSeconds,
+    });
+    const policyOutcome = policies.outcome;
+    if (policies.enforced.approvalTokenUsed && presented.approvalCheck?.ok)
+      presented.tokens.push({ kind: 'approval', id: presented.approvalCheck.id });
+
+    // Raw payloads only with retention on, redacted, and outside the chained hash (only their digest is in it).
+    let storedArguments: string | null = null;
+    let storedPayload: string | null = null;
+    if (settings.storeRawArguments) {
+      const sensitive = mergeSensitivePaths(compiled.document.sensitive, settings.sensitivePaths);
+      storedArguments = redactArguments(args, sensitive);
+      storedPayload = retainedPayloadJson(
+        { context: request.context, transformed_arguments: policyOutcome?.transformed ? policyOutcome.arguments : undefined },
+        sensitive,
+      );
+    }
+    const recording: PreCallRecording = {
+      base,
+      contractVersion: resolvedContract.version,
+      contractHash: resolvedContract.contentHash,
+      storedArguments,
+      storedPayload,
+      warnings,
+      started,
+      policies,
+      tokens: presented.tokens,
+      binding,
+      arguments: args,
+      context: request.context,
+      annotations,
+      approvalTtlSeconds: settings.approvalTtlSeconds,
+    };
+
+    let outcome;
+    let finalErrors = policies.enforced.errors;
+    try {
+      outcome = await recordPreCall(recording, finalErrors);
+    } catch (error) {
+      if (!(error instanceof TokenAlreadyUsedError)) throw error;
+      // Another request redeemed the token between our check and our commit.
+      const code = error.kind === 'approval' ? 'AXAG_APPROVAL_INVALID' : 'AXAG_CONFIRMATION_INVALID';
+      finalErrors = [
+        ...finalErrors,
+        makeIssue(code, {
+          intent: request.tool,
+          message: `The ${error.kind} token was already used; each ${error.kind} allows one call.`,
+          path: `$.${error.kind}_token`,
+          reason: 'used',
+        }),
+      ];
+      outcome = await recordPreCall(recording, finalErrors);
+    }
+
+    const approval = outcome.evidence.extra;
+    return buildValidationResponse({
+      tool: request.tool,
+      version: resolvedContract.version,
+      contractHash: resolvedContract.contentHash,
+      callId: request.call_id,
+      traceId,
+      evidenceId: outcome.evidence.id,
+      errors: finalErrors,
+      warnings,
+      decision: outcome.decision,
+      approval: approval
+        ? {
+            id: approval.id,
+            status: approval.status,
+            expires_at: approval.expiresAt.toISOString(),
+            poll_url: `/api/v1/approvals/${approval.id}`,
+          }
+        : undefined,
+      policy: policyOutcome
+        ? {
+            decision: policyOutcome.decision,
+            reason: policyOutcome.reason,
+            policy_id: policyOutcome.decidedBy?.policy_id ?? null,
+            version: policyOutcome.decidedBy?.version ?? null,
+            rule: policyOutcome.decidedBy?.rule ?? null,
+          }
+        : undefined,
+      transformedArguments: outcome.decision === 'transform' ? policyOutcome?.arguments : undefined,
+    });
+  }
 }

@@ -41,6 +41,14 @@ function nextStep(tool: string, errors: ValidationIssue[], phase: 'pre' | 'post'
   if (codes.has('AXAG_CONFIRMATION_MISSING') || codes.has('AXAG_CONFIRMATION_INVALID')) {
     return `Ask the user to confirm, then call ${tool} again with the confirmation token.`;
   }
+  const limited = errors.find((issue) => issue.code === 'AXAG_RATE_LIMITED' || issue.code === 'AXAG_BUDGET_EXCEEDED');
+  if (limited) {
+    const retry = limited.details.retry_after_seconds;
+    const wait = typeof retry === 'number' ? `for ${retry} seconds` : 'until the limit frees up';
+    return limited.code === 'AXAG_BUDGET_EXCEEDED'
+      ? `Do not call ${tool} again ${wait} unless for no more than what remains of the budget; tell the user the budget was reached.`
+      : `Do not call ${tool} again ${wait}; tell the user the limit was reached.`;
+  }
   if (codes.has('AXAG_POLICY_DENIED') || codes.has('AXAG_TOOL_NOT_ALLOWED') || codes.has('AXAG_SIDE_EFFECT_CEILING')) {
     return 'Do not retry this call; a policy forbids it. Tell the user why, or choose an allowed action.';
   }

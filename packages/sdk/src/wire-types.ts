@@ -12,6 +12,8 @@ export type { Decision };
 export interface CallContext {
   tenant_id?: string;
   user_id?: string;
+  /** The agent's session or conversation; policies can limit calls per session. */
+  session_id?: string;
   roles?: string[];
   state?: Record<string, unknown>;
 }

@@ -1,0 +1,72 @@
+/**
+ * Counter rows of some series and scopes held in memory: what a call's history view reads, what
+ * the evidence commit checks a batch against (adding each admitted call before the next is
+ * checked), and all there is of a simulated history.
+ */
+export interface CounterRow {
+  bucket: number;
+  count: number;
+  total: number;
+  /** Milliseconds since the epoch of the newest call counted in the bucket. */
+  lastAt: number;
+}
+
+export interface WindowSums {
+  count: number;
+  total: number;
+  /** The newest call in the window, ms since the epoch; 0 when there is none. */
+  lastAt: number;
+}
+
+export const rowsKey = (series: string, scope: string) => `${series}|${scope}`;
+
+export class CounterRows {
+  private readonly rows = new Map<string, CounterRow[]>();
+
+  /** Rows of one series and scope, oldest bucket first. */
+  get(series: string, scope: string): readonly CounterRow[] {
+    return this.rows.get(rowsKey(series, scope)) ?? [];
+  }
+
+  /** Puts a row as loaded from the database (replacing one of the same bucket). */
+  put(series: string, scope: string, row: CounterRow): void {
+    const list = this.list(series, scope);
+    const at = list.findIndex((r) => r.bucket >= row.bucket);
+    if (at === -1) list.push({ ...row });
+    else if (list[at]?.bucket === row.bucket) list[at] = { ...row };
+    else list.splice(at, 0, { ...row });
+  }
+
+  add(series: string, scope: string, bucket: number, count: number, total: number, at: number): void {
+    const list = this.list(series, scope);
+    const existing = list.find((r) => r.bucket === bucket);
+    if (existing) {
+      existing.count += count;
+      existing.total += total;
+      existing.lastAt = Math.max(existing.lastAt, at);
+    } else this.put(series, scope, { bucket, count, total, lastAt: at });
+  }
+
+  sums(series: string, scope: string, fromBucket: number): WindowSums {
+    let count = 0;
+    let total = 0;
+    let lastAt = 0;
+    for (const row of this.get(series, scope)) {
+      if (row.bucket < fromBucket) continue;
+      count += row.count;
+      total += row.total;
+      if (row.lastAt > lastAt) lastAt = row.lastAt;
+    }
+    return { count, total, lastAt };
+  }
+
+  private list(series: string, scope: string): CounterRow[] {
+    const key = rowsKey(series, scope);
+    let list = this.rows.get(key);
+    if (!list) {
+      list = [];
+      this.rows.set(key, list);
+    }
+    return list;
+  }
+}

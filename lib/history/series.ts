@@ -1,0 +1,81 @@
+import { hashCanonical, sha256Hex } from '../contracts/canonical-json';
+import { readDottedPath } from '../validation/json-path';
+import { toolPatternMatches } from '../policies/policy-schema';
+import type { Decision } from '../decisions';
+import type { CallContext } from '../validation/check-pre-call';
+import type { HistoryScope } from './history-terms';
+
+/**
+ * A series is one thing counted over time: calls of some tools, with some outcome, measured
+ * as a count, a sum of one argument, or per distinct values of some arguments. Its id is a
+ * hash of that definition, so a republished policy asking the same question keeps the history
+ * already counted, and two policies asking it share one series.
+ */
+export interface Series {
+  id: string;
+  /** Tool id patterns, sorted. */
+  tools: string[];
+  /** `counted`: calls that were allowed to run (allow, transform); or exactly this decision. */
+  counts: 'counted' | Decision;
+  /** Dotted argument path whose numeric value is summed, or null. */
+  sumPath: string | null;
+  /** Dotted argument paths whose values split the series (called_with), or null. */
+  valuePaths: string[] | null;
+  bucketSeconds: number;
+}
+
+export type SeriesDefinition = Omit<Series, 'id'>;
+
+export function defineSeries(definition: SeriesDefinition): Series {
+  const tools = [...new Set(definition.tools)].sort();
+  const canonical = { ...definition, tools };
+  return { id: hashCanonical(canonical).slice(0, 32), ...canonical };
+}
+
+export const COUNTED_DECISIONS: ReadonlySet<string> = new Set(['allow', 'transform']);
+
+/** Whether a call of `tool` that ended in `decision` adds to the series. */
+export function seriesCounts(series: Series, tool: string, decision: string): boolean {
+  const counted = series.counts === 'counted' ? COUNTED_DECISIONS.has(decision) : decision === series.counts;
+  return counted && series.tools.some((pattern) => toolPatternMatches(pattern, tool));
+}
+
+/** Who made a call, for one scope: the API key, the end user, the session, or nobody (tenant). */
+export interface CallIdentity {
+  apiKeyId: string | null;
+  context: CallContext;
+}
+
+/**
+ * The scope value a call is counted under. A call without a user (or session) id is counted
+ * with every other call without one: one shared allowance, never an unlimited one.
+ */
+export function scopeValue(scope: HistoryScope, identity: CallIdentity): string {
+  switch (scope) {
+    case 'key':
+      return identity.apiKeyId ?? '';
+    case 'user':
+      return identity.context.user_id ?? '';
+    case 'session':
+      return identity.context.session_id ?? '';
+    case 'tenant':
+      return '';
+  }
+}
+
+/**
+ * The counter key of a call in a series under a scope: a hash, so user and session ids (and
+ * argument values for called_with) are not stored in the clear a second time.
+ */
+export function scopeKey(series: Series, scope: HistoryScope, identity: CallIdentity, args: Record<string, unknown>): string {
+  const parts: unknown[] = [scope, scopeValue(scope, identity)];
+  if (series.valuePaths) parts.push(series.valuePaths.map((path) => readDottedPath(args, path) ?? null));
+  return sha256Hex(JSON.stringify(parts)).slice(0, 32);
+}
+
+/** The amount a call adds to a sum: its numeric argument at the path, 0 when absent or not a number. */
+export function amountOf(series: Series, args: Record<string, unknown>): number {
+  if (!series.sumPath) return 0;
+  const value = readDottedPath(args, series.sumPath);
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
