@@ -248,7 +248,7 @@ export const ERROR_CODES = {
     envelope_type: 'rate_limited',
     severity: 'error',
     description:
-      "A policy limit on the number of calls in a window is used up; details name the limit, its window, what remains and `retry_after_seconds`.",
+      'A policy limit on the number of calls in a window is used up; details name the limit, its window, what remains and `retry_after_seconds`.',
     suggestion: 'Do not retry before retry_after_seconds; tell the user the limit was reached.',
   },
   AXAG_BUDGET_EXCEEDED: {
@@ -256,7 +256,7 @@ export const ERROR_CODES = {
     envelope_type: 'budget_exceeded',
     severity: 'error',
     description:
-      "The call would take a policy budget (the sum of one argument in a window) past its maximum; details name the limit, what remains and `retry_after_seconds`.",
+      'The call would take a policy budget (the sum of one argument in a window) past its maximum; details name the limit, what remains and `retry_after_seconds`.',
     suggestion: 'Ask for no more than the remaining amount, or wait retry_after_seconds; tell the user the budget was reached.',
   },
   AXAG_POLICY_TRANSFORM_INVALID: {
