@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compilePolicy, type CompiledPolicy } from '../policies/compile-policy';
 import { evaluatePolicies } from '../policies/evaluate-policies';
 import { simulatedHistory, type SimulatedCall } from './simulated-history';
+import type { CallContext } from '../validation/check-pre-call';
 
 function compiled(document: unknown): CompiledPolicy {
   const result = compilePolicy(document);
@@ -12,7 +13,9 @@ function compiled(document: unknown): CompiledPolicy {
 const NOW = Date.UTC(2026, 10, 26, 12, 0, 0);
 const refund = (amount: number, user = 'u1') => ({ tool: 'payments.refund', arguments: { amount }, context: { user_id: user } });
 
-function decide(policy: CompiledPolicy, calls: SimulatedCall[], call = refund(10)) {
+type TriedCall = { tool: string; arguments: Record<string, unknown>; context: CallContext };
+
+function decide(policy: CompiledPolicy, calls: SimulatedCall[], call: TriedCall = refund(10)) {
   const history = simulatedHistory({ policies: [policy], calls, call, nowMs: NOW });
   return evaluatePolicies([policy], { ...call, sideEffectLevel: 'write' }, { history });
 }

@@ -22,6 +22,7 @@ export function parsePolicyEvidence(text: string | null | undefined): PolicyEvid
     ...(v.transformed && typeof v.transformed === 'object' ? { transformed: v.transformed } : {}),
     ...(v.approval && typeof v.approval === 'object' ? { approval: v.approval } : {}),
     shadow: Array.isArray(v.shadow) ? v.shadow.filter((s) => s && typeof s === 'object') : [],
+    ...(Array.isArray(v.limits) ? { limits: v.limits.filter((l) => l && typeof l === 'object' && typeof l.limit_id === 'string') } : {}),
     duration_ms: typeof v.duration_ms === 'number' && Number.isFinite(v.duration_ms) && v.duration_ms >= 0 ? v.duration_ms : 0,
   };
 }

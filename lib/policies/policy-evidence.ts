@@ -42,5 +42,7 @@ export interface PolicyEvidence {
   /** For require_approval and escalate: who decides, how many, and for how long. */
   approval?: { roles: string[]; approvers_required: number; expires_in_seconds: number | null; escalated: boolean };
   shadow?: ShadowEvaluation[];
+  /** Where the call stood against each limit that applied to it, before it was counted. */
+  limits?: { policy_id: string; limit_id: string; used: number; amount: number; max: number; exceeded: boolean }[];
   duration_ms: number;
 }

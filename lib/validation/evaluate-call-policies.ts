@@ -192,5 +192,15 @@ function buildPolicyEvidence(options: {
     };
   }
   if (options.shadow.length > 0) evidence.shadow = options.shadow;
+  if (outcome && outcome.limits.length > 0) {
+    evidence.limits = outcome.limits.map(({ policy_id, limit_id, used, amount, max, exceeded }) => ({
+      policy_id,
+      limit_id,
+      used,
+      amount,
+      max,
+      exceeded,
+    }));
+  }
   return evidence;
 }
