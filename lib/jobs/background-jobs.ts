@@ -1,6 +1,7 @@
 import { expireOverdueApprovals } from '../approvals/expire-approval';
 import { deliverDueWebhooks } from '../webhooks/deliver-webhooks';
 import { purgeRetainedPayloads } from '../retention/purge-retained-payloads';
+import { pruneHistoryCounters } from '../history/prune-history-counters';
 import { env } from '../env';
 import { startIntervalJob, type IntervalJob } from './interval-job';
 
@@ -12,12 +13,14 @@ import { startIntervalJob, type IntervalJob } from './interval-job';
  *   the approval.decided webhook (reads also do this lazily, so an idle instance is no risk);
  * - the webhook dispatcher: sends due outbox rows, with retries and backoff;
  * - the retention purge (every TOOLGATE_RETENTION_PURGE_INTERVAL_SECONDS): raw payloads past
- *   each tenant's retention window are removed (lib/retention).
+ *   each tenant's retention window are removed (lib/retention);
+ * - the history prune (hourly): policy history counters older than the longest window (lib/history).
  */
 const SWEEP_INTERVAL_MS = 5_000;
 const DELIVERY_INTERVAL_MS = 1_000;
 // The purge's first run, a minute after start (once start-up work is done), then every interval.
 const PURGE_FIRST_RUN_MS = 60_000;
+const HISTORY_PRUNE_INTERVAL_MS = 3_600_000;
 
 let jobs: IntervalJob[] = [];
 
@@ -29,6 +32,7 @@ export function startBackgroundJobs(): void {
     startIntervalJob('retention-purge', env().TOOLGATE_RETENTION_PURGE_INTERVAL_SECONDS * 1000, () => purgeRetainedPayloads(), {
       firstRunAfterMs: PURGE_FIRST_RUN_MS,
     }),
+    startIntervalJob('history-prune', HISTORY_PRUNE_INTERVAL_MS, () => pruneHistoryCounters(), { firstRunAfterMs: PURGE_FIRST_RUN_MS }),
   ];
 }
 
