@@ -4,6 +4,7 @@ import { EvidenceWriter } from './evidence-writer';
 import type { RawEvidenceStoreFactory } from './raw-evidence-store';
 import type { EvidenceInput, RecordedEvidence } from './evidence-input';
 import { notifyEvidenceObservers, setEvidenceQueueDepthReader } from './evidence-observers';
+import { closeCounterReader } from '../history/counter-reader';
 
 // What callers hand the writer and get back; defined apart so the writer's own modules need not
 // import this entry point, which imports them.
@@ -48,7 +49,7 @@ export function recordEvidence<T = undefined>(
   });
 }
 
-/** Closes the writer's own database connections (shutdown, and tests between databases). */
+/** Closes the writer's own database connections, and the history reader's (shutdown, and tests between databases). */
 export async function closeEvidenceWriter(): Promise<void> {
-  await writer?.close();
+  await Promise.all([writer?.close(), closeCounterReader()]);
 }
