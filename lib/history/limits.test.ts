@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compilePolicy, type CompiledPolicy } from '../policies/compile-policy';
 import { evaluatePolicies } from '../policies/evaluate-policies';
 import { simulatedHistory, type SimulatedCall } from './simulated-history';
-import type { CallContext } from '../validation/check-pre-call';
+import type { CallContext } from '../validation/call-context';
 
 function compiled(document: unknown): CompiledPolicy {
   const result = compilePolicy(document);

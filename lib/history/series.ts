@@ -2,7 +2,7 @@ import { hashCanonical, sha256Hex } from '../contracts/canonical-json';
 import { readDottedPath } from '../validation/json-path';
 import { toolPatternMatches } from '../policies/policy-schema';
 import type { Decision } from '../decisions';
-import type { CallContext } from '../validation/check-pre-call';
+import type { CallContext } from '../validation/call-context';
 import type { HistoryScope } from './history-terms';
 
 /**

@@ -1,5 +1,5 @@
 import type { CompiledPolicy } from '../policies/compile-policy';
-import type { CallContext } from '../validation/check-pre-call';
+import type { CallContext } from '../validation/call-context';
 import { historyIncrements } from './call-history';
 import { CounterRows } from './counter-rows';
 import { HistoryView } from './history-view';
