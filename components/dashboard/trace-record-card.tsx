@@ -99,8 +99,8 @@ export function TraceRecordCard({ record: r }: { record: TraceRecordView }) {
                 <ul className="mt-1 space-y-0.5 text-xs" data-testid="record-limits">
                   {(detail?.limits ?? []).map((l) => (
                     <li key={`${l.policy_id}-${l.limit_id}`}>
-                      limit <code className="rounded bg-zinc-100 px-1">{l.limit_id}</code>: {l.used} of {l.max} used before this call
-                      (+{l.amount}){l.exceeded ? <span className="font-medium text-red-700"> exceeded</span> : null}
+                      limit <code className="rounded bg-zinc-100 px-1">{l.limit_id}</code>: {l.used} of {l.max} used before this call (+
+                      {l.amount}){l.exceeded ? <span className="font-medium text-red-700"> exceeded</span> : null}
                     </li>
                   ))}
                 </ul>

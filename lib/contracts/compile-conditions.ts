@@ -102,7 +102,8 @@ export function compileCondition(condition: ContractCondition, phase: ConditionP
   }
   const checked = parsed.check();
   if (!checked.valid) {
-    const variables = phase === 'pre' ? '`args`, `context`' : phase === 'policy' ? '`args`, `context`, `history`' : '`args`, `context`, `result`';
+    const variables =
+      phase === 'pre' ? '`args`, `context`' : phase === 'policy' ? '`args`, `context`, `history`' : '`args`, `context`, `result`';
     return { ok: false, message: `CEL type error: ${firstLine(checked.error)} (available variables: ${variables})` };
   }
   if (checked.type !== 'bool' && checked.type !== 'dyn') {
