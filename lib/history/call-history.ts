@@ -1,5 +1,5 @@
 import type { CallIdentity } from './series';
-import { amountOf, scopeKey, seriesCounts } from './series';
+import { amountOf, COUNTED_DECISIONS, scopeKey, seriesCounts } from './series';
 import type { HistoryQuery } from './history-query';
 import { bucketOf } from './history-terms';
 import type { LimitCheck } from '../policies/evaluate-policies';
@@ -55,12 +55,11 @@ export function buildCallHistory(options: {
 }): CallHistory | undefined {
   const { view, decision } = options;
   const increments = historyIncrements(options.tracked, options.call, decision, view.nowMs);
-  const counted = increments.length > 0 || decision === 'allow' || decision === 'transform';
-  // A limit binds only a call that counts against it, and only when it was not already past
-  // (a soft limit's approved call counts without a claim: a person allowed it past the limit).
-  const claims: CallHistory['claims'] = counted
+  // A limit binds only a call that counts against it (one allowed to run), and only when it was
+  // not already past: a soft limit's approved call counts without a claim, a person let it past.
+  const claims: CallHistory['claims'] = COUNTED_DECISIONS.has(decision)
     ? options.limits
-        .filter((check) => !check.exceeded && (decision === 'allow' || decision === 'transform'))
+        .filter((check) => !check.exceeded)
         .map((check) => ({
           series: check.observation.series,
           scope: check.observation.scope,
