@@ -2,7 +2,15 @@ import { canonicalJson } from '../contracts/canonical-json-core';
 import type { CompiledPolicy } from './compile-policy';
 import { evaluatePolicies } from './evaluate-policies';
 import type { Decision } from '../decisions';
+import { simulatedHistory } from '../history/simulated-history';
 import type { PolicyTest } from './policy-test-schema';
+
+/**
+ * The instant every test case runs at: midnight UTC, where every bucket size starts a bucket,
+ * so a past call is in a window exactly when `seconds_ago` is at most the window (a live call
+ * can see up to one bucket more), and a case decides the same on every run.
+ */
+export const POLICY_TEST_NOW_MS = Date.UTC(2026, 0, 1);
 
 export interface PolicyTestResult {
   index: number;
@@ -17,17 +25,24 @@ export interface PolicyTestResult {
 
 /**
  * Runs a policy's own test cases through the evaluator validate/pre uses, with this policy
- * alone: the studio runs them as the author types, publishing refuses a policy whose cases
- * fail, and `toolgate test` runs them in CI.
+ * alone and the history each case declares, counted as the evidence commit would have counted
+ * it: the studio runs them as the author types, publishing refuses a policy whose cases fail,
+ * and `toolgate test` runs them in CI.
  */
 export function runPolicyTests(policy: CompiledPolicy, tests: readonly PolicyTest[]): PolicyTestResult[] {
   return tests.map((test, index) => {
-    const outcome = evaluatePolicies([policy], {
-      tool: test.tool,
-      sideEffectLevel: test.side_effect_level,
-      arguments: test.arguments,
-      context: test.context,
-    });
+    const call = { tool: test.tool, arguments: test.arguments, context: test.context, apiKeyId: test.api_key_id ?? null };
+    // A past call declared without arguments or context repeats the tried call's, as in the
+    // playground: "the same refund, ten times in the last hour" counts for the same user.
+    const calls = (test.history ?? []).map((past) => ({
+      ...past,
+      arguments: past.arguments ?? test.arguments,
+      context: past.context ?? test.context,
+    }));
+    // Without history questions there is nothing to count, whatever the case declares.
+    const history =
+      policy.historyQueries.length > 0 ? simulatedHistory({ policies: [policy], calls, call, nowMs: POLICY_TEST_NOW_MS }) : null;
+    const outcome = evaluatePolicies([policy], { ...call, sideEffectLevel: test.side_effect_level }, { history });
     const codes = [...new Set(outcome.issues.map((issue) => issue.code))].sort();
     const rule = outcome.decidedBy?.rule ?? null;
     const failures: string[] = [];
