@@ -6,7 +6,7 @@ import type { DocumentKind } from '@/lib/lint';
  * `annotations` together; a surface lists `tools`; the policy fields come last.
  */
 
-const POLICY_FIELDS = ['capability', 'rules', 'approval', 'arg_constraints'] as const;
+const POLICY_FIELDS = ['capability', 'rules', 'approval', 'arg_constraints', 'limits'] as const;
 
 function has(value: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(value, key);

@@ -67,6 +67,53 @@ describe('toolgate test', () => {
     });
   });
 
+  it('runs policy cases with a declared history: a limit, a soft budget and history.called_with', async () => {
+    const policy = (expected: string) => `id: refunds
+version: 1.0.0
+limits:
+  - { id: per-user, tools: [payments.refund], per: user, window: 1h, max_calls: 2 }
+  - { id: budget, tools: [payments.refund], per: tenant, window: 1d, max_sum: { path: amount, value: 100 }, when_exceeded: require_approval, roles: [finance] }
+rules:
+  - id: export-first
+    tools: [accounts.delete]
+    when: "!history.called_with('accounts.export', ['account_id'], 'session', '1h')"
+    decision: deny
+tests:
+  - name: third refund in an hour
+    tool: payments.refund
+    arguments: { amount: 1 }
+    context: { user_id: u1 }
+    history: [{ tool: payments.refund, seconds_ago: 60 }, { tool: payments.refund, seconds_ago: 3000 }]
+    expect: { decision: ${expected}, rule: per-user, errors: [AXAG_RATE_LIMITED] }
+  - name: past the budget
+    tool: payments.refund
+    arguments: { amount: 30 }
+    history: [{ tool: payments.refund, arguments: { amount: 80 }, context: { user_id: u2 }, seconds_ago: 7200 }]
+    expect: { decision: require_approval, rule: budget }
+  - name: delete after export
+    tool: accounts.delete
+    arguments: { account_id: a1 }
+    context: { session_id: s1 }
+    history: [{ tool: accounts.export, seconds_ago: 30 }]
+    expect: { decision: allow }
+`;
+    const ok = await run(['test', 'p.yaml'], { 'p.yaml': policy('deny') });
+    expect(ok).toMatchObject({
+      code: EXIT.ok,
+      stdout: 'p.yaml: pass third refund in an hour\np.yaml: pass past the budget\np.yaml: pass delete after export\n3 passed, 0 failed\n',
+    });
+    const bad = await run(['test', 'p.yaml'], { 'p.yaml': policy('allow') });
+    expect(bad.code).toBe(EXIT.errors);
+    expect(bad.stdout).toContain('p.yaml: FAIL third refund in an hour: expected decision allow, got deny');
+    expect(bad.stdout).toMatch(/2 passed, 1 failed\n$/);
+    // A policy of limits alone is still recognised as a policy.
+    const limitsOnly = `id: l\nversion: 1.0.0\nlimits: [{ id: one, tools: ["*"], per: key, window: 1m, max_calls: 1 }]\ntests:\n  - { name: second call, tool: a, history: [{ tool: b, seconds_ago: 1 }], expect: { decision: deny } }\n`;
+    expect(await run(['test', 'l.yaml'], { 'l.yaml': limitsOnly })).toMatchObject({
+      code: EXIT.ok,
+      stdout: 'l.yaml: pass second call\n1 passed, 0 failed\n',
+    });
+  });
+
   it('exits 1 for a contract that does not compile and 2 for a missing file', async () => {
     expect((await run(['test', 'broken.json'], { 'broken.json': broken })).code).toBe(EXIT.errors);
     expect((await run(['test', 'missing.json'])).code).toBe(EXIT.usage);
@@ -253,6 +300,7 @@ describe('guessDocumentKind', () => {
     [{ rules: [] }, 'policy'],
     [{ approval: {} }, 'policy'],
     [{ arg_constraints: [] }, 'policy'],
+    [{ limits: [] }, 'policy'],
     [{ input: {} }, undefined],
     [JSON.parse('{"__proto__": {"tools": []}}'), undefined],
     [[], undefined],

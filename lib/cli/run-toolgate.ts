@@ -160,7 +160,7 @@ export function lintFile(file: string, text: string, kind?: DocumentKind): FileD
         code: 'DOCUMENT_KIND_UNKNOWN',
         severity: 'error',
         message:
-          'Cannot tell what this document is: a contract has "input" and "annotations", a surface has "tools", a policy has "capability", "rules", "approval" or "arg_constraints". Pass --kind to say.',
+          'Cannot tell what this document is: a contract has "input" and "annotations", a surface has "tools", a policy has "capability", "rules", "approval", "arg_constraints" or "limits". Pass --kind to say.',
         path: '$',
         range: parsed.locate([]),
         target: 'document',
