@@ -50,6 +50,7 @@ export const APP_ERROR_CODES = {
   payload_too_large: { status: 413, description: 'The body exceeds TOOLGATE_MAX_BODY_BYTES (default 1 MB).' },
   unsupported_media_type: { status: 415, description: 'The body must be application/json.' },
   contract_invalid: { status: 422, description: 'The contract document does not compile; details.problems lists why.' },
+  policy_invalid: { status: 422, description: 'The draft policy does not compile; details.problems lists why (path, message).' },
   arguments_invalid: { status: 422, description: 'Edited arguments do not pass the contract; details.errors lists the AXAG issues.' },
   unavailable: {
     status: 503,

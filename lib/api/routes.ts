@@ -31,6 +31,7 @@ import {
 } from './handlers/contracts';
 import { toolContractSchemaHandler } from './handlers/schemas';
 import { getPolicyVersionHandler, listPoliciesHandler, publishPolicyVersionHandler, savePolicyDraftHandler } from './handlers/policies';
+import { tryPolicyHandler } from './handlers/try-policy';
 import { policySchemaHandler, surfaceSchemaHandler } from './handlers/schemas';
 import { getSurfaceVersionHandler, listSurfacesHandler, publishSurfaceVersionHandler, saveSurfaceDraftHandler } from './handlers/surfaces';
 import { lintHandler } from './handlers/lint';
@@ -188,6 +189,12 @@ export const API_ROUTES: readonly ApiRoute[] = [
     path: '/api/v1/policies/{id}/versions/{version}/publish',
     summary: 'Publish a policy draft (refused with 409 lint_errors on error diagnostics)',
     handler: publishPolicyVersionHandler,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/policies/try',
+    summary: 'Try a call against a draft policy with a simulated history (the policy playground); nothing is recorded',
+    handler: tryPolicyHandler,
   },
   { method: 'GET', path: '/api/v1/surfaces', summary: 'Tool surfaces and their versions', handler: listSurfacesHandler },
   { method: 'POST', path: '/api/v1/surfaces', summary: 'Create or replace a tool surface draft', handler: saveSurfaceDraftHandler },
