@@ -1,0 +1,1 @@
+CREATE INDEX "Evidence_tenantId_callId_idx" ON "Evidence"("tenantId", "callId");
