@@ -6,6 +6,7 @@ import { ProblemsPanel } from './problems-panel';
 import { PublishForm } from './publish-form';
 import { StudioNotice } from './studio-notice';
 import { StudioToolbar } from './studio-toolbar';
+import { TryRequestPanel } from './try-request-panel';
 import type { StudioEditorProps } from './types';
 import { useSaveAndPublish } from './use-save-and-publish';
 import { useStudioEditor } from './use-studio-editor';
@@ -112,6 +113,8 @@ export default function DocumentStudio(props: StudioEditorProps) {
       <ProblemsPanel problems={editor.problems} status={editor.status} onSelect={editor.reveal} />
 
       {kind === 'contract' && <ImpactPreviewPanel state={impact.state} onRun={previewImpact} onClose={impact.close} />}
+
+      {kind === 'policy' && !readOnly && <TryRequestPanel readDraft={editor.readEditor} />}
 
       {documentId && (
         <VersionHistory
