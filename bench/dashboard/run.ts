@@ -13,15 +13,8 @@ import { createScratchDatabase, type ScratchDatabase } from '../../lib/db/scratc
 import { migrateDatabase } from '../../lib/db/migrate-database';
 import { parseDatabaseUrl, type DatabaseProvider, type DatabaseTarget } from '../../lib/db/database-url';
 import { db, disconnectDb } from '../../lib/db';
-import {
-  listTraces,
-  traceRowsQuery,
-  traceTotalsQuery,
-  seqRangeFor,
-  searchTraceIds,
-  tracePrefixQuery,
-  TRACE_SCAN_WINDOW,
-} from '../../lib/traces/list-traces';
+import { listTraces, traceRowsQuery, traceTotalsQuery, seqRangeFor, TRACE_SCAN_WINDOW } from '../../lib/traces/list-traces';
+import { callPrefixQuery, searchTraceIds, tracePrefixQuery, type TraceSearchMatch } from '../../lib/traces/search-traces';
 import { getTraceOrThrow, traceSeqsQuery } from '../../lib/traces/get-trace-or-throw';
 import { listViolations, iterateViolations, violationsQuery } from '../../lib/violations/list-violations';
 import { getViolationStats, violationBucketsQuery, topViolationsQuery, bucketSizeFor } from '../../lib/violations/get-violation-stats';
@@ -213,15 +206,32 @@ async function benchmark(provider: DatabaseProvider, tenantId: string, facts: Se
     async () => (await page({ since: daySince, until: dayUntil, tool: facts.sample.rareTool })).note,
     [tracesStatement({ tool: facts.sample.rareTool }, range)],
   );
-  const searchStatement = async (search: string) =>
-    traceRowsQuery({ tenantId, filters: { search }, limit: 50, searchTraceIds: await searchTraceIds(tenantId, search) });
+  const searchStatement = async (search: string, match: TraceSearchMatch = 'prefix') => {
+    const ids = match === 'prefix' ? await searchTraceIds(tenantId, search) : null;
+    if (ids) return traceRowsQuery({ tenantId, filters: { search }, limit: 50, searchTraceIds: ids });
+    const window = { minSeq: facts.evidence - TRACE_SCAN_WINDOW + 1, maxSeq: facts.evidence };
+    return traceRowsQuery({ tenantId, filters: {}, ...window, limit: 50, scanSearch: { text: search, match } });
+  };
   await m('traces: search call_id', async () => (await page({ search: facts.sample.callId })).note, [
+    callPrefixQuery(tenantId, facts.sample.callId),
     await searchStatement(facts.sample.callId),
+  ]);
+  // Seeded call ids are `call-<seed>-<n>`: this prefix names about ten calls.
+  const callPrefix = facts.sample.callId.slice(0, -1);
+  await m('traces: search call_id prefix (~10 calls)', async () => (await page({ search: callPrefix })).note, [
+    await searchStatement(callPrefix),
+  ]);
+  await m('traces: search call_id prefix (every call: scan window)', async () => (await page({ search: 'call-' })).note, [
+    await searchStatement('call-'),
   ]);
   const prefix = facts.sample.traceId.slice(0, 6);
   await m('traces: search trace id prefix (6)', async () => (await page({ search: prefix })).note, [
     tracePrefixQuery(tenantId, prefix),
     await searchStatement(prefix),
+  ]);
+  const inner = facts.sample.callId.slice(5);
+  await m('traces: search contains (one call: whole scan window)', async () => (await page({ search: inner, match: 'contains' })).note, [
+    await searchStatement(inner, 'contains'),
   ]);
   const midSeq = Math.floor(facts.evidence / 2);
   const deep = Buffer.from(JSON.stringify([midSeq])).toString('base64url');

@@ -1,10 +1,10 @@
 import { db } from '../db';
-import { traceIdFor } from '../evidence/trace-id';
 import { ADMIN_EVIDENCE_KINDS } from '../evidence/evidence-kinds';
 import { decodeCursor, encodeCursor } from '../listing/cursor';
 import { join, nullableNum, num, sql, toBool, toDate, type Sql } from '../db/sql';
 import { parsePolicyEvidence } from '../policies/parse-policy-evidence';
 import { apiKeyNames } from '../auth/api-key-names';
+import { searchCondition, searchTraceIds, type TraceSearch, type TraceSearchMatch } from './search-traces';
 
 export interface TraceFilters {
   tool?: string;
@@ -13,8 +13,9 @@ export interface TraceFilters {
   apiKeyId?: string;
   since?: Date;
   until?: Date;
-  /** A call_id (exact), or a trace id or a prefix of one (at least 4 hex characters). */
+  /** Call ids and trace ids starting with this text, or containing it (`match`). */
   search?: string;
+  match?: TraceSearchMatch;
   /** List the records a shadow policy or contract version would have decided differently. */
   shadowDiffers?: boolean;
 }
@@ -54,11 +55,6 @@ export interface TraceSummary {
   checks_ms: number;
   execution_ms: number | null;
 }
-
-export const TRACE_SEARCH_MAX = 128;
-
-/** A trace id or a prefix of one: the hex shape the ids have. */
-const TRACE_ID_PREFIX = /^[0-9a-f]{4,32}$/;
 
 /**
  * Time bounds as a range of the tenant's evidence sequence numbers: seq and createdAt are both
@@ -108,6 +104,8 @@ export function traceRowsQuery(options: {
   maxSeq?: number;
   limit: number;
   searchTraceIds?: string[];
+  /** A search no index serves: a condition on each walked record. */
+  scanSearch?: TraceSearch;
 }): Sql {
   const { tenantId, filters } = options;
   // Administrative records (membership, settings, retention purges) share the chain but are
@@ -117,6 +115,7 @@ export function traceRowsQuery(options: {
   if (filters.decision) where.push(sql`e."decision" = ${filters.decision}`);
   if (filters.apiKeyId) where.push(sql`e."apiKeyId" = ${filters.apiKeyId}`);
   if (options.searchTraceIds) where.push(sql`e."traceId" IN (${join(options.searchTraceIds)})`);
+  if (options.scanSearch) where.push(searchCondition(options.scanSearch));
   if (options.minSeq !== undefined) where.push(sql`e."seq" >= ${options.minSeq}`);
   if (options.maxSeq !== undefined) where.push(sql`e."seq" <= ${options.maxSeq}`);
   if (filters.shadowDiffers) where.push(sql`e."shadowDiffers" = TRUE`);
@@ -139,30 +138,6 @@ export function traceRowsQuery(options: {
     LIMIT ${options.limit + 1}`;
 }
 
-/** At most this many traces match a trace id prefix; a longer prefix narrows it down. */
-export const SEARCH_TRACES_MAX = 200;
-
-/** Trace ids starting with a hex prefix: a range of the (tenantId, traceId) index. */
-export function tracePrefixQuery(tenantId: string, prefix: string): Sql {
-  // Trace ids are lowercase hex; every id starting with the prefix sorts below prefix + "g".
-  return sql`SELECT DISTINCT "traceId" FROM "Evidence" WHERE "tenantId" = ${tenantId} AND "traceId" >= ${prefix} AND "traceId" < ${`${prefix}g`} ORDER BY "traceId" LIMIT ${SEARCH_TRACES_MAX}`;
-}
-
-/**
- * The traces a search names. A call_id maps to exactly one trace id (lib/evidence/trace-id.ts),
- * so a call_id search is an equality on the indexed traceId, never a scan of callId; a hex
- * string is also tried as a trace id prefix. Resolved to a list first: an OR of the two in
- * one statement would make SQLite fall back to walking the tenant's records.
- */
-export async function searchTraceIds(tenantId: string, search: string): Promise<string[]> {
-  const ids = new Set([traceIdFor(tenantId, search)]);
-  const prefix = search.toLowerCase();
-  if (TRACE_ID_PREFIX.test(prefix)) {
-    for (const row of await db().$queryRaw<{ traceId: string }[]>(tracePrefixQuery(tenantId, prefix))) ids.add(row.traceId);
-  }
-  return [...ids];
-}
-
 /** Per-trace totals for the rows of one page: a probe of (tenantId, traceId) per trace. */
 export function traceTotalsQuery(tenantId: string, traceIds: string[]): Sql {
   return sql`SELECT "traceId", count(*) AS "records", min("seq") AS "firstSeq", max("seq") AS "lastSeq", min("createdAt") AS "firstAt", max("createdAt") AS "lastAt", sum("durationMs") AS "checksMs", sum("executionMs") AS "executionMs"
@@ -181,6 +156,8 @@ export interface TracePage {
   next_cursor: string | null;
   /** Set when the scan window ended the page: records older than this were not searched yet (follow next_cursor). */
   searched_back_to: string | null;
+  /** The search walked records a scan window at a time (`contains`, or a prefix naming too many calls), not an index. */
+  search_scanned: boolean;
 }
 
 /** Traces newest first, filtered, with a cursor for the next page. */
@@ -193,15 +170,17 @@ export async function listTraces(options: {
 }): Promise<TracePage> {
   const { tenantId } = options;
   const filters = options.filters ?? {};
-  const none: TracePage = { traces: [], next_cursor: null, searched_back_to: null };
+  const search: TraceSearch | undefined = filters.search ? { text: filters.search, match: filters.match ?? 'prefix' } : undefined;
+  const searchIds = search?.match === 'prefix' ? await searchTraceIds(tenantId, search.text) : undefined;
+  const scanSearch = search && !searchIds ? search : undefined;
+  const none: TracePage = { traces: [], next_cursor: null, searched_back_to: null, search_scanned: !!scanSearch };
   const seqRange = await seqRangeFor(tenantId, filters.since, filters.until);
   if (!seqRange) return none;
   const beforeSeq = options.cursor ? decodeCursor(options.cursor, ['number'])[0] : undefined;
-  const searchIds = filters.search ? await searchTraceIds(tenantId, filters.search) : undefined;
   const floor = seqRange.min ?? 1;
   let maxSeq = Math.min(seqRange.max ?? Infinity, beforeSeq !== undefined ? beforeSeq - 1 : Infinity);
   let minSeq = seqRange.min;
-  const windowed = !searchIds && !!(filters.decision || filters.apiKeyId || filters.shadowDiffers);
+  const windowed = !searchIds && !!(filters.decision || filters.apiKeyId || filters.shadowDiffers || scanSearch);
   if (windowed) {
     if (maxSeq === Infinity)
       maxSeq = (await db().evidence.findFirst({ where: { tenantId }, orderBy: { seq: 'desc' }, select: { seq: true } }))?.seq ?? 0;
@@ -215,7 +194,8 @@ export async function listTraces(options: {
       minSeq,
       maxSeq: maxSeq === Infinity ? undefined : maxSeq,
       limit: options.limit,
-      searchTraceIds: searchIds,
+      searchTraceIds: searchIds ?? undefined,
+      scanSearch,
     }),
   );
   const page = rows.slice(0, options.limit);
@@ -227,7 +207,7 @@ export async function listTraces(options: {
     const edge = await db().evidence.findUnique({ where: { tenantId_seq: { tenantId, seq: minSeq } }, select: { createdAt: true } });
     searchedBackTo = edge?.createdAt.toISOString() ?? null;
   }
-  if (page.length === 0) return { traces: [], next_cursor: nextCursor, searched_back_to: searchedBackTo };
+  if (page.length === 0) return { ...none, next_cursor: nextCursor, searched_back_to: searchedBackTo };
 
   const traceIds = [...new Set(page.map((r) => String(r.traceId)))];
   const totals = new Map(
@@ -292,7 +272,7 @@ export async function listTraces(options: {
       }));
     return summary;
   });
-  return { traces, next_cursor: nextCursor, searched_back_to: searchedBackTo };
+  return { traces, next_cursor: nextCursor, searched_back_to: searchedBackTo, search_scanned: !!scanSearch };
 }
 
 function round(ms: number): number {

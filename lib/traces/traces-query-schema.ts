@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ListQueryFields as f } from '../listing/query-fields';
+import { TRACE_SEARCH_MAX } from './search-traces';
 
 /** The traces list's query string (GET /api/v1/traces). */
 export const TracesQuerySchema = z
@@ -9,7 +10,18 @@ export const TracesQuerySchema = z
     api_key_id: f.apiKeyId.optional(),
     since: f.since.optional(),
     until: f.until.optional(),
-    q: z.string().min(1).max(128).optional().describe('A call_id (exact), or a trace id or a prefix of one (at least 4 hex characters).'),
+    q: z
+      .string()
+      .min(1)
+      .max(TRACE_SEARCH_MAX)
+      .optional()
+      .describe('Calls whose call_id or trace id starts with this text (`match=prefix`, the default) or contains it (`match=contains`).'),
+    match: z
+      .enum(['prefix', 'contains'])
+      .optional()
+      .describe(
+        'How `q` matches. `prefix` goes through indexes; `contains` (and a prefix naming more than 200 calls) walks the records a scan window at a time, newest first, as the decision filter does: follow next_cursor.',
+      ),
     shadow_differs: z
       .enum(['true', 'false'])
       .optional()

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
-import { listTraces, TRACE_SEARCH_MAX } from '@/lib/traces/list-traces';
+import { listTraces } from '@/lib/traces/list-traces';
+import { TRACE_SEARCH_MAX } from '@/lib/traces/search-traces';
 import { pageHref, readPageFilters, type SearchParams } from '@/lib/listing/page-filters';
 import { listApiKeys } from '@/lib/auth/api-keys';
 import { listDocuments } from '@/lib/documents/list-documents';

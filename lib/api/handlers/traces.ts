@@ -46,7 +46,14 @@ const TraceSummarySchema = z
   .strict();
 
 const TraceListSchema = z
-  .object({ traces: z.array(TraceSummarySchema), next_cursor: nullableString, searched_back_to: nullableString })
+  .object({
+    traces: z.array(TraceSummarySchema),
+    next_cursor: nullableString,
+    searched_back_to: nullableString,
+    search_scanned: z
+      .boolean()
+      .describe('The search walked records a scan window at a time (`contains`, or a prefix naming too many calls).'),
+  })
   .strict();
 
 const IssueSchema = z.object({ code: z.string(), type: z.string(), message: z.string(), path: z.string() }).strict();
@@ -179,6 +186,7 @@ export const listTracesHandler = defineRoute({
         decision: query.decision,
         apiKeyId: query.api_key_id,
         search: query.q,
+        match: query.match,
         shadowDiffers: query.shadow_differs === 'true',
         ...dates(query),
       },
