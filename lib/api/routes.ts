@@ -30,7 +30,13 @@ import {
   saveContractDraftHandler,
 } from './handlers/contracts';
 import { toolContractSchemaHandler } from './handlers/schemas';
-import { getPolicyVersionHandler, listPoliciesHandler, publishPolicyVersionHandler, savePolicyDraftHandler } from './handlers/policies';
+import {
+  getPolicyVersionHandler,
+  listPoliciesHandler,
+  previewPolicyImpactHandler,
+  publishPolicyVersionHandler,
+  savePolicyDraftHandler,
+} from './handlers/policies';
 import { tryPolicyHandler } from './handlers/try-policy';
 import { policySchemaHandler, surfaceSchemaHandler } from './handlers/schemas';
 import { getSurfaceVersionHandler, listSurfacesHandler, publishSurfaceVersionHandler, saveSurfaceDraftHandler } from './handlers/surfaces';
@@ -189,6 +195,12 @@ export const API_ROUTES: readonly ApiRoute[] = [
     path: '/api/v1/policies/{id}/versions/{version}/publish',
     summary: 'Publish a policy draft (refused with 409 lint_errors on error diagnostics)',
     handler: publishPolicyVersionHandler,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/policies/{id}/impact',
+    summary: 'Replay a policy draft against recent recorded calls beside the enforced policies (impact preview)',
+    handler: previewPolicyImpactHandler,
   },
   {
     method: 'POST',

@@ -172,7 +172,7 @@ function codeSet(issues: { code: string }[]): string[] {
 }
 
 /** The context a call was recorded with, or null when it was not recorded whole. */
-function recordedContext(payloadText: string | null): CallContext | null {
+export function recordedContext(payloadText: string | null): CallContext | null {
   const context = parseRetainedPayload(payloadText)?.context;
   if (!context || typeof context !== 'object' || Array.isArray(context)) return null;
   if (redactedPaths(context).size > 0) return null;
@@ -180,7 +180,7 @@ function recordedContext(payloadText: string | null): CallContext | null {
 }
 
 /** JSONPaths of the argument values stored as REDACTED. */
-function redactedPaths(args: unknown): Set<string> {
+export function redactedPaths(args: unknown): Set<string> {
   const found = new Set<string>();
   const walk = (node: unknown, path: (string | number)[], depth: number) => {
     if (depth > 64) return;
