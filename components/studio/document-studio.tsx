@@ -2,8 +2,11 @@
 
 import type { DocumentFormat } from '@/lib/lint';
 import { ImpactPreviewPanel, useImpactPreview, type DraftRead } from './impact-preview-panel';
+import { previewPolicyImpact } from './policy-impact-api';
+import { PolicyImpactPanel } from './policy-impact-panel';
 import { ProblemsPanel } from './problems-panel';
 import { PublishForm } from './publish-form';
+import { previewImpact as previewContractImpact } from './studio-api';
 import { StudioNotice } from './studio-notice';
 import { StudioToolbar } from './studio-toolbar';
 import { TryRequestPanel } from './try-request-panel';
@@ -15,8 +18,11 @@ import { VersionHistory } from './version-history';
 /** The editing surface behind `<StudioEditor>`; loaded only in the browser. */
 export default function DocumentStudio(props: StudioEditorProps) {
   const { kind, apiBase, pageBase, documentId, readOnly, readOnlyReason, jsonSchema, prompt } = props;
-  // Contracts only: the replay endpoint exists for contracts, not for policies or surfaces.
-  const impact = useImpactPreview(apiBase);
+  // Contracts and policies: surfaces have no replay endpoint. Both hooks always run (hooks
+  // cannot be conditional); only the kind's own is ever asked.
+  const contractImpact = useImpactPreview(apiBase, previewContractImpact);
+  const policyImpact = useImpactPreview(apiBase, previewPolicyImpact);
+  const impact = kind === 'policy' ? policyImpact : contractImpact;
   const { host, promptHost, editor } = useStudioEditor(props, impact.markEdited);
   const {
     notice,
@@ -112,7 +118,8 @@ export default function DocumentStudio(props: StudioEditorProps) {
 
       <ProblemsPanel problems={editor.problems} status={editor.status} onSelect={editor.reveal} />
 
-      {kind === 'contract' && <ImpactPreviewPanel state={impact.state} onRun={previewImpact} onClose={impact.close} />}
+      {kind === 'contract' && <ImpactPreviewPanel state={contractImpact.state} onRun={previewImpact} onClose={contractImpact.close} />}
+      {kind === 'policy' && <PolicyImpactPanel state={policyImpact.state} onRun={previewImpact} onClose={policyImpact.close} />}
 
       {kind === 'policy' && !readOnly && <TryRequestPanel readDraft={editor.readEditor} />}
 

@@ -1,30 +1,34 @@
 'use client';
 
 import Link from 'next/link';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { formatDate } from '@/components/format-date';
 import { IMPACT_MAX_CALLS, IMPACT_WINDOW_DAYS } from '@/lib/contracts/impact-window';
-import { previewImpact, type ApiFailure, type ImpactResult } from './studio-api';
+import type { ApiFailure, ApiResult, ImpactResult } from './studio-api';
 
 /**
  * Impact preview (decision replay): the draft in the editor, saved or not, is replayed against
- * the tenant's recent recorded validate/pre calls of the tool, and the panel shows which
+ * the tenant's recent recorded validate/pre calls (a contract's: of its tool; a policy's: beside
+ * the enforced policies, components/studio/policy-impact-panel.tsx), and the panel shows which
  * outcomes would change before anyone publishes it.
  */
 
-export type ImpactState =
+export type ImpactState<R = ImpactResult> =
   | { phase: 'idle' }
   | { phase: 'running' }
   /** `stale`: the editor changed after the draft was sent, so the answer is about older text. */
-  | { phase: 'done'; result: ImpactResult; stale: boolean }
+  | { phase: 'done'; result: R; stale: boolean }
   | { phase: 'unreadable'; message: string }
   | { phase: 'failed'; failure: ApiFailure };
 
 /** The editor's text read as a document, or why it could not be (the same reading as save). */
 export type DraftRead = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
 
-export function useImpactPreview(apiBase: string) {
-  const [state, setState] = useState<ImpactState>({ phase: 'idle' });
+/** The replay endpoint of a document kind: `POST {apiBase}/{id}/impact` with the draft. */
+export type PreviewImpact<R> = (apiBase: string, id: string, document: unknown) => Promise<ApiResult<R>>;
+
+export function useImpactPreview<R>(apiBase: string, preview: PreviewImpact<R>) {
+  const [state, setState] = useState<ImpactState<R>>({ phase: 'idle' });
   const editedWhileRunning = useRef(false);
 
   const run = useCallback(
@@ -40,14 +44,14 @@ export function useImpactPreview(apiBase: string) {
       }
       editedWhileRunning.current = false;
       setState({ phase: 'running' });
-      const answer = await previewImpact(apiBase, tool, draft.value);
+      const answer = await preview(apiBase, tool, draft.value);
       setState(
         answer.ok
           ? { phase: 'done', result: answer.value, stale: editedWhileRunning.current }
           : { phase: 'failed', failure: answer.failure },
       );
     },
-    [apiBase],
+    [apiBase, preview],
   );
 
   /** Called on every edit: an answer already shown, or on its way, no longer matches the text. */
@@ -61,7 +65,7 @@ export function useImpactPreview(apiBase: string) {
   return { state, run, markEdited, close };
 }
 
-export function ImpactPreviewButton({ state, onRun }: { state: ImpactState; onRun(): void }) {
+export function ImpactPreviewButton({ state, onRun }: { state: ImpactState<unknown>; onRun(): void }) {
   return (
     <button
       type="button"
@@ -243,8 +247,27 @@ function Result({ result }: { result: ImpactResult }) {
   );
 }
 
-/** The preview's answer under the editor; nothing while it has not been asked for. */
+/** The contract preview's answer under the editor; nothing while it has not been asked for. */
 export function ImpactPreviewPanel({ state, onRun, onClose }: { state: ImpactState; onRun(): void; onClose(): void }) {
+  return (
+    <ImpactPanelFrame state={state} onRun={onRun} onClose={onClose}>
+      {state.phase === 'done' && <Result result={state.result} />}
+    </ImpactPanelFrame>
+  );
+}
+
+/** The panel around any kind's answer (`children`): its header, progress and failures. */
+export function ImpactPanelFrame({
+  state,
+  onRun,
+  onClose,
+  children,
+}: {
+  state: ImpactState<unknown>;
+  onRun(): void;
+  onClose(): void;
+  children: ReactNode;
+}) {
   if (state.phase === 'idle') return null;
   return (
     <section aria-label="Impact preview" data-testid="impact-panel" aria-busy={state.phase === 'running'} className="card mt-3">
@@ -295,7 +318,7 @@ export function ImpactPreviewPanel({ state, onRun, onClose }: { state: ImpactSta
           )}
         </div>
       )}
-      {state.phase === 'done' && <Result result={state.result} />}
+      {children}
     </section>
   );
 }

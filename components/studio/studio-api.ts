@@ -66,7 +66,8 @@ export function describeFailure(status: number, body: unknown): ApiFailure {
   return { status, code, message, diagnostics, problems };
 }
 
-async function call<T>(url: string, init: RequestInit, read: (body: unknown) => T): Promise<ApiResult<T>> {
+/** A same-origin call to the API; `read` turns a 2xx body into the answer, anything else is a failure to show. */
+export async function call<T>(url: string, init: RequestInit, read: (body: unknown) => T): Promise<ApiResult<T>> {
   let response: Response;
   try {
     response = await fetch(url, {

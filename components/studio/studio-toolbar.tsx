@@ -12,7 +12,7 @@ export function StudioToolbar(props: {
   onFormat(format: DocumentFormat): void;
   loaded: StudioVersion | undefined;
   dirty: boolean;
-  impactState: ImpactState;
+  impactState: ImpactState<unknown>;
   onPreviewImpact(): void;
   busy: 'save' | 'publish' | null;
   onSave(): void;
@@ -48,7 +48,7 @@ export function StudioToolbar(props: {
       </div>
       <div className="flex gap-2">
         {/* Viewers too: the replay reads recorded calls and changes nothing (session `read`). */}
-        {kind === 'contract' && <ImpactPreviewButton state={impactState} onRun={onPreviewImpact} />}
+        {(kind === 'contract' || kind === 'policy') && <ImpactPreviewButton state={impactState} onRun={onPreviewImpact} />}
         {!readOnly && (
           <>
             <button id="studio-save" type="button" className="btn-secondary" onClick={onSave} disabled={busy !== null}>
