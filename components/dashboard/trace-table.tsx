@@ -1,10 +1,16 @@
 import Link from 'next/link';
-import type { TraceSummary } from '@/lib/traces/list-traces';
+import type { ReactNode } from 'react';
+import type { TraceSummary } from '@/lib/traces/trace-summary';
 import { DecisionBadge } from './decision-badge';
 import { formatInstant, formatMs } from './format';
 
-/** One row per call: when, which agent key, which tool, what was decided, how long it took. */
-export function TraceTable({ traces, shadow }: { traces: TraceSummary[]; shadow: boolean }) {
+/**
+ * One row per call: when, which agent key, which tool, what was decided, how long it took. The
+ * whole row opens the trace: every cell is a link to it, so a click, a middle-click or "open in
+ * new tab" works anywhere on the row. Only the first cell's link is in the tab order and read
+ * out; the others repeat it for the pointer.
+ */
+export function TraceTable({ traces, shadow, fresh }: { traces: TraceSummary[]; shadow: boolean; fresh?: ReadonlySet<string> }) {
   return (
     <div className="card overflow-x-auto">
       <table className="w-full text-left text-sm">
@@ -21,60 +27,89 @@ export function TraceTable({ traces, shadow }: { traces: TraceSummary[]; shadow:
         </thead>
         <tbody className="divide-y divide-zinc-100">
           {traces.map((t) => (
-            <tr key={`${t.trace_id}-${t.seq}`} data-testid="trace-row" className="hover:bg-zinc-50">
-              <td className="px-4 py-2 whitespace-nowrap" title={t.started_at}>
-                <Link href={`/traces/${t.trace_id}`} className="text-brand hover:underline">
-                  {formatInstant(t.started_at)}
-                </Link>
-              </td>
-              <td className="px-4 py-2" title={t.api_key_id ?? undefined}>
-                {t.api_key_name ??
-                  (t.api_key_id ? <span className="font-mono text-xs">{t.api_key_id}</span> : <span className="text-zinc-400">—</span>)}
-              </td>
-              <td className="px-4 py-2 font-mono text-xs">
-                {t.tool}
-                {t.contract_version && <span className="text-zinc-400">@{t.contract_version}</span>}
-              </td>
-              <td className="px-4 py-2">
-                <DecisionBadge decision={t.decision} />
-                {t.kind !== 'pre' && <span className="ml-1 text-xs text-zinc-500">{t.kind}</span>}
-              </td>
-              <td className="px-4 py-2 text-xs text-zinc-600">
-                {shadow ? (
-                  (t.shadow ?? [])
-                    .filter((s) => s.differs)
-                    .map((s) => (
-                      <span key={`${s.kind}-${s.id}-${s.version}`} className="mr-2 inline-flex items-center gap-1">
-                        <DecisionBadge decision={s.decision} />
-                        <span className="font-mono">
-                          {s.kind} {s.id}@{s.version}
-                          {s.rule ? ` · ${s.rule}` : ''}
-                        </span>
-                      </span>
-                    ))
-                ) : t.records > 1 ? (
-                  <span>
-                    {t.last_kind} <DecisionBadge decision={t.last_decision} /> <span className="text-zinc-400">· {t.records} records</span>
-                  </span>
-                ) : t.decision === 'allow' || t.decision === 'transform' ? (
-                  <span className="text-zinc-400">no validate/post yet</span>
-                ) : (
-                  <span className="text-zinc-400">—</span>
-                )}
-              </td>
-              <td
-                className="px-4 py-2 text-right whitespace-nowrap tabular-nums"
-                title={`checks ${formatMs(t.checks_ms)}${t.execution_ms !== null ? `, tool ${formatMs(t.execution_ms)}` : ''}`}
-              >
-                {formatMs(t.duration_ms)}
-              </td>
-              <td className="max-w-48 truncate px-4 py-2 font-mono text-xs text-zinc-600" title={t.call_id}>
-                {t.call_id}
-              </td>
-            </tr>
+            <TraceRow key={`${t.trace_id}-${t.seq}`} trace={t} shadow={shadow} fresh={fresh?.has(t.trace_id) ?? false} />
           ))}
         </tbody>
       </table>
     </div>
   );
+}
+
+function TraceRow({ trace: t, shadow, fresh }: { trace: TraceSummary; shadow: boolean; fresh: boolean }) {
+  const href = `/traces/${t.trace_id}`;
+  const cell = (content: ReactNode, className = '', title?: string) => (
+    <td className="p-0" title={title}>
+      <Link href={href} tabIndex={-1} aria-hidden className={`block px-4 py-2 ${className}`}>
+        {content}
+      </Link>
+    </td>
+  );
+  return (
+    <tr
+      data-testid="trace-row"
+      data-trace-id={t.trace_id}
+      data-fresh={fresh ? 'true' : undefined}
+      className={`group cursor-pointer focus-within:bg-zinc-50 hover:bg-zinc-50 ${fresh ? 'bg-emerald-50/60' : ''}`}
+    >
+      <td className="p-0 whitespace-nowrap" title={t.started_at}>
+        <Link href={href} className="block px-4 py-2 text-brand group-hover:underline focus-visible:underline">
+          {formatInstant(t.started_at)}
+          {fresh && <span className="ml-2 rounded bg-emerald-100 px-1 text-xs font-medium text-emerald-800">new</span>}
+        </Link>
+      </td>
+      {cell(
+        t.api_key_name ??
+          (t.api_key_id ? <span className="font-mono text-xs">{t.api_key_id}</span> : <span className="text-zinc-400">—</span>),
+        '',
+        t.api_key_id ?? undefined,
+      )}
+      {cell(
+        <>
+          {t.tool}
+          {t.contract_version && <span className="text-zinc-400">@{t.contract_version}</span>}
+        </>,
+        'font-mono text-xs',
+      )}
+      {cell(
+        <>
+          <DecisionBadge decision={t.decision} />
+          {t.kind !== 'pre' && <span className="ml-1 text-xs text-zinc-500">{t.kind}</span>}
+        </>,
+      )}
+      {cell(<Outcome trace={t} shadow={shadow} />, 'text-xs text-zinc-600')}
+      {cell(
+        formatMs(t.duration_ms),
+        'text-right whitespace-nowrap tabular-nums',
+        `checks ${formatMs(t.checks_ms)}${t.execution_ms !== null ? `, tool ${formatMs(t.execution_ms)}` : ''}`,
+      )}
+      {cell(t.call_id, 'max-w-48 truncate font-mono text-xs text-zinc-600', t.call_id)}
+    </tr>
+  );
+}
+
+function Outcome({ trace: t, shadow }: { trace: TraceSummary; shadow: boolean }) {
+  if (shadow)
+    return (
+      <>
+        {(t.shadow ?? [])
+          .filter((s) => s.differs)
+          .map((s) => (
+            <span key={`${s.kind}-${s.id}-${s.version}`} className="mr-2 inline-flex items-center gap-1">
+              <DecisionBadge decision={s.decision} />
+              <span className="font-mono">
+                {s.kind} {s.id}@{s.version}
+                {s.rule ? ` · ${s.rule}` : ''}
+              </span>
+            </span>
+          ))}
+      </>
+    );
+  if (t.records > 1)
+    return (
+      <span>
+        {t.last_kind} <DecisionBadge decision={t.last_decision} /> <span className="text-zinc-400">· {t.records} records</span>
+      </span>
+    );
+  if (t.decision === 'allow' || t.decision === 'transform') return <span className="text-zinc-400">no validate/post yet</span>;
+  return <span className="text-zinc-400">—</span>;
 }

@@ -4,6 +4,7 @@ import { decodeCursor, encodeCursor } from '../listing/cursor';
 import { join, nullableNum, num, sql, toBool, toDate, type Sql } from '../db/sql';
 import { parsePolicyEvidence } from '../policies/parse-policy-evidence';
 import { apiKeyNames } from '../auth/api-key-names';
+import type { TracePage, TraceSummary } from './trace-summary';
 import { searchCondition, searchTraceIds, type TraceSearch, type TraceSearchMatch } from './search-traces';
 
 export interface TraceFilters {
@@ -20,41 +21,7 @@ export interface TraceFilters {
   shadowDiffers?: boolean;
 }
 
-export interface ShadowSummary {
-  kind: string;
-  id: string;
-  version: string;
-  decision: string;
-  rule: string | null;
-  differs: boolean;
-}
-
-export interface TraceSummary {
-  trace_id: string;
-  call_id: string;
-  /** Sequence number of the record this row stands for (the trace's first; with shadow_differs, the differing one). */
-  seq: number;
-  kind: string;
-  started_at: string;
-  tool: string;
-  decision: string;
-  api_key_id: string | null;
-  api_key_name: string | null;
-  contract_version: string | null;
-  policy: { id: string; version: string | null; rule: string | null } | null;
-  shadow_differs: boolean;
-  /** Only when listing shadow differences: the shadow evaluations of that record. */
-  shadow?: ShadowSummary[];
-  /** How many evidence records the trace has, and the last one's kind and decision. */
-  records: number;
-  last_kind: string;
-  last_decision: string;
-  /** From the start of the first check to the commit of the last record (tool time included). */
-  duration_ms: number;
-  /** Toolgate's own time over all the trace's checks, and the tool's run time as reported. */
-  checks_ms: number;
-  execution_ms: number | null;
-}
+export type { ShadowSummary, TracePage, TraceSummary } from './trace-summary';
 
 /**
  * Time bounds as a range of the tenant's evidence sequence numbers: seq and createdAt are both
@@ -150,15 +117,6 @@ export function traceTotalsQuery(tenantId: string, traceIds: string[]): Sql {
  * short by the window still hands out a cursor, and says how far back it searched.
  */
 export const TRACE_SCAN_WINDOW = 50_000;
-
-export interface TracePage {
-  traces: TraceSummary[];
-  next_cursor: string | null;
-  /** Set when the scan window ended the page: records older than this were not searched yet (follow next_cursor). */
-  searched_back_to: string | null;
-  /** The search walked records a scan window at a time (`contains`, or a prefix naming too many calls), not an index. */
-  search_scanned: boolean;
-}
 
 /** Traces newest first, filtered, with a cursor for the next page. */
 export async function listTraces(options: {

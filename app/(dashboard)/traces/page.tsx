@@ -1,15 +1,16 @@
 import type { Metadata } from 'next';
 import { listTraces } from '@/lib/traces/list-traces';
-import { TRACE_SEARCH_MAX } from '@/lib/traces/search-traces';
+import { TRACE_SCAN_WINDOW } from '@/lib/traces/list-traces';
+import { TRACE_SEARCH_MAX, type TraceSearchMatch } from '@/lib/traces/search-traces';
 import { pageHref, readPageFilters, type SearchParams } from '@/lib/listing/page-filters';
 import { listApiKeys } from '@/lib/auth/api-keys';
 import { listDocuments } from '@/lib/documents/list-documents';
 import { AppError } from '@/lib/errors';
-import { TraceTable } from '@/components/dashboard/trace-table';
+import { TraceLiveList } from '@/components/dashboard/trace-live-list';
 import { NoCallsYet } from '@/components/dashboard/no-calls-yet';
 import { publicBaseUrl } from '@/lib/env';
 import { Pager } from '@/components/dashboard/pager';
-import { formatInstant } from '@/components/dashboard/format';
+import { formatCount, formatInstant } from '@/components/dashboard/format';
 import Link from 'next/link';
 import {
   DataList,
@@ -31,17 +32,19 @@ export default async function TracesPage({ searchParams }: { searchParams: Promi
   const member = await requireMember();
   const tenantId = member.tenant.id;
   const page = readPageFilters(await searchParams, {
-    fields: { tool: 'name', decision: 'decision', key: 'name', q: 'search', shadow: 'flag' },
+    fields: { tool: 'name', decision: 'decision', key: 'name', q: 'search', match: 'name', shadow: 'flag' },
     defaultRange: 'all',
   });
   const v = page.values;
   const shadow = v.shadow === '1';
+  const match: TraceSearchMatch = v.match === 'contains' ? 'contains' : 'prefix';
   const [keys, contracts] = await Promise.all([listApiKeys({ tenantId }), listDocuments({ tenantId, kind: 'contract' })]);
   const filters = {
     tool: v.tool,
     decision: v.decision,
     apiKeyId: v.key,
     search: v.q?.slice(0, TRACE_SEARCH_MAX),
+    match,
     shadowDiffers: shadow,
     since: page.since,
     until: page.until,
@@ -54,6 +57,21 @@ export default async function TracesPage({ searchParams }: { searchParams: Promi
     return listTraces({ tenantId, filters, limit: PAGE_SIZE });
   });
   const filtered = Object.keys(v).some((k) => k !== 'range' || v.range !== 'all');
+  // The newest page of a range still open at its end gets new calls: it can be live.
+  const liveQuery =
+    page.cursor || page.until
+      ? null
+      : new URLSearchParams(
+          Object.entries({
+            tool: filters.tool,
+            decision: filters.decision,
+            api_key_id: filters.apiKeyId,
+            q: filters.search,
+            match: filters.search ? match : undefined,
+            shadow_differs: shadow ? 'true' : undefined,
+            since: page.since?.toISOString(),
+          }).filter((e): e is [string, string] => !!e[1]),
+        ).toString();
 
   return (
     <>
@@ -65,6 +83,15 @@ export default async function TracesPage({ searchParams }: { searchParams: Promi
       </p>
       <FilterForm action="/traces" resetHref="/traces">
         <TextField label="Search" name="q" value={v.q} placeholder="call_id or trace id" width="w-56" />
+        <SelectField
+          label="Match"
+          name="match"
+          value={match}
+          options={[
+            { value: 'prefix', label: 'Starts with' },
+            { value: 'contains', label: 'Contains' },
+          ]}
+        />
         <TextField label="Tool" name="tool" value={v.tool} list="trace-tools" placeholder="any tool" />
         <DataList id="trace-tools" values={contracts.map((c) => c.id)} />
         <SelectField label="Decision" name="decision" value={v.decision} options={DECISION_OPTIONS} />
@@ -80,6 +107,13 @@ export default async function TracesPage({ searchParams }: { searchParams: Promi
         </label>
       </FilterForm>
       <Problems problems={problems} />
+      {result.search_scanned && (
+        <p className="mb-3 text-sm text-zinc-600" data-testid="traces-search-scanned">
+          {match === 'contains' ? '“Contains” has no index to use' : 'This prefix names many calls'}: it searches the newest{' '}
+          {formatCount(TRACE_SCAN_WINDOW)} records of the time range first, then older ones a window at a time. A longer “starts with”
+          search is instant over the whole history.
+        </p>
+      )}
       {result.searched_back_to && (
         <p className="mb-3 text-sm text-zinc-600" data-testid="traces-window">
           {result.traces.length === 0 ? 'No matches' : 'No more matches'} among the calls since {formatInstant(result.searched_back_to)};
@@ -107,7 +141,13 @@ export default async function TracesPage({ searchParams }: { searchParams: Promi
           <NoCallsYet baseUrl={publicBaseUrl()} />
         )
       ) : (
-        <TraceTable traces={result.traces} shadow={shadow} />
+        // Keyed by the view: another filter or page starts a new list rather than keeping this one's rows.
+        <TraceLiveList
+          key={pageHref('/traces', v, { cursor: page.cursor })}
+          initial={result.traces}
+          shadow={shadow}
+          liveQuery={liveQuery}
+        />
       )}
       <Pager
         onFirstPage={!page.cursor}
