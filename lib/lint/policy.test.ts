@@ -54,9 +54,32 @@ function positionOf(text: string, needle: string, nth = 1): { startLine: number;
   return { startLine: before.length, startColumn: before[before.length - 1]!.length + 1 };
 }
 
-function lint(text: string, previousVersion?: string): Diagnostic[] {
-  return lintPolicy(parseDocument(text), previousVersion === undefined ? {} : { previousVersion });
+function lint(text: string, previousVersion?: string, contracts?: readonly unknown[]): Diagnostic[] {
+  return lintPolicy(parseDocument(text), {
+    ...(previousVersion === undefined ? {} : { previousVersion }),
+    ...(contracts ? { contracts } : {}),
+  });
 }
+
+// At most 10 refunds per user per hour; no more than 1,000 in refunds per day without a person.
+const LIMITS = `limits:
+  - id: per-user
+    tools: ["payments.refund"]
+    per: user
+    window: 1h
+    max_calls: 10
+  - id: daily-budget
+    tools: ["payments.*"]
+    per: tenant
+    window: 1d
+    max_sum: { path: amount, value: 1000 }
+    when_exceeded: require_approval
+    roles: [finance_approver]
+`;
+const WITH_LIMITS = `${BASE}${LIMITS}`;
+const CONTRACTS = [
+  { id: 'payments.refund', input: { type: 'object', properties: { amount: { type: 'number' }, currency: { type: 'string' } } } },
+];
 
 // A big refund in EUR: the `large-refunds` rule asks for approval.
 const TESTS = `tests:
@@ -78,6 +101,8 @@ type Case = {
   /** Where the underline starts in `bad`: a needle (first occurrence) or [needle, nth]. */
   at?: string | [string, number];
   previousVersion?: string;
+  /** Published contracts the linter sees. */
+  contracts?: readonly unknown[];
 };
 
 const CASES: Case[] = [
@@ -90,6 +115,38 @@ const CASES: Case[] = [
     bad: edit(BASE, '"args.amount > 1000"', '"args.note.matches(\'(a+)+$\')"'),
     good: BASE,
     at: '"args.note',
+  },
+  {
+    code: 'POLICY_HISTORY_CALL_INVALID',
+    bad: edit(BASE, '"args.amount > 1000"', `"history.average('payments.refund', 'user', '1h') > 3"`),
+    good: edit(BASE, '"args.amount > 1000"', `"history.count('payments.refund', 'user', '1h') > 3"`),
+    at: 'history.average',
+  },
+  {
+    code: 'POLICY_LIMIT_ID_DUPLICATE',
+    bad: edit(WITH_LIMITS, 'id: daily-budget', 'id: per-user'),
+    good: WITH_LIMITS,
+    at: ['per-user', 2],
+  },
+  {
+    code: 'POLICY_LIMIT_NO_ROLES',
+    bad: edit(WITH_LIMITS, 'require_approval\n    roles: [finance_approver]\n', 'require_approval\n'),
+    good: WITH_LIMITS,
+    at: ['require_approval\n', 2],
+  },
+  {
+    code: 'POLICY_HISTORY_UNKNOWN_PATH',
+    bad: edit(WITH_LIMITS, 'path: amount', 'path: amount_cents'),
+    good: WITH_LIMITS,
+    at: 'amount_cents',
+    contracts: CONTRACTS,
+  },
+  {
+    code: 'POLICY_SUM_PATH_NOT_NUMERIC',
+    bad: edit(WITH_LIMITS, 'path: amount', 'path: currency'),
+    good: WITH_LIMITS,
+    at: ['currency', 2],
+    contracts: CONTRACTS,
   },
   { code: 'POLICY_RULE_ID_DUPLICATE', bad: edit(BASE, 'id: notify-customer', 'id: large-refunds'), good: BASE, at: ['large-refunds', 2] },
   {
@@ -187,6 +244,7 @@ const CASES: Case[] = [
 describe('lintPolicy', () => {
   it('finds nothing in the base document', () => {
     expect(lint(BASE)).toEqual([]);
+    expect(lint(WITH_LIMITS, undefined, CONTRACTS)).toEqual([]);
   });
 
   it('has a raising and a clean case for every registered code', () => {
@@ -194,14 +252,14 @@ describe('lintPolicy', () => {
   });
 
   it.each(CASES.map((c, i) => [`${c.code} #${i}`, c] as const))('%s', (_name, c) => {
-    const raised = lint(c.bad, c.previousVersion).filter((d) => d.code === c.code);
+    const raised = lint(c.bad, c.previousVersion, c.contracts).filter((d) => d.code === c.code);
     expect(raised.length).toBeGreaterThan(0);
     expect(raised[0]!.severity).toBe(POLICY_LINT_CODES[c.code].severity);
     if (c.at !== undefined) {
       const [needle, nth] = typeof c.at === 'string' ? [c.at, 1] : c.at;
       expect(raised[0]!.range).toMatchObject(positionOf(c.bad, needle, nth));
     }
-    expect(lint(c.good, c.previousVersion).map((d) => d.code)).not.toContain(c.code);
+    expect(lint(c.good, c.previousVersion, c.contracts).map((d) => d.code)).not.toContain(c.code);
   });
 
   it('lets a later deny through an earlier unconditional allow, but not through an earlier deny', () => {
@@ -271,7 +329,7 @@ describe('lintPolicy on hostile input', () => {
 
   it('never throws on mutations of a valid policy', () => {
     const valid = parseDocument(BASE).value as Record<string, unknown>;
-    const sections = ['capability', 'approval', 'arg_constraints', 'rules', 'id', 'version'];
+    const sections = ['capability', 'approval', 'arg_constraints', 'rules', 'limits', 'id', 'version'];
     fc.assert(
       fc.property(fc.constantFrom(...sections), fc.jsonValue({ maxDepth: 4 }), (section, value) => {
         const text = JSON.stringify({ ...valid, [section]: value });

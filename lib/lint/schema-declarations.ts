@@ -78,6 +78,36 @@ export function declaresKey(schema: Record<string, unknown>, key: string, root: 
  * or array stops the search as `declared`, since nothing more can be known there.
  */
 export function argumentPathStatus(root: unknown, path: readonly PathSegment[]): { declared: true } | { declared: false; depth: number } {
+  const found = walkPath(root, path);
+  return found.declared ? { declared: true } : found;
+}
+
+/**
+ * The JSON Schema types the input schema allows at a declared path, or undefined when they
+ * cannot be known: the path is undeclared or runs into a free-form value, or a schema there
+ * constrains the value without a `type`.
+ */
+export function declaredTypesAt(root: unknown, path: readonly PathSegment[]): Set<string> | undefined {
+  const found = walkPath(root, path);
+  if (!found.declared || !found.schemas) return undefined;
+  const types = new Set<string>();
+  for (const schema of found.schemas) {
+    const type = ownValue(schema, 'type');
+    if (typeof type === 'string') types.add(type);
+    else if (Array.isArray(type))
+      for (const t of type)
+        if (typeof t === 'string') types.add(t);
+        // A schema that only combines others says nothing itself; one that constrains the value
+        // without a type (`{}`, `{enum: …}`) admits what cannot be known here.
+        else if (!['$ref', 'allOf', 'anyOf', 'oneOf'].some((keyword) => hasOwn(schema, keyword))) return undefined;
+  }
+  return types.size > 0 ? types : undefined;
+}
+
+type Walk = { declared: false; depth: number } | { declared: true; schemas: Record<string, unknown>[] | null };
+
+/** Follows the path through the schema; `schemas` are those at its end, null past a free-form value. */
+function walkPath(root: unknown, path: readonly PathSegment[]): Walk {
   let frontier = sameInstanceSchemas(root, root);
   for (let depth = 0; depth < path.length; depth++) {
     const segment = path[depth]!;
@@ -103,9 +133,9 @@ export function argumentPathStatus(root: unknown, path: readonly PathSegment[]):
       }
       if (next.length === 0 && listsProperties) return { declared: false, depth };
     }
-    if (next.length === 0) return { declared: true };
+    if (next.length === 0) return { declared: true, schemas: null };
     frontier = next.flatMap((schema) => sameInstanceSchemas(schema, root));
-    if (frontier.length === 0) return { declared: true };
+    if (frontier.length === 0) return { declared: true, schemas: null };
   }
-  return { declared: true };
+  return { declared: true, schemas: frontier };
 }

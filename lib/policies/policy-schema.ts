@@ -129,8 +129,9 @@ export const PolicyRuleSchema = z
 const windowText = z
   .string()
   .max(16)
-  .regex(WINDOW_PATTERN)
-  .refine((text) => parseWindow(text).ok, 'The window is longer than 31 days, the history Toolgate keeps.')
+  .regex(WINDOW_PATTERN, 'Not a window: write a number and s, m, h or d, e.g. `10m` or `1h`.')
+  // Only a well-formed window can be too long; a malformed one has its own message above.
+  .refine((text) => !WINDOW_PATTERN.test(text) || parseWindow(text).ok, 'The window is longer than 31 days, the history Toolgate keeps.')
   .describe('How far back calls are counted: a number and s, m, h or d, e.g. `10m`, `1h`, `7d` (at most 31 days).');
 
 export const LimitSchema = z

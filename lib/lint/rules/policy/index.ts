@@ -2,6 +2,9 @@ import { versionNotIncreasedRule } from '../version-not-increased';
 import { approvalRulesRule } from './approval-rules';
 import { argConstraintsRule } from './arg-constraints';
 import { policyFormatRule } from './format';
+import { historyCallsRule } from './history-calls';
+import { historyPathsRule } from './history-paths';
+import { limitsRule } from './limits';
 import { ruleDecisionsRule } from './rule-decisions';
 import { policyTestsRule } from './tests';
 import { toolPatternsRule } from './tool-patterns';
@@ -10,6 +13,9 @@ import { toolPatternsRule } from './tool-patterns';
 export const POLICY_RULES = [
   policyFormatRule,
   ruleDecisionsRule,
+  historyCallsRule,
+  limitsRule,
+  historyPathsRule,
   approvalRulesRule,
   argConstraintsRule,
   toolPatternsRule,

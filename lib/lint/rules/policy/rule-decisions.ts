@@ -1,6 +1,7 @@
 import { compileCondition } from '../../../contracts/compile-conditions';
 import { hasOwn, isPlainObject } from '../../../json';
 import { ownValue } from '../../../validation/json-path';
+import { historyCallsIn } from '../../history-calls';
 import type { PathSegment } from '../../parse-document';
 import type { Diagnostic } from '../../types';
 import { defineRule } from '../registry';
@@ -13,7 +14,7 @@ export const ruleDecisionsRule = defineRule({
     POLICY_CONDITION_INVALID: {
       severity: 'error',
       summary:
-        "A rule's `when` is not valid CEL, is not boolean, uses variables other than `args` and `context`, or uses a refused function.",
+        "A rule's `when` is not valid CEL, is not boolean, uses variables other than `args`, `context` and `history`, or uses a refused function.",
     },
     POLICY_RULE_ID_DUPLICATE: { severity: 'error', summary: 'Two rules share an id; evidence names the deciding rule by id.' },
     POLICY_RULE_NO_ROLES: {
@@ -39,8 +40,9 @@ export const ruleDecisionsRule = defineRule({
         else out.push(report('POLICY_RULE_ID_DUPLICATE', `Rule id ${quote(id)} is already used by rules[${first}].`, [...at, 'id']));
       }
       const when = ownValue(rule, 'when');
-      if (typeof when === 'string' && when.length > 0 && when.length <= 2000) {
-        const compiled = compileCondition({ id: 'when', expression: when, message: 'when' }, 'pre');
+      // A condition whose history calls are wrong is reported once, as POLICY_HISTORY_CALL_INVALID.
+      if (typeof when === 'string' && when.length > 0 && when.length <= 2000 && historyCallsIn(when).problems.length === 0) {
+        const compiled = compileCondition({ id: 'when', expression: when, message: 'when' }, 'policy');
         if (!compiled.ok) out.push(report('POLICY_CONDITION_INVALID', compiled.message, [...at, 'when']));
       }
       if (decision === 'require_approval' || decision === 'escalate') {
