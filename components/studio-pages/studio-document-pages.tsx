@@ -145,7 +145,9 @@ async function editorProps(kind: StudioDocumentKind, member: SessionMember, docu
       contracts: await publishedContractDocuments(member.tenant.id),
     };
   }
-  return { schema, text: formatDocument(ordered, 'json'), prompt: undefined, contracts: undefined };
+  // A policy's limits and history conditions read argument paths its tools' contracts declare.
+  const contracts = kind === 'policy' ? await publishedContractDocuments(member.tenant.id) : undefined;
+  return { schema, text: formatDocument(ordered, 'json'), prompt: undefined, contracts };
 }
 
 export async function NewStudioDocument({ kind, member }: { kind: StudioDocumentKind; member: SessionMember }) {

@@ -13,7 +13,7 @@ export async function lintStoredDocument(options: {
   previousVersion?: string;
 }): Promise<LintResult> {
   const text = JSON.stringify(options.document, null, 2);
-  const contracts = options.kind === 'surface' ? await publishedContractDocuments(options.tenantId) : undefined;
+  const contracts = options.kind !== 'contract' ? await publishedContractDocuments(options.tenantId) : undefined;
   return lintDocument(options.kind, text, { format: 'json', previousVersion: options.previousVersion, contracts, thorough: true });
 }
 
@@ -39,7 +39,7 @@ export async function assertPublishable(options: {
   return result;
 }
 
-/** The documents of the contract versions the runtime serves: what a surface may refer to. */
+/** The documents of the contract versions the runtime serves: what a surface may refer to, and the arguments a policy's history may read. */
 export function publishedContractDocuments(tenantId: string): Promise<unknown[]> {
   return listServedDocuments({ tenantId, kind: 'contract' });
 }

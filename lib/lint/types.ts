@@ -48,7 +48,10 @@ export interface LintOptions {
   format?: DocumentFormat;
   /** Surfaces: the system prompt edited beside the document; overrides the document's `system`. */
   prompt?: string;
-  /** Surfaces: published contracts a `{contract: "<tool id>"}` tool entry may refer to. */
+  /**
+   * Surfaces: published contracts a `{contract: "<tool id>"}` tool entry may refer to.
+   * Policies: the contracts whose input schemas declare the argument paths history reads.
+   */
   contracts?: readonly unknown[];
   /** Contracts and policies: the latest published version, to catch versions that go backwards. */
   previousVersion?: string;

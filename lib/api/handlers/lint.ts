@@ -53,15 +53,15 @@ const LintResponse = z
   .strict();
 
 /**
- * POST /api/v1/lint — the studio's linter over HTTP, for CI and other editors. Surfaces are
- * linted against the tenant's published contracts, as publishing does.
+ * POST /api/v1/lint — the studio's linter over HTTP, for CI and other editors. Surfaces and
+ * policies are linted against the tenant's published contracts, as publishing does.
  */
 export const lintHandler = defineRoute({
   auth: { apiKey: 'author', session: 'read' },
   body: LintRequest,
   response: LintResponse,
   handler: async ({ caller, body }) => {
-    const contracts = body.documents.some((d) => d.kind === 'surface') ? await publishedContractDocuments(caller.tenantId) : undefined;
+    const contracts = body.documents.some((d) => d.kind !== 'contract') ? await publishedContractDocuments(caller.tenantId) : undefined;
     const results = body.documents.map((d) => {
       const result = lintDocument(d.kind, d.text, { format: d.format, prompt: d.prompt, previousVersion: d.previous_version, contracts });
       return { name: d.name ?? null, kind: d.kind, valid: result.valid, diagnostics: result.diagnostics };

@@ -346,6 +346,65 @@ describe('policy decisions on validate/pre', () => {
     expect((await call(publishPolicy, { key: authorKey, params: { id: 'tested', version: '1.0.0' }, body: {} })).status).toBe(200);
   });
 
+  it('runs test cases with a history on publish: refuses a failing one, warns about paths the contracts lack, and the limit then holds', async () => {
+    const document = (decision: string) => ({
+      id: 'remembers',
+      version: '1.0.0',
+      limits: [{ id: 'lookups-per-user', tools: ['orders.lookup'], per: 'user', window: '1h', max_calls: 2 }],
+      rules: [
+        {
+          id: 'repeat-refunds',
+          tools: ['payments.refund'],
+          // `amount` is not in payments.refund's input (it has amount_cents): a warning, not a refusal.
+          when: "history.sum('payments.refund', 'amount', 'user', '1d') > 0.0",
+          decision: 'deny',
+        },
+      ],
+      tests: [
+        {
+          name: 'a third lookup in an hour is refused',
+          tool: 'orders.lookup',
+          context: { user_id: 'u1' },
+          history: [
+            { tool: 'orders.lookup', seconds_ago: 600 },
+            { tool: 'orders.lookup', seconds_ago: 1200 },
+          ],
+          expect: { decision, rule: 'lookups-per-user', errors: ['AXAG_RATE_LIMITED'] },
+        },
+        {
+          name: 'lookups of another user or over an hour ago do not count',
+          tool: 'orders.lookup',
+          context: { user_id: 'u1' },
+          history: [
+            { tool: 'orders.lookup', context: { user_id: 'u2' }, seconds_ago: 60 },
+            { tool: 'orders.lookup', seconds_ago: 3601 },
+          ],
+          expect: { decision: 'allow' },
+        },
+      ],
+    });
+    expect((await call(savePolicy, { key: authorKey, body: document('allow') })).status).toBeLessThan(300);
+    const refused = await call(publishPolicy, { key: authorKey, params: { id: 'remembers', version: '1.0.0' }, body: {} });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('lint_errors');
+    const diagnostics = refused.body.error.details.diagnostics as { code: string; severity: string; message: string; path: string }[];
+    expect(diagnostics.map((d) => [d.code, d.severity, d.path])).toEqual([
+      ['POLICY_HISTORY_UNKNOWN_PATH', 'warning', '$.rules[0].when'],
+      ['POLICY_TEST_FAILED', 'error', '$.tests[0].expect'],
+    ]);
+    expect(diagnostics[1]?.message).toBe('Test "a third lookup in an hour is refused" fails: expected decision allow, got deny.');
+    expect((await lookup('before-publish-1')).body.decision).toBe('allow');
+
+    expect((await call(savePolicy, { key: authorKey, body: document('deny') })).status).toBeLessThan(300);
+    expect((await call(publishPolicy, { key: authorKey, params: { id: 'remembers', version: '1.0.0' }, body: {} })).status).toBe(200);
+    // History starts at publication: the lookup made before it is not counted.
+    expect((await lookup('limited-1')).body.decision).toBe('allow');
+    expect((await lookup('limited-2')).body.decision).toBe('allow');
+    const third = await lookup('limited-3');
+    expect(third.body.decision).toBe('deny');
+    expectCodes(third.body.errors, ['AXAG_RATE_LIMITED']);
+  });
+
   it("keeps tenants apart: one tenant's policy never decides another's calls", async () => {
     const other = await createTestTenant();
     for (const contract of EXAMPLE_CONTRACTS) await publishContract(other.tenant.id, contract);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { lookupOrderContract } from '@/lib/contracts/examples';
+import { lookupOrderContract, refundPaymentContract } from '@/lib/contracts/examples';
 import { call } from '@/lib/testing/api-client';
-import { createTestTenant } from '@/lib/testing/fixtures';
+import { createTestTenant, publishContract as publishContractFixture } from '@/lib/testing/fixtures';
 import { createApiKey } from '@/lib/auth/api-keys';
 import { db } from '@/lib/db';
 import {
@@ -201,6 +201,33 @@ describe('POST /api/v1/lint', () => {
       severity: 'error',
       range: { startLine: expect.any(Number) },
     });
+  });
+
+  it("lints a policy's history paths against the caller's published contracts only", async () => {
+    await publishContractFixture(t.tenant.id, refundPaymentContract);
+    const text = JSON.stringify(
+      policy('1.0.0', {
+        limits: [{ id: 'budget', tools: ['payments.refund'], per: 'tenant', window: '1d', max_sum: { path: 'amount', value: 1000 } }],
+      }),
+      null,
+      2,
+    );
+    const mine = await call(lint, { key: authorKey, body: { documents: [{ kind: 'policy', text }] } });
+    expect(mine.status).toBe(200);
+    expect(mine.body.results[0]).toMatchObject({
+      valid: true,
+      diagnostics: [
+        {
+          code: 'POLICY_HISTORY_UNKNOWN_PATH',
+          severity: 'warning',
+          path: '$.limits[0].max_sum.path',
+          message: '"amount" is not in the input schema of the contract of payments.refund: their calls add 0 to the sum.',
+        },
+      ],
+    });
+    // The other tenant has no payments.refund contract: nothing is known, nothing is said.
+    const theirs = await call(lint, { key: otherAuthorKey, body: { documents: [{ kind: 'policy', text }] } });
+    expect(theirs.body.results[0].diagnostics).toEqual([]);
   });
 
   it('needs a key or session and bounds the request', async () => {
