@@ -42,7 +42,7 @@ export class HistoryLedger {
   }
 
   load(series: string, scope: string, rows: readonly CounterRow[]): void {
-    for (const row of rows) this.rows.put(series, scope, row);
+    this.rows.load(series, scope, rows);
   }
 
   /** Checks the record's claims and reads; when they hold, counts its increments and says true. */

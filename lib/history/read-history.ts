@@ -53,8 +53,6 @@ export async function readCallHistory(options: {
   const keys = counterKeys(queries, options.call, options.nowMs);
   const loaded = await readCounterRows(options.tenantId, keys);
   const rows = new CounterRows();
-  keys.forEach((key, i) => {
-    for (const row of loaded[i] ?? []) rows.put(key.series, key.scope, row);
-  });
+  keys.forEach((key, i) => rows.load(key.series, key.scope, loaded[i] ?? []));
   return new HistoryView(rows, options.call, options.nowMs);
 }
