@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lintDocument } from '.';
@@ -193,6 +195,10 @@ describe('limits', () => {
   it('finds a duplicated id and a soft limit nobody could approve', () => {
     const two = `${limit('    per: user\n    window: 1h\n    max_calls: 1\n')}  - id: l\n    tools: ["*"]\n    per: key\n    window: 1m\n    max_calls: 100\n`;
     expect(only(two, 'POLICY_LIMIT_ID_DUPLICATE')).toEqual({ message: 'Limit id "l" is already used by limits[0].', underlined: 'l' });
+    const named = `${limit('    per: user\n    window: 1h\n    max_calls: 1\n')}rules:\n  - id: l\n    tools: ["*"]\n    decision: allow\n`;
+    expect(only(named, 'POLICY_LIMIT_ID_DUPLICATE').message).toBe(
+      'Limit id "l" is also the id of rules[0]: the evidence could not tell which one decided.',
+    );
     const soft = limit('    per: user\n    window: 1h\n    max_calls: 1\n    when_exceeded: require_approval\n');
     expect(only(soft, 'POLICY_LIMIT_NO_ROLES')).toMatchObject({ underlined: 'require_approval' });
     expect(only(`${soft}    roles: []\n`, 'POLICY_LIMIT_NO_ROLES')).toMatchObject({ underlined: '[]' });
@@ -265,26 +271,20 @@ describe('argument paths history reads, against the published contracts', () => 
     expect(lint(policy("history.called_with('payments.refund', 'currency', 'session', '1h')"))).toEqual([]);
   });
 
-  it('lints the documented examples clean', () => {
-    const text = `id: refunds
-version: 1.0.0
-limits:
-  - { id: refunds-per-user, tools: [payments.refund], per: user, window: 1h, max_calls: 10 }
-  - id: refund-budget
-    tools: [payments.refund]
-    per: tenant
-    window: 1d
-    max_sum: { path: amount, value: 1000 }
-    when_exceeded: require_approval
-    roles: [finance_approver]
-rules:
-  - id: export-before-delete
-    tools: [accounts.delete]
-    when: "!history.called_with('accounts.export', ['account_id'], 'session', '1d')"
-    decision: deny
-    reason: Export the account in this session before deleting it.
-`;
-    expect(lint(text)).toEqual([]);
+  it('lints the examples of docs/policies.md clean, against contracts that declare what they read', () => {
+    const doc = readFileSync(path.join(import.meta.dirname, '../../docs/policies.md'), 'utf8');
+    const block = (first: string) => {
+      const found = doc.split('```yaml\n').find((b) => b.startsWith(first));
+      if (!found) throw new Error(`docs/policies.md has no yaml block starting with ${first}`);
+      return found.slice(0, found.indexOf('```'));
+    };
+    const text = `id: refunds\nversion: 1.0.0\n${block('limits:')}${block('rules:')}`;
+    const contracts = [
+      ...CONTRACTS,
+      { id: 'accounts.delete', input: { type: 'object', properties: { account_id: { type: 'string' } } } },
+      { id: 'search.run', input: { type: 'object', properties: { q: { type: 'string' } } } },
+    ];
+    expect(lint(text, contracts)).toEqual([]);
   });
 });
 

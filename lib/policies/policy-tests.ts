@@ -7,8 +7,9 @@ import type { PolicyTest } from './policy-test-schema';
 
 /**
  * The instant every test case runs at: midnight UTC, where every bucket size starts a bucket,
- * so a past call is in a window exactly when `seconds_ago` is at most the window (a live call
- * can see up to one bucket more), and a case decides the same on every run.
+ * so a case decides the same on every run, and a past call is in a window exactly when its
+ * `seconds_ago` is at most the window (for windows of whole buckets; a live call can see up to
+ * one bucket more).
  */
 export const POLICY_TEST_NOW_MS = Date.UTC(2026, 0, 1);
 

@@ -11,7 +11,8 @@ export const limitsRule = defineRule({
   codes: {
     POLICY_LIMIT_ID_DUPLICATE: {
       severity: 'error',
-      summary: "Two limits share an id; a refusal's `limit_id` and the evidence name the limit by id.",
+      summary:
+        "Two limits share an id, or a limit has a rule's id; a refusal's `limit_id` and the evidence name the deciding limit or rule by id.",
     },
     POLICY_LIMIT_NO_ROLES: {
       severity: 'error',
@@ -23,14 +24,31 @@ export const limitsRule = defineRule({
     const limits = ownValue(document, 'limits');
     if (!Array.isArray(limits)) return out;
     const ids = new Map<string, number>();
+    const ruleIds = new Map<string, number>();
+    const rules = ownValue(document, 'rules');
+    if (Array.isArray(rules))
+      rules.slice(0, 500).forEach((rule, index) => {
+        const id = ownValue(rule, 'id');
+        if (typeof id === 'string' && !ruleIds.has(id)) ruleIds.set(id, index);
+      });
     limits.slice(0, 100).forEach((limit, index) => {
       if (!isPlainObject(limit)) return;
       const at: PathSegment[] = ['limits', index];
       const id = ownValue(limit, 'id');
       if (typeof id === 'string') {
         const first = ids.get(id);
+        const rule = ruleIds.get(id);
+        if (first !== undefined)
+          out.push(report('POLICY_LIMIT_ID_DUPLICATE', `Limit id ${quote(id)} is already used by limits[${first}].`, [...at, 'id']));
+        else if (rule !== undefined)
+          out.push(
+            report(
+              'POLICY_LIMIT_ID_DUPLICATE',
+              `Limit id ${quote(id)} is also the id of rules[${rule}]: the evidence could not tell which one decided.`,
+              [...at, 'id'],
+            ),
+          );
         if (first === undefined) ids.set(id, index);
-        else out.push(report('POLICY_LIMIT_ID_DUPLICATE', `Limit id ${quote(id)} is already used by limits[${first}].`, [...at, 'id']));
       }
       const roles = ownValue(limit, 'roles');
       if (ownValue(limit, 'when_exceeded') === 'require_approval' && (!Array.isArray(roles) || roles.length === 0)) {
