@@ -3,6 +3,7 @@ import type { TraceRecordView } from '@/lib/traces/get-trace-or-throw';
 import { DecisionBadge } from './decision-badge';
 import { formatInstant, formatMs, short } from './format';
 import { RetainedPayloads } from './retained-payloads';
+import { withActorLabels } from '@/lib/tenants/actor-text';
 
 const KIND_LABELS: Record<string, string> = {
   pre: 'validate/pre',
@@ -21,7 +22,7 @@ function policyHref(id: string, version: string | null) {
 }
 
 /** One evidence record: what was decided and why, with the contract and policy one click away. */
-export function TraceRecordCard({ record: r }: { record: TraceRecordView }) {
+export function TraceRecordCard({ record: r, people = {} }: { record: TraceRecordView; people?: Record<string, string> }) {
   const detail = r.policy?.detail ?? null;
   return (
     <article id={`record-${r.seq}`} className="card scroll-mt-4 p-4 text-sm" data-testid="trace-record" data-kind={r.kind}>
@@ -88,7 +89,11 @@ export function TraceRecordCard({ record: r }: { record: TraceRecordView }) {
                   {detail.duration_ms ? ` in ${formatMs(detail.duration_ms)}` : ''}
                 </span>
               )}
-              {detail?.reason && <p className="text-zinc-700">{detail.reason}</p>}
+              {detail?.reason && (
+                <p className="text-zinc-700" data-testid="record-policy-reason" title={detail.reason}>
+                  {withActorLabels(detail.reason, people)}
+                </p>
+              )}
               {detail?.transformed && (
                 <p className="text-xs text-zinc-600">
                   Arguments transformed: <span className="font-mono">{short(detail.transformed.original_args_hash)}</span> →{' '}
@@ -167,7 +172,7 @@ export function TraceRecordCard({ record: r }: { record: TraceRecordView }) {
           ))}
         </ul>
       )}
-      <RetainedPayloads retained={r.retained} />
+      <RetainedPayloads retained={r.retained} expected={r.kind === 'pre' || r.kind === 'post'} />
     </article>
   );
 }

@@ -1,5 +1,7 @@
+import type { RetainedView } from '@/lib/retention/retained-view';
 import type { TraceSpan } from '@/lib/traces/build-trace-spans';
 import { formatMs } from './format';
+import { TraceSpanPayloads } from './trace-span-payloads';
 
 const COLORS: Record<TraceSpan['kind'], string> = {
   validation: 'bg-indigo-500',
@@ -13,9 +15,18 @@ const COLORS: Record<TraceSpan['kind'], string> = {
 
 /**
  * The trace's spans as bars on one time axis. Checks take milliseconds and approvals minutes,
- * so every bar gets a minimum width to stay visible; the exact figure is beside it.
+ * so every bar gets a minimum width to stay visible; the exact figure is beside it. Under a
+ * span, its arguments or result when they were retained (`retained`, by record seq).
  */
-export function TraceTimeline({ spans, durationMs }: { spans: TraceSpan[]; durationMs: number }) {
+export function TraceTimeline({
+  spans,
+  durationMs,
+  retained = {},
+}: {
+  spans: TraceSpan[];
+  durationMs: number;
+  retained?: Record<number, RetainedView | null>;
+}) {
   const total = Math.max(durationMs, 0.001);
   return (
     <ol className="card divide-y divide-zinc-100 p-0" data-testid="trace-timeline">
@@ -49,6 +60,9 @@ export function TraceTimeline({ spans, durationMs }: { spans: TraceSpan[]; durat
             <span className="text-right text-zinc-700 tabular-nums">
               {span.kind === 'approval_decision' ? '·' : formatMs(span.duration_ms)}
             </span>
+            <div className="col-span-3 empty:hidden">
+              <TraceSpanPayloads span={span} retained={span.seq !== null ? retained[span.seq] : undefined} />
+            </div>
           </li>
         );
       })}

@@ -1,9 +1,11 @@
 import { db } from '../db';
+import { removedActorLabel } from './actor-text';
 
 /**
  * What to show people for the actors approvals and evidence record: `user:<id>` becomes the
- * member's email, `api_key:<id>` the key's name. Ids that are not the tenant's (or no longer
- * exist) keep their raw form, so nothing is hidden.
+ * member's email, `api_key:<id>` the key's name. Looked up in the tenant only: an id that is
+ * not (or no longer) the tenant's member or key is shown as itself marked "(removed)", never as
+ * what another tenant knows of it. Every actor asked about gets a label.
  */
 export async function actorLabels(tenantId: string, actors: (string | null | undefined)[]): Promise<Map<string, string>> {
   const wanted = [...new Set(actors.filter((a): a is string => typeof a === 'string'))];
@@ -21,5 +23,7 @@ export async function actorLabels(tenantId: string, actors: (string | null | und
   const labels = new Map<string, string>();
   for (const m of members) labels.set(`user:${m.userId}`, m.user.email);
   for (const k of keys) labels.set(`api_key:${k.id}`, `key ${k.name}`);
+  for (const actor of wanted)
+    if (!labels.has(actor) && (actor.startsWith('user:') || actor.startsWith('api_key:'))) labels.set(actor, removedActorLabel(actor));
   return labels;
 }

@@ -7,6 +7,8 @@ import { parseIssues, type IssueView } from '../evidence/parse-issues';
 import { buildTraceSpans, type TraceSpan } from './build-trace-spans';
 import { num, sql, type Sql } from '../db/sql';
 import { actorLabels } from '../tenants/actor-labels';
+import { actorsIn } from '../tenants/actor-text';
+import { traceOutcome, type TraceOutcome } from './trace-outcome';
 import { retainedView, type RetainedView } from '../retention/retained-view';
 
 /** A trace is one call_id's records; an agent reusing a call_id forever must not make a page unbounded. */
@@ -76,6 +78,14 @@ export interface TraceDetail {
   truncated: boolean;
   approvals: TraceApprovalView[];
   spans: TraceSpan[];
+  /** How the call ended: the gate's last answer, the approval's, and validate/post's. */
+  outcome: TraceOutcome;
+  /**
+   * Labels for the people and keys the trace's texts name as `user:<id>` / `api_key:<id>` (an
+   * approver's edit in a policy reason): the member's email, the key's name, or the id marked
+   * "(removed)".
+   */
+  people: Record<string, string>;
 }
 
 const TRACE_ID = /^[0-9a-f]{32}$/;
@@ -109,14 +119,17 @@ export async function getTraceOrThrow(options: { tenantId: string; traceId: stri
     tenantId,
     records.map((r) => r.apiKeyId),
   );
+  const details = records.map((r) => parsePolicyEvidence(r.policy));
+  const named = details.flatMap((d) => actorsIn(d?.reason));
   const people = await actorLabels(tenantId, [
     ...records.map((r) => (r.actorUserId ? `user:${r.actorUserId}` : null)),
     ...approvalRows.flatMap((a) => [a.decidedBy, ...a.votes.map((v) => v.approverId)]),
+    ...named,
   ]);
   const now = options.now ?? new Date();
 
-  const views = records.map((r): TraceRecordView => {
-    const detail = parsePolicyEvidence(r.policy);
+  const views = records.map((r, i): TraceRecordView => {
+    const detail = details[i] ?? null;
     return {
       id: r.id,
       seq: r.seq,
@@ -201,5 +214,7 @@ export async function getTraceOrThrow(options: { tenantId: string; traceId: stri
     truncated: seqs.length > TRACE_RECORDS_MAX,
     approvals,
     spans: timeline.spans,
+    outcome: traceOutcome(records, approvals),
+    people: Object.fromEntries(named.map((actor) => [actor, people.get(actor) ?? actor])),
   };
 }

@@ -166,6 +166,20 @@ const TraceDetailSchema = z
         })
         .strict(),
     ),
+    outcome: z
+      .object({
+        call: z.enum(['allowed', 'transformed', 'denied', 'held', 'escalated']).nullable(),
+        approval: z.enum(['pending', 'approved', 'denied', 'expired']).nullable(),
+        result: z.enum(['passed', 'failed', 'not_reported', 'not_run']),
+        summary: z.string(),
+      })
+      .strict()
+      .describe("How the call ended: its latest validate/pre's answer, its latest approval, and what validate/post said of the result."),
+    people: z
+      .record(z.string(), z.string())
+      .describe(
+        'Labels for the `user:<id>` and `api_key:<id>` that texts in the trace name (a member\'s email, a key\'s name, or the id marked "(removed)").',
+      ),
   })
   .strict();
 

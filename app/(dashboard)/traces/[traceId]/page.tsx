@@ -6,6 +6,7 @@ import { NotFoundError } from '@/lib/errors';
 import { TraceTimeline } from '@/components/dashboard/trace-timeline';
 import { TraceRecordCard } from '@/components/dashboard/trace-record-card';
 import { TraceApprovalCard } from '@/components/dashboard/trace-approval-card';
+import { TraceOutcomeLine } from '@/components/dashboard/trace-outcome';
 import { formatInstant, formatMs } from '@/components/dashboard/format';
 import { requireMember } from '../../require-member';
 
@@ -36,6 +37,10 @@ export default async function TracePage({ params }: Params) {
       </p>
       <h1 className="font-mono text-2xl font-semibold tracking-tight">{trace.tool}</h1>
       <dl className="mt-2 mb-6 grid grid-cols-[8rem_1fr] gap-x-4 gap-y-1 text-sm">
+        <dt className="text-zinc-500">Outcome</dt>
+        <dd>
+          <TraceOutcomeLine outcome={trace.outcome} />
+        </dd>
         <dt className="text-zinc-500">Call</dt>
         <dd className="font-mono text-xs" data-testid="trace-call-id">
           {trace.call_id}
@@ -54,7 +59,11 @@ export default async function TracePage({ params }: Params) {
         </dd>
       </dl>
       <h2 className="mb-2 text-lg font-semibold">Timeline</h2>
-      <TraceTimeline spans={trace.spans} durationMs={trace.duration_ms} />
+      <TraceTimeline
+        spans={trace.spans}
+        durationMs={trace.duration_ms}
+        retained={Object.fromEntries(trace.records.map((r) => [r.seq, r.retained]))}
+      />
       {trace.truncated && (
         <p className="mt-2 text-sm text-amber-700">This call_id has more records than one page shows; the first ones are listed.</p>
       )}
@@ -71,7 +80,7 @@ export default async function TracePage({ params }: Params) {
       <h2 className="mt-8 mb-2 text-lg font-semibold">Evidence</h2>
       <div className="space-y-3">
         {trace.records.map((r) => (
-          <TraceRecordCard key={r.id} record={r} />
+          <TraceRecordCard key={r.id} record={r} people={trace.people} />
         ))}
       </div>
     </>
