@@ -288,6 +288,31 @@ describe('argument paths history reads, against the published contracts', () => 
   });
 });
 
+describe('test cases with a history, as the author types', () => {
+  const tested = (decision: string) => `id: p
+version: 1.0.0
+limits:
+  - { id: two-an-hour, tools: [orders.lookup], per: session, window: 1h, max_calls: 2 }
+tests:
+  - name: third in the session
+    tool: orders.lookup
+    context: { session_id: s1 }
+    history: [{ tool: orders.lookup, seconds_ago: 10 }, { tool: orders.lookup, seconds_ago: 3600 }]
+    expect: { decision: ${decision} }
+`;
+
+  it('reports a failing case as POLICY_TEST_FAILED on its expect, and nothing once it holds', () => {
+    const text = tested('allow');
+    const [found] = lint(text);
+    expect(found).toMatchObject({
+      code: 'POLICY_TEST_FAILED',
+      message: 'Test "third in the session" fails: expected decision allow, got deny.',
+      path: '$.tests[0].expect',
+    });
+    expect(lint(tested('deny'))).toEqual([]);
+  });
+});
+
 describe('on hostile input', () => {
   it('never throws on arbitrary limits and conditions with contracts', () => {
     const arbitrary = fc.oneof(
