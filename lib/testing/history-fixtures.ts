@@ -13,9 +13,8 @@ import { createTestTenant, publishContract } from './fixtures';
 
 /** A write tool without confirmation or approval, with an account, an amount and free-form fields. */
 export function countingContract(id: string): ToolContract {
-  const { scope: _scope, postconditions: _postconditions, ...base } = lookupOrderContract;
   return {
-    ...base,
+    owner: lookupOrderContract.owner,
     id,
     version: '1.0.0',
     description: `${id}: a tool the history tests count.`,

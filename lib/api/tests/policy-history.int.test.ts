@@ -2,14 +2,7 @@
 // counts, under which scope, and that refused calls are not counted as made.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
-import {
-  counted,
-  createHistoryTenant,
-  decide,
-  pre,
-  publishPolicyDocument,
-  type HistoryTenant,
-} from '@/lib/testing/history-fixtures';
+import { counted, createHistoryTenant, decide, pre, publishPolicyDocument, type HistoryTenant } from '@/lib/testing/history-fixtures';
 
 let t: HistoryTenant;
 
@@ -106,10 +99,7 @@ describe('history.seconds_since', () => {
 
 describe('history.called and history.called_with', () => {
   it('called: a delete only after an export in the same session', async () => {
-    await publishPolicyDocument(
-      t,
-      denyWhen('export-first', ['accounts.delete'], "!history.called('accounts.export', 'session', '1h')"),
-    );
+    await publishPolicyDocument(t, denyWhen('export-first', ['accounts.delete'], "!history.called('accounts.export', 'session', '1h')"));
     expect((await decide(t, { tool: 'accounts.delete', session: 's1' })).decision).toBe('deny');
     expect((await decide(t, { tool: 'accounts.export', session: 's1' })).decision).toBe('allow');
     expect((await decide(t, { tool: 'accounts.delete', session: 's1' })).decision).toBe('allow');
