@@ -94,7 +94,9 @@ export async function recordPreCall(recording: PreCallRecording, errs: Validatio
   };
   const { view, tracked, nowMs } = policies.history;
   if (tracked.length > 0) {
-    const call = { tool: base.tool, apiKeyId: base.apiKeyId, context: recording.context, arguments: recording.arguments };
+    // Counted with the arguments the call runs with: a transform that caps an amount spends the cap.
+    const ran = policyOutcome?.transformed ? policyOutcome.arguments : recording.arguments;
+    const call = { tool: base.tool, apiKeyId: base.apiKeyId, context: recording.context, arguments: ran };
     input.history = view
       ? buildCallHistory({ tracked, call, decision, limits: policyOutcome?.limits ?? [], view })
       : nonEmpty(historyIncrements(tracked, call, decision, nowMs));
