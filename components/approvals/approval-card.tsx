@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import type { ApprovalQueueItem } from '@/lib/approvals/approval-queue-types';
+import { RelativeTime } from '@/components/relative-time';
 import { StatusBadge } from '@/components/status-badge';
 import { AgentClaims, EditedArguments } from './agent-claims';
 import { formatTimeLeft, formatUtc } from './approvals-api';
@@ -137,12 +138,14 @@ export function ApprovalCard({ item, now, onDecided }: { item: ApprovalQueueItem
             )}
           </dd>
           <dt className="text-zinc-500">Requested</dt>
-          <dd>{formatUtc(item.created_at)}</dd>
+          <dd>
+            <RelativeTime date={item.created_at} />
+          </dd>
           {!pending && (
             <>
               <dt className="text-zinc-500">Decided</dt>
               <dd>
-                {formatUtc(item.decided_at)}{' '}
+                <RelativeTime date={item.decided_at} />{' '}
                 {item.decided_by && <span className="text-xs text-zinc-500">by {item.decided_by_label ?? item.decided_by}</span>}
                 {item.comment && (
                   <span className="ml-1">

@@ -54,7 +54,7 @@ export function TraceRecordCard({ record: r, people = {} }: { record: TraceRecor
             <span className="font-mono text-xs">{r.tool}</span>
           )}
           {r.contract_hash && (
-            <span className="ml-2 font-mono text-xs text-zinc-400" title={r.contract_hash}>
+            <span className="ml-2 font-mono text-xs text-zinc-500" title={r.contract_hash}>
               {short(r.contract_hash)}
             </span>
           )}

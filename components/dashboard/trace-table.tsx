@@ -2,7 +2,8 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import type { TraceSummary } from '@/lib/traces/trace-summary';
 import { DecisionBadge } from './decision-badge';
-import { formatInstant, formatMs } from './format';
+import { RelativeTime } from '@/components/relative-time';
+import { formatMs } from './format';
 
 /**
  * One row per call: when, which agent key, which tool, what was decided, how long it took. The
@@ -51,24 +52,24 @@ function TraceRow({ trace: t, shadow, fresh }: { trace: TraceSummary; shadow: bo
       data-fresh={fresh ? 'true' : undefined}
       className={`group cursor-pointer focus-within:bg-zinc-50 hover:bg-zinc-50 ${fresh ? 'bg-emerald-50/60' : ''}`}
     >
-      <td className="p-0 whitespace-nowrap" title={t.started_at}>
+      <td className="p-0 whitespace-nowrap">
         <Link href={href} className="block px-4 py-2 text-brand group-hover:underline focus-visible:underline">
-          {formatInstant(t.started_at)}
+          <RelativeTime date={t.started_at} />
           {fresh && <span className="ml-2 rounded bg-emerald-100 px-1 text-xs font-medium text-emerald-800">new</span>}
         </Link>
       </td>
       {cell(
         t.api_key_name ??
-          (t.api_key_id ? <span className="font-mono text-xs">{t.api_key_id}</span> : <span className="text-zinc-400">—</span>),
+          (t.api_key_id ? <span className="font-mono text-xs">{t.api_key_id}</span> : <span className="text-zinc-500">—</span>),
         '',
         t.api_key_id ?? undefined,
       )}
       {cell(
         <>
           {t.tool}
-          {t.contract_version && <span className="text-zinc-400">@{t.contract_version}</span>}
+          {t.contract_version && <span className="text-zinc-500">@{t.contract_version}</span>}
         </>,
-        'font-mono text-xs',
+        'font-mono text-xs [overflow-wrap:anywhere]',
       )}
       {cell(
         <>
@@ -82,7 +83,7 @@ function TraceRow({ trace: t, shadow, fresh }: { trace: TraceSummary; shadow: bo
         'text-right whitespace-nowrap tabular-nums',
         `checks ${formatMs(t.checks_ms)}${t.execution_ms !== null ? `, tool ${formatMs(t.execution_ms)}` : ''}`,
       )}
-      {cell(t.call_id, 'max-w-48 truncate font-mono text-xs text-zinc-600', t.call_id)}
+      {cell(t.call_id, 'max-w-32 truncate font-mono text-xs text-zinc-600 xl:max-w-48', t.call_id)}
     </tr>
   );
 }
@@ -107,9 +108,9 @@ function Outcome({ trace: t, shadow }: { trace: TraceSummary; shadow: boolean })
   if (t.records > 1)
     return (
       <span>
-        {t.last_kind} <DecisionBadge decision={t.last_decision} /> <span className="text-zinc-400">· {t.records} records</span>
+        {t.last_kind} <DecisionBadge decision={t.last_decision} /> <span className="text-zinc-500">· {t.records} records</span>
       </span>
     );
-  if (t.decision === 'allow' || t.decision === 'transform') return <span className="text-zinc-400">no validate/post yet</span>;
-  return <span className="text-zinc-400">—</span>;
+  if (t.decision === 'allow' || t.decision === 'transform') return <span className="text-zinc-500">no validate/post yet</span>;
+  return <span className="text-zinc-500">—</span>;
 }

@@ -3,7 +3,7 @@ import { listApiKeys, type ApiKeySummary } from '@/lib/auth/api-keys';
 import { can } from '@/lib/tenants/roles';
 import { CreateApiKeyForm } from '@/components/create-api-key-form';
 import { RevokeApiKeyButton } from '@/components/revoke-api-key-button';
-import { formatDate } from '@/components/format-date';
+import { RelativeTime } from '@/components/relative-time';
 import { StatusBadge } from '@/components/status-badge';
 import { requireMember } from '../require-member';
 
@@ -66,11 +66,11 @@ function KeyTable({ keys, canManage }: { keys: ApiKeySummary[]; canManage: boole
               <td className="px-4 py-2.5 font-medium">{k.name}</td>
               <td className="px-4 py-2.5 font-mono text-xs">{k.prefix}…</td>
               <td className="px-4 py-2.5 font-mono text-xs">{k.scopes.join(', ')}</td>
-              <td className="px-4 py-2.5" title={k.createdAt.toISOString()}>
-                {formatDate(k.createdAt)}
+              <td className="px-4 py-2.5 whitespace-nowrap">
+                <RelativeTime date={k.createdAt} />
               </td>
-              <td className="px-4 py-2.5" title={k.lastUsedAt?.toISOString()}>
-                {k.lastUsedAt ? formatDate(k.lastUsedAt) : 'never'}
+              <td className="px-4 py-2.5 whitespace-nowrap">
+                <RelativeTime date={k.lastUsedAt} fallback="never" />
               </td>
               <td className="px-4 py-2.5" title={k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : undefined}>
                 <StatusBadge status={k.revokedAt ? 'revoked' : 'active'} />

@@ -3,7 +3,7 @@ import { listMembers, type InvitationSummary, type MemberSummary } from '@/lib/m
 import { listMembershipChanges, type MembershipChange } from '@/lib/members/list-membership-changes';
 import { actorLabels } from '@/lib/tenants/actor-labels';
 import { can, isRole } from '@/lib/tenants/roles';
-import { formatDate } from '@/components/format-date';
+import { RelativeTime } from '@/components/relative-time';
 import { InviteMemberForm } from '@/components/members/invite-member-form';
 import { MemberRoleForm, RemoveMemberButton, RevokeInvitationButton } from '@/components/members/member-controls';
 import { describeMembershipChange } from '@/components/members/membership-change-text';
@@ -85,8 +85,8 @@ function MemberTable({ members, canManage, ownId }: { members: MemberSummary[]; 
                   <span title={isRole(m.role) ? ROLE_HELP[m.role] : undefined}>{m.role}</span>
                 )}
               </td>
-              <td className="px-4 py-2.5" title={m.createdAt.toISOString()}>
-                {formatDate(m.createdAt)}
+              <td className="px-4 py-2.5 whitespace-nowrap">
+                <RelativeTime date={m.createdAt} />
               </td>
               {canManage && (
                 <td className="px-4 py-2.5 text-right">
@@ -132,8 +132,8 @@ function InvitationTable({
               <td className="px-4 py-2.5 font-medium">{i.email}</td>
               <td className="px-4 py-2.5">{i.role}</td>
               <td className="px-4 py-2.5">{label(i.invitedBy)}</td>
-              <td className="px-4 py-2.5" title={i.expiresAt.toISOString()}>
-                {formatDate(i.expiresAt)}
+              <td className="px-4 py-2.5 whitespace-nowrap">
+                <RelativeTime date={i.expiresAt} />
               </td>
               {canManage && (
                 <td className="px-4 py-2.5 text-right">
@@ -159,8 +159,8 @@ function ChangeList({ changes, label }: { changes: MembershipChange[]; label: (a
             </span>{' '}
             {describeMembershipChange(c)}
           </span>
-          <span className="text-xs text-zinc-500" title={c.createdAt.toISOString()}>
-            {formatDate(c.createdAt)} · record #{c.seq}
+          <span className="text-xs text-zinc-500">
+            <RelativeTime date={c.createdAt} /> · record #{c.seq}
           </span>
         </li>
       ))}
