@@ -10,7 +10,15 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const tenants = await listMemberTenants(member.user.id);
   return (
     <div className="flex min-h-screen">
-      <aside className="flex w-60 shrink-0 flex-col border-r border-zinc-200 bg-white px-3 py-5">
+      {/* The first stop for the Tab key: past the eleven navigation links to the page itself. */}
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-zinc-900 text-sm font-medium text-white focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:px-3 focus:py-2"
+      >
+        Skip to content
+      </a>
+      {/* Narrower below 1280 px, so the page beside it keeps room for its tables at 1024 px. */}
+      <aside className="flex w-48 shrink-0 flex-col border-r border-zinc-200 bg-white px-3 py-5 xl:w-60">
         <p className="px-3 text-lg font-semibold tracking-tight">Toolgate</p>
         <p className="mb-6 px-3 text-sm text-zinc-500" data-testid="tenant-name">
           {member.tenant.name}
@@ -30,7 +38,9 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </span>
           <SignOutButton />
         </header>
-        <main className="mx-auto w-full max-w-5xl flex-1 px-6 py-8">{children}</main>
+        <main id="main" tabIndex={-1} className="mx-auto w-full max-w-5xl flex-1 px-6 py-8 focus:outline-none">
+          {children}
+        </main>
       </div>
     </div>
   );
