@@ -91,14 +91,12 @@ describe('replayPolicyDraft', () => {
     const last = calls[3] as ReplayedCall;
     const history = simulatedHistory({
       policies: [draft],
-      calls: calls
-        .slice(0, 3)
-        .map((c) => ({
-          tool: c.call.tool,
-          arguments: c.call.arguments,
-          context: c.call.context,
-          seconds_ago: (last.at.getTime() - c.at.getTime()) / 1000,
-        })),
+      calls: calls.slice(0, 3).map((c) => ({
+        tool: c.call.tool,
+        arguments: c.call.arguments,
+        context: c.call.context,
+        seconds_ago: (last.at.getTime() - c.at.getTime()) / 1000,
+      })),
       call: { ...last.call, apiKeyId: 'key-1' },
       nowMs: last.at.getTime(),
     });
@@ -135,6 +133,28 @@ describe('replayPolicyDraft', () => {
       [calls[1]?.callId, 'require_approval', 'deny'],
     ]);
     expect(summary.examples[0]?.before.codes).toEqual(['AXAG_APPROVAL_MISSING']);
+  });
+
+  it('counts a transformed call with the arguments it runs with, as the evidence commit does', () => {
+    const quote = contract({
+      ...lookupOrderContract,
+      id: 'payments.quote',
+      input: { type: 'object', properties: { amount: { type: 'number' } } },
+      scope: undefined,
+      postconditions: undefined,
+    });
+    const calls = [1, 2, 3].map(() => {
+      const r = replayed();
+      return { ...r, contract: quote, call: { ...r.call, tool: 'payments.quote', arguments: { amount: 100 } } };
+    });
+    const draft = policy({
+      id: 'base',
+      version: '1.1.0',
+      limits: [{ id: 'budget', tools: ['payments.*'], per: 'tenant', window: '1h', max_sum: { path: 'amount', value: 250 } }],
+      rules: [{ id: 'cap', tools: ['payments.*'], decision: 'transform', set: { amount: 10 } }],
+    });
+    // Each call asks for 100 but runs with 10: 0, 10 and 20 are spent before them, so none is over 250.
+    expect(replayPolicyDraft({ enforced: [ALLOW], draft, calls }).transitions).toEqual([{ from: 'allow', to: 'transform', calls: 3 }]);
   });
 
   it(`keeps the newest ${MAX_EXAMPLES} changed calls, newest first`, () => {

@@ -95,9 +95,11 @@ class Side {
       policy: outcome,
       approvalCheck: replayed.approved ? { ok: true, id: 'recorded' } : null,
     });
-    // Counted like simulatedHistory counts a declared call, but added to as the replay goes:
-    // rebuilding each call's history from all calls before it would cost O(n²).
-    for (const inc of historyIncrements(this.tracked, { ...identity, tool: call.tool }, decided.decision, nowMs)) {
+    // Counted like the evidence commit counts a live call (with the arguments it runs with, so a
+    // transform that caps an amount spends the cap), and added to as the replay goes: rebuilding
+    // each call's history from all calls before it, as simulatedHistory would, costs O(n²).
+    const ran = outcome?.transformed ? outcome.arguments : call.arguments;
+    for (const inc of historyIncrements(this.tracked, { ...identity, arguments: ran, tool: call.tool }, decided.decision, nowMs)) {
       this.rows.add(inc.series, inc.scope, inc.bucket, 1, inc.total, inc.at);
     }
     const decidedBy = outcome?.decidedBy ?? null;
