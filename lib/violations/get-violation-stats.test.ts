@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bucketKeys } from './get-violation-stats';
+import { bucketKeys, defaultBucketSize } from './get-violation-stats';
 
 describe('bucketKeys', () => {
   it('lists every hour or day of the range, empty ones included', () => {
@@ -13,5 +13,22 @@ describe('bucketKeys', () => {
       '2026-11-21',
       '2026-11-22',
     ]);
+  });
+});
+
+describe('defaultBucketSize', () => {
+  const until = new Date('2026-11-22T12:00:00Z');
+  const before = (hours: number) => new Date(until.getTime() - hours * 3_600_000);
+
+  it('draws up to two days by the hour and more than eight by the day', () => {
+    expect(defaultBucketSize(before(1), until, [])).toBe('hour');
+    expect(defaultBucketSize(before(48), until, ['2026-11-21T01', '2026-11-22T09'])).toBe('hour');
+    expect(defaultBucketSize(before(9 * 24), until, ['2026-11-22T09'])).toBe('day');
+  });
+
+  it('draws a week by the day when its violations fall on several days, by the hour when on one', () => {
+    expect(defaultBucketSize(before(7 * 24), until, ['2026-11-18T10', '2026-11-22T09'])).toBe('day');
+    expect(defaultBucketSize(before(7 * 24), until, ['2026-11-22T01', '2026-11-22T09', '2026-11-22T11'])).toBe('hour');
+    expect(defaultBucketSize(before(7 * 24), until, [])).toBe('hour');
   });
 });

@@ -7,8 +7,10 @@ import { bucketKey, bucketKeyOf, bucketStart, join, num, readBucketKey, sql, typ
 export const CHART_CODES_MAX = 8;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-/** Up to three days are drawn hour by hour, longer ranges day by day. */
-const HOURLY_UP_TO = 3 * DAY;
+/** Up to two days are drawn hour by hour; longer ranges day by day, unless all their violations fall on one day. */
+export const HOURLY_UP_TO_MS = 2 * DAY;
+/** The longest range drawn hour by hour (192 bars): a week and a bit, the page's 7-day view. */
+export const HOURLY_RANGE_MAX_MS = 8 * DAY;
 
 export interface ViolationBucket {
   start: string;
@@ -30,8 +32,22 @@ export interface ViolationStats {
   top_keys: { api_key_id: string | null; api_key_name: string | null; count: number }[];
 }
 
+/** What the database counts by for a range when nobody chose: hours whenever hour bars may be drawn (day bars are then their sums). */
 export function bucketSizeFor(since: Date, until: Date): BucketSize {
-  return until.getTime() - since.getTime() <= HOURLY_UP_TO ? 'hour' : 'day';
+  return until.getTime() - since.getTime() <= HOURLY_RANGE_MAX_MS ? 'hour' : 'day';
+}
+
+/**
+ * How the chart buckets a range when nobody chose: by the hour up to two days; by the day past
+ * eight; in between by the day, unless every violation of the range falls on one day, where
+ * day bars would draw everything as one bar (a tenant that started this morning, a quiet week
+ * with one bad hour). `hours` are the hour keys that hold violations.
+ */
+export function defaultBucketSize(since: Date, until: Date, hours: readonly string[]): BucketSize {
+  const span = until.getTime() - since.getTime();
+  if (span <= HOURLY_UP_TO_MS) return 'hour';
+  if (span > HOURLY_RANGE_MAX_MS) return 'day';
+  return new Set(hours.map((hour) => hour.slice(0, 10))).size <= 1 ? 'hour' : 'day';
 }
 
 /** Counts per bucket and code, computed by the database from the (tenantId, createdAt) range. */
@@ -65,17 +81,30 @@ export async function topViolations(
 export async function getViolationStats(options: {
   tenantId: string;
   filters: ViolationFilters & { since: Date; until: Date };
+  /** Hour or day bars; hours only up to HOURLY_RANGE_MAX_MS. Default: defaultBucketSize. */
+  bucket?: BucketSize;
   top?: number;
 }): Promise<ViolationStats> {
   const { tenantId, filters } = options;
   const top = options.top ?? 10;
-  const size = bucketSizeFor(filters.since, filters.until);
+  const counted = options.bucket ?? bucketSizeFor(filters.since, filters.until);
   const [rawCells, topTools, topKeys] = await Promise.all([
-    db().$queryRaw<{ bucket: unknown; code: string; n: unknown }[]>(violationBucketsQuery(tenantId, filters, size)),
+    db().$queryRaw<{ bucket: unknown; code: string; n: unknown }[]>(violationBucketsQuery(tenantId, filters, counted)),
     topViolations(tenantId, filters, 'tool', top),
     topViolations(tenantId, filters, 'apiKeyId', top),
   ]);
-  const cells = rawCells.map((c) => ({ bucket: readBucketKey(c.bucket, size), code: c.code, n: num(c.n) }));
+  const countedCells = rawCells.map((c) => ({ bucket: readBucketKey(c.bucket, counted), code: c.code, n: num(c.n) }));
+  const size =
+    options.bucket ??
+    (counted === 'day'
+      ? 'day'
+      : defaultBucketSize(
+          filters.since,
+          filters.until,
+          countedCells.map((c) => c.bucket),
+        ));
+  // An hour key starts with its day's key (2026-11-22T03, 2026-11-22).
+  const cells = size === counted ? countedCells : countedCells.map((c) => ({ ...c, bucket: c.bucket.slice(0, 10) }));
   // The per-code totals are the bucket counts summed: no separate pass over the rows.
   const totals = new Map<string, number>();
   for (const cell of cells) totals.set(cell.code, (totals.get(cell.code) ?? 0) + cell.n);

@@ -3,12 +3,15 @@ import { apiKeyNames } from '../auth/api-key-names';
 import { decodeCursor, encodeCursor, invalidCursor } from '../listing/cursor';
 import { parseIssues } from '../evidence/parse-issues';
 import { join, sql, toDate, type Sql } from '../db/sql';
+import { HOLD_DECISIONS, POLICY_REFUSAL_CODES, TOOL_FAILURE_CODES, type ViolationKind } from './violation-kinds';
 
 export interface ViolationFilters {
   code?: string;
   tool?: string;
   apiKeyId?: string;
   decision?: string;
+  /** Agent mistakes, policy refusals, approval holds or tool failures (lib/violations/violation-kinds.ts). */
+  kind?: ViolationKind;
   since?: Date;
   until?: Date;
 }
@@ -41,9 +44,23 @@ export function violationConditions(tenantId: string, filters: ViolationFilters)
   if (filters.tool) where.push(sql`v."tool" = ${filters.tool}`);
   if (filters.apiKeyId) where.push(sql`v."apiKeyId" = ${filters.apiKeyId}`);
   if (filters.decision) where.push(sql`v."decision" = ${filters.decision}`);
+  if (filters.kind) where.push(kindCondition(filters.kind));
   if (filters.since) where.push(sql`v."createdAt" >= ${filters.since}`);
   if (filters.until) where.push(sql`v."createdAt" < ${filters.until}`);
   return where;
+}
+
+/**
+ * violationKind (lib/violations/violation-kinds.ts) as a condition: by the call's decision and
+ * the code, a handful of values bound as parameters. It narrows the rows walked on
+ * (tenantId, createdAt), as decision does.
+ */
+function kindCondition(kind: ViolationKind): Sql {
+  const held = join([...HOLD_DECISIONS]);
+  if (kind === 'approval') return sql`v."decision" IN (${held})`;
+  if (kind === 'tool') return sql`v."decision" NOT IN (${held}) AND v."code" IN (${join([...TOOL_FAILURE_CODES])})`;
+  if (kind === 'policy') return sql`v."decision" NOT IN (${held}) AND v."code" IN (${join([...POLICY_REFUSAL_CODES])})`;
+  return sql`v."decision" NOT IN (${held}) AND v."code" NOT IN (${join([...TOOL_FAILURE_CODES, ...POLICY_REFUSAL_CODES])})`;
 }
 
 /** One page of violations, newest first, after the keyset (createdAt, id) of the last row seen. */

@@ -1,11 +1,18 @@
 import { z } from 'zod';
 import { ListQueryFields as f } from '../listing/query-fields';
+import { VIOLATION_KINDS } from './violation-kinds';
 
 export const ViolationFilterFields = {
   code: z.string().min(1).max(64).optional().describe('Only this error code.'),
   tool: f.tool.optional(),
   api_key_id: f.apiKeyId.optional(),
   decision: f.decision.optional(),
+  kind: z
+    .enum(VIOLATION_KINDS)
+    .optional()
+    .describe(
+      'Only this kind: `arguments` (agent mistakes), `policy` (policy, limit, scope or role refusals), `approval` (held for a person), `tool` (validate/post failures).',
+    ),
   since: f.since.optional(),
   until: f.until.optional(),
 };
@@ -27,4 +34,14 @@ export const ViolationsQuerySchema = z
   })
   .strict();
 
-export const ViolationStatsQuerySchema = z.object({ ...ViolationFilterFields }).strict();
+export const ViolationStatsQuerySchema = z
+  .object({
+    ...ViolationFilterFields,
+    bucket: z
+      .enum(['hour', 'day'])
+      .optional()
+      .describe(
+        'Hour or day bars (hours for ranges up to 8 days). Default: hours up to 2 days, days past 8; in between days, unless every violation of the range falls on one day.',
+      ),
+  })
+  .strict();

@@ -5,7 +5,8 @@ import { dates, timeRange } from '../../listing/query-fields';
 import { listViolations } from '../../violations/list-violations';
 import { CSV_ROWS_MAX, ViolationsQuerySchema, ViolationStatsQuerySchema } from '../../violations/violations-query-schemas';
 import { streamViolationsCsv } from '../../violations/stream-violations-csv';
-import { getViolationStats } from '../../violations/get-violation-stats';
+import { getViolationStats, HOURLY_RANGE_MAX_MS } from '../../violations/get-violation-stats';
+import type { ViolationKind } from '../../violations/violation-kinds';
 
 const nullableString = z.string().nullable();
 
@@ -33,14 +34,15 @@ const ViolationListSchema = z
   })
   .strict();
 
-const violationFilters = (query: { code?: string; tool?: string; api_key_id?: string; decision?: string }) => ({
+const violationFilters = (query: { code?: string; tool?: string; api_key_id?: string; decision?: string; kind?: ViolationKind }) => ({
   code: query.code,
   tool: query.tool,
   apiKeyId: query.api_key_id,
   decision: query.decision,
+  kind: query.kind,
 });
 
-/** GET /api/v1/violations — errors over time, filterable by code, tool, key, decision and time; JSON pages or a CSV download. */
+/** GET /api/v1/violations — errors over time, filterable by code, tool, key, decision, kind and time; JSON pages or a CSV download. */
 export const listViolationsHandler = defineRoute({
   auth: { apiKey: 'admin', session: 'read' },
   query: ViolationsQuerySchema,
@@ -82,7 +84,7 @@ const ViolationStatsSchema = z
 /** The longest range one chart covers (day buckets). */
 const STATS_RANGE_MAX_DAYS = 366;
 
-/** GET /api/v1/violations/stats — counts per code over time (hour or day buckets) and the top codes, tools and keys. */
+/** GET /api/v1/violations/stats — counts per code over time (hour or day buckets, chosen or by default) and the top codes, tools and keys. */
 export const violationStatsHandler = defineRoute({
   auth: { apiKey: 'admin', session: 'read' },
   query: ViolationStatsQuerySchema,
@@ -98,6 +100,13 @@ export const violationStatsHandler = defineRoute({
         issues: [{ path: 'since', message: `at most ${STATS_RANGE_MAX_DAYS} days before until` }],
       });
     }
-    return { body: await getViolationStats({ tenantId: caller.tenantId, filters: { ...violationFilters(query), ...range } }) };
+    if (query.bucket === 'hour' && range.until.getTime() - range.since.getTime() > HOURLY_RANGE_MAX_MS) {
+      throw new AppError('bad_request', `Invalid query: hour bars cover at most ${HOURLY_RANGE_MAX_MS / 86_400_000} days`, {
+        issues: [{ path: 'bucket', message: `hour needs a range of at most ${HOURLY_RANGE_MAX_MS / 86_400_000} days` }],
+      });
+    }
+    return {
+      body: await getViolationStats({ tenantId: caller.tenantId, filters: { ...violationFilters(query), ...range }, bucket: query.bucket }),
+    };
   },
 });
