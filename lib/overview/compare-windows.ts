@@ -1,6 +1,8 @@
 import { db } from '../db';
-import { num, sql, type Sql } from '../db/sql';
-import { HOUR_MS, OVERVIEW_WINDOW_MS, type WindowComparison, type WindowCounts } from './overview-types';
+import { join, num, sql, type Sql } from '../db/sql';
+import { POLICY_REFUSAL_CODES, VIOLATION_KINDS, type ViolationKind } from '../violations/violation-kinds';
+import { HOUR_MS, OVERVIEW_WINDOW_MS, type RefusalKindCounts, type WindowComparison, type WindowCounts } from './overview-types';
+import { isSpike } from './spikes';
 
 /**
  * The four parts of the 48 hours before `until`, newest first. The last hour lies inside the
@@ -38,9 +40,25 @@ export function windowCountsQuery(tenantId: string, until: Date): Sql {
     GROUP BY 1`;
 }
 
-type PartCounts = Omit<WindowCounts, 'since' | 'until'> & { shadow: number };
+/**
+ * The refusals of the same 48 hours that a rule made (a policy, a limit, a scope, a role): calls
+ * denied with at least one policy code, counted once however many they have. Read from the
+ * violations of the window on their (tenantId, createdAt) or (tenantId, code, createdAt) index,
+ * never from the evidence itself; only validate/pre finds these codes.
+ */
+export function policyRefusalsQuery(tenantId: string, until: Date): Sql {
+  const p = parts(until);
+  return sql`SELECT CASE WHEN "createdAt" >= ${p.hourStart} THEN 0 WHEN "createdAt" >= ${p.dayStart} THEN 1
+        WHEN "createdAt" >= ${p.previousHourStart} THEN 2 ELSE 3 END AS "part",
+      count(DISTINCT "evidenceId") AS "n"
+    FROM "Violation" WHERE "tenantId" = ${tenantId} AND "createdAt" >= ${p.previousDayStart} AND "createdAt" < ${until}
+      AND "decision" = 'deny' AND "code" IN (${join([...POLICY_REFUSAL_CODES])})
+    GROUP BY 1`;
+}
 
-const ZERO: PartCounts = { calls: 0, refusals: 0, held_for_approval: 0, post_checks: 0, post_failures: 0, shadow: 0 };
+type PartCounts = Omit<WindowCounts, 'since' | 'until'> & { shadow: number; policy: number };
+
+const ZERO: PartCounts = { calls: 0, refusals: 0, held_for_approval: 0, post_checks: 0, post_failures: 0, shadow: 0, policy: 0 };
 
 function add(a: PartCounts, b: PartCounts): PartCounts {
   return {
@@ -50,6 +68,7 @@ function add(a: PartCounts, b: PartCounts): PartCounts {
     post_checks: a.post_checks + b.post_checks,
     post_failures: a.post_failures + b.post_failures,
     shadow: a.shadow + b.shadow,
+    policy: a.policy + b.policy,
   };
 }
 
@@ -66,15 +85,44 @@ function windowCounts(counts: PartCounts, since: Date, until: Date): WindowCount
 }
 
 /**
+ * The refusals and holds split by kind (lib/violations/violation-kinds.ts), each a count of
+ * calls: agent mistakes and policy refusals share the denied validate/pre checks (a call denied
+ * by a rule is a policy refusal whatever else was wrong with it), approval holds are the held
+ * checks, tool failures the denied validate/post checks. So the four add up to the refusals,
+ * holds and post-call failures of the same window.
+ */
+function kindCounts(c: PartCounts): Record<ViolationKind, number> {
+  return { arguments: Math.max(0, c.refusals - c.policy), policy: c.policy, approval: c.held_for_approval, tool: c.post_failures };
+}
+
+function refusalKinds(hour: { current: PartCounts; previous: PartCounts }, day: { current: PartCounts; previous: PartCounts }) {
+  const [hourNow, hourBefore, dayNow, dayBefore] = [hour.current, hour.previous, day.current, day.previous].map(kindCounts) as [
+    Record<ViolationKind, number>,
+    Record<ViolationKind, number>,
+    Record<ViolationKind, number>,
+    Record<ViolationKind, number>,
+  ];
+  return VIOLATION_KINDS.map((kind): RefusalKindCounts => ({
+    kind,
+    hour: { current: hourNow[kind], previous: hourBefore[kind] },
+    day: { current: dayNow[kind], previous: dayBefore[kind] },
+    spike: isSpike(hourNow[kind], hourBefore[kind]),
+  }));
+}
+
+/**
  * The last hour against the same hour the day before, and the last 24 hours against the 24
- * before them; `shadowDifferences` is the last 24 hours' (the overview's tile).
+ * before them, also split by kind; `shadowDifferences` is the last 24 hours' (the overview's tile).
  */
 export async function compareWindows(options: {
   tenantId: string;
   until: Date;
-}): Promise<{ hour: WindowComparison; day: WindowComparison; shadowDifferences: number }> {
+}): Promise<{ hour: WindowComparison; day: WindowComparison; kinds: RefusalKindCounts[]; shadowDifferences: number }> {
   const { until } = options;
-  const rows = await db().$queryRaw<Record<string, unknown>[]>(windowCountsQuery(options.tenantId, until));
+  const [rows, policyRows] = await Promise.all([
+    db().$queryRaw<Record<string, unknown>[]>(windowCountsQuery(options.tenantId, until)),
+    db().$queryRaw<{ part: unknown; n: unknown }[]>(policyRefusalsQuery(options.tenantId, until)),
+  ]);
   const counted: PartCounts[] = [ZERO, ZERO, ZERO, ZERO];
   for (const row of rows) {
     counted[num(row.part)] = {
@@ -84,11 +132,17 @@ export async function compareWindows(options: {
       post_checks: num(row.post_checks),
       post_failures: num(row.post_failures),
       shadow: num(row.shadow),
+      policy: 0,
     };
+  }
+  for (const row of policyRows) {
+    const part = counted[num(row.part)];
+    if (part) counted[num(row.part)] = { ...part, policy: num(row.n) };
   }
   const [hour, restOfDay, previousHour, restOfPreviousDay] = counted as [PartCounts, PartCounts, PartCounts, PartCounts];
   const p = parts(until);
   const day = add(hour, restOfDay);
+  const dayBefore = add(previousHour, restOfPreviousDay);
   return {
     hour: {
       current: windowCounts(hour, p.hourStart, until),
@@ -96,8 +150,9 @@ export async function compareWindows(options: {
     },
     day: {
       current: windowCounts(day, p.dayStart, until),
-      previous: windowCounts(add(previousHour, restOfPreviousDay), p.previousDayStart, p.dayStart),
+      previous: windowCounts(dayBefore, p.previousDayStart, p.dayStart),
     },
+    kinds: refusalKinds({ current: hour, previous: previousHour }, { current: day, previous: dayBefore }),
     shadowDifferences: day.shadow,
   };
 }

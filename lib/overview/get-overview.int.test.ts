@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { getOverview } from './get-overview';
-import { seedEvidenceAt } from './seed-evidence-at';
+import { seedEvidenceAt, type SeededRecord } from './seed-evidence-at';
 
 // A fixed "now": the windows are [11:30, 12:30) today and yesterday for the hour, and
 // [12:30 yesterday, 12:30 today) and the 24 hours before for the day.
@@ -93,12 +93,11 @@ describe('getOverview: each window against the same window a day earlier', () =>
     });
   });
 
-  it('ranks the codes of the last 24 hours, pre and post alike, ties by name', async () => {
+  it('ranks the codes of the last 24 hours, pre and post alike, ties by name, approval holds left out', async () => {
     const overview = await getOverview({ tenantId, now: NOW });
     expect(overview.top_codes).toEqual([
       { code: 'AXAG_OUTPUT_SCHEMA', count: 3 },
       { code: 'AXAG_PATTERN_MISMATCH', count: 3 },
-      { code: 'AXAG_APPROVAL_MISSING', count: 2 },
       { code: 'AXAG_REQUIRED_MISSING', count: 1 },
     ]);
     expect((await getOverview({ tenantId, now: NOW, topCodes: 1 })).top_codes).toEqual([{ code: 'AXAG_OUTPUT_SCHEMA', count: 3 }]);
@@ -120,5 +119,71 @@ describe('getOverview: each window against the same window a day earlier', () =>
     expect(other.hour.current).toMatchObject({ calls: 4, refusals: 4 });
     expect(other.day.previous.calls).toBe(0);
     expect(other.top_codes).toEqual([{ code: 'AXAG_PATTERN_MISMATCH', count: 4 }]);
+  });
+});
+
+describe('getOverview: refusals by kind', () => {
+  let kindsTenant: string;
+  const times = (n: number, record: SeededRecord): SeededRecord[] => Array.from({ length: n }, () => record);
+  const kinds = (overview: Awaited<ReturnType<typeof getOverview>>) =>
+    Object.fromEntries(overview.refusal_kinds.map((k) => [k.kind, { hour: k.hour, day: k.day, spike: k.spike }]));
+
+  beforeAll(async () => {
+    kindsTenant = (await createTestTenant()).tenant.id;
+    const lastHour = at('2026-11-20T12:00:00.000Z');
+    const sameHourYesterday = at('2026-11-19T12:00:00.000Z');
+    await seedEvidenceAt(kindsTenant, [
+      // Older than both windows.
+      { at: at('2026-11-18T12:00:00.000Z'), decision: 'deny', codes: ['AXAG_RATE_LIMITED'] },
+      // The same hour yesterday: three policy refusals, one of them with a bad argument too.
+      ...times(2, { at: sameHourYesterday, decision: 'deny', codes: ['AXAG_RATE_LIMITED'] }),
+      { at: sameHourYesterday, decision: 'deny', codes: ['AXAG_POLICY_DENIED', 'AXAG_PATTERN_MISMATCH'] },
+      { at: sameHourYesterday, kind: 'post', decision: 'deny', codes: ['AXAG_OUTPUT_MISMATCH'] },
+      // Earlier today: one more of each refusal, outside the last hour.
+      { at: at('2026-11-20T08:00:00.000Z'), decision: 'deny', codes: ['AXAG_SCOPE_VIOLATION'] },
+      { at: at('2026-11-20T08:00:00.000Z'), decision: 'deny', codes: ['AXAG_MISSING_PARAM'] },
+      // The last hour: nine policy refusals (three times yesterday's: a spike), four agent
+      // mistakes (against none: too few for a spike), five approval holds (against none: a
+      // spike), one tool failure (as yesterday).
+      ...times(8, { at: lastHour, decision: 'deny', codes: ['AXAG_RATE_LIMITED'] }),
+      { at: lastHour, decision: 'deny', codes: ['AXAG_BUDGET_EXCEEDED', 'AXAG_RATE_LIMITED'] },
+      ...times(3, { at: lastHour, decision: 'deny', codes: ['AXAG_PATTERN_MISMATCH'] }),
+      { at: lastHour, decision: 'deny', codes: ['AXAG_MISSING_PARAM', 'AXAG_APPROVAL_MISSING'] },
+      ...times(4, { at: lastHour, decision: 'require_approval', codes: ['AXAG_APPROVAL_MISSING'] }),
+      { at: lastHour, decision: 'escalate', codes: ['AXAG_ESCALATION_REQUIRED'] },
+      { at: lastHour, kind: 'post', decision: 'deny', codes: ['AXAG_POSTCONDITION_FAILED', 'AXAG_SIDE_EFFECT_MISSING'] },
+      { at: lastHour, decision: 'allow' },
+    ]);
+  });
+
+  it('splits the calls of each window into agent mistakes, policy refusals, approval holds and tool failures', async () => {
+    const overview = await getOverview({ tenantId: kindsTenant, now: NOW });
+    expect(kinds(overview)).toEqual({
+      arguments: { hour: { current: 4, previous: 0 }, day: { current: 5, previous: 0 }, spike: false },
+      policy: { hour: { current: 9, previous: 3 }, day: { current: 10, previous: 3 }, spike: true },
+      approval: { hour: { current: 5, previous: 0 }, day: { current: 5, previous: 0 }, spike: true },
+      tool: { hour: { current: 1, previous: 1 }, day: { current: 1, previous: 1 }, spike: false },
+    });
+    // Each call once: the kinds add up to the refusals, the holds and the post-call failures.
+    expect(overview.hour.current).toMatchObject({ refusals: 13, held_for_approval: 5, post_failures: 1 });
+    expect(overview.day.previous).toMatchObject({ refusals: 3, held_for_approval: 0, post_failures: 1 });
+  });
+
+  it('leaves approval holds out of the noisiest codes, though they are many', async () => {
+    const overview = await getOverview({ tenantId: kindsTenant, now: NOW });
+    expect(overview.top_codes.map((c) => c.code)).toEqual([
+      'AXAG_RATE_LIMITED',
+      'AXAG_PATTERN_MISMATCH',
+      'AXAG_MISSING_PARAM',
+      'AXAG_BUDGET_EXCEEDED',
+      'AXAG_POSTCONDITION_FAILED',
+    ]);
+  });
+
+  it('is no spike below five calls or below three times yesterday, and none a day later', async () => {
+    // An hour on, the last hour is empty and the spikes are gone.
+    const later = await getOverview({ tenantId: kindsTenant, now: new Date('2026-11-20T13:30:00.000Z') });
+    expect(later.refusal_kinds.every((k) => !k.spike && k.hour.current === 0)).toBe(true);
+    expect(later.refusal_kinds.find((k) => k.kind === 'policy')?.day).toEqual({ current: 10, previous: 3 });
   });
 });

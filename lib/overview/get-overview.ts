@@ -1,5 +1,6 @@
 import { db } from '../db';
-import { num, sql, type Sql } from '../db/sql';
+import { join, num, sql, type Sql } from '../db/sql';
+import { APPROVAL_HOLD_CODES } from '../violations/violation-kinds';
 import { compareWindows } from './compare-windows';
 import { checkEvidenceChainTail } from './evidence-chain-health';
 import { OVERVIEW_WINDOW_MS, type Overview } from './overview-types';
@@ -8,7 +9,8 @@ import { getWebhookHealth } from './webhook-health';
 export { OVERVIEW_WINDOW_MS, type Overview } from './overview-types';
 
 /**
- * The noisiest violation codes in [since, until). Grouped on an expression rather than the
+ * The noisiest violation codes in [since, until), approval holds left out: a held call is the
+ * approval queue working, and they would top the list on any tenant that uses approvals. Grouped on an expression rather than the
  * column: grouping on `code` itself lets SQLite (no statistics) walk the tenant's whole
  * (tenantId, code, createdAt) index, every violation ever, to group without sorting (45 ms at
  * 205,000 violations, growing with history); this way it reads only the window on
@@ -17,12 +19,13 @@ export { OVERVIEW_WINDOW_MS, type Overview } from './overview-types';
 export function topCodesQuery(tenantId: string, since: Date, until: Date, limit: number): Sql {
   return sql`SELECT "code" || '' AS "code", count(*) AS "n"
     FROM "Violation" WHERE "tenantId" = ${tenantId} AND "createdAt" >= ${since} AND "createdAt" < ${until}
+      AND "code" NOT IN (${join([...APPROVAL_HOLD_CODES])})
     GROUP BY 1 ORDER BY 2 DESC, 1 ASC LIMIT ${limit}`;
 }
 
 /**
  * "Is anything wrong right now": the last hour and the last 24 hours, each against the same
- * window a day earlier; approvals waiting; the noisiest codes; whether the newest evidence
+ * window a day earlier, the refusals split by kind with their spikes; approvals waiting; the noisiest codes; whether the newest evidence
  * verifies; how webhook delivery is going. Every count is a range read on an index, so a page
  * that refreshes every few seconds costs the same at a million records as at a thousand, give
  * or take the window's own rows.
@@ -49,6 +52,7 @@ export async function getOverview(options: { tenantId: string; now?: Date; topCo
     shadow_differences: windows.shadowDifferences,
     pending_approvals: pending,
     top_codes: topCodes.map((c) => ({ code: c.code, count: num(c.n) })),
+    refusal_kinds: windows.kinds,
     last_record_at: last?.createdAt.toISOString() ?? null,
     hour: windows.hour,
     day: windows.day,

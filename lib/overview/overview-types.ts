@@ -3,6 +3,8 @@
  * component (browser-safe: types and constants only).
  */
 
+import type { ViolationKind } from '../violations/violation-kind-labels';
+
 export const HOUR_MS = 3_600_000;
 export const OVERVIEW_WINDOW_MS = 24 * HOUR_MS;
 
@@ -25,6 +27,18 @@ export interface WindowCounts {
 export interface WindowComparison {
   current: WindowCounts;
   previous: WindowCounts;
+}
+
+/**
+ * One kind of refusal (lib/violations/violation-kinds.ts) in calls: the last hour against the
+ * same hour yesterday, the last 24 hours against the 24 before, and whether the hour is a spike
+ * (lib/overview/spikes.ts).
+ */
+export interface RefusalKindCounts {
+  kind: ViolationKind;
+  hour: { current: number; previous: number };
+  day: { current: number; previous: number };
+  spike: boolean;
 }
 
 export const CHAIN_BREAK_REASONS = ['hash_mismatch', 'prev_hash_mismatch', 'seq_gap', 'head_mismatch', 'payload_mismatch'] as const;
@@ -85,7 +99,10 @@ export interface Overview {
   shadow_differences: number;
   /** Waiting for a person now (pending and not past the deadline). */
   pending_approvals: number;
+  /** The noisiest codes of the last 24 hours; approval holds are left out (they are the approval queue's). */
   top_codes: { code: string; count: number }[];
+  /** Refusals and holds split into agent mistakes, policy refusals, approval holds and tool failures. */
+  refusal_kinds: RefusalKindCounts[];
   /** The newest evidence record of the tenant, of any age; null when nothing was ever recorded. */
   last_record_at: string | null;
   /** The last hour against the same hour the day before; the last 24 hours against the 24 before. */

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { defineRoute } from '../define-route';
 import { getOverview } from '../../overview/get-overview';
 import { CHAIN_BREAK_REASONS } from '../../overview/overview-types';
+import { SPIKE_FACTOR, SPIKE_MIN_CALLS } from '../../overview/spikes';
+import { VIOLATION_KINDS } from '../../violations/violation-kinds';
 
 const nullableString = z.string().nullable();
 const count = z.number().int().min(0);
@@ -18,6 +20,22 @@ const WindowCountsSchema = z
   })
   .strict();
 const ComparisonSchema = z.object({ current: WindowCountsSchema, previous: WindowCountsSchema }).strict();
+const PairSchema = z.object({ current: count, previous: count }).strict();
+
+const RefusalKindSchema = z
+  .object({
+    kind: z
+      .enum(VIOLATION_KINDS)
+      .describe(
+        '`arguments`: agent mistakes (validate/pre denied for what the agent sent); `policy`: denied by a policy, limit, budget, scope or role; `approval`: held for a person; `tool`: validate/post denied. GET /api/v1/violations?kind= lists them.',
+      ),
+    hour: PairSchema.describe('Calls in the last hour, and in the same hour the day before.'),
+    day: PairSchema.describe('Calls in the last 24 hours, and in the 24 hours before them.'),
+    spike: z
+      .boolean()
+      .describe(`The last hour holds at least ${SPIKE_MIN_CALLS} calls and at least ${SPIKE_FACTOR} times the same hour the day before.`),
+  })
+  .strict();
 
 const OverviewSchema = z
   .object({
@@ -28,7 +46,14 @@ const OverviewSchema = z
     held_for_approval: count,
     shadow_differences: count,
     pending_approvals: count,
-    top_codes: z.array(z.object({ code: z.string(), count }).strict()),
+    top_codes: z
+      .array(z.object({ code: z.string(), count }).strict())
+      .describe(
+        'The noisiest violation codes of the last 24 hours, approval holds (AXAG_APPROVAL_MISSING, AXAG_ESCALATION_REQUIRED) left out.',
+      ),
+    refusal_kinds: z
+      .array(RefusalKindSchema)
+      .describe('Refusals and holds split by kind, always the four of them in this order: arguments, policy, approval, tool.'),
     last_record_at: nullableString,
     hour: ComparisonSchema.describe('The last hour against the same hour the day before.'),
     day: ComparisonSchema.describe('The last 24 hours against the 24 hours before them.'),
@@ -75,8 +100,9 @@ const OverviewSchema = z
 
 /**
  * GET /api/v1/overview — the last hour and the last 24 hours against the day before (calls,
- * refusals, held for approval, post-call failures), pending approvals, noisiest codes, shadow
- * differences, the newest evidence verified, webhook delivery. The dashboard's overview polls it.
+ * refusals, held for approval, post-call failures), the refusals by kind with their spikes,
+ * pending approvals, noisiest codes, shadow differences, the newest evidence verified, webhook
+ * delivery. The dashboard's overview polls it.
  */
 export const overviewHandler = defineRoute({
   auth: { apiKey: 'admin', session: 'read' },
