@@ -7,7 +7,7 @@ import { parseDatabaseUrl } from '../db/database-url';
 import { createRawEvidenceStore, type RawEvidenceStore, type RawEvidenceStoreFactory } from './raw-evidence-store';
 import type { EvidenceInput, RecordedEvidence } from './evidence-input';
 import { HistoryConflictError } from '../history/history-ledger';
-import { admitHistoryWith } from './raw-evidence-store';
+import { loadHistoryLedgers, writeHistoryLedgers, type CounterQuery } from './raw-evidence-store';
 
 interface Pending {
   input: EvidenceInput;
@@ -160,25 +160,33 @@ async function commitBatch(batch: Pending[]): Promise<void> {
         // the same tenants' history until this commits; on SQLite the first write takes the lock.
         const tenants = [...new Set(batch.map((item) => item.input.tenantId))].sort();
         const heads = await lockChainHeads(tx, tenants, provider);
-        const admitted = await admitHistoryWith(
-          (sql, params) => tx.$queryRawUnsafe(sql, ...params),
-          provider === 'postgresql' ? 'postgresql' : 'sqlite',
+        const query: CounterQuery = (sql, params) => tx.$queryRawUnsafe(sql, ...params);
+        const counterProvider = provider === 'postgresql' ? 'postgresql' : 'sqlite';
+        const ledgers = await loadHistoryLedgers(
+          query,
+          counterProvider,
           batch.map((item) => item.input),
         );
-        for (const [index, item] of batch.entries()) {
-          if (admitted && !admitted[index]) {
+        for (const item of batch) {
+          const { history, tenantId } = item.input;
+          const ledger = ledgers?.get(tenantId);
+          if (ledger && !ledger.holds(history)) {
             outcomes.set(item, { ok: false, error: new HistoryConflictError() });
             continue;
           }
           if (!item.within) {
+            ledger?.count(history);
             accepted.push({ item, extra: undefined });
             continue;
           }
-          // A savepoint per side effect: one call's refused token must not undo the batch.
+          // A savepoint per side effect: one call's refused token must not undo the batch. The
+          // call is counted only once its side effects hold: a redemption refused as already
+          // used is decided again as a deny, which must not have counted as an allowed call.
           await tx.$executeRawUnsafe('SAVEPOINT tg_evidence_item');
           try {
             const extra = await item.within(tx);
             await tx.$executeRawUnsafe('RELEASE SAVEPOINT tg_evidence_item');
+            ledger?.count(history);
             accepted.push({ item, extra });
           } catch (error) {
             await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT tg_evidence_item');
@@ -186,6 +194,7 @@ async function commitBatch(batch: Pending[]): Promise<void> {
             outcomes.set(item, { ok: false, error });
           }
         }
+        if (ledgers) await writeHistoryLedgers(query, counterProvider, ledgers);
         if (accepted.length === 0) return;
         const { rows: evidenceRows, violations: violationRows } = chainRecords(
           accepted.map((a) => a.item.input),

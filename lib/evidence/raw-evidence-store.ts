@@ -269,26 +269,54 @@ class PostgresEvidenceStore implements RawEvidenceStore {
   }
 }
 
+export type CounterQuery = (
+  sql: string,
+  params: unknown[],
+) => Promise<{ bucket: unknown; count: unknown; total: unknown; lastAt: unknown }[]>;
+
 /** What SqliteEvidenceStore.admitHistory does, over an async client (PostgreSQL, or Prisma's transaction on either database). */
 export async function admitHistoryWith(
-  query: (sql: string, params: unknown[]) => Promise<{ bucket: unknown; count: unknown; total: unknown; lastAt: unknown }[]>,
+  query: CounterQuery,
   provider: 'sqlite' | 'postgresql',
   inputs: readonly EvidenceInput[],
 ): Promise<boolean[] | null> {
+  const ledgers = await loadHistoryLedgers(query, provider, inputs);
+  if (!ledgers) return null;
+  const admitted = inputs.map((input) => (ledgers.get(input.tenantId) as HistoryLedger).admit(input.history));
+  await writeHistoryLedgers(query, provider, ledgers);
+  return admitted;
+}
+
+/** Per tenant, a ledger loaded with the counters the inputs' histories touch; null when no input has a history. */
+export async function loadHistoryLedgers(
+  query: CounterQuery,
+  provider: 'sqlite' | 'postgresql',
+  inputs: readonly EvidenceInput[],
+): Promise<Map<string, HistoryLedger> | null> {
   if (!inputs.some((i) => i.history)) return null;
   const sql = counterSql(provider);
-  const admitted: boolean[] = [];
+  const ledgers = new Map<string, HistoryLedger>();
   for (const tenantId of new Set(inputs.map((i) => i.tenantId))) {
-    const mine = inputs.filter((i) => i.tenantId === tenantId);
     const ledger = new HistoryLedger();
-    for (const key of HistoryLedger.keysOf(mine.map((i) => i.history))) {
+    for (const key of HistoryLedger.keysOf(inputs.filter((i) => i.tenantId === tenantId).map((i) => i.history))) {
       const rows = await query(sql.select, [tenantId, key.series, key.scope, key.from]);
       ledger.load(key.series, key.scope, rows.map(toCounterRow));
     }
-    for (const input of mine) admitted[inputs.indexOf(input)] = ledger.admit(input.history);
+    ledgers.set(tenantId, ledger);
+  }
+  return ledgers;
+}
+
+/** Adds what the ledgers counted to the counter rows. */
+export async function writeHistoryLedgers(
+  query: CounterQuery,
+  provider: 'sqlite' | 'postgresql',
+  ledgers: ReadonlyMap<string, HistoryLedger>,
+): Promise<void> {
+  const sql = counterSql(provider);
+  for (const [tenantId, ledger] of ledgers) {
     for (const w of ledger.writes()) await query(sql.upsert, [tenantId, w.series, w.scope, w.bucket, w.count, w.total, w.lastAt]);
   }
-  return admitted;
 }
 
 function admitHistoryPg(client: pg.PoolClient, inputs: readonly EvidenceInput[]): Promise<boolean[] | null> {

@@ -47,6 +47,13 @@ export class HistoryLedger {
 
   /** Checks the record's claims and reads; when they hold, counts its increments and says true. */
   admit(history: CallHistory | undefined): boolean {
+    if (!this.holds(history)) return false;
+    this.count(history);
+    return true;
+  }
+
+  /** Whether the record's claims and reads hold against the counts so far (nothing is counted). */
+  holds(history: CallHistory | undefined): boolean {
     if (!history) return true;
     for (const claim of history.claims) {
       const sums = this.rows.sums(claim.series, claim.scope, claim.from);
@@ -57,6 +64,12 @@ export class HistoryLedger {
       const sums = this.rows.sums(read.series, read.scope, read.from);
       if (sums.count !== read.count || sums.total !== read.total || sums.lastAt !== read.lastAt) return false;
     }
+    return true;
+  }
+
+  /** Counts the record's increments (after `holds`, once whatever commits with the record has run). */
+  count(history: CallHistory | undefined): void {
+    if (!history) return;
     for (const inc of history.increments) {
       this.rows.add(inc.series, inc.scope, inc.bucket, 1, inc.total, inc.at);
       const id = `${inc.series}|${inc.scope}|${inc.bucket}`;
@@ -67,7 +80,6 @@ export class HistoryLedger {
         row.lastAt = Math.max(row.lastAt, inc.at);
       } else this.pending.set(id, { series: inc.series, scope: inc.scope, bucket: inc.bucket, count: 1, total: inc.total, lastAt: inc.at });
     }
-    return true;
   }
 
   /** The admitted increments, one per counter row, to upsert. */
