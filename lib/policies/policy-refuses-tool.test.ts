@@ -61,4 +61,12 @@ describe('policiesMayHoldTool', () => {
     expect(policiesMayHoldTool([policy({ rules: [{ id: 'r', tools: ['*'], decision: 'deny' }] })], 'orders.get')).toBe(false);
     expect(policiesMayHoldTool([], 'orders.get')).toBe(false);
   });
+
+  it('says a tool could be held when a soft limit names it (past it, calls need approval), not for a hard one', () => {
+    const limit = { id: 'l', tools: ['wallet.*'], per: 'user', window: '1h', max_calls: 2 };
+    const soft = policy({ limits: [{ ...limit, when_exceeded: 'require_approval', roles: ['approver'] }] });
+    expect(policiesMayHoldTool([soft], 'wallet.transfer')).toBe(true);
+    expect(policiesMayHoldTool([soft], 'orders.get')).toBe(false);
+    expect(policiesMayHoldTool([policy({ limits: [limit] })], 'wallet.transfer')).toBe(false);
+  });
 });

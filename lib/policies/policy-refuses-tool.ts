@@ -28,7 +28,7 @@ export function policyRefusesTool(policies: readonly CompiledPolicy[], tool: str
   return null;
 }
 
-/** Whether some call of the tool could need an approval under these policies (conditions not evaluated). */
+/** Whether some call of the tool could need an approval under these policies (conditions and history not evaluated). */
 export function policiesMayHoldTool(policies: readonly CompiledPolicy[], tool: string): boolean {
   const matches = (patterns: readonly string[]) => patterns.some((pattern) => toolPatternMatches(pattern, tool));
   return policies.some(
@@ -36,6 +36,7 @@ export function policiesMayHoldTool(policies: readonly CompiledPolicy[], tool: s
       (policy.document.approval?.rules ?? []).some((rule) => matches(rule.tools)) ||
       (policy.document.rules ?? []).some(
         (rule) => (rule.decision === 'require_approval' || rule.decision === 'escalate') && matches(rule.tools),
-      ),
+      ) ||
+      policy.limits.some((limit) => limit.when_exceeded === 'require_approval' && matches(limit.tools)),
   );
 }
