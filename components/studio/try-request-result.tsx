@@ -71,9 +71,6 @@ export function TryRequestResult({ answer }: { answer: TryAnswer }) {
               <li key={`${issue.code}-${index}`} data-testid="try-error-code">
                 <code className="rounded bg-red-50 px-1 text-xs font-semibold text-red-800">{issue.code}</code>{' '}
                 <span className="text-zinc-700">{issue.message}</span>
-                {typeof issue.details.retry_after_seconds === 'number' && (
-                  <span className="ml-1 text-xs text-zinc-500">(retry after {duration(issue.details.retry_after_seconds)})</span>
-                )}
               </li>
             ))}
           </ul>
@@ -127,7 +124,13 @@ export function TryRequestResult({ answer }: { answer: TryAnswer }) {
                   <td>{number(limit.max)}</td>
                   <td data-testid="try-limit-remaining">{number(limit.remaining)}</td>
                   <td className="text-zinc-600">+{number(limit.amount)}</td>
-                  <td className="text-zinc-600">{limit.retry_after_seconds === null ? '—' : duration(limit.retry_after_seconds)}</td>
+                  <td
+                    className="text-zinc-600"
+                    data-testid="try-limit-retry"
+                    title={limit.retry_after_seconds === null ? undefined : `${limit.retry_after_seconds} s`}
+                  >
+                    {limit.retry_after_seconds === null ? '—' : duration(limit.retry_after_seconds)}
+                  </td>
                   <td className="text-zinc-600">{limit.when_exceeded === 'deny' ? 'deny' : 'approval'}</td>
                 </tr>
               ))}
