@@ -104,7 +104,7 @@ test('traces: search by prefix and substring, whole rows, the outcome, retained 
   await test.step('search by the start of a call id, then by a part of it', async () => {
     await page.goto('/traces');
     await page.getByLabel('Search', { exact: true }).fill(`${RUN}-alpha`);
-    await page.getByLabel('Match', { exact: true }).selectOption('prefix');
+    await page.getByRole('combobox', { name: 'Match', exact: true }).selectOption('prefix');
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect(page).toHaveURL(/match=prefix/);
     await expect(rows).toHaveCount(2);
@@ -115,7 +115,7 @@ test('traces: search by prefix and substring, whole rows, the outcome, retained 
     await page.getByLabel('Search', { exact: true }).fill('alpha-');
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect(page.getByTestId('traces-empty')).toBeVisible();
-    await page.getByLabel('Match', { exact: true }).selectOption('contains');
+    await page.getByRole('combobox', { name: 'Match', exact: true }).selectOption('contains');
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect(rows).toHaveCount(2);
     expect(await callIds()).toEqual([`${RUN}-alpha-2`, `${RUN}-alpha-1`]);

@@ -33,6 +33,8 @@ export function TraceLiveList(props: {
   // What the list shows, for the next check to compare against (set only by the checks).
   const known = useRef(props.initial);
   const reading = useRef(false);
+  // A check still under way when Live is paused must not turn it back on with its answer.
+  const live = useRef(false);
 
   const refresh = useCallback(async () => {
     // The check made on turning Live on may still run when the first timed one is due.
@@ -41,6 +43,7 @@ export function TraceLiveList(props: {
     const fetched = await fetchTraces(props.liveQuery).finally(() => {
       reading.current = false;
     });
+    if (!live.current) return;
     if (!fetched.ok) {
       setStatus({ kind: 'failed', message: fetched.message });
       return;
@@ -60,6 +63,7 @@ export function TraceLiveList(props: {
   }, [props.liveQuery]);
 
   const toggle = () => {
+    live.current = status.kind === 'off';
     if (status.kind === 'off') {
       setStatus({ kind: 'live', checkedAt: null, added: 0 });
       void refresh();
