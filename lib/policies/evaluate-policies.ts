@@ -3,9 +3,11 @@ import { makeIssue, type ValidationIssue } from '../validation/error-codes';
 import { readDottedPath } from '../validation/json-path';
 import type { CallContext } from '../validation/check-pre-call';
 import type { CompiledLimit, CompiledPolicy } from './compile-policy';
+import { checkLimit, limitRefusal, type LimitCheck } from './policy-limits';
+
+export type { LimitCheck } from './policy-limits';
 import { HistoryCel } from '../history/history-cel';
-import type { HistoryView, Observation } from '../history/history-view';
-import { amountOf } from '../history/series';
+import type { HistoryView } from '../history/history-view';
 import type { PolicyRef, PolicyVerdict } from './policy-evidence';
 import { toolPatternMatches } from './policy-schema';
 import type { Decision } from '../decisions';
@@ -30,22 +32,6 @@ export interface PolicyCall {
   context: CallContext;
   /** The calling API key (limits and history per `key`); null in tests and the playground. */
   apiKeyId?: string | null;
-}
-
-/** How one limit stood for a call. */
-export interface LimitCheck {
-  policy_id: string;
-  limit_id: string;
-  kind: 'calls' | 'sum';
-  max: number;
-  /** What the window held before this call. */
-  used: number;
-  /** What this call adds: 1, or its argument's value. */
-  amount: number;
-  exceeded: boolean;
-  when_exceeded: 'deny' | 'require_approval';
-  retry_after_seconds: number | null;
-  observation: Observation;
 }
 
 /** One step of evaluating a policy on a call, for the playground's "how each rule evaluated". */
@@ -242,26 +228,8 @@ function evaluatePolicy(policy: CompiledPolicy, call: PolicyCall, evaluation: Po
     }
     step('limit', limit.id, 'exceeded', standing);
     if (limit.when_exceeded === 'deny') {
-      const code = check.kind === 'sum' ? 'AXAG_BUDGET_EXCEEDED' : 'AXAG_RATE_LIMITED';
-      const remaining = Math.max(0, check.max - check.used);
-      const retry = check.retry_after_seconds === null ? 'it cannot be made within this limit' : `retry in ${check.retry_after_seconds} s`;
-      const what = check.kind === 'sum' ? `${limit.max_sum?.path} adds up to at most ${check.max}` : `at most ${check.max} calls`;
-      const reason = `${limit.reason ?? `Limit ${limit.id} of policy ${policy.id}`}: ${what} per ${limit.per} in ${limit.window}; ${remaining} remain${check.kind === 'sum' ? 's' : ''} and this call ${check.kind === 'sum' ? `asks for ${check.amount}` : 'is one more'} (${retry}).`;
-      return deny(limit.id, reason, [
-        makeIssue(code, {
-          intent,
-          message: reason,
-          path: check.kind === 'sum' ? `$.${limit.max_sum?.path}` : '$',
-          ...policyDetails(limit.id),
-          limit_id: limit.id,
-          per: limit.per,
-          window: limit.window,
-          max: check.max,
-          used: check.used,
-          remaining,
-          retry_after_seconds: check.retry_after_seconds,
-        }),
-      ]);
+      const refusal = limitRefusal(policy, limit, check, intent);
+      return deny(limit.id, refusal.reason, [refusal.issue]);
     }
     softLimit ??= { limit, check };
   }
@@ -357,46 +325,6 @@ function evaluatePolicy(policy: CompiledPolicy, call: PolicyCall, evaluation: Po
     }
   }
   return verdict;
-}
-
-/**
- * Where a call stands against one limit. Nothing is counted here: the commit of the call's
- * evidence re-checks the window and counts the call in the same transaction.
- */
-function checkLimit(policyId: string, limit: CompiledLimit, call: PolicyCall, history: HistoryCel): LimitCheck {
-  const view = history.view;
-  const { query } = limit;
-  const observation = view?.observe(query, false) ?? { series: query.series.id, scope: '', from: 0, count: 0, total: 0, lastAt: 0 };
-  const kind = limit.max_sum ? 'sum' : 'calls';
-  const used = kind === 'sum' ? observation.total : observation.count;
-  const amount = kind === 'sum' ? amountOf(query.series, call.arguments) : 1;
-  const max = limit.max_sum?.value ?? limit.max_calls ?? 0;
-  const exceeded = used + amount > max;
-  let retry: number | null = null;
-  if (exceeded && view && amount <= max) {
-    // The first moment enough of the oldest buckets have left the window.
-    let freed = 0;
-    const nowSeconds = Math.floor(view.nowMs / 1000);
-    for (const row of view.buckets(observation)) {
-      freed += kind === 'sum' ? row.total : row.count;
-      if (used - freed + amount <= max) {
-        retry = Math.max(1, row.bucket + query.series.bucketSeconds + query.windowSeconds - nowSeconds);
-        break;
-      }
-    }
-  }
-  return {
-    policy_id: policyId,
-    limit_id: limit.id,
-    kind,
-    max,
-    used,
-    amount,
-    exceeded,
-    when_exceeded: limit.when_exceeded,
-    retry_after_seconds: retry,
-    observation,
-  };
 }
 
 export function mergeApprovals(requirements: readonly (ApprovalRequirement | null)[]): ApprovalRequirement | null {

@@ -1,0 +1,96 @@
+import { makeIssue, type ValidationIssue } from '../validation/error-codes';
+import type { HistoryCel } from '../history/history-cel';
+import type { Observation } from '../history/history-view';
+import { amountOf } from '../history/series';
+import type { CompiledLimit } from './compile-policy';
+
+/** How one limit stood for a call. */
+export interface LimitCheck {
+  policy_id: string;
+  limit_id: string;
+  kind: 'calls' | 'sum';
+  max: number;
+  /** What the window held before this call. */
+  used: number;
+  /** What this call adds: 1, or its argument's value. */
+  amount: number;
+  exceeded: boolean;
+  when_exceeded: 'deny' | 'require_approval';
+  retry_after_seconds: number | null;
+  observation: Observation;
+}
+
+/**
+ * Where a call stands against one limit. Nothing is counted here: the commit of the call's
+ * evidence re-checks the window and counts the call in the same transaction.
+ */
+export function checkLimit(
+  policyId: string,
+  limit: CompiledLimit,
+  call: { arguments: Record<string, unknown> },
+  history: HistoryCel,
+): LimitCheck {
+  const view = history.view;
+  const { query } = limit;
+  const observation = view?.observe(query, false) ?? { series: query.series.id, scope: '', from: 0, count: 0, total: 0, lastAt: 0 };
+  const kind = limit.max_sum ? 'sum' : 'calls';
+  const used = kind === 'sum' ? observation.total : observation.count;
+  const amount = kind === 'sum' ? amountOf(query.series, call.arguments) : 1;
+  const max = limit.max_sum?.value ?? limit.max_calls ?? 0;
+  const exceeded = used + amount > max;
+  let retry: number | null = null;
+  if (exceeded && view && amount <= max) {
+    // The first moment enough of the oldest buckets have left the window.
+    let freed = 0;
+    const nowSeconds = Math.floor(view.nowMs / 1000);
+    for (const row of view.buckets(observation)) {
+      freed += kind === 'sum' ? row.total : row.count;
+      if (used - freed + amount <= max) {
+        retry = Math.max(1, row.bucket + query.series.bucketSeconds + query.windowSeconds - nowSeconds);
+        break;
+      }
+    }
+  }
+  return {
+    policy_id: policyId,
+    limit_id: limit.id,
+    kind,
+    max,
+    used,
+    amount,
+    exceeded,
+    when_exceeded: limit.when_exceeded,
+    retry_after_seconds: retry,
+    observation,
+  };
+}
+
+/** The refusal of a call past a hard limit: AXAG_RATE_LIMITED or AXAG_BUDGET_EXCEEDED, with what remains and when to retry. */
+export function limitRefusal(
+  policy: { id: string; version: string },
+  limit: CompiledLimit,
+  check: LimitCheck,
+  intent: string,
+): { reason: string; issue: ValidationIssue } {
+  const code = check.kind === 'sum' ? 'AXAG_BUDGET_EXCEEDED' : 'AXAG_RATE_LIMITED';
+  const remaining = Math.max(0, check.max - check.used);
+  const retry = check.retry_after_seconds === null ? 'it cannot be made within this limit' : `retry in ${check.retry_after_seconds} s`;
+  const what = check.kind === 'sum' ? `${limit.max_sum?.path} adds up to at most ${check.max}` : `at most ${check.max} calls`;
+  const reason = `${limit.reason ?? `Limit ${limit.id} of policy ${policy.id}`}: ${what} per ${limit.per} in ${limit.window}; ${remaining} remain${check.kind === 'sum' ? 's' : ''} and this call ${check.kind === 'sum' ? `asks for ${check.amount}` : 'is one more'} (${retry}).`;
+  const issue = makeIssue(code, {
+    intent,
+    message: reason,
+    path: check.kind === 'sum' ? `$.${limit.max_sum?.path}` : '$',
+    policy_id: policy.id,
+    policy_version: policy.version,
+    rule: limit.id,
+    limit_id: limit.id,
+    per: limit.per,
+    window: limit.window,
+    max: check.max,
+    used: check.used,
+    remaining,
+    retry_after_seconds: check.retry_after_seconds,
+  });
+  return { reason, issue };
+}
