@@ -113,3 +113,14 @@ export async function decisionsRecorded(tenantId: string): Promise<Record<string
 
 export const tally = (decisions: readonly string[]) =>
   decisions.reduce<Record<string, number>>((acc, d) => ({ ...acc, [d]: (acc[d] ?? 0) + 1 }), {});
+
+/** validate/pre on a running data-plane process (lib/testing/data-plane-process.ts), as an agent sends it. */
+export async function preAt(url: string, key: string, c: ToolCall = {}) {
+  const res = await fetch(`${url}/api/v1/validate/pre`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(preBody(c)),
+  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests assert on arbitrary response shapes
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
