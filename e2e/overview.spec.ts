@@ -50,7 +50,8 @@ test('the overview updates on its own: a new call, a failing webhook receiver, a
 
   await test.step('a call made while the page is open appears in the last hour and the tiles', async () => {
     const calls = await count(page, 'overview-hour-calls');
-    const refusals = await count(page, 'overview-hour-refusals');
+    // An unknown tool is the agent's mistake.
+    const mistakes = await count(page, 'overview-hour-arguments');
     const tile = await tileValue(page, 'overview-calls');
     const updated = await page.getByTestId('overview-updated').innerText();
     expect((await validatePre(page.request, { tool: 'overview.unknown_tool', call_id: 'overview-live', arguments: {} })).decision).toBe(
@@ -58,7 +59,7 @@ test('the overview updates on its own: a new call, a failing webhook receiver, a
     );
 
     await expect(page.getByTestId('overview-hour-calls')).toHaveText(String(calls + 1), { timeout: 15_000 });
-    await expect(page.getByTestId('overview-hour-refusals')).toHaveText(String(refusals + 1));
+    await expect(page.getByTestId('overview-hour-arguments')).toHaveText(String(mistakes + 1));
     expect(await tileValue(page, 'overview-calls')).toBe(tile + 1);
     await expect(page.getByTestId('overview-updated')).not.toHaveText(updated);
     await expect(page.getByTestId('overview-chain-status')).toHaveText('Verified');

@@ -9,7 +9,7 @@ import { EvidenceChainCard } from './chain-verification';
 import { fetchOverview } from './overview-api';
 import { OverviewTiles, TopCodes } from './overview-tiles';
 import { WebhookDeliveryCard } from './webhook-delivery';
-import { WindowComparison } from './window-comparison';
+import { SpikeCallout, WindowComparison } from './window-comparison';
 
 /**
  * How often the open page reads the overview. Longer than the approval queue's 2.5 s: each read
@@ -68,6 +68,7 @@ export function LiveOverview(props: {
         )}
         {overview.last_record_at && <span>Last recorded call: {formatInstant(overview.last_record_at)}.</span>}
       </p>
+      <SpikeCallout kinds={overview.refusal_kinds} />
       <OverviewTiles overview={overview} />
       {overview.last_record_at === null ? (
         <div className="mt-4">{props.noCallsYet}</div>

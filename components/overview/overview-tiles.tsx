@@ -79,12 +79,16 @@ export function OverviewTiles({ overview }: { overview: Overview }) {
   );
 }
 
-/** The codes refused most in the last 24 hours, each opening the violations page on that code. */
+/**
+ * The codes refused most in the last 24 hours, each opening the violations page on that code;
+ * approval holds are not among them (the table above counts them, the approval queue has them).
+ */
 export function TopCodes({ codes }: { codes: Overview['top_codes'] }) {
   const max = codes[0]?.count ?? 1;
   return (
     <section className="card p-5" data-testid="overview-top-codes">
-      <h2 className="mb-3 text-sm font-semibold">Noisiest violation codes, 24 h</h2>
+      <h2 className="text-sm font-semibold">Noisiest violation codes, 24 h</h2>
+      <p className="mt-0.5 mb-3 text-xs text-zinc-500">Approval holds are counted above, not here.</p>
       {codes.length === 0 ? (
         <p className="text-sm text-zinc-500">No violations in the last 24 hours.</p>
       ) : (
@@ -94,6 +98,7 @@ export function TopCodes({ codes }: { codes: Overview['top_codes'] }) {
               <Link
                 href={`/violations?range=24h&code=${encodeURIComponent(c.code)}`}
                 className="truncate font-mono text-xs text-brand hover:underline"
+                title={c.code}
               >
                 {c.code}
               </Link>
