@@ -33,6 +33,7 @@ beforeAll(async () => {
         when: "history.count('accounts.export', 'session', '1h') >= 3",
         decision: 'deny',
       },
+      { id: 'generous', tools: ['accounts.delete'], when: "history.count('accounts.delete', 'tenant', '1h') >= 1000", decision: 'deny' },
     ],
   });
   const url = process.env.DATABASE_URL as string;
@@ -49,7 +50,7 @@ describe('two data-plane instances over one PostgreSQL', () => {
     { timeout: 90_000 },
     async () => {
       const urls = instances.map((i) => i.url);
-      // Warm both (contracts, policies, connections) on a tool nothing counts, so the calls below race.
+      // Warm both (contracts, policies, connections) on a tool nothing limits here, so the calls below race.
       for (const url of urls) expect((await preAt(url, t.agentKey, { tool: 'accounts.delete' })).status).toBe(200);
 
       const calls: { kind: 'transfer' | 'view' | 'export'; c: ToolCall }[] = [
@@ -74,8 +75,8 @@ describe('two data-plane instances over one PostgreSQL', () => {
       expect(decisions('export')).toEqual({ allow: 3, deny: 9 });
       const codes = answers.filter((a) => a.res.body.decision === 'deny').map((a) => `${a.call.kind}:${a.res.body.errors[0].code}`);
       expect(tally(codes)).toEqual({ 'transfer:AXAG_RATE_LIMITED': 17, 'view:AXAG_BUDGET_EXCEEDED': 10, 'export:AXAG_POLICY_DENIED': 9 });
-      // 7 transfers + 6 views + 3 exports counted, the views adding 15 each.
-      expect(await counted(t.tenant.id)).toMatchObject({ count: 16, total: 90 });
+      // 7 transfers + 6 views + 3 exports (and the two warm-up deletes) counted, the views adding 15 each.
+      expect(await counted(t.tenant.id)).toMatchObject({ count: 18, total: 90 });
       expect(await db().evidence.count({ where: { tenantId: t.tenant.id, kind: 'pre' } })).toBe(calls.length + 2);
       expect(await verifyEvidenceChain({ tenantId: t.tenant.id })).toMatchObject({ valid: true, records: calls.length + 2 });
 
@@ -87,4 +88,16 @@ describe('two data-plane instances over one PostgreSQL', () => {
       }
     },
   );
+
+  it('allow a burst well under a history cap whole across both: no call runs out of attempts', { timeout: 90_000 }, async () => {
+    const urls = instances.map((i) => i.url);
+    const before = (await counted(t.tenant.id)).count;
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, n) => preAt(urls[n % 2] as string, t.agentKey, { tool: 'accounts.delete' })),
+    );
+    expect(answers.filter((a) => a.status !== 200).map((a) => a.body.error?.details?.reason)).toEqual([]);
+    expect(tally(answers.map((a) => a.body.decision))).toEqual({ allow: 40 });
+    expect((await counted(t.tenant.id)).count).toBe(before + 40);
+    expect((await verifyEvidenceChain({ tenantId: t.tenant.id })).valid).toBe(true);
+  });
 });

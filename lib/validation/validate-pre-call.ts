@@ -26,6 +26,7 @@ import { unresolvedContractIssue } from './unresolved-contract-issue';
 import { buildValidationResponse, type ValidationResponse } from './validation-response';
 import { HistoryConflictError } from '../history/history-ledger';
 import { AppError } from '../errors';
+import { inTurn } from './in-turn';
 
 /** How often a call is decided again when its history changed under it before giving up (503). */
 const HISTORY_ATTEMPTS = 20;
@@ -168,7 +169,10 @@ export async function validatePreCall(options: {
   };
   for (let attempt = 1; ; attempt++) {
     try {
-      return await decideAndRecord();
+      // Decided again in turn with the tenant's other calls decided again: racing, each round
+      // let one of them through, and a burst of concurrent calls reading one count ran out of
+      // attempts (30 calls under a cap of 100: ten answered 503).
+      return attempt === 1 ? await decideAndRecord() : await inTurn(tenantId, decideAndRecord);
     } catch (error) {
       // Another call changed the history this one was decided on (a limit filled up, a count
       // moved) before this one committed: nothing was recorded; decide again from the new counts.

@@ -147,6 +147,18 @@ describe('concurrent calls in one process', () => {
     expect((await verifyEvidenceChain({ tenantId: t.tenant.id })).valid).toBe(true);
   });
 
+  it('a burst well under a history cap is allowed whole: calls decided again go in turn, none runs out of attempts', async () => {
+    await publishPolicyDocument(t, {
+      id: 'generous',
+      version: '1.0.0',
+      rules: [{ id: 'cap', tools: ['wallet.view'], when: "history.count('wallet.view', 'user', '1h') >= 1000", decision: 'deny' }],
+    });
+    const answers = await Promise.all(Array.from({ length: 40 }, () => pre(t, { tool: 'wallet.view', user: 'u1' })));
+    expect(answers.filter((a) => a.status !== 200).map((a) => a.body.error?.details?.reason)).toEqual([]);
+    expect(tally(answers.map((a) => a.body.decision))).toEqual({ allow: 40 });
+    expect((await counted(t.tenant.id)).count).toBe(40);
+  });
+
   it('two limits on one call: each call is counted once in each, and neither is overrun', async () => {
     await publishPolicyDocument(t, {
       id: 'both',
