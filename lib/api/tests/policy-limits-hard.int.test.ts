@@ -49,6 +49,23 @@ describe('max_calls', () => {
   });
 });
 
+describe('what counts', () => {
+  it('a transformed call counts as allowed: it runs, with the rewritten arguments', async () => {
+    await publishPolicyDocument(t, {
+      id: 'noted',
+      version: '1.0.0',
+      limits: [{ id: 'two', tools: ['wallet.transfer'], per: 'user', window: '1h', max_calls: 2 }],
+      rules: [{ id: 'note', tools: ['wallet.transfer'], decision: 'transform', set: { note: 'checked' } }],
+    });
+    const first = await pre(t, { user: 'u1' });
+    expect(first.body.decision).toBe('transform');
+    expect(first.body.arguments).toMatchObject({ note: 'checked' });
+    expect((await decide(t, { user: 'u1' })).decision).toBe('transform');
+    expect((await decide(t, { user: 'u1' })).codes).toEqual(['AXAG_RATE_LIMITED']);
+    expect((await counted(t.tenant.id)).count).toBe(2);
+  });
+});
+
 describe('max_sum', () => {
   it('refuses a call asking more than remains with AXAG_BUDGET_EXCEEDED while a smaller one passes', async () => {
     await publishPolicyDocument(
