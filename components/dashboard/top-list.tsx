@@ -1,7 +1,11 @@
 import Link from 'next/link';
 import { formatCount } from './format';
 
-/** A ranked list with bars relative to the first entry; each entry narrows the page to it. */
+/**
+ * A ranked list with bars relative to the first entry; each entry narrows the page to it. Codes
+ * and tool ids (mono) wrap rather than being cut, since they are what a reader compares; names
+ * are cut, with the whole one in the title.
+ */
 export function TopList({
   title,
   testId,
@@ -25,13 +29,15 @@ export function TopList({
                 {row.href ? (
                   <Link
                     href={row.href}
-                    className={`truncate text-brand hover:underline ${row.mono ? 'font-mono text-xs' : ''}`}
+                    className={`min-w-0 text-brand hover:underline ${row.mono ? 'font-mono text-xs [overflow-wrap:anywhere]' : 'truncate'}`}
                     title={row.label}
                   >
                     {row.label}
                   </Link>
                 ) : (
-                  <span className={`truncate ${row.mono ? 'font-mono text-xs' : ''}`}>{row.label}</span>
+                  <span className={`min-w-0 ${row.mono ? 'font-mono text-xs [overflow-wrap:anywhere]' : 'truncate'}`} title={row.label}>
+                    {row.label}
+                  </span>
                 )}
                 <span className="text-zinc-700 tabular-nums">{formatCount(row.count)}</span>
               </div>

@@ -1,8 +1,14 @@
 import Link from 'next/link';
 import type { ViolationView } from '@/lib/violations/list-violations';
+import { VIOLATION_KIND_LABELS, violationKind } from '@/lib/violations/violation-kinds';
 import { DecisionBadge } from './decision-badge';
+import { ExpandableText } from './expandable-text';
 import { formatInstant } from './format';
 
+/**
+ * One row per violation. The code and its message share the widest column, so a message reads
+ * as a few lines of prose (a long one is clamped with "Show all"); tool and key share one.
+ */
 export function ViolationTable({ violations }: { violations: ViolationView[] }) {
   return (
     <div className="card overflow-x-auto">
@@ -10,11 +16,9 @@ export function ViolationTable({ violations }: { violations: ViolationView[] }) 
         <thead className="border-b border-zinc-200 text-xs text-zinc-500 uppercase">
           <tr>
             <th className="px-4 py-2 font-medium">Time</th>
-            <th className="px-4 py-2 font-medium">Code</th>
-            <th className="px-4 py-2 font-medium">Tool</th>
-            <th className="px-4 py-2 font-medium">Agent key</th>
+            <th className="w-full px-4 py-2 font-medium">Code and message</th>
+            <th className="px-4 py-2 font-medium whitespace-nowrap">Tool and key</th>
             <th className="px-4 py-2 font-medium">Decision</th>
-            <th className="px-4 py-2 font-medium">Message</th>
           </tr>
         </thead>
         <tbody className="divide-y divide-zinc-100">
@@ -25,19 +29,28 @@ export function ViolationTable({ violations }: { violations: ViolationView[] }) 
                   {formatInstant(v.created_at)}
                 </Link>
               </td>
-              <td className="px-4 py-2 font-mono text-xs" title={v.type}>
-                {v.code}
+              <td className="min-w-64 px-4 py-2" data-testid="violation-message">
+                <p className="flex flex-wrap items-baseline gap-x-2">
+                  <span className="font-mono text-xs font-medium break-all text-zinc-900" title={v.type} data-testid="violation-code">
+                    {v.code}
+                  </span>
+                  <span className="text-xs text-zinc-500">{VIOLATION_KIND_LABELS[violationKind(v)].label}</span>
+                  {v.path && <span className="font-mono text-xs break-all text-zinc-500">at {v.path}</span>}
+                </p>
+                {v.message ? (
+                  <ExpandableText text={v.message} className="mt-0.5 text-zinc-700" />
+                ) : (
+                  <span className="text-zinc-400">no message</span>
+                )}
               </td>
-              <td className="px-4 py-2 font-mono text-xs">{v.tool}</td>
-              <td className="px-4 py-2" title={v.api_key_id ?? undefined}>
-                {v.api_key_name ?? <span className="text-zinc-400">—</span>}
+              <td className="max-w-56 min-w-36 px-4 py-2">
+                <span className="block font-mono text-xs [overflow-wrap:anywhere]">{v.tool}</span>
+                <span className="block text-xs text-zinc-500" title={v.api_key_id ?? undefined}>
+                  {v.api_key_name ?? <span className="text-zinc-400">no key</span>}
+                </span>
               </td>
               <td className="px-4 py-2">
                 <DecisionBadge decision={v.decision} />
-              </td>
-              <td className="max-w-md px-4 py-2 text-zinc-700">
-                {v.message ?? <span className="text-zinc-400">—</span>}
-                {v.path && <span className="ml-1 font-mono text-xs text-zinc-400">{v.path}</span>}
               </td>
             </tr>
           ))}

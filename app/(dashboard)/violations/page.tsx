@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { listViolations } from '@/lib/violations/list-violations';
-import { getViolationStats } from '@/lib/violations/get-violation-stats';
+import { getViolationStats, HOURLY_RANGE_MAX_MS } from '@/lib/violations/get-violation-stats';
+import { isViolationKind } from '@/lib/violations/violation-kinds';
 import { pageHref, readPageFilters, type SearchParams } from '@/lib/listing/page-filters';
 import { CSV_ROWS_MAX } from '@/lib/violations/violations-query-schemas';
 import { listApiKeys } from '@/lib/auth/api-keys';
@@ -9,6 +10,7 @@ import { listDocuments } from '@/lib/documents/list-documents';
 import { AppError } from '@/lib/errors';
 import { ViolationsChart } from '@/components/dashboard/violations-chart';
 import { ViolationTable } from '@/components/dashboard/violation-table';
+import { CodeField, KIND_OPTIONS } from '@/components/dashboard/violation-filters';
 import { TopList } from '@/components/dashboard/top-list';
 import { NoCallsYet } from '@/components/dashboard/no-calls-yet';
 import { publicBaseUrl } from '@/lib/env';
@@ -36,22 +38,34 @@ export default async function ViolationsPage({ searchParams }: { searchParams: P
   const member = await requireMember();
   const tenantId = member.tenant.id;
   const page = readPageFilters(await searchParams, {
-    fields: { code: 'name', tool: 'name', key: 'name', decision: 'decision' },
+    fields: { code: 'name', tool: 'name', key: 'name', decision: 'decision', kind: 'name', bucket: 'name' },
     defaultRange: '7d',
   });
   const v = page.values;
-  const filters = { code: v.code, tool: v.tool, apiKeyId: v.key, decision: v.decision, since: page.since, until: page.until };
+  const problems = [...page.problems];
+  if (v.kind !== undefined && !isViolationKind(v.kind)) {
+    problems.push(`Ignored the kind “${v.kind}”.`);
+    delete v.kind;
+  }
+  const kind = isViolationKind(v.kind) ? v.kind : undefined;
+  const filters = { code: v.code, tool: v.tool, apiKeyId: v.key, decision: v.decision, kind, since: page.since, until: page.until };
   const now = new Date();
   const chartUntil = page.until ?? now;
   const chartSince = page.since ?? new Date(chartUntil.getTime() - CHART_DEFAULT_MS);
-  const problems = [...page.problems];
+  // Both hour and day bars only where hours fit; past that, days only.
+  const hoursAllowed = chartUntil.getTime() - chartSince.getTime() <= HOURLY_RANGE_MAX_MS;
+  if (v.bucket !== undefined && !(v.bucket === 'day' || (v.bucket === 'hour' && hoursAllowed))) {
+    problems.push(v.bucket === 'hour' ? 'Hour bars cover at most 8 days; showing day bars.' : `Ignored the bucket “${v.bucket}”.`);
+    delete v.bucket;
+  }
+  const bucket = v.bucket === 'hour' || v.bucket === 'day' ? v.bucket : undefined;
   const [list, stats, keys, contracts] = await Promise.all([
     listViolations({ tenantId, filters, cursor: page.cursor, limit: PAGE_SIZE }).catch((error: unknown) => {
       if (!(error instanceof AppError && error.code === 'bad_request')) throw error;
       problems.push('That page link is no longer valid; showing the newest violations.');
       return listViolations({ tenantId, filters, limit: PAGE_SIZE });
     }),
-    getViolationStats({ tenantId, filters: { ...filters, since: chartSince, until: chartUntil } }),
+    getViolationStats({ tenantId, filters: { ...filters, since: chartSince, until: chartUntil }, bucket }),
     listApiKeys({ tenantId }),
     listDocuments({ tenantId, kind: 'contract' }),
   ]);
@@ -61,12 +75,19 @@ export default async function ViolationsPage({ searchParams }: { searchParams: P
     ['tool', v.tool],
     ['api_key_id', v.key],
     ['decision', v.decision],
+    ['kind', kind],
     ['since', page.since?.toISOString()],
     ['until', page.until?.toISOString()],
   ] as const) {
     if (value) csvQuery.set(name, value);
   }
-  const filtered = Object.keys(v).some((k) => k !== 'range');
+  const filtered = Object.keys(v).some((k) => k !== 'range' && k !== 'bucket');
+  const bucketLinks = hoursAllowed
+    ? {
+        hour: pageHref('/violations', v, { bucket: 'hour', cursor: undefined }),
+        day: pageHref('/violations', v, { bucket: 'day', cursor: undefined }),
+      }
+    : null;
 
   return (
     <>
@@ -86,8 +107,8 @@ export default async function ViolationsPage({ searchParams }: { searchParams: P
         can share.
       </p>
       <FilterForm action="/violations" resetHref="/violations">
-        <TextField label="Code" name="code" value={v.code} list="violation-codes" placeholder="any code" width="w-56" />
-        <DataList id="violation-codes" values={stats.top_codes.map((c) => c.code)} />
+        <SelectField label="Kind" name="kind" value={kind} options={KIND_OPTIONS} />
+        <CodeField value={v.code} seen={stats.top_codes.map((c) => c.code)} />
         <TextField label="Tool" name="tool" value={v.tool} list="violation-tools" placeholder="any tool" />
         <DataList id="violation-tools" values={contracts.map((c) => c.id)} />
         <SelectField
@@ -100,7 +121,7 @@ export default async function ViolationsPage({ searchParams }: { searchParams: P
         <TimeRangeFields range={page.range === 'custom' ? 'custom' : (v.range ?? '7d')} since={v.since} until={v.until} />
       </FilterForm>
       <Problems problems={problems} />
-      <ViolationsChart stats={stats} />
+      <ViolationsChart stats={stats} bucketLinks={bucketLinks} />
       {!page.since && (
         <p className="mt-1 text-xs text-zinc-500">
           The chart and the top lists cover the last 30 days; the list below covers the whole range.
