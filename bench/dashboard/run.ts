@@ -19,7 +19,7 @@ import { getTraceOrThrow, traceSeqsQuery } from '../../lib/traces/get-trace-or-t
 import { listViolations, iterateViolations, violationsQuery } from '../../lib/violations/list-violations';
 import { getViolationStats, violationBucketsQuery, topViolationsQuery, bucketSizeFor } from '../../lib/violations/get-violation-stats';
 import { getOverview, topCodesQuery, OVERVIEW_WINDOW_MS } from '../../lib/overview/get-overview';
-import { windowCountsQuery } from '../../lib/overview/compare-windows';
+import { policyRefusalsQuery, windowCountsQuery } from '../../lib/overview/compare-windows';
 import { sql, type Sql } from '../../lib/db/sql';
 import { bulkWriter } from './bulk-writer';
 import { generate, type SeedFacts } from './seed';
@@ -301,6 +301,7 @@ async function benchmark(provider: DatabaseProvider, tenantId: string, facts: Se
     },
     [
       windowCountsQuery(tenantId, end),
+      policyRefusalsQuery(tenantId, end),
       topCodesQuery(tenantId, since, end, 5),
       sql`SELECT count(*) FROM "Approval" WHERE "tenantId" = ${tenantId} AND "status" = 'pending' AND "expiresAt" > ${end}`,
     ],
