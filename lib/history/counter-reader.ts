@@ -46,19 +46,14 @@ function sqliteReader(url: string, file: string): Reader {
   // Rows as arrays: better-sqlite3 builds a row object a property at a time, which cost about
   // twice as much for a window's 61 rows (bench/limits).
   const select = connection.prepare(counterSql('sqlite').select).raw();
-  // One read transaction for all keys of a call: one snapshot, and one look at the WAL
-  // rather than one per statement while the writer commits (bench/limits).
-  const readAll = connection.transaction((tenantId: string, keys: readonly CounterKey[]) =>
-    keys.map((key) =>
-      (select.all(tenantId, key.series, key.scope, key.from) as [number, number, number, number][]).map(
-        ([bucket, count, total, lastAt]) => ({ bucket, count, total, lastAt }),
-      ),
-    ),
-  );
   return {
     url,
     async read(tenantId, keys) {
-      return readAll(tenantId, keys);
+      return keys.map((key) =>
+        (select.all(tenantId, key.series, key.scope, key.from) as [number, number, number, number][]).map(
+          ([bucket, count, total, lastAt]) => ({ bucket, count, total, lastAt }),
+        ),
+      );
     },
     async close() {
       connection.close();
