@@ -9,6 +9,9 @@ export interface SeededRecord {
   kind?: EvidenceKind;
   decision?: string;
   codes?: string[];
+  /** Each error's message (default: its code). */
+  message?: string;
+  tool?: string;
   shadowDiffers?: boolean;
 }
 
@@ -22,16 +25,23 @@ export async function seedEvidenceAt(tenantId: string, records: SeededRecord[]):
   const stored = await db().evidenceChainHead.findUnique({ where: { tenantId } });
   const heads = new Map(stored ? [[tenantId, { seq: stored.seq, hash: stored.hash }]] : []);
   const seeded: { id: string; seq: number }[] = [];
+  // Calls of a second batch get their own ids: one trace per call, as the gate makes them.
+  const start = stored?.seq ?? 0;
   for (const [i, record] of records.entries()) {
     const decision = record.decision ?? 'allow';
-    const errors: EvidenceIssue[] = (record.codes ?? []).map((code) => ({ code, type: 'contract', message: code, path: '$' }));
+    const errors: EvidenceIssue[] = (record.codes ?? []).map((code) => ({
+      code,
+      type: 'contract',
+      message: record.message ?? code,
+      path: '$',
+    }));
     const input: EvidenceInput = {
       tenantId,
       kind: record.kind ?? 'pre',
       requestId: `seed-${i}`,
-      traceId: `seed-trace-${i}`,
-      callId: `seed-call-${i}`,
-      tool: 'seed.tool',
+      traceId: `seed-trace-${start + i}`,
+      callId: `seed-call-${start + i}`,
+      tool: record.tool ?? 'seed.tool',
       argsHash: '0'.repeat(64),
       decision,
       valid: errors.length === 0 && decision === 'allow',
