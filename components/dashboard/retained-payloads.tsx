@@ -24,7 +24,7 @@ export function RetainedPayloads({ retained, expected = false }: { retained: Ret
       <p className="mt-3 text-xs text-zinc-500" data-testid="record-payload-not-retained">
         Arguments and results <span className="rounded bg-zinc-100 px-1.5 py-0.5 font-medium text-zinc-700">not retained</span>: argument
         retention was off for this call (
-        <Link href="/settings" className="text-brand hover:underline">
+        <Link href="/settings" className="text-brand underline">
           settings
         </Link>
         ); only their digest is in the hash chain.
@@ -35,7 +35,7 @@ export function RetainedPayloads({ retained, expected = false }: { retained: Ret
     return (
       <p className="mt-3 text-xs text-zinc-500" data-testid="record-payload-purged">
         Payloads <span className="rounded bg-zinc-100 px-1.5 py-0.5 font-medium text-zinc-700">purged</span> after the tenant&apos;s{' '}
-        <Link href="/settings" className="text-brand hover:underline">
+        <Link href="/settings" className="text-brand underline">
           retention window
         </Link>
         ; their digest stays in the hash chain.
