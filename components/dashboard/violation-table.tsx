@@ -3,7 +3,7 @@ import type { ViolationView } from '@/lib/violations/list-violations';
 import { VIOLATION_KIND_LABELS, violationKind } from '@/lib/violations/violation-kinds';
 import { DecisionBadge } from './decision-badge';
 import { ExpandableText } from './expandable-text';
-import { formatInstant } from './format';
+import { RelativeTime } from '@/components/relative-time';
 
 /**
  * One row per violation. The code and its message share the widest column, so a message reads
@@ -24,9 +24,9 @@ export function ViolationTable({ violations }: { violations: ViolationView[] }) 
         <tbody className="divide-y divide-zinc-100">
           {violations.map((v) => (
             <tr key={v.id} data-testid="violation-row" className="align-top hover:bg-zinc-50">
-              <td className="px-4 py-2 whitespace-nowrap" title={v.created_at}>
+              <td className="px-4 py-2 whitespace-nowrap">
                 <Link href={`/traces/${v.trace_id}`} className="text-brand hover:underline">
-                  {formatInstant(v.created_at)}
+                  <RelativeTime date={v.created_at} />
                 </Link>
               </td>
               <td className="min-w-64 px-4 py-2" data-testid="violation-message">
@@ -40,13 +40,13 @@ export function ViolationTable({ violations }: { violations: ViolationView[] }) 
                 {v.message ? (
                   <ExpandableText text={v.message} className="mt-0.5 text-zinc-700" />
                 ) : (
-                  <span className="text-zinc-400">no message</span>
+                  <span className="text-zinc-500">no message</span>
                 )}
               </td>
               <td className="max-w-56 min-w-36 px-4 py-2">
                 <span className="block font-mono text-xs [overflow-wrap:anywhere]">{v.tool}</span>
                 <span className="block text-xs text-zinc-500" title={v.api_key_id ?? undefined}>
-                  {v.api_key_name ?? <span className="text-zinc-400">no key</span>}
+                  {v.api_key_name ?? <span className="text-zinc-500">no key</span>}
                 </span>
               </td>
               <td className="px-4 py-2">
