@@ -76,6 +76,14 @@ module.exports = {
       to: { path: ['^lib/db\\.ts$', '^lib/db/', '^lib/generated/', '(^|/)node_modules/(@types/)?(pg|better-sqlite3)/'] },
     },
     {
+      name: 'clock-shift-outside-seed',
+      comment:
+        "Only the demo tenant's seed moves the decision path's clock into the past (lib/seed/seed-clock.ts); everything else reads the time through lib/clock/clock.ts.",
+      severity: 'error',
+      from: { pathNot: '^lib/(clock|seed)/' },
+      to: { path: '^lib/clock/clock-shift\\.ts$' },
+    },
+    {
       name: 'no-circular',
       comment: 'An import cycle makes load order matter and concepts inseparable.',
       severity: 'error',

@@ -61,6 +61,7 @@ export async function applyApprovalDecision(tx: Tx, plan: DecisionPlan): Promise
           approverId: plan.approverId,
           decision: 'deny',
           comment: plan.comment,
+          createdAt: plan.now,
         },
       });
     return settle(tx, plan, {
@@ -98,7 +99,14 @@ export async function applyApprovalDecision(tx: Tx, plan: DecisionPlan): Promise
     throw new AppError('conflict', 'Another approver voted at the same time; reload the approval and decide again.', { reason: 'changed' });
   }
   await tx.approvalVote.create({
-    data: { tenantId: plan.tenantId, approvalId: plan.approvalId, approverId: plan.approverId, decision: 'approve', comment: plan.comment },
+    data: {
+      tenantId: plan.tenantId,
+      approvalId: plan.approvalId,
+      approverId: plan.approverId,
+      decision: 'approve',
+      comment: plan.comment,
+      createdAt: plan.now,
+    },
   });
   const edit = plan.edit
     ? { argsHash: plan.edit.argsHash, originalArgsHash: plan.edit.originalArgsHash, editedArguments: plan.edit.arguments }

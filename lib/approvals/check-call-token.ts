@@ -1,6 +1,7 @@
 import { db } from '../db';
 import { makeIssue, type ValidationIssue } from '../validation/error-codes';
 import { parseCallToken, sameBinding, verifyCallToken, type CallBinding, type TokenKind } from './call-token';
+import { nowMs } from '../clock/clock';
 
 export type TokenCheck = { ok: true; id: string } | { ok: false; issue: ValidationIssue };
 
@@ -60,6 +61,6 @@ export async function checkCallToken(options: {
     if (row.tokenUsedAt) return invalid('The approval token was already used; each approval allows one call.', 'used');
   }
   if ('usedAt' in row && row.usedAt) return invalid('The confirmation token was already used; each confirmation allows one call.', 'used');
-  if (row.expiresAt.getTime() <= Date.now()) return invalid(`The ${field} has expired.`, 'expired');
+  if (row.expiresAt.getTime() <= nowMs()) return invalid(`The ${field} has expired.`, 'expired');
   return { ok: true, id: row.id };
 }

@@ -1,5 +1,6 @@
 import type { Tx } from '../db';
 import type { TokenKind } from './call-token';
+import { now as clockNow } from '../clock/clock';
 
 /** Thrown inside the evidence transaction when another request used the token first. */
 export class TokenAlreadyUsedError extends Error {
@@ -13,7 +14,7 @@ export class TokenAlreadyUsedError extends Error {
  * row, so of two concurrent calls presenting the same token exactly one succeeds.
  */
 export async function consumeCallToken(tx: Tx, kind: TokenKind, id: string, tenantId: string): Promise<void> {
-  const now = new Date();
+  const now = clockNow();
   const updated =
     kind === 'approval'
       ? await tx.approval.updateMany({

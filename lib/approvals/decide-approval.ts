@@ -13,6 +13,7 @@ import { approvalOutcome } from './approval-outcome';
 import { prepareEditedArguments } from './edit-approval-arguments';
 import { expireApproval } from './expire-approval';
 import { ESCALATION_ROLE, isHighestQueue, REQUESTER_REASONS, requesterRelation } from './approver-rights';
+import { now as clockNow } from '../clock/clock';
 
 /** How long an approved call's token stays redeemable. */
 const TOKEN_TTL_MS = 15 * 60 * 1000;
@@ -64,7 +65,7 @@ export async function decideApproval(options: {
       approver_roles: roles,
     });
   }
-  const now = new Date();
+  const now = clockNow();
   if (row.status === 'expired' || (row.status === 'pending' && row.expiresAt.getTime() <= now.getTime())) {
     await expireApproval(row, { now });
     throw new AppError('approval_expired', 'The approval expired before it was decided; undecided approvals are denied.', {

@@ -1,6 +1,7 @@
 import { db } from '../db';
 import { getInstanceSecret } from '../auth/instance-secret';
 import { issueCallToken, type CallBinding } from './call-token';
+import { now } from '../clock/clock';
 
 /**
  * The token of an approved, unused, unexpired approval of exactly this call that this API key
@@ -20,7 +21,7 @@ export async function findApprovedCallToken(options: { binding: CallBinding; api
       apiKeyId: options.apiKeyId,
       status: 'approved',
       tokenUsedAt: null,
-      expiresAt: { gt: new Date() },
+      expiresAt: { gt: now() },
     },
     orderBy: { createdAt: 'asc' },
     select: { id: true },

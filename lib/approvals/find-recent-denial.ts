@@ -1,6 +1,7 @@
 import { db } from '../db';
 import { makeIssue, type ValidationIssue } from '../validation/error-codes';
 import type { CallBinding } from './call-token';
+import { nowMs } from '../clock/clock';
 
 /**
  * For validate/pre, when a call needs approval and carries no token: if a person denied this
@@ -18,7 +19,7 @@ export async function findRecentDenial(options: { binding: CallBinding; withinSe
       contractVersion: binding.contractVersion,
       userId: binding.userId,
       status: 'denied',
-      decidedAt: { gt: new Date(Date.now() - options.withinSeconds * 1000) },
+      decidedAt: { gt: new Date(nowMs() - options.withinSeconds * 1000) },
       OR: [{ argsHash: binding.argsHash }, { originalArgsHash: binding.argsHash }],
     },
     orderBy: { decidedAt: 'desc' },

@@ -1,6 +1,7 @@
 import type { Tx } from '../db';
 import type { CallBinding } from './call-token';
 import { enqueueApprovalEvent } from './approval-webhook';
+import { now as clockNow } from '../clock/clock';
 
 /**
  * The pending approval for a call that needs one. A retry of the same call (same binding)
@@ -33,7 +34,7 @@ export async function requestApproval(
   },
 ) {
   const { binding } = options;
-  const now = new Date();
+  const now = clockNow();
   const existing = await tx.approval.findFirst({
     where: {
       tenantId: binding.tenantId,
@@ -69,6 +70,7 @@ export async function requestApproval(
       policyVersion: options.policy?.version ?? null,
       policyRule: options.policy?.rule ?? null,
       status: 'pending',
+      createdAt: now,
       expiresAt: new Date(now.getTime() + options.ttlSeconds * 1000),
     },
   });

@@ -6,6 +6,7 @@ import type { DocumentKind } from '../lint';
 import { documentKind } from './kinds';
 import { assertPublishable } from './lint-before-publish';
 import { publishableFrom, type PublishMode } from './publish-mode';
+import { now } from '../clock/clock';
 
 export interface PublishedVersion {
   id: string;
@@ -51,7 +52,7 @@ export async function publishDocumentVersion<K extends DocumentKind>(options: {
   await assertPublishable({ tenantId: options.tenantId, kind: options.kind, document: compiled.document, previousVersion: latest, label });
 
   const status = mode === 'shadow' ? 'shadow' : 'published';
-  const publishedAt = new Date();
+  const publishedAt = now();
   const contentHash = compiled.contentHash ?? row.contentHash;
   await db().$transaction(async (tx) => {
     // Conditional on the status read above: of two concurrent publishes exactly one wins.

@@ -8,6 +8,7 @@ import { createRawEvidenceStore, type RawEvidenceStore, type RawEvidenceStoreFac
 import type { EvidenceInput, RecordedEvidence } from './evidence-input';
 import { HistoryConflictError } from '../history/history-ledger';
 import { loadHistoryLedgers, writeHistoryLedgers, type CounterQuery } from './raw-evidence-store';
+import { now } from '../clock/clock';
 
 interface Pending {
   input: EvidenceInput;
@@ -199,7 +200,7 @@ async function commitBatch(batch: Pending[]): Promise<void> {
         const { rows: evidenceRows, violations: violationRows } = chainRecords(
           accepted.map((a) => a.item.input),
           heads,
-          new Date(),
+          now(),
         );
         accepted.forEach(({ item, extra }, i) => {
           const row = evidenceRows[i] as EvidenceRecord;

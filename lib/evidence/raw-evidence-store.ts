@@ -6,6 +6,7 @@ import { GENESIS_HASH } from './evidence-hash';
 import { chainRecords, type EvidenceRecord } from './chain-records';
 import type { EvidenceInput, RecordedEvidence } from './evidence-input';
 import { counterSql, HistoryLedger, toCounterRow } from '../history/history-ledger';
+import { now } from '../clock/clock';
 
 /**
  * The evidence hot path in plain SQL: prepared statements on SQLite, a few round trips on
@@ -106,7 +107,7 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
       const head = this.statements.head.get(tenantId) as { seq: number; hash: string };
       heads.set(tenantId, { seq: Number(head.seq), hash: head.hash });
     }
-    const createdAt = new Date();
+    const createdAt = now();
     const { rows, violations } = chainRecords(inputs, heads, createdAt);
     // One timestamp per batch: its text is made once, not per row (toISOString showed up in
     // the writer thread's instruction counts at about 3% per call).
@@ -244,7 +245,7 @@ class PostgresEvidenceStore implements RawEvidenceStore {
       // The tenants' chain heads are locked: no other instance counts their calls until COMMIT.
       const admitted = await admitHistoryPg(client, all);
       const inputs = admitted ? all.filter((_, i) => admitted[i]) : all;
-      const { rows, violations } = chainRecords(inputs, heads, new Date());
+      const { rows, violations } = chainRecords(inputs, heads, now());
       await insertMany(client, 'Evidence', EVIDENCE_COLUMNS, rows as unknown as Row[]);
       if (violations.length > 0) await insertMany(client, 'Violation', VIOLATION_COLUMNS, violations as unknown as ViolationRow[]);
       for (const tenantId of tenants) {

@@ -49,7 +49,13 @@ export function recordEvidence<T = undefined>(
   });
 }
 
-/** Closes the writer's own database connections, and the history reader's (shutdown, and tests between databases). */
+/**
+ * Closes the writer's own database connections, and the history reader's (shutdown, and tests
+ * between databases). The closed writer is dropped: the next record opens a new one, with the
+ * store chosen by then (the first start seeds the demo tenant before the server picks its store).
+ */
 export async function closeEvidenceWriter(): Promise<void> {
-  await Promise.all([writer?.close(), closeCounterReader()]);
+  const closing = writer;
+  writer = undefined;
+  await Promise.all([closing?.close(), closeCounterReader()]);
 }

@@ -1,5 +1,6 @@
 import { db } from '../db';
 import { makeIssue, type ValidationIssue } from './error-codes';
+import { nowMs } from '../clock/clock';
 
 /**
  * The AXAG_DUPLICATE_CALL warning for a call of a non-idempotent tool when the same call was
@@ -18,7 +19,7 @@ export async function checkDuplicateCall(options: {
   if (!duplicate) return null;
   return makeIssue('AXAG_DUPLICATE_CALL', {
     intent: options.tool,
-    message: `${options.tool} is not idempotent and the same call (${options.idempotencyKey ? 'idempotency key' : 'arguments'}) was allowed ${Math.round((Date.now() - duplicate.createdAt.getTime()) / 1000)}s ago as call "${duplicate.callId}".`,
+    message: `${options.tool} is not idempotent and the same call (${options.idempotencyKey ? 'idempotency key' : 'arguments'}) was allowed ${Math.round((nowMs() - duplicate.createdAt.getTime()) / 1000)}s ago as call "${duplicate.callId}".`,
     previous_call_id: duplicate.callId,
   });
 }
@@ -31,7 +32,7 @@ async function findDuplicate(options: {
   callId: string;
   windowSeconds: number;
 }) {
-  const since = new Date(Date.now() - options.windowSeconds * 1000);
+  const since = new Date(nowMs() - options.windowSeconds * 1000);
   return db().evidence.findFirst({
     where: {
       tenantId: options.tenantId,

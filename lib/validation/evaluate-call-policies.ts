@@ -13,6 +13,7 @@ import type { ValidationIssue } from './error-codes';
 import { readCallHistory } from '../history/read-history';
 import type { HistoryView } from '../history/history-view';
 import type { HistoryQuery } from '../history/history-query';
+import { nowMs as clockNowMs } from '../clock/clock';
 
 /** What the policy step of validate/pre found, and what the evidence records of it. */
 export interface CallPolicies {
@@ -48,7 +49,7 @@ export async function evaluateCallPolicies(options: {
   const { tenantId, contract, call, checkErrors, confirmationIssues, approvalCheck } = options;
   const policyStarted = performance.now();
   const policies = await loadPolicies(tenantId);
-  const nowMs = Date.now();
+  const nowMs = clockNowMs();
   const historyCall = { ...call, apiKeyId: call.apiKeyId ?? null };
   const view =
     policies.tracked.length > 0
