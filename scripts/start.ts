@@ -57,6 +57,9 @@ let apiAllowedMethods: ((pathname: string) => HttpMethod[] | null) | undefined;
 let bootstrapLines: string[] = [];
 if (!dataPlaneOnly) {
   bootstrapLines = (await bootstrap()).lines;
+  // The demo tenant's calls were recorded on this thread, at their times in the past (the
+  // writer thread keeps its own clock): that writer goes, so the server can choose its store.
+  await closeEvidenceWriter();
   if (!dev) {
     try {
       await ensureAppBuild({ root });

@@ -34,7 +34,7 @@ describe('seeds', () => {
     expect(await db().tenant.count({ where: { slug: 'demo' } })).toBe(0);
   });
 
-  it('the demo tenant keeps arguments for 30 days, has its admin, key and published contracts, and is seeded once', async () => {
+  it('the demo tenant keeps arguments for 30 days, has its admin, keys and published contracts, and is seeded once', async () => {
     const seeded = await seedDemoTenant({ password: 'demo-password-for-test' });
     expect(seeded).toMatchObject({
       created: true,
@@ -47,11 +47,20 @@ describe('seeds', () => {
       include: { contracts: true, memberships: true, apiKeys: true },
     });
     expect(tenant).toMatchObject({ name: 'Demo tenant', storeRawArguments: true, retentionDays: 30 });
-    expect(tenant.contracts.map((c) => c.name).sort()).toEqual(['cart.begin_checkout', 'orders.lookup', 'payments.refund']);
+    expect(tenant.contracts.map((c) => c.name).sort()).toEqual([
+      'cart.begin_checkout',
+      'orders.lookup',
+      'payments.refund',
+      'support.issue_credit',
+    ]);
     expect(tenant.contracts.every((c) => c.latestVersionId !== null)).toBe(true);
     expect(tenant.memberships.map((m) => m.role)).toEqual(['admin']);
-    expect(tenant.apiKeys.map((k) => k.scopes)).toEqual(['validate admin']);
+    // The key printed for the person trying the demo, and the support agent's (its calls of the last week).
+    expect(tenant.apiKeys.map((k) => [k.name, k.scopes]).sort()).toEqual([
+      ['demo agent key', 'validate admin'],
+      ['support agent', 'validate'],
+    ]);
     expect(await seedDemoTenant()).toEqual({ created: false, tenantId: tenant.id });
-    expect(await db().contract.count({ where: { tenantId: tenant.id } })).toBe(3);
+    expect(await db().contract.count({ where: { tenantId: tenant.id } })).toBe(4);
   });
 });

@@ -1,42 +1,47 @@
 import { randomBytes } from 'node:crypto';
 import { db } from '../db';
 import { createApiKey } from '../auth/api-keys';
-import { EXAMPLE_CONTRACTS } from '../contracts/examples';
-import { saveDocumentDraft } from '../documents/save-document-draft';
-import { publishDocumentVersion } from '../documents/publish-document-version';
 import { createTenant } from '../tenants/create-tenant';
 import { addMember } from '../tenants/add-member';
+import { DEMO_DAYS } from './demo-calls';
+import { publishDemoDocuments } from './seed-demo-documents';
+import { seedDemoCalls, type DemoCallsReport } from './seed-demo-calls';
 
 export const DEMO_TENANT_SLUG = 'demo';
 export const DEMO_ADMIN_EMAIL = 'admin@demo.toolgate.local';
 
+export const DEMO_AGENT_KEY_NAME = 'support agent';
+
 export type DemoTenantSeed =
-  { created: false; tenantId: string } | { created: true; tenantId: string; email: string; password: string; apiKey: string };
+  | { created: false; tenantId: string }
+  | { created: true; tenantId: string; email: string; password: string; apiKey: string; calls: DemoCallsReport | null };
+
+const HOUR = 3600_000;
 
 /**
- * The demo tenant: an admin with a random password, an agent key, the example contracts
- * published, and argument retention on (30 days) so the impact preview and the traces show
- * arguments from the first call. The first start, `npm run db:seed` and the e2e helpers all
- * seed it through here. Does nothing when a tenant with its slug exists.
+ * The demo tenant, lived in: an admin with a random password, a key to try calls with, the
+ * example contracts and the demo's own (lib/seed/demo-documents.ts) published a week ago with
+ * the policies and the support agent's surface, and the week of calls its support agent made
+ * since (lib/seed/demo-calls.ts), made through the real decision path with their own key, so
+ * every page has something to show. Argument retention is on (30 days), so the traces, the
+ * approval queue and the impact preview show arguments. The first start, `npm run db:seed` and
+ * the e2e helpers all seed it through here. Does nothing when a tenant with its slug exists.
+ *
+ * Run it before the process serves anything: the calls are made at their times in the past
+ * (lib/seed/seed-clock.ts). It takes a few seconds.
  */
 export async function seedDemoTenant(options: { password?: string } = {}): Promise<DemoTenantSeed> {
   const existing = await db().tenant.findUnique({ where: { slug: DEMO_TENANT_SLUG }, select: { id: true } });
   if (existing) return { created: false, tenantId: existing.id };
+  const nowMs = Date.now();
   const tenant = await createTenant({ slug: DEMO_TENANT_SLUG, name: 'Demo tenant', storeRawArguments: true, retentionDays: 30 });
   const password = options.password ?? randomBytes(9).toString('base64url');
-  await addMember({ tenantId: tenant.id, email: DEMO_ADMIN_EMAIL, password, role: 'admin', name: 'Demo admin' });
+  const { user } = await addMember({ tenantId: tenant.id, email: DEMO_ADMIN_EMAIL, password, role: 'admin', name: 'Demo admin' });
   const { key } = await createApiKey({ tenantId: tenant.id, name: 'demo agent key', scopes: ['validate', 'admin'] });
-  for (const document of EXAMPLE_CONTRACTS) {
-    await saveDocumentDraft({ tenantId: tenant.id, kind: 'contract', document });
-    await publishDocumentVersion({
-      tenantId: tenant.id,
-      kind: 'contract',
-      id: document.id,
-      version: document.version,
-      changeNote: 'demo contract',
-    });
-  }
-  return { created: true, tenantId: tenant.id, email: DEMO_ADMIN_EMAIL, password, apiKey: key };
+  const agent = await createApiKey({ tenantId: tenant.id, name: DEMO_AGENT_KEY_NAME, scopes: ['validate'] });
+  await publishDemoDocuments({ tenantId: tenant.id, authorUserId: user.id, atMs: nowMs - DEMO_DAYS * 24 * HOUR - 3 * HOUR });
+  const calls = await seedDemoCalls({ tenantId: tenant.id, apiKeyId: agent.apiKey.id, approverUserId: user.id, nowMs });
+  return { created: true, tenantId: tenant.id, email: DEMO_ADMIN_EMAIL, password, apiKey: key, calls };
 }
 
 /** What a person needs to try the demo: where to sign in, the key, and a call the demo allows. */
@@ -50,6 +55,7 @@ export function demoTenantLines(seed: Extract<DemoTenantSeed, { created: true }>
   return [
     '',
     'Toolgate demo tenant created. This is shown once; keep it.',
+    "  It holds a week of its support agent's calls, three policies and a credit waiting for approval.",
     `  Sign in:  ${base}/sign-in  as ${seed.email} / ${seed.password}`,
     `  API key:  ${seed.apiKey}`,
     '  Validate a call:',

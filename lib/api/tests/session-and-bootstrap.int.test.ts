@@ -52,7 +52,12 @@ describe('first start', () => {
       expect(printed).toMatch(/API key: {2}tg_/);
       expect(printed).toContain('curl -s');
       const demo = await db().tenant.findUniqueOrThrow({ where: { slug: 'demo' }, include: { contracts: true } });
-      expect(demo.contracts.map((c) => c.name).sort()).toEqual(['cart.begin_checkout', 'orders.lookup', 'payments.refund']);
+      expect(demo.contracts.map((c) => c.name).sort()).toEqual([
+        'cart.begin_checkout',
+        'orders.lookup',
+        'payments.refund',
+        'support.issue_credit',
+      ]);
       const key = /API key: {2}(\S+)/.exec(printed)?.[1] ?? '';
       // The printed curl line's call is allowed with the printed key.
       const body = JSON.parse(/-d '(.+)'$/m.exec(printed)?.[1] ?? '{}');
