@@ -17,22 +17,23 @@ const ARGUMENTS = { tenant_id: 'acme', order_id: 'ord_abc123' };
 const CONTEXT = { tenant_id: 'acme', user_id: 'u_playground' };
 
 /**
- * The demo tenant (the example contracts published, orders.lookup among them) in the run's
- * database, seeded through the app's own services, with the author as its only member of ours
- * and a `validate` key for the agent. Its own tenant, so the published limit touches no other spec.
+ * A tenant of its own with the orders.lookup example contract published, seeded through the
+ * app's own services, the author its only member and a `validate` key for the agent. Not the
+ * demo tenant: its policies decide orders.lookup too, and the published limit touches no other spec.
  */
 async function seedPlayground(): Promise<{ agentKey: string }> {
   process.env.DATABASE_URL = `file:${process.env.TOOLGATE_E2E_DATABASE}`;
   // Imported late so DATABASE_URL is set before the client is created.
   const { disconnectDb } = await import('../lib/db');
-  const { seedDemoTenant } = await import('../lib/seed/demo-tenant');
+  const { createTenant } = await import('../lib/tenants/create-tenant');
+  const { publishContract } = await import('../lib/testing/fixtures');
+  const { lookupOrderContract } = await import('../lib/contracts/examples');
   const { addMember } = await import('../lib/tenants/add-member');
   const { createApiKey } = await import('../lib/auth/api-keys');
-  const { closeEvidenceWriter } = await import('../lib/evidence/record-evidence');
-  const demo = await seedDemoTenant();
-  await addMember({ tenantId: demo.tenantId, email: AUTHOR.email, password: AUTHOR.password, role: 'author' });
-  const { key } = await createApiKey({ tenantId: demo.tenantId, name: 'playground agent', scopes: ['validate'] });
-  await closeEvidenceWriter();
+  const tenant = await createTenant({ slug: 'playground', name: 'Playground' });
+  await publishContract(tenant.id, lookupOrderContract);
+  await addMember({ tenantId: tenant.id, email: AUTHOR.email, password: AUTHOR.password, role: 'author' });
+  const { key } = await createApiKey({ tenantId: tenant.id, name: 'playground agent', scopes: ['validate'] });
   await disconnectDb();
   return { agentKey: key };
 }

@@ -46,10 +46,16 @@ export async function seedArgumentRetention(options: { retain: boolean; agentKey
 }
 
 /**
- * The demo tenant, exactly as the first start and `npm run db:seed` make it (lib/seed/demo-tenant.ts),
- * in the e2e database, with an existing person made a member of it: someone with two tenants.
+ * The demo tenant, exactly as the first start and `npm run db:seed` make it (lib/seed/demo-tenant.ts:
+ * a week of its support agent's calls, its policies and surface, a credit waiting for approval),
+ * in the e2e database, with a person made a member of it: an existing one (someone with two
+ * tenants, who keeps their password), or a new one with `password`.
  */
-export async function seedDemoTenantWithMember(member: { email: string; role: 'viewer' | 'author' | 'approver' | 'admin' }): Promise<void> {
+export async function seedDemoTenantWithMember(member: {
+  email: string;
+  role: 'viewer' | 'author' | 'approver' | 'admin';
+  password?: string;
+}): Promise<void> {
   process.env.DATABASE_URL = `file:${process.env.TOOLGATE_E2E_DATABASE}`;
   const { disconnectDb } = await import('../lib/db');
   const { seedDemoTenant } = await import('../lib/seed/demo-tenant');
@@ -57,7 +63,12 @@ export async function seedDemoTenantWithMember(member: { email: string; role: 'v
   const { closeEvidenceWriter } = await import('../lib/evidence/record-evidence');
   const demo = await seedDemoTenant();
   // An existing person keeps their password; addMember only adds the membership.
-  await addMember({ tenantId: demo.tenantId, email: member.email, password: 'unused-for-an-existing-person', role: member.role });
+  await addMember({
+    tenantId: demo.tenantId,
+    email: member.email,
+    password: member.password ?? 'unused-for-an-existing-person',
+    role: member.role,
+  });
   await closeEvidenceWriter();
   await disconnectDb();
 }
