@@ -121,7 +121,7 @@ export function compileContract(document: unknown): CompileContractResult {
     }
     const meta = checkSchemaAgainstMeta(schema);
     if (!meta.ok) {
-      problems.push({ code, message: meta.message.slice(0, 500), path: formatJsonPath([field]) });
+      problems.push({ code, message: meta.message.slice(0, 500), path: formatJsonPath([field, ...meta.at]) });
       continue;
     }
     try {

@@ -2,6 +2,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import type { RegExpEngine } from 'ajv/dist/types';
 import addFormats from 'ajv-formats';
 import { RE2JS } from 're2js';
+import { instanceSegments } from '../validation/json-path';
 
 /**
  * The one Ajv configuration every contract schema is compiled with. Patterns in contracts are
@@ -104,8 +105,12 @@ export function createContractAjv(): Ajv2020 {
 
 let metaValidator: Ajv2020 | undefined;
 
-/** Validates a schema against the 2020-12 meta-schema with one long-lived, read-only instance. */
-export function checkSchemaAgainstMeta(schema: unknown): { ok: true } | { ok: false; message: string } {
+/**
+ * Validates a schema against the 2020-12 meta-schema with one long-lived, read-only instance.
+ * `at` is where in the schema the first problem is (path segments, e.g. `['properties', 'name',
+ * 'maxLength']`), so a finding can be placed on the offending keyword rather than the whole schema.
+ */
+export function checkSchemaAgainstMeta(schema: unknown): { ok: true } | { ok: false; message: string; at: (string | number)[] } {
   metaValidator ??= newAjv(true);
   // Ajv validates against the meta-schema `$schema` names and throws when it does not know it
   // (draft-07 and older are not loaded): that is the author's mistake, reported, not a crash.
@@ -114,9 +119,15 @@ export function checkSchemaAgainstMeta(schema: unknown): { ok: true } | { ok: fa
     return {
       ok: false,
       message: `schema is invalid: $schema must be https://json-schema.org/draft/2020-12/schema or absent, got ${JSON.stringify(declared).slice(0, 100)}`,
+      at: ['$schema'],
     };
   }
   const valid = metaValidator.validateSchema(schema as object);
   if (valid === true) return { ok: true };
-  return { ok: false, message: `schema is invalid: ${metaValidator.errorsText(metaValidator.errors, { dataVar: 'schema' })}` };
+  const first = metaValidator.errors?.[0]?.instancePath ?? '';
+  return {
+    ok: false,
+    message: `schema is invalid: ${metaValidator.errorsText(metaValidator.errors, { dataVar: 'schema' })}`,
+    at: instanceSegments(schema, first),
+  };
 }

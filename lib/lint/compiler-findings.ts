@@ -57,7 +57,7 @@ export function fieldwiseCompilerFindings(document: Record<string, unknown>): Co
     const schema = ownValue(document, field);
     if (!isPlainObject(schema)) continue;
     const meta = checkSchemaAgainstMeta(schema);
-    if (!meta.ok) problems.push({ code, message: meta.message.slice(0, 500), path: formatJsonPath([field]) });
+    if (!meta.ok) problems.push({ code, message: meta.message.slice(0, 500), path: formatJsonPath([field, ...meta.at]) });
   }
   for (const field of CONDITION_FIELDS) {
     const conditions = ownValue(document, field);

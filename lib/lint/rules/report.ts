@@ -1,6 +1,6 @@
-import { formatJsonPath } from '../../validation/json-path';
+import { formatJsonPath, ownValue } from '../../validation/json-path';
 import type { ParsedDocument, PathSegment } from '../parse-document';
-import type { Diagnostic, Severity } from '../types';
+import type { Diagnostic, Severity, SourceRange } from '../types';
 
 /** How rules word and place their findings, shared by every document kind. */
 
@@ -26,4 +26,18 @@ export function diagnosticAt(
   part: 'key' | 'value' = 'value',
 ): Diagnostic {
   return { code, severity, message, path: formatJsonPath(path), range: locate(path, part), target: 'document' };
+}
+
+/**
+ * An object member as a whole when its value is a scalar (`"maxLength": -1`, key through value),
+ * else just its key, so a finding about a keyword never underlines a whole nested schema.
+ */
+export function memberRange(locate: Locate, root: unknown, path: readonly PathSegment[]): SourceRange {
+  let value: unknown = root;
+  for (const segment of path)
+    value = Array.isArray(value) && typeof segment === 'number' ? value[segment] : ownValue(value, String(segment));
+  const key = locate(path, 'key');
+  if (typeof path[path.length - 1] !== 'string' || (typeof value === 'object' && value !== null)) return key;
+  const end = locate(path, 'value');
+  return { startLine: key.startLine, startColumn: key.startColumn, endLine: end.endLine, endColumn: end.endColumn };
 }

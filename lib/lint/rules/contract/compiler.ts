@@ -4,6 +4,7 @@ import { fieldwiseCompilerFindings, SCHEMA_FIELDS, segmentsOfJsonPath } from '..
 import { conformanceDiagnostics } from '../../conformance';
 import { checkJsonSchema, jsonSchemaLintCodes } from '../../json-schema-checks';
 import { defineRule } from '../registry';
+import { memberRange } from '../report';
 import type { ContractContext } from './context';
 
 /**
@@ -35,14 +36,18 @@ export const compilerRule = defineRule({
     }
     const compilerProblems = compiled ? (compiled.ok ? [] : compiled.problems) : fieldwiseCompilerFindings(document);
     const found = new Set(diagnostics.map((d) => `${d.code} ${d.path}`));
+    const schemaCodes = new Set<string>(SCHEMA_FIELDS.map(({ code }) => code));
     for (const problem of compilerProblems) {
       if (found.has(`${problem.code} ${problem.path}`)) continue;
+      const at = segmentsOfJsonPath(document, problem.path);
       diagnostics.push({
         code: problem.code,
         severity: 'error',
         message: problem.message,
         path: problem.path,
-        range: parsed.locate(segmentsOfJsonPath(document, problem.path)),
+        // A schema the meta-schema refuses is underlined at the offending keyword (`maxLength: -1`),
+        // not across the whole `input` or `output`.
+        range: schemaCodes.has(problem.code) && at.length > 1 ? memberRange(parsed.locate, document, at) : parsed.locate(at),
         target: 'document',
       });
     }
