@@ -147,10 +147,15 @@ function asSchema(value: unknown): JsonSchema | undefined {
   return isJsonObject(value) ? (value as JsonSchema) : undefined;
 }
 
-/** Follows local `$ref`s (`#/$defs/x`); remote references are never fetched. */
+/**
+ * Follows local `$ref`s (`#/$defs/x`); remote references are never fetched. A description
+ * beside a `$ref` describes this use of the target, so it wins over the target's own.
+ */
 function deref(root: JsonSchema, schema: JsonSchema | undefined): JsonSchema | undefined {
   let current = schema;
+  let description: string | undefined;
   for (let hops = 0; current && typeof current.$ref === 'string' && hops < MAX_REF_HOPS; hops++) {
+    description ??= typeof current.description === 'string' ? current.description : undefined;
     const ref = current.$ref;
     if (!ref.startsWith('#')) return undefined;
     let target: unknown = root;
@@ -161,7 +166,7 @@ function deref(root: JsonSchema, schema: JsonSchema | undefined): JsonSchema | u
     }
     current = asSchema(target);
   }
-  return current;
+  return current && description !== undefined ? { ...current, description } : current;
 }
 
 /** The schema itself and its `anyOf`/`oneOf`/`allOf` branches, dereferenced. */
