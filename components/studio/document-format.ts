@@ -1,5 +1,6 @@
 import { stringify as stringifyYaml } from 'yaml';
 import { parseDocument } from '@/lib/lint/parse-document';
+import type { DocumentSource } from '@/lib/documents/document-source';
 import type { DocumentFormat } from '@/lib/lint/types';
 import { isJsonObject } from '../../lib/json';
 
@@ -62,4 +63,21 @@ export function orderLikeSchema(value: unknown, schema: Schema | undefined, dept
     });
   }
   return out;
+}
+
+/**
+ * What the editor opens a stored version with: the text the author saved it as, when it was
+ * saved from the studio (their notation, key order and comments), else the canonical document
+ * in the format's order as JSON. `leaveOut`: members edited beside the text (a surface's prompt).
+ */
+export function editorText(
+  stored: { document: unknown; source: DocumentSource | null },
+  schema: Schema | undefined,
+  leaveOut: readonly string[] = [],
+): { text: string; format: DocumentFormat } {
+  if (stored.source) return { text: stored.source.text, format: stored.source.format };
+  const ordered = orderLikeSchema(stored.document, schema);
+  const object = asObject(ordered);
+  const shown = object ? Object.fromEntries(Object.entries(object).filter(([key]) => !leaveOut.includes(key))) : ordered;
+  return { text: formatDocument(shown, 'json'), format: 'json' };
 }

@@ -1,6 +1,7 @@
 import { db } from '../db';
 import { NotFoundError } from '../errors';
 import type { DocumentKind } from '../lint';
+import { storedSource, type DocumentSource } from './document-source';
 import { documentKind } from './kinds';
 
 export interface DocumentVersion {
@@ -16,6 +17,8 @@ export interface DocumentVersion {
   publishedBy: string | null;
   deprecatedAt: Date | null;
   document: unknown;
+  /** The text the author wrote in the studio, when the version was saved from there. */
+  source: DocumentSource | null;
 }
 
 /** One version of a document with its parsed document; 404 `not_found` when the tenant has no such version. */
@@ -40,5 +43,6 @@ export async function getDocumentVersionOrThrow(options: {
     publishedBy: row.publishedBy,
     deprecatedAt: row.deprecatedAt,
     document: JSON.parse(row.document) as unknown,
+    source: storedSource(row),
   };
 }

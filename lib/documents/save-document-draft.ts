@@ -2,6 +2,7 @@ import { db } from '../db';
 import { AppError } from '../errors';
 import { sha256Hex } from '../contracts/canonical-json';
 import type { DocumentKind } from '../lint';
+import { checkedSource, type DocumentSource } from './document-source';
 import { documentKind } from './kinds';
 
 export interface SavedDraft {
@@ -22,11 +23,15 @@ export async function saveDocumentDraft<K extends DocumentKind>(options: {
   tenantId: string;
   kind: K;
   document: unknown;
+  /** The text the author wrote it as (the studio); kept only when it reads as `document`. */
+  source?: DocumentSource;
   createdById?: string;
 }): Promise<SavedDraft> {
   const spec = documentKind(options.kind);
   const draft = spec.readDraft(options.document);
   const contentHash = sha256Hex(draft.text);
+  const source = options.source ? checkedSource(options.kind, options.document, options.source, (d) => spec.readDraft(d).text) : null;
+  const sourceFields = { source: source?.text ?? null, sourceFormat: source?.format ?? null };
   const ref = { tenantId: options.tenantId, kind: options.kind, id: draft.id };
 
   return db().$transaction(async (tx) => {
@@ -47,6 +52,7 @@ export async function saveDocumentDraft<K extends DocumentKind>(options: {
       ? await spec.store.updateDraft(tx, existing.rowId, {
           document: draft.text,
           contentHash,
+          ...sourceFields,
           createdById: options.createdById ?? existing.createdById,
         })
       : await spec.store.insertDraft(tx, owner.rowId, {
@@ -54,6 +60,7 @@ export async function saveDocumentDraft<K extends DocumentKind>(options: {
           version: draft.version,
           document: draft.text,
           contentHash,
+          ...sourceFields,
           createdById: options.createdById ?? null,
         });
     return { id: draft.id, version: row.version, status: row.status, contentHash: row.contentHash, created: !existing };

@@ -13,6 +13,7 @@ import { EXPORT_FORMATS, exportToolDefinition, importToolDefinitions, MAX_IMPORT
 import { IMPORT_PROBLEM_CODES } from '../../contracts/formats/draft-contract';
 import { AppError } from '../../errors';
 import { PUBLISH_MODES } from '../../documents/publish-mode';
+import { draftBodyDescription, readDraftBody } from './draft-body';
 
 const ContractParams = z.object({ id: contractIdParam() });
 const VersionParams = z.object({ id: contractIdParam(), version: versionParam('contract') });
@@ -154,10 +155,15 @@ export const listContractsHandler = defineRoute({
 /** POST /api/v1/contracts — create or replace the draft of the version named in the document. */
 export const saveContractDraftHandler = defineRoute({
   auth: { apiKey: 'author', session: 'edit_contracts' },
-  body: plainObject('A tool contract document (see /api/v1/schemas/tool-contract.json).'),
+  body: plainObject(draftBodyDescription('A tool contract document (see /api/v1/schemas/tool-contract.json).')),
   response: SavedDraftSchema,
-  handler: async ({ caller, body }) => {
-    const draft = await saveDocumentDraft({ tenantId: caller.tenantId, kind: 'contract', document: body, createdById: actor(caller) });
+  handler: async ({ call, caller, body }) => {
+    const draft = await saveDocumentDraft({
+      tenantId: caller.tenantId,
+      kind: 'contract',
+      ...readDraftBody(call, body),
+      createdById: actor(caller),
+    });
     return { status: draft.created ? 201 : 200, body: savedContractDraftBody(draft) };
   },
 });

@@ -10,6 +10,7 @@ import { saveDocumentDraft } from '../../documents/save-document-draft';
 import { getDocumentVersionOrThrow, type DocumentVersion } from '../../documents/get-document-version-or-throw';
 import { publishDocumentVersion } from '../../documents/publish-document-version';
 import { PUBLISH_MODES } from '../../documents/publish-mode';
+import { draftBodyDescription, readDraftBody } from './draft-body';
 
 const actor = (caller: Caller) => (caller.kind === 'session' ? `user:${caller.userId}` : `api_key:${caller.apiKeyId}`);
 
@@ -111,10 +112,15 @@ export function studioDocumentHandlers(kind: StudioDocumentKind) {
     }),
     saveDraft: defineRoute({
       auth: { apiKey: 'author', session: editPermission },
-      body: plainObject(`A ${one} document; \`id\` and \`version\` key the draft.`),
+      body: plainObject(draftBodyDescription(`A ${one} document; \`id\` and \`version\` key the draft.`)),
       response: SavedDraftSchema,
-      handler: async ({ caller, body }) => {
-        const draft = await saveDocumentDraft({ tenantId: caller.tenantId, kind, document: body, createdById: actor(caller) });
+      handler: async ({ call, caller, body }) => {
+        const draft = await saveDocumentDraft({
+          tenantId: caller.tenantId,
+          kind,
+          ...readDraftBody(call, body),
+          createdById: actor(caller),
+        });
         return { status: draft.created ? 201 : 200, body: draft };
       },
     }),

@@ -13,6 +13,8 @@ const VERSION_FIELDS = {
   document: true,
   contentHash: true,
   changeNote: true,
+  source: true,
+  sourceFormat: true,
   createdById: true,
   createdAt: true,
   publishedAt: true,

@@ -35,6 +35,9 @@ export interface VersionRow {
   document: string;
   contentHash: string;
   changeNote: string | null;
+  /** The text the author wrote in the studio, when it was saved from there (lib/documents/document-source.ts). */
+  source: string | null;
+  sourceFormat: string | null;
   createdById: string | null;
   createdAt: Date;
   publishedAt: Date | null;
@@ -72,6 +75,15 @@ export interface FrozenFields {
   contentHash: string;
 }
 
+/** What saving a draft writes into its version row. */
+export interface DraftFields {
+  document: string;
+  contentHash: string;
+  source: string | null;
+  sourceFormat: string | null;
+  createdById: string | null;
+}
+
 /** `Columns`: what the owner row keeps from the document (its description, a contract's owner). */
 export interface DocumentStore<Columns> {
   findOwner(client: Client, ref: DocumentRef): Promise<OwnerRow | null>;
@@ -80,12 +92,8 @@ export interface DocumentStore<Columns> {
   findVersion(client: Client, ownerRowId: string, version: string): Promise<VersionRow | null>;
   /** One version of the document `ref`, and whether its owner serves it. */
   findVersionOf(client: Client, ref: DocumentRef, version: string): Promise<(VersionRow & { served: boolean }) | null>;
-  insertDraft(
-    tx: Tx,
-    ownerRowId: string,
-    draft: { tenantId: string; version: string; document: string; contentHash: string; createdById: string | null },
-  ): Promise<VersionRow>;
-  updateDraft(tx: Tx, rowId: string, draft: { document: string; contentHash: string; createdById: string | null }): Promise<VersionRow>;
+  insertDraft(tx: Tx, ownerRowId: string, draft: DraftFields & { tenantId: string; version: string }): Promise<VersionRow>;
+  updateDraft(tx: Tx, rowId: string, draft: DraftFields): Promise<VersionRow>;
   /** Freezes the version only if its status is still `fromStatus`; false when a concurrent writer changed it first. */
   freezeVersion(tx: Tx, rowId: string, fromStatus: string, fields: FrozenFields): Promise<boolean>;
   listShadowVersions(tx: Tx, ownerRowId: string): Promise<{ rowId: string; version: string }[]>;

@@ -12,6 +12,8 @@ const VERSION_FIELDS = {
   document: true,
   contentHash: true,
   changeNote: true,
+  source: true,
+  sourceFormat: true,
   createdById: true,
   createdAt: true,
   publishedAt: true,

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { DocumentSourceSchema, type DocumentSource } from '../../documents/document-source';
+import { AppError } from '../../errors';
+import { plainObject, type JsonObject } from '../../json';
+import type { IncomingCall } from '../incoming-call';
+
+/**
+ * The body of `POST /api/v1/{contracts,policies,surfaces}`. Agents and the SDK send the document
+ * itself as `application/json`; the studio sends `{document, source}` as DRAFT_MEDIA_TYPE, so the
+ * text the author wrote (JSON or YAML, in their order) is kept beside the canonical document.
+ */
+export const DRAFT_MEDIA_TYPE = 'application/vnd.toolgate.draft+json';
+
+const DraftEnvelopeSchema = z.object({ document: plainObject('The document.'), source: DocumentSourceSchema }).strict();
+
+export function draftBodyDescription(document: string): string {
+  return `${document} Sent as ${DRAFT_MEDIA_TYPE} instead, the body is {document, source: {format: json|yaml, text}}: the text the document was written as, kept for the studio when it reads as the document.`;
+}
+
+export function readDraftBody(call: IncomingCall, body: JsonObject): { document: JsonObject; source?: DocumentSource } {
+  const type = (call.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== DRAFT_MEDIA_TYPE) return { document: body };
+  const envelope = DraftEnvelopeSchema.safeParse(body);
+  if (!envelope.success) {
+    const issue = envelope.error.issues[0];
+    throw new AppError(
+      'bad_request',
+      `Invalid draft body: ${issue?.path.map(String).join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`,
+    );
+  }
+  return { document: envelope.data.document, source: envelope.data.source };
+}
