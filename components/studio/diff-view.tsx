@@ -27,5 +27,7 @@ export function DiffView({ original, modified, language, label }: { original: st
       right.dispose();
     };
   }, [original, modified, language, label]);
-  return <div ref={host} data-testid="version-diff" className="h-[28rem] w-full overflow-hidden rounded-md border border-zinc-200" />;
+  return (
+    <div ref={host} data-testid="version-diff" className="h-[min(70vh,40rem)] w-full overflow-hidden rounded-md border border-zinc-200" />
+  );
 }

@@ -1,5 +1,6 @@
 'use client';
 
+import { useCallback } from 'react';
 import type { DocumentFormat } from '@/lib/lint';
 import { ImpactPreviewPanel, useImpactPreview, type DraftRead } from './impact-preview-panel';
 import { previewPolicyImpact } from './policy-impact-api';
@@ -7,7 +8,8 @@ import { PolicyImpactPanel } from './policy-impact-panel';
 import { ProblemsPanel } from './problems-panel';
 import { PublishForm } from './publish-form';
 import { previewImpact as previewContractImpact } from './studio-api';
-import { StudioNotice } from './studio-notice';
+import { StudioNotice, StudioToast } from './studio-notice';
+import { StudioPanes } from './studio-panes';
 import { StudioToolbar } from './studio-toolbar';
 import { TryRequestPanel } from './try-request-panel';
 import type { StudioEditorProps } from './types';
@@ -57,8 +59,11 @@ export default function DocumentStudio(props: StudioEditorProps) {
     void impact.run(draft);
   }
 
+  const closeToast = useCallback(() => setNotice((n) => (n?.tone === 'success' ? null : n)), [setNotice]);
+
   return (
-    <div>
+    // `data-studio` lets the dashboard give the studio the page's whole width (app/(dashboard)/layout.tsx).
+    <div data-studio="">
       <StudioToolbar
         kind={kind}
         readOnly={readOnly}
@@ -96,46 +101,47 @@ export default function DocumentStudio(props: StudioEditorProps) {
         />
       )}
 
-      {notice && <StudioNotice notice={notice} />}
+      {notice?.tone === 'error' && <StudioNotice notice={notice} />}
+      <StudioToast notice={notice} onClose={closeToast} />
 
-      <div className={prompt ? 'grid grid-cols-1 gap-3 lg:grid-cols-2' : undefined}>
-        <div
-          ref={host}
-          data-testid="studio-editor"
-          className="h-[60vh] min-h-80 w-full overflow-hidden rounded-md border border-zinc-200 bg-white"
-        />
-        {prompt && (
-          <div>
-            <p className="mb-1 text-xs font-medium text-zinc-500 uppercase">System prompt</p>
-            <div
-              ref={promptHost}
-              data-testid="studio-prompt-editor"
-              className="h-[calc(60vh-1.25rem)] min-h-80 w-full overflow-hidden rounded-md border border-zinc-200 bg-white"
-            />
-          </div>
-        )}
-      </div>
-
-      <ProblemsPanel problems={editor.problems} status={editor.status} onSelect={editor.reveal} />
-
-      {kind === 'contract' && <ImpactPreviewPanel state={contractImpact.state} onRun={previewImpact} onClose={contractImpact.close} />}
-      {kind === 'policy' && <PolicyImpactPanel state={policyImpact.state} onRun={previewImpact} onClose={policyImpact.close} />}
-
-      {kind === 'policy' && !readOnly && <TryRequestPanel readDraft={editor.readEditor} />}
-
-      {documentId && (
-        <VersionHistory
-          key={history.versions.map((v) => `${v.version}:${v.status}`).join(',')}
-          apiBase={apiBase}
-          pageBase={pageBase}
-          documentId={documentId}
-          versions={history.versions}
-          servedVersion={history.servedVersion}
-          loadedVersion={loadedVersion}
-          format={editor.format}
-          jsonSchema={jsonSchema}
-        />
-      )}
+      <StudioPanes
+        editor={host}
+        prompt={
+          prompt && (
+            <>
+              <p className="mb-1 text-xs font-medium text-zinc-500 uppercase">System prompt</p>
+              <div
+                ref={promptHost}
+                data-testid="studio-prompt-editor"
+                className="min-h-0 w-full flex-1 overflow-hidden rounded-md border border-zinc-200 bg-white"
+              />
+            </>
+          )
+        }
+        panels={
+          <>
+            {kind === 'contract' && (
+              <ImpactPreviewPanel state={contractImpact.state} onRun={previewImpact} onClose={contractImpact.close} />
+            )}
+            {kind === 'policy' && <PolicyImpactPanel state={policyImpact.state} onRun={previewImpact} onClose={policyImpact.close} />}
+            <ProblemsPanel problems={editor.problems} status={editor.status} onSelect={editor.reveal} />
+            {kind === 'policy' && !readOnly && <TryRequestPanel readDraft={editor.readEditor} />}
+            {documentId && (
+              <VersionHistory
+                key={history.versions.map((v) => `${v.version}:${v.status}`).join(',')}
+                apiBase={apiBase}
+                pageBase={pageBase}
+                documentId={documentId}
+                versions={history.versions}
+                servedVersion={history.servedVersion}
+                loadedVersion={loadedVersion}
+                format={editor.format}
+                jsonSchema={jsonSchema}
+              />
+            )}
+          </>
+        }
+      />
     </div>
   );
 }

@@ -69,7 +69,7 @@ export function ImpactPreviewButton({ state, onRun }: { state: ImpactState<unkno
   return (
     <button
       type="button"
-      className="btn-secondary"
+      className="btn-secondary whitespace-nowrap"
       data-testid="impact-preview-button"
       onClick={onRun}
       disabled={state.phase === 'running'}
@@ -188,10 +188,10 @@ function Result({ result }: { result: ImpactResult }) {
                   <td className="py-1.5">
                     <code className="text-xs font-semibold">{c.code}</code>
                   </td>
-                  <td className={c.added > 0 ? 'text-red-700' : 'text-zinc-400'}>
+                  <td className={c.added > 0 ? 'text-red-700' : 'text-zinc-500'}>
                     {c.added > 0 ? `+${c.added.toLocaleString('en')}` : '0'}
                   </td>
-                  <td className={c.removed > 0 ? 'text-emerald-700' : 'text-zinc-400'}>
+                  <td className={c.removed > 0 ? 'text-emerald-700' : 'text-zinc-500'}>
                     {c.removed > 0 ? `−${c.removed.toLocaleString('en')}` : '0'}
                   </td>
                 </tr>
@@ -226,7 +226,7 @@ function Result({ result }: { result: ImpactResult }) {
                   <td>
                     <Outcome codes={e.before} />
                   </td>
-                  <td className="px-2 text-zinc-400" aria-hidden>
+                  <td className="px-2 text-zinc-500" aria-hidden>
                     →
                   </td>
                   <td>
@@ -270,7 +270,7 @@ export function ImpactPanelFrame({
 }) {
   if (state.phase === 'idle') return null;
   return (
-    <section aria-label="Impact preview" data-testid="impact-panel" aria-busy={state.phase === 'running'} className="card mt-3">
+    <section aria-label="Impact preview" data-testid="impact-panel" aria-busy={state.phase === 'running'} className="card shrink-0">
       <header className="flex items-center justify-between gap-3 border-b border-zinc-200 px-4 py-2 text-sm">
         <h2 className="font-semibold">Impact preview</h2>
         <div className="flex items-center gap-3">

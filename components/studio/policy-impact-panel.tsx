@@ -62,7 +62,7 @@ function Transitions({ result }: { result: PolicyImpactResult }) {
           className="flex items-center gap-2 rounded-md border border-zinc-200 px-3 py-2 text-sm"
         >
           <DecisionBadge decision={t.from} />
-          <span className="text-zinc-400" aria-label="becomes">
+          <span className="text-zinc-500" aria-label="becomes">
             →
           </span>
           <DecisionBadge decision={t.to} />
@@ -144,10 +144,10 @@ function Result({ result }: { result: PolicyImpactResult }) {
                   <td className="py-1.5">
                     <code className="text-xs font-semibold">{c.code}</code>
                   </td>
-                  <td className={c.added > 0 ? 'text-red-700' : 'text-zinc-400'}>
+                  <td className={c.added > 0 ? 'text-red-700' : 'text-zinc-500'}>
                     {c.added > 0 ? `+${c.added.toLocaleString('en')}` : '0'}
                   </td>
-                  <td className={c.removed > 0 ? 'text-emerald-700' : 'text-zinc-400'}>
+                  <td className={c.removed > 0 ? 'text-emerald-700' : 'text-zinc-500'}>
                     {c.removed > 0 ? `−${c.removed.toLocaleString('en')}` : '0'}
                   </td>
                 </tr>

@@ -20,8 +20,10 @@ export function ProblemsPanel({ problems, status, onSelect }: ProblemsPanelProps
   const errors = problems.filter((p) => p.severity === 'error').length;
   const warnings = problems.filter((p) => p.severity === 'warning').length;
   return (
-    <section aria-label="Problems" data-testid="problems-panel" className="card mt-3">
-      <header className="flex items-center justify-between border-b border-zinc-200 px-4 py-2 text-sm">
+    // A container: beside the editor the panel is narrow, and each problem puts its message on a
+    // line of its own; under it (or widened) one line each.
+    <section aria-label="Problems" data-testid="problems-panel" className="card @container shrink-0">
+      <header className="flex flex-wrap items-center justify-between gap-x-3 border-b border-zinc-200 px-4 py-2 text-sm">
         <h2 className="font-semibold">
           Problems{' '}
           <span className="ml-1 font-normal text-zinc-500">
@@ -37,7 +39,7 @@ export function ProblemsPanel({ problems, status, onSelect }: ProblemsPanelProps
       {problems.length === 0 ? (
         <p className="px-4 py-3 text-sm text-zinc-500">{status.state === 'ready' ? 'No problems found.' : ' '}</p>
       ) : (
-        <ul className="max-h-56 divide-y divide-zinc-100 overflow-y-auto text-sm">
+        <ul className="max-h-72 divide-y divide-zinc-100 overflow-y-auto text-sm">
           {problems.map((p, i) => {
             const icon = ICON[p.severity];
             return (
@@ -45,15 +47,19 @@ export function ProblemsPanel({ problems, status, onSelect }: ProblemsPanelProps
                 <button
                   type="button"
                   onClick={() => onSelect(p)}
-                  className="flex w-full items-baseline gap-3 px-4 py-1.5 text-left hover:bg-zinc-50"
+                  className="grid w-full grid-cols-[1rem_minmax(0,1fr)_auto] items-baseline gap-x-3 px-4 py-1.5 text-left hover:bg-zinc-50 @2xl:grid-cols-[1rem_auto_minmax(0,1fr)_auto]"
                   data-testid="problem"
                 >
-                  <span className={`w-4 shrink-0 text-center font-bold ${icon.tone}`} role="img" aria-label={icon.label}>
+                  <span className={`text-center font-bold ${icon.tone}`} role="img" aria-label={icon.label}>
                     {icon.symbol}
                   </span>
-                  <code className="shrink-0 text-xs font-semibold text-zinc-700">{p.code}</code>
-                  <span className="min-w-0 flex-1 text-zinc-800">{p.message}</span>
-                  <span className="shrink-0 font-mono text-xs text-zinc-500">
+                  <code className="truncate text-xs font-semibold text-zinc-700" title={p.code}>
+                    {p.code}
+                  </code>
+                  <span className="col-span-2 col-start-2 row-start-2 text-zinc-800 @2xl:col-span-1 @2xl:col-start-3 @2xl:row-start-1">
+                    {p.message}
+                  </span>
+                  <span className="col-start-3 row-start-1 font-mono text-xs whitespace-nowrap text-zinc-500 @2xl:col-start-4">
                     {p.target === 'prompt' ? 'prompt ' : ''}
                     {p.range.startLine}:{p.range.startColumn}
                     {p.source === 'server' ? ' · server' : ''}

@@ -144,7 +144,12 @@ export function TryRequestPanel({ readDraft }: { readDraft(): DraftRead }) {
   }
 
   return (
-    <section aria-labelledby={`${id}-title`} data-testid="try-panel" aria-busy={state.phase === 'running'} className="card mt-3">
+    <section
+      aria-labelledby={`${id}-title`}
+      data-testid="try-panel"
+      aria-busy={state.phase === 'running'}
+      className="card @container shrink-0"
+    >
       <header className="border-b border-zinc-200 px-4 py-2">
         <h2 id={`${id}-title`} className="text-sm font-semibold">
           Try a request
@@ -155,7 +160,7 @@ export function TryRequestPanel({ readDraft }: { readDraft(): DraftRead }) {
         </p>
       </header>
       <form
-        className="grid grid-cols-1 gap-3 px-4 py-3 md:grid-cols-2"
+        className="grid grid-cols-1 gap-3 px-4 py-3 @xl:grid-cols-2"
         aria-label="Try a request"
         noValidate
         onSubmit={(event) => {
@@ -228,7 +233,7 @@ export function TryRequestPanel({ readDraft }: { readDraft(): DraftRead }) {
           rows={4}
           testId="try-context"
         />
-        <div className="md:col-span-2">
+        <div className="@xl:col-span-2">
           <TextField
             id={`${id}-history`}
             label="Simulated history (JSON list)"
@@ -241,7 +246,7 @@ export function TryRequestPanel({ readDraft }: { readDraft(): DraftRead }) {
             testId="try-history"
           />
         </div>
-        <div className="md:col-span-2">
+        <div className="@xl:col-span-2">
           <button type="submit" className="btn-primary" disabled={state.phase === 'running'} data-testid="try-button">
             {state.phase === 'running' ? 'Trying…' : 'Try'}
           </button>

@@ -7,7 +7,7 @@ const OUTCOME_TONES: Record<string, string> = {
   passed: 'text-emerald-700',
   matched: 'text-zinc-900 font-semibold',
   not_matched: 'text-zinc-500',
-  not_applicable: 'text-zinc-400',
+  not_applicable: 'text-zinc-500',
   skipped: 'text-zinc-500',
   refused: 'text-red-700 font-semibold',
   exceeded: 'text-red-700 font-semibold',
@@ -148,7 +148,7 @@ export function TryRequestResult({ answer }: { answer: TryAnswer }) {
         <ol className="mt-1 space-y-1" data-testid="try-trace">
           {answer.trace.map((step, index) => (
             <li key={index} className="flex flex-wrap gap-x-2" data-testid="try-trace-step" data-outcome={step.outcome}>
-              <span className="w-6 text-right text-xs text-zinc-400 tabular-nums">{index + 1}.</span>
+              <span className="w-6 text-right text-xs text-zinc-500 tabular-nums">{index + 1}.</span>
               <span className="text-zinc-600">{STEP_LABELS[step.step] ?? step.step}</span>
               {step.id !== step.step && <span className="font-mono text-xs leading-5">{step.id}</span>}
               <span className={OUTCOME_TONES[step.outcome] ?? 'text-zinc-700'}>{step.outcome.replace('_', ' ')}</span>

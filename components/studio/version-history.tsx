@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { DocumentFormat } from '@/lib/lint/types';
 import { formatDate } from '@/components/format-date';
 import { StatusBadge } from '@/components/status-badge';
@@ -61,7 +61,7 @@ export function VersionHistory({
   }
 
   return (
-    <section aria-label="Version history" className="card mt-6 p-5">
+    <section aria-label="Version history" className="card shrink-0 p-4">
       <h2 className="text-base font-semibold">Version history</h2>
       <p className="mt-1 text-sm text-zinc-600">
         {servedVersion ? (
@@ -175,7 +175,7 @@ export function VersionHistory({
             </p>
           )}
           {comparison.state === 'ready' && (
-            <div className="mt-3">
+            <DiffDialog title={`Changes from ${comparison.left} to ${comparison.right}`} onClose={() => setComparison({ state: 'idle' })}>
               <p className="mb-1 flex justify-between font-mono text-xs text-zinc-500">
                 <span>v{comparison.left}</span>
                 <span>v{comparison.right}</span>
@@ -186,10 +186,39 @@ export function VersionHistory({
                 language={format}
                 label={`Changes from ${comparison.left} to ${comparison.right}`}
               />
-            </div>
+            </DiffDialog>
           )}
         </div>
       )}
     </section>
+  );
+}
+
+/**
+ * The diff over the page, as wide as the window: the history sits in a narrow panel, and a
+ * side-by-side diff needs the room. A modal <dialog> keeps focus inside and closes on Escape.
+ */
+function DiffDialog({ title, onClose, children }: { title: string; onClose(): void; children: ReactNode }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+    return () => element?.close();
+  }, []);
+  return (
+    <dialog
+      ref={dialog}
+      aria-label={title}
+      onClose={onClose}
+      className="m-auto w-[min(96vw,1400px)] rounded-lg border border-zinc-200 bg-white p-4 shadow-xl backdrop:bg-zinc-900/30"
+    >
+      <div className="mb-2 flex items-center justify-between gap-3">
+        <h3 className="text-sm font-semibold">{title}</h3>
+        <button type="button" className="btn-secondary" onClick={() => dialog.current?.close()}>
+          Close
+        </button>
+      </div>
+      {children}
+    </dialog>
   );
 }

@@ -71,7 +71,7 @@ export default async function NewContractPage({ searchParams }: Params) {
   return (
     <>
       <Heading />
-      <p className="mt-1 mb-6 text-sm text-zinc-600">
+      <p className="mt-1 mb-4 text-sm text-zinc-600">
         From the template <span className="font-medium text-zinc-900">{chosen.title}</span>. Set{' '}
         <code className="rounded bg-zinc-100 px-1">id</code> to your tool&apos;s name, then save a draft.{' '}
         <Link href="/contracts/new" className="font-medium text-brand hover:underline">
