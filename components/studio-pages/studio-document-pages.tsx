@@ -3,7 +3,8 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { formatDate } from '@/components/format-date';
 import { StatusBadge } from '@/components/status-badge';
-import { formatDocument, orderLikeSchema, StudioEditor, studioVersions } from '@/components/studio';
+import { editorText, StudioEditor, studioVersions } from '@/components/studio';
+import type { DocumentSource } from '@/lib/documents/document-source';
 import type { SessionMember } from '@/lib/auth/session';
 import { can } from '@/lib/tenants/roles';
 import type { StudioDocumentKind } from '@/lib/documents/document-kinds';
@@ -132,22 +133,29 @@ export async function StudioDocumentList({ kind, member }: { kind: StudioDocumen
   );
 }
 
-async function editorProps(kind: StudioDocumentKind, member: SessionMember, document: Record<string, unknown>) {
+/**
+ * What the editor opens with: the text the author saved the version as (`source`), else the
+ * canonical document in the format's order. A surface's prompt has its own pane.
+ */
+async function editorProps(
+  kind: StudioDocumentKind,
+  member: SessionMember,
+  stored: { document: Record<string, unknown>; source: DocumentSource | null },
+) {
   const schema = schemaOf(kind);
-  const ordered = orderLikeSchema(document, schema) as Record<string, unknown>;
+  // Surfaces: the tools' contracts. Policies: limits and history conditions read argument paths
+  // their tools' contracts declare.
+  const contracts = await publishedContractDocuments(member.tenant.id);
   if (kind === 'surface') {
-    // The prompt is edited in its own pane beside the tools.
-    const { system, ...rest } = ordered;
+    const system = stored.document.system;
     return {
       schema,
-      text: formatDocument(rest, 'json'),
+      ...editorText(stored, schema, ['system']),
       prompt: { field: 'system', initialText: typeof system === 'string' ? system : '' },
-      contracts: await publishedContractDocuments(member.tenant.id),
+      contracts,
     };
   }
-  // A policy's limits and history conditions read argument paths its tools' contracts declare.
-  const contracts = kind === 'policy' ? await publishedContractDocuments(member.tenant.id) : undefined;
-  return { schema, text: formatDocument(ordered, 'json'), prompt: undefined, contracts };
+  return { schema, ...editorText(stored, schema), prompt: undefined, contracts };
 }
 
 export async function NewStudioDocument({ kind, member }: { kind: StudioDocumentKind; member: SessionMember }) {
@@ -161,7 +169,7 @@ export async function NewStudioDocument({ kind, member }: { kind: StudioDocument
       </>
     );
   }
-  const props = await editorProps(kind, member, STARTER_DOCUMENTS[kind]);
+  const props = await editorProps(kind, member, { document: STARTER_DOCUMENTS[kind], source: null });
   return (
     <>
       <p className="mb-2 text-sm">
@@ -170,7 +178,7 @@ export async function NewStudioDocument({ kind, member }: { kind: StudioDocument
         </Link>
       </p>
       {heading}
-      <p className="mt-1 mb-6 text-sm text-zinc-600">
+      <p className="mt-1 mb-4 text-sm text-zinc-600">
         From an example {label}. Set <code className="rounded bg-zinc-100 px-1">id</code>, edit, then save a draft. Nothing is stored until
         you save.
       </p>
@@ -179,7 +187,7 @@ export async function NewStudioDocument({ kind, member }: { kind: StudioDocument
         apiBase={`/api/v1/${documentKind(kind).many}`}
         pageBase={base(kind)}
         initialText={props.text}
-        initialFormat="json"
+        initialFormat={props.format}
         readOnly={false}
         jsonSchema={props.schema}
         lintContext={{ contracts: props.contracts }}
@@ -213,7 +221,7 @@ export async function StudioDocumentEditor({
   const editable = canEdit(kind, member);
   const document =
     stored && typeof stored.document === 'object' && stored.document !== null ? (stored.document as Record<string, unknown>) : {};
-  const props = await editorProps(kind, member, document);
+  const props = await editorProps(kind, member, { document, source: stored?.source ?? null });
   return (
     <>
       <p className="mb-2 text-sm">
@@ -222,7 +230,7 @@ export async function StudioDocumentEditor({
         </Link>
       </p>
       <h1 className="font-mono text-2xl font-semibold tracking-tight">{summary.id}</h1>
-      {summary.description && <p className="mt-1 mb-6 text-sm text-zinc-600">{summary.description}</p>}
+      {summary.description && <p className="mt-1 mb-4 text-sm text-zinc-600">{summary.description}</p>}
       {stored ? (
         <StudioEditor
           key={`${summary.id}@${stored.version}`}
@@ -232,7 +240,7 @@ export async function StudioDocumentEditor({
           documentId={summary.id}
           loadedVersion={stored.version}
           initialText={props.text}
-          initialFormat="json"
+          initialFormat={props.format}
           readOnly={!editable}
           readOnlyReason={editable ? undefined : readOnlyReason(kind, member)}
           jsonSchema={props.schema}

@@ -11,6 +11,6 @@
  * system prompt beside the document, with prompt diagnostics underlined there.
  */
 export { StudioEditor } from './studio-editor';
-export { formatDocument, orderLikeSchema } from './document-format';
+export { editorText, formatDocument, orderLikeSchema } from './document-format';
 export { studioVersions } from './types';
 export type { StudioEditorProps, StudioLintContext, StudioPrompt, StudioVersion } from './types';

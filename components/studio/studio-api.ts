@@ -1,3 +1,4 @@
+import { DRAFT_MEDIA_TYPE, type DocumentSource } from '@/lib/documents/document-source';
 import type { Diagnostic, DocumentKind } from '@/lib/lint/types';
 import type { StudioVersion } from './types';
 import { isJsonObject } from '../../lib/json';
@@ -73,7 +74,7 @@ export async function call<T>(url: string, init: RequestInit, read: (body: unkno
     response = await fetch(url, {
       ...init,
       credentials: 'same-origin',
-      headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}) },
+      headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers },
     });
   } catch (error) {
     return {
@@ -105,8 +106,12 @@ export interface SavedDraft {
   created: boolean;
 }
 
-export function saveDraft(apiBase: string, document: unknown): Promise<ApiResult<SavedDraft>> {
-  return call(apiBase, { method: 'POST', body: JSON.stringify(document) }, (body) => {
+/** Saves a draft; with `source`, the text it was written as is kept beside it (DRAFT_MEDIA_TYPE). */
+export function saveDraft(apiBase: string, document: unknown, source?: DocumentSource): Promise<ApiResult<SavedDraft>> {
+  const init: RequestInit = source
+    ? { method: 'POST', body: JSON.stringify({ document, source }), headers: { 'content-type': DRAFT_MEDIA_TYPE } }
+    : { method: 'POST', body: JSON.stringify(document) };
+  return call(apiBase, init, (body) => {
     const b = record(body);
     return { id: String(b.tool ?? b.id ?? ''), version: String(b.version ?? ''), created: b.created === true };
   });

@@ -1,9 +1,10 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { documentVersion } from './markers';
 import { fetchVersions, publishVersion, saveDraft, type ApiFailure } from './studio-api';
+import { leaveFlash, takeFlash } from './studio-flash';
 import type { Notice } from './studio-notice';
 import type { StudioEditorProps, StudioVersion } from './types';
 import type { StudioEditorState } from './use-studio-editor';
@@ -26,6 +27,15 @@ export function useSaveAndPublish(props: StudioEditorProps, editor: StudioEditor
     servedVersion: props.servedVersion,
   });
 
+  // A save or publish on another page (a "new" one) that opened this one says how it went here.
+  useEffect(() => {
+    if (!documentId) return;
+    const flash = takeFlash(`${pageBase}/${documentId}`);
+    // Read once, after the page has rendered: sessionStorage exists only in the browser.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    if (flash) setNotice(flash);
+  }, [documentId, pageBase]);
+
   const loaded = history.versions.find((v) => v.version === loadedVersion);
   // A shadow version can still be promoted: publishing it again makes the runtime serve it.
   const frozen = loaded !== undefined && loaded.status !== 'draft' && loaded.status !== 'shadow' && !editor.dirty;
@@ -38,10 +48,10 @@ export function useSaveAndPublish(props: StudioEditorProps, editor: StudioEditor
         : undefined;
 
   /** The editor's document for save and publish; when it cannot be read, the notice says why. */
-  function currentDocument(): { ok: true; value: Record<string, unknown>; textVersion: number } | { ok: false } {
+  function currentDocument(): ReturnType<StudioEditorState['readEditor']> {
     const read = editor.readEditor();
     if (!read.ok) setNotice({ tone: 'error', text: `Not saved: ${read.message}` });
-    return read.ok ? read : { ok: false };
+    return read;
   }
 
   function fail(action: string, failure: ApiFailure) {
@@ -59,7 +69,7 @@ export function useSaveAndPublish(props: StudioEditorProps, editor: StudioEditor
   async function save(): Promise<{ id: string; version: string } | null> {
     const doc = currentDocument();
     if (!doc.ok) return null;
-    const saved = await saveDraft(apiBase, doc.value);
+    const saved = await saveDraft(apiBase, doc.value, doc.source);
     if (!saved.ok) {
       fail('Saving', saved.failure);
       return null;
@@ -72,8 +82,10 @@ export function useSaveAndPublish(props: StudioEditorProps, editor: StudioEditor
    * After a save: another document (or a new one) opens its own page; the same document stays
    * in this editor, keeping its undo history, with the address naming the saved version.
    */
-  function openSaved(id: string, version: string): boolean {
+  function openSaved(id: string, version: string, done: NonNullable<Notice>): boolean {
+    setNotice(done);
     if (id !== documentId) {
+      leaveFlash(`${pageBase}/${id}`, done);
       router.replace(`${pageBase}/${encodeURIComponent(id)}?version=${encodeURIComponent(version)}`);
       return true;
     }
@@ -90,8 +102,7 @@ export function useSaveAndPublish(props: StudioEditorProps, editor: StudioEditor
     try {
       const saved = await save();
       if (!saved) return;
-      setNotice({ tone: 'success', text: `Saved draft v${saved.version}.` });
-      if (!openSaved(saved.id, saved.version)) await refreshHistory(saved.id);
+      if (!openSaved(saved.id, saved.version, { tone: 'success', text: `Saved draft ${saved.version}` })) await refreshHistory(saved.id);
     } finally {
       setBusy(null);
     }
@@ -115,14 +126,13 @@ export function useSaveAndPublish(props: StudioEditorProps, editor: StudioEditor
       setPublishing(false);
       setChangeNote('');
       setShadowMode(false);
-      setNotice({
-        tone: 'success',
-        text:
-          mode === 'shadow'
-            ? `Published v${saved.version} as shadow: it is evaluated and recorded beside the served version, and decides nothing.`
-            : `Published v${saved.version}. The runtime now serves it.`,
-      });
-      if (!openSaved(saved.id, saved.version)) await refreshHistory(saved.id);
+      const text =
+        mode === 'shadow'
+          ? `Published ${saved.version} (shadow): evaluated and recorded beside the served version, deciding nothing`
+          : kind === 'surface'
+            ? `Published ${saved.version}: the runtime now serves it`
+            : `Published ${saved.version} (enforced): the runtime now serves it`;
+      if (!openSaved(saved.id, saved.version, { tone: 'success', text })) await refreshHistory(saved.id);
     } finally {
       setBusy(null);
     }

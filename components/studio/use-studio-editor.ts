@@ -1,12 +1,15 @@
 'use client';
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { DocumentSource } from '@/lib/documents/document-source';
 import type { Diagnostic, DocumentFormat, LintOptions } from '@/lib/lint';
+import { withEmbeddedJsonSchemas } from '@/lib/studio/json-schema-keywords';
 import { convertDocument, readDocument } from './document-format';
 import { failingPort, LiveLinter, workerPort, type LintOutcome, type LintPort } from './live-linter';
 import { MARKER_OWNER, SERVER_MARKER_OWNER, toMarker } from './markers';
 import { attachSchema, monaco } from './monaco-setup';
 import type { ProblemsPanelProps } from './problems-panel';
+import { registerQuickFixes, type LintedState } from './quick-fix-actions';
 import type { StudioEditorProps, StudioProblem } from './types';
 
 /**
@@ -16,8 +19,13 @@ import type { StudioEditorProps, StudioProblem } from './types';
  */
 const LINT_DELAY_MS = 10;
 
-/** The editor's text read as a document for the API, or why it cannot be. */
-export type EditorRead = { ok: true; value: Record<string, unknown>; textVersion: number } | { ok: false; message: string };
+/**
+ * The editor's text read as a document for the API, or why it cannot be. `source`: the text as
+ * written, saved beside the document (absent when the prompt pane overrides a member the text
+ * also holds, so the two would not read alike).
+ */
+export type EditorRead =
+  { ok: true; value: Record<string, unknown>; textVersion: number; source?: DocumentSource } | { ok: false; message: string };
 
 /**
  * The studio's Monaco editors (the document, and a surface's system prompt beside it) with
@@ -36,6 +44,8 @@ export function useStudioEditor(props: StudioEditorProps, onEdit: () => void) {
   /** Monaco's alternative version id of the text as last loaded or saved: undo back to it is clean. */
   const cleanVersionRef = useRef(0);
   const onEditRef = useRef(onEdit);
+  /** The diagnostics of the last lint and the model version they were computed on (quick fixes). */
+  const lintedRef = useRef<LintedState | undefined>(undefined);
 
   const [format, setFormat] = useState<DocumentFormat>(initialFormat);
   const [live, setLive] = useState<Diagnostic[]>([]);
@@ -68,20 +78,34 @@ export function useStudioEditor(props: StudioEditorProps, onEdit: () => void) {
       scrollBeyondLastLine: false,
       fontSize: 13,
       tabSize: 2,
+      // Hovers and suggestions are drawn outside the editor's box (position: fixed), so a hover
+      // near the top is not cut off by the editor's edge or covered by the sticky-scroll header;
+      // below the line first, where the sticky header never is.
       fixedOverflowWidgets: true,
+      hover: { above: false },
+      stickyScroll: { enabled: true, maxLineCount: 3 },
       // YAML's plain scalars are tokenized as strings; keys typed there still need suggestions.
       quickSuggestions: { other: true, strings: true, comments: false },
       ariaLabel: `${kind} document`,
     });
     cleanVersionRef.current = model.getAlternativeVersionId();
     editorRef.current = editor;
-    const detachSchema = attachSchema(uri.toString(), jsonSchema);
+    // JSON Schema keywords complete and explain themselves inside the schemas a document carries.
+    const detachSchema = attachSchema(uri.toString(), jsonSchema && withEmbeddedJsonSchemas(jsonSchema).schema);
+    const lintedVersions = new Map<number, number>();
+    const quickFixes = registerQuickFixes(model, () => lintedRef.current);
 
     const applyOutcome = (outcome: LintOutcome) => {
       if (!outcome.ok) {
         setStatus({ state: 'failed', message: outcome.message });
         return;
       }
+      const versionId = lintedVersions.get(outcome.id);
+      for (const id of lintedVersions.keys()) if (id <= outcome.id) lintedVersions.delete(id);
+      lintedRef.current =
+        versionId === undefined
+          ? undefined
+          : { versionId, diagnostics: outcome.diagnostics, format: formatRef.current, previousVersion: lintContext?.previousVersion };
       monaco.editor.setModelMarkers(model, MARKER_OWNER, outcome.diagnostics.filter((d) => d.target !== 'prompt').map(toMarker));
       const promptModel = promptEditorRef.current?.getModel();
       if (promptModel)
@@ -96,7 +120,9 @@ export function useStudioEditor(props: StudioEditorProps, onEdit: () => void) {
       port = failingPort(error instanceof Error ? error.message : String(error));
     }
     const linter = new LiveLinter(port, applyOutcome, LINT_DELAY_MS);
-    lintNowRef.current = (delayMs?: number) => linter.schedule(kind, model.getValue(), lintOptions(), delayMs);
+    lintNowRef.current = (delayMs?: number) => {
+      lintedVersions.set(linter.schedule(kind, model.getValue(), lintOptions(), delayMs), model.getVersionId());
+    };
     lintNowRef.current(0);
 
     const changes = model.onDidChangeContent(() => {
@@ -110,6 +136,7 @@ export function useStudioEditor(props: StudioEditorProps, onEdit: () => void) {
     return () => {
       changes.dispose();
       linter.dispose();
+      quickFixes.dispose();
       detachSchema();
       editor.dispose();
       model.dispose();
@@ -195,6 +222,7 @@ export function useStudioEditor(props: StudioEditorProps, onEdit: () => void) {
     if (typeof read.value !== 'object' || read.value === null || Array.isArray(read.value))
       return { ok: false, message: 'the document must be an object.' };
     const value = read.value as Record<string, unknown>;
+    const overridden = prompt !== undefined && Object.prototype.hasOwnProperty.call(value, prompt.field);
     if (prompt)
       Object.defineProperty(value, prompt.field, {
         value: promptEditorRef.current?.getValue() ?? '',
@@ -202,7 +230,8 @@ export function useStudioEditor(props: StudioEditorProps, onEdit: () => void) {
         writable: true,
         configurable: true,
       });
-    return { ok: true, value, textVersion: model?.getAlternativeVersionId() ?? 0 };
+    const source = overridden || !model ? undefined : { format: formatRef.current, text: model.getValue() };
+    return { ok: true, value, textVersion: model?.getAlternativeVersionId() ?? 0, ...(source ? { source } : {}) };
   }
 
   /** The editor's text parsed, whatever it holds; undefined when it does not parse. */

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { AppError } from '../errors';
-import { isPlainObject } from '../json';
-import { MAX_DOCUMENT_CHARS, parseDocument, type DocumentFormat, type DocumentKind } from '../lint';
-import { hasOwn } from '../json';
+import { hasOwn, isPlainObject } from '../json';
+// Not the lint index: the studio imports this module, and the index would bring every rule into
+// the page (the linter itself runs in a web worker).
+import { MAX_DOCUMENT_CHARS, parseDocument } from '../lint/parse-document';
+import type { DocumentFormat, DocumentKind } from '../lint/types';
 
 /**
  * The text an author wrote in the studio, kept beside the canonical document so that reopening a
@@ -10,6 +12,12 @@ import { hasOwn } from '../json';
  * hashing, publishing and the runtime keep using the canonical document. A source is only kept
  * when it reads as exactly that document, so what the author sees is what is stored.
  */
+
+/**
+ * The media type of a draft sent with its source: `{document, source}` instead of the document
+ * alone (lib/api/handlers/draft-body.ts reads it; the studio sends it).
+ */
+export const DRAFT_MEDIA_TYPE = 'application/vnd.toolgate.draft+json';
 
 export interface DocumentSource {
   format: DocumentFormat;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DocumentSourceSchema, type DocumentSource } from '../../documents/document-source';
+import { DocumentSourceSchema, DRAFT_MEDIA_TYPE, type DocumentSource } from '../../documents/document-source';
 import { AppError } from '../../errors';
 import { plainObject, type JsonObject } from '../../json';
 import type { IncomingCall } from '../incoming-call';
@@ -9,7 +9,7 @@ import type { IncomingCall } from '../incoming-call';
  * itself as `application/json`; the studio sends `{document, source}` as DRAFT_MEDIA_TYPE, so the
  * text the author wrote (JSON or YAML, in their order) is kept beside the canonical document.
  */
-export const DRAFT_MEDIA_TYPE = 'application/vnd.toolgate.draft+json';
+export { DRAFT_MEDIA_TYPE };
 
 const DraftEnvelopeSchema = z.object({ document: plainObject('The document.'), source: DocumentSourceSchema }).strict();
 

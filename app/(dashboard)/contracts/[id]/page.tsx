@@ -6,7 +6,7 @@ import { getDocumentVersionOrThrow } from '@/lib/documents/get-document-version-
 import { listDocuments } from '@/lib/documents/list-documents';
 import { NotFoundError } from '@/lib/errors';
 import { can } from '@/lib/tenants/roles';
-import { formatDocument, orderLikeSchema, StudioEditor, studioVersions } from '@/components/studio';
+import { editorText, StudioEditor, studioVersions } from '@/components/studio';
 import { requireMember } from '../../require-member';
 import { readOnlyReason } from '../studio-props';
 
@@ -31,6 +31,8 @@ export default async function ContractEditorPage({ params, searchParams }: Param
     : null;
   const canEdit = can(member.role, 'edit_contracts');
   const schema = toolContractJsonSchema();
+  // The text the author saved the version as, else the canonical document in the format's order.
+  const opened = stored ? editorText(stored, schema) : null;
 
   return (
     <>
@@ -40,8 +42,8 @@ export default async function ContractEditorPage({ params, searchParams }: Param
         </Link>
       </p>
       <h1 className="font-mono text-2xl font-semibold tracking-tight">{contract.id}</h1>
-      <p className="mt-1 mb-6 text-sm text-zinc-600">
-        {contract.description} <span className="text-zinc-400">· Owner: {contract.owner}</span>
+      <p className="mt-1 mb-4 text-sm text-zinc-600">
+        {contract.description} <span className="text-zinc-500">· Owner: {contract.owner}</span>
       </p>
       {stored ? (
         <StudioEditor
@@ -52,8 +54,8 @@ export default async function ContractEditorPage({ params, searchParams }: Param
           pageBase="/contracts"
           documentId={contract.id}
           loadedVersion={stored.version}
-          initialText={formatDocument(orderLikeSchema(stored.document, schema), 'json')}
-          initialFormat="json"
+          initialText={opened?.text ?? ''}
+          initialFormat={opened?.format ?? 'json'}
           readOnly={!canEdit}
           readOnlyReason={canEdit ? undefined : readOnlyReason(member.role)}
           jsonSchema={schema}
