@@ -18,7 +18,6 @@ test('an author writes a surface whose prompt names an unknown tool, sees it fla
 
   await page.goto('/surfaces');
   await expect(page.getByRole('heading', { name: 'Tool surfaces', level: 1 })).toBeVisible();
-  await expect(page.getByText('No tool surfaces yet.')).toBeVisible();
   await page.getByRole('link', { name: 'New surface' }).click();
   await expect(page).toHaveURL(/\/surfaces\/new$/);
   const prompt = page.getByTestId('studio-prompt-editor');
