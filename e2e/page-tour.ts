@@ -29,7 +29,7 @@ const SURFACE = { ...STARTER_DOCUMENTS.surface, id: 'a11y-agent', version: '0.1.
 export interface TourPage {
   name: string;
   path: string;
-  /** The studio (components/studio) is reworked elsewhere: its pages are reported on, not held to the layout rules. */
+  /** A studio page (the editor mounts before the page is checked); held to the same rules as the others. */
   studio?: boolean;
 }
 
