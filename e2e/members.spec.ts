@@ -35,7 +35,7 @@ test('an admin invites an approver, who joins from the link in another browser a
     await expect(page.getByTestId(`member-${E2E_ADMIN.email}`)).toContainText('you');
     await page.getByLabel('Email').fill(INVITEE.email);
     await page.getByLabel('Role', { exact: true }).selectOption('approver');
-    await page.getByRole('button', { name: 'Invite' }).click();
+    await page.getByRole('button', { name: 'Invite', exact: true }).click();
     await expect(page.getByRole('status').filter({ hasText: 'This link is shown once' })).toBeVisible();
     await expect(page.getByTestId('invitation-mail-status')).toContainText('E-mail is not set up on this instance');
     link = await page.getByTestId('invitation-link').innerText();

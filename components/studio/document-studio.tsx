@@ -1,5 +1,7 @@
 'use client';
 
+import '@/components/zod-without-eval';
+
 import { useCallback } from 'react';
 import type { DocumentFormat } from '@/lib/lint';
 import { ImpactPreviewPanel, useImpactPreview, type DraftRead } from './impact-preview-panel';

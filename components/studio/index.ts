@@ -1,3 +1,4 @@
+import '@/components/zod-without-eval';
 /**
  * The contract studio's editor, shared by the contract, policy and surface pages.
  *

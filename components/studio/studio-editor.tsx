@@ -1,5 +1,7 @@
 'use client';
 
+import '@/components/zod-without-eval';
+
 import dynamic from 'next/dynamic';
 import { Component, type ReactNode } from 'react';
 import type { StudioEditorProps } from './types';
