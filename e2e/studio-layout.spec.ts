@@ -336,7 +336,10 @@ test('the text as written survives save and reload; save and publish are confirm
     await page.goto('/policies/new');
     await expect(editorOf(page).locator('.monaco-editor')).toBeVisible();
     await expect(problems(page)).toContainText('No problems found.');
-    await replace(page, 'support-default', 'layout-policy');
+    // Enforced in the tenant the other specs share: it decides only this spec's own tools.
+    const policy = { id: 'layout-policy', version: '0.1.0', rules: [{ id: 'layout-only', tools: ['layout.*'], decision: 'allow' }] };
+    await pasteAll(page, JSON.stringify(policy, null, 2));
+    await expect(problems(page)).toContainText('No problems found.');
     await page.getByRole('button', { name: 'Publish…' }).click();
     await page.getByLabel('Change note').fill('First');
     await page.getByRole('button', { name: 'Publish version' }).click();

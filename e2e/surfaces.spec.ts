@@ -47,6 +47,8 @@ test('an author writes a surface whose prompt names an unknown tool, sees it fla
     // Navigating away before the answer arrives would abort the publish request.
     await expect(page.getByTestId('served-version')).toHaveText('v0.1.0');
     await page.goto('/surfaces');
-    await expect(page.getByText('Runtime serves v0.1.0')).toBeVisible();
+    // Other specs may have surfaces in this tenant too: look at this one's card.
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'support-agent', exact: true }) });
+    await expect(card.getByText('Runtime serves v0.1.0')).toBeVisible();
   });
 });
