@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkPattern, re2RegExpEngine, toRe2Syntax } from './json-schema-engine';
+import { checkPattern, compilePattern, contractRegExpEngine, createContractAjv, toRe2Syntax } from './json-schema-engine';
 
 // A small grammar of safe patterns both engines understand identically.
 const atom = fc.constantFrom('a', 'b', '.', '[ab]', '[^a]', '\\d', 'c');
@@ -19,7 +19,7 @@ describe('RE2 engine for Ajv', () => {
   it('agrees with JS RegExp on simple safe patterns', () => {
     fc.assert(
       fc.property(pattern, subject, (source, input) => {
-        expect(re2RegExpEngine(source, 'u').test(input)).toBe(new RegExp(source, 'u').test(input));
+        expect(contractRegExpEngine(source, 'u').test(input)).toBe(new RegExp(source, 'u').test(input));
       }),
       { numRuns: 500 },
     );
@@ -28,7 +28,7 @@ describe('RE2 engine for Ajv', () => {
   it('translates ECMAScript code-point escapes', () => {
     expect(toRe2Syntax('^\\u00e9\\u{1F600}$')).toBe('^\\x{00e9}\\x{1F600}$');
     expect(toRe2Syntax('\\\\u0041')).toBe('\\\\u0041');
-    expect(re2RegExpEngine('^\\u00e9$', 'u').test('é')).toBe(true);
+    expect(contractRegExpEngine('^\\u00e9$', 'u').test('é')).toBe(true);
   });
 
   it('refuses backreferences and lookaround, accepts nested quantifiers', () => {
@@ -38,12 +38,44 @@ describe('RE2 engine for Ajv', () => {
   });
 
   it('matches hostile input in linear time', () => {
-    const engine = re2RegExpEngine('^(a|aa)+$', 'u');
+    const engine = contractRegExpEngine('^(a|aa)+$', 'u');
     expect(engine.test(`${'a'.repeat(50_000)}b`)).toBe(false);
     expect(engine.test('a'.repeat(50_000))).toBe(true);
   });
 
   it('gives each pattern its own cache key', () => {
-    expect(String(re2RegExpEngine('^a$', 'u'))).not.toBe(String(re2RegExpEngine('^b$', 'u')));
+    expect(String(contractRegExpEngine('^a$', 'u'))).not.toBe(String(contractRegExpEngine('^b$', 'u')));
   });
+});
+
+describe('patterns in contract schemas', () => {
+  it('run natively when proven safe, on RE2 otherwise, with the same answers', () => {
+    const validate = createContractAjv().compile({
+      type: 'object',
+      properties: { id: { type: 'string', pattern: '^ord_[a-z0-9]{6,24}$' }, tag: { type: 'string', pattern: '^(a|aa)+$' } },
+    });
+    expect(compilePattern('^ord_[a-z0-9]{6,24}$').engine).toBe('native');
+    expect(compilePattern('^(a|aa)+$').engine).toBe('re2');
+    expect(validate({ id: 'ord_123456', tag: 'aaa' })).toBe(true);
+    expect(validate({ id: 'ord_12345', tag: `${'a'.repeat(30_000)}b` })).toBe(false);
+    expect(validate.errors?.map((e) => [e.keyword, e.instancePath])).toEqual([
+      ['pattern', '/id'],
+      ['pattern', '/tag'],
+    ]);
+  });
+
+  it('refuses the same patterns with the same messages as RE2 alone', () => {
+    expect(() => compilePattern('(a)\\1')).toThrow(/invalid escape sequence/);
+    expect(() => compilePattern('a{1001}')).toThrow(/invalid repeat count/);
+  });
+
+  it('answers with RE2 when the native match throws (backtracking stack exhausted)', () => {
+    const matcher = compilePattern('^(?:a|bc)*$');
+    expect(matcher.engine).toBe('native');
+    // V8 keeps a backtrack entry per iteration and gives up around 8 million of them.
+    const huge = 'a'.repeat(9_000_000);
+    expect(() => new RegExp('^(?:a|bc)*$', 'u').test(huge)).toThrow(RangeError);
+    expect(matcher.test(huge)).toBe(true);
+    expect(matcher.test(`${huge}b`)).toBe(false);
+  }, 30_000);
 });

@@ -3,12 +3,15 @@ import type { RegExpEngine } from 'ajv/dist/types';
 import addFormats from 'ajv-formats';
 import { RE2JS } from 're2js';
 import { instanceSegments } from '../validation/json-path';
+import { checkPatternSafety } from './pattern-safety';
+import { parsePattern, toNativeSource } from './pattern-syntax';
 
 /**
  * The one Ajv configuration every contract schema is compiled with. Patterns in contracts are
  * written by tool authors and matched against arguments written by models, so both sides are
- * untrusted: regexes run on RE2 (linear time, no backtracking) and nothing ever loads a remote
- * schema.
+ * untrusted: regexes run on RE2 (linear time, no backtracking) unless they are proven safe for
+ * V8's backtracking `RegExp` and to mean the same there (see compilePattern), and nothing ever
+ * loads a remote schema.
  */
 
 /**
@@ -59,10 +62,50 @@ export function checkPattern(pattern: string): PatternCheck {
   }
 }
 
-function re2Engine(pattern: string, flags: string): { test: (input: string) => boolean; toString(): string } {
-  const compiled = RE2JS.compile(toRe2Syntax(pattern));
+export type PatternEngine = 'native' | 're2';
+export type PatternMatcher = { engine: PatternEngine; test: (input: string) => boolean };
+
+/**
+ * The native `RegExp` for a pattern, or `null` when the pattern must stay on RE2: it uses syntax
+ * whose meaning is not certain in both engines (pattern-syntax.ts), or it is not proven to run
+ * in linear time on a backtracking engine (pattern-safety.ts).
+ */
+export function nativeRegExp(pattern: string): RegExp | null {
+  const tree = parsePattern(pattern);
+  if (tree === null || !checkPatternSafety(tree).safe) return null;
+  try {
+    return new RegExp(toNativeSource(tree), 'u');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Compiles a contract pattern. RE2 compiles it first in every case, so what is refused (and
+ * with which message) does not depend on the engine that then runs it. A native match that
+ * throws (V8's backtracking stack has a limit, reached only by inputs of millions of
+ * characters) is answered by RE2.
+ */
+export function compilePattern(pattern: string): PatternMatcher {
+  const re2 = RE2JS.compile(toRe2Syntax(pattern));
+  const native = nativeRegExp(pattern);
+  if (native === null) return { engine: 're2', test: (input) => re2.test(input) };
   return {
-    test: (input: string) => compiled.test(input),
+    engine: 'native',
+    test: (input) => {
+      try {
+        return native.test(input);
+      } catch {
+        return re2.test(input);
+      }
+    },
+  };
+}
+
+function contractPattern(pattern: string, flags: string): { test: (input: string) => boolean; toString(): string } {
+  const { test } = compilePattern(pattern);
+  return {
+    test,
     // Ajv caches compiled patterns under `String(regex)`. Without a per-pattern key every
     // pattern in an Ajv instance would share the first one's matcher (the meta-schema's).
     toString: () => `/${pattern}/${flags}`,
@@ -70,7 +113,7 @@ function re2Engine(pattern: string, flags: string): { test: (input: string) => b
 }
 
 /** Ajv's `code.regExp` hook; `code` only matters for standalone code generation, unused here. */
-export const re2RegExpEngine: RegExpEngine = Object.assign(re2Engine, { code: 're2js' });
+export const contractRegExpEngine: RegExpEngine = Object.assign(contractPattern, { code: 'contractPattern' });
 
 const AJV_OPTIONS = {
   allErrors: true,
@@ -84,7 +127,7 @@ const AJV_OPTIONS = {
   // only: otherwise `{}` has a `constructor` and a `toString` (Object.prototype's), and a
   // contract requiring them accepts it.
   ownProperties: true,
-  code: { regExp: re2RegExpEngine },
+  code: { regExp: contractRegExpEngine },
 } as const;
 
 function newAjv(validateSchema: boolean): Ajv2020 {
