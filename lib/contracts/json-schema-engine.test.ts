@@ -1,6 +1,8 @@
+import Ajv2020 from 'ajv/dist/2020.js';
+import ucs2length from 'ajv/dist/runtime/ucs2length';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkPattern, compilePattern, contractRegExpEngine, createContractAjv, toRe2Syntax } from './json-schema-engine';
+import { checkPattern, compilePattern, contractRegExpEngine, countCodePoints, createContractAjv, toRe2Syntax } from './json-schema-engine';
 
 // A small grammar of safe patterns both engines understand identically.
 const atom = fc.constantFrom('a', 'b', '.', '[ab]', '[^a]', '\\d', 'c');
@@ -78,4 +80,44 @@ describe('patterns in contract schemas', () => {
     expect(matcher.test(huge)).toBe(true);
     expect(matcher.test(`${huge}b`)).toBe(false);
   }, 30_000);
+});
+
+describe('minLength and maxLength count code points', () => {
+  // Every string of up to 6 units over: a BMP letter, both halves of a surrogate pair, so that
+  // pairs, lone high and lone low surrogates all occur at every position.
+  const units = ['a', '\ud83d', '\ude00'];
+  const strings: string[] = [''];
+  for (let length = 1; length <= 6; length++) {
+    for (const s of strings.filter((x) => x.length === length - 1)) for (const u of units) strings.push(s + u);
+  }
+
+  it('countCodePoints counts as Ajv does', () => {
+    for (const s of strings) expect([s, countCodePoints(s)]).toEqual([s, ucs2length(s)]);
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => countCodePoints(s) === ucs2length(s)));
+  });
+
+  it('the fast path decides exactly as the full count, at every boundary, with the same errors', () => {
+    for (const keyword of ['minLength', 'maxLength'] as const) {
+      for (let limit = 0; limit <= 7; limit++) {
+        const schema = { type: 'string', [keyword]: limit };
+        const fast = createContractAjv().compile(schema);
+        const reference = new Ajv2020({ allErrors: true, verbose: true }).compile(schema);
+        for (const s of strings) {
+          const codePoints = ucs2length(s);
+          const expected = keyword === 'minLength' ? codePoints >= limit : codePoints <= limit;
+          expect([keyword, limit, s, fast(s)]).toEqual([keyword, limit, s, expected]);
+          expect(reference(s)).toBe(expected);
+          expect(fast.errors ?? null).toEqual(reference.errors ?? null);
+        }
+      }
+    }
+  });
+
+  it('an emoji is one character', () => {
+    const validate = createContractAjv().compile({ type: 'string', minLength: 2, maxLength: 2 });
+    expect(validate('😀😀')).toBe(true);
+    expect(validate('😀')).toBe(false);
+    expect(validate('😀😀😀')).toBe(false);
+    expect(validate('\ud83d\ud83d')).toBe(true);
+  });
 });

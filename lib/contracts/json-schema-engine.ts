@@ -1,5 +1,6 @@
+import { _, type KeywordCxt } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
-import type { RegExpEngine } from 'ajv/dist/types';
+import type { CodeKeywordDefinition, RegExpEngine } from 'ajv/dist/types';
 import addFormats from 'ajv-formats';
 import { RE2JS } from 're2js';
 import { instanceSegments } from '../validation/json-path';
@@ -115,6 +116,43 @@ function contractPattern(pattern: string, flags: string): { test: (input: string
 /** Ajv's `code.regExp` hook; `code` only matters for standalone code generation, unused here. */
 export const contractRegExpEngine: RegExpEngine = Object.assign(contractPattern, { code: 'contractPattern' });
 
+/** Code points in a string, as Ajv's `ucs2length` counts them (a lone surrogate is one). */
+export function countCodePoints(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    count += 1;
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i += 1;
+  }
+  return count;
+}
+
+/**
+ * `minLength` and `maxLength` count code points, as Ajv does, but only when the UTF-16 length
+ * leaves the answer open: a string of `n` code units has between ceil(n / 2) and n code points
+ * (each is one unit or a surrogate pair), so the count is needed only when the limit lies in
+ * between. Same keyword, same place in Ajv's keyword order, same error.
+ */
+function lengthCode(cxt: KeywordCxt): void {
+  const { keyword, data, schemaCode, gen } = cxt;
+  const count = gen.scopeValue('func', { ref: countCodePoints });
+  const units = _`${data}.length`;
+  const fewest = _`((${units} + 1) >> 1)`;
+  cxt.fail$data(
+    keyword === 'maxLength'
+      ? _`${units} > ${schemaCode} && (${fewest} > ${schemaCode} || ${count}(${data}) > ${schemaCode})`
+      : _`${units} < ${schemaCode} || (${fewest} < ${schemaCode} && ${count}(${data}) < ${schemaCode})`,
+  );
+}
+
+function addLengthFastPath(ajv: Ajv2020): void {
+  for (const keyword of ['maxLength', 'minLength']) {
+    const definition = ajv.getKeyword(keyword);
+    if (typeof definition !== 'object') throw new Error(`Ajv has no ${keyword} keyword to adjust`);
+    (definition as CodeKeywordDefinition).code = lengthCode;
+  }
+}
+
 const AJV_OPTIONS = {
   allErrors: true,
   // Contracts come from many authors; unknown keywords are ignored rather than fatal.
@@ -133,6 +171,7 @@ const AJV_OPTIONS = {
 function newAjv(validateSchema: boolean): Ajv2020 {
   const ajv = new Ajv2020({ ...AJV_OPTIONS, validateSchema });
   addFormats(ajv);
+  addLengthFastPath(ajv);
   return ajv;
 }
 
