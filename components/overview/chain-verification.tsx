@@ -1,17 +1,11 @@
 'use client';
 
 import { useState } from 'react';
-import type { ChainBreakReason, EvidenceChainHealth } from '@/lib/overview/overview-types';
+import type { EvidenceChainHealth } from '@/lib/overview/overview-types';
 import { formatCount, formatInstant } from '@/components/dashboard/format';
+import { CHAIN_BREAK_REASONS as REASONS } from './chain-break-reasons';
 import { fetchChainVerification, type ChainVerificationView } from './overview-api';
-
-const REASONS: Record<ChainBreakReason, string> = {
-  hash_mismatch: 'its content does not match its hash: it was changed after it was written',
-  prev_hash_mismatch: 'it does not link to the record before it',
-  seq_gap: 'records are missing before it',
-  head_mismatch: 'the chain head names another record: records are missing at the end',
-  payload_mismatch: 'its retained arguments or payloads were changed after it was written',
-};
+import { VerificationRun } from './verification-run';
 
 type WholeChain =
   | { state: 'idle' }
@@ -19,7 +13,28 @@ type WholeChain =
   | { state: 'done'; at: string; result: ChainVerificationView }
   | { state: 'error'; message: string };
 
-/** Admins may walk the whole chain from here; it reads every record, so it is on request only. */
+/** What the answer read itself, and what it relied on a checkpoint for. */
+function Coverage({ result }: { result: ChainVerificationView }) {
+  const { covered } = result;
+  const read =
+    covered.checked === 0
+      ? 'No record was new'
+      : `Read ${formatCount(covered.checked)} records (seq ${formatCount(covered.fromSeq ?? 0)} to ${formatCount(covered.toSeq ?? 0)})`;
+  return (
+    <p className="mt-1 text-xs text-zinc-500">
+      {covered.checkpoint
+        ? `${read} after the checkpoint at seq ${formatCount(covered.checkpoint.seq)}, verified ${formatInstant(covered.checkpoint.verifiedAt)}; the records up to it were verified then. Re-verify every record to read them again.`
+        : `${read}: every record, from the first.`}
+      {result.ignoredCheckpoints.length > 0 &&
+        ` ${formatCount(result.ignoredCheckpoints.length)} stored checkpoints were ignored: their MAC does not hold (forged, or made under another TOOLGATE_SECRET).`}
+    </p>
+  );
+}
+
+/**
+ * Admins verify the chain from here, on request: from the newest verified checkpoint (so it
+ * reads what is new), or every record again in a background run.
+ */
 function VerifyWholeChain() {
   const [whole, setWhole] = useState<WholeChain>({ state: 'idle' });
   const verify = async () => {
@@ -34,18 +49,23 @@ function VerifyWholeChain() {
       <button type="button" className="btn-secondary text-xs" onClick={() => void verify()} disabled={whole.state === 'running'}>
         {whole.state === 'running' ? 'Verifying the whole chain…' : 'Verify the whole chain'}
       </button>
-      {whole.state === 'done' &&
-        (whole.result.valid ? (
-          <p className="mt-2 text-xs text-emerald-800">
-            All {formatCount(whole.result.records)} records verify ({formatInstant(whole.at)}).
-          </p>
-        ) : (
-          <p className="mt-2 text-xs text-red-700">
-            Broken at record {whole.result.firstBroken?.seq ?? '?'}:{' '}
-            {whole.result.firstBroken ? REASONS[whole.result.firstBroken.reason] : 'unknown'} ({formatInstant(whole.at)}).
-          </p>
-        ))}
+      {whole.state === 'done' && (
+        <>
+          {whole.result.valid ? (
+            <p className="mt-2 text-xs text-emerald-800">
+              All {formatCount(whole.result.records)} records verify ({formatInstant(whole.at)}).
+            </p>
+          ) : (
+            <p className="mt-2 text-xs text-red-700">
+              Broken at record {whole.result.firstBroken?.seq ?? '?'}:{' '}
+              {whole.result.firstBroken ? REASONS[whole.result.firstBroken.reason] : 'unknown'} ({formatInstant(whole.at)}).
+            </p>
+          )}
+          <Coverage result={whole.result} />
+        </>
+      )}
       {whole.state === 'error' && <p className="mt-2 text-xs text-red-700">{whole.message}</p>}
+      <VerificationRun />
     </div>
   );
 }

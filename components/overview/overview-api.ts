@@ -1,24 +1,21 @@
-import type { ChainBreakReason, Overview } from '@/lib/overview/overview-types';
+import type { Overview } from '@/lib/overview/overview-types';
+import type { EvidenceVerification, VerificationRunView } from '@/lib/evidence/verification/verification-types';
 
 /**
- * The overview page's reads: same-origin GETs authenticated by the session cookie, through the
- * endpoints an admin key uses (GET /api/v1/overview, GET /api/v1/evidence/verify).
+ * The overview page's reads: same-origin requests authenticated by the session cookie, through
+ * the endpoints an admin key uses (GET /api/v1/overview, GET /api/v1/evidence/verify, the
+ * verification runs). The browser sends its own Origin on the POST, which the same-origin rule needs.
  */
 
-/** GET /api/v1/evidence/verify's answer: the whole chain walked. */
-export interface ChainVerificationView {
-  valid: boolean;
-  records: number;
-  head: { seq: number; hash: string } | null;
-  firstBroken: { seq: number; id: string; reason: ChainBreakReason } | null;
-}
+/** GET /api/v1/evidence/verify's answer: the chain from the newest checkpoint (or all of it). */
+export type ChainVerificationView = EvidenceVerification;
 
 export type Fetched<T> = { ok: true; value: T } | { ok: false; message: string };
 
-async function getJson<T>(path: string): Promise<Fetched<T>> {
+async function requestJson<T>(path: string, method: 'GET' | 'POST' = 'GET'): Promise<Fetched<T>> {
   let response: Response;
   try {
-    response = await fetch(path, { credentials: 'same-origin', headers: { accept: 'application/json' }, cache: 'no-store' });
+    response = await fetch(path, { method, credentials: 'same-origin', headers: { accept: 'application/json' }, cache: 'no-store' });
   } catch {
     return { ok: false, message: 'Toolgate could not be reached.' };
   }
@@ -28,6 +25,12 @@ async function getJson<T>(path: string): Promise<Fetched<T>> {
   return { ok: false, message: body.error?.message ?? `The server answered ${response.status}.` };
 }
 
-export const fetchOverview = () => getJson<Overview>('/api/v1/overview');
+export const fetchOverview = () => requestJson<Overview>('/api/v1/overview');
 
-export const fetchChainVerification = () => getJson<ChainVerificationView>('/api/v1/evidence/verify');
+export const fetchChainVerification = () => requestJson<ChainVerificationView>('/api/v1/evidence/verify');
+
+/** Starts a full re-verification, or answers the one already queued or running. */
+export const startVerificationRun = () => requestJson<VerificationRunView>('/api/v1/evidence/verify/runs', 'POST');
+
+export const fetchVerificationRun = (id: string) =>
+  requestJson<VerificationRunView>(`/api/v1/evidence/verify/runs/${encodeURIComponent(id)}`);

@@ -41,7 +41,12 @@ import { tryPolicyHandler } from './handlers/try-policy';
 import { policySchemaHandler, surfaceSchemaHandler } from './handlers/schemas';
 import { getSurfaceVersionHandler, listSurfacesHandler, publishSurfaceVersionHandler, saveSurfaceDraftHandler } from './handlers/surfaces';
 import { lintHandler } from './handlers/lint';
-import { verifyEvidenceHandler } from './handlers/evidence';
+import {
+  getVerificationRunHandler,
+  listVerificationRunsHandler,
+  startVerificationRunHandler,
+  verifyEvidenceHandler,
+} from './handlers/evidence';
 import { listViolationsHandler, violationStatsHandler } from './handlers/violations';
 import { overviewHandler } from './handlers/overview';
 import { getTraceHandler, listTracesHandler } from './handlers/traces';
@@ -243,7 +248,30 @@ export const API_ROUTES: readonly ApiRoute[] = [
     summary: 'The JSON Schema of tool-call manifests',
     handler: toolCallManifestSchemaHandler,
   },
-  { method: 'GET', path: '/api/v1/evidence/verify', summary: "Verify the tenant's evidence hash chain", handler: verifyEvidenceHandler },
+  {
+    method: 'GET',
+    path: '/api/v1/evidence/verify',
+    summary: "Verify the tenant's evidence hash chain (from the newest verified checkpoint, or mode=full)",
+    handler: verifyEvidenceHandler,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/evidence/verify/runs',
+    summary: 'Start a full re-verification of the chain in the background (or answer the one running)',
+    handler: startVerificationRunHandler,
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/evidence/verify/runs',
+    summary: "The tenant's latest verification runs",
+    handler: listVerificationRunsHandler,
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/evidence/verify/runs/{id}',
+    summary: "A verification run's progress or result",
+    handler: getVerificationRunHandler,
+  },
   {
     method: 'GET',
     path: '/api/v1/violations',

@@ -2,6 +2,7 @@ import { expireOverdueApprovals } from '../approvals/expire-approval';
 import { deliverDueWebhooks } from '../webhooks/deliver-webhooks';
 import { purgeRetainedPayloads } from '../retention/purge-retained-payloads';
 import { pruneHistoryCounters } from '../history/prune-history-counters';
+import { runDueVerificationRuns, stopVerificationRuns } from '../evidence/verification/run-verification-runs';
 import { env } from '../env';
 import { startIntervalJob, type IntervalJob } from './interval-job';
 
@@ -14,13 +15,16 @@ import { startIntervalJob, type IntervalJob } from './interval-job';
  * - the webhook dispatcher: sends due outbox rows, with retries and backoff;
  * - the retention purge (every TOOLGATE_RETENTION_PURGE_INTERVAL_SECONDS): raw payloads past
  *   each tenant's retention window are removed (lib/retention);
- * - the history prune (hourly): policy history counters older than the longest window (lib/history).
+ * - the history prune (hourly): policy history counters older than the longest window (lib/history);
+ * - the evidence verification runner: full verification runs that are queued, or whose instance
+ *   died mid-run (their lease ran out), are taken up and resumed (lib/evidence/verification).
  */
 const SWEEP_INTERVAL_MS = 5_000;
 const DELIVERY_INTERVAL_MS = 1_000;
 // The purge's first run, a minute after start (once start-up work is done), then every interval.
 const PURGE_FIRST_RUN_MS = 60_000;
 const HISTORY_PRUNE_INTERVAL_MS = 3_600_000;
+const VERIFICATION_INTERVAL_MS = 5_000;
 
 let jobs: IntervalJob[] = [];
 
@@ -33,6 +37,7 @@ export function startBackgroundJobs(): void {
       firstRunAfterMs: PURGE_FIRST_RUN_MS,
     }),
     startIntervalJob('history-prune', HISTORY_PRUNE_INTERVAL_MS, () => pruneHistoryCounters(), { firstRunAfterMs: PURGE_FIRST_RUN_MS }),
+    startIntervalJob('evidence-verification', VERIFICATION_INTERVAL_MS, () => runDueVerificationRuns()),
   ];
 }
 
@@ -40,5 +45,6 @@ export function startBackgroundJobs(): void {
 export async function stopBackgroundJobs(): Promise<void> {
   const running = jobs;
   jobs = [];
-  await Promise.all(running.map((job) => job.stop()));
+  // Runs stop at their next page and give their lease back, for another instance to resume.
+  await Promise.all([stopVerificationRuns(), ...running.map((job) => job.stop())]);
 }

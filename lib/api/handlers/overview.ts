@@ -70,7 +70,9 @@ const OverviewSchema = z
           .nullable(),
       })
       .strict()
-      .describe('The newest records of the chain, verified on this read; GET /api/v1/evidence/verify walks all of it.'),
+      .describe(
+        'The newest records of the chain, verified on this read; GET /api/v1/evidence/verify verifies all of it (from its newest verified checkpoint).',
+      ),
     webhooks: z
       .object({
         endpoints: count,

@@ -47,13 +47,17 @@ describe('evidence chain', () => {
       orderBy: { seq: 'asc' },
     });
     await db().$executeRawUnsafe(`UPDATE "Evidence" SET "decision" = 'allow', "errors" = '[]' WHERE "id" = '${target.id}'`);
-    const res = await call(verify, { key: t.adminKey });
+    // The verify above recorded a checkpoint after this record: the incremental verify relies on
+    // it (and says so), the full walk reads every record (evidence-verification.int.test.ts).
+    const full = { key: t.adminKey, path: '/api/v1/evidence/verify?mode=full' };
+    expect((await call(verify, { key: t.adminKey })).body).toMatchObject({ valid: true, covered: { mode: 'incremental' } });
+    const res = await call(verify, full);
     expect(res.body.valid).toBe(false);
     expect(res.body.firstBroken).toMatchObject({ seq: target.seq, reason: 'hash_mismatch' });
     await db().$executeRawUnsafe(
       `UPDATE "Evidence" SET "decision" = '${target.decision}', "errors" = '${target.errors.replace(/'/g, "''")}' WHERE "id" = '${target.id}'`,
     );
-    expect((await call(verify, { key: t.adminKey })).body.valid).toBe(true);
+    expect((await call(verify, full)).body.valid).toBe(true);
   });
 
   it('reports a deleted record as a gap', async () => {
