@@ -26,6 +26,7 @@ export type CompiledContract = {
   document: ToolContract;
   /** sha256 of the canonical JSON of the parsed document (defaults applied). */
   hash: string;
+  /** The issues with the arguments, in a new array on every call (a caller may keep and extend it). */
   checkInput(args: unknown): ValidationIssue[];
   checkOutput(result: unknown): ValidationIssue[];
   checkErrorPayload(error: unknown): ValidationIssue[];

@@ -30,12 +30,16 @@ const BRANCH_KEYWORDS = new Set(['anyOf', 'oneOf']);
 type Mapped = {
   code: ErrorCode;
   message: string;
-  segments: (string | number)[];
+  /** JSONPath of the offending value (or of the missing or unknown key). */
+  path: string;
   constraint: Record<string, unknown>;
 };
 
-function fieldLabel(segments: (string | number)[], subject: CheckedSubject): string {
-  return segments.length === 0 ? subject : formatJsonPath(segments).slice(1).replace(/^\./, '');
+/** The path of the offending value and how a message names it (`items[0].sku`, or the subject). */
+function locate(segments: (string | number)[], subject: CheckedSubject): { path: string; label: string } {
+  const path = formatJsonPath(segments);
+  if (segments.length === 0) return { path, label: subject };
+  return { path, label: path.charCodeAt(1) === 0x2e ? path.slice(2) : path.slice(1) };
 }
 
 /** Whether the object schema around a property lists it as required (follows `schemaPath`). */
@@ -51,41 +55,46 @@ function isRequiredProperty(rootSchema: unknown, schemaPath: string): boolean {
   return Array.isArray(required) && required.includes(key);
 }
 
+// Messages are built only for the keyword at hand: this runs for every refused call.
 function mapError(error: ErrorObject, data: unknown, rootSchema: unknown, subject: CheckedSubject, branchHints: string[]): Mapped {
   const segments = instanceSegments(data, error.instancePath);
   const params = error.params as Record<string, unknown>;
-  const got = describeValue(error.data);
   const keyword = error.keyword;
-  const label = (s: (string | number)[] = segments) => fieldLabel(s, subject);
 
   if (keyword === 'required' || keyword === 'dependentRequired') {
     const missing = String(params.missingProperty);
-    const at = [...segments, missing];
+    const { path, label } = locate([...segments, missing], subject);
     const because = keyword === 'dependentRequired' ? ` when ${String(params.property)} is present` : '';
-    return { code: 'AXAG_MISSING_PARAM', message: `${label(at)} is required${because}`, segments: at, constraint: { keyword, ...params } };
+    return { code: 'AXAG_MISSING_PARAM', message: `${label} is required${because}`, path, constraint: { keyword, ...params } };
   }
+  if (keyword === 'additionalProperties' || keyword === 'unevaluatedProperties') {
+    const extra = String(params.additionalProperty ?? params.unevaluatedProperty);
+    const { path, label } = locate([...segments, extra], subject);
+    return { code: 'AXAG_UNKNOWN_PARAM', message: `${label} is not a declared parameter`, path, constraint: { keyword } };
+  }
+  const { path, label } = locate(segments, subject);
   if (keyword === 'type') {
     const expected = Array.isArray(params.type) ? params.type.join(' or ') : String(params.type);
     if (error.data === null && isRequiredProperty(rootSchema, error.schemaPath)) {
       return {
         code: 'AXAG_MISSING_PARAM',
-        message: `${label()} is required and must be present and non-null (expected ${expected})`,
-        segments,
+        message: `${label} is required and must be present and non-null (expected ${expected})`,
+        path,
         constraint: { keyword: 'required', type: params.type },
       };
     }
     return {
       code: 'AXAG_INVALID_TYPE',
-      message: `${label()} must be ${expected}, got ${got}`,
-      segments,
+      message: `${label} must be ${expected}, got ${describeValue(error.data)}`,
+      path,
       constraint: { keyword, type: params.type },
     };
   }
   if (RANGE_KEYWORDS.has(keyword)) {
     return {
       code: 'AXAG_OUT_OF_RANGE',
-      message: `${label()} must be ${String(params.comparison)} ${String(params.limit)}, got ${got}`,
-      segments,
+      message: `${label} must be ${String(params.comparison)} ${String(params.limit)}, got ${describeValue(error.data)}`,
+      path,
       constraint: { keyword, limit: params.limit, comparison: params.comparison },
     };
   }
@@ -95,24 +104,24 @@ function mapError(error: ErrorObject, data: unknown, rootSchema: unknown, subjec
     const more = allowed.length > shown.length ? `, … (${allowed.length - shown.length} more)` : '';
     return {
       code: 'AXAG_INVALID_ENUM',
-      message: `${label()} must be one of ${shown.map(describeValue).join(', ')}${more}; got ${got}`,
-      segments,
+      message: `${label} must be one of ${shown.map(describeValue).join(', ')}${more}; got ${describeValue(error.data)}`,
+      path,
       constraint: { keyword, allowed: shown, truncated: allowed.length > shown.length },
     };
   }
   if (keyword === 'format') {
     return {
       code: 'AXAG_INVALID_FORMAT',
-      message: `${label()} must be a valid ${String(params.format)}, got ${got}`,
-      segments,
+      message: `${label} must be a valid ${String(params.format)}, got ${describeValue(error.data)}`,
+      path,
       constraint: { keyword, format: params.format },
     };
   }
   if (keyword === 'pattern') {
     return {
       code: 'AXAG_PATTERN_MISMATCH',
-      message: `${label()} must match the pattern ${describeValue(params.pattern)}, got ${got}`,
-      segments,
+      message: `${label} must match the pattern ${describeValue(params.pattern)}, got ${describeValue(error.data)}`,
+      path,
       constraint: { keyword, pattern: params.pattern },
     };
   }
@@ -120,31 +129,33 @@ function mapError(error: ErrorObject, data: unknown, rootSchema: unknown, subjec
     const bound = keyword.startsWith('min') ? 'at least' : 'at most';
     return {
       code: 'AXAG_INVALID_LENGTH',
-      message: `${label()} must have ${bound} ${String(params.limit)} ${LENGTH_UNITS[keyword] ?? 'elements'}`,
-      segments,
+      message: `${label} must have ${bound} ${String(params.limit)} ${LENGTH_UNITS[keyword] ?? 'elements'}`,
+      path,
       constraint: { keyword, limit: params.limit },
     };
   }
-  if (keyword === 'additionalProperties' || keyword === 'unevaluatedProperties') {
-    const extra = String(params.additionalProperty ?? params.unevaluatedProperty);
-    const at = [...segments, extra];
-    return { code: 'AXAG_UNKNOWN_PARAM', message: `${label(at)} is not a declared parameter`, segments: at, constraint: { keyword } };
-  }
+  return { code: 'AXAG_CONSTRAINT_VIOLATION', message: otherMessage(error, label, branchHints), path, constraint: { keyword, ...params } };
+}
+
+function otherMessage(error: ErrorObject, label: string, branchHints: string[]): string {
+  const params = error.params as Record<string, unknown>;
   const hint = branchHints.length > 0 ? ` (${branchHints.slice(0, 3).join('; ')})` : '';
-  const described: Record<string, string> = {
-    const: `${label()} must equal ${describeValue(params.allowedValue)}, got ${got}`,
-    multipleOf: `${label()} must be a multiple of ${String(params.multipleOf)}, got ${got}`,
-    uniqueItems: `${label()} must not contain duplicate items (items ${String(params.j)} and ${String(params.i)} are equal)`,
-    anyOf: `${label()} must match at least one allowed shape${hint}, got ${got}`,
-    oneOf: `${label()} must match exactly one allowed shape${hint}, got ${got}`,
-    not: `${label()} must not match the excluded shape, got ${got}`,
-  };
-  return {
-    code: 'AXAG_CONSTRAINT_VIOLATION',
-    message: described[keyword] ?? `${label()} ${error.message ?? 'violates a constraint'}`,
-    segments,
-    constraint: { keyword, ...params },
-  };
+  switch (error.keyword) {
+    case 'const':
+      return `${label} must equal ${describeValue(params.allowedValue)}, got ${describeValue(error.data)}`;
+    case 'multipleOf':
+      return `${label} must be a multiple of ${String(params.multipleOf)}, got ${describeValue(error.data)}`;
+    case 'uniqueItems':
+      return `${label} must not contain duplicate items (items ${String(params.j)} and ${String(params.i)} are equal)`;
+    case 'anyOf':
+      return `${label} must match at least one allowed shape${hint}, got ${describeValue(error.data)}`;
+    case 'oneOf':
+      return `${label} must match exactly one allowed shape${hint}, got ${describeValue(error.data)}`;
+    case 'not':
+      return `${label} must not match the excluded shape, got ${describeValue(error.data)}`;
+    default:
+      return `${label} ${error.message ?? 'violates a constraint'}`;
+  }
 }
 
 export type AjvIssuesOptions = {
@@ -157,28 +168,43 @@ export type AjvIssuesOptions = {
   subject: CheckedSubject;
 };
 
+const NO_HINTS: string[] = [];
+
+function startsWithAny(text: string, prefixes: readonly string[]): boolean {
+  for (const prefix of prefixes) if (text.startsWith(prefix)) return true;
+  return false;
+}
+
+/** What the failing branches of an anyOf/oneOf said, for its summary. */
+function branchHintsFor(errors: readonly ErrorObject[], branch: ErrorObject): string[] {
+  const prefix = `${branch.schemaPath}/`;
+  const hints: string[] = [];
+  for (const e of errors) if (e.schemaPath.startsWith(prefix) && e.instancePath === branch.instancePath) hints.push(e.message ?? e.keyword);
+  return hints;
+}
+
 export function ajvIssues({ errors, data, schema, intent, subject }: AjvIssuesOptions): ValidationIssue[] {
   if (!errors || errors.length === 0) return [];
   // anyOf/oneOf report every failing branch and then a summary; the branch errors describe
   // shapes the caller never intended, so only the summary is kept, with a short hint.
-  const branchRoots = errors.filter((e) => BRANCH_KEYWORDS.has(e.keyword)).map((e) => e.schemaPath);
-  const hasOtherThanIf = errors.some((e) => e.keyword !== 'if');
+  const branchRoots: string[] = [];
+  let hasOtherThanIf = false;
+  for (const e of errors) {
+    if (BRANCH_KEYWORDS.has(e.keyword)) branchRoots.push(`${e.schemaPath}/`);
+    if (e.keyword !== 'if') hasOtherThanIf = true;
+  }
   const issues: ValidationIssue[] = [];
   for (const error of errors) {
     if (issues.length >= MAX_ISSUES_PER_CHECK) break;
-    if (branchRoots.some((root) => error.schemaPath.startsWith(`${root}/`))) continue;
+    if (branchRoots.length > 0 && startsWithAny(error.schemaPath, branchRoots)) continue;
     // `if` failing only repeats that its then/else branch failed; those errors are reported.
     if (error.keyword === 'if' && hasOtherThanIf) continue;
-    const hints = BRANCH_KEYWORDS.has(error.keyword)
-      ? errors
-          .filter((e) => e.schemaPath.startsWith(`${error.schemaPath}/`) && e.instancePath === error.instancePath)
-          .map((e) => e.message ?? e.keyword)
-      : [];
+    const hints = BRANCH_KEYWORDS.has(error.keyword) ? branchHintsFor(errors, error) : NO_HINTS;
     const mapped = mapError(error, data, schema, subject, hints);
     const code: ErrorCode =
       subject === 'result' ? 'AXAG_OUTPUT_MISMATCH' : subject === 'error' ? 'AXAG_ERROR_SCHEMA_MISMATCH' : mapped.code;
     const constraint = subject === 'arguments' ? mapped.constraint : { ...mapped.constraint, mapped_code: mapped.code };
-    issues.push(makeIssue(code, { intent, message: mapped.message, path: formatJsonPath(mapped.segments), constraint }));
+    issues.push(makeIssue(code, { intent, message: mapped.message, path: mapped.path, constraint }));
   }
   return issues;
 }

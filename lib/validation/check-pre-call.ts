@@ -57,11 +57,11 @@ function scopePath(dotted: string): string {
 export function checkPreCall({ contract, arguments: args, context }: CheckPreCallOptions): CheckResult {
   const document = contract.document;
   const intent = document.id;
-  const errors: ValidationIssue[] = [];
   const warnings: ValidationIssue[] = [];
 
-  const inputIssues = contract.checkInput(args);
-  errors.push(...inputIssues);
+  // checkInput returns a new array on every call: it becomes this check's list of errors.
+  const errors = contract.checkInput(args);
+  const argumentsValid = errors.length === 0;
 
   const roles = context.roles ?? [];
   const required = document.annotations.required_roles ?? [];
@@ -113,7 +113,7 @@ export function checkPreCall({ contract, arguments: args, context }: CheckPreCal
   }
 
   // Preconditions assume well-typed arguments; on invalid input they would only add noise.
-  if (inputIssues.length === 0) {
+  if (argumentsValid && contract.preconditions.length > 0) {
     errors.push(...evaluateConditions(contract.preconditions, { args, context }, 'AXAG_PRECONDITION_FAILED', intent));
   }
 

@@ -4,11 +4,12 @@ export { formatJsonPath } from '@toolgate/sdk/core';
 /** Splits an Ajv `instancePath` (a JSON Pointer) into its unescaped segments. */
 export function pointerSegments(pointer: string): string[] {
   if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const rest = pointer.slice(1);
+  if (!pointer.includes('~')) return rest.includes('/') ? rest.split('/') : [rest];
+  return rest.split('/').map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
+
+const ARRAY_INDEX = /^(0|[1-9]\d*)$/;
 
 /**
  * Turns an instance pointer into JSON path segments, using the data itself to tell array
@@ -18,7 +19,7 @@ export function instanceSegments(root: unknown, pointer: string): (string | numb
   const segments: (string | number)[] = [];
   let current: unknown = root;
   for (const raw of pointerSegments(pointer)) {
-    if (Array.isArray(current) && /^(0|[1-9]\d*)$/.test(raw)) {
+    if (Array.isArray(current) && ARRAY_INDEX.test(raw)) {
       segments.push(Number(raw));
       current = current[Number(raw)];
     } else {
@@ -37,6 +38,8 @@ export function ownValue(container: unknown, key: string): unknown {
 
 /** Reads a dotted argument path such as `order.customer.tenant_id`, own properties only. */
 export function readDottedPath(root: unknown, dotted: string): unknown {
+  // Scope paths are usually one key (`tenant_id`); this runs on every call.
+  if (!dotted.includes('.')) return ownValue(root, dotted);
   let current: unknown = root;
   for (const key of dotted.split('.')) {
     current = ownValue(current, key);
