@@ -7,7 +7,8 @@ import { parseDatabaseUrl } from '../db/database-url';
 import { createRawEvidenceStore, type RawEvidenceStore, type RawEvidenceStoreFactory } from './raw-evidence-store';
 import type { EvidenceInput, RecordedEvidence } from './evidence-input';
 import { HistoryConflictError } from '../history/history-ledger';
-import { loadHistoryLedgers, writeHistoryLedgers, type CounterQuery } from './raw-evidence-store';
+import { committedWindows, loadHistoryLedgers, writeHistoryLedgers, type CounterQuery } from '../history/commit-counters';
+import { rememberCommitted, type CommittedWindow } from '../history/window-cache';
 import { now } from '../clock/clock';
 
 interface Pending {
@@ -152,6 +153,7 @@ export class EvidenceWriter {
 async function commitBatch(batch: Pending[]): Promise<void> {
   const provider = dbProvider();
   const outcomes = new Map<Pending, { ok: true; value: RecordedEvidence & { extra: unknown } } | { ok: false; error: unknown }>();
+  let windows: CommittedWindow[] = [];
   try {
     await db().$transaction(
       async (tx) => {
@@ -195,7 +197,10 @@ async function commitBatch(batch: Pending[]): Promise<void> {
             outcomes.set(item, { ok: false, error });
           }
         }
-        if (ledgers) await writeHistoryLedgers(query, counterProvider, ledgers);
+        if (ledgers) {
+          await writeHistoryLedgers(query, counterProvider, ledgers);
+          windows = committedWindows(ledgers);
+        }
         if (accepted.length === 0) return;
         const { rows: evidenceRows, violations: violationRows } = chainRecords(
           accepted.map((a) => a.item.input),
@@ -221,6 +226,7 @@ async function commitBatch(batch: Pending[]): Promise<void> {
     for (const item of batch) item.reject(failure);
     return;
   }
+  rememberCommitted(windows);
   for (const item of batch) {
     const outcome = outcomes.get(item);
     if (outcome?.ok) item.resolve(outcome.value);

@@ -5,7 +5,11 @@ import { log } from '../log';
 import { GENESIS_HASH } from './evidence-hash';
 import { chainRecords, type EvidenceRecord } from './chain-records';
 import type { EvidenceInput, RecordedEvidence } from './evidence-input';
-import { counterSql, HistoryLedger, toCounterRow } from '../history/history-ledger';
+import { counterSql, HistoryLedger, toWindowSums, type StoredSums } from '../history/history-ledger';
+import { admitHistoryWith, type HistoryAdmission } from '../history/commit-counters';
+import { rememberCommitted, type CommittedWindow } from '../history/window-cache';
+
+const SQLITE_COUNTERS = counterSql('sqlite');
 import { now } from '../clock/clock';
 
 /**
@@ -71,7 +75,14 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
   private readonly statements;
   private readonly transaction: Database.Transaction<(inputs: EvidenceInput[]) => (RecordedEvidence | null)[]>;
 
-  constructor(file: string) {
+  /** The windows the transaction being written checked, as they stand after it (for lib/history/window-cache.ts). */
+  private committed: CommittedWindow[] = [];
+
+  /** `onCommitted` hears each committed transaction's windows: this process's cache, or the writer thread's parent. */
+  constructor(
+    file: string,
+    private readonly onCommitted: (windows: CommittedWindow[]) => void = rememberCommitted,
+  ) {
     this.connection = new Database(file);
     // Never wait inside SQLite: a busy wait would block the event loop, and with it whatever
     // transaction holds the lock. Busy is retried asynchronously below instead.
@@ -91,8 +102,9 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
         `INSERT INTO "Violation" (${quoted(VIOLATION_COLUMNS)}) VALUES (${VIOLATION_COLUMNS.map(() => '?').join(', ')})`,
       ),
       updateHead: this.connection.prepare(`UPDATE "EvidenceChainHead" SET "seq" = ?, "hash" = ? WHERE "tenantId" = ?`),
-      counters: this.connection.prepare(counterSql('sqlite').select),
-      addCounter: this.connection.prepare(counterSql('sqlite').upsert),
+      counters: this.connection.prepare(SQLITE_COUNTERS.sums.sql),
+      addCounter: this.connection.prepare(SQLITE_COUNTERS.add.sql),
+      carryCounter: this.connection.prepare(SQLITE_COUNTERS.carry.sql),
     };
     this.transaction = this.connection.transaction(this.write);
   }
@@ -128,15 +140,22 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
   private admitHistory(inputs: EvidenceInput[]): boolean[] | null {
     if (!inputs.some((i) => i.history)) return null;
     const admitted: boolean[] = [];
+    const committed: CommittedWindow[] = [];
+    this.committed = committed;
     for (const tenantId of new Set(inputs.map((i) => i.tenantId))) {
       const mine = inputs.filter((i) => i.tenantId === tenantId);
       const ledger = new HistoryLedger();
       for (const key of HistoryLedger.keysOf(mine.map((i) => i.history))) {
-        const rows = this.statements.counters.all(tenantId, key.series, key.scope, key.from) as Parameters<typeof toCounterRow>[0][];
-        ledger.load(key.series, key.scope, rows.map(toCounterRow));
+        const sums = this.statements.counters.get(SQLITE_COUNTERS.sums.args([tenantId, key.series, key.scope, key.from]));
+        ledger.load(key, toWindowSums(sums as StoredSums | undefined));
       }
       for (const input of mine) admitted[inputs.indexOf(input)] = ledger.admit(input.history);
-      for (const w of ledger.writes()) this.statements.addCounter.run(tenantId, w.series, w.scope, w.bucket, w.count, w.total, w.lastAt);
+      for (const window of ledger.windows()) committed.push({ tenantId, ...window });
+      for (const w of ledger.writes()) {
+        const values = [tenantId, w.series, w.scope, w.bucket, w.count, w.total, w.lastAt];
+        this.statements.addCounter.run(SQLITE_COUNTERS.add.args(values));
+        if (w.carry) this.statements.carryCounter.run(SQLITE_COUNTERS.carry.args(values));
+      }
     }
     return admitted;
   }
@@ -145,7 +164,10 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
     for (let attempt = 0; ; attempt++) {
       try {
         // IMMEDIATE: take the write lock first, so the chain heads read are the ones we update.
-        return this.transaction.immediate(inputs);
+        this.committed = [];
+        const recorded = this.transaction.immediate(inputs);
+        if (this.committed.length > 0) this.onCommitted(this.committed);
+        return recorded;
       } catch (error) {
         const code = (error as { code?: string }).code ?? '';
         if (!code.startsWith('SQLITE_BUSY') || attempt >= 200) throw error;
@@ -243,7 +265,8 @@ class PostgresEvidenceStore implements RawEvidenceStore {
       );
       const heads = new Map(locked.rows.map((r) => [r.tenantId, { seq: Number(r.seq), hash: r.hash }]));
       // The tenants' chain heads are locked: no other instance counts their calls until COMMIT.
-      const admitted = await admitHistoryPg(client, all);
+      const admission = await admitHistoryPg(client, all);
+      const admitted = admission?.admitted ?? null;
       const inputs = admitted ? all.filter((_, i) => admitted[i]) : all;
       const { rows, violations } = chainRecords(inputs, heads, now());
       await insertMany(client, 'Evidence', EVIDENCE_COLUMNS, rows as unknown as Row[]);
@@ -253,6 +276,7 @@ class PostgresEvidenceStore implements RawEvidenceStore {
         await client.query(`UPDATE "EvidenceChainHead" SET "seq" = $1, "hash" = $2 WHERE "tenantId" = $3`, [head.seq, head.hash, tenantId]);
       }
       await client.query('COMMIT');
+      if (admission) rememberCommitted(admission.windows);
       const recorded = rows.map((r) => ({ id: r.id, seq: r.seq, hash: r.hash }));
       if (!admitted) return recorded;
       let next = 0;
@@ -270,57 +294,7 @@ class PostgresEvidenceStore implements RawEvidenceStore {
   }
 }
 
-export type CounterQuery = (
-  sql: string,
-  params: unknown[],
-) => Promise<{ bucket: unknown; count: unknown; total: unknown; lastAt: unknown }[]>;
-
-/** What SqliteEvidenceStore.admitHistory does, over an async client (PostgreSQL, or Prisma's transaction on either database). */
-export async function admitHistoryWith(
-  query: CounterQuery,
-  provider: 'sqlite' | 'postgresql',
-  inputs: readonly EvidenceInput[],
-): Promise<boolean[] | null> {
-  const ledgers = await loadHistoryLedgers(query, provider, inputs);
-  if (!ledgers) return null;
-  const admitted = inputs.map((input) => (ledgers.get(input.tenantId) as HistoryLedger).admit(input.history));
-  await writeHistoryLedgers(query, provider, ledgers);
-  return admitted;
-}
-
-/** Per tenant, a ledger loaded with the counters the inputs' histories touch; null when no input has a history. */
-export async function loadHistoryLedgers(
-  query: CounterQuery,
-  provider: 'sqlite' | 'postgresql',
-  inputs: readonly EvidenceInput[],
-): Promise<Map<string, HistoryLedger> | null> {
-  if (!inputs.some((i) => i.history)) return null;
-  const sql = counterSql(provider);
-  const ledgers = new Map<string, HistoryLedger>();
-  for (const tenantId of new Set(inputs.map((i) => i.tenantId))) {
-    const ledger = new HistoryLedger();
-    for (const key of HistoryLedger.keysOf(inputs.filter((i) => i.tenantId === tenantId).map((i) => i.history))) {
-      const rows = await query(sql.select, [tenantId, key.series, key.scope, key.from]);
-      ledger.load(key.series, key.scope, rows.map(toCounterRow));
-    }
-    ledgers.set(tenantId, ledger);
-  }
-  return ledgers;
-}
-
-/** Adds what the ledgers counted to the counter rows. */
-export async function writeHistoryLedgers(
-  query: CounterQuery,
-  provider: 'sqlite' | 'postgresql',
-  ledgers: ReadonlyMap<string, HistoryLedger>,
-): Promise<void> {
-  const sql = counterSql(provider);
-  for (const [tenantId, ledger] of ledgers) {
-    for (const w of ledger.writes()) await query(sql.upsert, [tenantId, w.series, w.scope, w.bucket, w.count, w.total, w.lastAt]);
-  }
-}
-
-function admitHistoryPg(client: pg.PoolClient, inputs: readonly EvidenceInput[]): Promise<boolean[] | null> {
+function admitHistoryPg(client: pg.PoolClient, inputs: readonly EvidenceInput[]): Promise<HistoryAdmission | null> {
   return admitHistoryWith(async (sql, params) => (await client.query(sql, params)).rows, 'postgresql', inputs);
 }
 

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { env } from '../env';
+import { rememberCommitted, type CommittedWindow } from '../history/window-cache';
 import type { EvidenceInput, RecordedEvidence } from './evidence-input';
 import { createRawEvidenceStore, type RawEvidenceStore, type RawEvidenceStoreFactory } from './raw-evidence-store';
 
@@ -7,7 +8,8 @@ export type WriterRequest = { id: number; inputs: EvidenceInput[] } | { id: numb
 export type WriterReply =
   | { id: number; recorded: (RecordedEvidence | null)[] }
   | { id: number; error: { message: string; code?: string } }
-  | { id: number; closed: true };
+  | { id: number; closed: true }
+  | { id: 0; windows: CommittedWindow[] };
 
 /**
  * SQLite evidence writes on their own thread. better-sqlite3 is synchronous, so on the request
@@ -33,6 +35,8 @@ export class SqliteWriterThread implements RawEvidenceStore {
       workerData: { file: this.file, maxBatch: this.maxBatch },
     });
     worker.on('message', (reply: WriterReply) => {
+      // Posted before the replies of the transaction they come from.
+      if ('windows' in reply) return rememberCommitted(reply.windows);
       const waiter = this.waiting.get(reply.id);
       this.waiting.delete(reply.id);
       waiter?.resolve(reply);

@@ -6,7 +6,9 @@ import type { WriterReply, WriterRequest } from './sqlite-writer-thread';
 
 if (!parentPort) throw new Error('sqlite-writer-thread.worker must run as a worker thread');
 const port = parentPort;
-const store = new SqliteEvidenceStore((workerData as { file: string }).file);
+const store = new SqliteEvidenceStore((workerData as { file: string }).file, (windows) =>
+  port.postMessage({ id: 0, windows } satisfies WriterReply),
+);
 const { maxBatch } = workerData as { maxBatch: number };
 
 type Batch = Extract<WriterRequest, { inputs: EvidenceInput[] }>;

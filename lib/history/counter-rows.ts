@@ -20,7 +20,41 @@ export interface WindowSums {
 
 export const rowsKey = (series: string, scope: string) => `${series}|${scope}`;
 
-export class CounterRows {
+/** What a history view reads: the sums of a window, and the rows behind it (to tell when a limit frees up). */
+export interface CounterSource {
+  sums(series: string, scope: string, fromBucket: number): WindowSums;
+  get(series: string, scope: string): readonly CounterRow[];
+}
+
+export const NO_CALLS: WindowSums = Object.freeze({ count: 0, total: 0, lastAt: 0 });
+
+/**
+ * A call's counters as read on the request path: each window's sums, added up by the database
+ * (a handful of numbers instead of up to 61 rows per window), and the rows of a window only
+ * where they are needed (a limit already past, for its retry time).
+ */
+export class WindowCounters implements CounterSource {
+  private readonly windows = new Map<string, WindowSums>();
+  private readonly rows = new CounterRows();
+
+  setSums(series: string, scope: string, fromBucket: number, sums: WindowSums): void {
+    this.windows.set(`${series}|${scope}|${fromBucket}`, sums);
+  }
+
+  loadRows(series: string, scope: string, rows: readonly CounterRow[]): void {
+    this.rows.load(series, scope, rows);
+  }
+
+  sums(series: string, scope: string, fromBucket: number): WindowSums {
+    return this.windows.get(`${series}|${scope}|${fromBucket}`) ?? this.rows.sums(series, scope, fromBucket);
+  }
+
+  get(series: string, scope: string): readonly CounterRow[] {
+    return this.rows.get(series, scope);
+  }
+}
+
+export class CounterRows implements CounterSource {
   private readonly rows = new Map<string, CounterRow[]>();
 
   /** Rows of one series and scope, oldest bucket first. */

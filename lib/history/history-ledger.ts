@@ -1,4 +1,4 @@
-import { CounterRows, type CounterRow } from './counter-rows';
+import { NO_CALLS, rowsKey, type CounterRow, type WindowSums } from './counter-rows';
 import type { CallHistory } from './call-history';
 
 /** A record whose claims or reads no longer hold; the call is decided again (validate/pre retries). */
@@ -9,40 +9,68 @@ export class HistoryConflictError extends Error {
   }
 }
 
-/** One (series, scope) the commit must read, from its oldest bucket needed. */
+/** One window (series, scope, oldest bucket) a call reads or the commit must check. */
 export interface CounterKey {
   series: string;
   scope: string;
   from: number;
 }
 
+export const windowKey = (key: CounterKey) => `${key.series}|${key.scope}|${key.from}`;
+
+type CounterWrite = { series: string; scope: string; bucket: number; count: number; total: number; lastAt: number };
+/** A write, and whether a newer bucket may already have a row (whose running totals must carry the increment). */
+export type LedgerWrite = CounterWrite & { carry: boolean };
+
 /**
- * The counters of one evidence transaction: loaded once for every key the batch touches, then
- * each record admitted in order (its claims and reads checked against the counts so far, its
- * increments added) or refused, and the admitted increments written together.
+ * The counters of one evidence transaction: each window the batch checks is summed once from
+ * the database, then each record admitted in order (its claims and reads checked against those
+ * sums plus what the batch has counted so far, its increments added) or refused, and the
+ * admitted increments written together.
  */
 export class HistoryLedger {
-  private readonly rows = new CounterRows();
-  private readonly pending = new Map<
-    string,
-    { series: string; scope: string; bucket: number; count: number; total: number; lastAt: number }
-  >();
+  private readonly base = new Map<string, WindowSums>();
+  private readonly keys: CounterKey[] = [];
+  /** What this batch has counted, per series and scope; every increment is in the current bucket, so inside any window read now. */
+  private readonly added = new Map<string, CounterWrite[]>();
+  private readonly pending = new Map<string, CounterWrite>();
+  /** The newest stored bucket per series and scope, where a load has told it (null: no rows). */
+  private readonly latest = new Map<string, number | null>();
 
   static keysOf(histories: readonly (CallHistory | undefined)[]): CounterKey[] {
     const keys = new Map<string, CounterKey>();
     for (const history of histories) {
       if (!history) continue;
       for (const item of [...history.claims, ...history.reads]) {
-        const id = `${item.series}|${item.scope}`;
-        const known = keys.get(id);
-        if (!known || item.from < known.from) keys.set(id, { series: item.series, scope: item.scope, from: item.from });
+        const key = { series: item.series, scope: item.scope, from: item.from };
+        keys.set(windowKey(key), key);
       }
     }
     return [...keys.values()];
   }
 
-  load(series: string, scope: string, rows: readonly CounterRow[]): void {
-    this.rows.load(series, scope, rows);
+  /** The window's sums as stored before this batch, with the newest stored bucket of its series and scope. */
+  load(key: CounterKey, sums: WindowSums & { latest: number | null }): void {
+    this.base.set(windowKey(key), { count: sums.count, total: sums.total, lastAt: sums.lastAt });
+    this.keys.push(key);
+    this.latest.set(rowsKey(key.series, key.scope), sums.latest);
+  }
+
+  /** Every window loaded, with what it holds once the admitted increments are in (for lib/history/window-cache.ts). */
+  windows(): (CounterKey & WindowSums)[] {
+    return this.keys.map((key) => ({ series: key.series, scope: key.scope, from: key.from, ...this.sums(key) }));
+  }
+
+  private sums(key: CounterKey): WindowSums {
+    const base = this.base.get(windowKey(key)) ?? NO_CALLS;
+    let { count, total, lastAt } = base;
+    for (const row of this.added.get(rowsKey(key.series, key.scope)) ?? []) {
+      if (row.bucket < key.from) continue;
+      count += row.count;
+      total += row.total;
+      if (row.lastAt > lastAt) lastAt = row.lastAt;
+    }
+    return { count, total, lastAt };
   }
 
   /** Checks the record's claims and reads; when they hold, counts its increments and says true. */
@@ -56,12 +84,12 @@ export class HistoryLedger {
   holds(history: CallHistory | undefined): boolean {
     if (!history) return true;
     for (const claim of history.claims) {
-      const sums = this.rows.sums(claim.series, claim.scope, claim.from);
+      const sums = this.sums(claim);
       const used = claim.measure === 'count' ? sums.count : sums.total;
       if (used + claim.amount > claim.max) return false;
     }
     for (const read of history.reads) {
-      const sums = this.rows.sums(read.series, read.scope, read.from);
+      const sums = this.sums(read);
       if (sums.count !== read.count || sums.total !== read.total || sums.lastAt !== read.lastAt) return false;
     }
     return true;
@@ -71,34 +99,98 @@ export class HistoryLedger {
   count(history: CallHistory | undefined): void {
     if (!history) return;
     for (const inc of history.increments) {
-      this.rows.add(inc.series, inc.scope, inc.bucket, 1, inc.total, inc.at);
       const id = `${inc.series}|${inc.scope}|${inc.bucket}`;
       const row = this.pending.get(id);
       if (row) {
         row.count += 1;
         row.total += inc.total;
         row.lastAt = Math.max(row.lastAt, inc.at);
-      } else this.pending.set(id, { series: inc.series, scope: inc.scope, bucket: inc.bucket, count: 1, total: inc.total, lastAt: inc.at });
+        continue;
+      }
+      const created = { series: inc.series, scope: inc.scope, bucket: inc.bucket, count: 1, total: inc.total, lastAt: inc.at };
+      this.pending.set(id, created);
+      const listKey = rowsKey(inc.series, inc.scope);
+      const list = this.added.get(listKey);
+      if (list) list.push(created);
+      else this.added.set(listKey, [created]);
     }
   }
 
-  /** The admitted increments, one per counter row, to upsert. */
-  writes(): { series: string; scope: string; bucket: number; count: number; total: number; lastAt: number }[] {
-    return [...this.pending.values()];
+  /**
+   * The admitted increments, one per counter row, to add. A write needs carrying only when a
+   * newer bucket has a row or nothing says (the transaction holds the tenant's counters, so
+   * what it loaded is still so).
+   */
+  writes(): LedgerWrite[] {
+    return [...this.pending.values()].map((w) => {
+      const latest = this.latest.get(rowsKey(w.series, w.scope));
+      return { ...w, carry: latest === undefined || (latest !== null && latest > w.bucket) };
+    });
   }
 }
 
-/** Counter statements for each database: parameter markers and the max function differ. */
+/**
+ * A statement written with numbered markers (`:1`), as each database takes it: PostgreSQL
+ * numbers its parameters, better-sqlite3 binds `?` in order, so `args` repeats values as needed.
+ */
+export interface CounterStatement {
+  sql: string;
+  args(values: readonly unknown[]): unknown[];
+}
+
+function statement(provider: 'sqlite' | 'postgresql', text: string): CounterStatement {
+  const order: number[] = [];
+  const sql = text.replace(/:(\d)/g, (_, n: string) => {
+    order.push(Number(n) - 1);
+    return provider === 'postgresql' ? `$${n}` : '?';
+  });
+  return { sql, args: provider === 'postgresql' ? (values) => [...values] : (values) => order.map((i) => values[i]) };
+}
+
+const HC = '"HistoryCounter"';
+const KEY = `"tenantId" = CAST(:1 AS TEXT) AND "series" = CAST(:2 AS TEXT) AND "scope" = CAST(:3 AS TEXT)`;
+
+/**
+ * Counter statements for each database. Rows keep running totals (cumCount, cumTotal), so a
+ * window's sums are the newest row's totals minus the totals before the window: those of the
+ * newest row older than the window, or, when there is none (pruned or never written), those
+ * before the oldest row. Parameters: tenant, series, scope, then the window's first bucket
+ * (sums, select) or the bucket, count, total and time of an increment (add, carry).
+ */
 export function counterSql(provider: 'sqlite' | 'postgresql') {
-  const pg = provider === 'postgresql';
-  const max = pg ? 'GREATEST' : 'MAX';
-  const p = (n: number) => (pg ? `$${n}` : '?');
+  const max = provider === 'postgresql' ? 'GREATEST' : 'MAX';
+  const at = (text: string) => statement(provider, text);
   return {
-    select: `SELECT "bucket", "count", "total", "lastAt" FROM "HistoryCounter" WHERE "tenantId" = ${p(1)} AND "series" = ${p(2)} AND "scope" = ${p(3)} AND "bucket" >= ${p(4)} ORDER BY "bucket"`,
-    upsert: `INSERT INTO "HistoryCounter" ("tenantId", "series", "scope", "bucket", "count", "total", "lastAt") VALUES (${[1, 2, 3, 4, 5, 6, 7].map(p).join(', ')})
-      ON CONFLICT ("tenantId", "series", "scope", "bucket") DO UPDATE SET "count" = "HistoryCounter"."count" + excluded."count",
-      "total" = "HistoryCounter"."total" + excluded."total", "lastAt" = ${max}("HistoryCounter"."lastAt", excluded."lastAt")`,
+    select: at(`SELECT "bucket", "count", "total", "lastAt" FROM ${HC} WHERE ${KEY} AND "bucket" >= CAST(:4 AS BIGINT) ORDER BY "bucket"`),
+    /** One row, or none when the series and scope have none: the window's sums and the newest bucket. */
+    sums: at(`SELECT l."bucket" AS "latest",
+      CASE WHEN l."bucket" >= CAST(:4 AS BIGINT) THEN l."cumCount" - COALESCE(b."cumCount", f."cumCount") ELSE 0 END AS "count",
+      CASE WHEN l."bucket" >= CAST(:4 AS BIGINT) THEN l."cumTotal" - COALESCE(b."cumTotal", f."cumTotal") ELSE 0 END AS "total",
+      CASE WHEN l."bucket" >= CAST(:4 AS BIGINT) THEN l."lastAt" ELSE 0 END AS "lastAt"
+      FROM (SELECT "bucket", "cumCount", "cumTotal", "lastAt" FROM ${HC} WHERE ${KEY} ORDER BY "bucket" DESC LIMIT 1) l
+      LEFT JOIN (SELECT "cumCount", "cumTotal" FROM ${HC} WHERE ${KEY} AND "bucket" < CAST(:4 AS BIGINT) ORDER BY "bucket" DESC LIMIT 1) b ON 1 = 1
+      LEFT JOIN (SELECT "cumCount" - "count" AS "cumCount", "cumTotal" - "total" AS "cumTotal" FROM ${HC} WHERE ${KEY} ORDER BY "bucket" LIMIT 1) f ON 1 = 1`),
+    /** Adds an increment to its bucket's row, a new row carrying on from the totals before it. */
+    add: at(`INSERT INTO ${HC} ("tenantId", "series", "scope", "bucket", "count", "total", "lastAt", "cumCount", "cumTotal")
+      SELECT CAST(:1 AS TEXT), CAST(:2 AS TEXT), CAST(:3 AS TEXT), CAST(:4 AS BIGINT), CAST(:5 AS INTEGER), CAST(:6 AS DOUBLE PRECISION), CAST(:7 AS BIGINT),
+        CAST(:5 AS BIGINT) + COALESCE(p."cumCount", 0), CAST(:6 AS DOUBLE PRECISION) + COALESCE(p."cumTotal", 0)
+      FROM (SELECT 1 AS "one") o LEFT JOIN (SELECT "cumCount", "cumTotal" FROM ${HC} WHERE ${KEY} AND "bucket" < CAST(:4 AS BIGINT) ORDER BY "bucket" DESC LIMIT 1) p ON 1 = 1
+      WHERE 1 = 1
+      ON CONFLICT ("tenantId", "series", "scope", "bucket") DO UPDATE SET "count" = ${HC}."count" + excluded."count",
+      "total" = ${HC}."total" + excluded."total", "lastAt" = ${max}(${HC}."lastAt", excluded."lastAt"),
+      "cumCount" = ${HC}."cumCount" + excluded."count", "cumTotal" = ${HC}."cumTotal" + excluded."total"`),
+    /** An increment into a bucket older than the newest (a late commit): the newer rows' totals include it too. */
+    carry: at(`UPDATE ${HC} SET "cumCount" = "cumCount" + CAST(:5 AS BIGINT), "cumTotal" = "cumTotal" + CAST(:6 AS DOUBLE PRECISION),
+      "lastAt" = ${max}("lastAt", CAST(:7 AS BIGINT)) WHERE ${KEY} AND "bucket" > CAST(:4 AS BIGINT)`),
   };
+}
+
+/** A `sums` row as read (numbers, bigints or strings by driver); absent when the series and scope have no rows. */
+export type StoredSums = { latest: unknown; count: unknown; total: unknown; lastAt: unknown };
+
+export function toWindowSums(row: StoredSums | undefined): WindowSums & { latest: number | null } {
+  if (!row) return { count: 0, total: 0, lastAt: 0, latest: null };
+  return { count: Number(row.count), total: Number(row.total), lastAt: Number(row.lastAt), latest: Number(row.latest) };
 }
 
 export function toCounterRow(row: { bucket: unknown; count: unknown; total: unknown; lastAt: unknown }): CounterRow {

@@ -1,5 +1,5 @@
 import { readDottedPath } from '../validation/json-path';
-import type { CounterRow, CounterRows, WindowSums } from './counter-rows';
+import type { CounterRow, CounterSource, WindowSums } from './counter-rows';
 import type { HistoryQuery } from './history-query';
 import { windowStartBucket } from './history-terms';
 import { scopeKey, type CallIdentity } from './series';
@@ -22,7 +22,7 @@ export class HistoryView {
   readonly observed = new Map<string, Observation>();
 
   constructor(
-    private readonly rows: CounterRows,
+    private readonly rows: CounterSource,
     private readonly call: CallIdentity & { arguments: Record<string, unknown> },
     readonly nowMs: number,
   ) {}

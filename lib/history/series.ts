@@ -70,8 +70,21 @@ export function scopeValue(scope: HistoryScope, identity: CallIdentity): string 
 export function scopeKey(series: Series, scope: HistoryScope, identity: CallIdentity, args: Record<string, unknown>): string {
   const parts: unknown[] = [scope, scopeValue(scope, identity)];
   if (series.valuePaths) parts.push(series.valuePaths.map((path) => readDottedPath(args, path) ?? null));
-  return sha256Hex(JSON.stringify(parts)).slice(0, 32);
+  const text = JSON.stringify(parts);
+  // A call asks for its scope keys several times (reading, deciding, counting), and the same
+  // keys and users call again and again: a hash costs more than the whole lookup. Short texts
+  // only, so the memo stays small whatever argument values called_with is given.
+  if (text.length > 256) return sha256Hex(text).slice(0, 32);
+  let key = scopeKeys.get(text);
+  if (key === undefined) {
+    if (scopeKeys.size >= 10_000) scopeKeys.clear();
+    key = sha256Hex(text).slice(0, 32);
+    scopeKeys.set(text, key);
+  }
+  return key;
 }
+
+const scopeKeys = new Map<string, string>();
 
 /** The amount a call adds to a sum: its numeric argument at the path, 0 when absent or not a number. */
 export function amountOf(series: Series, args: Record<string, unknown>): number {

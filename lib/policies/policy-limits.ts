@@ -1,6 +1,7 @@
 import { makeIssue, type ValidationIssue } from '../validation/error-codes';
 import type { HistoryCel } from '../history/history-cel';
 import type { Observation } from '../history/history-view';
+import type { WindowSums } from '../history/counter-rows';
 import { amountOf } from '../history/series';
 import type { CompiledLimit } from './compile-policy';
 
@@ -33,13 +34,9 @@ export function checkLimit(
   const view = history.view;
   const { query } = limit;
   const observation = view?.observe(query, false) ?? { series: query.series.id, scope: '', from: 0, count: 0, total: 0, lastAt: 0 };
-  const kind = limit.max_sum ? 'sum' : 'calls';
-  const used = kind === 'sum' ? observation.total : observation.count;
-  const amount = kind === 'sum' ? amountOf(query.series, call.arguments) : 1;
-  const max = limit.max_sum?.value ?? limit.max_calls ?? 0;
-  const exceeded = used + amount > max;
+  const { kind, used, amount, max, exceeded, mayFreeUp } = limitStanding(limit, observation, call.arguments);
   let retry: number | null = null;
-  if (exceeded && view && amount <= max) {
+  if (exceeded && view && mayFreeUp) {
     // The first moment enough of the oldest buckets have left the window.
     let freed = 0;
     const nowSeconds = Math.floor(view.nowMs / 1000);
@@ -63,6 +60,15 @@ export function checkLimit(
     retry_after_seconds: retry,
     observation,
   };
+}
+
+/** Where a window's sums put a call against a limit (before it is counted). */
+export function limitStanding(limit: CompiledLimit, sums: WindowSums, args: Record<string, unknown>) {
+  const kind: LimitCheck['kind'] = limit.max_sum ? 'sum' : 'calls';
+  const used = kind === 'sum' ? sums.total : sums.count;
+  const amount = kind === 'sum' ? amountOf(limit.query.series, args) : 1;
+  const max = limit.max_sum?.value ?? limit.max_calls ?? 0;
+  return { kind, used, amount, max, exceeded: used + amount > max, mayFreeUp: amount <= max };
 }
 
 /** The refusal of a call past a hard limit: AXAG_RATE_LIMITED or AXAG_BUDGET_EXCEEDED, with what remains and when to retry. */

@@ -45,6 +45,8 @@ export async function evaluateCallPolicies(options: {
   approvalCheck: TokenCheck | null;
   /** The tenant's approval expiry, for contracts and policies that set none. */
   approvalTtlSeconds: number;
+  /** Read the call's history from the database only (deciding again after a refused commit). */
+  freshHistory?: boolean;
 }): Promise<CallPolicies> {
   const { tenantId, contract, call, checkErrors, confirmationIssues, approvalCheck } = options;
   const policyStarted = performance.now();
@@ -53,7 +55,13 @@ export async function evaluateCallPolicies(options: {
   const historyCall = { ...call, apiKeyId: call.apiKeyId ?? null };
   const view =
     policies.tracked.length > 0
-      ? await readCallHistory({ tenantId, policies: [...policies.enforced, ...policies.shadow], call: historyCall, nowMs })
+      ? await readCallHistory({
+          tenantId,
+          policies: [...policies.enforced, ...policies.shadow],
+          call: historyCall,
+          nowMs,
+          fresh: options.freshHistory,
+        })
       : null;
   const policyOutcome = policies.enforced.length > 0 ? evaluatePolicies(policies.enforced, call, { history: view }) : null;
   const enforced = decideCall({ contract, checkErrors, confirmationIssues, policy: policyOutcome, approvalCheck });

@@ -167,7 +167,9 @@ export async function validatePreCall(options: {
     context: request.context,
     apiKeyId: caller.apiKeyId,
   };
+  let retrying = false;
   for (let attempt = 1; ; attempt++) {
+    retrying = attempt > 1;
     try {
       // Decided again in turn with the tenant's other calls decided again: racing, each round
       // let one of them through, and a burst of concurrent calls reading one count ran out of
@@ -198,6 +200,7 @@ export async function validatePreCall(options: {
       argsHash,
       checkErrors: errors,
       confirmationIssues: presented.confirmationIssues,
+      freshHistory: retrying,
       approvalCheck: presented.approvalCheck,
       approvalTtlSeconds: settings.approvalTtlSeconds,
     });

@@ -1,0 +1,69 @@
+import type { EvidenceInput } from '../evidence/evidence-input';
+import { counterSql, HistoryLedger, toWindowSums, type StoredSums } from './history-ledger';
+import type { CommittedWindow } from './window-cache';
+
+/**
+ * The counters' part of an evidence transaction over an async client (PostgreSQL's driver, or
+ * Prisma's transaction on either database); SqliteEvidenceStore does the same synchronously.
+ */
+export type CounterQuery = (sql: string, params: unknown[]) => Promise<unknown[]>;
+
+export interface HistoryAdmission {
+  /** Per input, whether its history's claims and reads held (and it was counted). */
+  admitted: boolean[];
+  /** The windows checked, as they stand once the transaction commits. */
+  windows: CommittedWindow[];
+}
+
+/** Checks and counts the inputs' histories in order; null when no input has one. */
+export async function admitHistoryWith(
+  query: CounterQuery,
+  provider: 'sqlite' | 'postgresql',
+  inputs: readonly EvidenceInput[],
+): Promise<HistoryAdmission | null> {
+  const ledgers = await loadHistoryLedgers(query, provider, inputs);
+  if (!ledgers) return null;
+  const admitted = inputs.map((input) => (ledgers.get(input.tenantId) as HistoryLedger).admit(input.history));
+  await writeHistoryLedgers(query, provider, ledgers);
+  return { admitted, windows: committedWindows(ledgers) };
+}
+
+/** Per tenant, a ledger loaded with the windows the inputs' histories check; null when no input has a history. */
+export async function loadHistoryLedgers(
+  query: CounterQuery,
+  provider: 'sqlite' | 'postgresql',
+  inputs: readonly EvidenceInput[],
+): Promise<Map<string, HistoryLedger> | null> {
+  if (!inputs.some((i) => i.history)) return null;
+  const sql = counterSql(provider);
+  const ledgers = new Map<string, HistoryLedger>();
+  for (const tenantId of new Set(inputs.map((i) => i.tenantId))) {
+    const ledger = new HistoryLedger();
+    for (const key of HistoryLedger.keysOf(inputs.filter((i) => i.tenantId === tenantId).map((i) => i.history))) {
+      const [sums] = await query(sql.sums.sql, sql.sums.args([tenantId, key.series, key.scope, key.from]));
+      ledger.load(key, toWindowSums(sums as StoredSums | undefined));
+    }
+    ledgers.set(tenantId, ledger);
+  }
+  return ledgers;
+}
+
+/** Adds what the ledgers counted to the counter rows. */
+export async function writeHistoryLedgers(
+  query: CounterQuery,
+  provider: 'sqlite' | 'postgresql',
+  ledgers: ReadonlyMap<string, HistoryLedger>,
+): Promise<void> {
+  const sql = counterSql(provider);
+  for (const [tenantId, ledger] of ledgers) {
+    for (const w of ledger.writes()) {
+      const values = [tenantId, w.series, w.scope, w.bucket, w.count, w.total, w.lastAt];
+      await query(sql.add.sql, sql.add.args(values));
+      if (w.carry) await query(sql.carry.sql, sql.carry.args(values));
+    }
+  }
+}
+
+export function committedWindows(ledgers: ReadonlyMap<string, HistoryLedger>): CommittedWindow[] {
+  return [...ledgers].flatMap(([tenantId, ledger]) => ledger.windows().map((w) => ({ tenantId, ...w })));
+}
