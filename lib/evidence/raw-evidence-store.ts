@@ -5,7 +5,7 @@ import { log } from '../log';
 import { GENESIS_HASH } from './evidence-hash';
 import { chainRecords, type EvidenceRecord } from './chain-records';
 import type { EvidenceInput, RecordedEvidence } from './evidence-input';
-import { counterSql, HistoryLedger, toWindowSums, type StoredSums } from '../history/history-ledger';
+import { counterSql, HistoryLedger, toWindowSums, writeSteps, type StoredSums } from '../history/history-ledger';
 import { admitHistoryWith, type HistoryAdmission } from '../history/commit-counters';
 import { rememberCommitted, type CommittedWindow } from '../history/window-cache';
 
@@ -103,8 +103,12 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
       ),
       updateHead: this.connection.prepare(`UPDATE "EvidenceChainHead" SET "seq" = ?, "hash" = ? WHERE "tenantId" = ?`),
       counters: this.connection.prepare(SQLITE_COUNTERS.sums.sql),
-      addCounter: this.connection.prepare(SQLITE_COUNTERS.add.sql),
-      carryCounter: this.connection.prepare(SQLITE_COUNTERS.carry.sql),
+      counterSteps: {
+        bump: this.connection.prepare(SQLITE_COUNTERS.bump.sql),
+        insert: this.connection.prepare(SQLITE_COUNTERS.insert.sql),
+        add: this.connection.prepare(SQLITE_COUNTERS.add.sql),
+        carry: this.connection.prepare(SQLITE_COUNTERS.carry.sql),
+      },
     };
     this.transaction = this.connection.transaction(this.write);
   }
@@ -151,11 +155,8 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
       }
       for (const input of mine) admitted[inputs.indexOf(input)] = ledger.admit(input.history);
       for (const window of ledger.windows()) committed.push({ tenantId, ...window });
-      for (const w of ledger.writes()) {
-        const values = [tenantId, w.series, w.scope, w.bucket, w.count, w.total, w.lastAt];
-        this.statements.addCounter.run(SQLITE_COUNTERS.add.args(values));
-        if (w.carry) this.statements.carryCounter.run(SQLITE_COUNTERS.carry.args(values));
-      }
+      for (const w of ledger.writes())
+        for (const { step, values } of writeSteps(tenantId, w)) this.statements.counterSteps[step].run(SQLITE_COUNTERS[step].args(values));
     }
     return admitted;
   }

@@ -1,5 +1,5 @@
 import type { EvidenceInput } from '../evidence/evidence-input';
-import { counterSql, HistoryLedger, toWindowSums, type StoredSums } from './history-ledger';
+import { counterSql, HistoryLedger, toWindowSums, writeSteps, type StoredSums } from './history-ledger';
 import type { CommittedWindow } from './window-cache';
 
 /**
@@ -56,11 +56,8 @@ export async function writeHistoryLedgers(
 ): Promise<void> {
   const sql = counterSql(provider);
   for (const [tenantId, ledger] of ledgers) {
-    for (const w of ledger.writes()) {
-      const values = [tenantId, w.series, w.scope, w.bucket, w.count, w.total, w.lastAt];
-      await query(sql.add.sql, sql.add.args(values));
-      if (w.carry) await query(sql.carry.sql, sql.carry.args(values));
-    }
+    for (const w of ledger.writes())
+      for (const { step, values } of writeSteps(tenantId, w)) await query(sql[step].sql, sql[step].args(values));
   }
 }
 

@@ -19,8 +19,15 @@ export interface CounterKey {
 export const windowKey = (key: CounterKey) => `${key.series}|${key.scope}|${key.from}`;
 
 type CounterWrite = { series: string; scope: string; bucket: number; count: number; total: number; lastAt: number };
-/** A write, and whether a newer bucket may already have a row (whose running totals must carry the increment). */
-export type LedgerWrite = CounterWrite & { carry: boolean };
+/** The newest stored row of a series and scope, as the transaction found it. */
+type Latest = { bucket: number; cumCount: number; cumTotal: number };
+/**
+ * A write and how: `bump` the newest row, `insert` a newer one with the totals known, or (when
+ * the newest row is not known, or is newer than the bucket: a late commit) `add` to the bucket
+ * from what the database holds and `carry` the increment into the newer rows' totals.
+ */
+export type LedgerWrite = CounterWrite &
+  ({ mode: 'bump' } | { mode: 'insert'; cumCount: number; cumTotal: number } | { mode: 'add'; carry: boolean });
 
 /**
  * The counters of one evidence transaction: each window the batch checks is summed once from
@@ -34,8 +41,8 @@ export class HistoryLedger {
   /** What this batch has counted, per series and scope; every increment is in the current bucket, so inside any window read now. */
   private readonly added = new Map<string, CounterWrite[]>();
   private readonly pending = new Map<string, CounterWrite>();
-  /** The newest stored bucket per series and scope, where a load has told it (null: no rows). */
-  private readonly latest = new Map<string, number | null>();
+  /** The newest stored row per series and scope, where a load has told it (null: no rows). */
+  private readonly latest = new Map<string, Latest | null>();
 
   static keysOf(histories: readonly (CallHistory | undefined)[]): CounterKey[] {
     const keys = new Map<string, CounterKey>();
@@ -50,7 +57,7 @@ export class HistoryLedger {
   }
 
   /** The window's sums as stored before this batch, with the newest stored bucket of its series and scope. */
-  load(key: CounterKey, sums: WindowSums & { latest: number | null }): void {
+  load(key: CounterKey, sums: WindowSums & { latest: Latest | null }): void {
     this.base.set(windowKey(key), { count: sums.count, total: sums.total, lastAt: sums.lastAt });
     this.keys.push(key);
     this.latest.set(rowsKey(key.series, key.scope), sums.latest);
@@ -117,16 +124,47 @@ export class HistoryLedger {
   }
 
   /**
-   * The admitted increments, one per counter row, to add. A write needs carrying only when a
-   * newer bucket has a row or nothing says (the transaction holds the tenant's counters, so
-   * what it loaded is still so).
+   * The admitted increments, one per counter row, in bucket order per series and scope. What
+   * the transaction loaded still holds when they are written: it holds the tenant's counters
+   * (SQLite's write lock; on PostgreSQL the tenant's chain head, taken first).
    */
   writes(): LedgerWrite[] {
-    return [...this.pending.values()].map((w) => {
-      const latest = this.latest.get(rowsKey(w.series, w.scope));
-      return { ...w, carry: latest === undefined || (latest !== null && latest > w.bucket) };
-    });
+    const byKey = new Map<string, CounterWrite[]>();
+    for (const w of this.pending.values()) {
+      const key = rowsKey(w.series, w.scope);
+      const list = byKey.get(key);
+      if (list) list.push(w);
+      else byKey.set(key, [w]);
+    }
+    const out: LedgerWrite[] = [];
+    for (const [key, list] of byKey) {
+      list.sort((a, b) => a.bucket - b.bucket);
+      const latest = this.latest.get(key);
+      if (latest === undefined || (latest !== null && (list[0] as CounterWrite).bucket < latest.bucket)) {
+        for (const w of list) out.push({ ...w, mode: 'add', carry: latest !== null });
+        continue;
+      }
+      let newest = latest;
+      for (const w of list) {
+        if (newest && w.bucket === newest.bucket) {
+          out.push({ ...w, mode: 'bump' });
+          newest = { bucket: w.bucket, cumCount: newest.cumCount + w.count, cumTotal: newest.cumTotal + w.total };
+        } else {
+          newest = { bucket: w.bucket, cumCount: (newest?.cumCount ?? 0) + w.count, cumTotal: (newest?.cumTotal ?? 0) + w.total };
+          out.push({ ...w, mode: 'insert', cumCount: newest.cumCount, cumTotal: newest.cumTotal });
+        }
+      }
+    }
+    return out;
   }
+}
+
+/** The statements (of counterSql) and values that make one write. */
+export function writeSteps(tenantId: string, w: LedgerWrite): { step: 'bump' | 'insert' | 'add' | 'carry'; values: unknown[] }[] {
+  const values = [tenantId, w.series, w.scope, w.bucket, w.count, w.total, w.lastAt];
+  if (w.mode === 'bump') return [{ step: 'bump', values }];
+  if (w.mode === 'insert') return [{ step: 'insert', values: [...values, w.cumCount, w.cumTotal] }];
+  return w.carry ? [{ step: 'add', values }, { step: 'carry', values }] : [{ step: 'add', values }];
 }
 
 /**
@@ -155,7 +193,7 @@ const KEY = `"tenantId" = CAST(:1 AS TEXT) AND "series" = CAST(:2 AS TEXT) AND "
  * window's sums are the newest row's totals minus the totals before the window: those of the
  * newest row older than the window, or, when there is none (pruned or never written), those
  * before the oldest row. Parameters: tenant, series, scope, then the window's first bucket
- * (sums, select) or the bucket, count, total and time of an increment (add, carry).
+ * (sums, select) or the bucket, count, total and time of an increment (and for insert its running totals).
  */
 export function counterSql(provider: 'sqlite' | 'postgresql') {
   const max = provider === 'postgresql' ? 'GREATEST' : 'MAX';
@@ -163,7 +201,7 @@ export function counterSql(provider: 'sqlite' | 'postgresql') {
   return {
     select: at(`SELECT "bucket", "count", "total", "lastAt" FROM ${HC} WHERE ${KEY} AND "bucket" >= CAST(:4 AS BIGINT) ORDER BY "bucket"`),
     /** One row, or none when the series and scope have none: the window's sums and the newest bucket. */
-    sums: at(`SELECT l."bucket" AS "latest",
+    sums: at(`SELECT l."bucket" AS "latest", l."cumCount" AS "latestCount", l."cumTotal" AS "latestTotal",
       CASE WHEN l."bucket" >= CAST(:4 AS BIGINT) THEN l."cumCount" - COALESCE(b."cumCount", f."cumCount") ELSE 0 END AS "count",
       CASE WHEN l."bucket" >= CAST(:4 AS BIGINT) THEN l."cumTotal" - COALESCE(b."cumTotal", f."cumTotal") ELSE 0 END AS "total",
       CASE WHEN l."bucket" >= CAST(:4 AS BIGINT) THEN l."lastAt" ELSE 0 END AS "lastAt"
@@ -179,6 +217,13 @@ export function counterSql(provider: 'sqlite' | 'postgresql') {
       ON CONFLICT ("tenantId", "series", "scope", "bucket") DO UPDATE SET "count" = ${HC}."count" + excluded."count",
       "total" = ${HC}."total" + excluded."total", "lastAt" = ${max}(${HC}."lastAt", excluded."lastAt"),
       "cumCount" = ${HC}."cumCount" + excluded."count", "cumTotal" = ${HC}."cumTotal" + excluded."total"`),
+    /** An increment into the newest row. */
+    bump: at(`UPDATE ${HC} SET "count" = "count" + CAST(:5 AS INTEGER), "total" = "total" + CAST(:6 AS DOUBLE PRECISION),
+      "lastAt" = ${max}("lastAt", CAST(:7 AS BIGINT)), "cumCount" = "cumCount" + CAST(:5 AS BIGINT), "cumTotal" = "cumTotal" + CAST(:6 AS DOUBLE PRECISION)
+      WHERE ${KEY} AND "bucket" = CAST(:4 AS BIGINT)`),
+    /** A row newer than any, its running totals known. */
+    insert: at(`INSERT INTO ${HC} ("tenantId", "series", "scope", "bucket", "count", "total", "lastAt", "cumCount", "cumTotal")
+      VALUES (CAST(:1 AS TEXT), CAST(:2 AS TEXT), CAST(:3 AS TEXT), CAST(:4 AS BIGINT), CAST(:5 AS INTEGER), CAST(:6 AS DOUBLE PRECISION), CAST(:7 AS BIGINT), CAST(:8 AS BIGINT), CAST(:9 AS DOUBLE PRECISION))`),
     /** An increment into a bucket older than the newest (a late commit): the newer rows' totals include it too. */
     carry: at(`UPDATE ${HC} SET "cumCount" = "cumCount" + CAST(:5 AS BIGINT), "cumTotal" = "cumTotal" + CAST(:6 AS DOUBLE PRECISION),
       "lastAt" = ${max}("lastAt", CAST(:7 AS BIGINT)) WHERE ${KEY} AND "bucket" > CAST(:4 AS BIGINT)`),
@@ -186,11 +231,16 @@ export function counterSql(provider: 'sqlite' | 'postgresql') {
 }
 
 /** A `sums` row as read (numbers, bigints or strings by driver); absent when the series and scope have no rows. */
-export type StoredSums = { latest: unknown; count: unknown; total: unknown; lastAt: unknown };
+export type StoredSums = { latest: unknown; latestCount: unknown; latestTotal: unknown; count: unknown; total: unknown; lastAt: unknown };
 
-export function toWindowSums(row: StoredSums | undefined): WindowSums & { latest: number | null } {
+export function toWindowSums(row: StoredSums | undefined): WindowSums & { latest: Latest | null } {
   if (!row) return { count: 0, total: 0, lastAt: 0, latest: null };
-  return { count: Number(row.count), total: Number(row.total), lastAt: Number(row.lastAt), latest: Number(row.latest) };
+  return {
+    count: Number(row.count),
+    total: Number(row.total),
+    lastAt: Number(row.lastAt),
+    latest: { bucket: Number(row.latest), cumCount: Number(row.latestCount), cumTotal: Number(row.latestTotal) },
+  };
 }
 
 export function toCounterRow(row: { bucket: unknown; count: unknown; total: unknown; lastAt: unknown }): CounterRow {
