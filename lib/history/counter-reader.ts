@@ -111,7 +111,8 @@ function postgresReader(url: string, connectionString: string): Reader {
     async sums(tenantId, keys) {
       const result = await pool.query<{ i: string; count: string; total: number; lastAt: string }>(sumsSql, params(tenantId, keys));
       const out: WindowSums[] = keys.map(() => NO_CALLS);
-      for (const row of result.rows) out[Number(row.i) - 1] = { count: Number(row.count), total: Number(row.total), lastAt: Number(row.lastAt) };
+      for (const row of result.rows)
+        out[Number(row.i) - 1] = { count: Number(row.count), total: Number(row.total), lastAt: Number(row.lastAt) };
       return out;
     },
     async rows(tenantId, keys) {

@@ -164,7 +164,12 @@ export function writeSteps(tenantId: string, w: LedgerWrite): { step: 'bump' | '
   const values = [tenantId, w.series, w.scope, w.bucket, w.count, w.total, w.lastAt];
   if (w.mode === 'bump') return [{ step: 'bump', values }];
   if (w.mode === 'insert') return [{ step: 'insert', values: [...values, w.cumCount, w.cumTotal] }];
-  return w.carry ? [{ step: 'add', values }, { step: 'carry', values }] : [{ step: 'add', values }];
+  return w.carry
+    ? [
+        { step: 'add', values },
+        { step: 'carry', values },
+      ]
+    : [{ step: 'add', values }];
 }
 
 /**

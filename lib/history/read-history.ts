@@ -72,7 +72,15 @@ export async function readCallHistory(options: {
   const keys = counterKeys(queries, call, nowMs);
   const conditions = conditionQueryKeys(policies, call.tool);
   const exact =
-    conditions.size > 0 ? new Set(counterKeys(queries.filter((q) => conditions.has(q.key)), call, nowMs).map(windowKey)) : null;
+    conditions.size > 0
+      ? new Set(
+          counterKeys(
+            queries.filter((q) => conditions.has(q.key)),
+            call,
+            nowMs,
+          ).map(windowKey),
+        )
+      : null;
   const counters = new WindowCounters();
   const read = async (wanted: readonly CounterKey[]) => {
     const sums = await readWindowSums(tenantId, wanted);
@@ -119,7 +127,12 @@ function limitsPast(policies: readonly CompiledPolicy[], call: HistoryCall, view
       const standing = limitStanding(limit, observation, call.arguments);
       if (!standing.exceeded) continue;
       const key = windowKey(observation);
-      past.set(key, { series: observation.series, scope: observation.scope, from: observation.from, mayFreeUp: standing.mayFreeUp || !!past.get(key)?.mayFreeUp });
+      past.set(key, {
+        series: observation.series,
+        scope: observation.scope,
+        from: observation.from,
+        mayFreeUp: standing.mayFreeUp || !!past.get(key)?.mayFreeUp,
+      });
     }
   return [...past.values()];
 }

@@ -68,7 +68,9 @@ describe('running totals of history counters', () => {
         const amount = Math.round((next() - 0.3) * 1000);
         // Half the calls check a window (the transaction then knows the newest row), half only count.
         const claims =
-          next() < 0.5 ? [{ series: 's', scope, from: BASE + Math.max(0, newest - 3) * STEP, measure: 'count' as const, max: 1e9, amount: 1 }] : [];
+          next() < 0.5
+            ? [{ series: 's', scope, from: BASE + Math.max(0, newest - 3) * STEP, measure: 'count' as const, max: 1e9, amount: 1 }]
+            : [];
         histories.push({ increments: [{ series: 's', scope, bucket, total: amount, at: bucket * 1000 + i }], claims, reads: [] });
       }
       const admission = await commit(t.tenant.id, histories);
@@ -90,8 +92,16 @@ describe('running totals of history counters', () => {
     await check(6);
     // And counting goes on from there, into the newest bucket and a new one.
     await commit(t.tenant.id, [
-      { increments: [{ series: 's', scope: 'a', bucket: BASE + newest * STEP, total: 5, at: (BASE + newest * STEP) * 1000 + 9 }], claims: [], reads: [] },
-      { increments: [{ series: 's', scope: 'a', bucket: BASE + (newest + 2) * STEP, total: 7, at: (BASE + (newest + 2) * STEP) * 1000 }], claims: [], reads: [] },
+      {
+        increments: [{ series: 's', scope: 'a', bucket: BASE + newest * STEP, total: 5, at: (BASE + newest * STEP) * 1000 + 9 }],
+        claims: [],
+        reads: [],
+      },
+      {
+        increments: [{ series: 's', scope: 'a', bucket: BASE + (newest + 2) * STEP, total: 7, at: (BASE + (newest + 2) * STEP) * 1000 }],
+        claims: [],
+        reads: [],
+      },
     ]);
     newest += 2;
     await check(6);
