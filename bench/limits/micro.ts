@@ -1,8 +1,8 @@
 // The pure part of the limit path, in process: what the request thread does for three limits
-// besides reading the counters (lib/history/read-history.ts's keys, the rows put in memory, the
-// view, evaluatePolicies, and the call's history for the commit), next to evaluatePolicies with
-// the same policy without limits. Windows are full: every bucket of each window has a row.
-import { CounterRows, type CounterRow } from '../../lib/history/counter-rows';
+// besides reading the windows (lib/history/read-history.ts's keys, the windows' sums put in
+// memory, the view, evaluatePolicies, and the call's history for the commit), next to
+// evaluatePolicies with the same policy without limits.
+import { CounterRows, WindowCounters, type CounterRow } from '../../lib/history/counter-rows';
 import { HistoryView } from '../../lib/history/history-view';
 import { buildCallHistory } from '../../lib/history/call-history';
 import { counterKeys, queriesForCall } from '../../lib/history/read-history';
@@ -49,14 +49,22 @@ export function microbench(seconds = 2): MicroResult[] {
   );
   const tracked = limited.flatMap((p) => p.historyQueries);
 
-  // readCallHistory without the read: the keys, the rows put in memory, the view.
+  // What each window adds up to (the database does the adding: lib/history/counter-reader.ts).
+  const sums = loaded.map((forCall) =>
+    forCall.map((rows) => {
+      const held = new CounterRows();
+      held.load('s', 'k', rows);
+      return held.sums('s', 'k', rows[0]?.bucket ?? 0);
+    }),
+  );
+  // readCallHistory without the read: the keys, the sums put in memory, the view.
   const viewFor = (call: PolicyCall, i: number) => {
     const historyCall = { ...call, apiKeyId: call.apiKeyId ?? null };
     const keys = counterKeys(queriesForCall(limited, call.tool), historyCall, nowMs);
-    const rows = new CounterRows();
-    const forCall = loaded[i % calls.length] ?? [];
-    keys.forEach((key, k) => rows.load(key.series, key.scope, forCall[k] ?? []));
-    return { historyCall, view: new HistoryView(rows, historyCall, nowMs) };
+    const windows = new WindowCounters();
+    const forCall = sums[i % calls.length] ?? [];
+    keys.forEach((key, k) => windows.setSums(key.series, key.scope, key.from, forCall[k] ?? { count: 0, total: 0, lastAt: 0 }));
+    return { historyCall, view: new HistoryView(windows, historyCall, nowMs) };
   };
   const withLimits = (i: number) => {
     const call = calls[i % calls.length] as PolicyCall;
@@ -71,7 +79,7 @@ export function microbench(seconds = 2): MicroResult[] {
   const results: MicroResult[] = [];
   const run = (name: string, fn: (i: number) => unknown) => results.push({ name, us: usPerOp(fn, seconds) });
   run('evaluatePolicies, policy without limits', (i) => evaluatePolicies(plain, calls[i % calls.length] as PolicyCall));
-  run('limit path: keys, rows, view, evaluatePolicies (3 limits), call history', withLimits);
-  run('  of which keys, rows and view', (i) => viewFor(calls[i % calls.length] as PolicyCall, i));
+  run('limit path: keys, windows, view, evaluatePolicies (3 limits), call history', withLimits);
+  run('  of which keys, windows and view', (i) => viewFor(calls[i % calls.length] as PolicyCall, i));
   return results;
 }
