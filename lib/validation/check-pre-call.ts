@@ -63,9 +63,9 @@ export function checkPreCall({ contract, arguments: args, context }: CheckPreCal
   const errors = contract.checkInput(args);
   const argumentsValid = errors.length === 0;
 
-  const roles = context.roles ?? [];
-  const required = document.annotations.required_roles ?? [];
-  if (required.length > 0 && !required.some((role) => roles.includes(role))) {
+  const required = document.annotations.required_roles;
+  const roles = context.roles;
+  if (required !== undefined && required.length > 0 && !required.some((role) => roles?.includes(role) === true)) {
     errors.push(
       makeIssue('AXAG_ROLE_INSUFFICIENT', {
         intent,
