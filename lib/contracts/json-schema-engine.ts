@@ -1,5 +1,4 @@
-import { _, type KeywordCxt } from 'ajv';
-import Ajv2020 from 'ajv/dist/2020.js';
+import Ajv2020, { _, type KeywordCxt } from 'ajv/dist/2020.js';
 import type { CodeKeywordDefinition, RegExpEngine } from 'ajv/dist/types';
 import addFormats from 'ajv-formats';
 import { RE2JS } from 're2js';
