@@ -104,8 +104,7 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
       updateHead: this.connection.prepare(`UPDATE "EvidenceChainHead" SET "seq" = ?, "hash" = ? WHERE "tenantId" = ?`),
       counters: this.connection.prepare(SQLITE_COUNTERS.sums.sql),
       counterSteps: {
-        bump: this.connection.prepare(SQLITE_COUNTERS.bump.sql),
-        insert: this.connection.prepare(SQLITE_COUNTERS.insert.sql),
+        put: this.connection.prepare(SQLITE_COUNTERS.put.sql),
         add: this.connection.prepare(SQLITE_COUNTERS.add.sql),
         carry: this.connection.prepare(SQLITE_COUNTERS.carry.sql),
       },

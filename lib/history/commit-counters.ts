@@ -1,5 +1,13 @@
 import type { EvidenceInput } from '../evidence/evidence-input';
-import { counterSql, HistoryLedger, toWindowSums, writeSteps, type StoredSums } from './history-ledger';
+import {
+  counterSql,
+  HistoryLedger,
+  PUT_MANY_POSTGRES,
+  SUMS_MANY_POSTGRES,
+  toWindowSums,
+  writeSteps,
+  type StoredSums,
+} from './history-ledger';
 import type { CommittedWindow } from './window-cache';
 
 /**
@@ -39,10 +47,22 @@ export async function loadHistoryLedgers(
   const ledgers = new Map<string, HistoryLedger>();
   for (const tenantId of new Set(inputs.map((i) => i.tenantId))) {
     const ledger = new HistoryLedger();
-    for (const key of HistoryLedger.keysOf(inputs.filter((i) => i.tenantId === tenantId).map((i) => i.history))) {
-      const [sums] = await query(sql.sums.sql, sql.sums.args([tenantId, key.series, key.scope, key.from]));
-      ledger.load(key, toWindowSums(sums as StoredSums | undefined));
-    }
+    const keys = HistoryLedger.keysOf(inputs.filter((i) => i.tenantId === tenantId).map((i) => i.history));
+    if (provider === 'postgresql') {
+      // One round trip for all the tenant's windows: the tenant's chain head is locked meanwhile.
+      const rows = (await query(SUMS_MANY_POSTGRES, [
+        tenantId,
+        keys.map((k) => k.series),
+        keys.map((k) => k.scope),
+        keys.map((k) => k.from),
+      ])) as (StoredSums & { i: unknown })[];
+      const found = new Map(rows.map((row) => [Number(row.i) - 1, row]));
+      keys.forEach((key, i) => ledger.load(key, toWindowSums(found.get(i))));
+    } else
+      for (const key of keys) {
+        const [sums] = await query(sql.sums.sql, sql.sums.args([tenantId, key.series, key.scope, key.from]));
+        ledger.load(key, toWindowSums(sums as StoredSums | undefined));
+      }
     ledgers.set(tenantId, ledger);
   }
   return ledgers;
@@ -55,10 +75,20 @@ export async function writeHistoryLedgers(
   ledgers: ReadonlyMap<string, HistoryLedger>,
 ): Promise<void> {
   const sql = counterSql(provider);
+  const puts: unknown[][] = [];
   for (const [tenantId, ledger] of ledgers) {
     for (const w of ledger.writes())
-      for (const { step, values } of writeSteps(tenantId, w)) await query(sql[step].sql, sql[step].args(values));
+      for (const { step, values } of writeSteps(tenantId, w)) {
+        if (step === 'put' && provider === 'postgresql') puts.push(values);
+        else await query(sql[step].sql, sql[step].args(values));
+      }
   }
+  // PostgreSQL: every put of the transaction in one statement (distinct rows, so one upsert each).
+  if (puts.length > 0)
+    await query(
+      PUT_MANY_POSTGRES,
+      Array.from({ length: 9 }, (_, column) => puts.map((values) => values[column])),
+    );
 }
 
 export function committedWindows(ledgers: ReadonlyMap<string, HistoryLedger>): CommittedWindow[] {

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { parseDatabaseUrl } from '../db/database-url';
 import { log } from '../log';
-import { counterSql, toCounterRow, type StoredSums } from './history-ledger';
+import { counterSql, SUMS_MANY_POSTGRES, toCounterRow, type StoredSums } from './history-ledger';
 import type { CounterKey } from './history-ledger';
 import { NO_CALLS, type CounterRow, type WindowSums } from './counter-rows';
 
@@ -88,17 +88,6 @@ function postgresReader(url: string, connectionString: string): Reader {
   pool.on('error', (error) => log.warn('history reader connection lost', { error: error.message }));
   const keysSql = `unnest($2::text[], $3::text[], $4::bigint[]) WITH ORDINALITY AS q(series, scope, from_bucket, i)`;
   const join = `"HistoryCounter" h ON h."tenantId" = $1 AND h."series" = q.series AND h."scope" = q.scope AND h."bucket" >= q.from_bucket`;
-  // The sums statement of lib/history/history-ledger.ts for every window of the call at once.
-  const key = `h."tenantId" = $1 AND h."series" = q.series AND h."scope" = q.scope`;
-  const inWindow = `l."bucket" >= q.from_bucket`;
-  const sumsSql = `SELECT q.i,
-      CASE WHEN ${inWindow} THEN l."cumCount" - COALESCE(b."cumCount", f."cumCount") ELSE 0 END AS "count",
-      CASE WHEN ${inWindow} THEN l."cumTotal" - COALESCE(b."cumTotal", f."cumTotal") ELSE 0 END AS "total",
-      CASE WHEN ${inWindow} THEN l."lastAt" ELSE 0 END AS "lastAt"
-    FROM ${keysSql}
-    CROSS JOIN LATERAL (SELECT h."bucket", h."cumCount", h."cumTotal", h."lastAt" FROM "HistoryCounter" h WHERE ${key} ORDER BY h."bucket" DESC LIMIT 1) l
-    LEFT JOIN LATERAL (SELECT h."cumCount", h."cumTotal" FROM "HistoryCounter" h WHERE ${key} AND h."bucket" < q.from_bucket ORDER BY h."bucket" DESC LIMIT 1) b ON TRUE
-    LEFT JOIN LATERAL (SELECT h."cumCount" - h."count" AS "cumCount", h."cumTotal" - h."total" AS "cumTotal" FROM "HistoryCounter" h WHERE ${key} ORDER BY h."bucket" LIMIT 1) f ON TRUE`;
   const rowsSql = `SELECT q.i, h."bucket", h."count", h."total", h."lastAt" FROM ${keysSql} JOIN ${join} ORDER BY q.i, h."bucket"`;
   const params = (tenantId: string, keys: readonly CounterKey[]) => [
     tenantId,
@@ -109,7 +98,10 @@ function postgresReader(url: string, connectionString: string): Reader {
   return {
     url,
     async sums(tenantId, keys) {
-      const result = await pool.query<{ i: string; count: string; total: number; lastAt: string }>(sumsSql, params(tenantId, keys));
+      const result = await pool.query<{ i: string; count: string; total: number; lastAt: string }>(
+        SUMS_MANY_POSTGRES,
+        params(tenantId, keys),
+      );
       const out: WindowSums[] = keys.map(() => NO_CALLS);
       for (const row of result.rows)
         out[Number(row.i) - 1] = { count: Number(row.count), total: Number(row.total), lastAt: Number(row.lastAt) };

@@ -22,12 +22,11 @@ type CounterWrite = { series: string; scope: string; bucket: number; count: numb
 /** The newest stored row of a series and scope, as the transaction found it. */
 type Latest = { bucket: number; cumCount: number; cumTotal: number };
 /**
- * A write and how: `bump` the newest row, `insert` a newer one with the totals known, or (when
- * the newest row is not known, or is newer than the bucket: a late commit) `add` to the bucket
- * from what the database holds and `carry` the increment into the newer rows' totals.
+ * A write and how: `put` into the newest row or a newer one, its running totals after the write
+ * known, or (when the newest row is not known, or is newer than the bucket: a late commit) `add`
+ * to the bucket from what the database holds and `carry` the increment into newer rows' totals.
  */
-export type LedgerWrite = CounterWrite &
-  ({ mode: 'bump' } | { mode: 'insert'; cumCount: number; cumTotal: number } | { mode: 'add'; carry: boolean });
+export type LedgerWrite = CounterWrite & ({ mode: 'put'; cumCount: number; cumTotal: number } | { mode: 'add'; carry: boolean });
 
 /**
  * The counters of one evidence transaction: each window the batch checks is summed once from
@@ -144,15 +143,12 @@ export class HistoryLedger {
         for (const w of list) out.push({ ...w, mode: 'add', carry: latest !== null });
         continue;
       }
-      let newest = latest;
+      let cumCount = latest?.cumCount ?? 0;
+      let cumTotal = latest?.cumTotal ?? 0;
       for (const w of list) {
-        if (newest && w.bucket === newest.bucket) {
-          out.push({ ...w, mode: 'bump' });
-          newest = { bucket: w.bucket, cumCount: newest.cumCount + w.count, cumTotal: newest.cumTotal + w.total };
-        } else {
-          newest = { bucket: w.bucket, cumCount: (newest?.cumCount ?? 0) + w.count, cumTotal: (newest?.cumTotal ?? 0) + w.total };
-          out.push({ ...w, mode: 'insert', cumCount: newest.cumCount, cumTotal: newest.cumTotal });
-        }
+        cumCount += w.count;
+        cumTotal += w.total;
+        out.push({ ...w, mode: 'put', cumCount, cumTotal });
       }
     }
     return out;
@@ -160,10 +156,9 @@ export class HistoryLedger {
 }
 
 /** The statements (of counterSql) and values that make one write. */
-export function writeSteps(tenantId: string, w: LedgerWrite): { step: 'bump' | 'insert' | 'add' | 'carry'; values: unknown[] }[] {
+export function writeSteps(tenantId: string, w: LedgerWrite): { step: 'put' | 'add' | 'carry'; values: unknown[] }[] {
   const values = [tenantId, w.series, w.scope, w.bucket, w.count, w.total, w.lastAt];
-  if (w.mode === 'bump') return [{ step: 'bump', values }];
-  if (w.mode === 'insert') return [{ step: 'insert', values: [...values, w.cumCount, w.cumTotal] }];
+  if (w.mode === 'put') return [{ step: 'put', values: [...values, w.cumCount, w.cumTotal] }];
   return w.carry
     ? [
         { step: 'add', values },
@@ -191,6 +186,30 @@ function statement(provider: 'sqlite' | 'postgresql', text: string): CounterStat
 }
 
 const HC = '"HistoryCounter"';
+const PUT = `INSERT INTO ${HC} ("tenantId", "series", "scope", "bucket", "count", "total", "lastAt", "cumCount", "cumTotal")`;
+const putConflict = (
+  max: string,
+) => `ON CONFLICT ("tenantId", "series", "scope", "bucket") DO UPDATE SET "count" = ${HC}."count" + excluded."count",
+      "total" = ${HC}."total" + excluded."total", "lastAt" = ${max}(${HC}."lastAt", excluded."lastAt"),
+      "cumCount" = ${HC}."cumCount" + excluded."count", "cumTotal" = ${HC}."cumTotal" + excluded."total"`;
+
+/** Every `put` of a transaction in one statement (PostgreSQL): the rows are distinct, one per tenant, series, scope and bucket. */
+export const PUT_MANY_POSTGRES = `${PUT}
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::int4[], $6::float8[], $7::bigint[], $8::bigint[], $9::float8[])
+  ${putConflict('GREATEST')}`;
+
+/** The sums statement for many windows of one tenant at once (PostgreSQL): $1 tenant, $2 series, $3 scopes, $4 first buckets. */
+export const SUMS_MANY_POSTGRES = `SELECT q.i, l."bucket" AS "latest", l."cumCount" AS "latestCount", l."cumTotal" AS "latestTotal",
+    CASE WHEN l."bucket" >= q.from_bucket THEN l."cumCount" - COALESCE(b."cumCount", f."cumCount") ELSE 0 END AS "count",
+    CASE WHEN l."bucket" >= q.from_bucket THEN l."cumTotal" - COALESCE(b."cumTotal", f."cumTotal") ELSE 0 END AS "total",
+    CASE WHEN l."bucket" >= q.from_bucket THEN l."lastAt" ELSE 0 END AS "lastAt"
+  FROM unnest($2::text[], $3::text[], $4::bigint[]) WITH ORDINALITY AS q(series, scope, from_bucket, i)
+  CROSS JOIN LATERAL (SELECT h."bucket", h."cumCount", h."cumTotal", h."lastAt" FROM ${HC} h
+    WHERE h."tenantId" = $1 AND h."series" = q.series AND h."scope" = q.scope ORDER BY h."bucket" DESC LIMIT 1) l
+  LEFT JOIN LATERAL (SELECT h."cumCount", h."cumTotal" FROM ${HC} h
+    WHERE h."tenantId" = $1 AND h."series" = q.series AND h."scope" = q.scope AND h."bucket" < q.from_bucket ORDER BY h."bucket" DESC LIMIT 1) b ON TRUE
+  LEFT JOIN LATERAL (SELECT h."cumCount" - h."count" AS "cumCount", h."cumTotal" - h."total" AS "cumTotal" FROM ${HC} h
+    WHERE h."tenantId" = $1 AND h."series" = q.series AND h."scope" = q.scope ORDER BY h."bucket" LIMIT 1) f ON TRUE`;
 const KEY = `"tenantId" = CAST(:1 AS TEXT) AND "series" = CAST(:2 AS TEXT) AND "scope" = CAST(:3 AS TEXT)`;
 
 /**
@@ -214,21 +233,19 @@ export function counterSql(provider: 'sqlite' | 'postgresql') {
       LEFT JOIN (SELECT "cumCount", "cumTotal" FROM ${HC} WHERE ${KEY} AND "bucket" < CAST(:4 AS BIGINT) ORDER BY "bucket" DESC LIMIT 1) b ON 1 = 1
       LEFT JOIN (SELECT "cumCount" - "count" AS "cumCount", "cumTotal" - "total" AS "cumTotal" FROM ${HC} WHERE ${KEY} ORDER BY "bucket" LIMIT 1) f ON 1 = 1`),
     /** Adds an increment to its bucket's row, a new row carrying on from the totals before it. */
-    add: at(`INSERT INTO ${HC} ("tenantId", "series", "scope", "bucket", "count", "total", "lastAt", "cumCount", "cumTotal")
+    add: at(`${PUT}
       SELECT CAST(:1 AS TEXT), CAST(:2 AS TEXT), CAST(:3 AS TEXT), CAST(:4 AS BIGINT), CAST(:5 AS INTEGER), CAST(:6 AS DOUBLE PRECISION), CAST(:7 AS BIGINT),
         CAST(:5 AS BIGINT) + COALESCE(p."cumCount", 0), CAST(:6 AS DOUBLE PRECISION) + COALESCE(p."cumTotal", 0)
       FROM (SELECT 1 AS "one") o LEFT JOIN (SELECT "cumCount", "cumTotal" FROM ${HC} WHERE ${KEY} AND "bucket" < CAST(:4 AS BIGINT) ORDER BY "bucket" DESC LIMIT 1) p ON 1 = 1
       WHERE 1 = 1
-      ON CONFLICT ("tenantId", "series", "scope", "bucket") DO UPDATE SET "count" = ${HC}."count" + excluded."count",
-      "total" = ${HC}."total" + excluded."total", "lastAt" = ${max}(${HC}."lastAt", excluded."lastAt"),
-      "cumCount" = ${HC}."cumCount" + excluded."count", "cumTotal" = ${HC}."cumTotal" + excluded."total"`),
-    /** An increment into the newest row. */
-    bump: at(`UPDATE ${HC} SET "count" = "count" + CAST(:5 AS INTEGER), "total" = "total" + CAST(:6 AS DOUBLE PRECISION),
-      "lastAt" = ${max}("lastAt", CAST(:7 AS BIGINT)), "cumCount" = "cumCount" + CAST(:5 AS BIGINT), "cumTotal" = "cumTotal" + CAST(:6 AS DOUBLE PRECISION)
-      WHERE ${KEY} AND "bucket" = CAST(:4 AS BIGINT)`),
-    /** A row newer than any, its running totals known. */
-    insert: at(`INSERT INTO ${HC} ("tenantId", "series", "scope", "bucket", "count", "total", "lastAt", "cumCount", "cumTotal")
-      VALUES (CAST(:1 AS TEXT), CAST(:2 AS TEXT), CAST(:3 AS TEXT), CAST(:4 AS BIGINT), CAST(:5 AS INTEGER), CAST(:6 AS DOUBLE PRECISION), CAST(:7 AS BIGINT), CAST(:8 AS BIGINT), CAST(:9 AS DOUBLE PRECISION))`),
+      ${putConflict(max)}`),
+    /**
+     * An increment into the newest row, or a newer row: its totals after the write are known
+     * (a new row takes them; the newest row adds the increment to its own).
+     */
+    put: at(`${PUT}
+      VALUES (CAST(:1 AS TEXT), CAST(:2 AS TEXT), CAST(:3 AS TEXT), CAST(:4 AS BIGINT), CAST(:5 AS INTEGER), CAST(:6 AS DOUBLE PRECISION), CAST(:7 AS BIGINT), CAST(:8 AS BIGINT), CAST(:9 AS DOUBLE PRECISION))
+      ${putConflict(max)}`),
     /** An increment into a bucket older than the newest (a late commit): the newer rows' totals include it too. */
     carry: at(`UPDATE ${HC} SET "cumCount" = "cumCount" + CAST(:5 AS BIGINT), "cumTotal" = "cumTotal" + CAST(:6 AS DOUBLE PRECISION),
       "lastAt" = ${max}("lastAt", CAST(:7 AS BIGINT)) WHERE ${KEY} AND "bucket" > CAST(:4 AS BIGINT)`),
