@@ -58,6 +58,8 @@ const refund = (amount: number) =>
 const decideAs = (id: string, body: Record<string, unknown>) => call(decide, { key: t.adminKey, params: { id }, body });
 const purgeRecords = () => db().evidence.findMany({ where: { tenantId: t.tenant.id, kind: 'retention_purge' }, orderBy: { seq: 'asc' } });
 const verifyChain = async () => (await call(verify, { key: t.adminKey })).body;
+// Edits behind a verified checkpoint are found by walking everything (an incremental verify reads only what is new).
+const verifyWholeChain = async () => (await call(verify, { key: t.adminKey, path: '/api/v1/evidence/verify?mode=full' })).body;
 
 /**
  * A record as written before `payloadHash` existed: arguments chained directly. Appended by
@@ -234,12 +236,12 @@ describe('the retention purge', () => {
   it('reports a retained payload edited afterwards as payload_mismatch', async () => {
     const row = await db().evidence.findUniqueOrThrow({ where: { id: recent.evidenceId } });
     await db().evidence.update({ where: { id: row.id }, data: { payload: (row.payload ?? '').replace('u_1', 'u_2') } });
-    expect(await verifyChain()).toMatchObject({ valid: false, firstBroken: { seq: row.seq, id: row.id, reason: 'payload_mismatch' } });
+    expect(await verifyWholeChain()).toMatchObject({ valid: false, firstBroken: { seq: row.seq, id: row.id, reason: 'payload_mismatch' } });
     await db().evidence.update({ where: { id: row.id }, data: { payload: row.payload } });
     await db().evidence.update({ where: { id: row.id }, data: { arguments: (row.arguments ?? '').replace('ord_abc123', 'ord_xyz789') } });
-    expect(await verifyChain()).toMatchObject({ valid: false, firstBroken: { seq: row.seq, reason: 'payload_mismatch' } });
+    expect(await verifyWholeChain()).toMatchObject({ valid: false, firstBroken: { seq: row.seq, reason: 'payload_mismatch' } });
     await db().evidence.update({ where: { id: row.id }, data: { arguments: row.arguments } });
-    expect(await verifyChain()).toMatchObject({ valid: true });
+    expect(await verifyWholeChain()).toMatchObject({ valid: true });
   });
 
   it('leaves the work to the instance holding the lease', async () => {
