@@ -17,9 +17,24 @@ import { listTraces, traceRowsQuery, traceTotalsQuery, seqRangeFor, TRACE_SCAN_W
 import { callPrefixQuery, searchTraceIds, tracePrefixQuery, type TraceSearchMatch } from '../../lib/traces/search-traces';
 import { getTraceOrThrow, traceSeqsQuery } from '../../lib/traces/get-trace-or-throw';
 import { listViolations, iterateViolations, violationsQuery } from '../../lib/violations/list-violations';
-import { getViolationStats, violationBucketsQuery, topViolationsQuery, bucketSizeFor } from '../../lib/violations/get-violation-stats';
-import { getOverview, topCodesQuery, OVERVIEW_WINDOW_MS } from '../../lib/overview/get-overview';
-import { policyRefusalsQuery, windowCountsQuery } from '../../lib/overview/compare-windows';
+import {
+  getViolationStats,
+  violationBucketsQuery,
+  violationBucketsScanQuery,
+  topViolationsQuery,
+  topViolationsScanQuery,
+  bucketSizeFor,
+} from '../../lib/violations/get-violation-stats';
+import { getOverview, topCodesQuery, topCodesScanQuery, OVERVIEW_WINDOW_MS } from '../../lib/overview/get-overview';
+import {
+  policyRefusalsScanQuery,
+  scannedPartCounts,
+  windowCountsScanQuery,
+  windowEdgesQueries,
+  windowPartCounts,
+  windowRollupQuery,
+} from '../../lib/overview/window-parts';
+import { rollupBackfillSql } from '../../lib/rollups/rollup-backfill';
 import { sql, type Sql } from '../../lib/db/sql';
 import { bulkWriter } from './bulk-writer';
 import { generate, type SeedFacts } from './seed';
@@ -84,8 +99,12 @@ async function seedDatabase(target: DatabaseTarget): Promise<{ tenantId: string;
     (chunk) => writer.write(chunk),
   );
   await writer.close();
+  // Loaded raw, around the writer: the rollups are computed afterwards, as the migration does.
+  const rolling = performance.now();
+  for (const statement of rollupBackfillSql(target.provider)) await db().$executeRawUnsafe(statement);
+  const rollupMs = performance.now() - rolling;
   console.log(
-    `  seeded ${facts.evidence.toLocaleString('en-US')} evidence rows (${facts.traces.toLocaleString('en-US')} calls), ${facts.violations.toLocaleString('en-US')} violations, ${facts.approvals.toLocaleString('en-US')} approvals (+${Math.round(ROWS / 20).toLocaleString('en-US')} rows of a second tenant) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    `  seeded ${facts.evidence.toLocaleString('en-US')} evidence rows (${facts.traces.toLocaleString('en-US')} calls), ${facts.violations.toLocaleString('en-US')} violations, ${facts.approvals.toLocaleString('en-US')} approvals (+${Math.round(ROWS / 20).toLocaleString('en-US')} rows of a second tenant) in ${((performance.now() - started) / 1000).toFixed(0)} s, rollups backfilled in ${(rollupMs / 1000).toFixed(1)} s (${(await db().evidenceRollup.count()).toLocaleString('en-US')} evidence and ${(await db().violationRollup.count()).toLocaleString('en-US')} violation rollup rows)`,
   );
   if (target.provider === 'postgresql') {
     // What autovacuum does on its own a little later: statistics, and the visibility map that
@@ -93,6 +112,8 @@ async function seedDatabase(target: DatabaseTarget): Promise<{ tenantId: string;
     await db().$executeRawUnsafe('VACUUM ANALYZE "Evidence"');
     await db().$executeRawUnsafe('VACUUM ANALYZE "Violation"');
     await db().$executeRawUnsafe('VACUUM ANALYZE "Approval"');
+    await db().$executeRawUnsafe('VACUUM ANALYZE "EvidenceRollup"');
+    await db().$executeRawUnsafe('VACUUM ANALYZE "ViolationRollup"');
   }
   return { tenantId: tenant.id, facts, end };
 }
@@ -284,6 +305,15 @@ async function benchmark(provider: DatabaseProvider, tenantId: string, facts: Se
         topViolationsQuery(tenantId, filters, 'apiKeyId', 10),
       ],
     );
+    // Before the rollups: the same three counts scanned from the violations.
+    await m(`violations: chart + top lists, ${label}, scanned (before rollups)`, async () => {
+      const [cells] = await Promise.all([
+        db().$queryRaw<unknown[]>(violationBucketsScanQuery(tenantId, filters, bucketSizeFor(filters.since, filters.until))),
+        db().$queryRaw(topViolationsScanQuery(tenantId, filters, 'tool', 10)),
+        db().$queryRaw(topViolationsScanQuery(tenantId, filters, 'apiKeyId', 10)),
+      ]);
+      return `${cells.length} cells`;
+    });
   }
   await m('violations: CSV export, 10,000 rows', async () => {
     let n = 0;
@@ -300,12 +330,37 @@ async function benchmark(provider: DatabaseProvider, tenantId: string, facts: Se
       return `${o.calls} calls, ${o.refusals} refused, ${o.pending_approvals} pending`;
     },
     [
-      windowCountsQuery(tenantId, end),
-      policyRefusalsQuery(tenantId, end),
+      windowRollupQuery(tenantId, end),
+      ...Object.values(windowEdgesQueries(tenantId, end) ?? {}),
       topCodesQuery(tenantId, since, end, 5),
       sql`SELECT count(*) FROM "Approval" WHERE "tenantId" = ${tenantId} AND "status" = 'pending' AND "expiresAt" > ${end}`,
     ],
   );
+  const dayBefore = (until: Date) => new Date(until.getTime() - OVERVIEW_WINDOW_MS);
+  // The overview's counts alone, from rollups and scanned (before the rollups), at "now" and half an hour on.
+  for (const [label, until] of [
+    ['now', end],
+    ['now + 30 min', new Date(end.getTime() + 1_800_000)],
+  ] as const) {
+    await m(`overview counts (windows + top codes), ${label}: rollups`, async () => {
+      const [parts] = await Promise.all([
+        windowPartCounts(tenantId, until),
+        db().$queryRaw(topCodesQuery(tenantId, dayBefore(until), until, 5)),
+      ]);
+      return `${parts.reduce((a, p) => a + p.calls, 0)} calls in 48 h`;
+    });
+    await m(
+      `overview counts (windows + top codes), ${label}: scanned (before rollups)`,
+      async () => {
+        const [parts] = await Promise.all([
+          scannedPartCounts(tenantId, until),
+          db().$queryRaw(topCodesScanQuery(tenantId, dayBefore(until), until, 5)),
+        ]);
+        return `${parts.reduce((a, p) => a + p.calls, 0)} calls in 48 h`;
+      },
+      label === 'now' ? [windowCountsScanQuery(tenantId, until), policyRefusalsScanQuery(tenantId, until)] : [],
+    );
+  }
   process.stdout.write('\n');
   return out;
 }

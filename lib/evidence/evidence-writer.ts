@@ -10,6 +10,7 @@ import { HistoryConflictError } from '../history/history-ledger';
 import { committedWindows, loadHistoryLedgers, writeHistoryLedgers, type CounterQuery } from '../history/commit-counters';
 import { rememberCommitted, type CommittedWindow } from '../history/window-cache';
 import { now } from '../clock/clock';
+import { writeRollups } from '../rollups/write-rollups';
 
 interface Pending {
   input: EvidenceInput;
@@ -213,6 +214,7 @@ async function commitBatch(batch: Pending[]): Promise<void> {
         });
         await tx.evidence.createMany({ data: evidenceRows });
         if (violationRows.length > 0) await tx.violation.createMany({ data: violationRows });
+        await writeRollups((sql, params) => tx.$executeRawUnsafe(sql, ...params), counterProvider, evidenceRows, violationRows);
         for (const tenantId of new Set(accepted.map((a) => a.item.input.tenantId))) {
           const head = heads.get(tenantId) as { seq: number; hash: string };
           await tx.evidenceChainHead.update({ where: { tenantId }, data: { seq: head.seq, hash: head.hash } });

@@ -8,6 +8,7 @@ import type { EvidenceInput, RecordedEvidence } from './evidence-input';
 import { counterSql, HistoryLedger, toWindowSums, writeSteps, type StoredSums } from '../history/history-ledger';
 import { admitHistoryWith, type HistoryAdmission } from '../history/commit-counters';
 import { rememberCommitted, type CommittedWindow } from '../history/window-cache';
+import { sqliteRollupWriter, writeRollups } from '../rollups/write-rollups';
 
 const SQLITE_COUNTERS = counterSql('sqlite');
 import { now } from '../clock/clock';
@@ -74,6 +75,7 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
   private readonly connection: Database.Database;
   private readonly statements;
   private readonly transaction: Database.Transaction<(inputs: EvidenceInput[]) => (RecordedEvidence | null)[]>;
+  private readonly writeRollups: ReturnType<typeof sqliteRollupWriter>;
 
   /** The windows the transaction being written checked, as they stand after it (for lib/history/window-cache.ts). */
   private committed: CommittedWindow[] = [];
@@ -109,6 +111,7 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
         carry: this.connection.prepare(SQLITE_COUNTERS.carry.sql),
       },
     };
+    this.writeRollups = sqliteRollupWriter(this.connection);
     this.transaction = this.connection.transaction(this.write);
   }
 
@@ -129,6 +132,7 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
     const createdAtText = sqliteTimestamp(createdAt);
     for (const row of rows) this.statements.evidence.run(evidenceValues(row, createdAtText));
     for (const v of violations) this.statements.violation.run(VIOLATION_COLUMNS.map((c) => sqliteValue((v as unknown as ViolationRow)[c])));
+    this.writeRollups(rows, violations);
     for (const tenantId of tenants) {
       const head = heads.get(tenantId) as { seq: number; hash: string };
       this.statements.updateHead.run(head.seq, head.hash, tenantId);
@@ -271,6 +275,7 @@ class PostgresEvidenceStore implements RawEvidenceStore {
       const { rows, violations } = chainRecords(inputs, heads, now());
       await insertMany(client, 'Evidence', EVIDENCE_COLUMNS, rows as unknown as Row[]);
       if (violations.length > 0) await insertMany(client, 'Violation', VIOLATION_COLUMNS, violations as unknown as ViolationRow[]);
+      await writeRollups((sql, params) => client.query(sql, params), 'postgresql', rows, violations);
       for (const tenantId of tenants) {
         const head = heads.get(tenantId) as { seq: number; hash: string };
         await client.query(`UPDATE "EvidenceChainHead" SET "seq" = $1, "hash" = $2 WHERE "tenantId" = $3`, [head.seq, head.hash, tenantId]);

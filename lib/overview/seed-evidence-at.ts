@@ -1,4 +1,5 @@
-import { db } from '../db';
+import { db, dbProvider } from '../db';
+import { writeRollups } from '../rollups/write-rollups';
 import { chainRecords } from '../evidence/chain-records';
 import type { EvidenceInput, EvidenceIssue } from '../evidence/evidence-input';
 import type { EvidenceKind } from '../evidence/evidence-kinds';
@@ -12,6 +13,7 @@ export interface SeededRecord {
   /** Each error's message (default: its code). */
   message?: string;
   tool?: string;
+  apiKeyId?: string;
   shadowDiffers?: boolean;
 }
 
@@ -42,6 +44,7 @@ export async function seedEvidenceAt(tenantId: string, records: SeededRecord[]):
       traceId: `seed-trace-${start + i}`,
       callId: `seed-call-${start + i}`,
       tool: record.tool ?? 'seed.tool',
+      apiKeyId: record.apiKeyId,
       argsHash: '0'.repeat(64),
       decision,
       valid: errors.length === 0 && decision === 'allow',
@@ -53,6 +56,12 @@ export async function seedEvidenceAt(tenantId: string, records: SeededRecord[]):
     const { rows, violations } = chainRecords([input], heads, record.at);
     await db().evidence.createMany({ data: rows });
     if (violations.length > 0) await db().violation.createMany({ data: violations });
+    await writeRollups(
+      (q, params) => db().$executeRawUnsafe(q, ...params),
+      dbProvider() === 'postgresql' ? 'postgresql' : 'sqlite',
+      rows,
+      violations,
+    );
     seeded.push(...rows.map((row) => ({ id: row.id, seq: row.seq })));
   }
   const head = heads.get(tenantId);

@@ -1,6 +1,7 @@
 import { db } from '../db';
 import { violationConditions, type ViolationFilters } from './list-violations';
 import { apiKeyNames } from '../auth/api-key-names';
+import { rollupBucketsQuery, rollupTopQuery } from './violation-rollup-queries';
 import { bucketKey, bucketKeyOf, bucketStart, join, num, readBucketKey, sql, type BucketSize, type Sql } from '../db/sql';
 
 /** Codes drawn in the chart; the rest are summed as "other". */
@@ -50,8 +51,17 @@ export function defaultBucketSize(since: Date, until: Date, hours: readonly stri
   return new Set(hours.map((hour) => hour.slice(0, 10))).size <= 1 ? 'hour' : 'day';
 }
 
-/** Counts per bucket and code, computed by the database from the (tenantId, createdAt) range. */
+/** Counts per bucket and code: from the rollups where they answer the filters (violation-rollup-queries.ts), else from the violations. */
 export function violationBucketsQuery(tenantId: string, filters: ViolationFilters & { since: Date; until: Date }, size: BucketSize): Sql {
+  return rollupBucketsQuery(tenantId, filters, size) ?? violationBucketsScanQuery(tenantId, filters, size);
+}
+
+/** Counts per bucket and code, computed by the database from the violations' (tenantId, createdAt) range. */
+export function violationBucketsScanQuery(
+  tenantId: string,
+  filters: ViolationFilters & { since: Date; until: Date },
+  size: BucketSize,
+): Sql {
   return sql`SELECT ${bucketKey(sql`v."createdAt"`, size)} AS "bucket", v."code", count(*) AS "n"
     FROM "Violation" v WHERE ${join(violationConditions(tenantId, filters), ' AND ')}
     GROUP BY 1, 2`;
@@ -59,8 +69,17 @@ export function violationBucketsQuery(tenantId: string, filters: ViolationFilter
 
 const GROUP_COLUMNS = { code: sql`v."code"`, tool: sql`v."tool"`, apiKeyId: sql`v."apiKeyId"` } as const;
 
-/** The most frequent codes, tools or keys among the matching violations. */
+const ROLLUP_GROUPS = { code: 'code', tool: 'tool', apiKeyId: 'key' } as const;
+
+/** The most frequent codes, tools or keys: from the rollups where they answer the filters, else from the violations. */
 export function topViolationsQuery(tenantId: string, filters: ViolationFilters, by: keyof typeof GROUP_COLUMNS, limit: number): Sql {
+  const { since, until } = filters;
+  const rollup = since && until ? rollupTopQuery(tenantId, { ...filters, since, until }, ROLLUP_GROUPS[by], limit) : null;
+  return rollup ?? topViolationsScanQuery(tenantId, filters, by, limit);
+}
+
+/** The most frequent codes, tools or keys among the matching violations, counted from the violations. */
+export function topViolationsScanQuery(tenantId: string, filters: ViolationFilters, by: keyof typeof GROUP_COLUMNS, limit: number): Sql {
   const column = GROUP_COLUMNS[by];
   return sql`SELECT ${column} AS "key", count(*) AS "n"
     FROM "Violation" v WHERE ${join(violationConditions(tenantId, filters), ' AND ')}

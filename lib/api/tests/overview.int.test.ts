@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { lookupOrderContract, refundPaymentContract } from '@/lib/contracts/examples';
 import { db } from '@/lib/db';
 import { recordEvidence } from '@/lib/evidence/record-evidence';
+import { rebuildRollups } from '@/lib/rollups/rebuild-rollups';
 import { traceIdFor } from '@/lib/evidence/trace-id';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
@@ -58,6 +59,8 @@ describe('GET /api/v1/overview', () => {
     const oldDate = new Date(Date.now() - 2 * 86_400_000);
     await db().evidence.update({ where: { id: old.body.evidence_id }, data: { createdAt: oldDate } });
     await db().violation.updateMany({ where: { evidenceId: old.body.evidence_id }, data: { createdAt: oldDate } });
+    // Backdated behind the writer's back: its rollups are recounted.
+    await rebuildRollups({ tenantId: t.tenant.id });
     for (let i = 0; i < 3; i++) expect((await lookup(`bad-${i}`, 'BAD')).body.decision).toBe('deny');
     for (let i = 0; i < 2; i++) expect((await lookup(`ok-${i}`, 'ord_abc123')).body.decision).toBe('allow');
     expect((await refund('refund-pending', 500)).body.decision).toBe('require_approval');

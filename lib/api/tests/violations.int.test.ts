@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '@/lib/auth/api-keys';
 import { lookupOrderContract, refundPaymentContract } from '@/lib/contracts/examples';
 import { db } from '@/lib/db';
+import { rebuildRollups } from '@/lib/rollups/rebuild-rollups';
 import { recordEvidence } from '@/lib/evidence/record-evidence';
 import { traceIdFor } from '@/lib/evidence/trace-id';
 import { call } from '@/lib/testing/api-client';
@@ -267,6 +268,8 @@ describe('GET /api/v1/violations/stats', () => {
     const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
     const moved = await db().violation.findFirstOrThrow({ where: { tenantId: t.tenant.id, code: 'AXAG_APPROVAL_MISSING' } });
     await db().violation.update({ where: { id: moved.id }, data: { createdAt: twoDaysAgo } });
+    // Backdated behind the writer's back: its rollups are recounted.
+    await rebuildRollups({ tenantId: t.tenant.id });
     const res = await getStats(`?since=${iso(Date.now() - 10 * 86_400_000)}`);
     expect(res.body.bucket).toBe('day');
     expect(res.body.buckets).toHaveLength(11);

@@ -1,0 +1,38 @@
+import { POLICY_REFUSAL_CODES } from '../violations/violation-kinds';
+import { DAY_S, HOUR_S, type RollupProvider } from './rollup-rows';
+
+/**
+ * The rollups recomputed from evidence and violations, as the migration that added them
+ * filled them (prisma/<provider>/migrations/*_dashboard_rollups; rollup-backfill.int.test.ts
+ * checks the files hold these statements). Also what bench/dashboard runs after loading rows
+ * raw. Expects empty rollup tables.
+ */
+export function rollupBackfillSql(provider: RollupProvider, options: { oneTenant?: boolean } = {}): string[] {
+  // With oneTenant, the statements take the tenant's id as their one parameter (rebuild-rollups.ts).
+  const only = (alias: string) => (options.oneTenant ? `WHERE ${alias}."tenantId" = ${provider === 'postgresql' ? '$1' : '?'}\n` : '');
+  const truncated = (column: string, span: number) => {
+    if (provider === 'postgresql') return `date_trunc('${span === HOUR_S ? 'hour' : 'day'}', ${column})`;
+    // ISO-8601 text in UTC: the bucket is a prefix of the stored value, completed as Prisma writes it.
+    return span === HOUR_S ? `substr(${column}, 1, 13) || ':00:00.000+00:00'` : `substr(${column}, 1, 10) || 'T00:00:00.000+00:00'`;
+  };
+  const policyCodes = POLICY_REFUSAL_CODES.map((c) => `'${c}'`).join(', ');
+  const shadow = provider === 'postgresql' ? `e."shadowDiffers"` : `e."shadowDiffers" = 1`;
+  const statements = [
+    `INSERT INTO "EvidenceRollup" ("tenantId", "hour", "kind", "decision", "records", "shadowDiffers", "policyRefusals")
+SELECT e."tenantId", ${truncated('e."createdAt"', HOUR_S)}, e."kind", e."decision", count(*),
+  sum(CASE WHEN ${shadow} THEN 1 ELSE 0 END),
+  sum(CASE WHEN e."decision" = 'deny' AND e."id" IN (SELECT "evidenceId" FROM "Violation" WHERE "decision" = 'deny' AND "code" IN (${policyCodes})) THEN 1 ELSE 0 END)
+FROM "Evidence" e
+${only('e')}GROUP BY 1, 2, 3, 4;`,
+  ];
+  for (const span of [HOUR_S, DAY_S])
+    for (const [dimension, column] of [
+      ['tool', `v."tool"`],
+      ['key', `coalesce(v."apiKeyId", '')`],
+    ] as const)
+      statements.push(`INSERT INTO "ViolationRollup" ("tenantId", "span", "dimension", "bucket", "code", "decision", "value", "count")
+SELECT v."tenantId", ${span}, '${dimension}', ${truncated('v."createdAt"', span)}, v."code", v."decision", ${column}, count(*)
+FROM "Violation" v
+${only('v')}GROUP BY 1, 2, 3, 4, 5, 6, 7;`);
+  return statements;
+}

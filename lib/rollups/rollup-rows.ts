@@ -1,0 +1,156 @@
+import type { EvidenceRecord, ViolationRecord } from '../evidence/chain-records';
+import { POLICY_REFUSAL_CODES } from '../violations/violation-kinds';
+
+/**
+ * The dashboard's rollups (prisma/models/32-rollups.prisma) as one batch of evidence adds to
+ * them: summed in memory first, so a batch costs one upsert per distinct key, not one per
+ * record. The three commit paths (SQLite writer, PostgreSQL raw store, Prisma) run the
+ * statements below inside the transaction that inserts the batch.
+ */
+
+export const HOUR_S = 3600;
+export const DAY_S = 86_400;
+/** Violations are counted per hour and per day (long charts read days), by tool and by key. */
+export const VIOLATION_SPANS = [HOUR_S, DAY_S] as const;
+export const VIOLATION_DIMENSIONS = ['tool', 'key'] as const;
+export type ViolationDimension = (typeof VIOLATION_DIMENSIONS)[number];
+
+export interface EvidenceRollupDelta {
+  tenantId: string;
+  hour: Date;
+  kind: string;
+  decision: string;
+  records: number;
+  shadowDiffers: number;
+  policyRefusals: number;
+}
+
+export interface ViolationRollupDelta {
+  tenantId: string;
+  span: number;
+  dimension: ViolationDimension;
+  bucket: Date;
+  code: string;
+  decision: string;
+  /** The tool, or the API key id ('' for none: primary key columns cannot be null). */
+  value: string;
+  count: number;
+}
+
+export interface RollupDeltas {
+  evidence: EvidenceRollupDelta[];
+  violations: ViolationRollupDelta[];
+}
+
+const POLICY = new Set(POLICY_REFUSAL_CODES);
+
+export function floorTo(date: Date, spanSeconds: number): Date {
+  const ms = spanSeconds * 1000;
+  return new Date(Math.floor(date.getTime() / ms) * ms);
+}
+
+/** What a batch adds to the rollups. */
+export function rollupDeltas(
+  rows: readonly Pick<EvidenceRecord, 'id' | 'tenantId' | 'kind' | 'decision' | 'shadowDiffers' | 'createdAt'>[],
+  violations: readonly Pick<ViolationRecord, 'tenantId' | 'evidenceId' | 'code' | 'tool' | 'apiKeyId' | 'decision' | 'createdAt'>[],
+): RollupDeltas {
+  const policyRefused = new Set<string>();
+  for (const v of violations) if (v.decision === 'deny' && POLICY.has(v.code)) policyRefused.add(v.evidenceId);
+  const evidence = new Map<string, EvidenceRollupDelta>();
+  for (const row of rows) {
+    const hour = floorTo(row.createdAt, HOUR_S);
+    const key = `${row.tenantId}\u0000${hour.getTime()}\u0000${row.kind}\u0000${row.decision}`;
+    let delta = evidence.get(key);
+    if (!delta) {
+      delta = { tenantId: row.tenantId, hour, kind: row.kind, decision: row.decision, records: 0, shadowDiffers: 0, policyRefusals: 0 };
+      evidence.set(key, delta);
+    }
+    delta.records += 1;
+    if (row.shadowDiffers) delta.shadowDiffers += 1;
+    if (policyRefused.has(row.id)) delta.policyRefusals += 1;
+  }
+  const counted = new Map<string, ViolationRollupDelta>();
+  for (const v of violations) {
+    for (const span of VIOLATION_SPANS) {
+      const bucket = floorTo(v.createdAt, span);
+      for (const dimension of VIOLATION_DIMENSIONS) {
+        const value = dimension === 'tool' ? v.tool : (v.apiKeyId ?? '');
+        const key = `${v.tenantId}\u0000${span}\u0000${dimension}\u0000${bucket.getTime()}\u0000${v.code}\u0000${v.decision}\u0000${value}`;
+        const delta = counted.get(key);
+        if (delta) delta.count += 1;
+        else counted.set(key, { tenantId: v.tenantId, span, dimension, bucket, code: v.code, decision: v.decision, value, count: 1 });
+      }
+    }
+  }
+  return { evidence: [...evidence.values()], violations: [...counted.values()] };
+}
+
+export type RollupProvider = 'sqlite' | 'postgresql';
+
+const EVIDENCE_COLUMNS = ['tenantId', 'hour', 'kind', 'decision', 'records', 'shadowDiffers', 'policyRefusals'] as const;
+const VIOLATION_COLUMNS = ['tenantId', 'span', 'dimension', 'bucket', 'code', 'decision', 'value', 'count'] as const;
+
+/** Timestamps as each database stores them (as Prisma writes them: ISO-8601 text on SQLite). */
+export function rollupTimestamp(date: Date, provider: RollupProvider): string {
+  const iso = date.toISOString();
+  return provider === 'sqlite' ? iso.replace('Z', '+00:00') : iso;
+}
+
+function upsertSql(
+  provider: RollupProvider,
+  table: string,
+  columns: readonly string[],
+  keyCount: number,
+  timeColumn: string,
+  rows: number,
+): string {
+  let n = 0;
+  const placeholder = (column: string) => (provider === 'sqlite' ? '?' : column === timeColumn ? `$${++n}::timestamp(3)` : `$${++n}`);
+  const tuple = () => `(${columns.map(placeholder).join(', ')})`;
+  const values = Array.from({ length: rows }, tuple).join(', ');
+  const sums = columns
+    .slice(keyCount)
+    .map((c) => `"${c}" = "${table}"."${c}" + excluded."${c}"`)
+    .join(', ');
+  const keys = columns
+    .slice(0, keyCount)
+    .map((c) => `"${c}"`)
+    .join(', ');
+  return `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${values} ON CONFLICT (${keys}) DO UPDATE SET ${sums}`;
+}
+
+/** One statement per table for up to `rows` keys: what the PostgreSQL and Prisma paths run. */
+export function rollupUpserts(provider: RollupProvider, deltas: RollupDeltas): { sql: string; params: unknown[] }[] {
+  const out: { sql: string; params: unknown[] }[] = [];
+  // Well under either database's bound-parameter limit (SQLite's default is 32,766).
+  const perStatement = 500;
+  for (let i = 0; i < deltas.evidence.length; i += perStatement) {
+    const chunk = deltas.evidence.slice(i, i + perStatement);
+    out.push({
+      sql: upsertSql(provider, 'EvidenceRollup', EVIDENCE_COLUMNS, 4, 'hour', chunk.length),
+      params: chunk.flatMap((d) => evidenceRollupValues(d, provider)),
+    });
+  }
+  for (let i = 0; i < deltas.violations.length; i += perStatement) {
+    const chunk = deltas.violations.slice(i, i + perStatement);
+    out.push({
+      sql: upsertSql(provider, 'ViolationRollup', VIOLATION_COLUMNS, 7, 'bucket', chunk.length),
+      params: chunk.flatMap((d) => violationRollupValues(d, provider)),
+    });
+  }
+  return out;
+}
+
+/** Single-key statements, prepared once by the SQLite writer. */
+export const SQLITE_ROLLUP_UPSERT = {
+  evidence: upsertSql('sqlite', 'EvidenceRollup', EVIDENCE_COLUMNS, 4, 'hour', 1),
+  violation: upsertSql('sqlite', 'ViolationRollup', VIOLATION_COLUMNS, 7, 'bucket', 1),
+};
+
+export function evidenceRollupValues(d: EvidenceRollupDelta, provider: RollupProvider): unknown[] {
+  return [d.tenantId, rollupTimestamp(d.hour, provider), d.kind, d.decision, d.records, d.shadowDiffers, d.policyRefusals];
+}
+
+export function violationRollupValues(d: ViolationRollupDelta, provider: RollupProvider): unknown[] {
+  return [d.tenantId, d.span, d.dimension, rollupTimestamp(d.bucket, provider), d.code, d.decision, d.value, d.count];
+}
