@@ -80,7 +80,10 @@ export function rollupBucketsQuery(tenantId: string, filters: Range, size: Bucke
   return sql`SELECT p."bucket", p."code", sum(p."n") AS "n" FROM (${join(branches, ' UNION ALL ')}) p GROUP BY 1, 2`;
 }
 
-const ROW_COLUMNS = { tool: sql`v."tool"`, key: sql`v."apiKeyId"`, code: sql`v."code"` } as const;
+// Grouped on an expression, not the column: grouping on the column lets SQLite (no statistics)
+// walk the tenant's whole (tenantId, tool|apiKeyId|code, createdAt) index, every violation ever,
+// to group without sorting, instead of reading only the partial hour on (tenantId, createdAt).
+const ROW_COLUMNS = { tool: sql`v."tool" || ''`, key: sql`v."apiKeyId" || ''`, code: sql`v."code" || ''` } as const;
 const ROLLUP_COLUMNS = { tool: sql`v."value"`, key: sql`NULLIF(v."value", '')`, code: sql`v."code"` } as const;
 
 /** The most frequent tools, keys or codes; null when no rollup answers these filters. */
