@@ -82,7 +82,9 @@ export function rollupDeltas(
       }
     }
   }
-  return { evidence: [...evidence.values()], violations: [...counted.values()] };
+  // In key order: writers that upsert the same rows take their locks in the same order (PostgreSQL).
+  const sorted = <T>(map: Map<string, T>) => [...map.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, v]) => v);
+  return { evidence: sorted(evidence), violations: sorted(counted) };
 }
 
 export type RollupProvider = 'sqlite' | 'postgresql';
