@@ -373,7 +373,7 @@ const load = () =>
     .map((n) => n.toFixed(2))
     .join(' ');
 console.log(
-  `Dashboard queries with ${ROWS.toLocaleString('en-US')} evidence rows over ${DAYS} days (${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}); median of ${RUNS} runs after a warm-up`,
+  `Dashboard queries with ${option('sqlite-file') || option('pg-url') ? 'the given database(s)' : `${ROWS.toLocaleString('en-US')} evidence rows`} over ${DAYS} days (${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}); median of ${RUNS} runs after a warm-up`,
 );
 // Other work on the machine inflates every figure; the load average says how much there was.
 console.log(`load average at start: ${load()}`);

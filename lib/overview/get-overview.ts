@@ -15,8 +15,8 @@ export function topCodesQuery(tenantId: string, since: Date, until: Date, limit:
 }
 
 /**
- * The same counted from the violations alone (tests compare the two).
- * The noisiest violation codes in [since, until), approval holds left out: a held call is the
+ * The same list counted from the violations alone, as before the rollups (tests compare the two).
+ * Approval holds are left out: a held call is the
  * approval queue working, and they would top the list on any tenant that uses approvals. Grouped on an expression rather than the
  * column: grouping on `code` itself lets SQLite (no statistics) walk the tenant's whole
  * (tenantId, code, createdAt) index, every violation ever, to group without sorting (45 ms at
