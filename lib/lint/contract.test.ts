@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileContract } from '../contracts/compile-contract';
 import { EXAMPLE_CONTRACTS } from '../contracts/examples';
-import { segmentsOfJsonPath } from './compiler-findings';
+import { segmentsOfJsonPath } from './json-path-segments';
 import { CONTRACT_LINT_CODES, lintContract } from './contract';
 import { parseDocument, type ParsedDocument } from './parse-document';
 import type { Diagnostic } from './types';

@@ -1,10 +1,11 @@
 import semver from 'semver';
 import { argumentReferences, celEnvironment } from '../lint/cel-argument-references';
+import { segmentsOfJsonPath } from '../lint/json-path-segments';
 import type { PathSegment } from '../lint/parse-document';
 import { rangeInsideScalar } from '../lint/scalar-range';
 import type { Diagnostic, DocumentFormat, SourceRange } from '../lint/types';
 import { isPlainObject } from '../json';
-import { formatJsonPath, ownValue } from '../validation/json-path';
+import { ownValue } from '../validation/json-path';
 import { declareMember, EditableDocument, EMPTY, removeItem, replaceValue, valueText, type TextEdit } from './document-edits';
 
 /**
@@ -170,32 +171,6 @@ const FIXERS: readonly { matches: (code: string) => boolean; fixer: Fixer }[] = 
   { matches: (code) => code === 'POLICY_DUPLICATE_TOOL_PATTERN', fixer: duplicateToolPattern },
 ];
 
-/**
- * A diagnostic's JSONPath back to segments, guided by the document: at each step the member
- * whose formatted segment prefixes the rest (keys may hold dots or brackets). The studio runs
- * this in the page, so it does not import the linter's copy, which brings the contract compiler.
- */
-function segmentsOf(root: unknown, path: string): PathSegment[] {
-  const out: PathSegment[] = [];
-  let rest = path.startsWith('$') ? path.slice(1) : '';
-  let current = root;
-  while (rest.length > 0 && out.length < 100) {
-    const members: PathSegment[] = Array.isArray(current) ? current.map((_, i) => i) : isPlainObject(current) ? Object.keys(current) : [];
-    let best: { segment: PathSegment; length: number } | undefined;
-    for (const segment of members) {
-      const text = formatJsonPath([segment]).slice(1);
-      const boundary = rest[text.length];
-      if (rest.startsWith(text) && (boundary === undefined || boundary === '.' || boundary === '[') && text.length > (best?.length ?? 0))
-        best = { segment, length: text.length };
-    }
-    if (!best) break;
-    out.push(best.segment);
-    rest = rest.slice(best.length);
-    current = typeof best.segment === 'number' ? (current as unknown[])[best.segment] : ownValue(current, best.segment);
-  }
-  return out;
-}
-
 /** The codes some fix may resolve (the studio asks for fixes only for these). */
 export function hasQuickFix(code: string): boolean {
   return FIXERS.some((f) => f.matches(code));
@@ -207,7 +182,7 @@ export function quickFixes(input: QuickFixInput): QuickFix[] {
   if (diagnostic.target === 'prompt' || !hasQuickFix(diagnostic.code)) return [];
   const doc = new EditableDocument(input.text, input.format);
   if (doc.value === undefined) return [];
-  const at = segmentsOf(doc.value, diagnostic.path);
+  const at = segmentsOfJsonPath(doc.value, diagnostic.path);
   const fixes: QuickFix[] = [];
   for (const { matches, fixer } of FIXERS) if (matches(diagnostic.code)) fixes.push(...fixer(doc, at, input));
   return fixes;

@@ -1,6 +1,7 @@
 import { CONTRACT_PROBLEM_CODES, type ContractProblemCode } from '../../../contracts/contract-problems';
 import { ownValue } from '../../../validation/json-path';
-import { fieldwiseCompilerFindings, SCHEMA_FIELDS, segmentsOfJsonPath } from '../../compiler-findings';
+import { fieldwiseCompilerFindings, SCHEMA_FIELDS } from '../../compiler-findings';
+import { segmentsOfJsonPath } from '../../json-path-segments';
 import { conformanceDiagnostics } from '../../conformance';
 import { checkJsonSchema, jsonSchemaLintCodes } from '../../json-schema-checks';
 import { defineRule } from '../registry';
