@@ -2,9 +2,10 @@
 // calls against a limit, a kill -9 part-way through an allowance, and a new process on the same
 // database that finds exactly what is left; a refused write through it counts nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db, dbProvider } from '@/lib/db';
+import { db } from '@/lib/db';
 import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
 import { loadValidatePre, startDataPlane, type DataPlaneProcess } from '@/lib/testing/data-plane-process';
+import { allowInserts, refuseInserts } from '@/lib/testing/refuse-inserts';
 import {
   counted,
   createHistoryTenant,
@@ -69,20 +70,7 @@ describe('limits on a data-plane process', () => {
   });
 
   it('a write the database refuses is answered 503 and counts nothing', { timeout: 60_000 }, async () => {
-    const when = `NEW."tenantId" = '${t.tenant.id}' AND NEW."callId" LIKE 'poison%'`;
-    const pg = dbProvider() === 'postgresql';
-    if (pg) {
-      await db().$executeRawUnsafe(
-        `CREATE OR REPLACE FUNCTION tg_test_refuse_evidence() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF ${when} THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$`,
-      );
-      await db().$executeRawUnsafe(
-        `CREATE TRIGGER tg_test_refuse_evidence BEFORE INSERT ON "Evidence" FOR EACH ROW EXECUTE FUNCTION tg_test_refuse_evidence()`,
-      );
-    } else {
-      await db().$executeRawUnsafe(
-        `CREATE TRIGGER tg_test_refuse_evidence BEFORE INSERT ON "Evidence" WHEN ${when} BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
-      );
-    }
+    await refuseInserts('Evidence', `NEW."tenantId" = '${t.tenant.id}' AND NEW."callId" LIKE 'poison%'`);
     try {
       const before = await counted(t.tenant.id);
       const refused = await send({ tool: 'wallet.transfer', user: 'u9', callId: 'poison-1' });
@@ -90,9 +78,7 @@ describe('limits on a data-plane process', () => {
       expect(refused.body.error.details.reason).toBe('evidence_unavailable');
       expect(await counted(t.tenant.id)).toEqual(before);
     } finally {
-      await db().$executeRawUnsafe(
-        pg ? `DROP TRIGGER IF EXISTS tg_test_refuse_evidence ON "Evidence"` : `DROP TRIGGER IF EXISTS tg_test_refuse_evidence`,
-      );
+      await allowInserts('Evidence');
     }
     // The writer goes on: u9 has the whole allowance.
     expect(decisions(await transfers('u9', 6))).toEqual({ allow: 5, deny: 1 });

@@ -2,9 +2,10 @@
 // and on the Prisma path (records with side effects): one batch of many records adds exactly its
 // counts, and a batch the database refuses adds nothing, though its evidence rows went in first.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { db, dbProvider } from '@/lib/db';
+import { db } from '@/lib/db';
 import { recordEvidence, type EvidenceInput } from '@/lib/evidence/record-evidence';
 import { createTestTenant } from '@/lib/testing/fixtures';
+import { allowInserts, refuseInserts } from '@/lib/testing/refuse-inserts';
 import { rebuildRollups } from './rebuild-rollups';
 
 let tenantId: string;
@@ -13,27 +14,10 @@ beforeEach(async () => {
   tenantId = (await createTestTenant()).tenant.id;
 });
 
-afterEach(async () => {
-  if (dbProvider() === 'postgresql') await db().$executeRawUnsafe(`DROP TRIGGER IF EXISTS tg_test_refuse_rollup ON "ViolationRollup"`);
-  else await db().$executeRawUnsafe(`DROP TRIGGER IF EXISTS tg_test_refuse_rollup`);
-});
+afterEach(() => allowInserts('ViolationRollup'));
 
 /** Makes the database refuse this tenant's violation rollups: the last statement of a commit. */
-async function refuseRollups() {
-  const when = `NEW."tenantId" = '${tenantId}'`;
-  if (dbProvider() === 'postgresql') {
-    await db().$executeRawUnsafe(
-      `CREATE OR REPLACE FUNCTION tg_test_refuse_rollup() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF ${when} THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$`,
-    );
-    await db().$executeRawUnsafe(
-      `CREATE TRIGGER tg_test_refuse_rollup BEFORE INSERT ON "ViolationRollup" FOR EACH ROW EXECUTE FUNCTION tg_test_refuse_rollup()`,
-    );
-  } else {
-    await db().$executeRawUnsafe(
-      `CREATE TRIGGER tg_test_refuse_rollup BEFORE INSERT ON "ViolationRollup" WHEN ${when} BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
-    );
-  }
-}
+const refuseRollups = () => refuseInserts('ViolationRollup', `NEW."tenantId" = '${tenantId}'`);
 
 const input = (i: number, over: Partial<EvidenceInput> = {}): EvidenceInput => ({
   tenantId,
@@ -104,9 +88,7 @@ describe('rollups written with the evidence', () => {
     expect(await snapshot()).toEqual(before);
     expect(await db().evidence.count({ where: { tenantId } })).toBe(1);
     expect(await db().violation.count({ where: { tenantId } })).toBe(2);
-    await db().$executeRawUnsafe(
-      dbProvider() === 'postgresql' ? `DROP TRIGGER tg_test_refuse_rollup ON "ViolationRollup"` : `DROP TRIGGER tg_test_refuse_rollup`,
-    );
+    await allowInserts('ViolationRollup');
     await recordEvidence(input(5));
     await recordEvidence(input(6), withSideEffect);
     expect((await sums()).records).toEqual({ records: 3, shadowDiffers: 0, policyRefusals: 2 });

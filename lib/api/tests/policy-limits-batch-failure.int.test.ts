@@ -4,12 +4,13 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { db, dbProvider } from '@/lib/db';
+import { db } from '@/lib/db';
 import { parseDatabaseUrl } from '@/lib/db/database-url';
 import { GENESIS_HASH } from '@/lib/evidence/evidence-hash';
 import { evidenceQueueDepth } from '@/lib/evidence/evidence-observers';
 import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
 import { call } from '@/lib/testing/api-client';
+import { allowInserts, refuseInserts } from '@/lib/testing/refuse-inserts';
 import { getApprovalHandler as getApproval, decideApprovalHandler as decideApproval } from '@/lib/api/handlers/approvals';
 import {
   counted,
@@ -49,21 +50,7 @@ afterEach(async () => {
 });
 
 /** Makes the database refuse evidence rows of this tenant whose call id starts with `prefix` ('' for all). */
-async function refuseWrites(prefix: string) {
-  const when = `NEW."tenantId" = '${t.tenant.id}' AND NEW."callId" LIKE '${prefix}%'`;
-  if (dbProvider() === 'postgresql') {
-    await db().$executeRawUnsafe(
-      `CREATE OR REPLACE FUNCTION tg_test_refuse_evidence() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF ${when} THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$`,
-    );
-    await db().$executeRawUnsafe(
-      `CREATE TRIGGER tg_test_refuse_evidence BEFORE INSERT ON "Evidence" FOR EACH ROW EXECUTE FUNCTION tg_test_refuse_evidence()`,
-    );
-  } else {
-    await db().$executeRawUnsafe(
-      `CREATE TRIGGER tg_test_refuse_evidence BEFORE INSERT ON "Evidence" WHEN ${when} BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
-    );
-  }
-}
+const refuseWrites = (prefix: string) => refuseInserts('Evidence', `NEW."tenantId" = '${t.tenant.id}' AND NEW."callId" LIKE '${prefix}%'`);
 
 /** Holds the database's write lock (SQLite) or the tenant's chain head (PostgreSQL) until released. */
 async function holdWrites(): Promise<() => Promise<void>> {
@@ -90,10 +77,7 @@ async function holdWrites(): Promise<() => Promise<void>> {
   };
 }
 
-async function allowWrites() {
-  if (dbProvider() === 'postgresql') await db().$executeRawUnsafe(`DROP TRIGGER IF EXISTS tg_test_refuse_evidence ON "Evidence"`);
-  else await db().$executeRawUnsafe(`DROP TRIGGER IF EXISTS tg_test_refuse_evidence`);
-}
+const allowWrites = () => allowInserts('Evidence');
 
 const transfer = (callId: string, amount = 100, extra?: ToolCall['extra']) =>
   pre(t, { user: 'u1', args: { account_id: 'acc-1', amount }, callId, extra });
