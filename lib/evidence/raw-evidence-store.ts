@@ -74,11 +74,10 @@ const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join
 export class SqliteEvidenceStore implements RawEvidenceStore {
   private readonly connection: Database.Database;
   private readonly statements;
-  private readonly transaction: Database.Transaction<(inputs: EvidenceInput[]) => (RecordedEvidence | null)[]>;
+  private readonly transaction: Database.Transaction<
+    (inputs: EvidenceInput[]) => { recorded: (RecordedEvidence | null)[]; windows: CommittedWindow[] }
+  >;
   private readonly writeRollups: ReturnType<typeof sqliteRollupWriter>;
-
-  /** The windows the transaction being written checked, as they stand after it (for lib/history/window-cache.ts). */
-  private committed: CommittedWindow[] = [];
 
   /** `onCommitted` hears each committed transaction's windows: this process's cache, or the writer thread's parent. */
   constructor(
@@ -115,8 +114,10 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
     this.transaction = this.connection.transaction(this.write);
   }
 
-  private readonly write = (all: EvidenceInput[]): (RecordedEvidence | null)[] => {
-    const admitted = this.admitHistory(all);
+  private readonly write = (all: EvidenceInput[]): { recorded: (RecordedEvidence | null)[]; windows: CommittedWindow[] } => {
+    const admission = this.admitHistory(all);
+    const admitted = admission?.admitted;
+    const windows = admission?.windows ?? [];
     const inputs = admitted ? all.filter((_, i) => admitted[i]) : all;
     const heads = new Map<string, { seq: number; hash: string }>();
     const tenants = [...new Set(inputs.map((i) => i.tenantId))];
@@ -138,17 +139,16 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
       this.statements.updateHead.run(head.seq, head.hash, tenantId);
     }
     const recorded = rows.map((r) => ({ id: r.id, seq: r.seq, hash: r.hash }));
-    if (!admitted) return recorded;
+    if (!admitted) return { recorded, windows };
     let next = 0;
-    return admitted.map((ok) => (ok ? (recorded[next++] as RecordedEvidence) : null));
+    return { recorded: admitted.map((ok) => (ok ? (recorded[next++] as RecordedEvidence) : null)), windows };
   };
 
-  /** Per input whether its history claims and reads hold (counting the admitted ones); null when no input has any. */
-  private admitHistory(inputs: EvidenceInput[]): boolean[] | null {
+  /** What admitHistoryWith (lib/history/commit-counters.ts) does, synchronously; null when no input has a history. */
+  private admitHistory(inputs: EvidenceInput[]): HistoryAdmission | null {
     if (!inputs.some((i) => i.history)) return null;
     const admitted: boolean[] = [];
-    const committed: CommittedWindow[] = [];
-    this.committed = committed;
+    const windows: CommittedWindow[] = [];
     for (const tenantId of new Set(inputs.map((i) => i.tenantId))) {
       const mine = inputs.filter((i) => i.tenantId === tenantId);
       const ledger = new HistoryLedger();
@@ -157,20 +157,19 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
         ledger.load(key, toWindowSums(sums as StoredSums | undefined));
       }
       for (const input of mine) admitted[inputs.indexOf(input)] = ledger.admit(input.history);
-      for (const window of ledger.windows()) committed.push({ tenantId, ...window });
+      for (const window of ledger.windows()) windows.push({ tenantId, ...window });
       for (const w of ledger.writes())
         for (const { step, values } of writeSteps(tenantId, w)) this.statements.counterSteps[step].run(SQLITE_COUNTERS[step].args(values));
     }
-    return admitted;
+    return { admitted, windows };
   }
 
   async commit(inputs: EvidenceInput[]): Promise<(RecordedEvidence | null)[]> {
     for (let attempt = 0; ; attempt++) {
       try {
         // IMMEDIATE: take the write lock first, so the chain heads read are the ones we update.
-        this.committed = [];
-        const recorded = this.transaction.immediate(inputs);
-        if (this.committed.length > 0) this.onCommitted(this.committed);
+        const { recorded, windows } = this.transaction.immediate(inputs);
+        if (windows.length > 0) this.onCommitted(windows);
         return recorded;
       } catch (error) {
         const code = (error as { code?: string }).code ?? '';

@@ -46,7 +46,7 @@ export class WindowCounters implements CounterSource {
   }
 
   sums(series: string, scope: string, fromBucket: number): WindowSums {
-    return this.windows.get(`${series}|${scope}|${fromBucket}`) ?? this.rows.sums(series, scope, fromBucket);
+    return this.windows.get(`${series}|${scope}|${fromBucket}`) ?? NO_CALLS;
   }
 
   get(series: string, scope: string): readonly CounterRow[] {

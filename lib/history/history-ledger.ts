@@ -255,14 +255,15 @@ export function counterSql(provider: 'sqlite' | 'postgresql') {
 /** A `sums` row as read (numbers, bigints or strings by driver); absent when the series and scope have no rows. */
 export type StoredSums = { latest: unknown; latestCount: unknown; latestTotal: unknown; count: unknown; total: unknown; lastAt: unknown };
 
+/** A window's sums as read; no row is no calls. */
+export function windowSumsOf(row: Pick<StoredSums, 'count' | 'total' | 'lastAt'> | undefined): WindowSums {
+  return row ? { count: Number(row.count), total: Number(row.total), lastAt: Number(row.lastAt) } : NO_CALLS;
+}
+
+/** The same, with the newest row the commit writes after (null: the series and scope have none). */
 export function toWindowSums(row: StoredSums | undefined): WindowSums & { latest: Latest | null } {
-  if (!row) return { count: 0, total: 0, lastAt: 0, latest: null };
-  return {
-    count: Number(row.count),
-    total: Number(row.total),
-    lastAt: Number(row.lastAt),
-    latest: { bucket: Number(row.latest), cumCount: Number(row.latestCount), cumTotal: Number(row.latestTotal) },
-  };
+  const latest = row ? { bucket: Number(row.latest), cumCount: Number(row.latestCount), cumTotal: Number(row.latestTotal) } : null;
+  return { ...windowSumsOf(row), latest };
 }
 
 export function toCounterRow(row: { bucket: unknown; count: unknown; total: unknown; lastAt: unknown }): CounterRow {

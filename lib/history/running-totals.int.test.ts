@@ -9,7 +9,7 @@ import { createTestTenant } from '@/lib/testing/fixtures';
 import type { CallHistory } from './call-history';
 import { admitHistoryWith, type CounterQuery } from './commit-counters';
 import { readWindowSums } from './counter-reader';
-import { counterSql } from './history-ledger';
+import { counterSql, windowSumsOf } from './history-ledger';
 
 const provider = () => (dbProvider() === 'postgresql' ? 'postgresql' : 'sqlite');
 const STEP = 60;
@@ -47,7 +47,7 @@ async function stored(tenantId: string, scope: string, from: number) {
     sql.sql,
     ...sql.args([tenantId, 's', scope, from]),
   );
-  return row ? { count: Number(row.count), total: Number(row.total), lastAt: Number(row.lastAt) } : { count: 0, total: 0, lastAt: 0 };
+  return windowSumsOf(row);
 }
 
 describe('running totals of history counters', () => {
