@@ -135,6 +135,8 @@ test('violations: an axis that reads, days and hours as bars, every code whole, 
     await page.goto('/violations?code=AXAG_PATTERN_MISMATCH');
     const row = page.getByTestId('violation-row').first();
     const cell = row.getByTestId('violation-message');
+    // A streamed page may hold the rows in a hidden chunk for a moment after load: measure once shown.
+    await expect(cell).toBeVisible();
     expect((await cell.boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(400);
     const more = cell.getByRole('button', { name: 'Show all' });
     await expect(more).toHaveAttribute('aria-expanded', 'false');
@@ -170,6 +172,7 @@ test('violations: an axis that reads, days and hours as bars, every code whole, 
     expect(await topCode.evaluate((el) => el.scrollWidth <= el.clientWidth && el.textContent === el.getAttribute('title'))).toBe(true);
     const table = page.getByTestId('violation-row').first().locator('xpath=ancestor::div[contains(@class, "overflow-x-auto")]');
     expect(await table.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    await expect(page.getByTestId('violation-message').first()).toBeVisible();
     expect((await page.getByTestId('violation-message').first().boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(260);
     await snap(page, testInfo, 'violations-week-1024');
   });
