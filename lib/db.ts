@@ -15,7 +15,10 @@ export type Db = SqliteClient;
 /** The client handed to an interactive transaction's callback. */
 export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
 
-const globalForDb = globalThis as unknown as { toolgateDb?: { db: Db; target: DatabaseTarget; raw: string | undefined } };
+const globalForDb = globalThis as unknown as {
+  toolgateDb?: { db: Db; target: DatabaseTarget; raw: string | undefined };
+  toolgateDbClosed?: boolean;
+};
 
 export function createDb(target: DatabaseTarget): Db {
   const adapter = createAdapterFactory(target);
@@ -37,6 +40,7 @@ export function db(): Db {
   }
   const created = { db: createDb(target), target, raw: url };
   globalForDb.toolgateDb = created;
+  globalForDb.toolgateDbClosed = false;
   return created.db;
 }
 
@@ -48,5 +52,15 @@ export function dbProvider(): DatabaseTarget['provider'] {
 export async function disconnectDb(): Promise<void> {
   const existing = globalForDb.toolgateDb;
   globalForDb.toolgateDb = undefined;
+  globalForDb.toolgateDbClosed = true;
   if (existing) await existing.db.$disconnect();
+}
+
+/**
+ * Whether the process-wide client was disconnected and nothing has used the database since.
+ * Background pollers check this so that they do not open a new client (whose PostgreSQL pool
+ * would keep a finished script alive) after the process is done with the database.
+ */
+export function dbClosed(): boolean {
+  return globalForDb.toolgateDbClosed === true;
 }

@@ -1,13 +1,14 @@
 // The data plane under load for bench/limits: one server process serving both tenants, loaded
 // with autocannon, and the CPU it used per answered request from /proc (all threads, and its
 // busiest thread, the request thread), plus on PostgreSQL the CPU of the database's backends.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { treeCpuMs, treeThreadCpuMs } from '../validate/proc-cpu';
 import { refundCall, TOOL } from './seed';
+import { waitForLine } from '../child-process';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -41,22 +42,6 @@ export async function startDataPlane(databaseUrl: string, port: number, cpuProfD
   };
 }
 
-function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; output:\n${buffer.slice(-2000)}`)), timeoutMs);
-    const onData = (chunk: Buffer) => {
-      buffer += chunk.toString();
-      if (pattern.test(buffer)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`server exited (${code}):\n${buffer.slice(-2000)}`)));
-  });
-}
 
 let sequence = 0;
 

@@ -21,6 +21,7 @@ import { createScratchDatabase } from '../../lib/db/scratch-database';
 import { startFixtureHttpServer } from '../../lib/mcp/testing/fixture-server-http';
 import { DEFAULT_FIXTURE_TOOLS, writeFixtureTools } from '../../lib/mcp/testing/fixture-tools';
 import { treeCpuMs, treeThreadCpuMs } from '../validate/proc-cpu';
+import { waitForLine } from '../child-process';
 
 const args = process.argv.slice(2);
 function option(name: string, fallback: number): number {
@@ -52,23 +53,6 @@ function freePort(): Promise<number> {
   });
 }
 
-function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; output:\n${buffer.slice(-2000)}`)), timeoutMs);
-    const onData = (chunk: Buffer) => {
-      // Kept listening (the pipe must be drained for the whole run), so only the tail is kept.
-      buffer = (buffer + chunk.toString()).slice(-8000);
-      if (pattern.test(buffer)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`data plane exited (${code}):\n${buffer.slice(-2000)}`)));
-  });
-}
 
 /** Runs a step of setup.ts and gives its stdout. Asynchronous: the upstream answers from this process. */
 function setup(step: string, env: Record<string, string>): Promise<string> {

@@ -9,7 +9,7 @@
 // Options: --duration <s> (default 10), --connections <n> (default 32), --rounds <n> (default 3),
 //          --distinct-call-ids (a new call_id per request, as agents send: each record then has
 //          its own trace id, an insert at a random place in the trace index), --skip-http.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { treeCpuMs, treeThreadCpuMs } from './proc-cpu';
 import path from 'node:path';
@@ -20,6 +20,7 @@ import { lookupOrderContract } from '../../lib/contracts/examples';
 import { checkPreCall } from '../../lib/validation/check-pre-call';
 import { createScratchDatabase } from '../../lib/db/scratch-database';
 import { startOtlpSink } from './otlp-sink';
+import { stopChild, waitForLine } from '../child-process';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -122,23 +123,6 @@ async function load(url: string, headers: Record<string, string>, serverPid: num
   };
 }
 
-function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; output:\n${buffer.slice(-2000)}`)), timeoutMs);
-    const onData = (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const match = pattern.exec(buffer);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1] ?? match[0]);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`server exited (${code}):\n${buffer.slice(-2000)}`)));
-  });
-}
 
 if (!existsSync(path.join(root, '.next', 'BUILD_ID'))) {
   console.log('building the app for the HTTP benchmark...');
@@ -161,12 +145,6 @@ const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 const apiKey = 'tg_bench000_benchmark-key-0123456789abcdef';
 const targets: Target[] = [];
 
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 // Every server is started first and stays up; the rounds then load them in turn, so a slow
 // spell on this shared machine lands on all of them rather than on one row.

@@ -1,4 +1,4 @@
-import { db, type Db, type Tx } from '../db';
+import { db, dbClosed, type Db, type Tx } from '../db';
 import { log } from '../log';
 import { countCacheLookup } from '../metrics/counters';
 
@@ -37,7 +37,9 @@ export function notifyLocalChange(key: ChangeKey): void {
 
 /** One poll: drop the caches whose counter moved since the last poll. Exported for tests. */
 export async function pollChanges(): Promise<void> {
-  if (polling) return;
+  // After disconnectDb, wait for the next user of the database to open it (the versions seen
+  // are kept, so a change made meanwhile is still noticed then).
+  if (polling || dbClosed()) return;
   polling = true;
   try {
     const rows = await db().changeCounter.findMany({ select: { key: true, version: true } });
