@@ -90,5 +90,6 @@ function evidenceRow(input: EvidenceInput, head: { seq: number; hash: string }, 
     payloadHash: args === null && payload === null ? null : payloadDigest(args, payload),
     details: input.details ?? null,
     mcpServer: input.mcpServer ?? null,
+    duplicateKey: input.duplicateKey ?? null,
   };
 }

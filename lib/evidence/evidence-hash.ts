@@ -40,6 +40,8 @@ export interface EvidenceContent {
   details?: string | null;
   // Added with the MCP gateway; hashed only when set.
   mcpServer?: string | null;
+  // Added with the duplicate-call key; hashed only when set.
+  duplicateKey?: string | null;
 }
 
 /**
@@ -117,6 +119,7 @@ const HASHED_FIELDS: readonly (keyof EvidenceContent)[] = [
   'payloadHash',
   'details',
   'mcpServer',
+  'duplicateKey',
 ];
 
 /**
@@ -133,6 +136,7 @@ const OPTIONAL_FIELDS: ReadonlySet<keyof EvidenceContent> = new Set([
   'payloadHash',
   'details',
   'mcpServer',
+  'duplicateKey',
 ]);
 
 /**

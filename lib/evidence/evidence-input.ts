@@ -52,6 +52,8 @@ export interface EvidenceInput {
   details?: string | null;
   /** The MCP server the call went through, when the gateway made it (lib/mcp). */
   mcpServer?: string | null;
+  /** What the duplicate-call check finds this call by, when it is one it looks back at (lib/validation/duplicate-key.ts). */
+  duplicateKey?: string | null;
   /**
    * What the record does to the policy history, checked and counted in its transaction; not
    * part of the record itself. A record whose claims or reads no longer hold is not written.

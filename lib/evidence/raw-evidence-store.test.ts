@@ -67,6 +67,7 @@ describe('evidenceValues', () => {
       null,
       null,
       null,
+      null,
     ]);
   });
 
@@ -91,7 +92,7 @@ describe('evidenceValues', () => {
     };
     const values = evidenceValues(row, 'ts');
     expect(values.slice(19, 21)).toEqual(['deny', 0]);
-    expect(values.slice(24)).toEqual(['pol', '2', 'r', '{"x":1}', 1, 12.5, null, null, null, null]);
+    expect(values.slice(24)).toEqual(['pol', '2', 'r', '{"x":1}', 1, 12.5, null, null, null, null, null]);
   });
 
   it("writes the raw payload, its digest and an administrative record's details", () => {
@@ -102,7 +103,8 @@ describe('evidenceValues', () => {
       payloadHash: 'd'.repeat(64),
       details: '{"role":"admin"}',
       mcpServer: 'github',
+      duplicateKey: 'k'.repeat(32),
     };
-    expect(evidenceValues(row, 'ts').slice(-4)).toEqual(['{"context":{}}', 'd'.repeat(64), '{"role":"admin"}', 'github']);
+    expect(evidenceValues(row, 'ts').slice(-5)).toEqual(['{"context":{}}', 'd'.repeat(64), '{"role":"admin"}', 'github', 'k'.repeat(32)]);
   });
 });

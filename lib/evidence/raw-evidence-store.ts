@@ -63,6 +63,7 @@ export const EVIDENCE_COLUMNS = [
   'payloadHash',
   'details',
   'mcpServer',
+  'duplicateKey',
 ] as const;
 const VIOLATION_COLUMNS = ['id', 'tenantId', 'evidenceId', 'code', 'type', 'tool', 'apiKeyId', 'path', 'decision', 'createdAt'] as const;
 
@@ -235,6 +236,7 @@ export function evidenceValues(row: EvidenceRecord, createdAt: string): unknown[
     row.payloadHash ?? null,
     row.details ?? null,
     row.mcpServer ?? null,
+    row.duplicateKey ?? null,
   ];
 }
 

@@ -1,11 +1,13 @@
 import { db } from '../db';
 import { makeIssue, type ValidationIssue } from './error-codes';
 import { nowMs } from '../clock/clock';
+import { duplicateKeyOf } from './duplicate-key';
 
 /**
  * The AXAG_DUPLICATE_CALL warning for a call of a non-idempotent tool when the same call was
  * allowed within the tenant's window: the same idempotency key when one is sent, else the same
- * arguments. Null when there was none.
+ * arguments (an earlier call counts as the same only when it was matched the same way: a call
+ * without a key is not compared with one that sent a key). Null when there was none.
  */
 export async function checkDuplicateCall(options: {
   tenantId: string;
@@ -33,15 +35,14 @@ async function findDuplicate(options: {
   windowSeconds: number;
 }) {
   const since = new Date(nowMs() - options.windowSeconds * 1000);
+  // Only allowed validate/pre records of a tool that was not idempotent carry a duplicateKey
+  // (record-pre-call.ts); the tenant is in the key and checked again.
   return db().evidence.findFirst({
     where: {
-      tenantId: options.tenantId,
-      tool: options.tool,
-      kind: 'pre',
-      decision: 'allow',
+      duplicateKey: duplicateKeyOf(options),
       createdAt: { gte: since },
+      tenantId: options.tenantId,
       callId: { not: options.callId },
-      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : { argsHash: options.argsHash }),
     },
     orderBy: { createdAt: 'desc' },
     select: { callId: true, createdAt: true },

@@ -12,6 +12,7 @@ import { decideFromIssues } from './decide';
 import type { ValidationIssue } from './error-codes';
 import type { CallPolicies } from './evaluate-call-policies';
 import { buildCallHistory, historyIncrements } from '../history/call-history';
+import { duplicateKeyOf } from './duplicate-key';
 
 /** The fields every validate/pre record has, whether its contract was found or not. */
 export interface PreCallBase {
@@ -91,6 +92,8 @@ export async function recordPreCall(recording: PreCallRecording, errs: Validatio
     policyRule: decidedBy?.rule ?? null,
     policy: policyEvidence ? JSON.stringify(policyEvidence) : null,
     shadowDiffers: policyEvidence ? policies.shadow.some((s) => s.differs) : false,
+    // What later calls of a tool that is not idempotent are checked against (check-duplicate-call.ts).
+    duplicateKey: decision === 'allow' && !annotations.idempotent ? duplicateKeyOf(base) : null,
   };
   const { view, tracked, nowMs } = policies.history;
   if (tracked.length > 0) {
