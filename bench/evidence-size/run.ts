@@ -33,7 +33,21 @@ const body = JSON.stringify({
   context: { tenant_id: 'acme', user_id: 'u_1' },
 });
 // The columns worth looking at: ids, hashes and the JSON ones.
-const WIDE = ['id', 'tenantId', 'prevHash', 'hash', 'createdAt', 'requestId', 'traceId', 'callId', 'argsHash', 'contractHash', 'policy', 'errors', 'warnings'];
+const WIDE = [
+  'id',
+  'tenantId',
+  'prevHash',
+  'hash',
+  'createdAt',
+  'requestId',
+  'traceId',
+  'callId',
+  'argsHash',
+  'contractHash',
+  'policy',
+  'errors',
+  'warnings',
+];
 
 interface Sizes {
   records: number;
@@ -81,10 +95,13 @@ function sqliteSizes(file: string): Sizes {
     const objects = connection
       .prepare(`SELECT name, type FROM sqlite_schema WHERE tbl_name = 'Evidence' AND type IN ('table', 'index')`)
       .all() as { name: string; type: string }[];
-    const bytes = (name: string) => Number((connection.prepare(`SELECT sum(pgsize) AS b FROM dbstat WHERE name = ?`).get(name) as { b: number }).b);
+    const bytes = (name: string) =>
+      Number((connection.prepare(`SELECT sum(pgsize) AS b FROM dbstat WHERE name = ?`).get(name) as { b: number }).b);
     const columns = WIDE.map((name) => ({
       name,
-      avg: Number((connection.prepare(`SELECT avg(length(CAST("${name}" AS BLOB))) AS a FROM "Evidence"`).get() as { a: number | null }).a ?? 0),
+      avg: Number(
+        (connection.prepare(`SELECT avg(length(CAST("${name}" AS BLOB))) AS a FROM "Evidence"`).get() as { a: number | null }).a ?? 0,
+      ),
     }));
     const pageCount = Number(connection.pragma('page_count', { simple: true }));
     const pageSize = Number(connection.pragma('page_size', { simple: true }));
@@ -115,7 +132,8 @@ async function postgresSizes(url: string): Promise<Sizes> {
       )
     ).rows.map((r) => ({ name: r.name.replace(/"/g, ''), bytes: Number(r.bytes) }));
     const columns: { name: string; avg: number }[] = [];
-    for (const name of WIDE) columns.push({ name, avg: Number((await one(`SELECT avg(pg_column_size("${name}")) AS a FROM "Evidence"`)).a ?? 0) });
+    for (const name of WIDE)
+      columns.push({ name, avg: Number((await one(`SELECT avg(pg_column_size("${name}")) AS a FROM "Evidence"`)).a ?? 0) });
     const whole = Number((await one(`SELECT pg_database_size(current_database()) AS b`)).b);
     return { records, table, indexes, columns, whole };
   } finally {
@@ -131,8 +149,11 @@ function print(provider: DatabaseProvider, sizes: Sizes): void {
   console.log(`\n${provider}: ${fmt(sizes.records)} records`);
   console.log(`  Evidence, table and its indexes: ${per(sizes.table + indexBytes).toFixed(0)} bytes per record`);
   console.log(`    table:                         ${per(sizes.table).toFixed(0)}`);
-  for (const index of [...sizes.indexes].sort((a, b) => b.bytes - a.bytes)) console.log(`    ${index.name.padEnd(30)} ${per(index.bytes).toFixed(0)}`);
-  console.log(`  whole database on disk:          ${per(sizes.whole).toFixed(0)} bytes per record (all tables; ${fmt(sizes.whole / 1e6)} MB)`);
+  for (const index of [...sizes.indexes].sort((a, b) => b.bytes - a.bytes))
+    console.log(`    ${index.name.padEnd(30)} ${per(index.bytes).toFixed(0)}`);
+  console.log(
+    `  whole database on disk:          ${per(sizes.whole).toFixed(0)} bytes per record (all tables; ${fmt(sizes.whole / 1e6)} MB)`,
+  );
   console.log(`  average stored bytes of a column: ${sizes.columns.map((c) => `${c.name} ${c.avg.toFixed(0)}`).join(', ')}`);
 }
 

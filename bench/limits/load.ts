@@ -42,7 +42,6 @@ export async function startDataPlane(databaseUrl: string, port: number, cpuProfD
   };
 }
 
-
 let sequence = 0;
 
 /** The request body of call number `i`, with a call id of its own. */

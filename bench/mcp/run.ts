@@ -53,7 +53,6 @@ function freePort(): Promise<number> {
   });
 }
 
-
 /** Runs a step of setup.ts and gives its stdout. Asynchronous: the upstream answers from this process. */
 function setup(step: string, env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -123,7 +123,6 @@ async function load(url: string, headers: Record<string, string>, serverPid: num
   };
 }
 
-
 if (!existsSync(path.join(root, '.next', 'BUILD_ID'))) {
   console.log('building the app for the HTTP benchmark...');
   const build = spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], { cwd: root, stdio: 'inherit' });
@@ -144,7 +143,6 @@ interface Target {
 const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 const apiKey = 'tg_bench000_benchmark-key-0123456789abcdef';
 const targets: Target[] = [];
-
 
 // Every server is started first and stays up; the rounds then load them in turn, so a slow
 // spell on this shared machine lands on all of them rather than on one row.

@@ -15,7 +15,13 @@ const appendNote: ToolContract = {
   ...lookupOrderContract,
   id: 'notes.append',
   description: 'Appends a note to an order. Not idempotent: two calls append two notes.',
-  annotations: { ...lookupOrderContract.annotations, kind: 'mutation', side_effect_level: 'write', idempotent: false, idempotency_strategy: undefined },
+  annotations: {
+    ...lookupOrderContract.annotations,
+    kind: 'mutation',
+    side_effect_level: 'write',
+    idempotent: false,
+    idempotency_strategy: undefined,
+  },
 };
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
