@@ -29,6 +29,7 @@ ${only('e')}GROUP BY 1, 2, 3, 4;`,
     for (const [dimension, column] of [
       ['tool', `v."tool"`],
       ['key', `coalesce(v."apiKeyId", '')`],
+      ['code', `''`],
     ] as const)
       statements.push(`INSERT INTO "ViolationRollup" ("tenantId", "span", "dimension", "bucket", "code", "decision", "value", "count")
 SELECT v."tenantId", ${span}, '${dimension}', ${truncated('v."createdAt"', span)}, v."code", v."decision", ${column}, count(*)

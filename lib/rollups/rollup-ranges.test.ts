@@ -46,7 +46,7 @@ describe('boundaryAt', () => {
 });
 
 describe('rollupDeltas', () => {
-  it('sums a batch per key, in key order: one row per tenant, hour, kind and decision; four per violation key', () => {
+  it('sums a batch per key, in key order: one row per tenant, hour, kind and decision; six per violation key', () => {
     const at = d('2026-11-18T13:20:00.000Z');
     const row = (id: string, decision: string) => ({ id, tenantId: 't', kind: 'pre', decision, shadowDiffers: id === 'a', createdAt: at });
     const violation = (evidenceId: string, code: string) => ({
@@ -82,11 +82,13 @@ describe('rollupDeltas', () => {
         policyRefusals: 1,
       },
     ]);
-    expect(deltas.violations).toHaveLength(2 * 4);
+    expect(deltas.violations).toHaveLength(2 * 6);
     expect(deltas.violations.filter((v) => v.code === 'AXAG_PATTERN_MISMATCH').map((v) => [v.span, v.dimension, v.value, v.count])).toEqual(
       [
+        [3600, 'code', '', 2],
         [3600, 'key', '', 2],
         [3600, 'tool', 'x.y', 2],
+        [86400, 'code', '', 2],
         [86400, 'key', '', 2],
         [86400, 'tool', 'x.y', 2],
       ],

