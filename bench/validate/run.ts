@@ -6,9 +6,12 @@
 //               doing the same Ajv check without persistence, and the SQLite data plane again
 //               with decisions exported as OpenTelemetry spans to a local sink (tracing on).
 //               Load from autocannon on loopback.
+//   scale-out:  two PostgreSQL data-plane instances over one database, each pinned to a core,
+//               against one alone (./scale-out.ts).
 // Options: --duration <s> (default 10), --connections <n> (default 32), --rounds <n> (default 3),
 //          --distinct-call-ids (a new call_id per request, as agents send: each record then has
-//          its own trace id, an insert at a random place in the trace index), --skip-http.
+//          its own trace id, an insert at a random place in the trace index), --skip-http,
+//          --skip-scale-out.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { treeCpuMs, treeThreadCpuMs } from './proc-cpu';
@@ -21,6 +24,7 @@ import { checkPreCall } from '../../lib/validation/check-pre-call';
 import { createScratchDatabase } from '../../lib/db/scratch-database';
 import { startOtlpSink } from './otlp-sink';
 import { stopChild, waitForLine } from '../child-process';
+import { measureScaleOut, printScaleOut } from './scale-out';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -283,4 +287,9 @@ if (traced) {
   console.log(
     `\n  tracing on: ${fmt(sink.spans())} spans reached the sink; autocannon counted ${fmt(traced.answered)} answers (less those in flight at each load's end)`,
   );
+}
+
+if (!args.includes('--skip-scale-out')) {
+  const scaleOut = await measureScaleOut({ root, tsx, apiKey, body, distinctCallIds, connections, duration, rounds });
+  printScaleOut(scaleOut, bare.mid.rps);
 }
