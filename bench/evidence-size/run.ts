@@ -5,6 +5,7 @@
 // its indexes: SQLite's dbstat pages, PostgreSQL's relation sizes after VACUUM. Also the
 // average stored length of the widest columns, to show where the bytes go.
 // Options: --records <n> (default 100000) --only sqlite|postgresql --connections <n> (default 32)
+//          --same-arguments
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -25,12 +26,18 @@ const only = option('only') as DatabaseProvider | undefined;
 const root = path.resolve(import.meta.dirname, '..', '..');
 const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 const apiKey = 'tg_bench000_benchmark-key-0123456789abcdef';
-// The HTTP bench's call: orders.lookup, allowed, no argument retention.
+// The HTTP bench's call, orders.lookup, allowed, no argument retention; by default with
+// arguments of its own too (the tenant id, which the contract's scope compares with the
+// context's, so both carry the same id), as agents send: identical arguments would let
+// PostgreSQL's B-trees deduplicate the argument hash's index entries. --same-arguments sends the
+// HTTP bench's arguments every time.
+const SAME_ARGUMENTS = args.includes('--same-arguments');
+const tenant = SAME_ARGUMENTS ? 'acme' : 'acme-[<id>]';
 const body = JSON.stringify({
   tool: 'orders.lookup',
   call_id: 'call-[<id>]',
-  arguments: { tenant_id: 'acme', order_id: 'ord_123456', include: ['items'] },
-  context: { tenant_id: 'acme', user_id: 'u_1' },
+  arguments: { tenant_id: tenant, order_id: 'ord_123456', include: ['items'] },
+  context: { tenant_id: tenant, user_id: 'u_1' },
 });
 // The columns worth looking at: ids, hashes and the JSON ones.
 const WIDE = [
@@ -51,6 +58,8 @@ const WIDE = [
 
 interface Sizes {
   records: number;
+  /** Of which allowed: the plain records the goal is about. */
+  allowed: number;
   table: number;
   indexes: { name: string; bytes: number }[];
   columns: { name: string; avg: number }[];
@@ -92,6 +101,9 @@ function sqliteSizes(file: string): Sizes {
   try {
     connection.pragma('wal_checkpoint(TRUNCATE)');
     const records = Number((connection.prepare(`SELECT count(*) AS n FROM "Evidence"`).get() as { n: number }).n);
+    const allowed = Number(
+      (connection.prepare(`SELECT count(*) AS n FROM "Evidence" WHERE "decision" = 'allow'`).get() as { n: number }).n,
+    );
     const objects = connection
       .prepare(`SELECT name, type FROM sqlite_schema WHERE tbl_name = 'Evidence' AND type IN ('table', 'index')`)
       .all() as { name: string; type: string }[];
@@ -107,6 +119,7 @@ function sqliteSizes(file: string): Sizes {
     const pageSize = Number(connection.pragma('page_size', { simple: true }));
     return {
       records,
+      allowed,
       table: bytes('Evidence'),
       indexes: objects.filter((o) => o.type === 'index').map((o) => ({ name: o.name, bytes: bytes(o.name) })),
       columns,
@@ -124,6 +137,7 @@ async function postgresSizes(url: string): Promise<Sizes> {
     await client.query('VACUUM ANALYZE "Evidence"');
     const one = async (sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows[0] as Record<string, unknown>;
     const records = Number((await one(`SELECT count(*) AS n FROM "Evidence"`)).n);
+    const allowed = Number((await one(`SELECT count(*) AS n FROM "Evidence" WHERE "decision" = 'allow'`)).n);
     // The heap with its TOAST table and visibility/free-space maps, without the indexes.
     const table = Number((await one(`SELECT pg_table_size('"Evidence"') AS b`)).b);
     const indexes = (
@@ -135,7 +149,7 @@ async function postgresSizes(url: string): Promise<Sizes> {
     for (const name of WIDE)
       columns.push({ name, avg: Number((await one(`SELECT avg(pg_column_size("${name}")) AS a FROM "Evidence"`)).a ?? 0) });
     const whole = Number((await one(`SELECT pg_database_size(current_database()) AS b`)).b);
-    return { records, table, indexes, columns, whole };
+    return { records, allowed, table, indexes, columns, whole };
   } finally {
     await client.end();
   }
@@ -146,7 +160,7 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 function print(provider: DatabaseProvider, sizes: Sizes): void {
   const per = (bytes: number) => bytes / sizes.records;
   const indexBytes = sizes.indexes.reduce((sum, i) => sum + i.bytes, 0);
-  console.log(`\n${provider}: ${fmt(sizes.records)} records`);
+  console.log(`\n${provider}: ${fmt(sizes.records)} records, ${fmt(sizes.allowed)} of them allowed`);
   console.log(`  Evidence, table and its indexes: ${per(sizes.table + indexBytes).toFixed(0)} bytes per record`);
   console.log(`    table:                         ${per(sizes.table).toFixed(0)}`);
   for (const index of [...sizes.indexes].sort((a, b) => b.bytes - a.bytes))
@@ -157,7 +171,9 @@ function print(provider: DatabaseProvider, sizes: Sizes): void {
   console.log(`  average stored bytes of a column: ${sizes.columns.map((c) => `${c.name} ${c.avg.toFixed(0)}`).join(', ')}`);
 }
 
-console.log(`Evidence size: ${fmt(RECORDS)} allowed validate/pre calls per database, ${CONNECTIONS} connections, a call id each`);
+console.log(
+  `Evidence size: ${fmt(RECORDS)} allowed validate/pre calls per database, ${CONNECTIONS} connections, a call id each, ${SAME_ARGUMENTS ? 'the same arguments' : 'arguments of their own'}`,
+);
 const providers: DatabaseProvider[] = only ? [only] : ['sqlite', 'postgresql'];
 for (const [i, provider] of providers.entries()) {
   const scratch = await createScratchDatabase(provider, 'evidence_size');

@@ -36,7 +36,9 @@ async function findDuplicate(options: {
 }) {
   const since = new Date(nowMs() - options.windowSeconds * 1000);
   // Only allowed validate/pre records of a tool that was not idempotent carry a duplicateKey
-  // (record-pre-call.ts); the tenant is in the key and checked again.
+  // (record-pre-call.ts); the tenant is in the key and checked again. The index holds the key
+  // alone (cheapest for the records without one), so every earlier allowed call with this key
+  // is read: as many as the agent repeated this very call.
   return db().evidence.findFirst({
     where: {
       duplicateKey: duplicateKeyOf(options),
