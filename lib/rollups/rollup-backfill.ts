@@ -26,13 +26,15 @@ FROM "Evidence" e
 ${only('e')}GROUP BY 1, 2, 3, 4;`,
   ];
   for (const span of [HOUR_S, DAY_S])
-    for (const [dimension, column] of [
-      ['tool', `v."tool"`],
-      ['key', `coalesce(v."apiKeyId", '')`],
-      ['code', `''`],
+    for (const [dimension, column, code] of [
+      ['tool', `v."tool"`, `v."code"`],
+      ['key', `coalesce(v."apiKeyId", '')`, `v."code"`],
+      ['code', `''`, `v."code"`],
+      ['tool_total', `v."tool"`, `''`],
+      ['key_total', `coalesce(v."apiKeyId", '')`, `''`],
     ] as const)
       statements.push(`INSERT INTO "ViolationRollup" ("tenantId", "span", "dimension", "bucket", "code", "decision", "value", "count")
-SELECT v."tenantId", ${span}, '${dimension}', ${truncated('v."createdAt"', span)}, v."code", v."decision", ${column}, count(*)
+SELECT v."tenantId", ${span}, '${dimension}', ${truncated('v."createdAt"', span)}, ${code}, v."decision", ${column}, count(*)
 FROM "Violation" v
 ${only('v')}GROUP BY 1, 2, 3, 4, 5, 6, 7;`);
   return statements;

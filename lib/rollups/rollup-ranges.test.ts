@@ -46,7 +46,7 @@ describe('boundaryAt', () => {
 });
 
 describe('rollupDeltas', () => {
-  it('sums a batch per key, in key order: one row per tenant, hour, kind and decision; six per violation key', () => {
+  it('sums a batch per key, in key order: one row per tenant, hour, kind and decision; six per violation key and code, two per total', () => {
     const at = d('2026-11-18T13:20:00.000Z');
     const row = (id: string, decision: string) => ({ id, tenantId: 't', kind: 'pre', decision, shadowDiffers: id === 'a', createdAt: at });
     const violation = (evidenceId: string, code: string) => ({
@@ -82,7 +82,14 @@ describe('rollupDeltas', () => {
         policyRefusals: 1,
       },
     ]);
-    expect(deltas.violations).toHaveLength(2 * 6);
+    // Two codes by tool, key and code alone, per hour and day; the totals by tool and key over both codes.
+    expect(deltas.violations).toHaveLength(2 * 3 * 2 + 2 * 2);
+    expect(deltas.violations.filter((v) => v.code === '').map((v) => [v.span, v.dimension, v.value, v.count])).toEqual([
+      [3600, 'key_total', '', 3],
+      [3600, 'tool_total', 'x.y', 3],
+      [86400, 'key_total', '', 3],
+      [86400, 'tool_total', 'x.y', 3],
+    ]);
     expect(deltas.violations.filter((v) => v.code === 'AXAG_PATTERN_MISMATCH').map((v) => [v.span, v.dimension, v.value, v.count])).toEqual(
       [
         [3600, 'code', '', 2],

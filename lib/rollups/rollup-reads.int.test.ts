@@ -173,9 +173,9 @@ describe('the backfill', () => {
   it('is what the migrations ran, over every tenant at once', async () => {
     const provider = dbProvider() === 'postgresql' ? 'postgresql' : 'sqlite';
     const dir = path.join(process.cwd(), 'prisma', provider, 'migrations');
-    // The rollups by tool and key came with dashboard_rollups, those by code alone after.
+    // The rollups by code and tool or key came with dashboard_rollups, the others after.
     const text = readdirSync(dir)
-      .filter((d) => d.endsWith('_dashboard_rollups') || d.endsWith('_violation_rollups_by_code'))
+      .filter((d) => d.endsWith('_dashboard_rollups') || d.endsWith('_violation_rollup_totals'))
       .map((d) => readFileSync(path.join(dir, d, 'migration.sql'), 'utf8'))
       .join('\n');
     for (const statement of rollupBackfillSql(provider)) expect(text).toContain(statement);

@@ -13,16 +13,22 @@ import { violationConditions, type ViolationFilters } from './list-violations';
 type Range = ViolationFilters & { since: Date; until: Date };
 type Grouped = 'tool' | 'key' | 'code';
 
-/** Which rollup rows answer a count grouped by `by` under these filters; null when none does. */
+/**
+ * Which rollup rows answer a count grouped by `by` under these filters; null when none does.
+ * `codes`: the count conditions on codes beyond the filters (the overview leaves approval holds out).
+ */
 export function rollupDimension(
   filters: ViolationFilters,
   by: Grouped | 'chart',
+  codes = false,
 ): { dimension: ViolationDimension; value?: string } | null {
   const tool = filters.tool || undefined;
   const apiKeyId = filters.apiKeyId || undefined;
   if (tool && apiKeyId) return null;
-  if (by === 'tool') return apiKeyId ? null : { dimension: 'tool', value: tool };
-  if (by === 'key') return tool ? null : { dimension: 'key', value: apiKeyId };
+  // The totals over every code hold no code: only a count that asks nothing of codes reads them.
+  const anyCode = !codes && !filters.code && !filters.kind;
+  if (by === 'tool') return apiKeyId ? null : { dimension: anyCode ? 'tool_total' : 'tool', value: tool };
+  if (by === 'key') return tool ? null : { dimension: anyCode ? 'key_total' : 'key', value: apiKeyId };
   if (apiKeyId) return { dimension: 'key', value: apiKeyId };
   // Unfiltered by tool or key: the rows by code alone, far fewer than those by tool.
   return tool ? { dimension: 'tool', value: tool } : { dimension: 'code' };
@@ -96,9 +102,10 @@ export function rollupTopQuery(
   limit: number,
   options: { excludeCodes?: readonly string[]; days?: boolean } = {},
 ): Sql | null {
-  const dimension = rollupDimension(filters, by);
+  const excluding = !!options.excludeCodes?.length;
+  const dimension = rollupDimension(filters, by, excluding);
   if (!dimension) return null;
-  const extra = options.excludeCodes?.length ? [sql`v."code" NOT IN (${join([...options.excludeCodes])})`] : [];
+  const extra = excluding ? [sql`v."code" NOT IN (${join([...(options.excludeCodes ?? [])])})`] : [];
   const branches = pieces(filters, options.days ?? filters.until.getTime() - filters.since.getTime() > 2 * DAY_S * 1000).map((piece) =>
     piece.span === null
       ? sql`SELECT ${ROW_COLUMNS[by]} AS "key", count(*) AS "n" FROM "Violation" v WHERE ${where(tenantId, filters, piece, dimension, extra)} GROUP BY 1`
