@@ -3,6 +3,7 @@ import { join, num, sql, type Sql } from '../db/sql';
 import { boundaryAt, type Boundary } from '../rollups/rollup-ranges';
 import { POLICY_REFUSAL_CODES } from '../violations/violation-kinds';
 import { HOUR_MS, OVERVIEW_WINDOW_MS, type WindowCounts } from './overview-types';
+import { readRollups } from '../rollups/read-rollups';
 
 /**
  * The four parts of the 48 hours before `until`, newest first. The last hour lies inside the
@@ -94,10 +95,9 @@ function readCounts(row: Record<string, unknown>): PartCounts {
 /** The four parts' counts (newest first): whole hours from the rollups, the edges from the rows. */
 export async function windowPartCounts(tenantId: string, until: Date): Promise<PartCounts[]> {
   const edgesSql = windowEdgesQueries(tenantId, until);
-  const [rows, edgeRows, policyRows] = await Promise.all([
-    db().$queryRaw<Record<string, unknown>[]>(windowRollupQuery(tenantId, until)),
-    edgesSql ? db().$queryRaw<Record<string, unknown>[]>(edgesSql.evidence) : [],
-    edgesSql ? db().$queryRaw<Record<string, unknown>[]>(edgesSql.policy) : [],
+  const [rows = [], edgeRows = [], policyRows = []] = await readRollups([
+    windowRollupQuery(tenantId, until),
+    ...(edgesSql ? [edgesSql.evidence, edgesSql.policy] : []),
   ]);
   const counted: PartCounts[] = [ZERO, ZERO, ZERO, ZERO];
   for (const row of rows) counted[num(row.part)] = readCounts(row);

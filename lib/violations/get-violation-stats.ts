@@ -1,8 +1,8 @@
-import { db } from '../db';
 import { violationConditions, type ViolationFilters } from './list-violations';
 import { apiKeyNames } from '../auth/api-key-names';
 import { rollupBucketsQuery, rollupTopQuery } from './violation-rollup-queries';
 import { bucketKey, bucketKeyOf, bucketStart, join, num, readBucketKey, sql, type BucketSize, type Sql } from '../db/sql';
+import { readRollups } from '../rollups/read-rollups';
 
 /** Codes drawn in the chart; the rest are summed as "other". */
 export const CHART_CODES_MAX = 8;
@@ -86,16 +86,6 @@ export function topViolationsScanQuery(tenantId: string, filters: ViolationFilte
     GROUP BY ${column} ORDER BY count(*) DESC, ${column} ASC LIMIT ${limit}`;
 }
 
-export async function topViolations(
-  tenantId: string,
-  filters: ViolationFilters,
-  by: keyof typeof GROUP_COLUMNS,
-  limit: number,
-): Promise<{ key: string | null; count: number }[]> {
-  const rows = await db().$queryRaw<{ key: string | null; n: unknown }[]>(topViolationsQuery(tenantId, filters, by, limit));
-  return rows.map((r) => ({ key: r.key ?? null, count: num(r.n) }));
-}
-
 /** The chart of counts per code over time, and the top offenders, for the filtered violations in [since, until). */
 export async function getViolationStats(options: {
   tenantId: string;
@@ -107,12 +97,14 @@ export async function getViolationStats(options: {
   const { tenantId, filters } = options;
   const top = options.top ?? 10;
   const counted = options.bucket ?? bucketSizeFor(filters.since, filters.until);
-  const [rawCells, topTools, topKeys] = await Promise.all([
-    db().$queryRaw<{ bucket: unknown; code: string; n: unknown }[]>(violationBucketsQuery(tenantId, filters, counted)),
-    topViolations(tenantId, filters, 'tool', top),
-    topViolations(tenantId, filters, 'apiKeyId', top),
+  const [rawCells = [], toolRows = [], keyRows = []] = await readRollups([
+    violationBucketsQuery(tenantId, filters, counted),
+    topViolationsQuery(tenantId, filters, 'tool', top),
+    topViolationsQuery(tenantId, filters, 'apiKeyId', top),
   ]);
-  const countedCells = rawCells.map((c) => ({ bucket: readBucketKey(c.bucket, counted), code: c.code, n: num(c.n) }));
+  const ranks = (rows: Record<string, unknown>[]) => rows.map((r) => ({ key: (r.key as string | null) ?? null, count: num(r.n) }));
+  const [topTools, topKeys] = [ranks(toolRows), ranks(keyRows)];
+  const countedCells = rawCells.map((c) => ({ bucket: readBucketKey(c.bucket, counted), code: c.code as string, n: num(c.n) }));
   const size =
     options.bucket ??
     (counted === 'day'
