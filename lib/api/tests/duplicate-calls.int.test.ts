@@ -37,7 +37,7 @@ beforeAll(async () => {
 });
 
 let n = 0;
-const pre = (options: { tool?: string; orderId: string; key?: string; who?: typeof t; idempotencyKey?: string }) =>
+const pre = (options: { tool?: string; orderId: string; who?: typeof t; idempotencyKey?: string }) =>
   call(validatePre, {
     key: (options.who ?? t).agentKey,
     body: {
