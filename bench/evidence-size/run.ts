@@ -6,14 +6,13 @@
 // average stored length of the widest columns, to show where the bytes go.
 // Options: --records <n> (default 100000) --only sqlite|postgresql --connections <n> (default 32)
 //          --same-arguments
-import { spawn, spawnSync } from 'node:child_process';
-import path from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { createScratchDatabase } from '../../lib/db/scratch-database';
 import type { DatabaseProvider, DatabaseTarget } from '../../lib/db/database-url';
-import { stopChild, waitForLine } from '../child-process';
+import { stopChild } from '../child-process';
+import { BENCH_API_KEY, setupBenchTenant, startDataPlane } from '../data-plane';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -23,9 +22,6 @@ const option = (name: string): string | undefined => {
 const RECORDS = Number(option('records') ?? 100_000);
 const CONNECTIONS = Number(option('connections') ?? 32);
 const only = option('only') as DatabaseProvider | undefined;
-const root = path.resolve(import.meta.dirname, '..', '..');
-const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
-const apiKey = 'tg_bench000_benchmark-key-0123456789abcdef';
 // The HTTP bench's call, orders.lookup, allowed, no argument retention; by default with
 // arguments of its own too (the tenant id, which the contract's scope compares with the
 // context's, so both carry the same id), as agents send: identical arguments would let
@@ -68,25 +64,15 @@ interface Sizes {
 }
 
 async function fill(target: DatabaseTarget, port: number): Promise<void> {
-  const init = spawnSync(tsx, [path.join(root, 'bench/validate/setup-tenant.ts')], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, DATABASE_URL: target.url, TOOLGATE_INIT_TENANT: 'bench', TOOLGATE_INIT_API_KEY: apiKey },
-  });
-  if (init.status !== 0) throw new Error(`setup failed: ${init.stderr}`);
-  const server = spawn(process.execPath, [path.join(root, 'scripts/serve.mjs'), '--data-plane', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, DATABASE_URL: target.url, PORT: String(port), HOSTNAME: '127.0.0.1' },
-  });
+  setupBenchTenant(target.url);
+  const server = await startDataPlane({ databaseUrl: target.url, port });
   try {
-    await waitForLine(server, /data plane on|Ready in|Local:/i, 60_000);
     const result = await autocannon({
       url: `http://127.0.0.1:${port}/api/v1/validate/pre`,
       method: 'POST',
       body,
       idReplacement: true,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${BENCH_API_KEY}` },
       connections: CONNECTIONS,
       amount: RECORDS,
     });

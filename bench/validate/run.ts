@@ -25,6 +25,7 @@ import { createScratchDatabase } from '../../lib/db/scratch-database';
 import { startOtlpSink } from './otlp-sink';
 import { stopChild, waitForLine } from '../child-process';
 import { measureScaleOut, printScaleOut } from './scale-out';
+import { BENCH_API_KEY, setupBenchTenant } from '../data-plane';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -145,7 +146,7 @@ interface Target {
 }
 
 const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
-const apiKey = 'tg_bench000_benchmark-key-0123456789abcdef';
+const apiKey = BENCH_API_KEY;
 const targets: Target[] = [];
 
 // Every server is started first and stays up; the rounds then load them in turn, so a slow
@@ -192,12 +193,7 @@ try {
   for (const [index, spec] of servers.entries()) {
     const scratch = await createScratchDatabase(spec.provider, 'bench');
     const appPort = String(3400 + index);
-    const init = spawnSync(tsx, [path.join(root, 'bench/validate/setup-tenant.ts')], {
-      cwd: root,
-      encoding: 'utf8',
-      env: { ...process.env, DATABASE_URL: scratch.target.url, TOOLGATE_INIT_TENANT: 'bench', TOOLGATE_INIT_API_KEY: apiKey },
-    });
-    if (init.status !== 0) throw new Error(`setup failed: ${init.stderr}`);
+    setupBenchTenant(scratch.target.url);
     const [command, ...commandArgs] = spec.command as [string, ...string[]];
     const server = spawn(command, [...commandArgs, '-p', appPort, '-H', '127.0.0.1'], {
       cwd: root,
@@ -290,6 +286,6 @@ if (traced) {
 }
 
 if (!args.includes('--skip-scale-out')) {
-  const scaleOut = await measureScaleOut({ root, tsx, apiKey, body, distinctCallIds, connections, duration, rounds });
+  const scaleOut = await measureScaleOut({ body, distinctCallIds, connections, duration, rounds });
   printScaleOut(scaleOut, bare.mid.rps);
 }

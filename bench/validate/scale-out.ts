@@ -4,17 +4,14 @@
 // database, so this is where a tenant-wide lock across the commit would show. The load generator
 // (autocannon, in this process) and PostgreSQL's backends are not pinned: on a 2-core machine
 // they share the cores with the instances, so the bench reports the load generator's CPU.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import { createScratchDatabase } from '../../lib/db/scratch-database';
-import { stopChild, waitForLine } from '../child-process';
+import { stopChild } from '../child-process';
+import { BENCH_API_KEY, setupBenchTenant, startDataPlane } from '../data-plane';
 import { treeCpuMs } from './proc-cpu';
 
 export interface ScaleOutOptions {
-  root: string;
-  tsx: string;
-  apiKey: string;
   body: string;
   distinctCallIds: boolean;
   connections: number;
@@ -37,18 +34,6 @@ export interface ScaleOut {
   two: Round[];
 }
 
-function startInstance(options: ScaleOutOptions, url: string, port: number, core: string): ChildProcess {
-  return spawn(
-    'taskset',
-    ['-c', core, process.execPath, path.join(options.root, 'scripts/serve.mjs'), '--data-plane', '-p', String(port), '-H', '127.0.0.1'],
-    {
-      cwd: options.root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOSTNAME: '127.0.0.1' },
-    },
-  );
-}
-
 async function loadAll(options: ScaleOutOptions, ports: number[], pids: number[], seconds: number): Promise<Round> {
   const cpuBefore = pids.map((pid) => treeCpuMs(pid) ?? 0);
   const loaderBefore = process.cpuUsage();
@@ -61,7 +46,7 @@ async function loadAll(options: ScaleOutOptions, ports: number[], pids: number[]
         method: 'POST',
         body: options.body,
         idReplacement: options.distinctCallIds,
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${options.apiKey}` },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${BENCH_API_KEY}` },
         connections: Math.max(1, Math.round(options.connections / ports.length)),
         duration: seconds,
       }),
@@ -83,16 +68,11 @@ export async function measureScaleOut(options: ScaleOutOptions): Promise<ScaleOu
   const scratch = await createScratchDatabase('postgresql', 'bench_scale_out');
   const instances: ChildProcess[] = [];
   try {
-    const init = spawnSync(options.tsx, [path.join(options.root, 'bench/validate/setup-tenant.ts')], {
-      cwd: options.root,
-      encoding: 'utf8',
-      env: { ...process.env, DATABASE_URL: scratch.target.url, TOOLGATE_INIT_TENANT: 'bench', TOOLGATE_INIT_API_KEY: options.apiKey },
-    });
-    if (init.status !== 0) throw new Error(`setup failed: ${init.stderr}`);
+    setupBenchTenant(scratch.target.url);
     const cores = ['0', '1'];
     const ports = [3450, 3451];
-    for (const [i, core] of cores.entries()) instances.push(startInstance(options, scratch.target.url, ports[i] as number, core));
-    await Promise.all(instances.map((child) => waitForLine(child, /data plane on|Ready in|Local:/i, 60_000)));
+    for (const [i, core] of cores.entries())
+      instances.push(await startDataPlane({ databaseUrl: scratch.target.url, port: ports[i] as number, core }));
     const pids = instances.map((child) => child.pid as number);
     await loadAll(options, ports, pids, Math.min(options.duration, 5));
     const one: Round[] = [];

@@ -4,11 +4,12 @@
 // CPU per request per thread moves much less, which is what this is for.
 // usage: tsx bench/validate/thread-cpu.ts [--seconds 5] [--reps 3] [--connections 32]
 //        [--provider sqlite|postgresql] [--tsx]   (NODE_EXTRA="--cpu-prof ..." adds node flags)
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { createScratchDatabase } from '../../lib/db/scratch-database';
 import { treeThreadCpuMs } from './proc-cpu';
+import { BENCH_API_KEY, setupBenchTenant } from '../data-plane';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const argv = process.argv.slice(2);
@@ -20,7 +21,7 @@ const seconds = Number(opt('seconds', '5'));
 const reps = Number(opt('reps', '3'));
 const connections = Number(opt('connections', '32'));
 const provider = opt('provider', 'sqlite') as 'sqlite' | 'postgresql';
-const apiKey = 'tg_bench000_benchmark-key-0123456789abcdef';
+const apiKey = BENCH_API_KEY;
 const body = JSON.stringify({
   tool: 'orders.lookup',
   call_id: 'bench',
@@ -36,12 +37,7 @@ function threadCpu(pid: number): Map<number, number> {
 }
 
 const scratch = await createScratchDatabase(provider, 'threads');
-const setup = spawnSync(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'bench/validate/setup-tenant.ts')], {
-  cwd: root,
-  encoding: 'utf8',
-  env: { ...process.env, DATABASE_URL: scratch.target.url, TOOLGATE_INIT_TENANT: 'bench', TOOLGATE_INIT_API_KEY: apiKey },
-});
-if (setup.status !== 0) throw new Error(setup.stderr);
+setupBenchTenant(scratch.target.url);
 const port = String(3490 + Math.floor(Math.random() * 9));
 const extra = (process.env.NODE_EXTRA ?? '').split(' ').filter(Boolean);
 // node itself (not the tsx wrapper), so that the pid is the server's and its threads are ours.
