@@ -108,7 +108,8 @@ for (const [index, provider] of (option('reuse') ? databases.slice(0, 1) : datab
     // Where the run starts from: records and counters written during it are counted after.
     const { plain, limited } = prepared;
     for (const tenant of [plain, limited])
-      tenant.seededSeq = (await db().evidenceChainHead.findUniqueOrThrow({ where: { tenantId: tenant.id } })).seq;
+      tenant.seededSeq =
+        (await db().evidence.findFirst({ where: { tenantId: tenant.id }, orderBy: { seq: 'desc' }, select: { seq: true } }))?.seq ?? 0;
     const countersBefore = await db().historyCounter.count();
     await disconnectDb();
     if (prepared.provider === 'postgresql') {

@@ -12,7 +12,8 @@ import { createScratchDatabase } from '../../lib/db/scratch-database';
 import { migrateDatabase } from '../../lib/db/migrate-database';
 import type { DatabaseProvider, DatabaseTarget } from '../../lib/db/database-url';
 import { db, disconnectDb } from '../../lib/db';
-import { chainRecords } from '../../lib/evidence/chain-records';
+import { chainRecords, type LaneHead } from '../../lib/evidence/chain-records';
+import { GENESIS_HASH } from '../../lib/evidence/evidence-hash';
 import type { EvidenceInput } from '../../lib/evidence/evidence-input';
 import { verifyEvidence } from '../../lib/evidence/verification/verify-evidence';
 import { startVerificationRun } from '../../lib/evidence/verification/verification-runs';
@@ -67,8 +68,8 @@ function input(tenantId: string, i: number): EvidenceInput {
  * SQLite at about 1,500 rows/s.
  */
 async function append(target: DatabaseTarget, tenantId: string, n: number): Promise<void> {
-  const stored = await db().evidenceChainHead.findUnique({ where: { tenantId } });
-  const heads = new Map(stored ? [[tenantId, { seq: stored.seq, hash: stored.hash }]] : []);
+  const stored = await db().evidenceChainHead.findUnique({ where: { tenantId_lane: { tenantId, lane: 0 } } });
+  const heads = new Map([[tenantId, { lane: 0, seq: stored?.seq ?? 0, hash: stored?.hash ?? GENESIS_HASH }]]);
   const start = stored?.seq ?? 0;
   const writer = bulkWriter(target);
   try {
@@ -80,8 +81,13 @@ async function append(target: DatabaseTarget, tenantId: string, n: number): Prom
   } finally {
     await writer.close();
   }
-  const head = heads.get(tenantId) as { seq: number; hash: string };
-  await db().evidenceChainHead.upsert({ where: { tenantId }, create: { tenantId, ...head }, update: head });
+  const head = heads.get(tenantId) as LaneHead;
+  const moved = { seq: head.seq, hash: head.hash };
+  await db().evidenceChainHead.upsert({
+    where: { tenantId_lane: { tenantId, lane: 0 } },
+    create: { tenantId, lane: 0, ...moved },
+    update: moved,
+  });
 }
 
 async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; value: T }> {

@@ -49,13 +49,16 @@ export function TraceLiveList(props: {
       return;
     }
     const current = known.current;
-    const newest = current.reduce((max, t) => Math.max(max, t.seq), 0);
+    // Calls not shown yet and newer than the oldest shown: on PostgreSQL a record can commit after
+    // one with a higher seq (writers commit side by side), so "newer than the newest shown" would
+    // miss it; the merged list is kept in seq order.
+    const oldest = current.reduce((min, t) => Math.min(min, t.seq), Infinity);
     const byTrace = new Map(fetched.page.traces.map((t) => [t.trace_id, t]));
     const shown = new Set(current.map((t) => t.trace_id));
-    const added = fetched.page.traces.filter((t) => t.seq > newest && !shown.has(t.trace_id));
+    const added = fetched.page.traces.filter((t) => !shown.has(t.trace_id) && t.seq > (current.length > 0 ? oldest : 0));
     // A full page of calls the list has never seen: there may be more between them and it.
     if (added.length === fetched.page.traces.length && added.length > 0 && fetched.page.next_cursor && current.length > 0) setGap(true);
-    const next = [...added, ...current.map((t) => byTrace.get(t.trace_id) ?? t)].slice(0, MAX_ROWS);
+    const next = [...added, ...current.map((t) => byTrace.get(t.trace_id) ?? t)].sort((a, b) => b.seq - a.seq).slice(0, MAX_ROWS);
     known.current = next;
     setTraces(next);
     setFresh(new Set(added.map((t) => t.trace_id)));

@@ -64,11 +64,12 @@ describe('two data-plane instances over one PostgreSQL', () => {
 describe('back-pressure', () => {
   it('answers 503 with Retry-After past the queue bound, never an unrecorded allow', async () => {
     await call(validatePre, { key: t.agentKey, body: body(1) });
-    // Hold the tenant's chain head from outside, so commits wait on the lock.
+    // Hold the tenant's seq allocator from outside, so commits wait for their seqs (a held lane
+    // would not stop them: they take another, lib/evidence/evidence-lanes.ts).
     const blocker = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await blocker.connect();
     await blocker.query('BEGIN');
-    await blocker.query(`SELECT * FROM "EvidenceChainHead" WHERE "tenantId" = $1 FOR UPDATE`, [t.tenant.id]);
+    await blocker.query(`SELECT * FROM "EvidenceSequence" WHERE "tenantId" = $1 FOR UPDATE`, [t.tenant.id]);
     const before = await db().evidence.count({ where: { tenantId: t.tenant.id } });
     const calls = Array.from({ length: 8 }, (_, i) => call(validatePre, { key: t.agentKey, body: body(100 + i) }));
     await new Promise((resolve) => setTimeout(resolve, 500));

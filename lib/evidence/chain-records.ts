@@ -18,22 +18,40 @@ export interface ViolationRecord {
   createdAt: Date;
 }
 
-/** Chains the inputs onto the heads (mutating them) and returns the rows to insert. */
-export function chainRecords(inputs: EvidenceInput[], heads: Map<string, { seq: number; hash: string }>, createdAt: Date) {
+/**
+ * The lane of a tenant's evidence a commit holds: its newest record's seq and hash, where the
+ * commit's records link. `nextSeq` and `createdAt` are what EvidenceSequence handed out on
+ * PostgreSQL (seqs are tenant-wide there, so a lane's are not consecutive); without them the
+ * records take the seqs after the head's (SQLite's single lane) and the batch's time.
+ */
+export interface LaneHead {
+  lane: number;
+  seq: number;
+  hash: string;
+  nextSeq?: number;
+  createdAt?: Date;
+}
+
+/** Chains the inputs onto the tenants' lane heads (moving them) and returns the rows to insert. */
+export function chainRecords(inputs: EvidenceInput[], heads: Map<string, LaneHead>, createdAt: Date) {
   const rows: EvidenceRecord[] = [];
   const violations: ViolationRecord[] = [];
   for (const input of inputs) {
-    const head = heads.get(input.tenantId) ?? { seq: 0, hash: GENESIS_HASH };
-    const id = timeOrderedId(createdAt.getTime());
+    let head = heads.get(input.tenantId);
+    if (!head) heads.set(input.tenantId, (head = { lane: 0, seq: 0, hash: GENESIS_HASH }));
+    const at = head.createdAt ?? createdAt;
+    const id = timeOrderedId(at.getTime());
     // The row is made whole, in one shape, before hashing: spreading the content into a row
     // with id and hash added showed up as map migrations in the writer thread.
-    const row = evidenceRow(input, head, createdAt, id);
+    const row = evidenceRow(input, head, at, id);
     row.hash = evidenceHash(row);
-    heads.set(input.tenantId, { seq: row.seq, hash: row.hash });
+    head.seq = row.seq;
+    head.hash = row.hash;
+    if (head.nextSeq !== undefined) head.nextSeq = row.seq + 1;
     rows.push(row);
     for (const issue of input.errors) {
       violations.push({
-        id: timeOrderedId(createdAt.getTime()),
+        id: timeOrderedId(at.getTime()),
         tenantId: input.tenantId,
         evidenceId: id,
         code: issue.code,
@@ -42,7 +60,7 @@ export function chainRecords(inputs: EvidenceInput[], heads: Map<string, { seq: 
         apiKeyId: input.apiKeyId ?? null,
         path: issue.path,
         decision: input.decision,
-        createdAt,
+        createdAt: at,
       });
     }
   }
@@ -50,14 +68,15 @@ export function chainRecords(inputs: EvidenceInput[], heads: Map<string, { seq: 
 }
 
 /** The row for `input`, its hash still to be set (evidenceHash leaves out id and hash). */
-function evidenceRow(input: EvidenceInput, head: { seq: number; hash: string }, createdAt: Date, id: string): EvidenceRecord {
+function evidenceRow(input: EvidenceInput, head: LaneHead, createdAt: Date, id: string): EvidenceRecord {
   const args = input.arguments ?? null;
   const payload = input.payload ?? null;
   return {
     id,
     hash: '',
     tenantId: input.tenantId,
-    seq: head.seq + 1,
+    seq: head.nextSeq ?? head.seq + 1,
+    lane: head.lane,
     prevHash: head.hash,
     createdAt,
     kind: input.kind,

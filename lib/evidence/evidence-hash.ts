@@ -42,6 +42,8 @@ export interface EvidenceContent {
   mcpServer?: string | null;
   // Added with the duplicate-call key; hashed only when set.
   duplicateKey?: string | null;
+  // Added with evidence lanes; hashed only when not 0 (lane 0 is the chain every record before lanes is in).
+  lane?: number;
 }
 
 /**
@@ -66,7 +68,7 @@ export function evidenceHash(content: EvidenceContent): string {
     const field = SORTED_FIELDS[i] as keyof EvidenceContent;
     const value = field === 'createdAt' ? content.createdAt.toISOString() : content[field];
     if (value === undefined) continue;
-    if (OPTIONAL_FIELDS.has(field) && (value === null || value === false)) continue;
+    if (OPTIONAL_FIELDS.has(field) && (value === null || value === false || (value === 0 && field === 'lane'))) continue;
     if (field === 'arguments' && content.payloadHash) continue;
     if (typeof value === 'number' && !Number.isFinite(value)) throw new TypeError(`evidence field ${field} is not a finite number`);
     json += `${json === '' ? '{' : ','}${MEMBER_PREFIX[i] as string}${JSON.stringify(value)}`;
@@ -79,7 +81,8 @@ export function evidenceHashCanonical(content: EvidenceContent): string {
   const covered: Record<string, unknown> = {};
   for (const field of HASHED_FIELDS) {
     const value = content[field];
-    if (OPTIONAL_FIELDS.has(field) && (value === null || value === undefined || value === false)) continue;
+    if (OPTIONAL_FIELDS.has(field) && (value === null || value === undefined || value === false || (value === 0 && field === 'lane')))
+      continue;
     if (field === 'arguments' && content.payloadHash) continue;
     covered[field] = value;
   }
@@ -120,11 +123,12 @@ const HASHED_FIELDS: readonly (keyof EvidenceContent)[] = [
   'details',
   'mcpServer',
   'duplicateKey',
+  'lane',
 ];
 
 /**
  * Fields added after chains already existed: left out of the hashed object while unset (null,
- * or false for the flag), so every record written before them hashes exactly as it did.
+ * false for the flag, 0 for the lane), so every record written before them hashes exactly as it did.
  */
 const OPTIONAL_FIELDS: ReadonlySet<keyof EvidenceContent> = new Set([
   'policyId',
@@ -137,6 +141,7 @@ const OPTIONAL_FIELDS: ReadonlySet<keyof EvidenceContent> = new Set([
   'details',
   'mcpServer',
   'duplicateKey',
+  'lane',
 ]);
 
 /**

@@ -2,7 +2,8 @@ import { db, dbProvider, type Tx } from '../db';
 import { AppError } from '../errors';
 import { log } from '../log';
 import { GENESIS_HASH } from './evidence-hash';
-import { chainRecords, type EvidenceRecord } from './chain-records';
+import { chainRecords, type EvidenceRecord, type LaneHead } from './chain-records';
+import { allocateSeqs, takeLanes, type LaneQuery } from './evidence-lanes';
 import { parseDatabaseUrl } from '../db/database-url';
 import { createRawEvidenceStore, type RawEvidenceStore, type RawEvidenceStoreFactory } from './raw-evidence-store';
 import type { EvidenceInput, RecordedEvidence } from './evidence-input';
@@ -32,8 +33,8 @@ export interface EvidenceWriterOptions {
  * Group commit. Records that arrive while a batch is being committed wait and go together in
  * the next transaction, so the cost of a commit (and of Prisma's per-statement overhead) is
  * shared; each caller is answered only once its own record is committed. With SQLite there is
- * one writer per process; with PostgreSQL, instances serialise on each tenant's chain-head row
- * (locked in tenant order, so two instances cannot deadlock). A store that orders commits
+ * one writer per process; with PostgreSQL, commits of any instance go side by side, each in a
+ * lane of the tenant's evidence no other commit holds (./evidence-lanes.ts). A store that orders commits
  * itself (the SQLite writer thread) is handed each batch at once, without waiting for the one
  * before; batches with side effects (`within`, through Prisma) always wait until nothing else
  * is in flight, so the two paths never race on a chain head.
@@ -127,6 +128,10 @@ export class EvidenceWriter {
     this.flushing = true;
     try {
       while (this.queue.length > 0) {
+        // A pipelined store with a bound: wait for a free slot first, so the records arriving
+        // meanwhile join this batch instead of queueing for the next.
+        const bound = this.raw?.store.pipelined ? this.raw.store.maxInFlight : undefined;
+        while (bound !== undefined && this.inFlight.size >= bound) await Promise.race(this.inFlight);
         const batch = this.queue.splice(0, this.options.maxBatch);
         // Plain records take the raw SQL path; a batch with side effects to run in the same
         // transaction (tokens, approvals) goes through Prisma, alone.
@@ -160,8 +165,8 @@ async function commitBatch(batch: Pending[]): Promise<void> {
       async (tx) => {
         outcomes.clear();
         const accepted: { item: Pending; extra: unknown }[] = [];
-        // The chain heads first: on PostgreSQL their locks keep other instances from counting
-        // the same tenants' history until this commits; on SQLite the first write takes the lock.
+        // A lane per tenant first (on SQLite the first write takes the write lock); history
+        // counters are locked per series and scope on PostgreSQL (loadHistoryLedgers).
         const tenants = [...new Set(batch.map((item) => item.input.tenantId))].sort();
         const heads = await lockChainHeads(tx, tenants, provider);
         const query: CounterQuery = (sql, params) => tx.$queryRawUnsafe(sql, ...params);
@@ -203,6 +208,11 @@ async function commitBatch(batch: Pending[]): Promise<void> {
           windows = committedWindows(ledgers);
         }
         if (accepted.length === 0) return;
+        if (provider === 'postgresql') {
+          const counts = new Map<string, number>();
+          for (const { item } of accepted) counts.set(item.input.tenantId, (counts.get(item.input.tenantId) ?? 0) + 1);
+          await allocateSeqs((sql, params) => db().$queryRawUnsafe(sql, ...params), heads, counts, now());
+        }
         const { rows: evidenceRows, violations: violationRows } = chainRecords(
           accepted.map((a) => a.item.input),
           heads,
@@ -216,8 +226,11 @@ async function commitBatch(batch: Pending[]): Promise<void> {
         if (violationRows.length > 0) await tx.violation.createMany({ data: violationRows });
         await writeRollups((sql, params) => tx.$executeRawUnsafe(sql, ...params), counterProvider, evidenceRows, violationRows);
         for (const tenantId of new Set(accepted.map((a) => a.item.input.tenantId))) {
-          const head = heads.get(tenantId) as { seq: number; hash: string };
-          await tx.evidenceChainHead.update({ where: { tenantId }, data: { seq: head.seq, hash: head.hash } });
+          const head = heads.get(tenantId) as LaneHead;
+          await tx.evidenceChainHead.update({
+            where: { tenantId_lane: { tenantId, lane: head.lane } },
+            data: { seq: head.seq, hash: head.hash },
+          });
         }
       },
       { timeout: 30_000, maxWait: 30_000 },
@@ -236,19 +249,18 @@ async function commitBatch(batch: Pending[]): Promise<void> {
   }
 }
 
-async function lockChainHeads(tx: Tx, tenants: string[], provider: string): Promise<Map<string, { seq: number; hash: string }>> {
-  // A write first: on SQLite it takes the write lock before the heads are read.
-  for (const tenantId of tenants) {
-    await tx.$executeRaw`INSERT INTO "EvidenceChainHead" ("tenantId", "seq", "hash") VALUES (${tenantId}, 0, ${GENESIS_HASH}) ON CONFLICT ("tenantId") DO NOTHING`;
+async function lockChainHeads(tx: Tx, tenants: string[], provider: string): Promise<Map<string, LaneHead>> {
+  if (provider === 'postgresql') {
+    // Lanes are added outside the transaction (they must be visible before a record is in one).
+    const outside: LaneQuery = (sql, params) => db().$queryRawUnsafe(sql, ...params);
+    return takeLanes((sql, params) => tx.$queryRawUnsafe(sql, ...params), outside, tenants);
   }
-  const rows =
-    provider === 'postgresql'
-      ? await tx.$queryRawUnsafe<{ tenantId: string; seq: number; hash: string }[]>(
-          `SELECT "tenantId", "seq", "hash" FROM "EvidenceChainHead" WHERE "tenantId" = ANY($1::text[]) ORDER BY "tenantId" FOR UPDATE`,
-          tenants,
-        )
-      : await tx.evidenceChainHead.findMany({ where: { tenantId: { in: tenants } } });
-  return new Map(rows.map((r) => [r.tenantId, { seq: Number(r.seq), hash: r.hash }]));
+  // SQLite's one lane. A write first: it takes the write lock before the heads are read.
+  for (const tenantId of tenants) {
+    await tx.$executeRaw`INSERT INTO "EvidenceChainHead" ("tenantId", "lane", "seq", "hash") VALUES (${tenantId}, 0, 0, ${GENESIS_HASH}) ON CONFLICT ("tenantId", "lane") DO NOTHING`;
+  }
+  const rows = await tx.evidenceChainHead.findMany({ where: { tenantId: { in: tenants }, lane: 0 } });
+  return new Map(rows.map((r) => [r.tenantId, { lane: 0, seq: Number(r.seq), hash: r.hash }]));
 }
 
 /** Whatever made the commit fail (database down, disk full, a trigger), the answer is 503. */

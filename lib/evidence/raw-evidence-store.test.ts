@@ -36,6 +36,7 @@ describe('evidenceValues', () => {
       'e1',
       't1',
       7,
+      0,
       'p'.repeat(64),
       'h'.repeat(64),
       '2026-11-22T01:02:03.456+00:00',
@@ -91,8 +92,8 @@ describe('evidenceValues', () => {
       executionMs: 12.5,
     };
     const values = evidenceValues(row, 'ts');
-    expect(values.slice(19, 21)).toEqual(['deny', 0]);
-    expect(values.slice(24)).toEqual(['pol', '2', 'r', '{"x":1}', 1, 12.5, null, null, null, null, null]);
+    expect(values.slice(20, 22)).toEqual(['deny', 0]);
+    expect(values.slice(25)).toEqual(['pol', '2', 'r', '{"x":1}', 1, 12.5, null, null, null, null, null]);
   });
 
   it("writes the raw payload, its digest and an administrative record's details", () => {

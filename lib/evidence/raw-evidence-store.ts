@@ -3,7 +3,8 @@ import pg from 'pg';
 import type { DatabaseTarget } from '../db/database-url';
 import { log } from '../log';
 import { GENESIS_HASH } from './evidence-hash';
-import { chainRecords, type EvidenceRecord } from './chain-records';
+import { chainRecords, type EvidenceRecord, type LaneHead } from './chain-records';
+import { allocateSeqs, laneHeadUpdate, takeLanes, UPDATE_LANE_HEADS, type LaneQuery } from './evidence-lanes';
 import type { EvidenceInput, RecordedEvidence } from './evidence-input';
 import { counterSql, HistoryLedger, toWindowSums, writeSteps, type StoredSums } from '../history/history-ledger';
 import { admitHistoryWith, type HistoryAdmission } from '../history/commit-counters';
@@ -23,8 +24,13 @@ import { now } from '../clock/clock';
 export interface RawEvidenceStore {
   /** Per input, its record; null for one refused because its history claims or reads no longer held. */
   commit(inputs: EvidenceInput[]): Promise<(RecordedEvidence | null)[]>;
-  /** Takes a new batch while earlier ones are still committing, and commits them in order. */
+  /**
+   * Takes a new batch while earlier ones are still committing: the SQLite writer thread commits
+   * them in order, PostgreSQL side by side in lanes of their own.
+   */
   readonly pipelined?: boolean;
+  /** Batches in flight at most when pipelined (default: no bound). */
+  readonly maxInFlight?: number;
   close(): Promise<void>;
 }
 
@@ -32,6 +38,7 @@ export const EVIDENCE_COLUMNS = [
   'id',
   'tenantId',
   'seq',
+  'lane',
   'prevHash',
   'hash',
   'createdAt',
@@ -94,16 +101,16 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
     this.connection.pragma('synchronous = FULL');
     this.statements = {
       ensureHead: this.connection.prepare(
-        `INSERT INTO "EvidenceChainHead" ("tenantId", "seq", "hash") VALUES (?, 0, ?) ON CONFLICT ("tenantId") DO NOTHING`,
+        `INSERT INTO "EvidenceChainHead" ("tenantId", "lane", "seq", "hash") VALUES (?, 0, 0, ?) ON CONFLICT ("tenantId", "lane") DO NOTHING`,
       ),
-      head: this.connection.prepare(`SELECT "seq", "hash" FROM "EvidenceChainHead" WHERE "tenantId" = ?`),
+      head: this.connection.prepare(`SELECT "seq", "hash" FROM "EvidenceChainHead" WHERE "tenantId" = ? AND "lane" = 0`),
       evidence: this.connection.prepare(
         `INSERT INTO "Evidence" (${quoted(EVIDENCE_COLUMNS)}) VALUES (${EVIDENCE_COLUMNS.map(() => '?').join(', ')})`,
       ),
       violation: this.connection.prepare(
         `INSERT INTO "Violation" (${quoted(VIOLATION_COLUMNS)}) VALUES (${VIOLATION_COLUMNS.map(() => '?').join(', ')})`,
       ),
-      updateHead: this.connection.prepare(`UPDATE "EvidenceChainHead" SET "seq" = ?, "hash" = ? WHERE "tenantId" = ?`),
+      updateHead: this.connection.prepare(`UPDATE "EvidenceChainHead" SET "seq" = ?, "hash" = ? WHERE "tenantId" = ? AND "lane" = 0`),
       counters: this.connection.prepare(SQLITE_COUNTERS.sums.sql),
       counterSteps: {
         put: this.connection.prepare(SQLITE_COUNTERS.put.sql),
@@ -120,12 +127,13 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
     const admitted = admission?.admitted;
     const windows = admission?.windows ?? [];
     const inputs = admitted ? all.filter((_, i) => admitted[i]) : all;
-    const heads = new Map<string, { seq: number; hash: string }>();
+    // One writer at a time (the write lock): one lane, 0, with consecutive seqs.
+    const heads = new Map<string, LaneHead>();
     const tenants = [...new Set(inputs.map((i) => i.tenantId))];
     for (const tenantId of tenants) {
       this.statements.ensureHead.run(tenantId, GENESIS_HASH);
       const head = this.statements.head.get(tenantId) as { seq: number; hash: string };
-      heads.set(tenantId, { seq: Number(head.seq), hash: head.hash });
+      heads.set(tenantId, { lane: 0, seq: Number(head.seq), hash: head.hash });
     }
     const createdAt = now();
     const { rows, violations } = chainRecords(inputs, heads, createdAt);
@@ -136,7 +144,7 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
     for (const v of violations) this.statements.violation.run(VIOLATION_COLUMNS.map((c) => sqliteValue((v as unknown as ViolationRow)[c])));
     this.writeRollups(rows, violations);
     for (const tenantId of tenants) {
-      const head = heads.get(tenantId) as { seq: number; hash: string };
+      const head = heads.get(tenantId) as LaneHead;
       this.statements.updateHead.run(head.seq, head.hash, tenantId);
     }
     const recorded = rows.map((r) => ({ id: r.id, seq: r.seq, hash: r.hash }));
@@ -205,6 +213,7 @@ export function evidenceValues(row: EvidenceRecord, createdAt: string): unknown[
     row.id,
     row.tenantId,
     row.seq,
+    row.lane ?? 0,
     row.prevHash,
     row.hash,
     createdAt,
@@ -246,41 +255,43 @@ void everyFieldHasAColumn;
 
 class PostgresEvidenceStore implements RawEvidenceStore {
   private readonly pool: pg.Pool;
+  /** Lanes added and seqs handed out, each committed at once (lib/evidence/evidence-lanes.ts). */
+  private readonly autocommitPool: pg.Pool;
+  // Commits run side by side, each in a lane of its own, so one instance is not one commit at a time.
+  readonly pipelined = true;
+  readonly maxInFlight = COMMITS_IN_FLIGHT;
 
   constructor(url: string) {
-    this.pool = new pg.Pool({ connectionString: url, max: 2 });
+    this.pool = new pg.Pool({ connectionString: url, max: COMMITS_IN_FLIGHT });
+    // A lane or seq whose commit is lost in a crash was used by no committed record: a record's
+    // own (synchronous) commit flushes the log up to it, these statements' with it.
+    this.autocommitPool = new pg.Pool({ connectionString: url, max: 1, options: '-c synchronous_commit=off' });
     // An idle connection dropped by the server (restart, failover) must not crash the process;
     // the pool replaces it on the next commit.
-    this.pool.on('error', (error) => log.warn('evidence pool connection lost', { error: error.message }));
+    for (const pool of [this.pool, this.autocommitPool])
+      pool.on('error', (error) => log.warn('evidence pool connection lost', { error: error.message }));
   }
 
   async commit(all: EvidenceInput[]): Promise<(RecordedEvidence | null)[]> {
     const client = await this.pool.connect();
+    const tx: LaneQuery = async (sql, params) => (await client.query(sql, params)).rows;
+    const autocommit: LaneQuery = async (sql, params) => (await this.autocommitPool.query(sql, params)).rows;
     try {
       await client.query('BEGIN');
-      const tenants = [...new Set(all.map((i) => i.tenantId))].sort();
-      await client.query(
-        `INSERT INTO "EvidenceChainHead" ("tenantId", "seq", "hash") SELECT t, 0, $2 FROM unnest($1::text[]) AS t ON CONFLICT ("tenantId") DO NOTHING`,
-        [tenants, GENESIS_HASH],
-      );
-      // Locked in tenant order: two instances writing the same tenants cannot deadlock.
-      const locked = await client.query<{ tenantId: string; seq: number; hash: string }>(
-        `SELECT "tenantId", "seq", "hash" FROM "EvidenceChainHead" WHERE "tenantId" = ANY($1::text[]) ORDER BY "tenantId" FOR UPDATE`,
-        [tenants],
-      );
-      const heads = new Map(locked.rows.map((r) => [r.tenantId, { seq: Number(r.seq), hash: r.hash }]));
-      // The tenants' chain heads are locked: no other instance counts their calls until COMMIT.
+      const tenants = [...new Set(all.map((i) => i.tenantId))];
+      const heads = await takeLanes(tx, autocommit, tenants);
+      // History counters are locked per series and scope (admitHistoryWith), not per tenant.
       const admission = await admitHistoryPg(client, all);
       const admitted = admission?.admitted ?? null;
       const inputs = admitted ? all.filter((_, i) => admitted[i]) : all;
+      const counts = new Map<string, number>();
+      for (const input of inputs) counts.set(input.tenantId, (counts.get(input.tenantId) ?? 0) + 1);
+      await allocateSeqs(autocommit, heads, counts, now());
       const { rows, violations } = chainRecords(inputs, heads, now());
       await insertMany(client, 'Evidence', EVIDENCE_COLUMNS, rows as unknown as Row[]);
       if (violations.length > 0) await insertMany(client, 'Violation', VIOLATION_COLUMNS, violations as unknown as ViolationRow[]);
       await writeRollups((sql, params) => client.query(sql, params), 'postgresql', rows, violations);
-      for (const tenantId of tenants) {
-        const head = heads.get(tenantId) as { seq: number; hash: string };
-        await client.query(`UPDATE "EvidenceChainHead" SET "seq" = $1, "hash" = $2 WHERE "tenantId" = $3`, [head.seq, head.hash, tenantId]);
-      }
+      if (counts.size > 0) await client.query(UPDATE_LANE_HEADS, laneHeadUpdate(heads, counts.keys()));
       await client.query('COMMIT');
       if (admission) rememberCommitted(admission.windows);
       const recorded = rows.map((r) => ({ id: r.id, seq: r.seq, hash: r.hash }));
@@ -297,8 +308,12 @@ class PostgresEvidenceStore implements RawEvidenceStore {
 
   async close(): Promise<void> {
     await this.pool.end();
+    await this.autocommitPool.end();
   }
 }
+
+/** PostgreSQL commits one instance keeps in flight at once, each holding a lane of its own. */
+const COMMITS_IN_FLIGHT = 3;
 
 function admitHistoryPg(client: pg.PoolClient, inputs: readonly EvidenceInput[]): Promise<HistoryAdmission | null> {
   return admitHistoryWith(async (sql, params) => (await client.query(sql, params)).rows, 'postgresql', inputs);

@@ -1,5 +1,4 @@
-import { GENESIS_HASH } from './evidence-hash';
-import { checkChainEnd, readChainHead, walkEvidenceChain } from './verification/walk-evidence-chain';
+import { CHAIN_START, checkChainEnd, readChainCut, walkEvidenceChain } from './verification/walk-evidence-chain';
 import type { BrokenLink } from './verification/verification-types';
 
 export { brokenLink } from './verification/walk-evidence-chain';
@@ -22,13 +21,14 @@ export interface ChainVerification {
  * relies on and records checkpoints, is ./verification/verify-evidence.ts.
  */
 export async function verifyEvidenceChain(options: { tenantId: string }): Promise<ChainVerification> {
-  const head = await readChainHead(options.tenantId);
+  const cut = await readChainCut(options.tenantId);
   const walk = await walkEvidenceChain({
     tenantId: options.tenantId,
-    after: { seq: 0, hash: GENESIS_HASH },
-    throughSeq: head?.seq ?? null,
+    after: CHAIN_START,
+    throughSeq: cut?.throughSeq ?? null,
+    heads: cut?.heads,
   });
-  const last = walk.last.seq > 0 ? walk.last : null;
-  const firstBroken = walk.firstBroken ?? (await checkChainEnd({ tenantId: options.tenantId, head, last: walk.last }));
+  const last = walk.position.last.seq > 0 ? walk.position.last : null;
+  const firstBroken = walk.firstBroken ?? (await checkChainEnd({ tenantId: options.tenantId, cut, from: CHAIN_START, walk }));
   return { valid: firstBroken === null, records: walk.checked, head: last, firstBroken };
 }

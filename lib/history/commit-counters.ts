@@ -45,11 +45,12 @@ export async function loadHistoryLedgers(
   if (!inputs.some((i) => i.history)) return null;
   const sql = counterSql(provider);
   const ledgers = new Map<string, HistoryLedger>();
+  if (provider === 'postgresql') await lockSeries(query, inputs);
   for (const tenantId of new Set(inputs.map((i) => i.tenantId))) {
     const ledger = new HistoryLedger();
     const keys = HistoryLedger.keysOf(inputs.filter((i) => i.tenantId === tenantId).map((i) => i.history));
     if (provider === 'postgresql') {
-      // One round trip for all the tenant's windows: the tenant's chain head is locked meanwhile.
+      // One round trip for all the tenant's windows, their series and scopes locked (lockSeries).
       const rows = (await query(SUMS_MANY_POSTGRES, [
         tenantId,
         keys.map((k) => k.series),
@@ -93,4 +94,20 @@ export async function writeHistoryLedgers(
 
 export function committedWindows(ledgers: ReadonlyMap<string, HistoryLedger>): CommittedWindow[] {
   return [...ledgers].flatMap(([tenantId, ledger]) => ledger.windows().map((w) => ({ tenantId, ...w })));
+}
+
+/**
+ * PostgreSQL: a transaction-scoped advisory lock per tenant, series and scope the inputs count
+ * in, taken in sorted order (two commits cannot deadlock on them). Commits of one tenant run side
+ * by side in evidence lanes, and the ledger writes totals it read: only commits that count in the
+ * same series and scope wait for each other, until the first commits. SQLite has one writer.
+ */
+async function lockSeries(query: CounterQuery, inputs: readonly EvidenceInput[]): Promise<void> {
+  const keys = new Set<string>();
+  for (const tenantId of new Set(inputs.map((i) => i.tenantId)))
+    for (const key of HistoryLedger.keysOf(inputs.filter((i) => i.tenantId === tenantId).map((i) => i.history)))
+      keys.add(`${tenantId}\n${key.series}\n${key.scope}`);
+  if (keys.size === 0) return;
+  // unnest yields the array in order, so the locks are taken in this order.
+  await query(`SELECT count(pg_advisory_xact_lock(hashtextextended(k, 0)))::int AS n FROM unnest($1::text[]) AS k`, [[...keys].sort()]);
 }

@@ -1,6 +1,6 @@
 import { db } from '../db';
 import { GENESIS_HASH } from '../evidence/evidence-hash';
-import { brokenLink } from '../evidence/verify-evidence-chain';
+import { brokenLink, readChainCut } from '../evidence/verification/walk-evidence-chain';
 import type { EvidenceChainHealth } from './overview-types';
 
 /**
@@ -12,38 +12,48 @@ import type { EvidenceChainHealth } from './overview-types';
 export const CHAIN_TAIL_RECORDS = 200;
 
 /**
- * Verifies the newest `records` of the tenant's chain against its head, as the full walk
- * (lib/evidence/verify-evidence-chain.ts) does for every record. The head is read first and the
- * records up to its seq after it: records committed in between are left for the next read
- * rather than reported as a head that does not match. The oldest record checked is linked to
- * its predecessor as stored (that part is the full walk's to verify), unless it is the first.
+ * Verifies the newest `records` of the tenant's evidence against its lane heads, as the full
+ * walk (lib/evidence/verify-evidence-chain.ts) does for every record. The cut is read first and
+ * the records up to it after it: records committed in between are left for the next read rather
+ * than reported as a head that does not match. The oldest record checked in each lane is linked
+ * to its predecessor as stored (that part is the full walk's to verify), unless it is the first.
  */
 export async function checkEvidenceChainTail(options: { tenantId: string; records?: number; now?: Date }): Promise<EvidenceChainHealth> {
   const { tenantId } = options;
   const checkedAt = (options.now ?? new Date()).toISOString();
-  const head = await db().evidenceChainHead.findUnique({ where: { tenantId } });
-  if (!head || head.seq === 0) {
+  const cut = await readChainCut(tenantId);
+  if (!cut || cut.throughSeq === 0) {
     return { checked_at: checkedAt, valid: null, records_checked: 0, from_seq: null, to_seq: null, first_broken: null };
   }
-  const fromSeq = Math.max(1, head.seq - (options.records ?? CHAIN_TAIL_RECORDS) + 1);
-  const rows = await db().evidence.findMany({ where: { tenantId, seq: { gte: fromSeq, lte: head.seq } }, orderBy: { seq: 'asc' } });
+  const toSeq = cut.throughSeq;
+  const fromSeq = Math.max(1, toSeq - (options.records ?? CHAIN_TAIL_RECORDS) + 1);
+  const rows = await db().evidence.findMany({ where: { tenantId, seq: { gte: fromSeq, lte: toSeq } }, orderBy: { seq: 'asc' } });
   const result = (checked: number, firstBroken: EvidenceChainHealth['first_broken']): EvidenceChainHealth => ({
     checked_at: checkedAt,
     valid: firstBroken === null,
     records_checked: checked,
     from_seq: fromSeq,
-    to_seq: head.seq,
+    to_seq: toSeq,
     first_broken: firstBroken,
   });
-  let prevHash = fromSeq === 1 ? GENESIS_HASH : (rows[0]?.prevHash ?? GENESIS_HASH);
-  let expectedSeq = fromSeq;
+  const lanes = new Map<number, string>();
+  let afterSeq = fromSeq - 1;
+  let checked = 0;
   for (const row of rows) {
-    const reason = brokenLink(row, { seq: expectedSeq, prevHash });
-    if (reason) return result(expectedSeq - fromSeq, { seq: row.seq, reason });
-    prevHash = row.hash;
-    expectedSeq++;
+    const head = cut.heads.get(row.lane);
+    if (!head || row.seq > head.seq) return result(checked, { seq: row.seq, reason: 'head_mismatch' });
+    const prevHash = lanes.get(row.lane) ?? (fromSeq === 1 ? GENESIS_HASH : row.prevHash);
+    // The first record read, when it is not the first of all, may follow a gap that is outside this read.
+    const reason = brokenLink(row, { prevHash, afterSeq: checked === 0 && fromSeq > 1 ? row.seq - 1 : afterSeq });
+    if (reason) return result(checked, { seq: row.seq, reason });
+    lanes.set(row.lane, row.hash);
+    afterSeq = row.seq;
+    checked++;
   }
-  // Records missing after the last one found, or a head that names another record.
-  if (expectedSeq !== head.seq + 1 || prevHash !== head.hash) return result(rows.length, { seq: head.seq, reason: 'head_mismatch' });
-  return result(rows.length, null);
+  // Records missing after the last one found in a lane, or a head that names another record.
+  for (const [lane, head] of cut.heads) {
+    if (head.seq > toSeq || head.seq < fromSeq) continue;
+    if (lanes.get(lane) !== head.hash) return result(checked, { seq: head.seq, reason: 'head_mismatch' });
+  }
+  return result(checked, null);
 }

@@ -1,6 +1,7 @@
 import { db, dbProvider } from '../db';
 import { writeRollups } from '../rollups/write-rollups';
-import { chainRecords } from '../evidence/chain-records';
+import { chainRecords, type LaneHead } from '../evidence/chain-records';
+import { GENESIS_HASH } from '../evidence/evidence-hash';
 import type { EvidenceInput, EvidenceIssue } from '../evidence/evidence-input';
 import type { EvidenceKind } from '../evidence/evidence-kinds';
 
@@ -24,11 +25,14 @@ export interface SeededRecord {
  * only, on a tenant nothing else writes to at the same time; the app never writes evidence so.
  */
 export async function seedEvidenceAt(tenantId: string, records: SeededRecord[]): Promise<{ id: string; seq: number }[]> {
-  const stored = await db().evidenceChainHead.findUnique({ where: { tenantId } });
-  const heads = new Map(stored ? [[tenantId, { seq: stored.seq, hash: stored.hash }]] : []);
+  const stored = await db().evidenceChainHead.findUnique({ where: { tenantId_lane: { tenantId, lane: 0 } } });
+  // Lane 0, numbered after every record the tenant has (other lanes', on PostgreSQL, too).
+  const newest = await db().evidence.findFirst({ where: { tenantId }, orderBy: { seq: 'desc' }, select: { seq: true } });
+  const start = Math.max(stored?.seq ?? 0, newest?.seq ?? 0);
+  const head: LaneHead = { lane: 0, seq: stored?.seq ?? 0, hash: stored?.hash ?? GENESIS_HASH, nextSeq: start + 1 };
+  const heads = new Map([[tenantId, head]]);
   const seeded: { id: string; seq: number }[] = [];
   // Calls of a second batch get their own ids: one trace per call, as the gate makes them.
-  const start = stored?.seq ?? 0;
   for (const [i, record] of records.entries()) {
     const decision = record.decision ?? 'allow';
     const errors: EvidenceIssue[] = (record.codes ?? []).map((code) => ({
@@ -53,6 +57,7 @@ export async function seedEvidenceAt(tenantId: string, records: SeededRecord[]):
       durationMs: 1,
       shadowDiffers: record.shadowDiffers ?? false,
     };
+    head.createdAt = record.at;
     const { rows, violations } = chainRecords([input], heads, record.at);
     await db().evidence.createMany({ data: rows });
     if (violations.length > 0) await db().violation.createMany({ data: violations });
@@ -64,7 +69,17 @@ export async function seedEvidenceAt(tenantId: string, records: SeededRecord[]):
     );
     seeded.push(...rows.map((row) => ({ id: row.id, seq: row.seq })));
   }
-  const head = heads.get(tenantId);
-  if (head) await db().evidenceChainHead.upsert({ where: { tenantId }, create: { tenantId, ...head }, update: head });
+  const moved = { seq: head.seq, hash: head.hash };
+  await db().evidenceChainHead.upsert({
+    where: { tenantId_lane: { tenantId, lane: 0 } },
+    create: { tenantId, lane: 0, ...moved },
+    update: moved,
+  });
+  // The seqs taken here are not handed out again (PostgreSQL's writers take theirs from it).
+  await db().evidenceSequence.upsert({
+    where: { tenantId },
+    create: { tenantId, seq: head.seq, createdAt: new Date() },
+    update: { seq: head.seq },
+  });
   return seeded;
 }

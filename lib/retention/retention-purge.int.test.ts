@@ -66,7 +66,7 @@ const verifyWholeChain = async () => (await call(verify, { key: t.adminKey, path
  * hand (the writer no longer makes these), as the tenant's first record, dated `at`.
  */
 async function appendLegacyRecord(tenantId: string, at: Date) {
-  const heads = new Map([[tenantId, { seq: 0, hash: GENESIS_HASH }]]);
+  const heads = new Map([[tenantId, { lane: 0, seq: 0, hash: GENESIS_HASH }]]);
   const input = {
     tenantId,
     kind: 'pre' as const,

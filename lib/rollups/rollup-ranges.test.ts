@@ -68,6 +68,7 @@ describe('rollupDeltas', () => {
         hour: d('2026-11-18T13:00:00.000Z'),
         kind: 'pre',
         decision: 'allow',
+        lane: 0,
         records: 1,
         shadowDiffers: 0,
         policyRefusals: 0,
@@ -77,6 +78,7 @@ describe('rollupDeltas', () => {
         hour: d('2026-11-18T13:00:00.000Z'),
         kind: 'pre',
         decision: 'deny',
+        lane: 0,
         records: 2,
         shadowDiffers: 1,
         policyRefusals: 1,
@@ -100,5 +102,37 @@ describe('rollupDeltas', () => {
         [86400, 'tool', 'x.y', 2],
       ],
     );
+  });
+
+  it("counts each lane's records and their violations in rows of that lane, so two lanes' commits never upsert one row", () => {
+    const at = d('2026-11-18T13:20:00.000Z');
+    const row = (id: string, lane: number) => ({
+      id,
+      tenantId: 't',
+      kind: 'pre',
+      decision: 'deny',
+      shadowDiffers: false,
+      createdAt: at,
+      lane,
+    });
+    const violation = (evidenceId: string) => ({
+      tenantId: 't',
+      evidenceId,
+      code: 'AXAG_PATTERN_MISMATCH',
+      tool: 'x.y',
+      apiKeyId: null,
+      decision: 'deny',
+      createdAt: at,
+    });
+    const deltas = rollupDeltas([row('a', 0), row('b', 2), row('c', 2)], [violation('a'), violation('b'), violation('c')]);
+    expect(deltas.evidence.map((e) => [e.lane, e.records])).toEqual([
+      [0, 1],
+      [2, 2],
+    ]);
+    const byCode = deltas.violations.filter((v) => v.dimension === 'code' && v.span === 3600);
+    expect(byCode.map((v) => [v.lane, v.count])).toEqual([
+      [0, 1],
+      [2, 2],
+    ]);
   });
 });

@@ -27,6 +27,8 @@ export interface EvidenceRollupDelta {
   hour: Date;
   kind: string;
   decision: string;
+  /** The evidence lane that wrote the records: each lane adds to rows of its own (readers sum). */
+  lane: number;
   records: number;
   shadowDiffers: number;
   policyRefusals: number;
@@ -41,6 +43,7 @@ export interface ViolationRollupDelta {
   decision: string;
   /** The tool, or the API key id ('' for none: primary key columns cannot be null); '' by code alone. */
   value: string;
+  lane: number;
   count: number;
 }
 
@@ -58,18 +61,30 @@ export function floorTo(date: Date, spanSeconds: number): Date {
 
 /** What a batch adds to the rollups. */
 export function rollupDeltas(
-  rows: readonly Pick<EvidenceRecord, 'id' | 'tenantId' | 'kind' | 'decision' | 'shadowDiffers' | 'createdAt'>[],
+  rows: readonly (Pick<EvidenceRecord, 'id' | 'tenantId' | 'kind' | 'decision' | 'shadowDiffers' | 'createdAt'> & { lane?: number })[],
   violations: readonly Pick<ViolationRecord, 'tenantId' | 'evidenceId' | 'code' | 'tool' | 'apiKeyId' | 'decision' | 'createdAt'>[],
 ): RollupDeltas {
   const policyRefused = new Set<string>();
   for (const v of violations) if (v.decision === 'deny' && POLICY.has(v.code)) policyRefused.add(v.evidenceId);
   const evidence = new Map<string, EvidenceRollupDelta>();
+  const laneOf = new Map<string, number>();
   for (const row of rows) {
+    const lane = row.lane ?? 0;
+    if (lane !== 0) laneOf.set(row.id, lane);
     const hour = floorTo(row.createdAt, HOUR_S);
-    const key = `${row.tenantId}\u0000${hour.getTime()}\u0000${row.kind}\u0000${row.decision}`;
+    const key = `${row.tenantId}\u0000${hour.getTime()}\u0000${row.kind}\u0000${row.decision}\u0000${lane}`;
     let delta = evidence.get(key);
     if (!delta) {
-      delta = { tenantId: row.tenantId, hour, kind: row.kind, decision: row.decision, records: 0, shadowDiffers: 0, policyRefusals: 0 };
+      delta = {
+        tenantId: row.tenantId,
+        hour,
+        kind: row.kind,
+        decision: row.decision,
+        lane,
+        records: 0,
+        shadowDiffers: 0,
+        policyRefusals: 0,
+      };
       evidence.set(key, delta);
     }
     delta.records += 1;
@@ -78,15 +93,16 @@ export function rollupDeltas(
   }
   const counted = new Map<string, ViolationRollupDelta>();
   for (const v of violations) {
+    const lane = laneOf.get(v.evidenceId) ?? 0;
     for (const span of VIOLATION_SPANS) {
       const bucket = floorTo(v.createdAt, span);
       for (const dimension of VIOLATION_DIMENSIONS) {
         const value = dimension === 'tool' || dimension === 'tool_total' ? v.tool : dimension === 'code' ? '' : (v.apiKeyId ?? '');
         const code = dimension === 'tool_total' || dimension === 'key_total' ? '' : v.code;
-        const key = `${v.tenantId}\u0000${span}\u0000${dimension}\u0000${bucket.getTime()}\u0000${code}\u0000${v.decision}\u0000${value}`;
+        const key = `${v.tenantId}\u0000${span}\u0000${dimension}\u0000${bucket.getTime()}\u0000${code}\u0000${v.decision}\u0000${value}\u0000${lane}`;
         const delta = counted.get(key);
         if (delta) delta.count += 1;
-        else counted.set(key, { tenantId: v.tenantId, span, dimension, bucket, code, decision: v.decision, value, count: 1 });
+        else counted.set(key, { tenantId: v.tenantId, span, dimension, bucket, code, decision: v.decision, value, lane, count: 1 });
       }
     }
   }
@@ -97,8 +113,8 @@ export function rollupDeltas(
 
 export type RollupProvider = 'sqlite' | 'postgresql';
 
-const EVIDENCE_COLUMNS = ['tenantId', 'hour', 'kind', 'decision', 'records', 'shadowDiffers', 'policyRefusals'] as const;
-const VIOLATION_COLUMNS = ['tenantId', 'span', 'dimension', 'bucket', 'code', 'decision', 'value', 'count'] as const;
+const EVIDENCE_COLUMNS = ['tenantId', 'hour', 'kind', 'decision', 'lane', 'records', 'shadowDiffers', 'policyRefusals'] as const;
+const VIOLATION_COLUMNS = ['tenantId', 'span', 'dimension', 'bucket', 'code', 'decision', 'value', 'lane', 'count'] as const;
 
 /** Timestamps as each database stores them (as Prisma writes them: ISO-8601 text on SQLite). */
 export function rollupTimestamp(date: Date, provider: RollupProvider): string {
@@ -137,14 +153,14 @@ export function rollupUpserts(provider: RollupProvider, deltas: RollupDeltas): {
   for (let i = 0; i < deltas.evidence.length; i += perStatement) {
     const chunk = deltas.evidence.slice(i, i + perStatement);
     out.push({
-      sql: upsertSql(provider, 'EvidenceRollup', EVIDENCE_COLUMNS, 4, 'hour', chunk.length),
+      sql: upsertSql(provider, 'EvidenceRollup', EVIDENCE_COLUMNS, 5, 'hour', chunk.length),
       params: chunk.flatMap((d) => evidenceRollupValues(d, provider)),
     });
   }
   for (let i = 0; i < deltas.violations.length; i += perStatement) {
     const chunk = deltas.violations.slice(i, i + perStatement);
     out.push({
-      sql: upsertSql(provider, 'ViolationRollup', VIOLATION_COLUMNS, 7, 'bucket', chunk.length),
+      sql: upsertSql(provider, 'ViolationRollup', VIOLATION_COLUMNS, 8, 'bucket', chunk.length),
       params: chunk.flatMap((d) => violationRollupValues(d, provider)),
     });
   }
@@ -153,14 +169,14 @@ export function rollupUpserts(provider: RollupProvider, deltas: RollupDeltas): {
 
 /** Single-key statements, prepared once by the SQLite writer. */
 export const SQLITE_ROLLUP_UPSERT = {
-  evidence: upsertSql('sqlite', 'EvidenceRollup', EVIDENCE_COLUMNS, 4, 'hour', 1),
-  violation: upsertSql('sqlite', 'ViolationRollup', VIOLATION_COLUMNS, 7, 'bucket', 1),
+  evidence: upsertSql('sqlite', 'EvidenceRollup', EVIDENCE_COLUMNS, 5, 'hour', 1),
+  violation: upsertSql('sqlite', 'ViolationRollup', VIOLATION_COLUMNS, 8, 'bucket', 1),
 };
 
 export function evidenceRollupValues(d: EvidenceRollupDelta, provider: RollupProvider): unknown[] {
-  return [d.tenantId, rollupTimestamp(d.hour, provider), d.kind, d.decision, d.records, d.shadowDiffers, d.policyRefusals];
+  return [d.tenantId, rollupTimestamp(d.hour, provider), d.kind, d.decision, d.lane, d.records, d.shadowDiffers, d.policyRefusals];
 }
 
 export function violationRollupValues(d: ViolationRollupDelta, provider: RollupProvider): unknown[] {
-  return [d.tenantId, d.span, d.dimension, rollupTimestamp(d.bucket, provider), d.code, d.decision, d.value, d.count];
+  return [d.tenantId, d.span, d.dimension, rollupTimestamp(d.bucket, provider), d.code, d.decision, d.value, d.lane, d.count];
 }

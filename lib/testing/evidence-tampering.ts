@@ -39,7 +39,8 @@ export async function rewriteFrom(tenantId: string, seq: number, decision = 'rew
     prevHash = hash;
   }
   const last = rows.at(-1);
-  if (last && prevHash) await db().evidenceChainHead.update({ where: { tenantId }, data: { seq: last.seq, hash: prevHash } });
+  if (last && prevHash)
+    await db().evidenceChainHead.update({ where: { tenantId_lane: { tenantId, lane: 0 } }, data: { seq: last.seq, hash: prevHash } });
 }
 
 export async function deleteRecord(tenantId: string, seq: number): Promise<void> {
@@ -63,13 +64,13 @@ export async function insertRecordAfter(tenantId: string, seq: number): Promise<
   const before = await recordAt(tenantId, seq);
   const made = { ...before, id: timeOrderedId(), seq: seq + 1, prevHash: before.hash, decision: 'allow', callId: 'inserted' };
   await db().evidence.create({ data: { ...made, hash: evidenceHash(made) } });
-  const head = await db().evidenceChainHead.findUniqueOrThrow({ where: { tenantId } });
-  await db().evidenceChainHead.update({ where: { tenantId }, data: { seq: head.seq + 1 } });
+  const head = await db().evidenceChainHead.findUniqueOrThrow({ where: { tenantId_lane: { tenantId, lane: 0 } } });
+  await db().evidenceChainHead.update({ where: { tenantId_lane: { tenantId, lane: 0 } }, data: { seq: head.seq + 1 } });
 }
 
 /** A copy of the last record put after it without moving the head (`head_mismatch`). */
 export async function appendPastHead(tenantId: string): Promise<number> {
-  const head = await db().evidenceChainHead.findUniqueOrThrow({ where: { tenantId } });
+  const head = await db().evidenceChainHead.findUniqueOrThrow({ where: { tenantId_lane: { tenantId, lane: 0 } } });
   const last = await recordAt(tenantId, head.seq);
   const made = { ...last, id: timeOrderedId(), seq: head.seq + 1, prevHash: last.hash };
   await db().evidence.create({ data: { ...made, hash: evidenceHash(made) } });
@@ -78,8 +79,8 @@ export async function appendPastHead(tenantId: string): Promise<number> {
 
 /** Cuts the last `n` records off and moves the head back to the record before them. */
 export async function truncate(tenantId: string, n: number): Promise<void> {
-  const head = await db().evidenceChainHead.findUniqueOrThrow({ where: { tenantId } });
+  const head = await db().evidenceChainHead.findUniqueOrThrow({ where: { tenantId_lane: { tenantId, lane: 0 } } });
   await db().evidence.deleteMany({ where: { tenantId, seq: { gt: head.seq - n } } });
   const last = await recordAt(tenantId, head.seq - n);
-  await db().evidenceChainHead.update({ where: { tenantId }, data: { seq: last.seq, hash: last.hash } });
+  await db().evidenceChainHead.update({ where: { tenantId_lane: { tenantId, lane: 0 } }, data: { seq: last.seq, hash: last.hash } });
 }

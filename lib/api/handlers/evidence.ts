@@ -22,6 +22,12 @@ const CheckpointSchema = z
     id: z.string(),
     seq: z.number().int(),
     hash: z.string(),
+    lanes: z
+      .array(z.object({ lane: z.number().int(), seq: z.number().int(), hash: z.string() }).strict())
+      .nullable()
+      .describe(
+        "Every lane's verified record when the tenant's evidence has lanes besides 0 (several writers on PostgreSQL); seq and hash are the newest of them.",
+      ),
     records: z.number().int(),
     verifiedAt: z.string(),
     source: z.enum(CHECKPOINT_SOURCES),

@@ -6,7 +6,6 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
 import { parseDatabaseUrl } from '@/lib/db/database-url';
-import { GENESIS_HASH } from '@/lib/evidence/evidence-hash';
 import { evidenceQueueDepth } from '@/lib/evidence/evidence-observers';
 import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
 import { call } from '@/lib/testing/api-client';
@@ -52,18 +51,20 @@ afterEach(async () => {
 /** Makes the database refuse evidence rows of this tenant whose call id starts with `prefix` ('' for all). */
 const refuseWrites = (prefix: string) => refuseInserts('Evidence', `NEW."tenantId" = '${t.tenant.id}' AND NEW."callId" LIKE '${prefix}%'`);
 
-/** Holds the database's write lock (SQLite) or the tenant's chain head (PostgreSQL) until released. */
+/**
+ * Holds the database's write lock (SQLite) or the tenant's seq allocator (PostgreSQL: a held lane
+ * would not stop a commit, it takes another) until released.
+ */
 async function holdWrites(): Promise<() => Promise<void>> {
   const target = parseDatabaseUrl(process.env.DATABASE_URL);
   if (target.provider === 'postgresql') {
     const client = new pg.Client({ connectionString: target.url });
     await client.connect();
     await client.query('BEGIN');
-    await client.query(`INSERT INTO "EvidenceChainHead" ("tenantId", "seq", "hash") VALUES ($1, 0, $2) ON CONFLICT DO NOTHING`, [
+    await client.query(`INSERT INTO "EvidenceSequence" ("tenantId", "seq", "createdAt") VALUES ($1, 0, now()) ON CONFLICT DO NOTHING`, [
       t.tenant.id,
-      GENESIS_HASH,
     ]);
-    await client.query(`SELECT 1 FROM "EvidenceChainHead" WHERE "tenantId" = $1 FOR UPDATE`, [t.tenant.id]);
+    await client.query(`SELECT 1 FROM "EvidenceSequence" WHERE "tenantId" = $1 FOR UPDATE`, [t.tenant.id]);
     return async () => {
       await client.query('COMMIT');
       await client.end();

@@ -2,6 +2,7 @@ import { db } from '../../db';
 import { log } from '../../log';
 import { checkpointMac, checkpointMacHolds } from './verification-mac';
 import type { CheckpointSource, CheckpointView } from './verification-types';
+import { decodePosition, encodeLanes, type ChainPosition } from './walk-evidence-chain';
 
 /** Valid checkpoints kept per tenant once a newer one is recorded; older ones are pruned. */
 const KEEP = 5;
@@ -19,6 +20,7 @@ interface CheckpointRow {
   id: string;
   seq: number;
   hash: string;
+  lanes: string | null;
   records: number;
   verifiedAt: Date;
   source: string;
@@ -29,6 +31,10 @@ function view(row: CheckpointRow): CheckpointView {
     id: row.id,
     seq: row.seq,
     hash: row.hash,
+    lanes:
+      row.lanes === null
+        ? null
+        : [...decodePosition({ seq: row.seq, hash: row.hash }, row.lanes).lanes].map(([lane, p]) => ({ lane, ...p })),
     records: row.records,
     verifiedAt: row.verifiedAt.toISOString(),
     source: row.source as CheckpointSource,
@@ -52,29 +58,41 @@ export async function loadCheckpoints(options: { tenantId: string; secret: strin
   return out;
 }
 
-/** The seq → hash map a walk checks records against. */
+/** Where the walk stood when the checkpoint was recorded: its newest record and every lane's. */
+export function checkpointPosition(checkpoint: CheckpointView): ChainPosition {
+  const last = { seq: checkpoint.seq, hash: checkpoint.hash };
+  if (!checkpoint.lanes) return decodePosition(last, null);
+  return { last, lanes: new Map(checkpoint.lanes.map((l) => [l.lane, { seq: l.seq, hash: l.hash }])) };
+}
+
+/** The seq → hash map a walk checks records against: every record the checkpoints name. */
 export function checkpointHashes(checkpoints: CheckpointView[]): Map<number, string> {
-  return new Map(checkpoints.map((c) => [c.seq, c.hash]));
+  const hashes = new Map<number, string>();
+  for (const c of checkpoints) {
+    hashes.set(c.seq, c.hash);
+    for (const point of checkpointPosition(c).lanes.values()) hashes.set(point.seq, point.hash);
+  }
+  return hashes;
 }
 
 /**
- * Records that every record up to `seq` verified, then prunes the tenant's older valid
+ * Records that every record up to the position's newest verified (every lane up to its point), then prunes the tenant's older valid
  * checkpoints beyond the newest few. Rows whose MAC fails are left as they are: they are
  * evidence of tampering, reported by every verification until someone looks.
  */
 export async function recordCheckpoint(options: {
   tenantId: string;
   secret: string;
-  seq: number;
-  hash: string;
+  position: ChainPosition;
   records: number;
   source: CheckpointSource;
   now?: Date;
 }): Promise<CheckpointView> {
   const fields = {
     tenantId: options.tenantId,
-    seq: options.seq,
-    hash: options.hash,
+    seq: options.position.last.seq,
+    hash: options.position.last.hash,
+    lanes: encodeLanes(options.position),
     records: options.records,
     verifiedAt: options.now ?? new Date(),
     source: options.source,

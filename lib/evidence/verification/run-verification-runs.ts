@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { db } from '../../db';
 import { log } from '../../log';
 import { getInstanceSecret } from '../../auth/instance-secret';
-import { GENESIS_HASH } from '../evidence-hash';
 import { checkpointHashes, loadCheckpoints, recordCheckpoint } from './evidence-checkpoints';
 import { cursorMac, cursorMacHolds } from './verification-mac';
-import { walkEvidenceChain, type ChainPoint } from './walk-evidence-chain';
+import { CHAIN_START, checkChainEnd, decodePosition, encodeLanes, walkEvidenceChain, type ChainPosition } from './walk-evidence-chain';
 import type { BrokenLink } from './verification-types';
 
 /**
@@ -42,9 +41,11 @@ interface RunRow {
   state: string;
   throughSeq: number;
   throughHash: string;
+  throughLanes: string | null;
   checked: number;
   cursorSeq: number;
   cursorHash: string;
+  cursorLanes: string | null;
   cursorMac: string;
   attempts: number;
   leaseOwner: string | null;
@@ -139,43 +140,54 @@ async function advanceRun(run: RunRow, token: string, options: RunOptions): Prom
   const mine = { id: run.id, leaseOwner: token };
   try {
     const secret = await getInstanceSecret();
-    let cursor: ChainPoint = { seq: run.cursorSeq, hash: run.cursorHash };
+    let cursor: ChainPosition = decodePosition({ seq: run.cursorSeq, hash: run.cursorHash }, run.cursorLanes);
     let base = run.checked;
     if (!cursorMacHolds(secret, { ...run, runId: run.id })) {
       // Not a resume point this instance wrote: start again from the first record.
       log.warn('verification run cursor MAC does not hold; starting from the first record', { run_id: run.id });
-      cursor = { seq: 0, hash: GENESIS_HASH };
+      cursor = CHAIN_START;
       base = 0;
     }
     const { valid } = await loadCheckpoints({ tenantId: run.tenantId, secret });
-    const progress = (checked: number, last: ChainPoint) => ({
-      checked,
-      cursorSeq: last.seq,
-      cursorHash: last.hash,
-      cursorMac: cursorMac(secret, {
-        runId: run.id,
-        tenantId: run.tenantId,
-        throughSeq: run.throughSeq,
-        throughHash: run.throughHash,
-        cursorSeq: last.seq,
-        cursorHash: last.hash,
+    const progress = (checked: number, position: ChainPosition) => {
+      const cursorLanes = encodeLanes(position);
+      return {
         checked,
-      }),
-    });
+        cursorSeq: position.last.seq,
+        cursorHash: position.last.hash,
+        cursorLanes,
+        cursorMac: cursorMac(secret, {
+          runId: run.id,
+          tenantId: run.tenantId,
+          throughSeq: run.throughSeq,
+          throughHash: run.throughHash,
+          throughLanes: run.throughLanes,
+          cursorSeq: position.last.seq,
+          cursorHash: position.last.hash,
+          cursorLanes,
+          checked,
+        }),
+      };
+    };
+    // The lane heads when the run started (verification-runs.ts): lane 0 alone when throughLanes is null.
+    const target = decodePosition({ seq: run.throughSeq, hash: run.throughHash }, run.throughLanes);
+    const cut = { throughSeq: run.throughSeq, heads: target.lanes };
+    const points = checkpointHashes(valid.filter((c) => c.seq <= run.throughSeq));
     let savedAt = Date.now();
     const walk = await walkEvidenceChain({
       tenantId: run.tenantId,
       after: cursor,
       throughSeq: run.throughSeq,
-      checkpoints: checkpointHashes(valid.filter((c) => c.seq <= run.throughSeq)),
+      heads: target.lanes,
+      checkpoints: points,
       pageSize: options.pageSize,
       maxRecords: options.maxRecords,
-      onPage: async ({ checked, last }) => {
+      onPage: async ({ checked, position }) => {
         if (Date.now() - savedAt < PROGRESS_EVERY_MS) return !state.stopping;
         savedAt = Date.now();
         const saved = await db().evidenceVerificationRun.updateMany({
           where: mine,
-          data: { ...progress(base + checked, last), leaseUntil: new Date(savedAt + RUN_LEASE_MS) },
+          data: { ...progress(base + checked, position), leaseUntil: new Date(savedAt + RUN_LEASE_MS) },
         });
         return saved.count === 1 && !state.stopping;
       },
@@ -185,30 +197,21 @@ async function advanceRun(run: RunRow, token: string, options: RunOptions): Prom
       // A slice ended, or this process is stopping: the lease goes back, the progress stays.
       await db().evidenceVerificationRun.updateMany({
         where: mine,
-        data: { ...progress(checked, walk.last), leaseOwner: null, leaseUntil: null },
+        data: { ...progress(checked, walk.position), leaseOwner: null, leaseUntil: null },
       });
       return;
     }
+    // Each lane's end as it was at the start: records added since are the next run's.
     const firstBroken: BrokenLink | null =
-      walk.firstBroken ??
-      (walk.last.seq !== run.throughSeq || walk.last.hash !== run.throughHash
-        ? { seq: run.throughSeq, id: '', reason: 'head_mismatch' }
-        : null);
+      walk.firstBroken ?? (await checkChainEnd({ tenantId: run.tenantId, cut, from: cursor, walk, checkpoints: points }));
     const checkpoint =
-      firstBroken === null && run.throughSeq > 0
-        ? await recordCheckpoint({
-            tenantId: run.tenantId,
-            secret,
-            seq: run.throughSeq,
-            hash: run.throughHash,
-            records: checked,
-            source: 'run',
-          })
+      firstBroken === null && walk.position.last.seq > 0
+        ? await recordCheckpoint({ tenantId: run.tenantId, secret, position: walk.position, records: checked, source: 'run' })
         : null;
     const ended = await db().evidenceVerificationRun.updateMany({
       where: mine,
       data: {
-        ...progress(checked, walk.last),
+        ...progress(checked, walk.position),
         state: firstBroken ? 'failed' : 'passed',
         firstBrokenSeq: firstBroken?.seq ?? null,
         firstBrokenId: firstBroken?.id ?? null,

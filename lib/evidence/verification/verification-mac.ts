@@ -28,13 +28,16 @@ export interface CheckpointFields {
   tenantId: string;
   seq: number;
   hash: string;
+  /** Lanes besides 0 (evidence-checkpoints.ts); a line of the message only when set, so older MACs hold. */
+  lanes?: string | null;
   records: number;
   verifiedAt: Date;
   source: string;
 }
 
 export function checkpointMac(instanceSecret: string, c: CheckpointFields): string {
-  return mac(instanceSecret, 'checkpoint', [c.tenantId, c.seq, c.hash, c.records, c.verifiedAt.toISOString(), c.source]);
+  const fields = [c.tenantId, c.seq, c.hash, c.records, c.verifiedAt.toISOString(), c.source];
+  return mac(instanceSecret, 'checkpoint', c.lanes ? [...fields, c.lanes] : fields);
 }
 
 export function checkpointMacHolds(instanceSecret: string, c: CheckpointFields & { mac: string }): boolean {
@@ -49,11 +52,16 @@ export interface CursorFields {
   throughHash: string;
   cursorSeq: number;
   cursorHash: string;
+  /** Lanes besides 0, at the target and at the cursor; lines of the message only when set. */
+  throughLanes?: string | null;
+  cursorLanes?: string | null;
   checked: number;
 }
 
 export function cursorMac(instanceSecret: string, c: CursorFields): string {
-  return mac(instanceSecret, 'run-cursor', [c.runId, c.tenantId, c.throughSeq, c.throughHash, c.cursorSeq, c.cursorHash, c.checked]);
+  const fields = [c.runId, c.tenantId, c.throughSeq, c.throughHash, c.cursorSeq, c.cursorHash, c.checked];
+  if (c.throughLanes || c.cursorLanes) fields.push(c.throughLanes ?? '', c.cursorLanes ?? '');
+  return mac(instanceSecret, 'run-cursor', fields);
 }
 
 export function cursorMacHolds(instanceSecret: string, c: CursorFields & { cursorMac: string }): boolean {

@@ -5,6 +5,7 @@ import { timeOrderedId } from '../time-ordered-id';
 import { GENESIS_HASH } from '../evidence-hash';
 import { cursorMac } from './verification-mac';
 import { kickVerificationRuns } from './run-verification-runs';
+import { encodeLanes, readChainCut, type ChainPoint, type LanePoints } from './walk-evidence-chain';
 import type { RunState, VerificationRunView, VerifyBreakReason } from './verification-types';
 
 /** The run's row as its views need it. */
@@ -62,19 +63,23 @@ export async function startVerificationRun(options: {
   const { tenantId } = options;
   const active = await db().evidenceVerificationRun.findUnique({ where: { activeTenantId: tenantId } });
   if (active) return { run: verificationRunView(active), started: false };
-  const head = await db().evidenceChainHead.findUnique({ where: { tenantId } });
+  // The run verifies up to the cut now (readChainCut): every lane's head, the newest as its target.
   // A chain without a head row (written before heads existed) ends at its last record.
-  const through = head ??
-    (await db().evidence.findFirst({ where: { tenantId }, orderBy: { seq: 'desc' }, select: { seq: true, hash: true } })) ?? {
-      seq: 0,
-      hash: GENESIS_HASH,
-    };
+  const cut = await readChainCut(tenantId);
+  const through = cut
+    ? { seq: cut.throughSeq, hash: newestHash(cut.heads) }
+    : ((await db().evidence.findFirst({ where: { tenantId }, orderBy: { seq: 'desc' }, select: { seq: true, hash: true } })) ?? {
+        seq: 0,
+        hash: GENESIS_HASH,
+      });
+  const throughLanes = cut ? encodeLanes({ last: through, lanes: cut.heads }) : null;
   const id = timeOrderedId();
   const cursor = {
     runId: id,
     tenantId,
     throughSeq: through.seq,
     throughHash: through.hash,
+    throughLanes,
     cursorSeq: 0,
     cursorHash: GENESIS_HASH,
     checked: 0,
@@ -90,6 +95,7 @@ export async function startVerificationRun(options: {
         requestedBy: options.requestedBy,
         throughSeq: through.seq,
         throughHash: through.hash,
+        throughLanes,
         cursorHash: GENESIS_HASH,
         cursorMac: cursorMac(await getInstanceSecret(), cursor),
       },
@@ -120,4 +126,11 @@ export async function listVerificationRuns(options: { tenantId: string; limit?: 
     take: options.limit ?? 20,
   });
   return rows.map(verificationRunView);
+}
+
+/** The newest lane head's hash: a single-lane target's, as runs stored it before lanes. */
+function newestHash(heads: LanePoints): string {
+  let newest: ChainPoint = { seq: 0, hash: GENESIS_HASH };
+  for (const head of heads.values()) if (head.seq > newest.seq) newest = head;
+  return newest.hash;
 }

@@ -35,6 +35,8 @@ export interface CheckpointView {
   id: string;
   seq: number;
   hash: string;
+  /** Every lane's verified record, when the tenant has lanes besides 0 (PostgreSQL); else null. */
+  lanes: { lane: number; seq: number; hash: string }[] | null;
   records: number;
   verifiedAt: string;
   source: CheckpointSource;

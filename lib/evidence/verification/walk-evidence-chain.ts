@@ -1,125 +1,208 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { db } from '../../db';
-import { evidenceHash, payloadDigest, type EvidenceContent } from '../evidence-hash';
+import { db, dbProvider } from '../../db';
+import { evidenceHash, GENESIS_HASH, payloadDigest, type EvidenceContent } from '../evidence-hash';
 import type { BrokenLink, VerifyBreakReason } from './verification-types';
 
 /** Records read per query: one range of the (tenantId, seq) key. */
 export const WALK_PAGE = 1000;
-
-/**
- * Why a stored record does not hold its place in the chain (the seq and the previous hash it
- * should have), or null when it does. Shared with the overview's check of the newest records.
- */
-export function brokenLink(
-  row: EvidenceContent & { hash: string; payload: string | null },
-  expected: { seq: number; prevHash: string },
-): Exclude<VerifyBreakReason, 'head_mismatch' | 'checkpoint_mismatch'> | null {
-  if (row.seq !== expected.seq) return 'seq_gap';
-  if (row.prevHash !== expected.prevHash) return 'prev_hash_mismatch';
-  if (evidenceHash(row) !== row.hash) return 'hash_mismatch';
-  if (row.payloadHash && (row.arguments !== null || row.payload !== null) && payloadDigest(row.arguments, row.payload) !== row.payloadHash)
-    return 'payload_mismatch';
-  return null;
-}
 
 export interface ChainPoint {
   seq: number;
   hash: string;
 }
 
+/** Each lane's newest record (lib/evidence/evidence-lanes.ts); a lane not in it has none yet. */
+export type LanePoints = ReadonlyMap<number, ChainPoint>;
+
+/**
+ * Where a walk stands: the newest record verified, in seq order across lanes, and every lane's
+ * newest. A tenant that only ever had lane 0 has `lanes` of that one point, which is `last`.
+ */
+export interface ChainPosition {
+  last: ChainPoint;
+  lanes: LanePoints;
+}
+
+export const CHAIN_START: ChainPosition = { last: { seq: 0, hash: GENESIS_HASH }, lanes: new Map() };
+
+/**
+ * Why a stored record does not hold its place in its lane's chain, or null when it does.
+ * `prevHash` is the hash of the lane's previous record (the genesis hash for its first) and
+ * `afterSeq` the seq of the record read before it in the tenant's order, any lane: a link that
+ * does not hold across a gap in seq is a missing record. Gaps with links that hold are seqs
+ * handed out to commits that rolled back, or other lanes' records (PostgreSQL).
+ */
+export function brokenLink(
+  row: EvidenceContent & { hash: string; payload: string | null },
+  expected: { prevHash: string; afterSeq: number },
+): Exclude<VerifyBreakReason, 'head_mismatch' | 'checkpoint_mismatch'> | null {
+  if (row.prevHash !== expected.prevHash) return row.seq !== expected.afterSeq + 1 ? 'seq_gap' : 'prev_hash_mismatch';
+  if (row.seq <= expected.afterSeq) return 'seq_gap';
+  if (evidenceHash(row) !== row.hash) return 'hash_mismatch';
+  if (row.payloadHash && (row.arguments !== null || row.payload !== null) && payloadDigest(row.arguments, row.payload) !== row.payloadHash)
+    return 'payload_mismatch';
+  return null;
+}
+
 export interface WalkOptions {
   tenantId: string;
-  /** The verified record the walk continues from: seq 0 and the genesis hash for the start. */
-  after: ChainPoint;
+  /** The verified position the walk continues from: CHAIN_START for the first record. */
+  after: ChainPosition;
   /** The last seq to read; null reads to the end. */
   throughSeq: number | null;
+  /**
+   * The lane heads the walk is bounded by (readChainCut): a record in a lane without a head, or
+   * past its lane's head, was not put there by a writer (which moves the head as it writes).
+   */
+  heads?: LanePoints;
   /** Hashes verified checkpoints recorded, by seq: a record that differs breaks the walk. */
   checkpoints?: ReadonlyMap<number, string>;
   pageSize?: number;
   /** Stop after about this many records (a slice of a background run). */
   maxRecords?: number;
   /** After each page; answering false stops the walk (a run that lost its lease). */
-  onPage?: (progress: { checked: number; last: ChainPoint }) => Promise<boolean>;
+  onPage?: (progress: { checked: number; position: ChainPosition }) => Promise<boolean>;
 }
 
 export interface WalkResult {
   checked: number;
-  /** The last record that verified (`after` when none did). */
-  last: ChainPoint;
+  /** Where the last record that verified left the walk (`after` when none did). */
+  position: ChainPosition;
   firstBroken: BrokenLink | null;
   /** False when the walk stopped early (maxRecords, or onPage said so) with more to read. */
   complete: boolean;
+  /** The checkpoint seqs whose record the walk read (and found unchanged). */
+  checkpointsSeen: Set<number>;
 }
 
 /**
- * Walks a tenant's chain in seq order from `after`, recomputing every hash and link, in pages.
- * What the full verification, the incremental one and background runs share; whether the walk
- * ended where the chain head says is the caller's to check.
+ * Walks a tenant's evidence in seq order from `after`, every lane in one pass, recomputing
+ * every hash and each record's link to its lane's previous one, in pages. What the full
+ * verification, the incremental one and background runs share; whether each lane ended where
+ * its head says is the caller's to check (checkChainEnd).
  */
 export async function walkEvidenceChain(options: WalkOptions): Promise<WalkResult> {
   const pageSize = options.pageSize ?? WALK_PAGE;
-  let last = options.after;
+  let last = options.after.last;
+  const lanes = new Map(options.after.lanes);
+  const checkpointsSeen = new Set<number>();
   let checked = 0;
+  const result = (firstBroken: BrokenLink | null, complete: boolean): WalkResult => ({
+    checked,
+    position: { last, lanes: new Map(lanes) },
+    firstBroken,
+    complete,
+    checkpointsSeen,
+  });
   for (;;) {
-    const remaining = options.throughSeq === null ? pageSize : Math.min(pageSize, options.throughSeq - last.seq);
-    if (remaining <= 0) return { checked, last, firstBroken: null, complete: true };
+    if (options.throughSeq !== null && last.seq >= options.throughSeq) return result(null, true);
     const rows = await db().evidence.findMany({
       where: { tenantId: options.tenantId, seq: { gt: last.seq, ...(options.throughSeq === null ? {} : { lte: options.throughSeq }) } },
       orderBy: { seq: 'asc' },
-      take: remaining,
+      take: pageSize,
     });
-    if (rows.length === 0) return { checked, last, firstBroken: null, complete: true };
+    if (rows.length === 0) return result(null, true);
     for (const row of rows) {
-      const reason = brokenLink(row, { seq: last.seq + 1, prevHash: last.hash });
-      if (reason) return { checked, last, firstBroken: { seq: row.seq, id: row.id, reason }, complete: true };
+      const head = options.heads?.get(row.lane);
+      if (options.heads && (!head || row.seq > head.seq)) return result({ seq: row.seq, id: row.id, reason: 'head_mismatch' }, true);
+      const reason = brokenLink(row, { prevHash: lanes.get(row.lane)?.hash ?? GENESIS_HASH, afterSeq: last.seq });
+      if (reason) return result({ seq: row.seq, id: row.id, reason }, true);
       const recorded = options.checkpoints?.get(row.seq);
-      if (recorded !== undefined && recorded !== row.hash)
-        return { checked, last, firstBroken: { seq: row.seq, id: row.id, reason: 'checkpoint_mismatch' }, complete: true };
+      if (recorded !== undefined) {
+        if (recorded !== row.hash) return result({ seq: row.seq, id: row.id, reason: 'checkpoint_mismatch' }, true);
+        checkpointsSeen.add(row.seq);
+      }
       last = { seq: row.seq, hash: row.hash };
+      lanes.set(row.lane, last);
       checked++;
     }
-    // At the end of a bounded walk: done, whatever a slice's budget says.
-    if (options.throughSeq !== null && last.seq >= options.throughSeq) return { checked, last, firstBroken: null, complete: true };
-    if (options.onPage && !(await options.onPage({ checked, last }))) return { checked, last, firstBroken: null, complete: false };
-    if (options.maxRecords !== undefined && checked >= options.maxRecords) return { checked, last, firstBroken: null, complete: false };
+    // At the end of a bounded walk, or of the records: done, whatever a slice's budget says.
+    if (rows.length < pageSize || (options.throughSeq !== null && last.seq >= options.throughSeq)) return result(null, true);
+    if (options.onPage && !(await options.onPage({ checked, position: { last, lanes: new Map(lanes) } }))) return result(null, false);
+    if (options.maxRecords !== undefined && checked >= options.maxRecords) return result(null, false);
     // A long walk shares the thread with requests (better-sqlite3 reads block it while they run).
     await yieldToEventLoop();
   }
 }
 
-/** The tenant's chain head, or null for a tenant with no head row. Read before the records. */
-export async function readChainHead(tenantId: string): Promise<ChainPoint | null> {
-  const head = await db().evidenceChainHead.findUnique({ where: { tenantId } });
-  return head ? { seq: head.seq, hash: head.hash } : null;
+/**
+ * What a walk may verify up to without racing writers: `throughSeq`, and every lane's head.
+ * SQLite has one writer, and its one lane's head is the cut. On PostgreSQL commits of one tenant
+ * run side by side and take seqs before they commit, so a record below the newest head may still
+ * be on its way: the cut is the last seq handed out when the read began, and every lane's head is
+ * read FOR SHARE, which waits for whoever holds the lane to commit (writers that find a lane
+ * share-locked take another). Lanes are committed before any record is in one, so every record
+ * up to the cut is then either committed or never will be. Null for a tenant with no lanes.
+ */
+export async function readChainCut(tenantId: string): Promise<{ throughSeq: number; heads: LanePoints } | null> {
+  const rows =
+    dbProvider() === 'postgresql'
+      ? await db().$transaction(async (tx) => {
+          const handed = await tx.$queryRaw<{ seq: number }[]>`SELECT "seq" FROM "EvidenceSequence" WHERE "tenantId" = ${tenantId}`;
+          const heads = await tx.$queryRaw<{ lane: number; seq: number; hash: string }[]>`
+            SELECT "lane", "seq", "hash" FROM "EvidenceChainHead" WHERE "tenantId" = ${tenantId} ORDER BY "lane" FOR SHARE`;
+          return { handed: handed[0] ? Number(handed[0].seq) : null, heads };
+        })
+      : { handed: null, heads: await db().evidenceChainHead.findMany({ where: { tenantId }, orderBy: { lane: 'asc' } }) };
+  if (rows.heads.length === 0) return null;
+  const heads = new Map(rows.heads.map((h) => [Number(h.lane), { seq: Number(h.seq), hash: h.hash }]));
+  const newest = Math.max(...[...heads.values()].map((h) => h.seq));
+  return { throughSeq: rows.handed ?? newest, heads };
 }
 
 /**
- * Whether a walk that went through `head.seq` ended where the chain does. The head was read
- * before the walk, so records committed since are past it and not part of this check; records
- * past a head that has not moved were put there by something other than a writer (which moves
- * the head in the same transaction). A verified checkpoint past the last record means records
- * were cut off the end after it was made.
+ * Whether a walk that went through `throughSeq` ended where every lane does. A lane whose head
+ * is past the cut cannot be checked yet (its records past the cut were not read). Records past
+ * the newest head are looked for too: a writer moves its lane's head in the transaction that
+ * adds the record, so one that is still past its lane's head when the heads are read again was
+ * put there by something else. Every checkpointed record after where the walk began must have
+ * been read: one that was not was deleted, or moved, after it was verified.
  */
 export async function checkChainEnd(options: {
   tenantId: string;
-  head: ChainPoint | null;
-  last: ChainPoint;
-  checkpoints?: readonly { seq: number }[];
+  cut: { throughSeq: number; heads: LanePoints } | null;
+  /** Where the walk began and where it ended. */
+  from: ChainPosition;
+  walk: Pick<WalkResult, 'position' | 'checkpointsSeen'>;
+  checkpoints?: ReadonlyMap<number, string>;
 }): Promise<BrokenLink | null> {
-  const { tenantId, head, last } = options;
-  if (head && (last.seq !== head.seq || last.hash !== head.hash)) return { seq: head.seq, id: '', reason: 'head_mismatch' };
-  if (head) {
+  const { tenantId, cut, walk } = options;
+  if (cut) {
+    for (const [lane, head] of cut.heads) {
+      if (head.seq > cut.throughSeq) continue;
+      const reached = walk.position.lanes.get(lane) ?? { seq: 0, hash: GENESIS_HASH };
+      if (reached.seq !== head.seq || reached.hash !== head.hash) return { seq: head.seq, id: '', reason: 'head_mismatch' };
+    }
+    const newest = Math.max(cut.throughSeq, ...[...cut.heads.values()].map((h) => h.seq));
     const beyond = await db().evidence.findFirst({
-      where: { tenantId, seq: { gt: head.seq } },
+      where: { tenantId, seq: { gt: newest } },
       orderBy: { seq: 'asc' },
-      select: { id: true, seq: true },
+      select: { id: true, seq: true, lane: true },
     });
     if (beyond) {
-      const now = await readChainHead(tenantId);
-      if (now && now.seq === head.seq && now.hash === head.hash) return { seq: beyond.seq, id: beyond.id, reason: 'head_mismatch' };
+      const now = await db().evidenceChainHead.findUnique({ where: { tenantId_lane: { tenantId, lane: beyond.lane } } });
+      if (!now || now.seq < beyond.seq) return { seq: beyond.seq, id: beyond.id, reason: 'head_mismatch' };
     }
   }
-  const cut = options.checkpoints?.filter((c) => c.seq > last.seq).sort((a, b) => a.seq - b.seq)[0];
-  if (cut) return { seq: cut.seq, id: '', reason: 'checkpoint_mismatch' };
+  const unread = [...(options.checkpoints?.keys() ?? [])]
+    .filter((seq) => seq > options.from.last.seq && !walk.checkpointsSeen.has(seq))
+    .sort((a, b) => a - b)[0];
+  if (unread !== undefined) return { seq: unread, id: '', reason: 'checkpoint_mismatch' };
   return null;
+}
+
+/** A position's lanes as stored with checkpoints and run cursors: null when lane 0 is the only one and is `last`. */
+export function encodeLanes(position: ChainPosition): string | null {
+  const lanes = [...position.lanes].sort((a, b) => a[0] - b[0]);
+  const only = lanes.length === 1 ? lanes[0] : undefined;
+  if (lanes.length === 0 || (only && only[0] === 0 && only[1].seq === position.last.seq && only[1].hash === position.last.hash))
+    return null;
+  return JSON.stringify(lanes.map(([lane, p]) => [lane, p.seq, p.hash]));
+}
+
+/** The position a stored point and its lanes (encodeLanes) stand for; null lanes is lane 0 alone. */
+export function decodePosition(last: ChainPoint, lanes: string | null): ChainPosition {
+  if (lanes === null) return { last, lanes: last.seq > 0 ? new Map([[0, last]]) : new Map() };
+  const parsed = JSON.parse(lanes) as [number, number, string][];
+  return { last, lanes: new Map(parsed.map(([lane, seq, hash]) => [lane, { seq, hash }])) };
 }

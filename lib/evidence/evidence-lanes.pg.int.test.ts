@@ -1,0 +1,229 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '@/lib/db';
+import { parseDatabaseUrl } from '@/lib/db/database-url';
+import { createRawEvidenceStore, type RawEvidenceStore } from '@/lib/evidence/raw-evidence-store';
+import type { EvidenceInput } from '@/lib/evidence/evidence-input';
+import { evidenceHash } from '@/lib/evidence/evidence-hash';
+import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
+import { verifyEvidence } from '@/lib/evidence/verification/verify-evidence';
+import { startVerificationRun, getVerificationRunOrThrow } from '@/lib/evidence/verification/verification-runs';
+import { runDueVerificationRuns } from '@/lib/evidence/verification/run-verification-runs';
+import { checkEvidenceChainTail } from '@/lib/overview/evidence-chain-health';
+import { createTestTenant } from '@/lib/testing/fixtures';
+
+// PostgreSQL only: evidence lanes (lib/evidence/evidence-lanes.ts), written by two stores as two
+// instances would, with transactions held from outside.
+let one: RawEvidenceStore;
+let two: RawEvidenceStore;
+const held: pg.Client[] = [];
+
+beforeAll(() => {
+  const target = parseDatabaseUrl(process.env.DATABASE_URL);
+  one = createRawEvidenceStore(target);
+  two = createRawEvidenceStore(target);
+});
+
+afterAll(async () => {
+  for (const client of held) await client.end().catch(() => undefined);
+  await one.close();
+  await two.close();
+});
+
+let n = 0;
+const input = (tenantId: string, bad = false): EvidenceInput => {
+  n++;
+  return {
+    tenantId,
+    kind: 'pre',
+    requestId: `r-${n}`,
+    traceId: `t-${n}`,
+    callId: `c-${n}`,
+    tool: 'orders.lookup',
+    argsHash: '0'.repeat(64),
+    decision: bad ? 'deny' : 'allow',
+    valid: !bad,
+    errors: bad ? [{ code: 'AXAG_PATTERN_MISMATCH', type: 'contract', message: 'no', path: '$.order_id' }] : [],
+    warnings: [],
+    durationMs: 1,
+  };
+};
+const batch = (tenantId: string, size: number) => Array.from({ length: size }, (_, i) => input(tenantId, i % 3 === 0));
+
+/** Holds the tenant's lanes `lanes` in a transaction of its own until `release`. */
+async function holdLanes(tenantId: string, lanes: number[]): Promise<{ release: () => Promise<void> }> {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  held.push(client);
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query(`SELECT 1 FROM "EvidenceChainHead" WHERE "tenantId" = $1 AND "lane" = ANY($2::int[]) FOR UPDATE`, [tenantId, lanes]);
+  return {
+    release: async () => {
+      await client.query('COMMIT');
+      await client.end();
+    },
+  };
+}
+
+const lanesOf = async (tenantId: string) =>
+  (await db().evidence.findMany({ where: { tenantId }, orderBy: { seq: 'asc' }, select: { seq: true, lane: true } })).map((r) => [
+    r.seq,
+    r.lane,
+  ]);
+
+/**
+ * Seqs 1-5 in lane 0; 6-10 in lane 1 (lane 0 held from outside meanwhile); 11-15 in lane 0
+ * again (the lowest free lane is taken).
+ */
+async function twoLaneChain() {
+  const { tenant } = await createTestTenant();
+  await one.commit(batch(tenant.id, 5));
+  const hold = await holdLanes(tenant.id, [0]);
+  await two.commit(batch(tenant.id, 5));
+  await hold.release();
+  await one.commit(batch(tenant.id, 5));
+  return tenant.id;
+}
+
+describe('evidence lanes on PostgreSQL', () => {
+  it('let a commit go ahead while another transaction holds the lane it would have taken', { timeout: 20_000 }, async () => {
+    const tenantId = await twoLaneChain();
+    expect(await lanesOf(tenantId)).toEqual([
+      ...[1, 2, 3, 4, 5].map((s) => [s, 0]),
+      ...[6, 7, 8, 9, 10].map((s) => [s, 1]),
+      ...[11, 12, 13, 14, 15].map((s) => [s, 0]),
+    ]);
+    // Every lane held: a commit adds a lane rather than wait.
+    const hold = await holdLanes(tenantId, [0, 1]);
+    const recorded = await one.commit(batch(tenantId, 2));
+    await hold.release();
+    expect(recorded.map((r) => r?.seq)).toEqual([16, 17]);
+    expect((await db().evidence.findMany({ where: { tenantId, seq: { gte: 16 } } })).map((r) => r.lane)).toEqual([2, 2]);
+    expect(await verifyEvidenceChain({ tenantId })).toMatchObject({ valid: true, records: 17, firstBroken: null });
+  });
+
+  it('keep a chain written before lanes verifying: lane 0 hashes as it did, other lanes carry their lane in the hash', async () => {
+    const tenantId = await twoLaneChain();
+    const rows = await db().evidence.findMany({ where: { tenantId, seq: { in: [5, 6] } }, orderBy: { seq: 'asc' } });
+    const [lane0, lane1] = rows as [(typeof rows)[number], (typeof rows)[number]];
+    // Lane 0's hash leaves the lane out, exactly as records hashed before the column existed.
+    expect(evidenceHash({ ...lane0, lane: undefined })).toBe(lane0.hash);
+    expect(evidenceHash({ ...lane1, lane: 0 })).not.toBe(lane1.hash);
+    expect(lane1.prevHash).toBe('0'.repeat(64));
+  });
+
+  it(
+    'two writers side by side: every record verifies, seq is unique and createdAt never goes back, rollups count every record',
+    { timeout: 60_000 },
+    async () => {
+      const { tenant } = await createTestTenant();
+      const tenantId = tenant.id;
+      let writing = true;
+      const verdicts: boolean[] = [];
+      // Incremental verifications while the writers run must never see a record on its way as a break.
+      const verifier = (async () => {
+        while (writing) {
+          const v = await verifyEvidence({ tenantId });
+          verdicts.push(v.valid);
+          if (!v.valid) throw new Error(`verification during writes: ${JSON.stringify(v.firstBroken)}`);
+        }
+      })();
+      const writes: Promise<unknown>[] = [];
+      for (let round = 0; round < 30; round++) {
+        writes.push(one.commit(batch(tenantId, 3)), two.commit(batch(tenantId, 2)), one.commit(batch(tenantId, 1)));
+        if (round % 5 === 4) await Promise.all(writes.splice(0));
+      }
+      await Promise.all(writes);
+      writing = false;
+      await verifier;
+      expect(verdicts.length).toBeGreaterThan(0);
+      const total = 30 * 6;
+      const rows = await db().evidence.findMany({ where: { tenantId }, orderBy: { seq: 'asc' }, select: { seq: true, createdAt: true } });
+      expect(rows).toHaveLength(total);
+      for (let i = 1; i < rows.length; i++) expect(rows[i]!.createdAt.getTime()).toBeGreaterThanOrEqual(rows[i - 1]!.createdAt.getTime());
+      expect(await db().evidenceChainHead.count({ where: { tenantId } })).toBeGreaterThan(1);
+      expect(await verifyEvidenceChain({ tenantId })).toMatchObject({ valid: true, records: total });
+      expect(await verifyEvidence({ tenantId, mode: 'full' })).toMatchObject({ valid: true, records: total });
+      expect(await checkEvidenceChainTail({ tenantId })).toMatchObject({ valid: true });
+      const counted = await db().evidenceRollup.aggregate({ where: { tenantId }, _sum: { records: true } });
+      expect(counted._sum.records).toBe(total);
+    },
+  );
+
+  it('verify incrementally from a checkpoint that names every lane, and in a background run', async () => {
+    const tenantId = await twoLaneChain();
+    const first = await verifyEvidence({ tenantId });
+    expect(first).toMatchObject({ valid: true, records: 15, recordedCheckpoint: { seq: 15 } });
+    expect(first.recordedCheckpoint?.lanes).toEqual([
+      { lane: 0, seq: 15, hash: expect.any(String) },
+      { lane: 1, seq: 10, hash: expect.any(String) },
+    ]);
+    const hold = await holdLanes(tenantId, [0]);
+    await two.commit(batch(tenantId, 3));
+    await hold.release();
+    expect(await verifyEvidence({ tenantId })).toMatchObject({
+      valid: true,
+      records: 18,
+      covered: { mode: 'incremental', fromSeq: 16, toSeq: 18, checked: 3 },
+    });
+    const { run } = await startVerificationRun({ tenantId, requestedBy: 'system', runNow: false });
+    while ((await runDueVerificationRuns({ pageSize: 4, maxRecords: 4 })) > 0);
+    expect(await getVerificationRunOrThrow({ tenantId, id: run.id })).toMatchObject({ state: 'passed', checked: 18 });
+  });
+
+  describe('find what was changed in a lane', () => {
+    const verifyBoth = async (tenantId: string) => ({
+      full: (await verifyEvidence({ tenantId, mode: 'full', record: false })).firstBroken,
+      chain: (await verifyEvidenceChain({ tenantId })).firstBroken,
+    });
+
+    it('a record deleted from the middle of lane 1', async () => {
+      const tenantId = await twoLaneChain();
+      await db().evidence.delete({ where: { tenantId_seq: { tenantId, seq: 8 } } });
+      const { full, chain } = await verifyBoth(tenantId);
+      expect(full).toMatchObject({ seq: 9, reason: 'seq_gap' });
+      expect(chain).toEqual(full);
+    });
+
+    it('a record moved to another lane', async () => {
+      const tenantId = await twoLaneChain();
+      await db().evidence.update({ where: { tenantId_seq: { tenantId, seq: 3 } }, data: { lane: 1 } });
+      expect((await verifyBoth(tenantId)).full).toMatchObject({ seq: 3, reason: 'prev_hash_mismatch' });
+      // Past the head of the lane it was moved to: no writer put it there.
+      const other = await twoLaneChain();
+      await db().evidence.update({ where: { tenantId_seq: { tenantId: other, seq: 12 } }, data: { lane: 1 } });
+      expect((await verifyBoth(other)).full).toMatchObject({ seq: 12, reason: 'head_mismatch' });
+    });
+
+    it('a record edited in lane 1', async () => {
+      const tenantId = await twoLaneChain();
+      await db().evidence.update({ where: { tenantId_seq: { tenantId, seq: 7 } }, data: { decision: 'tampered' } });
+      expect((await verifyBoth(tenantId)).full).toMatchObject({ seq: 7, reason: 'hash_mismatch' });
+    });
+
+    it("lane 1's last record deleted, its head left", async () => {
+      const tenantId = await twoLaneChain();
+      await db().evidence.delete({ where: { tenantId_seq: { tenantId, seq: 10 } } });
+      expect((await verifyBoth(tenantId)).full).toMatchObject({ seq: 10, id: '', reason: 'head_mismatch' });
+    });
+
+    it('a record put in a lane past its head', async () => {
+      const tenantId = await twoLaneChain();
+      const last = await db().evidence.findUniqueOrThrow({ where: { tenantId_seq: { tenantId, seq: 10 } } });
+      const made = { ...last, id: `forged-${n++}`, seq: 16, prevHash: last.hash };
+      await db().evidence.create({ data: { ...made, hash: evidenceHash(made) } });
+      expect((await verifyBoth(tenantId)).full).toMatchObject({ seq: 16, reason: 'head_mismatch' });
+    });
+
+    it('a whole lane deleted, head and all, after a checkpoint named it', async () => {
+      const tenantId = await twoLaneChain();
+      expect((await verifyEvidence({ tenantId })).valid).toBe(true);
+      await db().evidence.deleteMany({ where: { tenantId, lane: 1 } });
+      await db().evidenceChainHead.delete({ where: { tenantId_lane: { tenantId, lane: 1 } } });
+      // Without the checkpoint the rest still links: only what was verified before can expose it.
+      expect((await verifyEvidenceChain({ tenantId })).valid).toBe(true);
+      expect((await verifyEvidence({ tenantId })).firstBroken).toMatchObject({ seq: 10, reason: 'checkpoint_mismatch' });
+      expect((await verifyEvidence({ tenantId, mode: 'full' })).firstBroken).toMatchObject({ seq: 10, reason: 'checkpoint_mismatch' });
+    });
+  });
+});
