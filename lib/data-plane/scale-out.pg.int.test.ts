@@ -4,6 +4,7 @@ import { db } from '@/lib/db';
 import { resetEnvForTests } from '@/lib/env';
 import { lookupOrderContract } from '@/lib/contracts/examples';
 import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
+import { verifyEvidence } from '@/lib/evidence/verification/verify-evidence';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 import { loadValidatePre, startDataPlane, type DataPlaneProcess } from '@/lib/testing/data-plane-process';
@@ -58,6 +59,29 @@ describe('two data-plane instances over one PostgreSQL', () => {
       const chain = await verifyEvidenceChain({ tenantId: tenant.tenant.id });
       expect(chain).toMatchObject({ valid: true, records: result.answered.size });
     }
+    // The two instances committed side by side, in lanes of their own (lib/evidence/evidence-lanes.ts).
+    expect(await db().evidenceChainHead.count({ where: { tenantId: t.tenant.id } })).toBeGreaterThan(1);
+  });
+
+  it('one of them killed -9 under load: the other keeps answering, and every lane verifies', { timeout: 60_000 }, async () => {
+    const [victim, survivor] = instances as [DataPlaneProcess, DataPlaneProcess];
+    const before = await db().evidence.count({ where: { tenantId: t.tenant.id } });
+    const checkpoint = await verifyEvidence({ tenantId: t.tenant.id });
+    expect(checkpoint.valid).toBe(true);
+    const load = loadValidatePre({ urls: [victim.url, survivor.url], key: t.agentKey, body, workers: 12, durationMs: 4_000 });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await victim.kill9();
+    const result = await load;
+    expect(result.failures).toBeGreaterThan(0);
+    // Every answered call is recorded once; the killed instance's commit in flight left nothing half-written.
+    const ids = [...result.answered.values()];
+    expect(await db().evidence.count({ where: { id: { in: ids } } })).toBe(ids.length);
+    expect(await db().evidence.count({ where: { tenantId: t.tenant.id } })).toBe(before + ids.length);
+    expect(await verifyEvidence({ tenantId: t.tenant.id })).toMatchObject({ valid: true, covered: { mode: 'incremental' } });
+    expect(await verifyEvidenceChain({ tenantId: t.tenant.id })).toMatchObject({ valid: true, records: before + ids.length });
+    const after = await call(validatePre, { key: t.agentKey, body: body(9_999) });
+    expect(after.status).toBe(200);
+    expect((await verifyEvidence({ tenantId: t.tenant.id })).valid).toBe(true);
   });
 });
 

@@ -33,8 +33,8 @@ export interface EvidenceWriterOptions {
  * Group commit. Records that arrive while a batch is being committed wait and go together in
  * the next transaction, so the cost of a commit (and of Prisma's per-statement overhead) is
  * shared; each caller is answered only once its own record is committed. With SQLite there is
- * one writer per process; with PostgreSQL, commits of any instance go side by side, each in a
- * lane of the tenant's evidence no other commit holds (./evidence-lanes.ts). A store that orders commits
+ * one writer per process; with PostgreSQL, instances commit side by side, each in a lane of the
+ * tenant's evidence no other commit holds (./evidence-lanes.ts). A store that orders commits
  * itself (the SQLite writer thread) is handed each batch at once, without waiting for the one
  * before; batches with side effects (`within`, through Prisma) always wait until nothing else
  * is in flight, so the two paths never race on a chain head.
@@ -128,10 +128,6 @@ export class EvidenceWriter {
     this.flushing = true;
     try {
       while (this.queue.length > 0) {
-        // A pipelined store with a bound: wait for a free slot first, so the records arriving
-        // meanwhile join this batch instead of queueing for the next.
-        const bound = this.raw?.store.pipelined ? this.raw.store.maxInFlight : undefined;
-        while (bound !== undefined && this.inFlight.size >= bound) await Promise.race(this.inFlight);
         const batch = this.queue.splice(0, this.options.maxBatch);
         // Plain records take the raw SQL path; a batch with side effects to run in the same
         // transaction (tokens, approvals) goes through Prisma, alone.
