@@ -73,12 +73,14 @@ describe('two data-plane instances over one PostgreSQL', () => {
     await victim.kill9();
     const result = await load;
     expect(result.failures).toBeGreaterThan(0);
-    // Every answered call is recorded once; the killed instance's commit in flight left nothing half-written.
+    // Every answered call is recorded; the killed instance's commit in flight left nothing half-written
+    // (a commit can finish after the kill took its answer: recorded, never answered).
     const ids = [...result.answered.values()];
     expect(await db().evidence.count({ where: { id: { in: ids } } })).toBe(ids.length);
-    expect(await db().evidence.count({ where: { tenantId: t.tenant.id } })).toBe(before + ids.length);
+    const records = await db().evidence.count({ where: { tenantId: t.tenant.id } });
+    expect(records).toBeGreaterThanOrEqual(before + ids.length);
     expect(await verifyEvidence({ tenantId: t.tenant.id })).toMatchObject({ valid: true, covered: { mode: 'incremental' } });
-    expect(await verifyEvidenceChain({ tenantId: t.tenant.id })).toMatchObject({ valid: true, records: before + ids.length });
+    expect(await verifyEvidenceChain({ tenantId: t.tenant.id })).toMatchObject({ valid: true, records });
     const after = await call(validatePre, { key: t.agentKey, body: body(9_999) });
     expect(after.status).toBe(200);
     expect((await verifyEvidence({ tenantId: t.tenant.id })).valid).toBe(true);

@@ -171,6 +171,24 @@ describe('evidence lanes on PostgreSQL', () => {
     expect(await getVerificationRunOrThrow({ tenantId, id: run.id })).toMatchObject({ state: 'passed', checked: 18 });
   });
 
+  it('store every value exactly as given, whatever characters it holds (one array per column)', async () => {
+    const { tenant } = await createTestTenant();
+    const awkward = JSON.stringify({ q: 'say "hi", {then} \\ back', u: 'é\u2028😀', n: 'NULL', e: '' });
+    const row = { ...input(tenant.id, true), arguments: awkward, idempotencyKey: '{a,b}', durationMs: 0.1 + 0.2, executionMs: 12.345678 };
+    const [recorded] = await one.commit([row]);
+    const stored = await db().evidence.findUniqueOrThrow({ where: { id: recorded?.id as string } });
+    expect(stored).toMatchObject({
+      arguments: awkward,
+      idempotencyKey: '{a,b}',
+      durationMs: 0.3,
+      executionMs: 12.346,
+      valid: false,
+      lane: 0,
+    });
+    expect(stored.w3cTraceparent).toBeNull();
+    expect(await verifyEvidenceChain({ tenantId: tenant.id })).toMatchObject({ valid: true, records: 1 });
+  });
+
   describe('find what was changed in a lane', () => {
     const verifyBoth = async (tenantId: string) => ({
       full: (await verifyEvidence({ tenantId, mode: 'full', record: false })).firstBroken,

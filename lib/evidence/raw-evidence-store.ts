@@ -310,26 +310,43 @@ function admitHistoryPg(client: pg.PoolClient, inputs: readonly EvidenceInput[])
   return admitHistoryWith(async (sql, params) => (await client.query(sql, params)).rows, 'postgresql', inputs);
 }
 
+/**
+ * PostgreSQL column types of the rows the store inserts: one array parameter per column, so the
+ * INSERT's text is the same whatever the batch size and is parsed and planned once per
+ * connection (a named statement) instead of once per batch, as a multi-row VALUES list with a
+ * parameter per cell was.
+ */
+const PG_TYPES: Record<string, string> = {
+  seq: 'int4',
+  lane: 'int4',
+  createdAt: 'timestamp(3)',
+  valid: 'bool',
+  shadowDiffers: 'bool',
+  durationMs: 'float8',
+  executionMs: 'float8',
+};
+
+function unnestInsert(table: string, columns: readonly string[]): { name: string; text: string } {
+  const arrays = columns.map((c, i) => `$${i + 1}::${PG_TYPES[c] ?? 'text'}[]`).join(', ');
+  return { name: `tg_insert_${table}`, text: `INSERT INTO "${table}" (${quoted(columns)}) SELECT * FROM unnest(${arrays})` };
+}
+
+const INSERTS = { Evidence: unnestInsert('Evidence', EVIDENCE_COLUMNS), Violation: unnestInsert('Violation', VIOLATION_COLUMNS) };
+
 async function insertMany<C extends string>(
   client: pg.PoolClient,
-  table: string,
+  table: keyof typeof INSERTS,
   columns: readonly C[],
   rows: Record<C, unknown>[],
 ): Promise<void> {
-  // Chunked to stay well under PostgreSQL's 65,535 bind parameters.
-  const perChunk = Math.floor(30_000 / columns.length);
-  for (let start = 0; start < rows.length; start += perChunk) {
-    const chunk = rows.slice(start, start + perChunk);
-    const params: unknown[] = [];
-    const tuples = chunk.map((row) => `(${columns.map((c) => `$${params.push(pgValue(row[c]))}`).join(', ')})`);
-    await client.query(`INSERT INTO "${table}" (${quoted(columns)}) VALUES ${tuples.join(', ')}`, params);
-  }
+  const values = columns.map((c) => rows.map((row) => pgValue(row[c])));
+  await client.query({ ...INSERTS[table], values });
 }
 
 function pgValue(value: unknown): unknown {
   // "timestamp without time zone" columns hold UTC wall-clock time, as Prisma writes them.
   if (value instanceof Date) return value.toISOString();
-  return value;
+  return value ?? null;
 }
 
 export type RawEvidenceStoreFactory = (target: DatabaseTarget) => RawEvidenceStore;
