@@ -2,16 +2,16 @@ import { GENESIS_HASH } from './evidence-hash';
 import type { LaneHead } from './chain-records';
 
 /**
- * Evidence lanes on PostgreSQL: how several writers (instances, or commits of one instance)
- * append to one tenant's evidence without a lock held across a commit for the whole tenant.
+ * Evidence lanes on PostgreSQL: how several writers (instances, each committing one batch at a
+ * time) append to one tenant's evidence without a lock held across a commit for the whole tenant.
  *
  * Each lane is a hash chain of its own, headed by an EvidenceChainHead row. A commit takes, per
  * tenant, any lane no other transaction holds (FOR UPDATE SKIP LOCKED, so it never waits for
  * one), links its records there and moves that head; when every lane is held it adds one. Lanes
  * stay as few as the most commits a tenant ever had in flight at once. The records' `seq` is
  * still one number per tenant across lanes, handed out by EvidenceSequence in a statement of its
- * own, outside the commit (`allocate`): the dashboard orders and pages by it, and verification
- * reads every lane in one pass over it (lib/evidence/verification/lane-links.ts).
+ * own, outside the commit (`allocateSeqs`): the dashboard orders and pages by it, and
+ * verification reads every lane in one pass over it (./verification/walk-evidence-chain.ts).
  *
  * Lanes are added, and seqs handed out, on a second connection that commits at once: a lane must
  * be visible before any record is in it, so that a verification which waits for every lane's
