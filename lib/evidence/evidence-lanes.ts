@@ -44,7 +44,7 @@ const ADD_LANE = `INSERT INTO "EvidenceChainHead" ("tenantId", "lane", "seq", "h
 export const ALLOCATE_SEQS = `INSERT INTO "EvidenceSequence" ("tenantId", "seq", "createdAt")
   SELECT t.id, COALESCE((SELECT MAX("seq") FROM "EvidenceChainHead" WHERE "tenantId" = t.id), 0) + t.n, $3::timestamp(3)
   FROM unnest($1::text[], $2::int[]) AS t(id, n)
-  ON CONFLICT ("tenantId") DO UPDATE SET "seq" = "EvidenceSequence"."seq" + excluded."seq" - COALESCE((SELECT MAX("seq") FROM "EvidenceChainHead" WHERE "tenantId" = excluded."tenantId"), 0),
+  ON CONFLICT ("tenantId") DO UPDATE SET "seq" = "EvidenceSequence"."seq" + ($2::int[])[array_position($1::text[], excluded."tenantId")],
     "createdAt" = GREATEST("EvidenceSequence"."createdAt", excluded."createdAt")
   RETURNING "tenantId", "seq", to_char("createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"`;
 

@@ -1,8 +1,6 @@
 import { CHAIN_START, checkChainEnd, readChainCut, walkEvidenceChain } from './verification/walk-evidence-chain';
 import type { BrokenLink } from './verification/verification-types';
 
-export { brokenLink } from './verification/walk-evidence-chain';
-
 export interface ChainVerification {
   valid: boolean;
   records: number;
