@@ -13,6 +13,7 @@ import { createScratchDatabase, type ScratchDatabase } from '../../lib/db/scratc
 import { migrateDatabase } from '../../lib/db/migrate-database';
 import { parseDatabaseUrl, type DatabaseProvider, type DatabaseTarget } from '../../lib/db/database-url';
 import { db, disconnectDb } from '../../lib/db';
+import { seqAtSql } from '../../lib/evidence/seq-at';
 import { listTraces, traceRowsQuery, traceTotalsQuery, seqRangeFor, TRACE_SCAN_WINDOW } from '../../lib/traces/list-traces';
 import { callPrefixQuery, searchTraceIds, tracePrefixQuery, type TraceSearchMatch } from '../../lib/traces/search-traces';
 import { getTraceOrThrow, traceSeqsQuery } from '../../lib/traces/get-trace-or-throw';
@@ -219,7 +220,7 @@ async function benchmark(provider: DatabaseProvider, tenantId: string, facts: Se
   const dayUntil = new Date(end.getTime() - 14 * DAY);
   const range = (await seqRangeFor(tenantId, daySince, dayUntil)) ?? {};
   await m('traces: one day, 2 weeks ago', async () => (await page({ since: daySince, until: dayUntil })).note, [
-    sql`SELECT "seq" FROM "Evidence" WHERE "tenantId" = ${tenantId} AND "createdAt" >= ${daySince} ORDER BY "createdAt" ASC, "seq" ASC LIMIT 1`,
+    sql`SELECT ${seqAtSql(tenantId, daySince)}, ${seqAtSql(tenantId, dayUntil)}`,
     tracesStatement({}, range),
   ]);
   await m(

@@ -1,4 +1,5 @@
 import { db } from '../db';
+import { seqsAt } from '../evidence/seq-at';
 import { AppError } from '../errors';
 import { checkPreCall, evaluateConditions } from '../validation/check-pre-call';
 import { formatJsonPath } from '../validation/json-path';
@@ -83,11 +84,13 @@ export async function previewContractImpact(options: { tenantId: string; documen
   }
   const tool = compiled.contract.document.id;
   const since = new Date(Date.now() - (options.sinceDays ?? IMPACT_WINDOW_DAYS) * 24 * 3600 * 1000);
-  const where = { tenantId: options.tenantId, tool, kind: 'pre', createdAt: { gte: since } };
+  // The window as a seq range of (tenantId, tool, seq): there is no index on createdAt (seq-at.ts).
+  const [fromSeq] = await seqsAt(options.tenantId, [since]);
+  const where = { tenantId: options.tenantId, tool, kind: 'pre', seq: { gte: fromSeq ?? 0 }, createdAt: { gte: since } };
   const [rows, notReplayable] = await Promise.all([
     db().evidence.findMany({
       where: { ...where, arguments: { not: null } },
-      orderBy: { createdAt: 'desc' },
+      orderBy: { seq: 'desc' },
       take: IMPACT_MAX_CALLS,
       select: { id: true, callId: true, createdAt: true, arguments: true, payload: true, errors: true },
     }),

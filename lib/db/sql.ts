@@ -9,6 +9,8 @@ import { Prisma } from '../generated/sqlite/client';
  */
 export const sql = Prisma.sql;
 export const join = Prisma.join;
+/** Text put into a statement as it is: only ever a constant of ours, never a value. */
+export const raw = Prisma.raw;
 export type Sql = Prisma.Sql;
 
 /** Counts arrive as bigint, sums as number or null, depending on the driver. */

@@ -4,6 +4,7 @@ import { boundaryAt, type Boundary } from '../rollups/rollup-ranges';
 import { POLICY_REFUSAL_CODES } from '../violations/violation-kinds';
 import { HOUR_MS, OVERVIEW_WINDOW_MS, type WindowCounts } from './overview-types';
 import { readRollups } from '../rollups/read-rollups';
+import { seqAtSql } from '../evidence/seq-at';
 
 /**
  * The four parts of the 48 hours before `until`, newest first. The last hour lies inside the
@@ -64,13 +65,22 @@ const EVIDENCE_SUMS = sql`sum(CASE WHEN "kind" = 'pre' THEN 1 ELSE 0 END) AS "ca
       sum(CASE WHEN "kind" = 'post' THEN 1 ELSE 0 END) AS "post_checks",
       sum(CASE WHEN "kind" = 'post' AND "decision" = 'deny' THEN 1 ELSE 0 END) AS "post_failures"`;
 
-/** The rows between each limit and its anchor (at most half an hour each), on (tenantId, createdAt). */
+/**
+ * A time range of the tenant's evidence as a seq range on (tenantId, seq) (seqAtSql), the
+ * createdAt condition kept beside it.
+ */
+function evidenceBetween(tenantId: string, since: Date, until: Date): Sql {
+  return sql`"tenantId" = ${tenantId} AND "seq" >= ${seqAtSql(tenantId, since)} AND "seq" < ${seqAtSql(tenantId, until)}
+      AND "createdAt" >= ${since} AND "createdAt" < ${until}`;
+}
+
+/** The rows between each limit and its anchor (at most half an hour each): evidence by seq range, violations on (tenantId, createdAt). */
 export function windowEdgesQueries(tenantId: string, until: Date): { evidence: Sql; policy: Sql } | null {
   const edges = boundaries(until).flatMap((b, i) => (b.rows ? [{ i, ...b.rows }] : []));
   if (edges.length === 0) return null;
   const evidence = edges.map(
     (e) => sql`SELECT ${e.i} AS "edge", ${EVIDENCE_SUMS} FROM "Evidence"
-      WHERE "tenantId" = ${tenantId} AND "createdAt" >= ${e.since} AND "createdAt" < ${e.until} AND "kind" IN ('pre', 'post')`,
+      WHERE ${evidenceBetween(tenantId, e.since, e.until)} AND "kind" IN ('pre', 'post')`,
   );
   const policy = edges.map(
     (e) => sql`SELECT ${e.i} AS "edge", count(DISTINCT "evidenceId") AS "policy" FROM "Violation"
@@ -113,14 +123,14 @@ export async function windowPartCounts(tenantId: string, until: Date): Promise<P
 
 /**
  * The same four parts counted from the rows alone: one pass over 48 hours of the tenant's
- * records on the (tenantId, createdAt) index, and the policy refusals from the violations.
+ * records (a seq range), and the policy refusals from the violations.
  * What windowPartCounts must always equal (tests); it reads every record of two days.
  */
 export function windowCountsScanQuery(tenantId: string, until: Date): Sql {
   const p = parts(until);
   return sql`SELECT CASE WHEN "createdAt" >= ${p.hourStart} THEN 0 WHEN "createdAt" >= ${p.dayStart} THEN 1
         WHEN "createdAt" >= ${p.previousHourStart} THEN 2 ELSE 3 END AS "part", ${EVIDENCE_SUMS}
-    FROM "Evidence" WHERE "tenantId" = ${tenantId} AND "createdAt" >= ${p.previousDayStart} AND "createdAt" < ${until}
+    FROM "Evidence" WHERE ${evidenceBetween(tenantId, p.previousDayStart, until)}
       AND "kind" IN ('pre', 'post')
     GROUP BY 1`;
 }

@@ -1,4 +1,5 @@
 import { db } from '../db';
+import { seqsAt } from '../evidence/seq-at';
 import { AppError } from '../errors';
 import { isJsonObject } from '../json';
 import { recordedContext, redactedPaths } from '../contracts/impact-preview';
@@ -87,11 +88,13 @@ export async function previewPolicyImpact(options: {
   const { tenantId } = options;
   const { enforced } = await loadPolicies(tenantId);
   const since = new Date(Date.now() - (options.sinceDays ?? IMPACT_WINDOW_DAYS) * 24 * 3600 * 1000);
-  const where = { tenantId, kind: 'pre', createdAt: { gte: since } };
+  // The window as a seq range of (tenantId, seq): there is no index on createdAt (seq-at.ts).
+  const [fromSeq] = await seqsAt(tenantId, [since]);
+  const where = { tenantId, kind: 'pre', seq: { gte: fromSeq ?? 0 }, createdAt: { gte: since } };
   const [rows, withoutArgumentsCount] = await Promise.all([
     db().evidence.findMany({
       where: { ...where, arguments: { not: null } },
-      orderBy: [{ createdAt: 'desc' }, { seq: 'desc' }],
+      orderBy: { seq: 'desc' },
       take: IMPACT_MAX_CALLS,
       select: {
         id: true,

@@ -1,4 +1,5 @@
 import { db, type Tx } from '../db';
+import { seqsAt } from '../evidence/seq-at';
 import { recordAdminEvidence } from '../evidence/record-admin-evidence';
 
 /**
@@ -14,7 +15,7 @@ import { recordAdminEvidence } from '../evidence/record-admin-evidence';
  *
  * Work is bounded: evidence is walked by the tenant's (tenantId, seq) index from where the last
  * run stopped (a per-tenant watermark), in batches, up to the last record created before the
- * cutoff (found through (tenantId, createdAt)); each batch commits with the watermark, so a
+ * cutoff (found by a binary search over seq, seq-at.ts); each batch commits with the watermark, so a
  * run cut short resumes where it was. One instance runs the purge at a time (a lease row);
  * every state change is a compare-and-set, so an instance whose lease ran out cannot undo
  * another's progress. Each tenant gets one `retention_purge` evidence record per run that
@@ -94,13 +95,9 @@ async function purgeTenant(
   const key = `retention_purge:${tenant.id}`;
   let { text, state } = await readState(key);
 
-  // The last record created before the cutoff; seqs after it are newer (up to clock skew between instances, caught next run).
-  const last = await db().evidence.findFirst({
-    where: { tenantId: tenant.id, createdAt: { lt: cutoff } },
-    orderBy: [{ createdAt: 'desc' }, { seq: 'desc' }],
-    select: { seq: true },
-  });
-  const through = last?.seq ?? 0;
+  // Every seq below the cutoff's is older than it (seq-at.ts); the purge walks up to that one.
+  const [cutoffSeq] = await seqsAt(tenant.id, [cutoff]);
+  const through = Math.max(0, (cutoffSeq ?? 0) - 1);
   try {
     for (let batch = 0; batch < maxBatches && state.seq < through; batch++) {
       const from = state.seq;

@@ -5,6 +5,7 @@ import { join, nullableNum, num, sql, toBool, toDate, type Sql } from '../db/sql
 import { parsePolicyEvidence } from '../policies/parse-policy-evidence';
 import { apiKeyNames } from '../auth/api-key-names';
 import type { TracePage, TraceSummary } from './trace-summary';
+import { seqsAt } from '../evidence/seq-at';
 import { searchCondition, searchTraceIds, type TraceSearch, type TraceSearchMatch } from './search-traces';
 
 export interface TraceFilters {
@@ -24,36 +25,25 @@ export interface TraceFilters {
 export type { ShadowSummary, TracePage, TraceSummary } from './trace-summary';
 
 /**
- * Time bounds as a range of the tenant's evidence sequence numbers: seq and createdAt are both
- * assigned under the chain-head lock, so they grow together, and one probe of the
- * (tenantId, createdAt) index per bound turns a time filter into a seq range that the
- * (tenantId, seq) index walks directly. Null when no record can match.
+ * Time bounds as a range of the tenant's evidence sequence numbers: seq and createdAt grow
+ * together, so a binary search over seq (seqsAt, one statement for both bounds) turns a time
+ * filter into a seq range that the (tenantId, seq) index walks directly. Null when no record
+ * can match.
  */
 export async function seqRangeFor(
   tenantId: string,
   since: Date | undefined,
   until: Date | undefined,
 ): Promise<{ min?: number; max?: number } | null> {
+  if (!since && !until) return {};
+  const [first = null, second = null] = await seqsAt(
+    tenantId,
+    [since, until].filter((d) => d !== undefined),
+  );
+  if (first === null) return null;
   const range: { min?: number; max?: number } = {};
-  if (since) {
-    // seq breaks ties: a batch of records committed together shares one createdAt.
-    const first = await db().evidence.findFirst({
-      where: { tenantId, createdAt: { gte: since } },
-      orderBy: [{ createdAt: 'asc' }, { seq: 'asc' }],
-      select: { seq: true },
-    });
-    if (!first) return null;
-    range.min = first.seq;
-  }
-  if (until) {
-    const last = await db().evidence.findFirst({
-      where: { tenantId, createdAt: { lt: until } },
-      orderBy: [{ createdAt: 'desc' }, { seq: 'desc' }],
-      select: { seq: true },
-    });
-    if (!last) return null;
-    range.max = last.seq;
-  }
+  if (since) range.min = first;
+  if (until) range.max = (since ? (second as number) : first) - 1;
   if (range.min !== undefined && range.max !== undefined && range.min > range.max) return null;
   return range;
 }

@@ -1,0 +1,1 @@
+DROP INDEX "Evidence_tenantId_createdAt_idx";
