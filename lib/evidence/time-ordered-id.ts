@@ -7,8 +7,9 @@ const DIGITS = '0123456789abcdefghjkmnpqrstvwxyz';
  * A ULID in lower case: 48 bits of Unix milliseconds in 10 characters, then 80 random bits in
  * 16. Evidence and violation rows are keyed by it so each insert lands at the right edge of the
  * primary-key index instead of on a random page: fewer pages dirtied per commit, on SQLite and
- * PostgreSQL alike. 26 characters, where the UUIDv7 used before took 36: 10 bytes less in the
- * table and in the key's index per record (issue 19's compact evidence). Both kinds of id stay
+ * PostgreSQL alike. 26 characters, where the UUIDv7 used before took 36: the key's index 52 -> 40
+ * bytes per record on SQLite (npm run bench:evidence-size; the table, which holds 7 records per
+ * 4 KiB page either way, only shrinks once a row fits 8 to a page). Both kinds of id stay
  * valid; a ULID made after mid-2022 sorts after every UUIDv7 made before late 2039 (both begin
  * "01"; the ULID's third character is then "g" or later, the UUIDv7's at most "f"), so the index
  * keeps growing at its right edge.
