@@ -1,5 +1,12 @@
 import { timeOrderedId } from './time-ordered-id';
-import { evidenceHash, GENESIS_HASH, payloadDigest, type EvidenceContent } from './evidence-hash';
+import {
+  evidenceHash,
+  GENESIS_HASH,
+  payloadDigest,
+  PREFIX_LINK_MAX_SEQS,
+  STORED_PREV_HASH_CHARS,
+  type EvidenceContent,
+} from './evidence-hash';
 import type { EvidenceInput } from './evidence-input';
 
 /** A row as inserted: the hashed content, plus its id, hash and the unhashed raw `payload`. */
@@ -45,6 +52,9 @@ export function chainRecords(inputs: EvidenceInput[], heads: Map<string, LaneHea
     // with id and hash added showed up as map migrations in the writer thread.
     const row = evidenceRow(input, head, at, id);
     row.hash = evidenceHash(row);
+    // Hashed with the whole previous hash, stored with its prefix when the lane's previous record
+    // is near (STORED_PREV_HASH_CHARS, PREFIX_LINK_MAX_SEQS).
+    if (row.seq - head.seq <= PREFIX_LINK_MAX_SEQS) row.prevHash = row.prevHash.slice(0, STORED_PREV_HASH_CHARS);
     head.seq = row.seq;
     head.hash = row.hash;
     if (head.nextSeq !== undefined) head.nextSeq = row.seq + 1;

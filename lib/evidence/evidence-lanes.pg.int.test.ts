@@ -7,6 +7,7 @@ import type { EvidenceInput } from '@/lib/evidence/evidence-input';
 import { evidenceHash } from '@/lib/evidence/evidence-hash';
 import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
 import { verifyEvidence } from '@/lib/evidence/verification/verify-evidence';
+import { prevHashOf } from '@/lib/evidence/verification/walk-evidence-chain';
 import { startVerificationRun, getVerificationRunOrThrow } from '@/lib/evidence/verification/verification-runs';
 import { runDueVerificationRuns } from '@/lib/evidence/verification/run-verification-runs';
 import { checkEvidenceChainTail } from '@/lib/overview/evidence-chain-health';
@@ -107,9 +108,12 @@ describe('evidence lanes on PostgreSQL', () => {
     const rows = await db().evidence.findMany({ where: { tenantId, seq: { in: [5, 6] } }, orderBy: { seq: 'asc' } });
     const [lane0, lane1] = rows as [(typeof rows)[number], (typeof rows)[number]];
     // Lane 0's hash leaves the lane out, exactly as records hashed before the column existed.
-    expect(evidenceHash({ ...lane0, lane: undefined })).toBe(lane0.hash);
-    expect(evidenceHash({ ...lane1, lane: 0 })).not.toBe(lane1.hash);
-    expect(lane1.prevHash).toBe('0'.repeat(64));
+    const whole = async (row: typeof lane0) => ({ ...row, prevHash: await prevHashOf(tenantId, row) });
+    expect(evidenceHash({ ...(await whole(lane0)), lane: undefined })).toBe(lane0.hash);
+    expect(evidenceHash({ ...(await whole(lane1)), lane: 0 })).not.toBe(lane1.hash);
+    // Lane 1's first record links to the genesis hash, stored as its prefix.
+    expect(lane1.prevHash).toBe('0'.repeat(16));
+    expect(await prevHashOf(tenantId, lane1)).toBe('0'.repeat(64));
   });
 
   it(

@@ -93,7 +93,8 @@ describe(`raw evidence store (${dbProvider()})`, () => {
     expect(b).toMatchObject({
       id: recorded[1]?.id,
       seq: 2,
-      prevHash: recorded[0]?.hash,
+      // The previous record's hash, stored as its prefix (STORED_PREV_HASH_CHARS).
+      prevHash: recorded[0]?.hash.slice(0, 16),
       kind: 'post',
       w3cTraceparent: null,
       apiKeyId: null,

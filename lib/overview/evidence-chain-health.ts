@@ -1,6 +1,6 @@
 import { db } from '../db';
 import { GENESIS_HASH } from '../evidence/evidence-hash';
-import { brokenLink, readChainCut } from '../evidence/verification/walk-evidence-chain';
+import { brokenLink, prevHashOf, readChainCut } from '../evidence/verification/walk-evidence-chain';
 import type { EvidenceChainHealth } from './overview-types';
 
 /**
@@ -16,7 +16,9 @@ export const CHAIN_TAIL_RECORDS = 200;
  * walk (lib/evidence/verify-evidence-chain.ts) does for every record. The cut is read first and
  * the records up to it after it: records committed in between are left for the next read rather
  * than reported as a head that does not match. The oldest record checked in each lane is linked
- * to its predecessor as stored (that part is the full walk's to verify), unless it is the first.
+ * to its predecessor as stored (that part is the full walk's to verify), unless it is the first;
+ * a record that stores only its prevHash's prefix is linked to the hash of its lane's record
+ * before it (prevHashOf: at most PREFIX_LINK_MAX_SEQS index entries back).
  */
 export async function checkEvidenceChainTail(options: { tenantId: string; records?: number; now?: Date }): Promise<EvidenceChainHealth> {
   const { tenantId } = options;
@@ -42,7 +44,7 @@ export async function checkEvidenceChainTail(options: { tenantId: string; record
   for (const row of rows) {
     const head = cut.heads.get(row.lane);
     if (!head || row.seq > head.seq) return result(checked, { seq: row.seq, reason: 'head_mismatch' });
-    const prevHash = lanes.get(row.lane) ?? (fromSeq === 1 ? GENESIS_HASH : row.prevHash);
+    const prevHash = lanes.get(row.lane) ?? (fromSeq === 1 ? GENESIS_HASH : await prevHashOf(tenantId, row));
     // The first record read, when it is not the first of all, may follow a gap that is outside this read.
     const reason = brokenLink(row, { prevHash, afterSeq: checked === 0 && fromSeq > 1 ? row.seq - 1 : afterSeq });
     if (reason) return result(checked, { seq: row.seq, reason });

@@ -83,7 +83,8 @@ async function appendLegacyRecord(tenantId: string, at: Date) {
     durationMs: 1,
   };
   const { rows } = chainRecords([input], heads, at);
-  const row = { ...rows[0]!, payloadHash: null };
+  // Stored as then: prevHash whole, arguments chained.
+  const row = { ...rows[0]!, payloadHash: null, prevHash: GENESIS_HASH };
   row.hash = evidenceHash(row);
   await db().evidence.create({ data: row });
   await db().evidenceChainHead.create({ data: { tenantId, seq: row.seq, hash: row.hash } });

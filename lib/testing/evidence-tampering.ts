@@ -1,5 +1,5 @@
 import { db } from '../db';
-import { evidenceHash } from '../evidence/evidence-hash';
+import { evidenceHash, GENESIS_HASH } from '../evidence/evidence-hash';
 import { timeOrderedId } from '../evidence/time-ordered-id';
 import { seedEvidenceAt } from '../overview/seed-evidence-at';
 
@@ -31,15 +31,16 @@ export async function editRecord(tenantId: string, seq: number, decision = 'tamp
  */
 export async function rewriteFrom(tenantId: string, seq: number, decision = 'rewritten'): Promise<void> {
   const rows = await db().evidence.findMany({ where: { tenantId, seq: { gte: seq } }, orderBy: { seq: 'asc' } });
-  let prevHash = seq === 1 ? null : (await recordAt(tenantId, seq - 1)).hash;
+  // Rewritten rows store their prevHash whole, as records before compact evidence did.
+  let prevHash = seq === 1 ? GENESIS_HASH : (await recordAt(tenantId, seq - 1)).hash;
   for (const row of rows) {
-    const changed = { ...row, prevHash: prevHash ?? row.prevHash, decision: row.seq === seq ? decision : row.decision };
+    const changed = { ...row, prevHash, decision: row.seq === seq ? decision : row.decision };
     const hash = evidenceHash(changed);
     await db().evidence.update({ where: { id: row.id }, data: { prevHash: changed.prevHash, decision: changed.decision, hash } });
     prevHash = hash;
   }
   const last = rows.at(-1);
-  if (last && prevHash)
+  if (last)
     await db().evidenceChainHead.update({ where: { tenantId_lane: { tenantId, lane: 0 } }, data: { seq: last.seq, hash: prevHash } });
 }
 

@@ -25,6 +25,11 @@ export interface TraceRecordView {
   contract_hash: string | null;
   args_hash: string;
   hash: string;
+  /**
+   * The previous record's hash in the record's lane as stored: all 64 characters for records
+   * written before issue 19's compact evidence, else its first 16 (the whole value is that
+   * record's `hash`; lib/evidence/evidence-hash.ts, STORED_PREV_HASH_CHARS).
+   */
   prev_hash: string;
   api_key_id: string | null;
   api_key_name: string | null;

@@ -3,6 +3,7 @@ import { db } from '@/lib/db';
 import { lookupOrderContract } from '@/lib/contracts/examples';
 import type { ToolContract } from '@/lib/contracts/contract-schema';
 import { evidenceHash } from '@/lib/evidence/evidence-hash';
+import { prevHashOf } from '@/lib/evidence/verification/walk-evidence-chain';
 import { call, expectCodes } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
@@ -83,8 +84,10 @@ describe('duplicate calls', () => {
     expect(stored.duplicateKey).toMatch(/^[0-9a-f]{32}$/);
     expect((await record(refused.body.evidence_id)).duplicateKey).toBeNull();
     expect((await record(read.body.evidence_id)).duplicateKey).toBeNull();
-    expect(evidenceHash(stored)).toBe(stored.hash);
-    expect(evidenceHash({ ...stored, duplicateKey: '0'.repeat(32) })).not.toBe(stored.hash);
+    // The row stores its prevHash's prefix; the hash covers the whole (prevHashOf).
+    const whole = { ...stored, prevHash: await prevHashOf(stored.tenantId, stored) };
+    expect(evidenceHash(whole)).toBe(stored.hash);
+    expect(evidenceHash({ ...whole, duplicateKey: '0'.repeat(32) })).not.toBe(stored.hash);
   });
 
   it('an earlier call outside the tenant window is not a duplicate', async () => {

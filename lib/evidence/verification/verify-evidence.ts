@@ -3,6 +3,7 @@ import { getInstanceSecret } from '../../auth/instance-secret';
 import { checkpointHashes, checkpointPosition, loadCheckpoints, recordCheckpoint } from './evidence-checkpoints';
 import {
   brokenLink,
+  prevHashOf,
   CHAIN_START,
   checkChainEnd,
   readChainCut,
@@ -87,7 +88,9 @@ export async function verifyEvidence(options: {
 /**
  * The records a checkpoint names (its newest and every lane's) must still be the ones verified:
  * there, in their lane, with the checkpoint's hash, their content hashing to it (which binds
- * their prevHash, and so everything before them in the lane, to what was verified then) and
+ * their prevHash, and so everything before them in the lane, to what was verified then; a
+ * record that stores only its prevHash's prefix is hashed with its lane's previous record's
+ * hash, prevHashOf) and
  * their kept payloads matching their digest. A lane's head behind its checkpoint means records
  * were cut off its end.
  */
@@ -103,7 +106,7 @@ async function checkAnchor(
     const head = cut?.heads.get(lane);
     if (!row || row.lane !== lane || row.hash !== point.hash || !head || head.seq < point.seq)
       return { seq: point.seq, id: row?.id ?? '', reason: 'checkpoint_mismatch' };
-    const reason = brokenLink(row, { prevHash: row.prevHash, afterSeq: row.seq - 1 });
+    const reason = brokenLink(row, { prevHash: await prevHashOf(tenantId, row), afterSeq: row.seq - 1 });
     if (reason) return { seq: point.seq, id: row.id, reason };
   }
   return null;

@@ -1,6 +1,14 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { db, dbProvider } from '../../db';
-import { evidenceHash, GENESIS_HASH, payloadDigest, type EvidenceContent } from '../evidence-hash';
+import {
+  evidenceHash,
+  GENESIS_HASH,
+  linksTo,
+  payloadDigest,
+  PREFIX_LINK_MAX_SEQS,
+  prevHashIsWhole,
+  type EvidenceContent,
+} from '../evidence-hash';
 import type { BrokenLink, VerifyBreakReason } from './verification-types';
 
 /** Records read per query: one range of the (tenantId, seq) key. */
@@ -27,7 +35,7 @@ export const CHAIN_START: ChainPosition = { last: { seq: 0, hash: GENESIS_HASH }
 
 /**
  * Why a stored record does not hold its place in its lane's chain, or null when it does.
- * `prevHash` is the hash of the lane's previous record (the genesis hash for its first) and
+ * `prevHash` is the whole hash of the lane's previous record (the genesis hash for its first) and
  * `afterSeq` the seq of the record read before it in the tenant's order, any lane: a link that
  * does not hold across a gap in seq is a missing record. Gaps with links that hold are seqs
  * handed out to commits that rolled back, or other lanes' records (PostgreSQL).
@@ -36,12 +44,31 @@ export function brokenLink(
   row: EvidenceContent & { hash: string; payload: string | null },
   expected: { prevHash: string; afterSeq: number },
 ): Exclude<VerifyBreakReason, 'head_mismatch' | 'checkpoint_mismatch'> | null {
-  if (row.prevHash !== expected.prevHash) return row.seq !== expected.afterSeq + 1 ? 'seq_gap' : 'prev_hash_mismatch';
+  if (!linksTo(row.prevHash, expected.prevHash)) return row.seq !== expected.afterSeq + 1 ? 'seq_gap' : 'prev_hash_mismatch';
   if (row.seq <= expected.afterSeq) return 'seq_gap';
-  if (evidenceHash(row) !== row.hash) return 'hash_mismatch';
+  // A stored prefix names the expected hash (just checked); the hash covers the whole of it.
+  if (evidenceHash(prevHashIsWhole(row.prevHash) ? row : { ...row, prevHash: expected.prevHash }) !== row.hash) return 'hash_mismatch';
   if (row.payloadHash && (row.arguments !== null || row.payload !== null) && payloadDigest(row.arguments, row.payload) !== row.payloadHash)
     return 'payload_mismatch';
   return null;
+}
+
+/**
+ * The whole hash a stored record links to, for a check that starts at the record rather than
+ * walking to it: its stored prevHash when whole, else the hash of its lane's record before it,
+ * which a writer stores only a prefix for when that record is at most PREFIX_LINK_MAX_SEQS seqs
+ * back (so the lookup reads at most that many index entries, past other lanes' records). The
+ * genesis hash when the lane has no record before it in reach: its first record, or one whose
+ * predecessor is gone (the prefix then does not match, and brokenLink says so).
+ */
+export async function prevHashOf(tenantId: string, row: { seq: number; lane: number; prevHash: string }): Promise<string> {
+  if (prevHashIsWhole(row.prevHash)) return row.prevHash;
+  const before = await db().evidence.findFirst({
+    where: { tenantId, lane: row.lane, seq: { lt: row.seq, gte: row.seq - PREFIX_LINK_MAX_SEQS } },
+    orderBy: { seq: 'desc' },
+    select: { hash: true },
+  });
+  return before?.hash ?? GENESIS_HASH;
 }
 
 export interface WalkOptions {
