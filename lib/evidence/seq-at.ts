@@ -20,9 +20,9 @@ import { join, nullableNum, raw, sql, type Sql } from '../db/sql';
  * skewed clocks) is left out of a window rather than counted in the wrong one.
  */
 export function seqAtSql(tenantId: string, at: Date): Sql {
-  // The probe is written into both limits: neither database lets the recursive step read the
-  // CTE from a subquery, which computing it once would need.
-  // Whether the first record at or after the midpoint is recent enough (true past the last).
+  // Whether the first record at or after the midpoint is recent enough (true past the last). It
+  // is written into both limits: computing it once would need the recursive step to read the
+  // CTE from a subquery, which neither database allows.
   const reached = sql`COALESCE((SELECT "createdAt" >= ${at} FROM "Evidence" WHERE "tenantId" = ${tenantId} AND "seq" >= lo + (hi - lo) / 2 ORDER BY "seq" LIMIT 1), TRUE)`;
   return sql`(WITH RECURSIVE "half"(lo, hi) AS (
       SELECT 0, (SELECT max("seq") FROM "Evidence" WHERE "tenantId" = ${tenantId}) + 1
