@@ -64,11 +64,11 @@ export function chainRecords(inputs: EvidenceInput[], heads: Map<string, LaneHea
         id: timeOrderedId(at.getTime()),
         tenantId: input.tenantId,
         evidenceId: id,
-        code: issue.code,
-        type: issue.type,
-        tool: input.tool,
+        code: wellFormed(issue.code),
+        type: wellFormed(issue.type),
+        tool: row.tool,
         apiKeyId: input.apiKeyId ?? null,
-        path: issue.path,
+        path: maybeWellFormed(issue.path),
         decision: input.decision,
         createdAt: at,
       });
@@ -77,10 +77,25 @@ export function chainRecords(inputs: EvidenceInput[], heads: Map<string, LaneHea
   return { rows, violations };
 }
 
+/**
+ * The text as it is stored and hashed, the same on both databases: a lone surrogate (JSON
+ * accepts "\ud800", so an agent can send one) and NUL (which PostgreSQL text cannot hold) become
+ * U+FFFD. Before, the hash saw the lone surrogate's escape while SQLite stored its raw bytes and
+ * PostgreSQL U+FFFD, so the record failed verification as if edited; a NUL failed the commit on
+ * PostgreSQL (a 503 for the agent).
+ */
+function wellFormed(text: string): string {
+  const s = text as string & { isWellFormed(): boolean; toWellFormed(): string }; // ES2024, past this project's lib
+  const formed = s.isWellFormed() ? text : s.toWellFormed();
+  return formed.includes('\0') ? formed.replaceAll('\0', '\ufffd') : formed;
+}
+
+const maybeWellFormed = (text: string | null | undefined): string | null => (text === null || text === undefined ? null : wellFormed(text));
+
 /** The row for `input`, its hash still to be set (evidenceHash leaves out id and hash). */
 function evidenceRow(input: EvidenceInput, head: LaneHead, createdAt: Date, id: string): EvidenceRecord {
-  const args = input.arguments ?? null;
-  const payload = input.payload ?? null;
+  const args = maybeWellFormed(input.arguments);
+  const payload = maybeWellFormed(input.payload);
   return {
     id,
     hash: '',
@@ -90,17 +105,17 @@ function evidenceRow(input: EvidenceInput, head: LaneHead, createdAt: Date, id: 
     prevHash: head.hash,
     createdAt,
     kind: input.kind,
-    requestId: input.requestId,
-    traceId: input.traceId,
-    callId: input.callId,
-    w3cTraceparent: input.w3cTraceparent ?? null,
+    requestId: wellFormed(input.requestId),
+    traceId: wellFormed(input.traceId),
+    callId: wellFormed(input.callId),
+    w3cTraceparent: maybeWellFormed(input.w3cTraceparent),
     apiKeyId: input.apiKeyId ?? null,
-    actorUserId: input.actorUserId ?? null,
-    tool: input.tool,
-    contractVersion: input.contractVersion ?? null,
+    actorUserId: maybeWellFormed(input.actorUserId),
+    tool: wellFormed(input.tool),
+    contractVersion: maybeWellFormed(input.contractVersion),
     contractHash: input.contractHash ?? null,
     argsHash: input.argsHash,
-    idempotencyKey: input.idempotencyKey ?? null,
+    idempotencyKey: maybeWellFormed(input.idempotencyKey),
     arguments: args,
     decision: input.decision,
     valid: input.valid,
@@ -108,17 +123,17 @@ function evidenceRow(input: EvidenceInput, head: LaneHead, createdAt: Date, id: 
     warnings: JSON.stringify(input.warnings),
     // Rounded so that both databases store exactly the value that was hashed.
     durationMs: Math.round(input.durationMs * 1000) / 1000,
-    policyId: input.policyId ?? null,
-    policyVersion: input.policyVersion ?? null,
-    policyRule: input.policyRule ?? null,
-    policy: input.policy ?? null,
+    policyId: maybeWellFormed(input.policyId),
+    policyVersion: maybeWellFormed(input.policyVersion),
+    policyRule: maybeWellFormed(input.policyRule),
+    policy: maybeWellFormed(input.policy),
     shadowDiffers: input.shadowDiffers ?? false,
     executionMs: input.executionMs === undefined || input.executionMs === null ? null : Math.round(input.executionMs * 1000) / 1000,
     payload,
     // Only records that keep raw payloads pay for this hash (argument retention on).
     payloadHash: args === null && payload === null ? null : payloadDigest(args, payload),
-    details: input.details ?? null,
-    mcpServer: input.mcpServer ?? null,
+    details: maybeWellFormed(input.details),
+    mcpServer: maybeWellFormed(input.mcpServer),
     duplicateKey: input.duplicateKey ?? null,
   };
 }

@@ -147,4 +147,37 @@ describe(`raw evidence store (${dbProvider()})`, () => {
     // The next batch continues the chain from the head the large one left.
     expect((await store.commit([inputs[1] as EvidenceInput]))[0]?.seq).toBe(1101);
   });
+
+  it('stores what an agent sends as it was hashed: a lone surrogate as U+FFFD, an escaped "\\ud800" as written', async () => {
+    const t = await createTestTenant();
+    const base = {
+      tenantId: t.tenant.id,
+      kind: 'pre' as const,
+      requestId: 'r',
+      traceId: 't',
+      argsHash: '2'.repeat(64),
+      warnings: [],
+      durationMs: 1,
+    };
+    const odd: EvidenceInput = {
+      ...base,
+      callId: 'lone \ud800 high, lone \udc00 low, pair \ud83d\ude00',
+      tool: 'written \\ud800 \\\\\ud801 "quoted" {a,b} NULL',
+      idempotencyKey: '\udfff',
+      decision: 'deny',
+      valid: false,
+      errors: [{ code: 'AXAG_PATTERN_MISMATCH', type: 'contract', message: 'no', path: '$.\ud800' }],
+    };
+    const [recorded] = await store.commit([odd]);
+    const row = await db().evidence.findUniqueOrThrow({ where: { id: recorded?.id as string } });
+    expect(row).toMatchObject({
+      callId: 'lone \ufffd high, lone \ufffd low, pair \ud83d\ude00',
+      tool: 'written \\ud800 \\\\\ufffd "quoted" {a,b} NULL',
+      idempotencyKey: '\ufffd',
+    });
+    expect(await db().violation.findFirstOrThrow({ where: { evidenceId: row.id } })).toMatchObject({ path: '$.\ufffd', tool: row.tool });
+    expect(await verifyEvidenceChain({ tenantId: t.tenant.id })).toMatchObject({ valid: true, records: 1 });
+    const counted = await db().evidenceRollup.aggregate({ where: { tenantId: t.tenant.id }, _sum: { records: true } });
+    expect(counted._sum.records).toBe(1);
+  });
 });

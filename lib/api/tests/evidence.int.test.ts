@@ -71,6 +71,46 @@ describe('evidence chain', () => {
   });
 });
 
+describe('what an agent may send', () => {
+  it('a lone surrogate or a NUL in the call id, the tool and an argument key: a decision, stored as U+FFFD, and the chain still verifies', async () => {
+    const odd = await createTestTenant({ storeRawArguments: true });
+    await publishContract(odd.tenant.id, lookupOrderContract);
+    // As an agent's JSON carries them ("\ud800" is valid JSON); JSON.stringify would escape them the same way.
+    const sent = (callId: string, tool = 'orders.lookup', extra?: string) =>
+      call(validatePre, {
+        key: odd.agentKey,
+        body: {
+          tool,
+          call_id: callId,
+          arguments: { tenant_id: 'acme', order_id: 'ord_abc123', ...(extra ? { [extra]: 1 } : {}) },
+          context: { tenant_id: 'acme' },
+        },
+      });
+    const answers = [
+      await sent('lone \ud800'),
+      await sent('\udc00', 'orders.\ud800'),
+      await sent('nul \u0000', 'orders.lookup', 'k\ud800'),
+    ];
+    expect(answers.map((r) => [r.status, r.body.decision])).toEqual([
+      [200, 'allow'],
+      [200, 'deny'],
+      [200, 'deny'],
+    ]);
+    const rows = await db().evidence.findMany({
+      where: { tenantId: odd.tenant.id },
+      orderBy: { seq: 'asc' },
+      select: { callId: true, tool: true },
+    });
+    expect(rows).toEqual([
+      { callId: 'lone \ufffd', tool: 'orders.lookup' },
+      { callId: '\ufffd', tool: 'orders.\ufffd' },
+      { callId: 'nul \ufffd', tool: 'orders.lookup' },
+    ]);
+    const verified = await call(verify, { key: odd.adminKey, path: '/api/v1/evidence/verify?mode=full' });
+    expect(verified.body).toMatchObject({ valid: true, records: 3, firstBroken: null });
+  });
+});
+
 describe('stored arguments', () => {
   it('keeps raw arguments only for opted-in tenants, with sensitive fields redacted', async () => {
     const res = await call(validatePre, {
