@@ -175,7 +175,7 @@ describe('evidence lanes on PostgreSQL', () => {
     expect(await getVerificationRunOrThrow({ tenantId, id: run.id })).toMatchObject({ state: 'passed', checked: 18 });
   });
 
-  it('store every value exactly as given, whatever characters it holds (one array per column)', async () => {
+  it('store every value exactly as given, whatever characters it holds (one JSON parameter per table)', async () => {
     const { tenant } = await createTestTenant();
     const awkward = JSON.stringify({ q: 'say "hi", {then} \\ back', u: 'é\u2028😀', n: 'NULL', e: '' });
     const row = { ...input(tenant.id, true), arguments: awkward, idempotencyKey: '{a,b}', durationMs: 0.1 + 0.2, executionMs: 12.345678 };

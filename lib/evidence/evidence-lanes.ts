@@ -97,13 +97,3 @@ export async function allocateSeqs(
     head.createdAt = new Date(r.createdAt as string);
   }
 }
-
-/** The lane heads' update after the records are chained: one statement for all tenants. */
-export const UPDATE_LANE_HEADS = `UPDATE "EvidenceChainHead" h SET "seq" = u.seq, "hash" = u.hash
-  FROM unnest($1::text[], $2::int[], $3::int[], $4::text[]) AS u(tenant, lane, seq, hash)
-  WHERE h."tenantId" = u.tenant AND h."lane" = u.lane`;
-
-export function laneHeadUpdate(heads: Map<string, LaneHead>, tenants: Iterable<string>): unknown[] {
-  const list = [...tenants].map((t) => [t, heads.get(t) as LaneHead] as const);
-  return [list.map(([t]) => t), list.map(([, h]) => h.lane), list.map(([, h]) => h.seq), list.map(([, h]) => h.hash)];
-}

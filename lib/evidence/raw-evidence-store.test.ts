@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EVIDENCE_COLUMNS, evidenceValues } from './raw-evidence-store';
+import { EVIDENCE_COLUMNS } from './evidence-columns';
+import { evidenceValues } from './raw-evidence-store';
 import type { EvidenceRecord } from './chain-records';
 
 const base: EvidenceRecord = {

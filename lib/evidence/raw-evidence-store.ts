@@ -1,18 +1,17 @@
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import type { DatabaseTarget } from '../db/database-url';
-import { log } from '../log';
 import { GENESIS_HASH } from './evidence-hash';
 import { chainRecords, type EvidenceRecord, type LaneHead } from './chain-records';
-import { allocateSeqs, laneHeadUpdate, takeLanes, UPDATE_LANE_HEADS, type LaneQuery } from './evidence-lanes';
+import { EVIDENCE_COLUMNS, quoted, VIOLATION_COLUMNS } from './evidence-columns';
 import type { EvidenceInput, RecordedEvidence } from './evidence-input';
+import { PostgresEvidenceStore } from './pg-evidence-store';
 import { counterSql, HistoryLedger, toWindowSums, writeSteps, type StoredSums } from '../history/history-ledger';
-import { admitHistoryWith, type HistoryAdmission } from '../history/commit-counters';
+import type { HistoryAdmission } from '../history/commit-counters';
 import { rememberCommitted, type CommittedWindow } from '../history/window-cache';
-import { sqliteRollupWriter, writeRollups } from '../rollups/write-rollups';
+import { sqliteRollupWriter } from '../rollups/write-rollups';
+import { now } from '../clock/clock';
 
 const SQLITE_COUNTERS = counterSql('sqlite');
-import { now } from '../clock/clock';
 
 /**
  * The evidence hot path in plain SQL: prepared statements on SQLite, a few round trips on
@@ -29,50 +28,7 @@ export interface RawEvidenceStore {
   close(): Promise<void>;
 }
 
-export const EVIDENCE_COLUMNS = [
-  'id',
-  'tenantId',
-  'seq',
-  'lane',
-  'prevHash',
-  'hash',
-  'createdAt',
-  'kind',
-  'requestId',
-  'traceId',
-  'callId',
-  'w3cTraceparent',
-  'apiKeyId',
-  'actorUserId',
-  'tool',
-  'contractVersion',
-  'contractHash',
-  'argsHash',
-  'idempotencyKey',
-  'arguments',
-  'decision',
-  'valid',
-  'errors',
-  'warnings',
-  'durationMs',
-  'policyId',
-  'policyVersion',
-  'policyRule',
-  'policy',
-  'shadowDiffers',
-  'executionMs',
-  'payload',
-  'payloadHash',
-  'details',
-  'mcpServer',
-  'duplicateKey',
-] as const;
-const VIOLATION_COLUMNS = ['id', 'tenantId', 'evidenceId', 'code', 'type', 'tool', 'apiKeyId', 'path', 'decision', 'createdAt'] as const;
-
-type Row = Record<(typeof EVIDENCE_COLUMNS)[number], unknown>;
 type ViolationRow = Record<(typeof VIOLATION_COLUMNS)[number], unknown>;
-
-const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(', ');
 
 export class SqliteEvidenceStore implements RawEvidenceStore {
   private readonly connection: Database.Database;
@@ -247,107 +203,6 @@ export function evidenceValues(row: EvidenceRecord, createdAt: string): unknown[
 // Every field of a record has a column (a new field without one fails to compile here).
 const everyFieldHasAColumn: [Exclude<keyof EvidenceRecord, (typeof EVIDENCE_COLUMNS)[number]>] extends [never] ? true : false = true;
 void everyFieldHasAColumn;
-
-class PostgresEvidenceStore implements RawEvidenceStore {
-  private readonly pool: pg.Pool;
-  /** Lanes added and seqs handed out, each committed at once (lib/evidence/evidence-lanes.ts). */
-  private readonly autocommitPool: pg.Pool;
-  constructor(url: string) {
-    // One commit at a time per instance (EvidenceWriter waits for it): what arrives meanwhile makes
-    // the next batch bigger. Measured with three in flight (each in a lane of its own), the
-    // smaller batches cost more CPU per record in round trips than the overlap gained, on two cores.
-    this.pool = new pg.Pool({ connectionString: url, max: 2 });
-    // A lane or seq whose commit is lost in a crash was used by no committed record: a record's
-    // own (synchronous) commit flushes the log up to it, these statements' with it.
-    this.autocommitPool = new pg.Pool({ connectionString: url, max: 1, options: '-c synchronous_commit=off' });
-    // An idle connection dropped by the server (restart, failover) must not crash the process;
-    // the pool replaces it on the next commit.
-    for (const pool of [this.pool, this.autocommitPool])
-      pool.on('error', (error) => log.warn('evidence pool connection lost', { error: error.message }));
-  }
-
-  async commit(all: EvidenceInput[]): Promise<(RecordedEvidence | null)[]> {
-    const client = await this.pool.connect();
-    const tx: LaneQuery = async (sql, params) => (await client.query(sql, params)).rows;
-    const autocommit: LaneQuery = async (sql, params) => (await this.autocommitPool.query(sql, params)).rows;
-    try {
-      await client.query('BEGIN');
-      const tenants = [...new Set(all.map((i) => i.tenantId))];
-      const heads = await takeLanes(tx, autocommit, tenants);
-      // History counters are locked per series and scope (admitHistoryWith), not per tenant.
-      const admission = await admitHistoryPg(client, all);
-      const admitted = admission?.admitted ?? null;
-      const inputs = admitted ? all.filter((_, i) => admitted[i]) : all;
-      const counts = new Map<string, number>();
-      for (const input of inputs) counts.set(input.tenantId, (counts.get(input.tenantId) ?? 0) + 1);
-      await allocateSeqs(autocommit, heads, counts, now());
-      const { rows, violations } = chainRecords(inputs, heads, now());
-      await insertMany(client, 'Evidence', EVIDENCE_COLUMNS, rows as unknown as Row[]);
-      if (violations.length > 0) await insertMany(client, 'Violation', VIOLATION_COLUMNS, violations as unknown as ViolationRow[]);
-      await writeRollups((sql, params) => client.query(sql, params), 'postgresql', rows, violations);
-      if (counts.size > 0) await client.query(UPDATE_LANE_HEADS, laneHeadUpdate(heads, counts.keys()));
-      await client.query('COMMIT');
-      if (admission) rememberCommitted(admission.windows);
-      const recorded = rows.map((r) => ({ id: r.id, seq: r.seq, hash: r.hash }));
-      if (!admitted) return recorded;
-      let next = 0;
-      return admitted.map((ok) => (ok ? (recorded[next++] as RecordedEvidence) : null));
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
-  }
-
-  async close(): Promise<void> {
-    await this.pool.end();
-    await this.autocommitPool.end();
-  }
-}
-
-function admitHistoryPg(client: pg.PoolClient, inputs: readonly EvidenceInput[]): Promise<HistoryAdmission | null> {
-  return admitHistoryWith(async (sql, params) => (await client.query(sql, params)).rows, 'postgresql', inputs);
-}
-
-/**
- * PostgreSQL column types of the rows the store inserts: one array parameter per column, so the
- * INSERT's text is the same whatever the batch size and is parsed and planned once per
- * connection (a named statement) instead of once per batch, as a multi-row VALUES list with a
- * parameter per cell was.
- */
-const PG_TYPES: Record<string, string> = {
-  seq: 'int4',
-  lane: 'int4',
-  createdAt: 'timestamp(3)',
-  valid: 'bool',
-  shadowDiffers: 'bool',
-  durationMs: 'float8',
-  executionMs: 'float8',
-};
-
-function unnestInsert(table: string, columns: readonly string[]): { name: string; text: string } {
-  const arrays = columns.map((c, i) => `$${i + 1}::${PG_TYPES[c] ?? 'text'}[]`).join(', ');
-  return { name: `tg_insert_${table}`, text: `INSERT INTO "${table}" (${quoted(columns)}) SELECT * FROM unnest(${arrays})` };
-}
-
-const INSERTS = { Evidence: unnestInsert('Evidence', EVIDENCE_COLUMNS), Violation: unnestInsert('Violation', VIOLATION_COLUMNS) };
-
-async function insertMany<C extends string>(
-  client: pg.PoolClient,
-  table: keyof typeof INSERTS,
-  columns: readonly C[],
-  rows: Record<C, unknown>[],
-): Promise<void> {
-  const values = columns.map((c) => rows.map((row) => pgValue(row[c])));
-  await client.query({ ...INSERTS[table], values });
-}
-
-function pgValue(value: unknown): unknown {
-  // "timestamp without time zone" columns hold UTC wall-clock time, as Prisma writes them.
-  if (value instanceof Date) return value.toISOString();
-  return value ?? null;
-}
 
 export type RawEvidenceStoreFactory = (target: DatabaseTarget) => RawEvidenceStore;
 

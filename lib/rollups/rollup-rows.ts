@@ -116,6 +116,12 @@ export type RollupProvider = 'sqlite' | 'postgresql';
 const EVIDENCE_COLUMNS = ['tenantId', 'hour', 'kind', 'decision', 'lane', 'records', 'shadowDiffers', 'policyRefusals'] as const;
 const VIOLATION_COLUMNS = ['tenantId', 'span', 'dimension', 'bucket', 'code', 'decision', 'value', 'lane', 'count'] as const;
 
+/** Each rollup table's columns, the first `keys` of them its primary key, the rest counts a batch adds. */
+export const ROLLUP_COLUMNS = {
+  EvidenceRollup: { columns: EVIDENCE_COLUMNS, keys: 5 },
+  ViolationRollup: { columns: VIOLATION_COLUMNS, keys: 8 },
+} as const;
+
 /** Timestamps as each database stores them (as Prisma writes them: ISO-8601 text on SQLite). */
 export function rollupTimestamp(date: Date, provider: RollupProvider): string {
   const iso = date.toISOString();
@@ -153,14 +159,14 @@ export function rollupUpserts(provider: RollupProvider, deltas: RollupDeltas): {
   for (let i = 0; i < deltas.evidence.length; i += perStatement) {
     const chunk = deltas.evidence.slice(i, i + perStatement);
     out.push({
-      sql: upsertSql(provider, 'EvidenceRollup', EVIDENCE_COLUMNS, 5, 'hour', chunk.length),
+      sql: upsertSql(provider, 'EvidenceRollup', EVIDENCE_COLUMNS, ROLLUP_COLUMNS.EvidenceRollup.keys, 'hour', chunk.length),
       params: chunk.flatMap((d) => evidenceRollupValues(d, provider)),
     });
   }
   for (let i = 0; i < deltas.violations.length; i += perStatement) {
     const chunk = deltas.violations.slice(i, i + perStatement);
     out.push({
-      sql: upsertSql(provider, 'ViolationRollup', VIOLATION_COLUMNS, 8, 'bucket', chunk.length),
+      sql: upsertSql(provider, 'ViolationRollup', VIOLATION_COLUMNS, ROLLUP_COLUMNS.ViolationRollup.keys, 'bucket', chunk.length),
       params: chunk.flatMap((d) => violationRollupValues(d, provider)),
     });
   }
@@ -169,8 +175,8 @@ export function rollupUpserts(provider: RollupProvider, deltas: RollupDeltas): {
 
 /** Single-key statements, prepared once by the SQLite writer. */
 export const SQLITE_ROLLUP_UPSERT = {
-  evidence: upsertSql('sqlite', 'EvidenceRollup', EVIDENCE_COLUMNS, 5, 'hour', 1),
-  violation: upsertSql('sqlite', 'ViolationRollup', VIOLATION_COLUMNS, 8, 'bucket', 1),
+  evidence: upsertSql('sqlite', 'EvidenceRollup', EVIDENCE_COLUMNS, ROLLUP_COLUMNS.EvidenceRollup.keys, 'hour', 1),
+  violation: upsertSql('sqlite', 'ViolationRollup', VIOLATION_COLUMNS, ROLLUP_COLUMNS.ViolationRollup.keys, 'bucket', 1),
 };
 
 export function evidenceRollupValues(d: EvidenceRollupDelta, provider: RollupProvider): unknown[] {
