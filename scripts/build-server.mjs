@@ -49,8 +49,8 @@ export async function buildServer() {
   const result = await esbuild.build({
     entryPoints: {
       start: path.join(root, 'scripts', 'start.ts'),
-      // Loaded by lib/evidence/sqlite-writer-thread.ts as ./sqlite-writer-thread.worker.mjs.
-      'sqlite-writer-thread.worker': path.join(root, 'lib', 'evidence', 'sqlite-writer-thread.worker.ts'),
+      // Loaded by lib/evidence/evidence-writer-thread.ts as ./evidence-writer-thread.worker.mjs.
+      'evidence-writer-thread.worker': path.join(root, 'lib', 'evidence', 'evidence-writer-thread.worker.ts'),
     },
     bundle: true,
     platform: 'node',

@@ -14,7 +14,7 @@ import { disconnectDb } from '../lib/db';
 import { createDataPlaneServer, type NodeHandler } from '../lib/data-plane/server';
 import type { HttpMethod } from '../lib/api/http-methods';
 import { closeEvidenceWriter, setRawEvidenceStore } from '../lib/evidence/record-evidence';
-import { threadedEvidenceStore } from '../lib/evidence/sqlite-writer-thread';
+import { threadedEvidenceStore } from '../lib/evidence/evidence-writer-thread';
 import { startBackgroundJobs, stopBackgroundJobs } from '../lib/jobs/background-jobs';
 import { startTraceExport, stopTraceExport } from '../lib/telemetry/trace-export';
 import { ensureAppBuild } from './app-build';

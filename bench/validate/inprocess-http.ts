@@ -23,7 +23,7 @@ const { saveDocumentDraft } = await import('../../lib/documents/save-document-dr
 const { publishDocumentVersion } = await import('../../lib/documents/publish-document-version');
 const { lookupOrderContract } = await import('../../lib/contracts/examples');
 const { setRawEvidenceStore, closeEvidenceWriter } = await import('../../lib/evidence/record-evidence');
-const { threadedEvidenceStore } = await import('../../lib/evidence/sqlite-writer-thread');
+const { threadedEvidenceStore } = await import('../../lib/evidence/evidence-writer-thread');
 const { createDataPlaneServer } = await import('../../lib/data-plane/server');
 
 await migrateDatabase();

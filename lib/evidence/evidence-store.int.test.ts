@@ -6,7 +6,7 @@ import { db, dbProvider } from '../db';
 import { parseDatabaseUrl } from '../db/database-url';
 import { createTestTenant } from '../testing/fixtures';
 import { EvidenceWriter } from './evidence-writer';
-import { threadedEvidenceStore } from './sqlite-writer-thread';
+import { threadedEvidenceStore } from './evidence-writer-thread';
 import { verifyEvidenceChain } from './verify-evidence-chain';
 import type { EvidenceInput } from './record-evidence';
 

@@ -7,7 +7,7 @@ import { allocateSeqs, takeLanes, type LaneQuery } from './evidence-lanes';
 import type { EvidenceInput, RecordedEvidence } from './evidence-input';
 import type { RawEvidenceStore } from './raw-evidence-store';
 import { admitHistoryWith, type HistoryAdmission } from '../history/commit-counters';
-import { rememberCommitted } from '../history/window-cache';
+import { rememberCommitted, type CommittedWindow } from '../history/window-cache';
 import { ROLLUP_COLUMNS, rollupDeltas } from '../rollups/rollup-rows';
 
 /**
@@ -20,7 +20,11 @@ export class PostgresEvidenceStore implements RawEvidenceStore {
   private readonly pool: pg.Pool;
   /** Lanes added and seqs handed out, each committed at once (lib/evidence/evidence-lanes.ts). */
   private readonly autocommitPool: pg.Pool;
-  constructor(url: string) {
+  /** `onCommitted` hears each committed transaction's windows: this process's cache, or the writer thread's parent. */
+  constructor(
+    url: string,
+    private readonly onCommitted: (windows: CommittedWindow[]) => void = rememberCommitted,
+  ) {
     // One commit at a time per instance (EvidenceWriter waits for it): what arrives meanwhile makes
     // the next batch bigger. Measured with three in flight (each in a lane of its own), the
     // smaller batches cost more CPU per record in round trips than the overlap gained, on two cores.
@@ -56,7 +60,7 @@ export class PostgresEvidenceStore implements RawEvidenceStore {
         await client.query({ ...WRITE_BATCH, values: [rows, violations, deltas.evidence, deltas.violations, moved].map(jsonParameter) });
       }
       await client.query('COMMIT');
-      if (admission) rememberCommitted(admission.windows);
+      if (admission && admission.windows.length > 0) this.onCommitted(admission.windows);
       const recorded = rows.map((r) => ({ id: r.id, seq: r.seq, hash: r.hash }));
       if (!admitted) return recorded;
       let next = 0;

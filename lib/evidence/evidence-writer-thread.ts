@@ -2,7 +2,8 @@ import { Worker } from 'node:worker_threads';
 import { env } from '../env';
 import { rememberCommitted, type CommittedWindow } from '../history/window-cache';
 import type { EvidenceInput, RecordedEvidence } from './evidence-input';
-import { createRawEvidenceStore, type RawEvidenceStore, type RawEvidenceStoreFactory } from './raw-evidence-store';
+import type { DatabaseTarget } from '../db/database-url';
+import type { RawEvidenceStore, RawEvidenceStoreFactory } from './raw-evidence-store';
 
 export type WriterRequest = { id: number; inputs: EvidenceInput[] } | { id: number; close: true };
 export type WriterReply =
@@ -12,27 +13,30 @@ export type WriterReply =
   | { id: 0; windows: CommittedWindow[] };
 
 /**
- * SQLite evidence writes on their own thread. better-sqlite3 is synchronous, so on the request
- * thread every commit (hashing, inserts, fsync) stopped all other requests; here the request
- * thread keeps parsing and checking calls while a transaction commits, and everything posted
- * meanwhile goes into the next one. Same statements, same single writer per process, same
- * answer-after-commit rule: a caller's promise resolves only when the thread reports the commit.
+ * Evidence writes on their own thread. better-sqlite3 is synchronous, so on the request thread
+ * every SQLite commit (hashing, inserts, fsync) stopped all other requests. node-postgres is
+ * not, but each of a PostgreSQL commit's round trips waited for the busy request thread's
+ * event loop to come round (1-2 ms each under load), and its hashing and driver work took the
+ * request thread's time. Here the request thread keeps parsing and checking calls while a
+ * transaction commits, and everything posted meanwhile goes into the next one. Same statements,
+ * one commit at a time per process, the same answer-after-commit rule: a caller's promise
+ * resolves only when the thread reports the commit.
  */
-export class SqliteWriterThread implements RawEvidenceStore {
+export class EvidenceWriterThread implements RawEvidenceStore {
   readonly pipelined = true;
   private worker: Worker | undefined;
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve: (reply: WriterReply) => void; reject: (error: Error) => void }>();
 
   constructor(
-    private readonly file: string,
+    private readonly target: DatabaseTarget,
     private readonly maxBatch: number,
   ) {}
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(new URL('./sqlite-writer-thread.worker.mjs', import.meta.url), {
-      workerData: { file: this.file, maxBatch: this.maxBatch },
+    const worker = new Worker(new URL('./evidence-writer-thread.worker.mjs', import.meta.url), {
+      workerData: { target: this.target, maxBatch: this.maxBatch },
     });
     worker.on('message', (reply: WriterReply) => {
       // Posted before the replies of the transaction they come from.
@@ -78,8 +82,6 @@ export class SqliteWriterThread implements RawEvidenceStore {
   }
 }
 
-/** The data plane's store: SQLite on a writer thread, PostgreSQL as usual (its driver is async). */
+/** The data plane's store: the plain-SQL store of either database, on a writer thread. */
 export const threadedEvidenceStore: RawEvidenceStoreFactory = (target) =>
-  target.provider === 'sqlite'
-    ? new SqliteWriterThread(target.file as string, env().TOOLGATE_EVIDENCE_BATCH_MAX)
-    : createRawEvidenceStore(target);
+  new EvidenceWriterThread(target, env().TOOLGATE_EVIDENCE_BATCH_MAX);

@@ -1,14 +1,20 @@
-// The evidence writer thread's entry (see sqlite-writer-thread.ts).
+// The evidence writer thread's entry (see evidence-writer-thread.ts).
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { SqliteEvidenceStore } from './raw-evidence-store';
+import { PostgresEvidenceStore } from './pg-evidence-store';
+import type { DatabaseTarget } from '../db/database-url';
 import type { EvidenceInput } from './evidence-input';
-import type { WriterReply, WriterRequest } from './sqlite-writer-thread';
+import type { CommittedWindow } from '../history/window-cache';
+import type { WriterReply, WriterRequest } from './evidence-writer-thread';
 
-if (!parentPort) throw new Error('sqlite-writer-thread.worker must run as a worker thread');
+if (!parentPort) throw new Error('evidence-writer-thread.worker must run as a worker thread');
 const port = parentPort;
-const store = new SqliteEvidenceStore((workerData as { file: string }).file, (windows) =>
-  port.postMessage({ id: 0, windows } satisfies WriterReply),
-);
+const { target } = workerData as { target: DatabaseTarget };
+const committed = (windows: CommittedWindow[]) => port.postMessage({ id: 0, windows } satisfies WriterReply);
+const store =
+  target.provider === 'postgresql'
+    ? new PostgresEvidenceStore(target.url, committed)
+    : new SqliteEvidenceStore(target.file as string, committed);
 const { maxBatch } = workerData as { maxBatch: number };
 
 type Batch = Extract<WriterRequest, { inputs: EvidenceInput[] }>;

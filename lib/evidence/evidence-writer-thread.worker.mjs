@@ -3,4 +3,4 @@
 // tsx's API.
 import { tsImport } from 'tsx/esm/api';
 
-await tsImport('./sqlite-writer-thread.worker.ts', import.meta.url);
+await tsImport('./evidence-writer-thread.worker.ts', import.meta.url);
