@@ -66,3 +66,12 @@ export interface RecordedEvidence {
   seq: number;
   hash: string;
 }
+
+/** A plain-SQL evidence store (./raw-evidence-store.ts, ./pg-evidence-store.ts) or the writer thread in front of one. */
+export interface RawEvidenceStore {
+  /** Per input, its record; null for one refused because its history claims or reads no longer held. */
+  commit(inputs: EvidenceInput[]): Promise<(RecordedEvidence | null)[]>;
+  /** Takes a new batch while earlier ones are still committing, and commits them in order. */
+  readonly pipelined?: boolean;
+  close(): Promise<void>;
+}

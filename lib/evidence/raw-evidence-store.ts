@@ -3,7 +3,7 @@ import type { DatabaseTarget } from '../db/database-url';
 import { GENESIS_HASH } from './evidence-hash';
 import { chainRecords, type EvidenceRecord, type LaneHead } from './chain-records';
 import { EVIDENCE_COLUMNS, quoted, VIOLATION_COLUMNS } from './evidence-columns';
-import type { EvidenceInput, RecordedEvidence } from './evidence-input';
+import type { EvidenceInput, RawEvidenceStore, RecordedEvidence } from './evidence-input';
 import { PostgresEvidenceStore } from './pg-evidence-store';
 import { counterSql, HistoryLedger, toWindowSums, writeSteps, type StoredSums } from '../history/history-ledger';
 import type { HistoryAdmission } from '../history/commit-counters';
@@ -20,13 +20,7 @@ const SQLITE_COUNTERS = counterSql('sqlite');
  * up with agents. Rows are written exactly as Prisma writes them (ISO-8601 text timestamps
  * and 0/1 booleans on SQLite), so Prisma reads them back unchanged.
  */
-export interface RawEvidenceStore {
-  /** Per input, its record; null for one refused because its history claims or reads no longer held. */
-  commit(inputs: EvidenceInput[]): Promise<(RecordedEvidence | null)[]>;
-  /** Takes a new batch while earlier ones are still committing, and commits them in order. */
-  readonly pipelined?: boolean;
-  close(): Promise<void>;
-}
+export type { RawEvidenceStore };
 
 type ViolationRow = Record<(typeof VIOLATION_COLUMNS)[number], unknown>;
 
