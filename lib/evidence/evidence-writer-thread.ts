@@ -1,9 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import { env } from '../env';
 import { rememberCommitted, type CommittedWindow } from '../history/window-cache';
-import type { EvidenceInput, RecordedEvidence } from './evidence-input';
+import type { EvidenceInput, RawEvidenceStore, RecordedEvidence } from './evidence-input';
 import type { DatabaseTarget } from '../db/database-url';
-import type { RawEvidenceStore, RawEvidenceStoreFactory } from './raw-evidence-store';
+import type { RawEvidenceStoreFactory } from './raw-evidence-store';
 
 export type WriterRequest = { id: number; inputs: EvidenceInput[] } | { id: number; close: true };
 export type WriterReply =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EvidenceWriter } from './evidence-writer';
-import type { RawEvidenceStore } from './raw-evidence-store';
+import type { RawEvidenceStore } from './evidence-input';
 import type { EvidenceInput, RecordedEvidence } from './record-evidence';
 
 const input = (i: number): EvidenceInput => ({

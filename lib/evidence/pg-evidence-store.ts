@@ -7,7 +7,7 @@ import { allocateSeqs, takeLanes, type LaneQuery } from './evidence-lanes';
 import type { EvidenceInput, RawEvidenceStore, RecordedEvidence } from './evidence-input';
 import { admitHistoryWith, type HistoryAdmission } from '../history/commit-counters';
 import { rememberCommitted, type CommittedWindow } from '../history/window-cache';
-import { ROLLUP_COLUMNS, rollupDeltas } from '../rollups/rollup-rows';
+import { addOnConflict, ROLLUP_COLUMNS, rollupDeltas } from '../rollups/rollup-rows';
 
 /**
  * The evidence commit on PostgreSQL: BEGIN, a lane per tenant (evidence-lanes.ts), seqs on a
@@ -86,13 +86,6 @@ function admitHistoryPg(client: pg.PoolClient, inputs: readonly EvidenceInput[])
 const fromJson = (table: string, columns: readonly string[], n: number) =>
   `INSERT INTO "${table}" (${quoted(columns)}) SELECT ${quoted(columns)} FROM json_populate_recordset(NULL::"${table}", $${n}::json)`;
 
-/** Adds the counts after the key columns to a rollup row, or inserts it. */
-const upsertJson = (table: keyof typeof ROLLUP_COLUMNS, n: number) => {
-  const { columns, keys } = ROLLUP_COLUMNS[table];
-  const sums = columns.slice(keys).map((c) => `"${c}" = "${table}"."${c}" + excluded."${c}"`);
-  return `${fromJson(table, columns, n)} ON CONFLICT (${quoted(columns.slice(0, keys))}) DO UPDATE SET ${sums.join(', ')}`;
-};
-
 /**
  * The batch's evidence, violations, rollup counts and lane heads in one statement. Each is a JSON
  * array parameter: JSON.stringify is native, where node-postgres built an array literal per
@@ -105,8 +98,8 @@ const WRITE_BATCH = {
   name: 'tg_write_evidence_batch',
   text: `WITH evidence AS (${fromJson('Evidence', EVIDENCE_COLUMNS, 1)}),
   violations AS (${fromJson('Violation', VIOLATION_COLUMNS, 2)}),
-  evidence_rollups AS (${upsertJson('EvidenceRollup', 3)}),
-  violation_rollups AS (${upsertJson('ViolationRollup', 4)})
+  evidence_rollups AS (${fromJson('EvidenceRollup', ROLLUP_COLUMNS.EvidenceRollup.columns, 3)} ${addOnConflict('EvidenceRollup')}),
+  violation_rollups AS (${fromJson('ViolationRollup', ROLLUP_COLUMNS.ViolationRollup.columns, 4)} ${addOnConflict('ViolationRollup')})
 UPDATE "EvidenceChainHead" h SET "seq" = u."seq", "hash" = u."hash"
   FROM json_populate_recordset(NULL::"EvidenceChainHead", $5::json) u WHERE h."tenantId" = u."tenantId" AND h."lane" = u."lane"`,
 };

@@ -13,17 +13,15 @@ import { now } from '../clock/clock';
 
 const SQLITE_COUNTERS = counterSql('sqlite');
 
-/**
- * The evidence hot path in plain SQL: prepared statements on SQLite, a few round trips on
- * PostgreSQL. Measured here, Prisma's client spent about 70% of the CPU of a batched write,
- * our own hashing 2%; bypassing it for this one table family is what lets a small machine keep
- * up with agents. Rows are written exactly as Prisma writes them (ISO-8601 text timestamps
- * and 0/1 booleans on SQLite), so Prisma reads them back unchanged.
- */
-export type { RawEvidenceStore };
-
 type ViolationRow = Record<(typeof VIOLATION_COLUMNS)[number], unknown>;
 
+/**
+ * The evidence hot path in plain SQL: prepared statements on SQLite, a few round trips on
+ * PostgreSQL (./pg-evidence-store.ts). Measured here, Prisma's client spent about 70% of the
+ * CPU of a batched write, our own hashing 2%; bypassing it for this one table family is what
+ * lets a small machine keep up with agents. Rows are written exactly as Prisma writes them (ISO-8601 text timestamps
+ * and 0/1 booleans on SQLite), so Prisma reads them back unchanged.
+ */
 export class SqliteEvidenceStore implements RawEvidenceStore {
   private readonly connection: Database.Database;
   private readonly statements;
@@ -200,6 +198,6 @@ void everyFieldHasAColumn;
 
 export type RawEvidenceStoreFactory = (target: DatabaseTarget) => RawEvidenceStore;
 
-/** The default: statements on this thread (the data plane swaps in a writer thread for SQLite). */
+/** The default: statements on this thread (the data plane swaps in a writer thread, ./evidence-writer-thread.ts). */
 export const createRawEvidenceStore: RawEvidenceStoreFactory = (target) =>
   target.provider === 'postgresql' ? new PostgresEvidenceStore(target.url) : new SqliteEvidenceStore(target.file as string);

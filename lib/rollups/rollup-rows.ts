@@ -128,27 +128,24 @@ export function rollupTimestamp(date: Date, provider: RollupProvider): string {
   return provider === 'sqlite' ? iso.replace('Z', '+00:00') : iso;
 }
 
-function upsertSql(
-  provider: RollupProvider,
-  table: string,
-  columns: readonly string[],
-  keyCount: number,
-  timeColumn: string,
-  rows: number,
-): string {
+export type RollupTable = keyof typeof ROLLUP_COLUMNS;
+
+const quote = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(', ');
+
+/** What makes an insert into `table` an upsert: a row already there for the key adds the counts. */
+export function addOnConflict(table: RollupTable): string {
+  const { columns, keys } = ROLLUP_COLUMNS[table];
+  const sums = columns.slice(keys).map((c) => `"${c}" = "${table}"."${c}" + excluded."${c}"`);
+  return `ON CONFLICT (${quote(columns.slice(0, keys))}) DO UPDATE SET ${sums.join(', ')}`;
+}
+
+function upsertSql(provider: RollupProvider, table: RollupTable, timeColumn: string, rows: number): string {
+  const { columns } = ROLLUP_COLUMNS[table];
   let n = 0;
   const placeholder = (column: string) => (provider === 'sqlite' ? '?' : column === timeColumn ? `$${++n}::timestamp(3)` : `$${++n}`);
   const tuple = () => `(${columns.map(placeholder).join(', ')})`;
   const values = Array.from({ length: rows }, tuple).join(', ');
-  const sums = columns
-    .slice(keyCount)
-    .map((c) => `"${c}" = "${table}"."${c}" + excluded."${c}"`)
-    .join(', ');
-  const keys = columns
-    .slice(0, keyCount)
-    .map((c) => `"${c}"`)
-    .join(', ');
-  return `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${values} ON CONFLICT (${keys}) DO UPDATE SET ${sums}`;
+  return `INSERT INTO "${table}" (${quote(columns)}) VALUES ${values} ${addOnConflict(table)}`;
 }
 
 /** One statement per table for up to `rows` keys: what the PostgreSQL and Prisma paths run. */
@@ -159,14 +156,14 @@ export function rollupUpserts(provider: RollupProvider, deltas: RollupDeltas): {
   for (let i = 0; i < deltas.evidence.length; i += perStatement) {
     const chunk = deltas.evidence.slice(i, i + perStatement);
     out.push({
-      sql: upsertSql(provider, 'EvidenceRollup', EVIDENCE_COLUMNS, ROLLUP_COLUMNS.EvidenceRollup.keys, 'hour', chunk.length),
+      sql: upsertSql(provider, 'EvidenceRollup', 'hour', chunk.length),
       params: chunk.flatMap((d) => evidenceRollupValues(d, provider)),
     });
   }
   for (let i = 0; i < deltas.violations.length; i += perStatement) {
     const chunk = deltas.violations.slice(i, i + perStatement);
     out.push({
-      sql: upsertSql(provider, 'ViolationRollup', VIOLATION_COLUMNS, ROLLUP_COLUMNS.ViolationRollup.keys, 'bucket', chunk.length),
+      sql: upsertSql(provider, 'ViolationRollup', 'bucket', chunk.length),
       params: chunk.flatMap((d) => violationRollupValues(d, provider)),
     });
   }
@@ -175,8 +172,8 @@ export function rollupUpserts(provider: RollupProvider, deltas: RollupDeltas): {
 
 /** Single-key statements, prepared once by the SQLite writer. */
 export const SQLITE_ROLLUP_UPSERT = {
-  evidence: upsertSql('sqlite', 'EvidenceRollup', EVIDENCE_COLUMNS, ROLLUP_COLUMNS.EvidenceRollup.keys, 'hour', 1),
-  violation: upsertSql('sqlite', 'ViolationRollup', VIOLATION_COLUMNS, ROLLUP_COLUMNS.ViolationRollup.keys, 'bucket', 1),
+  evidence: upsertSql('sqlite', 'EvidenceRollup', 'hour', 1),
+  violation: upsertSql('sqlite', 'ViolationRollup', 'bucket', 1),
 };
 
 export function evidenceRollupValues(d: EvidenceRollupDelta, provider: RollupProvider): unknown[] {
