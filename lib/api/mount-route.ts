@@ -82,6 +82,20 @@ export function pathNotFound(path: string, incomingRequestId: string | null): Ro
   );
 }
 
+/** The 400 for a path whose percent-encoding does not decode: no route can serve it. */
+export function malformedPath(path: string, incomingRequestId: string | null): RouteResult {
+  const requestId = usableRequestId(incomingRequestId);
+  return jsonResult(
+    {
+      error: { code: 'bad_request', message: `The path ${path.slice(0, 200)} is not valid percent-encoded UTF-8.` },
+      request_id: requestId,
+    },
+    400,
+    undefined,
+    requestId,
+  );
+}
+
 /** The 405 envelope, shared by Next's route files and the data-plane server. */
 export function methodNotAllowed(method: string, path: string, allowed: readonly string[], incomingRequestId: string | null): RouteResult {
   const requestId = usableRequestId(incomingRequestId);

@@ -116,6 +116,20 @@ function rawRequest(
   });
 }
 
+describe('the data-plane server: a path that does not decode', () => {
+  it('answers 400 bad_request, on its own routes and others', async () => {
+    for (const urlPath of ['/api/v1/approvals/%E0%A4%A', '/api/v1/validate/%FF', '/%E0']) {
+      const res = await fetch(`${base}${urlPath}`, { headers: { 'x-request-id': 'bad-path-2' } });
+      expect(res.status, urlPath).toBe(400);
+      expectSecurityHeaders(res, urlPath);
+      expect(await res.json(), urlPath).toEqual({
+        error: { code: 'bad_request', message: `The path ${urlPath} is not valid percent-encoded UTF-8.` },
+        request_id: 'bad-path-2',
+      });
+    }
+  });
+});
+
 describe('one process (Next behind the data-plane server): methods Next cannot take', () => {
   let withNext: http.Server;
   let nextBase = '';
@@ -164,6 +178,28 @@ describe('one process (Next behind the data-plane server): methods Next cannot t
       }
     }
     expect(reachedNext).toEqual([]);
+  });
+
+  it('answers 400 on a path whose percent-encoding does not decode, which Next answered with a bare 500', async () => {
+    reachedNext.length = 0;
+    for (const urlPath of ['/traces/%E0%A4%A', '/api/v1/traces/%E0%A4%A', '/api/v1/approvals/%E0%A4%A', '/contracts/%ZZ', '/%C0%AF']) {
+      for (const method of ['GET', 'POST', 'TRACE']) {
+        const res = await rawRequest(`${nextBase}${urlPath}`, method, { 'x-request-id': 'bad-path-1' });
+        const label = `${method} ${urlPath}`;
+        expect(res.status, label).toBe(400);
+        for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) expect(res.headers[name], `${label}: ${name}`).toBe(value);
+        expect(JSON.parse(res.body), label).toEqual({
+          error: { code: 'bad_request', message: `The path ${urlPath} is not valid percent-encoded UTF-8.` },
+          request_id: 'bad-path-1',
+        });
+      }
+    }
+    expect(reachedNext).toEqual([]);
+    // Escapes that decode, and a malformed one in the query (which pages and routes read leniently), still reach Next.
+    await rawRequest(`${nextBase}/traces/a%20b%C3%A9`, 'GET');
+    await rawRequest(`${nextBase}/traces?q=%E0%A4%A`, 'GET');
+    expect(reachedNext).toEqual(['GET /traces/a%20b%C3%A9', 'GET /traces?q=%E0%A4%A']);
+    reachedNext.length = 0;
   });
 
   it('answers 404 on an API path no route serves and 405 (GET, HEAD) on a page; every method Next routes still reaches it', async () => {

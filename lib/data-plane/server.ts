@@ -3,7 +3,7 @@ import { jsonResult, type RouteResult } from '../api/define-route';
 import type { IncomingCall } from '../api/incoming-call';
 import { tooLarge } from '../api/json-body';
 import { HTTP_METHODS, type HttpMethod } from '../api/http-methods';
-import { methodNotAllowed, pathNotFound } from '../api/mount-route';
+import { malformedPath, methodNotAllowed, pathNotFound } from '../api/mount-route';
 import { API_SECURITY_HEADERS } from '../http/security-headers';
 import { log } from '../log';
 import { matchDataPlaneRoute } from './routes';
@@ -22,6 +22,12 @@ export function createDataPlaneServer(
     const pathname = (req.url ?? '/').split('?', 1)[0] ?? '/';
     const matched = matchDataPlaneRoute(req.method ?? 'GET', pathname);
     if (!matched || 'allowed' in matched) {
+      // Next answers a path whose percent-encoding does not decode (`/traces/%E0%A4%A`) with a
+      // bare 500 when it reaches a dynamic segment: no route can serve such a path, so say so here.
+      if (!decodablePath(pathname)) {
+        void send(res, malformedPath(pathname, headerValue(req, 'x-request-id')));
+        return;
+      }
       // A method Next cannot take (TRACE fails building its Request: a 500, logged with a stack;
       // PROPFIND and the like get an empty 400) is answered here, never passed on.
       if (options.fallback && !NEXT_METHODS.has(req.method ?? '')) {
@@ -64,6 +70,17 @@ export function createDataPlaneServer(
   // Agents keep connections open between tool calls.
   server.keepAliveTimeout = 65_000;
   return server;
+}
+
+/** Whether every percent-escape in the path decodes to UTF-8 (a path without any is the common case). */
+function decodablePath(pathname: string): boolean {
+  if (!pathname.includes('%')) return true;
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The methods a Next route file can export; Next cannot route any other. */
