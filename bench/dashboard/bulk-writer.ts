@@ -9,8 +9,8 @@ const EVIDENCE_COLUMNS: [string, PgType][] = [
   ['id', 'text'],
   ['tenantId', 'text'],
   ['seq', 'int4'],
-  ['prevHash', 'text'],
-  ['hash', 'text'],
+  ['prevHash', 'bytea'],
+  ['hash', 'bytea'],
   ['createdAt', 'timestamp'],
   ['kind', 'text'],
   ['requestId', 'text'],
@@ -20,8 +20,8 @@ const EVIDENCE_COLUMNS: [string, PgType][] = [
   ['actorUserId', 'text'],
   ['tool', 'text'],
   ['contractVersion', 'text'],
-  ['contractHash', 'text'],
-  ['argsHash', 'text'],
+  ['contractHash', 'bytea'],
+  ['argsHash', 'bytea'],
   ['decision', 'text'],
   ['valid', 'bool'],
   ['errors', 'text'],
@@ -64,7 +64,9 @@ const APPROVAL_COLUMNS: [string, PgType][] = [
   ['decidedBy', 'text'],
   ['sideEffectLevel', 'text'],
 ];
-type PgType = 'text' | 'int4' | 'timestamp' | 'bool' | 'float8';
+// bytea: a hash, given in hex and stored as bytes, as Evidence stores its hashes (lib/evidence/stored-hashes.ts).
+type PgType = 'text' | 'int4' | 'timestamp' | 'bool' | 'float8' | 'bytea';
+const hashBytes = (v: unknown) => (typeof v === 'string' ? Buffer.from(v, 'hex') : null);
 
 /** Bulk inserts into one scratch database. */
 export interface BulkWriter {
@@ -89,12 +91,20 @@ function sqliteWriter(file: string): BulkWriter {
     violations: statement('Violation', VIOLATION_COLUMNS),
     approvals: statement('Approval', APPROVAL_COLUMNS),
   };
-  const value = (v: unknown) =>
-    v instanceof Date ? v.toISOString().replace('Z', '+00:00') : typeof v === 'boolean' ? (v ? 1 : 0) : (v ?? null);
+  const value = (v: unknown, type: PgType) =>
+    type === 'bytea'
+      ? hashBytes(v)
+      : v instanceof Date
+        ? v.toISOString().replace('Z', '+00:00')
+        : typeof v === 'boolean'
+          ? v
+            ? 1
+            : 0
+          : (v ?? null);
   const write = connection.transaction((chunk: SeedChunk) => {
-    for (const row of chunk.evidence) inserts.evidence.run(EVIDENCE_COLUMNS.map(([c]) => value(row[c])));
-    for (const row of chunk.violations) inserts.violations.run(VIOLATION_COLUMNS.map(([c]) => value(row[c])));
-    for (const row of chunk.approvals) inserts.approvals.run(APPROVAL_COLUMNS.map(([c]) => value(row[c])));
+    for (const row of chunk.evidence) inserts.evidence.run(EVIDENCE_COLUMNS.map(([c, type]) => value(row[c], type)));
+    for (const row of chunk.violations) inserts.violations.run(VIOLATION_COLUMNS.map(([c, type]) => value(row[c], type)));
+    for (const row of chunk.approvals) inserts.approvals.run(APPROVAL_COLUMNS.map(([c, type]) => value(row[c], type)));
   });
   return {
     async write(chunk) {
@@ -117,7 +127,7 @@ function postgresWriter(url: string): BulkWriter {
     const params = columns.map(([c, type]) =>
       rows.map((r) => {
         const v = r[c] ?? null;
-        return v instanceof Date ? v.toISOString() : type === 'bool' ? Boolean(v) : v;
+        return type === 'bytea' ? hashBytes(v) : v instanceof Date ? v.toISOString() : type === 'bool' ? Boolean(v) : v;
       }),
     );
     const unnest = columns.map(([, type], i) => `$${i + 1}::${type === 'timestamp' ? 'timestamp(3)' : type}[]`).join(', ');

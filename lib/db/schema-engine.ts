@@ -48,11 +48,12 @@ export function schemaFile(provider: DatabaseProvider): string {
   return path.join(projectRoot(), 'prisma', provider, 'schema.prisma');
 }
 
-export function readMigrationList(provider: DatabaseProvider): MigrationList {
+/** The committed migrations, in order; `through` stops at that one (a migration's test starts from the schema before it). */
+export function readMigrationList(provider: DatabaseProvider, through?: string): MigrationList {
   const baseDir = migrationsDir(provider);
   const dirs = existsSync(baseDir)
     ? readdirSync(baseDir, { withFileTypes: true })
-        .filter((d) => d.isDirectory())
+        .filter((d) => d.isDirectory() && (through === undefined || d.name <= through))
         .map((d) => d.name)
         .sort()
     : [];
@@ -122,10 +123,10 @@ function describe(error: unknown): string {
 
 const emptyFilter = { externalTables: [], externalEnums: [] };
 
-/** Applies every committed migration not yet applied; returns the names it applied. */
-export async function applyMigrations(target: DatabaseTarget): Promise<string[]> {
+/** Applies every committed migration not yet applied (up to `through` when given); returns the names it applied. */
+export async function applyMigrations(target: DatabaseTarget, through?: string): Promise<string[]> {
   return withEngine(target, async (engine) => {
-    const out = await engine.applyMigrations({ migrationsList: readMigrationList(target.provider), filters: emptyFilter });
+    const out = await engine.applyMigrations({ migrationsList: readMigrationList(target.provider, through), filters: emptyFilter });
     return out.appliedMigrationNames;
   });
 }

@@ -9,6 +9,7 @@ import type { EvidenceInput } from './evidence-input';
 import { verifyEvidenceChain } from './verify-evidence-chain';
 import { verifyEvidence } from './verification/verify-evidence';
 import { prevHashOf } from './verification/walk-evidence-chain';
+import { fromStoredEvidence, storedHash } from './stored-hashes';
 
 const input = (tenantId: string): EvidenceInput => ({
   tenantId,
@@ -59,14 +60,15 @@ describe('verification of chains with stored prefixes', () => {
     );
     // Records 1-3 as written before compact evidence: the whole prevHash stored.
     for (const seq of [1, 2, 3]) {
-      const row = await db().evidence.findUniqueOrThrow({ where: { tenantId_seq: { tenantId, seq } } });
-      await db().evidence.update({ where: { id: row.id }, data: { prevHash: await prevHashOf(tenantId, row) } });
+      const row = fromStoredEvidence(await db().evidence.findUniqueOrThrow({ where: { tenantId_seq: { tenantId, seq } } }));
+      await db().evidence.update({ where: { id: row.id }, data: { prevHash: storedHash(await prevHashOf(tenantId, row)) } });
     }
   });
 
   it('verifies old whole and new prefixed records in one chain, fully, incrementally and in the overview’s tail', async () => {
     const stored = await db().evidence.findMany({ where: { tenantId }, orderBy: { seq: 'asc' }, select: { prevHash: true } });
-    expect(stored.map((r) => r.prevHash.length)).toEqual([64, 64, 64, 16, 16, 16]);
+    // As bytes: 32 for a whole hash, 8 for the prefix.
+    expect(stored.map((r) => r.prevHash.length)).toEqual([32, 32, 32, 8, 8, 8]);
     expect(await verifyEvidenceChain({ tenantId })).toMatchObject({ valid: true, records: 6, firstBroken: null });
     expect(await verifyEvidence({ tenantId })).toMatchObject({ valid: true, firstBroken: null });
     await seedEvidenceAt(tenantId, [{ at: minutesAgo(10) }, { at: minutesAgo(9) }]);
@@ -82,9 +84,10 @@ describe('verification of chains with stored prefixes', () => {
       t,
       Array.from({ length: 8 }, (_, i) => ({ at: minutesAgo(30 - i) })),
     );
-    const at = (seq: number) => db().evidence.findUniqueOrThrow({ where: { tenantId_seq: { tenantId: t, seq } } });
+    const at = async (seq: number) =>
+      fromStoredEvidence(await db().evidence.findUniqueOrThrow({ where: { tenantId_seq: { tenantId: t, seq } } }));
     const original = await at(4);
-    await db().evidence.update({ where: { id: original.id }, data: { prevHash: 'f'.repeat(16) } });
+    await db().evidence.update({ where: { id: original.id }, data: { prevHash: storedHash('f'.repeat(16)) } });
     expect(await verifyEvidenceChain({ tenantId: t })).toMatchObject({
       valid: false,
       firstBroken: { seq: 4, reason: 'prev_hash_mismatch' },
@@ -94,9 +97,9 @@ describe('verification of chains with stored prefixes', () => {
       first_broken: { seq: 4, reason: 'prev_hash_mismatch' },
     });
     // A prefix of another length is not a prefix.
-    await db().evidence.update({ where: { id: original.id }, data: { prevHash: original.prevHash.slice(0, 15) } });
+    await db().evidence.update({ where: { id: original.id }, data: { prevHash: storedHash(original.prevHash.slice(0, 14)) } });
     expect(await verifyEvidenceChain({ tenantId: t })).toMatchObject({ firstBroken: { seq: 4, reason: 'prev_hash_mismatch' } });
-    await db().evidence.update({ where: { id: original.id }, data: { prevHash: original.prevHash } });
+    await db().evidence.update({ where: { id: original.id }, data: { prevHash: storedHash(original.prevHash) } });
     expect(await verifyEvidenceChain({ tenantId: t })).toMatchObject({ valid: true });
 
     await db().evidence.update({ where: { id: (await at(6)).id }, data: { decision: 'deny' } });

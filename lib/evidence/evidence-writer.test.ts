@@ -10,7 +10,7 @@ const input = (i: number): EvidenceInput => ({
   traceId: 'tr',
   callId: `c${i}`,
   tool: 'x.y',
-  argsHash: 'a',
+  argsHash: 'a'.repeat(64),
   decision: 'allow',
   valid: true,
   errors: [],
@@ -42,6 +42,18 @@ function fakeStore(pipelined: boolean) {
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('EvidenceWriter', () => {
+  it('refuses a record whose argsHash or contractHash is not a hex digest (stored as bytes, it would not verify), alone', async () => {
+    const { store, commits } = fakeStore(true);
+    const writer = new EvidenceWriter({ maxQueue: 100, maxBatch: 50, storeFactory: () => store });
+    for (const bad of [{ argsHash: 'args-1' }, { argsHash: 'A'.repeat(64) }, { argsHash: 'a'.repeat(63) }, { contractHash: 'h' }])
+      await expect(writer.write({ ...input(0), ...bad })).rejects.toThrow(/hex digests/);
+    const good = writer.write({ ...input(1), contractHash: null });
+    await turn();
+    expect(commits.map((c) => c.inputs.map((i) => i.requestId))).toEqual([['r1']]);
+    commits[0]?.done(true);
+    await expect(good).resolves.toMatchObject({ seq: 1 });
+  });
+
   it('hands every record written in one turn of the event loop to the store as one batch', async () => {
     const { store, commits } = fakeStore(true);
     const writer = new EvidenceWriter({ maxQueue: 100, maxBatch: 50, storeFactory: () => store });

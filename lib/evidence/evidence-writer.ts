@@ -12,6 +12,7 @@ import { committedWindows, loadHistoryLedgers, writeHistoryLedgers, type Counter
 import { rememberCommitted, type CommittedWindow } from '../history/window-cache';
 import { now } from '../clock/clock';
 import { writeRollups } from '../rollups/write-rollups';
+import { isHexDigest, toStoredEvidence } from './stored-hashes';
 
 interface Pending {
   input: EvidenceInput;
@@ -54,6 +55,10 @@ export class EvidenceWriter {
   }
 
   write<T>(input: EvidenceInput, within?: (tx: Tx) => Promise<T>): Promise<RecordedEvidence & { extra: T }> {
+    // Stored as bytes (stored-hashes.ts): anything but a hex digest would be stored as other
+    // bytes than it was hashed as. Refused here, for this caller alone, not in its whole batch.
+    if (!isHexDigest(input.argsHash) || (input.contractHash != null && !isHexDigest(input.contractHash)))
+      return Promise.reject(new TypeError('evidence argsHash and contractHash must be lowercase hex digests'));
     if (this.pending >= this.options.maxQueue) {
       // Back-pressure, not collapse: refuse now rather than queue without bound.
       return Promise.reject(
@@ -218,7 +223,7 @@ async function commitBatch(batch: Pending[]): Promise<void> {
           const row = evidenceRows[i] as EvidenceRecord;
           outcomes.set(item, { ok: true, value: { id: row.id, seq: row.seq, hash: row.hash, extra } });
         });
-        await tx.evidence.createMany({ data: evidenceRows });
+        await tx.evidence.createMany({ data: evidenceRows.map(toStoredEvidence) });
         if (violationRows.length > 0) await tx.violation.createMany({ data: violationRows });
         await writeRollups((sql, params) => tx.$executeRawUnsafe(sql, ...params), counterProvider, evidenceRows, violationRows);
         for (const tenantId of new Set(accepted.map((a) => a.item.input.tenantId))) {

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { log } from '../log';
 import { now } from '../clock/clock';
-import { chainRecords, type LaneHead } from './chain-records';
+import { chainRecords, type EvidenceRecord, type LaneHead } from './chain-records';
 import { EVIDENCE_COLUMNS, quoted, VIOLATION_COLUMNS } from './evidence-columns';
 import { allocateSeqs, takeLanes, type LaneQuery } from './evidence-lanes';
 import type { EvidenceInput, RawEvidenceStore, RecordedEvidence } from './evidence-input';
@@ -56,7 +56,10 @@ export class PostgresEvidenceStore implements RawEvidenceStore {
       if (rows.length > 0) {
         const deltas = rollupDeltas(rows, violations);
         const moved = [...counts.keys()].map((tenantId) => ({ tenantId, ...(heads.get(tenantId) as LaneHead) }));
-        await client.query({ ...WRITE_BATCH, values: [rows, violations, deltas.evidence, deltas.violations, moved].map(jsonParameter) });
+        await client.query({
+          ...WRITE_BATCH,
+          values: [rows.map(byteaHashes), violations, deltas.evidence, deltas.violations, moved].map(jsonParameter),
+        });
       }
       await client.query('COMMIT');
       if (admission && admission.windows.length > 0) this.onCommitted(admission.windows);
@@ -111,3 +114,15 @@ UPDATE "EvidenceChainHead" h SET "seq" = u."seq", "hash" = u."hash"
  * the escape JSON.stringify writes for a lone surrogate, so one left in would fail the commit.
  */
 const jsonParameter = (rows: readonly object[]): string => JSON.stringify(rows);
+
+/**
+ * A record with its hash columns in bytea's hex input form (`\x…`), which
+ * json_populate_recordset hands to the bytea columns (lib/evidence/stored-hashes.ts).
+ */
+const byteaHashes = (row: EvidenceRecord): EvidenceRecord => ({
+  ...row,
+  prevHash: `\\x${row.prevHash}`,
+  hash: `\\x${row.hash}`,
+  argsHash: `\\x${row.argsHash}`,
+  contractHash: row.contractHash === null ? null : `\\x${row.contractHash}`,
+});

@@ -7,6 +7,7 @@ import { createTestTenant } from '../testing/fixtures';
 import { createRawEvidenceStore } from './raw-evidence-store';
 import { verifyEvidenceChain } from './verify-evidence-chain';
 import type { EvidenceInput } from './record-evidence';
+import { fromStoredEvidence } from './stored-hashes';
 
 const store = createRawEvidenceStore(parseDatabaseUrl(process.env.DATABASE_URL));
 afterAll(() => store.close());
@@ -58,7 +59,7 @@ describe(`raw evidence store (${dbProvider()})`, () => {
     const recorded = await store.commit([full, minimal]);
     expect(recorded.map((r) => r?.seq)).toEqual([1, 2]);
 
-    const rows = await db().evidence.findMany({ where: { tenantId: t.tenant.id }, orderBy: { seq: 'asc' } });
+    const rows = (await db().evidence.findMany({ where: { tenantId: t.tenant.id }, orderBy: { seq: 'asc' } })).map(fromStoredEvidence);
     expect(rows).toHaveLength(2);
     const [a, b] = rows;
     expect(a).toMatchObject({

@@ -7,8 +7,8 @@ const base: EvidenceRecord = {
   id: 'e1',
   tenantId: 't1',
   seq: 7,
-  prevHash: 'p'.repeat(64),
-  hash: 'h'.repeat(64),
+  prevHash: 'ab'.repeat(8),
+  hash: 'cd'.repeat(32),
   createdAt: new Date('2026-11-22T01:02:03.456Z'),
   kind: 'pre',
   requestId: 'r1',
@@ -19,8 +19,8 @@ const base: EvidenceRecord = {
   actorUserId: null,
   tool: 'orders.lookup',
   contractVersion: '1.0.0',
-  contractHash: 'ch',
-  argsHash: 'ah',
+  contractHash: 'ef'.repeat(32),
+  argsHash: '01'.repeat(32),
   idempotencyKey: null,
   arguments: null,
   decision: 'allow',
@@ -32,14 +32,14 @@ const base: EvidenceRecord = {
 };
 
 describe('evidenceValues', () => {
-  it('binds every column in the order of the INSERT, with SQLite booleans and the batch timestamp text', () => {
+  it('binds every column in the order of the INSERT, with SQLite booleans, hashes as bytes and the batch timestamp text', () => {
     expect(evidenceValues(base, '2026-11-22T01:02:03.456+00:00')).toEqual([
       'e1',
       't1',
       7,
       0,
-      'p'.repeat(64),
-      'h'.repeat(64),
+      Buffer.from('ab'.repeat(8), 'hex'),
+      Buffer.from('cd'.repeat(32), 'hex'),
       '2026-11-22T01:02:03.456+00:00',
       'pre',
       'r1',
@@ -50,8 +50,8 @@ describe('evidenceValues', () => {
       null,
       'orders.lookup',
       '1.0.0',
-      'ch',
-      'ah',
+      Buffer.from('ef'.repeat(32), 'hex'),
+      Buffer.from('01'.repeat(32), 'hex'),
       null,
       null,
       'allow',
@@ -75,9 +75,21 @@ describe('evidenceValues', () => {
 
   it('puts each field under its own column', () => {
     // Every field holds its own column name, so a value in the wrong place shows which.
-    const named = Object.fromEntries(EVIDENCE_COLUMNS.map((column) => [column, column])) as unknown as EvidenceRecord;
+    // The hashes hold hex of their own instead, stored as its bytes.
+    const hashes: Record<string, string> = {
+      prevHash: '11'.repeat(8),
+      hash: '22'.repeat(32),
+      contractHash: '33'.repeat(32),
+      argsHash: '44'.repeat(32),
+    };
+    const named = Object.fromEntries(EVIDENCE_COLUMNS.map((column) => [column, hashes[column] ?? column])) as unknown as EvidenceRecord;
     const values = evidenceValues({ ...named, valid: true, shadowDiffers: true }, 'createdAt');
-    expect(values).toEqual(EVIDENCE_COLUMNS.map((column) => (column === 'valid' || column === 'shadowDiffers' ? 1 : column)));
+    expect(values).toEqual(
+      EVIDENCE_COLUMNS.map((column) =>
+        column === 'valid' || column === 'shadowDiffers' ? 1 : hashes[column] ? Buffer.from(hashes[column], 'hex') : column,
+      ),
+    );
+    expect(evidenceValues({ ...base, contractHash: null }, 'ts')[16]).toBeNull();
   });
 
   it('writes the policy fields when set, and a refused call as valid = 0', () => {

@@ -19,8 +19,8 @@ type ViolationRow = Record<(typeof VIOLATION_COLUMNS)[number], unknown>;
  * The evidence hot path in plain SQL: prepared statements on SQLite, a few round trips on
  * PostgreSQL (./pg-evidence-store.ts). Measured here, Prisma's client spent about 70% of the
  * CPU of a batched write, our own hashing 2%; bypassing it for this one table family is what
- * lets a small machine keep up with agents. Rows are written exactly as Prisma writes them (ISO-8601 text timestamps
- * and 0/1 booleans on SQLite), so Prisma reads them back unchanged.
+ * lets a small machine keep up with agents. Rows are written exactly as Prisma writes them (ISO-8601 text timestamps,
+ * 0/1 booleans and the hashes as blobs on SQLite), so Prisma reads them back unchanged.
  */
 export class SqliteEvidenceStore implements RawEvidenceStore {
   private readonly connection: Database.Database;
@@ -157,8 +157,8 @@ export function evidenceValues(row: EvidenceRecord, createdAt: string): unknown[
     row.tenantId,
     row.seq,
     row.lane ?? 0,
-    row.prevHash,
-    row.hash,
+    Buffer.from(row.prevHash, 'hex'),
+    Buffer.from(row.hash, 'hex'),
     createdAt,
     row.kind,
     row.requestId,
@@ -169,8 +169,8 @@ export function evidenceValues(row: EvidenceRecord, createdAt: string): unknown[
     row.actorUserId,
     row.tool,
     row.contractVersion,
-    row.contractHash,
-    row.argsHash,
+    row.contractHash === null ? null : Buffer.from(row.contractHash, 'hex'),
+    Buffer.from(row.argsHash, 'hex'),
     row.idempotencyKey,
     row.arguments,
     row.decision,

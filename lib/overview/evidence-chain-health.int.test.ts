@@ -5,6 +5,7 @@ import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { checkEvidenceChainTail } from './evidence-chain-health';
 import { seedEvidenceAt } from './seed-evidence-at';
+import { storedHash } from '../evidence/stored-hashes';
 
 const NOW = new Date('2026-11-20T12:30:00.000Z');
 
@@ -92,7 +93,7 @@ describe('checkEvidenceChainTail', () => {
     expect(await verifyEvidenceChain({ tenantId })).toMatchObject({ valid: false, firstBroken: { seq: 25, reason: 'hash_mismatch' } });
     await db().evidence.update({ where: { id: record(25) }, data: { decision: 'allow' } });
 
-    await db().evidence.update({ where: { id: record(27) }, data: { prevHash: 'f'.repeat(64) } });
+    await db().evidence.update({ where: { id: record(27) }, data: { prevHash: storedHash('f'.repeat(64)) } });
     expect(await checkEvidenceChainTail({ tenantId, records: 10 })).toMatchObject({
       valid: false,
       first_broken: { seq: 27, reason: 'prev_hash_mismatch' },

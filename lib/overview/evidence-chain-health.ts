@@ -2,6 +2,7 @@ import { db } from '../db';
 import { GENESIS_HASH } from '../evidence/evidence-hash';
 import { brokenLink, prevHashOf, readChainCut } from '../evidence/verification/walk-evidence-chain';
 import type { EvidenceChainHealth } from './overview-types';
+import { fromStoredEvidence } from '../evidence/stored-hashes';
 
 /**
  * How many of the newest records each overview read verifies. A few hundred records are one
@@ -29,7 +30,9 @@ export async function checkEvidenceChainTail(options: { tenantId: string; record
   }
   const toSeq = cut.throughSeq;
   const fromSeq = Math.max(1, toSeq - (options.records ?? CHAIN_TAIL_RECORDS) + 1);
-  const rows = await db().evidence.findMany({ where: { tenantId, seq: { gte: fromSeq, lte: toSeq } }, orderBy: { seq: 'asc' } });
+  const rows = (await db().evidence.findMany({ where: { tenantId, seq: { gte: fromSeq, lte: toSeq } }, orderBy: { seq: 'asc' } })).map(
+    fromStoredEvidence,
+  );
   const result = (checked: number, firstBroken: EvidenceChainHealth['first_broken']): EvidenceChainHealth => ({
     checked_at: checkedAt,
     valid: firstBroken === null,

@@ -4,6 +4,7 @@ import { chainRecords, type LaneHead } from '../evidence/chain-records';
 import { GENESIS_HASH } from '../evidence/evidence-hash';
 import type { EvidenceInput, EvidenceIssue } from '../evidence/evidence-input';
 import type { EvidenceKind } from '../evidence/evidence-kinds';
+import { toStoredEvidence } from '../evidence/stored-hashes';
 
 /** One record to seed: when, what kind, how it was decided, and the codes of its errors. */
 export interface SeededRecord {
@@ -59,7 +60,7 @@ export async function seedEvidenceAt(tenantId: string, records: SeededRecord[]):
     };
     head.createdAt = record.at;
     const { rows, violations } = chainRecords([input], heads, record.at);
-    await db().evidence.createMany({ data: rows });
+    await db().evidence.createMany({ data: rows.map(toStoredEvidence) });
     if (violations.length > 0) await db().violation.createMany({ data: violations });
     await writeRollups(
       (q, params) => db().$executeRawUnsafe(q, ...params),

@@ -12,6 +12,7 @@ import { validatePreHandler as validatePre, validatePostHandler as validatePost 
 import { decideApprovalHandler as decide } from '@/lib/api/handlers/approvals';
 import { verifyEvidenceHandler as verify } from '@/lib/api/handlers/evidence';
 import { getTraceHandler as getTrace } from '@/lib/api/handlers/traces';
+import { toStoredEvidence } from '../evidence/stored-hashes';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 let other: Awaited<ReturnType<typeof createTestTenant>>;
@@ -86,7 +87,7 @@ async function appendLegacyRecord(tenantId: string, at: Date) {
   // Stored as then: prevHash whole, arguments chained.
   const row = { ...rows[0]!, payloadHash: null, prevHash: GENESIS_HASH };
   row.hash = evidenceHash(row);
-  await db().evidence.create({ data: row });
+  await db().evidence.create({ data: toStoredEvidence(row) });
   await db().evidenceChainHead.create({ data: { tenantId, seq: row.seq, hash: row.hash } });
   return row;
 }

@@ -10,6 +10,7 @@ import { actorLabels } from '../tenants/actor-labels';
 import { actorsIn } from '../tenants/actor-text';
 import { traceOutcome, type TraceOutcome } from './trace-outcome';
 import { retainedView, type RetainedView } from '../retention/retained-view';
+import { fromStoredEvidence } from '../evidence/stored-hashes';
 
 /** A trace is one call_id's records; an agent reusing a call_id forever must not make a page unbounded. */
 export const TRACE_RECORDS_MAX = 500;
@@ -113,7 +114,9 @@ export async function getTraceOrThrow(options: { tenantId: string; traceId: stri
   const seqs = await db().$queryRaw<{ seq: unknown }[]>(traceSeqsQuery(tenantId, traceId));
   if (seqs.length === 0) throw new NotFoundError('trace', traceId);
   const wanted = seqs.slice(0, TRACE_RECORDS_MAX).map((r) => num(r.seq));
-  const records = (await db().evidence.findMany({ where: { tenantId, seq: { in: wanted } } })).sort((a, b) => a.seq - b.seq);
+  const records = (await db().evidence.findMany({ where: { tenantId, seq: { in: wanted } } }))
+    .map(fromStoredEvidence)
+    .sort((a, b) => a.seq - b.seq);
   const approvalRows = await db().approval.findMany({
     where: { tenantId, traceId },
     orderBy: { createdAt: 'asc' },

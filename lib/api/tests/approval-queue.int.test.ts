@@ -22,6 +22,7 @@ import {
 } from './approval-queue-setup';
 import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
 import { listApprovalsHandler as listApprovals, decideApprovalHandler as decide } from '@/lib/api/handlers/approvals';
+import { hashHex } from '@/lib/evidence/stored-hashes';
 
 setUpApprovalQueue();
 
@@ -73,7 +74,7 @@ describe('approve with edited arguments', () => {
     expect(row).toMatchObject({ argsHash: hashCanonical(edited), originalArgsHash: hashCanonical(args) });
     const evidence = await db().evidence.findFirstOrThrow({ where: { tenantId: t.tenant.id, traceId, kind: 'approval_decision' } });
     expect(evidence.decision).toBe('approved');
-    expect(evidence.argsHash).toBe(hashCanonical(args));
+    expect(hashHex(evidence.argsHash)).toBe(hashCanonical(args));
     // Hashes in the chained policy JSON; the edited arguments, redacted, only as a raw payload.
     expect(JSON.parse(evidence.policy ?? '{}').transformed).toEqual({
       args_hash: hashCanonical(edited),

@@ -8,6 +8,7 @@ import { call, expectCodes } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
 import { updateTenantSettings } from '@/lib/tenants/tenant-settings';
+import { fromStoredEvidence } from '@/lib/evidence/stored-hashes';
 
 // AXAG_DUPLICATE_CALL finds earlier calls by the evidence's duplicateKey, which only allowed
 // calls of a tool that is not idempotent carry (so plain records pay no index for it).
@@ -79,7 +80,7 @@ describe('duplicate calls', () => {
     const allowed = await pre({ orderId: 'ord_store01' });
     const read = await pre({ tool: 'orders.lookup', orderId: 'ord_store01' });
 
-    const record = (id: string) => db().evidence.findUniqueOrThrow({ where: { id } });
+    const record = async (id: string) => fromStoredEvidence(await db().evidence.findUniqueOrThrow({ where: { id } }));
     const stored = await record(allowed.body.evidence_id);
     expect(stored.duplicateKey).toMatch(/^[0-9a-f]{32}$/);
     expect((await record(refused.body.evidence_id)).duplicateKey).toBeNull();

@@ -10,6 +10,7 @@ import { createConfirmationHandler as confirm } from '@/lib/api/handlers/confirm
 import { validatePipelineHandler as validatePipeline } from '@/lib/api/handlers/pipeline';
 import { saveContractDraftHandler as saveDraft } from '@/lib/api/handlers/contracts';
 import { getTraceHandler as getTrace } from '@/lib/api/handlers/traces';
+import { fromStoredEvidence } from '@/lib/evidence/stored-hashes';
 
 // Numbers a double cannot hold as sent (1e309, integers beyond 2^53-1, non-zero numbers that
 // read as 0) are never validated, hashed, stored or shown rounded, and never a 500: validate/pre
@@ -57,7 +58,7 @@ const post = (rest: string) =>
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const refused = (body: { errors: { code: string; path: string; details: { constraint?: { problem?: string } } }[] }) =>
   body.errors.map((e) => [e.code, e.path, e.details.constraint?.problem]);
-const evidenceOf = (id: string) => db().evidence.findUniqueOrThrow({ where: { id } });
+const evidenceOf = async (id: string) => fromStoredEvidence(await db().evidence.findUniqueOrThrow({ where: { id } }));
 
 describe('validate/pre with a number a double cannot hold', () => {
   it('1e309 in the arguments: a deny with its own code, recorded, not a 500', async () => {

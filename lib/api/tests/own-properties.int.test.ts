@@ -5,6 +5,7 @@ import type { ToolContract } from '@/lib/contracts/contract-schema';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 import { validatePreHandler as validatePre, validatePostHandler as validatePost } from '@/lib/api/handlers/validate';
+import { fromStoredEvidence } from '@/lib/evidence/stored-hashes';
 
 // Argument names that are also Object.prototype members. Presence, `properties`, CEL's has()
 // and scope paths must see only the keys the agent sent, never the prototype's. Bodies are
@@ -98,7 +99,7 @@ describe('required arguments named like Object.prototype members', () => {
     const sent = '{"constructor":1,"toString":"s3cret","tenant_id":"acme"}';
     const res = await send(validatePre, 'own.required', sent);
     expect(res.body).toMatchObject({ decision: 'allow', errors: [] });
-    const evidence = await db().evidence.findUniqueOrThrow({ where: { id: res.body.evidence_id } });
+    const evidence = fromStoredEvidence(await db().evidence.findUniqueOrThrow({ where: { id: res.body.evidence_id } }));
     expect(evidence.argsHash).toBe(hashCanonical(JSON.parse(sent)));
     expect(JSON.parse(evidence.arguments ?? 'null')).toEqual({ constructor: 1, toString: '[REDACTED]', tenant_id: 'acme' });
   });
@@ -133,7 +134,7 @@ describe('declared, optional arguments named like prototype members', () => {
     const res = await send(validatePre, 'own.optional', sent);
     // The nested constructor is not args.constructor: has() is false, so the condition holds.
     expect(res.body).toMatchObject({ decision: 'allow', errors: [] });
-    const evidence = await db().evidence.findUniqueOrThrow({ where: { id: res.body.evidence_id } });
+    const evidence = fromStoredEvidence(await db().evidence.findUniqueOrThrow({ where: { id: res.body.evidence_id } }));
     expect(evidence.argsHash).toBe(hashCanonical(JSON.parse(sent)));
     const stored = JSON.parse(evidence.arguments ?? 'null') as object;
     expect(Object.getPrototypeOf(stored)).toBe(Object.prototype);

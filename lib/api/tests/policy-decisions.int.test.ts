@@ -14,6 +14,7 @@ import {
   saveContractDraftHandler as saveContract,
   publishContractVersionHandler as publishContractRoute,
 } from '@/lib/api/handlers/contracts';
+import { fromStoredEvidence } from '@/lib/evidence/stored-hashes';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 let authorKey: string;
@@ -44,7 +45,7 @@ const lookup = (callId: string, args: Record<string, unknown> = lookupArgs, key 
   });
 
 async function evidenceFor(evidenceId: string) {
-  const row = await db().evidence.findUniqueOrThrow({ where: { id: evidenceId } });
+  const row = fromStoredEvidence(await db().evidence.findUniqueOrThrow({ where: { id: evidenceId } }));
   return { row, policy: row.policy ? (JSON.parse(row.policy) as PolicyEvidence) : null };
 }
 

@@ -4,6 +4,7 @@ import { EXAMPLE_CONTRACTS } from '@/lib/contracts/examples';
 import { call, expectCodes } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 import { validatePreHandler as validatePre, validatePostHandler as validatePost } from '@/lib/api/handlers/validate';
+import { hashHex } from '@/lib/evidence/stored-hashes';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 
@@ -34,7 +35,8 @@ describe('validate/pre', () => {
       contractVersion: '1.3.0',
       kind: 'pre',
     });
-    expect(evidence.argsHash).toMatch(/^[0-9a-f]{64}$/);
+    // Stored as its 32 bytes (lib/evidence/stored-hashes.ts).
+    expect(hashHex(evidence.argsHash)).toMatch(/^[0-9a-f]{64}$/);
     // The tenant did not opt in to raw arguments.
     expect(evidence.arguments).toBeNull();
   });

@@ -7,6 +7,7 @@ import { cursorMac } from './verification-mac';
 import { kickVerificationRuns } from './run-verification-runs';
 import { encodeLanes, readChainCut, type ChainPoint, type LanePoints } from './walk-evidence-chain';
 import type { RunState, VerificationRunView, VerifyBreakReason } from './verification-types';
+import { hashHex } from '../stored-hashes';
 
 /** The run's row as its views need it. */
 interface RunRow {
@@ -66,12 +67,7 @@ export async function startVerificationRun(options: {
   // The run verifies up to the cut now (readChainCut): every lane's head, the newest as its target.
   // A chain without a head row (written before heads existed) ends at its last record.
   const cut = await readChainCut(tenantId);
-  const through = cut
-    ? { seq: cut.throughSeq, hash: newestHash(cut.heads) }
-    : ((await db().evidence.findFirst({ where: { tenantId }, orderBy: { seq: 'desc' }, select: { seq: true, hash: true } })) ?? {
-        seq: 0,
-        hash: GENESIS_HASH,
-      });
+  const through = cut ? { seq: cut.throughSeq, hash: newestHash(cut.heads) } : await newestRecord(tenantId);
   const throughLanes = cut ? encodeLanes({ last: through, lanes: cut.heads }) : null;
   const id = timeOrderedId();
   const cursor = {
@@ -133,4 +129,10 @@ function newestHash(heads: LanePoints): string {
   let newest: ChainPoint = { seq: 0, hash: GENESIS_HASH };
   for (const head of heads.values()) if (head.seq > newest.seq) newest = head;
   return newest.hash;
+}
+
+/** A chain without head rows (written before heads existed) ends at its newest record. */
+async function newestRecord(tenantId: string): Promise<ChainPoint> {
+  const row = await db().evidence.findFirst({ where: { tenantId }, orderBy: { seq: 'desc' }, select: { seq: true, hash: true } });
+  return row ? { seq: row.seq, hash: hashHex(row.hash) } : { seq: 0, hash: GENESIS_HASH };
 }

@@ -12,6 +12,7 @@ import {
   type ChainPosition,
 } from './walk-evidence-chain';
 import type { BrokenLink, CheckpointView, EvidenceVerification, VerifyMode } from './verification-types';
+import { fromStoredEvidence } from '../stored-hashes';
 
 /**
  * GET /api/v1/evidence/verify. `incremental` (the default) relies on the newest checkpoint whose
@@ -102,7 +103,8 @@ async function checkAnchor(
   const position = checkpointPosition(checkpoint);
   const points = [...position.lanes].sort((a, b) => b[1].seq - a[1].seq);
   for (const [lane, point] of points) {
-    const row = await db().evidence.findUnique({ where: { tenantId_seq: { tenantId, seq: point.seq } } });
+    const stored = await db().evidence.findUnique({ where: { tenantId_seq: { tenantId, seq: point.seq } } });
+    const row = stored && fromStoredEvidence(stored);
     const head = cut?.heads.get(lane);
     if (!row || row.lane !== lane || row.hash !== point.hash || !head || head.seq < point.seq)
       return { seq: point.seq, id: row?.id ?? '', reason: 'checkpoint_mismatch' };

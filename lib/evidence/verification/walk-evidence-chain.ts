@@ -10,6 +10,7 @@ import {
   type EvidenceContent,
 } from '../evidence-hash';
 import type { BrokenLink, VerifyBreakReason } from './verification-types';
+import { fromStoredEvidence, hashHex } from '../stored-hashes';
 
 /** Records read per query: one range of the (tenantId, seq) key. */
 export const WALK_PAGE = 1000;
@@ -68,7 +69,7 @@ export async function prevHashOf(tenantId: string, row: { seq: number; lane: num
     orderBy: { seq: 'desc' },
     select: { hash: true },
   });
-  return before?.hash ?? GENESIS_HASH;
+  return before ? hashHex(before.hash) : GENESIS_HASH;
 }
 
 export interface WalkOptions {
@@ -123,11 +124,13 @@ export async function walkEvidenceChain(options: WalkOptions): Promise<WalkResul
   });
   for (;;) {
     if (options.throughSeq !== null && last.seq >= options.throughSeq) return result(null, true);
-    const rows = await db().evidence.findMany({
-      where: { tenantId: options.tenantId, seq: { gt: last.seq, ...(options.throughSeq === null ? {} : { lte: options.throughSeq }) } },
-      orderBy: { seq: 'asc' },
-      take: pageSize,
-    });
+    const rows = (
+      await db().evidence.findMany({
+        where: { tenantId: options.tenantId, seq: { gt: last.seq, ...(options.throughSeq === null ? {} : { lte: options.throughSeq }) } },
+        orderBy: { seq: 'asc' },
+        take: pageSize,
+      })
+    ).map(fromStoredEvidence);
     if (rows.length === 0) return result(null, true);
     for (const row of rows) {
       const head = options.heads?.get(row.lane);

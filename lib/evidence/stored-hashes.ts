@@ -1,0 +1,69 @@
+/**
+ * Evidence stores its four hashes (`prevHash`, `hash`, `contractHash`, `argsHash`) as bytes:
+ * 32 bytes for a SHA-256 instead of 64 hex characters, 104 bytes less per record (issue 19,
+ * compact evidence; `npm run bench:evidence-size`). Everything else (hashing, verification,
+ * the API, the pages) works in lowercase hex, as before: rows are turned into bytes as they are
+ * written and back into hex as they are read, here and nowhere else.
+ *
+ * The hashes themselves are unchanged: a record's hash covers the same hex text it always did,
+ * so records written before the columns became bytes verify as they are (the migration turned
+ * their hex into the same bytes).
+ */
+
+/** Whether `value` is lowercase hex of whole bytes, as every digest the code makes is (and so survives the round trip). */
+export function isHexDigest(value: string): boolean {
+  return value.length % 2 === 0 && HEX.test(value);
+}
+const HEX = /^[0-9a-f]*$/;
+
+/** A hash column's stored value, from its hex. */
+export function storedHash(hex: string): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(hex.length >>> 1);
+  bytes.set(Buffer.from(hex, 'hex'));
+  return bytes;
+}
+
+/** A hash column's hex, from its stored value (a Uint8Array from Prisma, a Buffer from a driver). */
+export function hashHex(stored: Uint8Array): string {
+  return Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).toString('hex');
+}
+
+/** The hash fields of a row, in hex (how the code holds them) or as stored. */
+interface HexHashes {
+  prevHash: string;
+  hash: string;
+  contractHash: string | null;
+  argsHash: string;
+}
+interface StoredHashes {
+  prevHash: Uint8Array;
+  hash: Uint8Array;
+  contractHash: Uint8Array | null;
+  argsHash: Uint8Array;
+}
+
+type Stored<T> = Omit<T, keyof HexHashes> & {
+  [K in keyof HexHashes & keyof T]: K extends 'contractHash' ? Uint8Array<ArrayBuffer> | null : Uint8Array<ArrayBuffer>;
+};
+type Hex<T> = Omit<T, keyof StoredHashes> & { [K in keyof StoredHashes & keyof T]: K extends 'contractHash' ? string | null : string };
+
+/** A record as it is written: its hashes as bytes. */
+export function toStoredEvidence<T extends Partial<HexHashes>>(row: T): Stored<T> {
+  return convertHashes(row, (hex) => storedHash(hex as string)) as Stored<T>;
+}
+
+/** A record as it is read: its hashes as hex, whichever of them the query selected. */
+export function fromStoredEvidence<T extends Partial<StoredHashes>>(row: T): Hex<T> {
+  return convertHashes(row, (stored) => hashHex(stored as Uint8Array)) as Hex<T>;
+}
+
+const HASH_FIELDS = ['prevHash', 'hash', 'contractHash', 'argsHash'] as const;
+
+function convertHashes(row: object, convert: (value: unknown) => unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...row };
+  for (const field of HASH_FIELDS) {
+    const value = out[field];
+    if (value !== undefined && value !== null) out[field] = convert(value);
+  }
+  return out;
+}
