@@ -3,6 +3,7 @@ import pg from 'pg';
 import { existsSync } from 'node:fs';
 import { parseDatabaseUrl, type DatabaseTarget } from './database-url';
 import { applyMigrations, readMigrationList } from './schema-engine';
+import { disconnectDb } from '../db';
 
 /**
  * Applies committed migrations to DATABASE_URL (or the given URL). Safe to run on every start.
@@ -20,7 +21,15 @@ export async function migrateDatabase(url = process.env.DATABASE_URL): Promise<{
   const target = parseDatabaseUrl(url);
   const committed = readMigrationList(target.provider).migrationDirectories.map((d) => d.path);
   const finished = await finishedMigrations(target);
-  const applied = committed.every((name) => finished.has(name)) ? [] : await applyMigrations(target);
+  let applied: string[] = [];
+  if (!committed.every((name) => finished.has(name))) {
+    // This process's own client may already hold the database open: the cache poller starts
+    // when its modules load, before start-up migrates. On SQLite that idle connection made the
+    // schema engine wait for a lock and fail (`SocketTimeout`) on any migration that rebuilds a
+    // table with rows in it. Closed here; the next query opens it again.
+    await disconnectDb();
+    applied = await applyMigrations(target);
+  }
   if (target.file) {
     const connection = new Database(target.file);
     try {

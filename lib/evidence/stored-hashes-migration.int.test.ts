@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, dbProvider, disconnectDb } from '../db';
 import { applyMigrations } from '../db/schema-engine';
+import { migrateDatabase } from '../db/migrate-database';
 import { createScratchDatabase, type ScratchDatabase } from '../db/scratch-database';
 import { chainRecords, type EvidenceRecord } from './chain-records';
 import { EVIDENCE_COLUMNS, quoted } from './evidence-columns';
@@ -44,6 +45,8 @@ async function insertAsText(tenantId: string, rows: EvidenceRecord[]): Promise<v
   if (provider === 'sqlite') {
     const connection = new Database(scratch.target.file as string);
     try {
+      // As every start leaves the file (lib/db/migrate-database.ts).
+      connection.pragma('journal_mode = WAL');
       connection.prepare(`INSERT INTO "Tenant" ("id", "slug", "name") VALUES (?, ?, ?)`).run(tenantId, tenantId, tenantId);
       const insert = connection.prepare(
         `INSERT INTO "Evidence" (${quoted(EVIDENCE_COLUMNS)}) VALUES (${EVIDENCE_COLUMNS.map(() => '?').join(', ')})`,
@@ -105,9 +108,12 @@ beforeAll(async () => {
     'tenant-edited',
     edited.map((row) => (row.seq === 2 ? { ...row, hash: 'not-a-hash' } : row)),
   );
-  expect(await applyMigrations(scratch.target)).toEqual([expect.stringMatching(/_evidence_hash_bytes$/)]);
+  // As npm start meets it: this process's client already has the database open (the cache
+  // poller starts when its modules load), then start-up migrates.
   await disconnectDb();
   process.env.DATABASE_URL = scratch.target.url;
+  expect(await db().changeCounter.count()).toBe(0);
+  expect((await migrateDatabase(scratch.target.url)).applied).toEqual([expect.stringMatching(/_evidence_hash_bytes$/)]);
 }, 120_000);
 
 afterAll(async () => {
