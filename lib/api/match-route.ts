@@ -71,7 +71,7 @@ export function createRouteMatcher<R extends MatchableRoute>(routes: readonly R[
     if (!group) return null;
     const params: Record<string, string> = {};
     for (let i = 0; i < values.length; i++) {
-      const value = decode(values[i] as string);
+      const value = decodePercent(values[i] as string);
       if (value === null) return null;
       params[group.names[i] as string] = value;
     }
@@ -98,7 +98,8 @@ function walk<R extends MatchableRoute>(node: Node<R>, segments: string[], at: n
   return viaParam;
 }
 
-function decode(value: string): string | null {
+/** A path or segment with its percent-escapes decoded; null when they are not valid UTF-8. */
+export function decodePercent(value: string): string | null {
   if (!value.includes('%')) return value;
   try {
     return decodeURIComponent(value);

@@ -7,6 +7,7 @@ import { malformedPath, methodNotAllowed, pathNotFound } from '../api/mount-rout
 import { API_SECURITY_HEADERS } from '../http/security-headers';
 import { log } from '../log';
 import { matchDataPlaneRoute } from './routes';
+import { decodePercent } from '../api/match-route';
 
 export type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
 
@@ -24,7 +25,7 @@ export function createDataPlaneServer(
     if (!matched || 'allowed' in matched) {
       // Next answers a path whose percent-encoding does not decode (`/traces/%E0%A4%A`) with a
       // bare 500 when it reaches a dynamic segment: no route can serve such a path, so say so here.
-      if (!decodablePath(pathname)) {
+      if (decodePercent(pathname) === null) {
         void send(res, malformedPath(pathname, headerValue(req, 'x-request-id')));
         return;
       }
@@ -70,17 +71,6 @@ export function createDataPlaneServer(
   // Agents keep connections open between tool calls.
   server.keepAliveTimeout = 65_000;
   return server;
-}
-
-/** Whether every percent-escape in the path decodes to UTF-8 (a path without any is the common case). */
-function decodablePath(pathname: string): boolean {
-  if (!pathname.includes('%')) return true;
-  try {
-    decodeURIComponent(pathname);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The methods a Next route file can export; Next cannot route any other. */
