@@ -100,14 +100,18 @@ describe('redos-detector agrees with every pattern we run natively', () => {
       fc.property(pattern, (source) => {
         const tree = parsePattern(source);
         if (tree === null || !checkPatternSafety(tree).safe) return;
-        native += 1;
         const anchored = source.startsWith('^');
         const result = isSafePattern(toNativeSource(tree), {
           unicode: true,
           maxScore: anchored ? 1 : Number.MAX_SAFE_INTEGER,
           maxSteps: 50_000,
-          timeout: Infinity,
+          timeout: 2_000,
         });
+        // redos-detector gave up (its step or time budget), which is no verdict either way:
+        // `(?:😀{1,3}é{1,3}){1,3}(?:a)` hit 50,000 steps after 12 s, and with 200,000 it found
+        // the pattern safe after 16 s. Counting that as a disagreement failed CI at random seeds.
+        if (result.error === 'hitMaxSteps' || result.error === 'timedOut') return;
+        native += 1;
         expect([source, result.safe, result.error, result.score.infinite]).toEqual([source, true, null, false]);
       }),
       { numRuns: 3000 },
