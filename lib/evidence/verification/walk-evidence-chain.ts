@@ -10,7 +10,8 @@ import {
   type EvidenceContent,
 } from '../evidence-hash';
 import type { BrokenLink, VerifyBreakReason } from './verification-types';
-import { fromStoredEvidence, hashHex } from '../stored-hashes';
+import { hashHex } from '../stored-hashes';
+import { readEvidencePage } from './read-evidence-page';
 
 /** Records read per query: one range of the (tenantId, seq) key. */
 export const WALK_PAGE = 1000;
@@ -124,13 +125,7 @@ export async function walkEvidenceChain(options: WalkOptions): Promise<WalkResul
   });
   for (;;) {
     if (options.throughSeq !== null && last.seq >= options.throughSeq) return result(null, true);
-    const rows = (
-      await db().evidence.findMany({
-        where: { tenantId: options.tenantId, seq: { gt: last.seq, ...(options.throughSeq === null ? {} : { lte: options.throughSeq }) } },
-        orderBy: { seq: 'asc' },
-        take: pageSize,
-      })
-    ).map(fromStoredEvidence);
+    const rows = await readEvidencePage(options.tenantId, last.seq, options.throughSeq, pageSize);
     if (rows.length === 0) return result(null, true);
     for (const row of rows) {
       const head = options.heads?.get(row.lane);
