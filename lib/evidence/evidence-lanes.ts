@@ -24,13 +24,13 @@ export const MAX_LANES = 64;
 export type LaneQuery = (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
 
 /** One free lane per tenant, locked by the transaction `query` runs in; tenants with none are left out. */
-const TAKE_FREE = `SELECT t.id AS "tenantId", h."lane", h."seq", h."hash"
+export const TAKE_FREE = `SELECT t.id AS "tenantId", h."lane", h."seq", h."hash"
   FROM unnest($1::text[]) AS t(id)
   CROSS JOIN LATERAL (SELECT "lane", "seq", "hash" FROM "EvidenceChainHead" WHERE "tenantId" = t.id
     ORDER BY "lane" LIMIT 1 FOR UPDATE SKIP LOCKED) h`;
 
 /** Adds the tenant's next lane (lane 0 for its first); two writers adding at once add one between them. */
-const ADD_LANE = `INSERT INTO "EvidenceChainHead" ("tenantId", "lane", "seq", "hash")
+export const ADD_LANE = `INSERT INTO "EvidenceChainHead" ("tenantId", "lane", "seq", "hash")
   SELECT $1, COALESCE(MAX("lane") + 1, 0), 0, $2 FROM "EvidenceChainHead" WHERE "tenantId" = $1
   HAVING COALESCE(MAX("lane") + 1, 0) < $3
   ON CONFLICT ("tenantId", "lane") DO NOTHING RETURNING "lane"`;

@@ -3,7 +3,7 @@ import { log } from '../log';
 import { now } from '../clock/clock';
 import { chainRecords, type EvidenceRecord, type LaneHead } from './chain-records';
 import { EVIDENCE_COLUMNS, quoted, VIOLATION_COLUMNS } from './evidence-columns';
-import { allocateSeqs, takeLanes, type LaneQuery } from './evidence-lanes';
+import { ADD_LANE, ALLOCATE_SEQS, allocateSeqs, TAKE_FREE, takeLanes, type LaneQuery } from './evidence-lanes';
 import type { EvidenceInput, RawEvidenceStore, RecordedEvidence } from './evidence-input';
 import { admitHistoryWith, type HistoryAdmission } from '../history/commit-counters';
 import { rememberCommitted, type CommittedWindow } from '../history/window-cache';
@@ -39,8 +39,8 @@ export class PostgresEvidenceStore implements RawEvidenceStore {
 
   async commit(all: EvidenceInput[]): Promise<(RecordedEvidence | null)[]> {
     const client = await this.pool.connect();
-    const tx: LaneQuery = async (sql, params) => (await client.query(sql, params)).rows;
-    const autocommit: LaneQuery = async (sql, params) => (await this.autocommitPool.query(sql, params)).rows;
+    const tx: LaneQuery = async (sql, params) => (await client.query(prepared(sql, params))).rows;
+    const autocommit: LaneQuery = async (sql, params) => (await this.autocommitPool.query(prepared(sql, params))).rows;
     try {
       await client.query('BEGIN');
       const tenants = [...new Set(all.map((i) => i.tenantId))];
@@ -79,6 +79,21 @@ export class PostgresEvidenceStore implements RawEvidenceStore {
     await this.pool.end();
     await this.autocommitPool.end();
   }
+}
+
+/**
+ * The lane statements every commit runs, as named prepared statements: parsed and planned once
+ * per connection instead of once per commit. Only these fixed texts are named; a named statement
+ * stays on its connection, so one named per distinct text would grow without bound.
+ */
+const STATEMENT_NAMES = new Map([
+  [TAKE_FREE, 'tg_take_free_lane'],
+  [ADD_LANE, 'tg_add_lane'],
+  [ALLOCATE_SEQS, 'tg_allocate_seqs'],
+]);
+function prepared(text: string, values: unknown[]): pg.QueryConfig {
+  const name = STATEMENT_NAMES.get(text);
+  return name ? { name, text, values } : { text, values };
 }
 
 function admitHistoryPg(client: pg.PoolClient, inputs: readonly EvidenceInput[]): Promise<HistoryAdmission | null> {
