@@ -72,6 +72,9 @@ async function yTicks(page: Page): Promise<string[]> {
 
 /** Whether a select is wide enough for the text of its longest option, in its own font. */
 async function fitsLongestOption(select: Locator): Promise<{ fits: boolean; longest: string; text: number; room: number }> {
+  // A streamed page may hold the filters in a hidden chunk for a moment after load, where the
+  // select is 0 px wide (a CI run measured room -28): measure once it is shown.
+  await expect(select).toBeVisible();
   return select.evaluate((element) => {
     const el = element as HTMLSelectElement;
     const style = getComputedStyle(el);
