@@ -57,7 +57,8 @@ export function fromStoredEvidence<T extends Partial<StoredHashes>>(row: T): Hex
   return convertHashes(row, (stored) => hashHex(stored as Uint8Array)) as Hex<T>;
 }
 
-const HASH_FIELDS = ['prevHash', 'hash', 'contractHash', 'argsHash'] as const;
+/** The columns stored as bytes. */
+export const HASH_FIELDS = ['prevHash', 'hash', 'contractHash', 'argsHash'] as const;
 
 function convertHashes(row: object, convert: (value: unknown) => unknown): Record<string, unknown> {
   const out: Record<string, unknown> = { ...row };

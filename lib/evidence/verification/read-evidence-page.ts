@@ -1,6 +1,8 @@
 import { db, dbProvider } from '../../db';
 import { nullableNum, num, raw, sql, toBool, toDate } from '../../db/sql';
 import type { EvidenceContent } from '../evidence-hash';
+import { EVIDENCE_COLUMNS, quoted } from '../evidence-columns';
+import { HASH_FIELDS } from '../stored-hashes';
 
 /** A stored record as a verification walk reads it: every hashed field, its hashes in hex. */
 export type WalkedRecord = EvidenceContent & {
@@ -26,54 +28,20 @@ export async function readEvidencePage(
 ): Promise<WalkedRecord[]> {
   const through = throughSeq === null ? sql`` : sql`AND "seq" <= ${throughSeq}`;
   const rows = await db().$queryRaw<Record<string, unknown>[]>`
-    SELECT ${HEX_COLUMNS[dbProvider()]}, ${raw(OTHER_COLUMNS.map((c) => `"${c}"`).join(', '))}
+    SELECT ${HEX_COLUMNS[dbProvider()]}, ${OTHER_COLUMNS}
     FROM "Evidence" WHERE "tenantId" = ${tenantId} AND "seq" > ${afterSeq} ${through}
     ORDER BY "seq" ASC LIMIT ${limit}`;
   return rows.map(walkedRecord);
 }
 
-const HASH_COLUMNS = ['prevHash', 'hash', 'contractHash', 'argsHash'] as const;
-
 // SQLite's hex() of NULL is '', not NULL: contractHash is nullable.
 const HEX_COLUMNS = {
-  sqlite: raw(HASH_COLUMNS.map((c) => `CASE WHEN "${c}" IS NULL THEN NULL ELSE lower(hex("${c}")) END AS "${c}"`).join(', ')),
-  postgresql: raw(HASH_COLUMNS.map((c) => `encode("${c}", 'hex') AS "${c}"`).join(', ')),
+  sqlite: raw(HASH_FIELDS.map((c) => `CASE WHEN "${c}" IS NULL THEN NULL ELSE lower(hex("${c}")) END AS "${c}"`).join(', ')),
+  postgresql: raw(HASH_FIELDS.map((c) => `encode("${c}", 'hex') AS "${c}"`).join(', ')),
 };
 
-const OTHER_COLUMNS = [
-  'id',
-  'tenantId',
-  'seq',
-  'lane',
-  'createdAt',
-  'kind',
-  'requestId',
-  'traceId',
-  'callId',
-  'w3cTraceparent',
-  'apiKeyId',
-  'actorUserId',
-  'tool',
-  'contractVersion',
-  'idempotencyKey',
-  'arguments',
-  'decision',
-  'valid',
-  'errors',
-  'warnings',
-  'durationMs',
-  'policyId',
-  'policyVersion',
-  'policyRule',
-  'policy',
-  'shadowDiffers',
-  'executionMs',
-  'payload',
-  'payloadHash',
-  'details',
-  'mcpServer',
-  'duplicateKey',
-] as const;
+const HASHES: ReadonlySet<string> = new Set(HASH_FIELDS);
+const OTHER_COLUMNS = raw(quoted(EVIDENCE_COLUMNS.filter((c) => !HASHES.has(c))));
 
 const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
