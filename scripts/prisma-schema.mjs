@@ -22,9 +22,10 @@ export function renderSchema(provider) {
   return `// Generated from prisma/models/*.prisma by scripts/prisma-generate.mjs. Do not edit.
 
 generator client {
-  provider     = "prisma-client"
-  output       = "../../lib/generated/${provider}"
-  moduleFormat = "esm"
+  provider        = "prisma-client"
+  output          = "../../lib/generated/${provider}"
+  moduleFormat    = "esm"
+  previewFeatures = ["partialIndexes"]
 }
 
 datasource db {

@@ -33,6 +33,7 @@ const EVIDENCE_COLUMNS: [string, PgType][] = [
   ['policy', 'text'],
   ['shadowDiffers', 'bool'],
   ['executionMs', 'float8'],
+  ['duplicateKey', 'text'],
 ];
 const VIOLATION_COLUMNS: [string, PgType][] = [
   ['id', 'text'],

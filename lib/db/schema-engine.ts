@@ -93,7 +93,7 @@ async function withEngine<T>(target: DatabaseTarget, fn: (engine: SchemaEngine) 
   }) as typeof base;
   function track<A extends { dispose(): Promise<void> }>(adapter: A): A {
     opened.push(adapter);
-    return adapter;
+    return target.provider === 'sqlite' ? singleQuoteIndexNames(adapter) : adapter;
   }
   const factory = bindMigrationAwareSqlAdapterFactory(tracked);
   const logs: string[] = [];
@@ -110,6 +110,26 @@ async function withEngine<T>(target: DatabaseTarget, fn: (engine: SchemaEngine) 
     engine.free();
     await Promise.allSettled(opened.map((adapter) => adapter.dispose()));
   }
+}
+
+/**
+ * The engine reads a partial index's WHERE clause with `... AND name = "<index>"`, a double-quoted
+ * string literal, which better-sqlite3's SQLite (built with SQLITE_DQS=0) takes for a column name
+ * and refuses ("column not found"). That one statement is rewritten with a single-quoted literal.
+ */
+const PARTIAL_INDEX_SQL = /^(SELECT sql FROM sqlite_master WHERE type = 'index' AND name = )"((?:[^"]|"")*)";?$/;
+
+function singleQuoteIndexNames<A>(adapter: A): A {
+  const raw = adapter as { queryRaw?: (query: { sql: string }) => Promise<unknown> };
+  const queryRaw = raw.queryRaw?.bind(adapter);
+  if (!queryRaw) return adapter;
+  raw.queryRaw = (query) => {
+    const match = PARTIAL_INDEX_SQL.exec(query.sql);
+    if (!match) return queryRaw(query);
+    const name = (match[2] ?? '').replaceAll('""', '"').replaceAll("'", "''");
+    return queryRaw({ ...query, sql: `${match[1]}'${name}'` });
+  };
+  return adapter;
 }
 
 function describe(error: unknown): string {

@@ -113,7 +113,8 @@ beforeAll(async () => {
   await disconnectDb();
   process.env.DATABASE_URL = scratch.target.url;
   expect(await db().changeCounter.count()).toBe(0);
-  expect((await migrateDatabase(scratch.target.url)).applied).toEqual([expect.stringMatching(/_evidence_hash_bytes$/)]);
+  // The migration under test first, then any written after it.
+  expect((await migrateDatabase(scratch.target.url)).applied[0]).toMatch(/_evidence_hash_bytes$/);
 }, 120_000);
 
 afterAll(async () => {

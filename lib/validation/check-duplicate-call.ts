@@ -26,6 +26,13 @@ export async function checkDuplicateCall(options: {
   });
 }
 
+/**
+ * How many of the newest records with the call's key are read. Enough for a call validated again
+ * under its own call_id a few times; an agent that repeats one call_id more often than this is
+ * not warned about an older call under another id, but no repetition makes the check read more.
+ */
+export const DUPLICATE_LOOKBACK = 16;
+
 async function findDuplicate(options: {
   tenantId: string;
   tool: string;
@@ -34,19 +41,23 @@ async function findDuplicate(options: {
   callId: string;
   windowSeconds: number;
 }) {
-  const since = new Date(nowMs() - options.windowSeconds * 1000);
+  const since = nowMs() - options.windowSeconds * 1000;
   // Only allowed validate/pre records of a tool that was not idempotent carry a duplicateKey
-  // (record-pre-call.ts); the tenant is in the key and checked again. The index holds the key
-  // alone (cheapest for the records without one), so every earlier allowed call with this key
-  // is read: as many as the agent repeated this very call.
-  return db().evidence.findFirst({
-    where: {
-      duplicateKey: duplicateKeyOf(options),
-      createdAt: { gte: since },
-      tenantId: options.tenantId,
-      callId: { not: options.callId },
-    },
-    orderBy: { createdAt: 'desc' },
-    select: { callId: true, createdAt: true },
+  // (record-pre-call.ts), and only they are in its (duplicateKey, seq) index: the newest few are
+  // read from its end. The key is a digest of the tenant too; the tenant is checked again. No
+  // tenantId or createdAt in the statement: SQLite, without statistics, could then walk the
+  // tenant's (tenantId, seq) index for the order, and a createdAt condition would make it read
+  // every older record with the key before giving up. seq and createdAt grow together
+  // (lib/evidence/seq-at.ts), so the first record before the window ends the search.
+  const newest = await db().evidence.findMany({
+    where: { duplicateKey: duplicateKeyOf(options) },
+    orderBy: { seq: 'desc' },
+    take: DUPLICATE_LOOKBACK,
+    select: { tenantId: true, callId: true, createdAt: true },
   });
+  for (const record of newest) {
+    if (record.createdAt.getTime() < since) return null;
+    if (record.tenantId === options.tenantId && record.callId !== options.callId) return record;
+  }
+  return null;
 }

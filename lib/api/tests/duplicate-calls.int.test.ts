@@ -9,6 +9,7 @@ import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
 import { updateTenantSettings } from '@/lib/tenants/tenant-settings';
 import { fromStoredEvidence } from '@/lib/evidence/stored-hashes';
+import { DUPLICATE_LOOKBACK } from '@/lib/validation/check-duplicate-call';
 
 // AXAG_DUPLICATE_CALL finds earlier calls by the evidence's duplicateKey, which only allowed
 // calls of a tool that is not idempotent carry (so plain records pay no index for it).
@@ -39,12 +40,12 @@ beforeAll(async () => {
 });
 
 let n = 0;
-const pre = (options: { tool?: string; orderId: string; who?: typeof t; idempotencyKey?: string }) =>
+const pre = (options: { tool?: string; orderId: string; who?: typeof t; idempotencyKey?: string; callId?: string }) =>
   call(validatePre, {
     key: (options.who ?? t).agentKey,
     body: {
       tool: options.tool ?? 'notes.append',
-      call_id: `dup-${++n}`,
+      call_id: options.callId ?? `dup-${++n}`,
       arguments: { tenant_id: 'acme', order_id: options.orderId },
       context: { tenant_id: 'acme' },
       ...(options.idempotencyKey ? { idempotency_key: options.idempotencyKey } : {}),
@@ -89,6 +90,24 @@ describe('duplicate calls', () => {
     const whole = { ...stored, prevHash: await prevHashOf(stored.tenantId, stored) };
     expect(evidenceHash(whole)).toBe(stored.hash);
     expect(evidenceHash({ ...whole, duplicateKey: '0'.repeat(32) })).not.toBe(stored.hash);
+  });
+
+  it('a call validated again under its own call_id is not its own duplicate, and however often it is repeated the check reads only the newest few', async () => {
+    const previous = async (callId: string) => {
+      const body = (await pre({ orderId: 'ord_repeat1', callId })).body;
+      expect(body.decision).toBe('allow');
+      return body.warnings.length ? body.warnings[0].details.previous_call_id : null;
+    };
+    expect(await previous('repeat-first')).toBeNull();
+    expect(await previous('repeat-first')).toBeNull();
+    // The same call again under another id names the newest earlier call with another id.
+    for (let i = 0; i < DUPLICATE_LOOKBACK; i++) expect(await previous('repeat-again')).toBe('repeat-first');
+    expect(await previous('repeat-third')).toBe('repeat-again');
+    // The newest DUPLICATE_LOOKBACK records with the key are all "repeat-again" now: the check
+    // stops there instead of reading every earlier one, so the older "repeat-third" is not named.
+    for (let i = 0; i < DUPLICATE_LOOKBACK; i++) await previous('repeat-again');
+    expect(await previous('repeat-again')).toBeNull();
+    expect(await previous('repeat-fourth')).toBe('repeat-again');
   });
 
   it('an earlier call outside the tenant window is not a duplicate', async () => {
