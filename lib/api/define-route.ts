@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { requestIdFrom } from './request-id';
 import { env } from '../env';
 import { authenticateApiKey } from '../auth/api-keys';
 import { hasScope, type ApiKeyScope } from '../auth/api-key-scopes';
@@ -83,8 +83,6 @@ export interface JsonResult {
   headers?: Record<string, string>;
 }
 
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
-
 /**
  * The one wrapper every endpoint goes through. It owns: request ids, body limits and JSON
  * parsing, auth and tenant scoping, Zod parsing of query and body, and mapping every failure to
@@ -139,8 +137,7 @@ export function defineRoute<
 }
 
 function requestIdOf(call: IncomingCall): string {
-  const incoming = call.header('x-request-id');
-  return incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  return requestIdFrom(call.header('x-request-id'));
 }
 
 /**

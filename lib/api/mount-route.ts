@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { requestIdFrom } from './request-id';
 import { jsonResult, type RouteResult } from './define-route';
 import { allowedMethods, HTTP_METHODS, type DeclaredMethod, type HttpMethod } from './http-methods';
 
@@ -67,13 +67,9 @@ export function mountRouteTable(match: (pathname: string) => TableMatch | null):
   return Object.fromEntries(HTTP_METHODS.map((method) => [method, dispatch(method)])) as Record<HttpMethod, WebRouteHandler>;
 }
 
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
-
-const usableRequestId = (incoming: string | null) => (incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID());
-
 /** The 404 envelope for an API path no route serves, shared by Next's catch-all and the data-plane server. */
 export function pathNotFound(path: string, incomingRequestId: string | null): RouteResult {
-  const requestId = usableRequestId(incomingRequestId);
+  const requestId = requestIdFrom(incomingRequestId);
   return jsonResult(
     { error: { code: 'not_found', message: `Nothing is served at ${path.slice(0, 200)}.` }, request_id: requestId },
     404,
@@ -84,7 +80,7 @@ export function pathNotFound(path: string, incomingRequestId: string | null): Ro
 
 /** The 400 for a path whose percent-encoding does not decode: no route can serve it. */
 export function malformedPath(path: string, incomingRequestId: string | null): RouteResult {
-  const requestId = usableRequestId(incomingRequestId);
+  const requestId = requestIdFrom(incomingRequestId);
   return jsonResult(
     {
       error: { code: 'bad_request', message: `The path ${path.slice(0, 200)} is not valid percent-encoded UTF-8.` },
@@ -98,7 +94,7 @@ export function malformedPath(path: string, incomingRequestId: string | null): R
 
 /** The 405 envelope, shared by Next's route files and the data-plane server. */
 export function methodNotAllowed(method: string, path: string, allowed: readonly string[], incomingRequestId: string | null): RouteResult {
-  const requestId = usableRequestId(incomingRequestId);
+  const requestId = requestIdFrom(incomingRequestId);
   const shown = method.length > 20 ? `${method.slice(0, 20)}…` : method;
   const body = {
     error: {

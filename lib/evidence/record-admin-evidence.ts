@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from './time-ordered-id';
 import type { Tx } from '../db';
 import { hashCanonical } from '../contracts/canonical-json';
 import { recordEvidence, type RecordedEvidence } from './record-evidence';
@@ -30,7 +30,7 @@ export function recordAdminEvidence<T = undefined>(
   },
   within?: (tx: Tx) => Promise<T>,
 ): Promise<RecordedEvidence & { extra: T }> {
-  const requestId = options.requestId ?? randomUUID();
+  const requestId = options.requestId ?? timeOrderedId();
   const details = JSON.stringify(options.details);
   return recordEvidence<T>(
     {

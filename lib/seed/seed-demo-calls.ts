@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '../evidence/time-ordered-id';
 import { db } from '../db';
 import { decideApproval } from '../approvals/decide-approval';
 import { PreCallRequestSchema, validatePreCall } from '../validation/validate-pre-call';
@@ -42,7 +42,7 @@ export async function seedDemoCalls(options: {
   const play = async (step: DemoStep) => {
     if (step.kind === 'pre') {
       const request = PreCallRequestSchema.parse(step.request);
-      const response = await validatePreCall({ caller, request, requestId: randomUUID(), traceparent: null });
+      const response = await validatePreCall({ caller, request, requestId: timeOrderedId(), traceparent: null });
       count(report.pre, response.decision);
       if (response.decision === 'allow' || response.decision === 'transform')
         ran.set(request.call_id, { request: step.request, arguments: response.arguments ?? step.request.arguments });
@@ -57,7 +57,7 @@ export async function seedDemoCalls(options: {
         context: pre.request.context,
         ...step.outcome,
       });
-      const response = await validatePostCall({ caller, request, requestId: randomUUID(), traceparent: null });
+      const response = await validatePostCall({ caller, request, requestId: timeOrderedId(), traceparent: null });
       count(report.post, response.decision);
     } else {
       const id = holds.get(step.hold);
@@ -68,7 +68,7 @@ export async function seedDemoCalls(options: {
         decision: step.decision,
         comment: step.comment,
         approver: { kind: 'session', userId: options.approverUserId, role: 'admin' },
-        requestId: randomUUID(),
+        requestId: timeOrderedId(),
       });
       report.decided++;
     }

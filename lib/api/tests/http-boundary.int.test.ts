@@ -136,7 +136,7 @@ describe('hostile and malformed input', () => {
       body,
       headers: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' },
     });
-    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-hjkmnp-tv-z]{26}$/);
     const withParent = await db().evidence.findUniqueOrThrow({ where: { id: generated.body.evidence_id } });
     expect(withParent.w3cTraceparent).toBe('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01');
   });
