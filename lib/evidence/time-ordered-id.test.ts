@@ -21,10 +21,10 @@ describe('timeOrderedId', () => {
     expect(new Set(earlier).size).toBe(100);
   });
 
-  it('spreads its random part over every digit', () => {
-    const seen = new Set<string>();
-    for (let i = 0; i < 2_000; i++) for (const c of timeOrderedId(5).slice(10)) seen.add(c);
-    expect(seen.size).toBe(32);
+  it('spreads its random part over every digit in every place, and does not repeat across refills of its random pool', () => {
+    const ids = Array.from({ length: 5_000 }, () => timeOrderedId(5));
+    expect(new Set(ids).size).toBe(ids.length);
+    for (let place = 10; place < 26; place++) expect(new Set(ids.map((id) => id[place])).size, `place ${place}`).toBe(32);
   });
 
   it('sorts after the UUIDv7 ids written before it, so the key index keeps growing at its right edge', () => {
