@@ -12,14 +12,11 @@ import { createScratchDatabase } from '../../lib/db/scratch-database';
 import { migrateDatabase } from '../../lib/db/migrate-database';
 import type { DatabaseProvider } from '../../lib/db/database-url';
 import { db, disconnectDb } from '../../lib/db';
-import { chainRecords } from '../../lib/evidence/chain-records';
-import { GENESIS_HASH } from '../../lib/evidence/evidence-hash';
 import type { EvidenceInput } from '../../lib/evidence/evidence-input';
 import { checkDuplicateCall } from '../../lib/validation/check-duplicate-call';
 import { duplicateKeyOf } from '../../lib/validation/duplicate-key';
 import { logToStderrOnly } from '../../lib/log';
-import { bulkWriter } from '../dashboard/bulk-writer';
-import type { Row } from '../dashboard/seed';
+import { appendChainedEvidence } from '../chained-evidence';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -29,7 +26,6 @@ const option = (name: string): string | undefined => {
 const REPEATS = Number(option('repeats') ?? 100_000);
 const RUNS = Number(option('runs') ?? 9);
 const only = option('only') as DatabaseProvider | undefined;
-const BATCH = 1_000;
 const TOOL = 'notes.append';
 const ARGS_HASH = 'a'.repeat(64);
 const WINDOW_SECONDS = 3_600;
@@ -90,17 +86,7 @@ async function bench(provider: DatabaseProvider): Promise<string[]> {
     await migrateDatabase(scratch.target.url);
     process.env.DATABASE_URL = scratch.target.url;
     const tenantId = (await db().tenant.create({ data: { slug: 'bench', name: 'Bench' } })).id;
-    const heads = new Map([[tenantId, { lane: 0, seq: 0, hash: GENESIS_HASH }]]);
-    const writer = bulkWriter(scratch.target);
-    try {
-      for (let done = 0; done < REPEATS; done += BATCH) {
-        const inputs = Array.from({ length: Math.min(BATCH, REPEATS - done) }, (_, k) => input(tenantId, done + k));
-        const { rows, violations } = chainRecords(inputs, heads, new Date());
-        await writer.write({ evidence: rows as unknown as Row[], violations: violations as unknown as Row[], approvals: [] });
-      }
-    } finally {
-      await writer.close();
-    }
+    await appendChainedEvidence(scratch.target, tenantId, REPEATS, (i) => input(tenantId, i));
     if (provider === 'postgresql') await db().$executeRawUnsafe('VACUUM ANALYZE "Evidence"');
     const options = { tenantId, tool: TOOL, argsHash: ARGS_HASH, callId: 'call-new', windowSeconds: WINDOW_SECONDS };
     const found = await checkDuplicateCall(options);

@@ -10,17 +10,14 @@ process.env.TOOLGATE_SECRET ??= 'bench-secret-that-is-long-enough-0123456789';
 
 import { createScratchDatabase } from '../../lib/db/scratch-database';
 import { migrateDatabase } from '../../lib/db/migrate-database';
-import type { DatabaseProvider, DatabaseTarget } from '../../lib/db/database-url';
+import type { DatabaseProvider } from '../../lib/db/database-url';
 import { db, disconnectDb } from '../../lib/db';
-import { chainRecords, type LaneHead } from '../../lib/evidence/chain-records';
-import { GENESIS_HASH } from '../../lib/evidence/evidence-hash';
 import type { EvidenceInput } from '../../lib/evidence/evidence-input';
 import { verifyEvidence } from '../../lib/evidence/verification/verify-evidence';
 import { startVerificationRun } from '../../lib/evidence/verification/verification-runs';
 import { runDueVerificationRuns } from '../../lib/evidence/verification/run-verification-runs';
 import { logToStderrOnly } from '../../lib/log';
-import { bulkWriter } from '../dashboard/bulk-writer';
-import type { Row } from '../dashboard/seed';
+import { appendChainedEvidence } from '../chained-evidence';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -31,7 +28,6 @@ const ROWS = Number(option('rows') ?? 200_000);
 const TAIL = Number(option('tail') ?? 1_000);
 const RUNS = Number(option('runs') ?? 5);
 const only = option('only') as DatabaseProvider | undefined;
-const BATCH = 1_000;
 
 // The figures alone on stdout; the runner's log lines go to stderr.
 logToStderrOnly();
@@ -62,34 +58,6 @@ function input(tenantId: string, i: number): EvidenceInput {
   };
 }
 
-/**
- * Appends `n` records to the tenant's chain in batches, moving the head as the writer does:
- * through bench/dashboard's bulk writer (plain multi-row SQL), since Prisma's createMany loads
- * SQLite at about 1,500 rows/s.
- */
-async function append(target: DatabaseTarget, tenantId: string, n: number): Promise<void> {
-  const stored = await db().evidenceChainHead.findUnique({ where: { tenantId_lane: { tenantId, lane: 0 } } });
-  const heads = new Map([[tenantId, { lane: 0, seq: stored?.seq ?? 0, hash: stored?.hash ?? GENESIS_HASH }]]);
-  const start = stored?.seq ?? 0;
-  const writer = bulkWriter(target);
-  try {
-    for (let done = 0; done < n; done += BATCH) {
-      const inputs = Array.from({ length: Math.min(BATCH, n - done) }, (_, k) => input(tenantId, start + done + k));
-      const { rows, violations } = chainRecords(inputs, heads, new Date());
-      await writer.write({ evidence: rows as unknown as Row[], violations: violations as unknown as Row[], approvals: [] });
-    }
-  } finally {
-    await writer.close();
-  }
-  const head = heads.get(tenantId) as LaneHead;
-  const moved = { seq: head.seq, hash: head.hash };
-  await db().evidenceChainHead.upsert({
-    where: { tenantId_lane: { tenantId, lane: 0 } },
-    create: { tenantId, lane: 0, ...moved },
-    update: moved,
-  });
-}
-
 async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const started = performance.now();
   const value = await run();
@@ -103,11 +71,11 @@ async function bench(provider: DatabaseProvider): Promise<string[]> {
     process.env.DATABASE_URL = scratch.target.url;
     const tenant = await db().tenant.create({ data: { slug: 'bench', name: 'Bench' } });
     const tenantId = tenant.id;
-    const seeded = await timed(() => append(scratch.target, tenantId, ROWS));
+    const seeded = await timed(() => appendChainedEvidence(scratch.target, tenantId, ROWS, (i) => input(tenantId, i)));
     if (provider === 'postgresql') await db().$executeRawUnsafe('VACUUM ANALYZE "Evidence"');
     // Warm-up on another tenant's small chain: the first walk of a process pays for compiling.
     const warm = await db().tenant.create({ data: { slug: 'bench-warm-up', name: 'Warm-up' } });
-    await append(scratch.target, warm.id, 2_000);
+    await appendChainedEvidence(scratch.target, warm.id, 2_000, (i) => input(warm.id, i));
     await verifyEvidence({ tenantId: warm.id, mode: 'full', record: false });
     const lines = [`  ${provider}: seeded ${ROWS.toLocaleString('en-US')} chained records in ${(seeded.ms / 1000).toFixed(1)} s`];
     const row = (name: string, ms: number, note: string) =>
@@ -124,7 +92,7 @@ async function bench(provider: DatabaseProvider): Promise<string[]> {
     const first = await timed(() => verifyEvidence({ tenantId }));
     row('first verify (no checkpoint yet: full, records one)', first.ms, `checkpoint at seq ${first.value.recordedCheckpoint?.seq}`);
 
-    await append(scratch.target, tenantId, TAIL);
+    await appendChainedEvidence(scratch.target, tenantId, TAIL, (i) => input(tenantId, i));
     const tail: number[] = [];
     let covered = '';
     for (let i = 0; i < RUNS; i++) {
