@@ -36,6 +36,8 @@ const content: fc.Arbitrary<EvidenceContent> = fc.record({
   payloadHash: fc.option(fc.stringMatching(/^[0-9a-f]{64}$/), { nil: null }),
   details: fc.option(fc.json(), { nil: null }),
   mcpServer: fc.option(fc.stringMatching(/^[a-z][a-z0-9_]{0,39}$/), { nil: null }),
+  duplicateKey: fc.option(text, { nil: null }),
+  lane: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 63 })),
 });
 
 describe('evidenceHash', () => {
@@ -43,6 +45,23 @@ describe('evidenceHash', () => {
     fc.assert(
       fc.property(content, (c) => evidenceHash(c) === evidenceHashCanonical(c)),
       { numRuns: 500 },
+    );
+  });
+
+  it('writes every string and number as JSON.stringify does: escapes, control characters, lone surrogates, -0, exponents', () => {
+    const anyUnit = fc.string({ maxLength: 24, unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) });
+    const tricky = fc.constantFrom('"', '\\', '\n', '\u0000', '\u001f', '\u007f', '\u2028', '\ud800', 'a\udc00', '😀', '\ud83d\ude00"', '</script>');
+    const base = fc.sample(content, { numRuns: 1, seed: 19 })[0] as EvidenceContent;
+    fc.assert(
+      fc.property(
+        fc.oneof(anyUnit, tricky, fc.tuple(text, tricky, text).map((parts) => parts.join(''))),
+        fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(-0, 1e21, 1.5e-7, 2 ** 53 + 2, 5e-324)),
+        (value, number) => {
+          const c = { ...base, callId: value, policy: value, durationMs: number };
+          return evidenceHash(c) === evidenceHashCanonical(c);
+        },
+      ),
+      { numRuns: 2000 },
     );
   });
 
