@@ -179,6 +179,35 @@ describe('evidence lanes on PostgreSQL', () => {
     expect(await getVerificationRunOrThrow({ tenantId, id: run.id })).toMatchObject({ state: 'passed', checked: 18 });
   });
 
+  it("a verification racing a new tenant's first commits is not misled by a lane added while it waited", { timeout: 20_000 }, async () => {
+    const { tenant } = await createTestTenant();
+    const tenantId = tenant.id;
+    // Lane 0 exists and no seq is handed out yet; a writer holds lane 0.
+    await db().evidenceChainHead.create({ data: { tenantId, lane: 0, seq: 0, hash: '0'.repeat(64) } });
+    const writer = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    held.push(writer);
+    await writer.connect();
+    await writer.query('BEGIN');
+    await writer.query(`SELECT 1 FROM "EvidenceChainHead" WHERE "tenantId" = $1 AND "lane" = 0 FOR UPDATE`, [tenantId]);
+    // The verification reads its cut and waits for lane 0's holder.
+    const verifying = verifyEvidence({ tenantId, record: false });
+    for (let i = 0; i < 200; i++) {
+      const [row] = await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pg_stat_activity
+        WHERE wait_event_type = 'Lock' AND query LIKE '%"EvidenceChainHead"%FOR SHARE%'`;
+      if (Number(row?.n) > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    // Meanwhile another writer adds lane 1 and commits seqs 1-2 there; then lane 0's holder
+    // takes seqs 3-5 and commits.
+    expect((await two.commit(batch(tenantId, 2))).map((r) => r?.seq)).toEqual([1, 2]);
+    await writer.query(`UPDATE "EvidenceSequence" SET "seq" = "seq" + 3 WHERE "tenantId" = $1`, [tenantId]);
+    await writer.query(`UPDATE "EvidenceChainHead" SET "seq" = 5 WHERE "tenantId" = $1 AND "lane" = 0`, [tenantId]);
+    await writer.query('COMMIT');
+    // Before, the cut was lane 0's head read after the wait (5), and records 1-2 of lane 1 (not
+    // read, added after the read began) were taken for records past their lane's head.
+    expect(await verifying).toMatchObject({ valid: true, firstBroken: null });
+  });
+
   it('store every value exactly as given, whatever characters it holds (one JSON parameter per table)', async () => {
     const { tenant } = await createTestTenant();
     const awkward = JSON.stringify({ q: 'say "hi", {then} \\ back', u: 'é\u2028😀', n: 'NULL', e: '' });

@@ -158,15 +158,23 @@ export async function walkEvidenceChain(options: WalkOptions): Promise<WalkResul
  * read FOR SHARE, which waits for whoever holds the lane to commit (writers that find a lane
  * share-locked take another). Lanes are committed before any record is in one, so every record
  * up to the cut is then either committed or never will be. Null for a tenant with no lanes.
+ * Before any seq is handed out the cut is the newest head when the read began, never one read
+ * after the wait: a verification racing a new tenant's first commits took a record of a lane
+ * added during its wait for one past the cut's heads, and reported the chain broken.
  */
 export async function readChainCut(tenantId: string): Promise<{ throughSeq: number; heads: LanePoints } | null> {
   const rows =
     dbProvider() === 'postgresql'
       ? await db().$transaction(async (tx) => {
-          const handed = await tx.$queryRaw<{ seq: number }[]>`SELECT "seq" FROM "EvidenceSequence" WHERE "tenantId" = ${tenantId}`;
+          // Before the tenant's first seq is handed out, the cut is its newest head as of now, in
+          // the same statement: heads read later (below, after waiting for writers) may already
+          // hold seqs handed out meanwhile, while lanes added meanwhile are not read at all.
+          const handed = await tx.$queryRaw<{ seq: number | null }[]>`
+            SELECT COALESCE((SELECT "seq" FROM "EvidenceSequence" WHERE "tenantId" = ${tenantId}),
+              (SELECT MAX("seq") FROM "EvidenceChainHead" WHERE "tenantId" = ${tenantId}), 0) AS "seq"`;
           const heads = await tx.$queryRaw<{ lane: number; seq: number; hash: string }[]>`
             SELECT "lane", "seq", "hash" FROM "EvidenceChainHead" WHERE "tenantId" = ${tenantId} ORDER BY "lane" FOR SHARE`;
-          return { handed: handed[0] ? Number(handed[0].seq) : null, heads };
+          return { handed: Number(handed[0]?.seq ?? 0), heads };
         })
       : { handed: null, heads: await db().evidenceChainHead.findMany({ where: { tenantId }, orderBy: { lane: 'asc' } }) };
   if (rows.heads.length === 0) return null;
