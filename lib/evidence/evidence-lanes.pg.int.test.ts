@@ -208,6 +208,20 @@ describe('evidence lanes on PostgreSQL', () => {
     expect(await verifying).toMatchObject({ valid: true, firstBroken: null });
   });
 
+  it('a batch the database refuses stores nothing, moves no head, and the next commit goes on', async () => {
+    const { tenant } = await createTestTenant();
+    await one.commit(batch(tenant.id, 2));
+    const head = await db().evidenceChainHead.findMany({ where: { tenantId: tenant.id } });
+    // A record of a tenant that does not exist fails the batch's statement (its foreign key).
+    const refused = [...batch(tenant.id, 3), input('cmnosuchtenant000000000000')];
+    await expect(one.commit(refused)).rejects.toThrow(/foreign key/);
+    expect(await db().evidence.count({ where: { tenantId: tenant.id } })).toBe(2);
+    expect(await db().evidenceChainHead.findMany({ where: { tenantId: tenant.id } })).toEqual(head);
+    const recorded = await one.commit(batch(tenant.id, 2));
+    expect(recorded).toHaveLength(2);
+    expect(await verifyEvidenceChain({ tenantId: tenant.id })).toMatchObject({ valid: true, records: 4, firstBroken: null });
+  });
+
   it('store every value exactly as given, whatever characters it holds (one JSON parameter per table)', async () => {
     const { tenant } = await createTestTenant();
     const awkward = JSON.stringify({ q: 'say "hi", {then} \\ back', u: 'é\u2028😀', n: 'NULL', e: '' });
