@@ -50,11 +50,28 @@ describe('evidenceHash', () => {
 
   it('writes every string and number as JSON.stringify does: escapes, control characters, lone surrogates, -0, exponents', () => {
     const anyUnit = fc.string({ maxLength: 24, unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) });
-    const tricky = fc.constantFrom('"', '\\', '\n', '\u0000', '\u001f', '\u007f', '\u2028', '\ud800', 'a\udc00', '😀', '\ud83d\ude00"', '</script>');
+    const tricky = fc.constantFrom(
+      '"',
+      '\\',
+      '\n',
+      '\u0000',
+      '\u001f',
+      '\u007f',
+      '\u2028',
+      '\ud800',
+      'a\udc00',
+      '😀',
+      '\ud83d\ude00"',
+      '</script>',
+    );
     const base = fc.sample(content, { numRuns: 1, seed: 19 })[0] as EvidenceContent;
     fc.assert(
       fc.property(
-        fc.oneof(anyUnit, tricky, fc.tuple(text, tricky, text).map((parts) => parts.join(''))),
+        fc.oneof(
+          anyUnit,
+          tricky,
+          fc.tuple(text, tricky, text).map((parts) => parts.join('')),
+        ),
         fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(-0, 1e21, 1.5e-7, 2 ** 53 + 2, 5e-324)),
         (value, number) => {
           const c = { ...base, callId: value, policy: value, durationMs: number };

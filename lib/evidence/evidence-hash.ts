@@ -136,7 +136,8 @@ type Covered = string | number | boolean | null | undefined;
 /** `json` with the member `key` (its `"name":`) added, unless the value is missing. */
 function put(json: string, key: string, value: Covered): string {
   if (value === undefined) return json;
-  if (typeof value === 'number' && !Number.isFinite(value)) throw new TypeError(`evidence field ${key.slice(1, -2)} is not a finite number`);
+  if (typeof value === 'number' && !Number.isFinite(value))
+    throw new TypeError(`evidence field ${key.slice(1, -2)} is not a finite number`);
   return `${json},${key}${jsonValue(value)}`;
 }
 
