@@ -158,17 +158,15 @@ export async function walkEvidenceChain(options: WalkOptions): Promise<WalkResul
  * read FOR SHARE, which waits for whoever holds the lane to commit (writers that find a lane
  * share-locked take another). Lanes are committed before any record is in one, so every record
  * up to the cut is then either committed or never will be. Null for a tenant with no lanes.
- * Before any seq is handed out the cut is the newest head when the read began, never one read
- * after the wait: a verification racing a new tenant's first commits took a record of a lane
- * added during its wait for one past the cut's heads, and reported the chain broken.
+ * Before any seq is handed out, the cut is the newest head as the read began.
  */
 export async function readChainCut(tenantId: string): Promise<{ throughSeq: number; heads: LanePoints } | null> {
   const rows =
     dbProvider() === 'postgresql'
       ? await db().$transaction(async (tx) => {
-          // Before the tenant's first seq is handed out, the cut is its newest head as of now, in
-          // the same statement: heads read later (below, after waiting for writers) may already
-          // hold seqs handed out meanwhile, while lanes added meanwhile are not read at all.
+          // Not a head read below: those are read after waiting for writers, so they may hold
+          // seqs handed out meanwhile, while lanes added meanwhile are not read at all, and
+          // their records would look like records past their lane's head.
           const handed = await tx.$queryRaw<{ seq: number | null }[]>`
             SELECT COALESCE((SELECT "seq" FROM "EvidenceSequence" WHERE "tenantId" = ${tenantId}),
               (SELECT MAX("seq") FROM "EvidenceChainHead" WHERE "tenantId" = ${tenantId}), 0) AS "seq"`;
