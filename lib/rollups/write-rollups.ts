@@ -20,8 +20,9 @@ export function sqliteRollupWriter(connection: Database.Database): (rows: Eviden
   const violation = connection.prepare(SQLITE_ROLLUP_UPSERT.violation);
   return (rows, violations) => {
     const deltas = rollupDeltas(rows, violations);
-    for (const d of deltas.evidence) evidence.run(evidenceRollupValues(d, 'sqlite'));
-    for (const d of deltas.violations) violation.run(violationRollupValues(d, 'sqlite'));
+    // Spread, not one array argument: see the evidence insert in lib/evidence/raw-evidence-store.ts.
+    for (const d of deltas.evidence) evidence.run(...evidenceRollupValues(d, 'sqlite'));
+    for (const d of deltas.violations) violation.run(...violationRollupValues(d, 'sqlite'));
   };
 }
 
