@@ -99,12 +99,11 @@ const TRACE_ID = /^[0-9a-f]{32}$/;
 const MAX_SHOWN_CONTEXT_CHARS = 64 * 1024;
 
 /**
- * The trace's sequence numbers, oldest first. Ordered by an expression on purpose: without
- * statistics SQLite would rather walk the tenant's whole (tenantId, seq) index in order than
- * sort the few rows the (tenantId, traceId) index finds (see list-traces.ts).
+ * The trace's sequence numbers, oldest first: the first entries of the trace's range of the
+ * (tenantId, traceId, seq) index, so a trace of any length reads at most the limit.
  */
 export function traceSeqsQuery(tenantId: string, traceId: string): Sql {
-  return sql`SELECT "seq" FROM "Evidence" WHERE "tenantId" = ${tenantId} AND "traceId" = ${traceId} ORDER BY +"seq" ASC LIMIT ${TRACE_RECORDS_MAX + 1}`;
+  return sql`SELECT "seq" FROM "Evidence" WHERE "tenantId" = ${tenantId} AND "traceId" = ${traceId} ORDER BY "seq" ASC LIMIT ${TRACE_RECORDS_MAX + 1}`;
 }
 
 /** One trace with its records, approvals and timeline; 404 when the tenant has no such trace. */

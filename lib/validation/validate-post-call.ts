@@ -63,14 +63,13 @@ export async function validatePostCall(options: {
   const argsHash = hashCanonical(request.arguments);
   let version = request.version;
   if (!version) {
-    // A trace holds a handful of records: found by the traceId index and sorted here, because
-    // an orderBy on seq lets SQLite (without statistics) walk a whole index instead.
-    const pres = await db().evidence.findMany({
+    // The call's newest pre of this tool: the end of the trace's range of the (tenantId, traceId,
+    // seq) index, however many records the trace holds.
+    const latest = await db().evidence.findFirst({
       where: { tenantId, traceId, kind: 'pre', tool: request.tool },
-      select: { seq: true, contractVersion: true },
-      take: 1000,
+      orderBy: { seq: 'desc' },
+      select: { contractVersion: true },
     });
-    const latest = pres.reduce<(typeof pres)[number] | undefined>((best, row) => (!best || row.seq > best.seq ? row : best), undefined);
     version = latest?.contractVersion ?? undefined;
   }
   const base = {

@@ -230,6 +230,39 @@ describe('validate/post', () => {
     expect(goodErr.body.valid).toBe(true);
   });
 
+  it("checks a post without a version against the call's newest pre, however many pres the trace holds", async () => {
+    const own = await createTestTenant();
+    const lookupContract = EXAMPLE_CONTRACTS.find((c) => c.id === 'orders.lookup')!;
+    await publishContract(own.tenant.id, lookupContract);
+    await publishContract(own.tenant.id, { ...lookupContract, version: '1.4.0' });
+    const args = { tenant_id: 'acme', order_id: 'ord_many01' };
+    const pre = (version?: string) =>
+      call(validatePre, {
+        key: own.agentKey,
+        body: {
+          tool: 'orders.lookup',
+          call_id: 'many-pres',
+          arguments: args,
+          context: { tenant_id: 'acme' },
+          ...(version ? { version } : {}),
+        },
+      });
+    // More pres of one call than a bounded read of the trace takes, the newest last.
+    for (let i = 0; i < 1000; i += 50) {
+      const answers = await Promise.all(Array.from({ length: 50 }, () => pre('1.3.0')));
+      expect(answers.every((a) => a.status === 200 && a.body.version === '1.3.0')).toBe(true);
+    }
+    expect((await pre()).body.version).toBe('1.4.0');
+    const post = await call(validatePost, {
+      key: own.agentKey,
+      body: { tool: 'orders.lookup', call_id: 'many-pres', arguments: args, result: { order_id: 'ord_many01', status: 'paid' } },
+    });
+    expect(post.status).toBe(200);
+    expect(post.body).toMatchObject({ valid: true, decision: 'allow', version: '1.4.0' });
+    const stored = await db().evidence.findUniqueOrThrow({ where: { id: post.body.evidence_id } });
+    expect(stored).toMatchObject({ kind: 'post', contractVersion: '1.4.0' });
+  });
+
   it('rejects a post body with both result and error', async () => {
     const res = await call(validatePost, {
       key: t.agentKey,
