@@ -5,6 +5,7 @@ import type { DatabaseTarget } from '../lib/db/database-url';
 import { db } from '../lib/db';
 import { chainRecords, type LaneHead } from '../lib/evidence/chain-records';
 import { GENESIS_HASH } from '../lib/evidence/evidence-hash';
+import { ensureTenantKey } from '../lib/evidence/tenant-key';
 import type { EvidenceInput } from '../lib/evidence/evidence-input';
 import { bulkWriter } from './dashboard/bulk-writer';
 import type { Row } from './dashboard/seed';
@@ -19,7 +20,8 @@ export async function appendChainedEvidence(
   input: (i: number) => EvidenceInput,
 ): Promise<void> {
   const stored = await db().evidenceChainHead.findUnique({ where: { tenantId_lane: { tenantId, lane: 0 } } });
-  const heads = new Map([[tenantId, { lane: 0, seq: stored?.seq ?? 0, hash: stored?.hash ?? GENESIS_HASH }]]);
+  const tenantKey = await ensureTenantKey(tenantId);
+  const heads = new Map([[tenantId, { lane: 0, seq: stored?.seq ?? 0, hash: stored?.hash ?? GENESIS_HASH, tenantKey }]]);
   const start = stored?.seq ?? 0;
   const writer = bulkWriter(target);
   try {

@@ -34,6 +34,7 @@ const EVIDENCE_COLUMNS: [string, PgType][] = [
   ['shadowDiffers', 'bool'],
   ['executionMs', 'float8'],
   ['duplicateKey', 'text'],
+  ['tenantKey', 'int4'],
 ];
 const VIOLATION_COLUMNS: [string, PgType][] = [
   ['id', 'text'],

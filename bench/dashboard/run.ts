@@ -7,6 +7,7 @@
 // Options: --rows <n> (default 1000000) --runs <n> (default 5) --only sqlite|postgresql
 //          --keep (keep the databases and print where they are)
 //          --sqlite-file <path> / --pg-url <url> (measure an already seeded database; no seeding)
+import { ensureTenantKey } from '../../lib/evidence/tenant-key';
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { createScratchDatabase, type ScratchDatabase } from '../../lib/db/scratch-database';
@@ -91,12 +92,28 @@ async function seedDatabase(target: DatabaseTarget): Promise<{ tenantId: string;
   const writer = bulkWriter(target);
   const started = performance.now();
   const facts = await generate(
-    { tenantId: tenant.id, rows: ROWS, end, days: DAYS, seed: 42, apiKeyIds: await keys(tenant.id, 20) },
+    {
+      tenantId: tenant.id,
+      tenantKey: await ensureTenantKey(tenant.id),
+      rows: ROWS,
+      end,
+      days: DAYS,
+      seed: 42,
+      apiKeyIds: await keys(tenant.id, 20),
+    },
     (chunk) => writer.write(chunk),
   );
   // A second tenant in the same tables, so every query has to stay inside its own tenant.
   await generate(
-    { tenantId: other.id, rows: Math.round(ROWS / 20), end, days: DAYS, seed: 7, apiKeyIds: await keys(other.id, 3) },
+    {
+      tenantId: other.id,
+      tenantKey: await ensureTenantKey(other.id),
+      rows: Math.round(ROWS / 20),
+      end,
+      days: DAYS,
+      seed: 7,
+      apiKeyIds: await keys(other.id, 3),
+    },
     (chunk) => writer.write(chunk),
   );
   await writer.close();

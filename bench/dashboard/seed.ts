@@ -7,6 +7,8 @@ import { timeOrderedId } from '../../lib/evidence/time-ordered-id';
 
 export interface SeedPlan {
   tenantId: string;
+  /** The tenant's key for the evidence indexes (lib/evidence/tenant-key.ts). */
+  tenantKey: number;
   /** Evidence rows to write for this tenant. */
   rows: number;
   /** The records span [end - days, end]. */
@@ -92,7 +94,7 @@ export async function generate(plan: SeedPlan, sink: (chunk: SeedChunk) => Promi
 
   const record = (
     at: number,
-    fields: Omit<Row, 'id' | 'seq' | 'prevHash' | 'hash' | 'createdAt' | 'tenantId'>,
+    fields: Omit<Row, 'id' | 'seq' | 'prevHash' | 'hash' | 'createdAt' | 'tenantId' | 'tenantKey'>,
     errors: [string, string][] = [],
   ) => {
     if (written >= plan.rows) return null;
@@ -111,6 +113,7 @@ export async function generate(plan: SeedPlan, sink: (chunk: SeedChunk) => Promi
     evidence.push({
       id,
       tenantId: plan.tenantId,
+      tenantKey: plan.tenantKey,
       seq,
       prevHash,
       hash,

@@ -8,6 +8,7 @@
 import type { DatabaseTarget } from '../../lib/db/database-url';
 import { migrateDatabase } from '../../lib/db/migrate-database';
 import { db } from '../../lib/db';
+import { ensureTenantKey } from '../../lib/evidence/tenant-key';
 import { createTenant } from '../../lib/tenants/create-tenant';
 import { createApiKey } from '../../lib/auth/api-keys';
 import { saveDocumentDraft } from '../../lib/documents/save-document-draft';
@@ -148,7 +149,15 @@ export async function seedBench(target: DatabaseTarget, rows: number): Promise<S
     const random = prng(1234);
     let last: Row | undefined;
     await generate(
-      { tenantId: prepared.tenant.id, rows, end, days: DAYS, seed: 42, apiKeyIds: prepared.keys.map((k) => k.id) },
+      {
+        tenantId: prepared.tenant.id,
+        tenantKey: await ensureTenantKey(prepared.tenant.id),
+        rows,
+        end,
+        days: DAYS,
+        seed: 42,
+        apiKeyIds: prepared.keys.map((k) => k.id),
+      },
       async (chunk) => {
         for (const row of chunk.evidence) {
           if (row.tool === 'svc00.action_00') row.tool = TOOL;

@@ -1,4 +1,6 @@
 import { db } from '../db';
+import { byTenantKey } from '../evidence/tenant-key';
+import { num, sql, toDate } from '../db/sql';
 import { seqsAt } from '../evidence/seq-at';
 import { AppError } from '../errors';
 import { checkPreCall, evaluateConditions } from '../validation/check-pre-call';
@@ -84,18 +86,23 @@ export async function previewContractImpact(options: { tenantId: string; documen
   }
   const tool = compiled.contract.document.id;
   const since = new Date(Date.now() - (options.sinceDays ?? IMPACT_WINDOW_DAYS) * 24 * 3600 * 1000);
-  // The window as a seq range of (tenantId, tool, seq): there is no index on createdAt (seq-at.ts).
+  // The window as a seq range of (tenantKey, tool, seq): there is no index on createdAt (seq-at.ts).
   const [fromSeq] = await seqsAt(options.tenantId, [since]);
-  const where = { tenantId: options.tenantId, tool, kind: 'pre', seq: { gte: fromSeq ?? 0 }, createdAt: { gte: since } };
-  const [rows, notReplayable] = await Promise.all([
-    db().evidence.findMany({
-      where: { ...where, arguments: { not: null } },
-      orderBy: { seq: 'desc' },
-      take: IMPACT_MAX_CALLS,
-      select: { id: true, callId: true, createdAt: true, arguments: true, payload: true, errors: true },
-    }),
-    db().evidence.count({ where: { ...where, arguments: null } }),
+  const where = sql`${byTenantKey(options.tenantId)} AND "tool" = ${tool} AND "kind" = 'pre' AND "seq" >= ${fromSeq ?? 0} AND "createdAt" >= ${since}`;
+  const [found, [counted]] = await Promise.all([
+    db().$queryRaw<Record<string, unknown>[]>(sql`SELECT "id", "callId", "createdAt", "arguments", "payload", "errors" FROM "Evidence"
+      WHERE ${where} AND "arguments" IS NOT NULL ORDER BY "seq" DESC LIMIT ${IMPACT_MAX_CALLS}`),
+    db().$queryRaw<{ n: unknown }[]>(sql`SELECT count(*) AS "n" FROM "Evidence" WHERE ${where} AND "arguments" IS NULL`),
   ]);
+  const rows = found.map((r) => ({
+    id: String(r.id),
+    callId: String(r.callId),
+    createdAt: toDate(r.createdAt),
+    arguments: (r.arguments as string | null) ?? null,
+    payload: (r.payload as string | null) ?? null,
+    errors: String(r.errors),
+  }));
+  const notReplayable = num(counted?.n);
   let withoutContext = 0;
   let replayed = 0;
 

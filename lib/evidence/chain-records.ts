@@ -9,8 +9,11 @@ import {
 } from './evidence-hash';
 import type { EvidenceInput } from './evidence-input';
 
-/** A row as inserted: the hashed content, plus its id, hash and the unhashed raw `payload`. */
-export type EvidenceRecord = EvidenceContent & { id: string; hash: string; payload: string | null };
+/**
+ * A row as inserted: the hashed content, plus its id, hash, the unhashed raw `payload` and the
+ * tenant's key for the indexes (./tenant-key.ts).
+ */
+export type EvidenceRecord = EvidenceContent & { id: string; hash: string; payload: string | null; tenantKey: number };
 
 export interface ViolationRecord {
   id: string;
@@ -37,6 +40,8 @@ export interface LaneHead {
   hash: string;
   nextSeq?: number;
   createdAt?: Date;
+  /** The tenant's key (./tenant-key.ts), which every writer reads with the head; 0 (no tenant's) only in tests of the chain alone. */
+  tenantKey?: number;
 }
 
 /** Chains the inputs onto the tenants' lane heads (moving them) and returns the rows to insert. */
@@ -135,5 +140,6 @@ function evidenceRow(input: EvidenceInput, head: LaneHead, createdAt: Date, id: 
     details: maybeWellFormed(input.details),
     mcpServer: maybeWellFormed(input.mcpServer),
     duplicateKey: input.duplicateKey ?? null,
+    tenantKey: head.tenantKey ?? 0,
   };
 }

@@ -36,6 +36,7 @@ export const EVIDENCE_COLUMNS = [
   'details',
   'mcpServer',
   'duplicateKey',
+  'tenantKey',
 ] as const;
 
 export const VIOLATION_COLUMNS = [

@@ -23,8 +23,16 @@ export const MAX_LANES = 64;
 
 export type LaneQuery = (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
 
+/** The tenant's key (./tenant-key.ts), read with its lane: no round trip of its own. */
+const TENANT_KEY_OF = (tenantId: string) => `(SELECT "key" FROM "TenantKey" WHERE "tenantId" = ${tenantId})`;
+
+/** Keys for tenants that have none (their first evidence), committed at once like a lane; two writers adding one at once add one. */
+export const ADD_TENANT_KEYS = `INSERT INTO "TenantKey" ("tenantId") SELECT unnest($1::text[]) ON CONFLICT ("tenantId") DO NOTHING
+  RETURNING "tenantId", "key"`;
+const TENANT_KEYS = `SELECT "tenantId", "key" FROM "TenantKey" WHERE "tenantId" = ANY($1::text[])`;
+
 /** One free lane per tenant, locked by the transaction `query` runs in; tenants with none are left out. */
-export const TAKE_FREE = `SELECT t.id AS "tenantId", h."lane", h."seq", h."hash"
+export const TAKE_FREE = `SELECT t.id AS "tenantId", h."lane", h."seq", h."hash", ${TENANT_KEY_OF('t.id')} AS "tenantKey"
   FROM unnest($1::text[]) AS t(id)
   CROSS JOIN LATERAL (SELECT "lane", "seq", "hash" FROM "EvidenceChainHead" WHERE "tenantId" = t.id
     ORDER BY "lane" LIMIT 1 FOR UPDATE SKIP LOCKED) h`;
@@ -58,23 +66,42 @@ export async function takeLanes(tx: LaneQuery, autocommit: LaneQuery, tenants: r
   let missing = [...tenants].sort();
   for (let attempt = 0; missing.length > 0; attempt++) {
     const rows = await tx(TAKE_FREE, [missing]);
-    for (const r of rows) heads.set(r.tenantId as string, { lane: Number(r.lane), seq: Number(r.seq), hash: r.hash as string });
+    for (const r of rows)
+      heads.set(r.tenantId as string, { lane: Number(r.lane), seq: Number(r.seq), hash: r.hash as string, tenantKey: key(r) });
     missing = missing.filter((t) => !heads.has(t));
     for (const tenantId of missing) {
       const added = await autocommit(ADD_LANE, [tenantId, GENESIS_HASH, MAX_LANES]);
       // Full: wait for a lane, spread by attempt so waiters do not all queue on lane 0.
       if (added.length === 0 && attempt >= 3) {
-        const [row] = await tx(`SELECT "lane", "seq", "hash" FROM "EvidenceChainHead" WHERE "tenantId" = $1 AND "lane" = $2 FOR UPDATE`, [
-          tenantId,
-          attempt % MAX_LANES,
-        ]);
-        if (row) heads.set(tenantId, { lane: Number(row.lane), seq: Number(row.seq), hash: row.hash as string });
+        const [row] = await tx(
+          `SELECT "lane", "seq", "hash", ${TENANT_KEY_OF('$1')} AS "tenantKey" FROM "EvidenceChainHead" WHERE "tenantId" = $1 AND "lane" = $2 FOR UPDATE`,
+          [tenantId, attempt % MAX_LANES],
+        );
+        if (row) heads.set(tenantId, { lane: Number(row.lane), seq: Number(row.seq), hash: row.hash as string, tenantKey: key(row) });
       }
     }
     missing = missing.filter((t) => !heads.has(t));
     if (attempt > MAX_LANES + 8) throw new Error('no evidence lane could be taken');
   }
+  await addTenantKeys(autocommit, heads);
   return heads;
+}
+
+const key = (row: Record<string, unknown>): number | undefined => (row.tenantKey === null ? undefined : Number(row.tenantKey));
+
+/** Gives a key to each tenant whose lane came without one: its first evidence. */
+async function addTenantKeys(autocommit: LaneQuery, heads: Map<string, LaneHead>): Promise<void> {
+  const keyless = [...heads].filter(([, head]) => head.tenantKey === undefined).map(([tenantId]) => tenantId);
+  if (keyless.length === 0) return;
+  const added = await autocommit(ADD_TENANT_KEYS, [keyless]);
+  // Those another writer added meanwhile are not returned by the insert.
+  const read = added.length < keyless.length ? await autocommit(TENANT_KEYS, [keyless]) : added;
+  for (const row of read) {
+    const head = heads.get(row.tenantId as string);
+    if (head) head.tenantKey = Number(row.key);
+  }
+  for (const tenantId of keyless)
+    if ((heads.get(tenantId) as LaneHead).tenantKey === undefined) throw new Error('the tenant has no evidence key (deleted meanwhile?)');
 }
 
 /**

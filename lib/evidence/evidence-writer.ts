@@ -261,7 +261,13 @@ async function lockChainHeads(tx: Tx, tenants: string[], provider: string): Prom
     await tx.$executeRaw`INSERT INTO "EvidenceChainHead" ("tenantId", "lane", "seq", "hash") VALUES (${tenantId}, 0, 0, ${GENESIS_HASH}) ON CONFLICT ("tenantId", "lane") DO NOTHING`;
   }
   const rows = await tx.evidenceChainHead.findMany({ where: { tenantId: { in: tenants }, lane: 0 } });
-  return new Map(rows.map((r) => [r.tenantId, { lane: 0, seq: Number(r.seq), hash: r.hash }]));
+  const keys = new Map((await tx.tenantKey.findMany({ where: { tenantId: { in: tenants } } })).map((k) => [k.tenantId, k.key]));
+  // A tenant's first evidence: its key is added in the transaction that writes it.
+  for (const tenantId of tenants.filter((t) => !keys.has(t))) {
+    await tx.$executeRaw`INSERT INTO "TenantKey" ("tenantId") VALUES (${tenantId}) ON CONFLICT ("tenantId") DO NOTHING`;
+    keys.set(tenantId, (await tx.tenantKey.findUniqueOrThrow({ where: { tenantId } })).key);
+  }
+  return new Map(rows.map((r) => [r.tenantId, { lane: 0, seq: Number(r.seq), hash: r.hash, tenantKey: keys.get(r.tenantId) }]));
 }
 
 /** Whatever made the commit fail (database down, disk full, a trigger), the answer is 503. */

@@ -29,6 +29,7 @@ const base: EvidenceRecord = {
   warnings: '[]',
   durationMs: 1.25,
   payload: null,
+  tenantKey: 3,
 };
 
 describe('evidenceValues', () => {
@@ -70,6 +71,7 @@ describe('evidenceValues', () => {
       null,
       null,
       null,
+      3,
     ]);
   });
 
@@ -106,7 +108,7 @@ describe('evidenceValues', () => {
     };
     const values = evidenceValues(row, 'ts');
     expect(values.slice(20, 22)).toEqual(['deny', 0]);
-    expect(values.slice(25)).toEqual(['pol', '2', 'r', '{"x":1}', 1, 12.5, null, null, null, null, null]);
+    expect(values.slice(25)).toEqual(['pol', '2', 'r', '{"x":1}', 1, 12.5, null, null, null, null, null, 3]);
   });
 
   it("writes the raw payload, its digest and an administrative record's details", () => {
@@ -119,6 +121,13 @@ describe('evidenceValues', () => {
       mcpServer: 'github',
       duplicateKey: 'k'.repeat(32),
     };
-    expect(evidenceValues(row, 'ts').slice(-5)).toEqual(['{"context":{}}', 'd'.repeat(64), '{"role":"admin"}', 'github', 'k'.repeat(32)]);
+    expect(evidenceValues(row, 'ts').slice(-6)).toEqual([
+      '{"context":{}}',
+      'd'.repeat(64),
+      '{"role":"admin"}',
+      'github',
+      'k'.repeat(32),
+      3,
+    ]);
   });
 });

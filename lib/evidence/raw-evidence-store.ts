@@ -46,7 +46,10 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
       ensureHead: this.connection.prepare(
         `INSERT INTO "EvidenceChainHead" ("tenantId", "lane", "seq", "hash") VALUES (?, 0, 0, ?) ON CONFLICT ("tenantId", "lane") DO NOTHING`,
       ),
-      head: this.connection.prepare(`SELECT "seq", "hash" FROM "EvidenceChainHead" WHERE "tenantId" = ? AND "lane" = 0`),
+      head: this.connection.prepare(
+        `SELECT "seq", "hash", (SELECT "key" FROM "TenantKey" k WHERE k."tenantId" = h."tenantId") AS "tenantKey" FROM "EvidenceChainHead" h WHERE "tenantId" = ? AND "lane" = 0`,
+      ),
+      addTenantKey: this.connection.prepare(`INSERT INTO "TenantKey" ("tenantId") VALUES (?) ON CONFLICT ("tenantId") DO NOTHING`),
       evidence: this.connection.prepare(
         `INSERT INTO "Evidence" (${quoted(EVIDENCE_COLUMNS)}) VALUES (${EVIDENCE_COLUMNS.map(() => '?').join(', ')})`,
       ),
@@ -75,8 +78,13 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
     const tenants = [...new Set(inputs.map((i) => i.tenantId))];
     for (const tenantId of tenants) {
       this.statements.ensureHead.run(tenantId, GENESIS_HASH);
-      const head = this.statements.head.get(tenantId) as { seq: number; hash: string };
-      heads.set(tenantId, { lane: 0, seq: Number(head.seq), hash: head.hash });
+      let head = this.statements.head.get(tenantId) as { seq: number; hash: string; tenantKey: number | null };
+      // A tenant's first evidence: its key is added here, in the transaction that writes it.
+      if (head.tenantKey === null) {
+        this.statements.addTenantKey.run(tenantId);
+        head = this.statements.head.get(tenantId) as typeof head;
+      }
+      heads.set(tenantId, { lane: 0, seq: Number(head.seq), hash: head.hash, tenantKey: Number(head.tenantKey) });
     }
     const createdAt = now();
     const { rows, violations } = chainRecords(inputs, heads, createdAt);
@@ -193,6 +201,7 @@ export function evidenceValues(row: EvidenceRecord, createdAt: string): unknown[
     row.details ?? null,
     row.mcpServer ?? null,
     row.duplicateKey ?? null,
+    row.tenantKey,
   ];
 }
 

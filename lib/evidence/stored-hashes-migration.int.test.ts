@@ -15,6 +15,8 @@ import { verifyEvidence } from './verification/verify-evidence';
 
 // The last migration before Evidence's hashes became bytes.
 const BEFORE = '20261127135502_evidence_without_created_at_index';
+// Evidence's columns then: the tenant's key came later (20261129052152_evidence_tenant_key).
+const COLUMNS = EVIDENCE_COLUMNS.filter((c) => c !== 'tenantKey');
 
 const provider = dbProvider() === 'postgresql' ? 'postgresql' : 'sqlite';
 let scratch: ScratchDatabase;
@@ -48,12 +50,10 @@ async function insertAsText(tenantId: string, rows: EvidenceRecord[]): Promise<v
       // As every start leaves the file (lib/db/migrate-database.ts).
       connection.pragma('journal_mode = WAL');
       connection.prepare(`INSERT INTO "Tenant" ("id", "slug", "name") VALUES (?, ?, ?)`).run(tenantId, tenantId, tenantId);
-      const insert = connection.prepare(
-        `INSERT INTO "Evidence" (${quoted(EVIDENCE_COLUMNS)}) VALUES (${EVIDENCE_COLUMNS.map(() => '?').join(', ')})`,
-      );
+      const insert = connection.prepare(`INSERT INTO "Evidence" (${quoted(COLUMNS)}) VALUES (${COLUMNS.map(() => '?').join(', ')})`);
       for (const row of rows)
         insert.run(
-          EVIDENCE_COLUMNS.map((c) => {
+          COLUMNS.map((c) => {
             const v = (row as unknown as Record<string, unknown>)[c] ?? null;
             return v instanceof Date ? v.toISOString().replace('Z', '+00:00') : typeof v === 'boolean' ? (v ? 1 : 0) : v;
           }),
@@ -72,8 +72,8 @@ async function insertAsText(tenantId: string, rows: EvidenceRecord[]): Promise<v
     await client.query(`INSERT INTO "Tenant" ("id", "slug", "name") VALUES ($1, $1, $1)`, [tenantId]);
     for (const row of rows)
       await client.query(
-        `INSERT INTO "Evidence" (${quoted(EVIDENCE_COLUMNS)}) VALUES (${EVIDENCE_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
-        EVIDENCE_COLUMNS.map((c) => (row as unknown as Record<string, unknown>)[c] ?? null),
+        `INSERT INTO "Evidence" (${quoted(COLUMNS)}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
+        COLUMNS.map((c) => (row as unknown as Record<string, unknown>)[c] ?? null),
       );
     await client.query(`INSERT INTO "EvidenceChainHead" ("tenantId", "lane", "seq", "hash") VALUES ($1, 0, $2, $3)`, [
       tenantId,

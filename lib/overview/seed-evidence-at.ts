@@ -5,6 +5,7 @@ import { GENESIS_HASH } from '../evidence/evidence-hash';
 import type { EvidenceInput, EvidenceIssue } from '../evidence/evidence-input';
 import type { EvidenceKind } from '../evidence/evidence-kinds';
 import { toStoredEvidence } from '../evidence/stored-hashes';
+import { ensureTenantKey } from '../evidence/tenant-key';
 
 /** One record to seed: when, what kind, how it was decided, and the codes of its errors. */
 export interface SeededRecord {
@@ -30,7 +31,13 @@ export async function seedEvidenceAt(tenantId: string, records: SeededRecord[]):
   // Lane 0, numbered after every record the tenant has (other lanes', on PostgreSQL, too).
   const newest = await db().evidence.findFirst({ where: { tenantId }, orderBy: { seq: 'desc' }, select: { seq: true } });
   const start = Math.max(stored?.seq ?? 0, newest?.seq ?? 0);
-  const head: LaneHead = { lane: 0, seq: stored?.seq ?? 0, hash: stored?.hash ?? GENESIS_HASH, nextSeq: start + 1 };
+  const head: LaneHead = {
+    lane: 0,
+    seq: stored?.seq ?? 0,
+    hash: stored?.hash ?? GENESIS_HASH,
+    nextSeq: start + 1,
+    tenantKey: await ensureTenantKey(tenantId),
+  };
   const heads = new Map([[tenantId, head]]);
   const seeded: { id: string; seq: number }[] = [];
   // Calls of a second batch get their own ids: one trace per call, as the gate makes them.

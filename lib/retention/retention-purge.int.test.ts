@@ -3,6 +3,7 @@ import { db } from '@/lib/db';
 import { hashCanonical } from '@/lib/contracts/canonical-json';
 import { lookupOrderContract, refundPaymentContract } from '@/lib/contracts/examples';
 import { chainRecords } from '@/lib/evidence/chain-records';
+import { ensureTenantKey } from '@/lib/evidence/tenant-key';
 import { evidenceHash, GENESIS_HASH } from '@/lib/evidence/evidence-hash';
 import { updateTenantSettings } from '@/lib/tenants/tenant-settings';
 import { call } from '@/lib/testing/api-client';
@@ -67,7 +68,8 @@ const verifyWholeChain = async () => (await call(verify, { key: t.adminKey, path
  * hand (the writer no longer makes these), as the tenant's first record, dated `at`.
  */
 async function appendLegacyRecord(tenantId: string, at: Date) {
-  const heads = new Map([[tenantId, { lane: 0, seq: 0, hash: GENESIS_HASH }]]);
+  // Its tenant's key, as the migration that added keys gave every tenant.
+  const heads = new Map([[tenantId, { lane: 0, seq: 0, hash: GENESIS_HASH, tenantKey: await ensureTenantKey(tenantId) }]]);
   const input = {
     tenantId,
     kind: 'pre' as const,

@@ -11,6 +11,7 @@ import { actorsIn } from '../tenants/actor-text';
 import { traceOutcome, type TraceOutcome } from './trace-outcome';
 import { retainedView, type RetainedView } from '../retention/retained-view';
 import { fromStoredEvidence } from '../evidence/stored-hashes';
+import { byTenantKey } from '../evidence/tenant-key';
 
 /** A trace is one call_id's records; an agent reusing a call_id forever must not make a page unbounded. */
 export const TRACE_RECORDS_MAX = 500;
@@ -100,10 +101,10 @@ const MAX_SHOWN_CONTEXT_CHARS = 64 * 1024;
 
 /**
  * The trace's sequence numbers, oldest first: the first entries of the trace's range of the
- * (tenantId, traceId, seq) index, so a trace of any length reads at most the limit.
+ * (tenantKey, traceId, seq) index, so a trace of any length reads at most the limit.
  */
 export function traceSeqsQuery(tenantId: string, traceId: string): Sql {
-  return sql`SELECT "seq" FROM "Evidence" WHERE "tenantId" = ${tenantId} AND "traceId" = ${traceId} ORDER BY "seq" ASC LIMIT ${TRACE_RECORDS_MAX + 1}`;
+  return sql`SELECT "seq" FROM "Evidence" WHERE ${byTenantKey(tenantId)} AND "traceId" = ${traceId} ORDER BY "seq" ASC LIMIT ${TRACE_RECORDS_MAX + 1}`;
 }
 
 /** One trace with its records, approvals and timeline; 404 when the tenant has no such trace. */

@@ -6,6 +6,7 @@ import { parsePolicyEvidence } from '../policies/parse-policy-evidence';
 import { apiKeyNames } from '../auth/api-key-names';
 import type { TracePage, TraceSummary } from './trace-summary';
 import { seqsAt } from '../evidence/seq-at';
+import { byTenantKey } from '../evidence/tenant-key';
 import { searchCondition, searchTraceIds, type TraceSearch, type TraceSearchMatch } from './search-traces';
 
 export interface TraceFilters {
@@ -67,7 +68,10 @@ export function traceRowsQuery(options: {
   const { tenantId, filters } = options;
   // Administrative records (membership, settings, retention purges) share the chain but are
   // not calls.
-  const where: Sql[] = [sql`e."tenantId" = ${tenantId}`, sql`e."kind" NOT IN (${join([...ADMIN_EVIDENCE_KINDS])})`];
+  // By tool a range of (tenantKey, tool, seq), a search's traces probes of (tenantKey, traceId,
+  // seq): those indexes know the tenant by its key. Else the tenant's (tenantId, seq) range.
+  const tenant = filters.tool || options.searchTraceIds ? byTenantKey(tenantId, 'e') : sql`e."tenantId" = ${tenantId}`;
+  const where: Sql[] = [tenant, sql`e."kind" NOT IN (${join([...ADMIN_EVIDENCE_KINDS])})`];
   if (filters.tool) where.push(sql`e."tool" = ${filters.tool}`);
   if (filters.decision) where.push(sql`e."decision" = ${filters.decision}`);
   if (filters.apiKeyId) where.push(sql`e."apiKeyId" = ${filters.apiKeyId}`);
@@ -79,10 +83,10 @@ export function traceRowsQuery(options: {
   // `+p."seq"`: SQLite keeps no statistics unless ANALYZE runs, and then believes tenantId
   // alone is selective; given a usable seq term it walks the (tenantId, seq) index over every
   // earlier record of the tenant for each row. The unary plus makes seq a plain filter, so
-  // the probe goes through (tenantId, traceId) as it does on PostgreSQL.
+  // the probe goes through (tenantKey, traceId, seq) as it does on PostgreSQL.
   else
     where.push(
-      sql`NOT EXISTS (SELECT 1 FROM "Evidence" p WHERE p."tenantId" = ${tenantId} AND p."traceId" = e."traceId" AND +p."seq" < e."seq")`,
+      sql`NOT EXISTS (SELECT 1 FROM "Evidence" p WHERE ${byTenantKey(tenantId, 'p')} AND p."traceId" = e."traceId" AND +p."seq" < e."seq")`,
     );
   // A search matches a handful of rows through the traceId index; ordering by an expression
   // keeps SQLite from preferring the seq index (which would avoid a sort of those few rows by
@@ -95,10 +99,10 @@ export function traceRowsQuery(options: {
     LIMIT ${options.limit + 1}`;
 }
 
-/** Per-trace totals for the rows of one page: a probe of (tenantId, traceId) per trace. */
+/** Per-trace totals for the rows of one page: a probe of (tenantKey, traceId, seq) per trace. */
 export function traceTotalsQuery(tenantId: string, traceIds: string[]): Sql {
   return sql`SELECT "traceId", count(*) AS "records", min("seq") AS "firstSeq", max("seq") AS "lastSeq", min("createdAt") AS "firstAt", max("createdAt") AS "lastAt", sum("durationMs") AS "checksMs", sum("executionMs") AS "executionMs"
-    FROM "Evidence" WHERE "tenantId" = ${tenantId} AND "traceId" IN (${join(traceIds)}) GROUP BY "traceId"`;
+    FROM "Evidence" WHERE ${byTenantKey(tenantId)} AND "traceId" IN (${join(traceIds)}) GROUP BY "traceId"`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { db, dbProvider } from '../db';
 import { traceIdFor } from '../evidence/trace-id';
 import { sql, type Sql } from '../db/sql';
+import { byTenantKey } from '../evidence/tenant-key';
 
 /** The longest search text taken (the API refuses longer, the page cuts it). */
 export const TRACE_SEARCH_MAX = 128;
@@ -27,14 +28,14 @@ const HEX = /^[0-9a-f]{1,32}$/;
 /** Above every character: the upper end of "starts with" as a range of the index. */
 const MAX_CHAR = '\u{10FFFF}';
 
-/** Records whose trace id starts with a hex prefix: a range of the (tenantId, traceId) index. */
+/** Records whose trace id starts with a hex prefix: a range of the (tenantKey, traceId, seq) index. */
 export function tracePrefixQuery(tenantId: string, prefix: string): Sql {
   // Every id starting with the prefix sorts below prefix + "g" (ids are [0-9a-f]).
-  return sql`SELECT "traceId" FROM "Evidence" WHERE "tenantId" = ${tenantId} AND "traceId" >= ${prefix} AND "traceId" < ${`${prefix}g`} LIMIT ${SEARCH_ROWS_MAX}`;
+  return sql`SELECT "traceId" FROM "Evidence" WHERE ${byTenantKey(tenantId)} AND "traceId" >= ${prefix} AND "traceId" < ${`${prefix}g`} LIMIT ${SEARCH_ROWS_MAX}`;
 }
 
 /**
- * Records whose call_id starts with a prefix: a range of the (tenantId, callId) index. Call ids
+ * Records whose call_id starts with a prefix: a range of the (tenantKey, callId) index. Call ids
  * are the agent's, any text, so the range must compare bytes: SQLite's default collation does;
  * on PostgreSQL the pattern operators do, served by that index's text_pattern_ops (a LIKE
  * 'x%' would need a constant pattern to plan a range, and the default operators follow the
@@ -46,7 +47,7 @@ export function callPrefixQuery(tenantId: string, prefix: string): Sql {
     dbProvider() === 'postgresql'
       ? sql`"callId" ~>=~ ${prefix} AND "callId" ~<~ ${upper}`
       : sql`"callId" >= ${prefix} AND "callId" < ${upper}`;
-  return sql`SELECT "traceId" FROM "Evidence" WHERE "tenantId" = ${tenantId} AND ${range} LIMIT ${SEARCH_ROWS_MAX}`;
+  return sql`SELECT "traceId" FROM "Evidence" WHERE ${byTenantKey(tenantId)} AND ${range} LIMIT ${SEARCH_ROWS_MAX}`;
 }
 
 /**

@@ -10,6 +10,8 @@ import { redactArguments } from '../evidence/redact-arguments';
 import { retainedPayloadJson } from '../retention/retained-payload';
 import { getRuntimeSettings, mergeSensitivePaths } from '../tenants/tenant-settings';
 import { traceIdFor } from '../evidence/trace-id';
+import { byTenantKey } from '../evidence/tenant-key';
+import { sql } from '../db/sql';
 import { checkPostCall } from './check-post-call';
 import { unresolvedContractIssue } from './unresolved-contract-issue';
 import { buildValidationResponse, type ValidationResponse } from './validation-response';
@@ -63,13 +65,13 @@ export async function validatePostCall(options: {
   const argsHash = hashCanonical(request.arguments);
   let version = request.version;
   if (!version) {
-    // The call's newest pre of this tool: the end of the trace's range of the (tenantId, traceId,
-    // seq) index, however many records the trace holds.
-    const latest = await db().evidence.findFirst({
-      where: { tenantId, traceId, kind: 'pre', tool: request.tool },
-      orderBy: { seq: 'desc' },
-      select: { contractVersion: true },
-    });
+    // The call's newest pre of this tool: the end of the trace's range of the (tenantKey, traceId,
+    // seq) index, however many records the trace holds. The tool as an expression: without
+    // statistics SQLite would as soon walk (tenantKey, tool, seq), every call of the tool.
+    const [latest] = await db().$queryRaw<{ contractVersion: string | null }[]>(sql`SELECT "contractVersion" FROM "Evidence"
+      WHERE ${byTenantKey(tenantId)} AND "traceId" = ${traceId} AND "kind" = 'pre'
+        AND ("tool" || '') = ${request.tool}
+      ORDER BY "seq" DESC LIMIT 1`);
     version = latest?.contractVersion ?? undefined;
   }
   const base = {

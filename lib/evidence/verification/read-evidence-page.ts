@@ -41,7 +41,8 @@ const HEX_COLUMNS = {
 };
 
 const HASHES: ReadonlySet<string> = new Set(HASH_FIELDS);
-const OTHER_COLUMNS = raw(quoted(EVIDENCE_COLUMNS.filter((c) => !HASHES.has(c))));
+// Not the tenant's key: it is not hashed, and the walk reads by tenantId.
+const OTHER_COLUMNS = raw(quoted(EVIDENCE_COLUMNS.filter((c) => !HASHES.has(c) && c !== 'tenantKey')));
 
 const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 

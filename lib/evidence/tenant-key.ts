@@ -1,0 +1,49 @@
+import { db, dbProvider } from '../db';
+import { raw, sql, type Sql } from '../db/sql';
+
+/**
+ * A tenant's key: the small number that stands for its id at the front of the evidence indexes
+ * other than (tenantId, seq) (prisma/models/30-evidence.prisma, TenantKey). Writers give every
+ * record its tenant's key; readers of those indexes name the tenant by both, the key for the
+ * index range and the id as a check on every row found, so a wrong key finds nothing rather
+ * than another tenant's records.
+ */
+
+/**
+ * The tenant's key inside a statement: a scalar subquery both databases evaluate once, then use
+ * as an index bound. NULL (so no record matches) for a tenant that has never had evidence.
+ */
+function tenantKeySql(tenantId: string): Sql {
+  return sql`(SELECT "key" FROM "TenantKey" WHERE "tenantId" = ${tenantId})`;
+}
+
+/**
+ * The condition that finds a tenant's records through an index that leads with its key: the key
+ * for the range, and the id checked on every row. On SQLite the id is compared as an expression,
+ * so that without statistics it never prefers walking the tenant's (tenantId, seq) index instead;
+ * PostgreSQL's statistics know how much of the table the id matches, which an expression would
+ * hide (it then planned a parallel scan for a prefix search, 22 ms where 0.3 ms would do).
+ * `alias`: the Evidence table's alias in the statement, if it has one.
+ */
+export function byTenantKey(tenantId: string, alias?: string): Sql {
+  const column = (name: string) => raw(alias ? `${alias}."${name}"` : `"${name}"`);
+  const id = dbProvider() === 'postgresql' ? column('tenantId') : sql`(${column('tenantId')} || '')`;
+  return sql`${column('tenantKey')} = ${tenantKeySql(tenantId)} AND ${id} = ${tenantId}`;
+}
+
+/** The tenant's key, or null when it has none (it has never had evidence). */
+export async function findTenantKey(tenantId: string): Promise<number | null> {
+  return (await db().tenantKey.findUnique({ where: { tenantId }, select: { key: true } }))?.key ?? null;
+}
+
+/** No record has this key: what a query names for a tenant that has none. */
+export const NO_TENANT_KEY = -1;
+
+/**
+ * The tenant's key, added when it has none: for code that writes evidence outside the writers
+ * (seeding, benches), which read it with the chain head instead.
+ */
+export async function ensureTenantKey(tenantId: string): Promise<number> {
+  await db().$executeRaw`INSERT INTO "TenantKey" ("tenantId") VALUES (${tenantId}) ON CONFLICT ("tenantId") DO NOTHING`;
+  return (await findTenantKey(tenantId)) as number;
+}
