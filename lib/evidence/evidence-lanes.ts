@@ -27,7 +27,7 @@ export type LaneQuery = (sql: string, params: unknown[]) => Promise<Record<strin
 const TENANT_KEY_OF = (tenantId: string) => `(SELECT "key" FROM "TenantKey" WHERE "tenantId" = ${tenantId})`;
 
 /** Keys for tenants that have none (their first evidence), committed at once like a lane; two writers adding one at once add one. */
-export const ADD_TENANT_KEYS = `INSERT INTO "TenantKey" ("tenantId") SELECT unnest($1::text[]) ON CONFLICT ("tenantId") DO NOTHING
+const ADD_TENANT_KEYS = `INSERT INTO "TenantKey" ("tenantId") SELECT unnest($1::text[]) ON CONFLICT ("tenantId") DO NOTHING
   RETURNING "tenantId", "key"`;
 const TENANT_KEYS = `SELECT "tenantId", "key" FROM "TenantKey" WHERE "tenantId" = ANY($1::text[])`;
 

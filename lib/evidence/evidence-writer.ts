@@ -1,4 +1,5 @@
 import { db, dbProvider, type Tx } from '../db';
+import { ensureTenantKey } from './tenant-key';
 import { AppError } from '../errors';
 import { log } from '../log';
 import { GENESIS_HASH } from './evidence-hash';
@@ -263,10 +264,7 @@ async function lockChainHeads(tx: Tx, tenants: string[], provider: string): Prom
   const rows = await tx.evidenceChainHead.findMany({ where: { tenantId: { in: tenants }, lane: 0 } });
   const keys = new Map((await tx.tenantKey.findMany({ where: { tenantId: { in: tenants } } })).map((k) => [k.tenantId, k.key]));
   // A tenant's first evidence: its key is added in the transaction that writes it.
-  for (const tenantId of tenants.filter((t) => !keys.has(t))) {
-    await tx.$executeRaw`INSERT INTO "TenantKey" ("tenantId") VALUES (${tenantId}) ON CONFLICT ("tenantId") DO NOTHING`;
-    keys.set(tenantId, (await tx.tenantKey.findUniqueOrThrow({ where: { tenantId } })).key);
-  }
+  for (const tenantId of tenants.filter((t) => !keys.has(t))) keys.set(tenantId, await ensureTenantKey(tenantId, tx));
   return new Map(rows.map((r) => [r.tenantId, { lane: 0, seq: Number(r.seq), hash: r.hash, tenantKey: keys.get(r.tenantId) }]));
 }
 

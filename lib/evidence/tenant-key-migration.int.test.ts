@@ -23,8 +23,8 @@ const provider = dbProvider() === 'postgresql' ? 'postgresql' : 'sqlite';
 let scratch: ScratchDatabase;
 const savedUrl = process.env.DATABASE_URL;
 
-// Both tenants' agents send the same call ids, so their trace ids differ only by tenant
-// (lib/evidence/trace-id.ts) and the call ids are the same text in both.
+// Both tenants' agents send the same call ids and trace ids: only the tenant tells their records
+// apart.
 const TRACE = 'ab'.repeat(16);
 const input = (tenantId: string, i: number, tool = 'orders.lookup'): EvidenceInput => ({
   tenantId,

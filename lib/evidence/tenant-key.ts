@@ -1,4 +1,4 @@
-import { db, dbProvider } from '../db';
+import { db, dbProvider, type Tx } from '../db';
 import { raw, sql, type Sql } from '../db/sql';
 
 /**
@@ -32,18 +32,19 @@ export function byTenantKey(tenantId: string, alias?: string): Sql {
 }
 
 /** The tenant's key, or null when it has none (it has never had evidence). */
-export async function findTenantKey(tenantId: string): Promise<number | null> {
-  return (await db().tenantKey.findUnique({ where: { tenantId }, select: { key: true } }))?.key ?? null;
+export async function findTenantKey(tenantId: string, client: Tx = db()): Promise<number | null> {
+  return (await client.tenantKey.findUnique({ where: { tenantId }, select: { key: true } }))?.key ?? null;
 }
 
 /** No record has this key: what a query names for a tenant that has none. */
 export const NO_TENANT_KEY = -1;
 
 /**
- * The tenant's key, added when it has none: for code that writes evidence outside the writers
- * (seeding, benches), which read it with the chain head instead.
+ * The tenant's key, added when it has none, through `client` (a transaction's, to add it with
+ * the evidence that needs it): for the Prisma writer and code that writes evidence outside the
+ * writers (seeding, benches). The raw stores read it with the chain head instead.
  */
-export async function ensureTenantKey(tenantId: string): Promise<number> {
-  await db().$executeRaw`INSERT INTO "TenantKey" ("tenantId") VALUES (${tenantId}) ON CONFLICT ("tenantId") DO NOTHING`;
-  return (await findTenantKey(tenantId)) as number;
+export async function ensureTenantKey(tenantId: string, client: Tx = db()): Promise<number> {
+  await client.$executeRaw`INSERT INTO "TenantKey" ("tenantId") VALUES (${tenantId}) ON CONFLICT ("tenantId") DO NOTHING`;
+  return (await findTenantKey(tenantId, client)) as number;
 }
