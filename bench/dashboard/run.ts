@@ -7,7 +7,7 @@
 // Options: --rows <n> (default 1000000) --runs <n> (default 5) --only sqlite|postgresql
 //          --keep (keep the databases and print where they are)
 //          --sqlite-file <path> / --pg-url <url> (measure an already seeded database; no seeding)
-import { ensureTenantKey } from '../../lib/evidence/tenant-key';
+import { ensureTenantKey, tenantEvidence } from '../../lib/evidence/tenant-key';
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { createScratchDatabase, type ScratchDatabase } from '../../lib/db/scratch-database';
@@ -139,8 +139,8 @@ async function seedDatabase(target: DatabaseTarget): Promise<{ tenantId: string;
 /** Probes for an existing database: the same kind of values the seeder reports. */
 async function probe(): Promise<{ tenantId: string; facts: SeedFacts; end: Date }> {
   const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: 'bench' } });
-  const last = await db().evidence.findFirstOrThrow({ where: { tenantId: tenant.id }, orderBy: { seq: 'desc' } });
-  const mid = await db().evidence.findFirstOrThrow({ where: { tenantId: tenant.id, seq: Math.floor(last.seq / 2) } });
+  const last = await db().evidence.findFirstOrThrow({ where: await tenantEvidence(tenant.id), orderBy: { seq: 'desc' } });
+  const mid = await db().evidence.findFirstOrThrow({ where: { ...(await tenantEvidence(tenant.id)), seq: Math.floor(last.seq / 2) } });
   const approval = await db().approval.findFirst({ where: { tenantId: tenant.id, status: 'approved' } });
   const keys = await db().apiKey.findMany({ where: { tenantId: tenant.id }, orderBy: { name: 'asc' } });
   const facts: SeedFacts = {

@@ -61,6 +61,8 @@ interface Sizes {
   columns: { name: string; avg: number }[];
   /** Everything the database holds on disk (SQLite file; PostgreSQL database), per record. */
   whole: number;
+  /** SQLite: the table's leaf pages, how many rows each holds and a row's stored bytes (its cell without the page's pointer). */
+  leaves?: { rowsPerPage: number; rowBytes: number };
 }
 
 async function fill(target: DatabaseTarget, port: number): Promise<void> {
@@ -101,6 +103,12 @@ function sqliteSizes(file: string): Sizes {
         (connection.prepare(`SELECT avg(length(CAST("${name}" AS BLOB))) AS a FROM "Evidence"`).get() as { a: number | null }).a ?? 0,
       ),
     }));
+    // A row's size only counts in whole pages: what fits in one is what the table's size follows.
+    const leaf = connection
+      .prepare(
+        `SELECT avg(ncell) AS rows, sum(payload) * 1.0 / sum(ncell) AS payload FROM dbstat WHERE name = 'Evidence' AND pagetype = 'leaf'`,
+      )
+      .get() as { rows: number; payload: number };
     const pageCount = Number(connection.pragma('page_count', { simple: true }));
     const pageSize = Number(connection.pragma('page_size', { simple: true }));
     return {
@@ -110,6 +118,7 @@ function sqliteSizes(file: string): Sizes {
       indexes: objects.filter((o) => o.type === 'index').map((o) => ({ name: o.name, bytes: bytes(o.name) })),
       columns,
       whole: pageCount * pageSize,
+      leaves: { rowsPerPage: leaf.rows, rowBytes: leaf.payload },
     };
   } finally {
     connection.close();
@@ -151,6 +160,10 @@ function print(provider: DatabaseProvider, sizes: Sizes): void {
   console.log(`    table:                         ${per(sizes.table).toFixed(0)}`);
   for (const index of [...sizes.indexes].sort((a, b) => b.bytes - a.bytes))
     console.log(`    ${index.name.padEnd(30)} ${per(index.bytes).toFixed(0)}`);
+  if (sizes.leaves)
+    console.log(
+      `  table leaf pages: ${sizes.leaves.rowsPerPage.toFixed(2)} rows each, ${sizes.leaves.rowBytes.toFixed(0)} bytes of columns per row`,
+    );
   console.log(
     `  whole database on disk:          ${per(sizes.whole).toFixed(0)} bytes per record (all tables; ${fmt(sizes.whole / 1e6)} MB)`,
   );

@@ -22,6 +22,7 @@ import { db, disconnectDb } from '../../lib/db';
 import { seedBench, type BenchTenant } from './seed';
 import { callOnce, idleCpu, load, startDataPlane, type Measured } from './load';
 import { microbench } from './micro';
+import { tenantEvidence } from '../../lib/evidence/tenant-key';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -109,7 +110,8 @@ for (const [index, provider] of (option('reuse') ? databases.slice(0, 1) : datab
     const { plain, limited } = prepared;
     for (const tenant of [plain, limited])
       tenant.seededSeq =
-        (await db().evidence.findFirst({ where: { tenantId: tenant.id }, orderBy: { seq: 'desc' }, select: { seq: true } }))?.seq ?? 0;
+        (await db().evidence.findFirst({ where: await tenantEvidence(tenant.id), orderBy: { seq: 'desc' }, select: { seq: true } }))?.seq ??
+        0;
     const countersBefore = await db().historyCounter.count();
     await disconnectDb();
     if (prepared.provider === 'postgresql') {
@@ -197,7 +199,7 @@ async function afterRun(plain: BenchTenant, limited: BenchTenant, countersBefore
   const decisions = async (tenant: BenchTenant) => {
     const groups = await db().evidence.groupBy({
       by: ['decision'],
-      where: { tenantId: tenant.id, kind: 'pre', seq: { gt: tenant.seededSeq } },
+      where: { ...(await tenantEvidence(tenant.id)), kind: 'pre', seq: { gt: tenant.seededSeq } },
       _count: { _all: true },
     });
     return groups.map((g) => `${fmt(g._count._all)} ${g.decision}`).join(', ');

@@ -1,5 +1,5 @@
 import { db } from '../db';
-import { findTenantKey, NO_TENANT_KEY } from '../evidence/tenant-key';
+import { tenantEvidence } from '../evidence/tenant-key';
 import { resolveContract } from '../contracts/resolve-contract';
 import { redactArguments } from '../evidence/redact-arguments';
 import type { Approval } from '../generated/sqlite/client';
@@ -66,7 +66,7 @@ export async function listApprovals(options: {
   if (page.length === 0) return { approvals: [], next_cursor: null, counts: { pending } };
 
   const ids = page.map((row) => row.id);
-  const tenantKey = (await findTenantKey(tenantId)) ?? NO_TENANT_KEY;
+  const tenant = await tenantEvidence(tenantId);
   const [votes, keys, steps, viewer] = await Promise.all([
     db().approvalVote.findMany({ where: { tenantId, approvalId: { in: ids } }, orderBy: { createdAt: 'asc' } }),
     db().apiKey.findMany({
@@ -74,10 +74,10 @@ export async function listApprovals(options: {
       select: { id: true, name: true, prefix: true, createdById: true },
     }),
     db().evidence.findMany({
-      // No orderBy: without statistics SQLite would walk the tenant's whole (tenantId, seq)
+      // No orderBy: without statistics SQLite would walk the tenant's whole (tenantKey, seq)
       // index to avoid sorting a handful of rows; the (tenantKey, traceId, seq) index finds
       // them, JS sorts them.
-      where: { tenantKey, tenantId, traceId: { in: [...new Set(page.map((row) => row.traceId))] } },
+      where: { ...tenant, traceId: { in: [...new Set(page.map((row) => row.traceId))] } },
       take: MAX_TRACE_STEPS * page.length * 4,
       select: {
         id: true,

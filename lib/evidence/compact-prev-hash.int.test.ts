@@ -60,7 +60,7 @@ describe('verification of chains with stored prefixes', () => {
     );
     // Records 1-3 as written before compact evidence: the whole prevHash stored.
     for (const seq of [1, 2, 3]) {
-      const row = fromStoredEvidence(await db().evidence.findUniqueOrThrow({ where: { tenantId_seq: { tenantId, seq } } }));
+      const row = fromStoredEvidence(await db().evidence.findFirstOrThrow({ where: { tenantId, seq } }));
       await db().evidence.update({ where: { id: row.id }, data: { prevHash: storedHash(await prevHashOf(tenantId, row)) } });
     }
   });
@@ -84,8 +84,7 @@ describe('verification of chains with stored prefixes', () => {
       t,
       Array.from({ length: 8 }, (_, i) => ({ at: minutesAgo(30 - i) })),
     );
-    const at = async (seq: number) =>
-      fromStoredEvidence(await db().evidence.findUniqueOrThrow({ where: { tenantId_seq: { tenantId: t, seq } } }));
+    const at = async (seq: number) => fromStoredEvidence(await db().evidence.findFirstOrThrow({ where: { tenantId: t, seq } }));
     const original = await at(4);
     await db().evidence.update({ where: { id: original.id }, data: { prevHash: storedHash('f'.repeat(16)) } });
     expect(await verifyEvidenceChain({ tenantId: t })).toMatchObject({

@@ -248,7 +248,7 @@ describe('evidence lanes on PostgreSQL', () => {
 
     it('a record deleted from the middle of lane 1', async () => {
       const tenantId = await twoLaneChain();
-      await db().evidence.delete({ where: { tenantId_seq: { tenantId, seq: 8 } } });
+      await db().evidence.deleteMany({ where: { tenantId, seq: 8 } });
       const { full, chain } = await verifyBoth(tenantId);
       expect(full).toMatchObject({ seq: 9, reason: 'seq_gap' });
       expect(chain).toEqual(full);
@@ -256,29 +256,29 @@ describe('evidence lanes on PostgreSQL', () => {
 
     it('a record moved to another lane', async () => {
       const tenantId = await twoLaneChain();
-      await db().evidence.update({ where: { tenantId_seq: { tenantId, seq: 3 } }, data: { lane: 1 } });
+      await db().evidence.updateMany({ where: { tenantId, seq: 3 }, data: { lane: 1 } });
       expect((await verifyBoth(tenantId)).full).toMatchObject({ seq: 3, reason: 'prev_hash_mismatch' });
       // Past the head of the lane it was moved to: no writer put it there.
       const other = await twoLaneChain();
-      await db().evidence.update({ where: { tenantId_seq: { tenantId: other, seq: 12 } }, data: { lane: 1 } });
+      await db().evidence.updateMany({ where: { tenantId: other, seq: 12 }, data: { lane: 1 } });
       expect((await verifyBoth(other)).full).toMatchObject({ seq: 12, reason: 'head_mismatch' });
     });
 
     it('a record edited in lane 1', async () => {
       const tenantId = await twoLaneChain();
-      await db().evidence.update({ where: { tenantId_seq: { tenantId, seq: 7 } }, data: { decision: 'tampered' } });
+      await db().evidence.updateMany({ where: { tenantId, seq: 7 }, data: { decision: 'tampered' } });
       expect((await verifyBoth(tenantId)).full).toMatchObject({ seq: 7, reason: 'hash_mismatch' });
     });
 
     it("lane 1's last record deleted, its head left", async () => {
       const tenantId = await twoLaneChain();
-      await db().evidence.delete({ where: { tenantId_seq: { tenantId, seq: 10 } } });
+      await db().evidence.deleteMany({ where: { tenantId, seq: 10 } });
       expect((await verifyBoth(tenantId)).full).toMatchObject({ seq: 10, id: '', reason: 'head_mismatch' });
     });
 
     it('a record put in a lane past its head', async () => {
       const tenantId = await twoLaneChain();
-      const last = fromStoredEvidence(await db().evidence.findUniqueOrThrow({ where: { tenantId_seq: { tenantId, seq: 10 } } }));
+      const last = fromStoredEvidence(await db().evidence.findFirstOrThrow({ where: { tenantId, seq: 10 } }));
       const made = { ...last, id: `forged-${n++}`, seq: 16, prevHash: last.hash };
       await db().evidence.create({ data: toStoredEvidence({ ...made, hash: evidenceHash(made) }) });
       expect((await verifyBoth(tenantId)).full).toMatchObject({ seq: 16, reason: 'head_mismatch' });

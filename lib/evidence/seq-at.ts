@@ -1,5 +1,6 @@
 import { db } from '../db';
 import { join, nullableNum, raw, sql, type Sql } from '../db/sql';
+import { byTenantKey } from './tenant-key';
 
 /**
  * Where a moment falls in a tenant's evidence, found by a binary search over `seq` instead of
@@ -14,7 +15,7 @@ import { join, nullableNum, raw, sql, type Sql } from '../db/sql';
  * `seq >= s` and `seq < s` split the evidence at `at`. NULL when the tenant has no evidence.
  *
  * A scalar subquery, so a statement bounds its seq range by it in one round trip: a recursive
- * CTE halving [0, last seq + 1], one (tenantId, seq) index probe per step (about 24 steps for ten
+ * CTE halving [0, last seq + 1], one (tenantKey, seq) index probe per step (about 24 steps for ten
  * million records). Callers keep their createdAt condition beside the seq bound, so a record
  * whose createdAt were ever out of order (an older PostgreSQL chain written by instances with
  * skewed clocks) is left out of a window rather than counted in the wrong one.
@@ -23,9 +24,10 @@ export function seqAtSql(tenantId: string, at: Date): Sql {
   // Whether the first record at or after the midpoint is recent enough (true past the last). It
   // is written into both limits: computing it once would need the recursive step to read the
   // CTE from a subquery, which neither database allows.
-  const reached = sql`COALESCE((SELECT "createdAt" >= ${at} FROM "Evidence" WHERE "tenantId" = ${tenantId} AND "seq" >= lo + (hi - lo) / 2 ORDER BY "seq" LIMIT 1), TRUE)`;
+  const tenant = byTenantKey(tenantId);
+  const reached = sql`COALESCE((SELECT "createdAt" >= ${at} FROM "Evidence" WHERE ${tenant} AND "seq" >= lo + (hi - lo) / 2 ORDER BY "seq" LIMIT 1), TRUE)`;
   return sql`(WITH RECURSIVE "half"(lo, hi) AS (
-      SELECT 0, (SELECT max("seq") FROM "Evidence" WHERE "tenantId" = ${tenantId}) + 1
+      SELECT 0, (SELECT max("seq") FROM "Evidence" WHERE ${tenant}) + 1
       UNION ALL
       SELECT CASE WHEN ${reached} THEN lo ELSE lo + (hi - lo) / 2 + 1 END,
              CASE WHEN ${reached} THEN lo + (hi - lo) / 2 ELSE hi END

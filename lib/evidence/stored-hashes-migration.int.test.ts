@@ -146,7 +146,7 @@ describe('the migration that stores evidence hashes as bytes', () => {
   });
 
   it('keeps a value that was not hex as its bytes, so the edited record is still found', async () => {
-    const row = await db().evidence.findUniqueOrThrow({ where: { tenantId_seq: { tenantId: 'tenant-edited', seq: 2 } } });
+    const row = await db().evidence.findFirstOrThrow({ where: { tenantId: 'tenant-edited', seq: 2 } });
     expect(Buffer.from(row.hash).toString('utf8')).toBe('not-a-hash');
     expect(await verifyEvidenceChain({ tenantId: 'tenant-edited' })).toMatchObject({
       valid: false,

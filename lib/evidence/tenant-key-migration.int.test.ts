@@ -121,7 +121,7 @@ describe('the migration that gives each tenant a key for the evidence indexes', 
     await expect(getTraceOrThrow({ tenantId: 'tenant-quiet', traceId: TRACE })).rejects.toMatchObject({ code: 'not_found' });
   });
 
-  it('finds nothing of another tenant even where a record carries that tenant’s key', async () => {
+  it('finds nothing of another tenant even where a record carries that tenant’s key, and verification misses it', async () => {
     // A record whose key was edited to tenant-b's: the id is checked on every row found.
     await db().evidence.updateMany({ where: { tenantId: 'tenant-a', seq: 4 }, data: { tenantKey: await keyOf('tenant-b') } });
     const byTool = await listTraces({ tenantId: 'tenant-b', filters: { tool: 'orders.lookup' }, limit: 50 });
@@ -129,6 +129,9 @@ describe('the migration that gives each tenant a key for the evidence indexes', 
     const search = await listTraces({ tenantId: 'tenant-b', filters: { search: 'call-4' }, limit: 50 });
     expect(search.traces).toEqual([]);
     await expect(getTraceOrThrow({ tenantId: 'tenant-b', traceId: '04'.repeat(16) })).rejects.toMatchObject({ code: 'not_found' });
+    // Verification reads by the key too: to it the record is gone, and the chain broken there.
+    expect(await verifyEvidenceChain({ tenantId: 'tenant-a' })).toMatchObject({ valid: false, firstBroken: { seq: 4 } });
+    expect(await verifyEvidenceChain({ tenantId: 'tenant-b' })).toMatchObject({ valid: true, records: 3 });
     await db().evidence.updateMany({ where: { tenantId: 'tenant-a', seq: 4 }, data: { tenantKey: await keyOf('tenant-a') } });
   });
 

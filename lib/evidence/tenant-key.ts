@@ -1,12 +1,11 @@
-import { db, dbProvider, type Tx } from '../db';
+import { db, type Tx } from '../db';
 import { raw, sql, type Sql } from '../db/sql';
 
 /**
- * A tenant's key: the small number that stands for its id at the front of the evidence indexes
- * other than (tenantId, seq) (prisma/models/30-evidence.prisma, TenantKey). Writers give every
- * record its tenant's key; readers of those indexes name the tenant by both, the key for the
- * index range and the id as a check on every row found, so a wrong key finds nothing rather
- * than another tenant's records.
+ * A tenant's key: the small number that stands for its id at the front of every evidence index
+ * (prisma/models/30-evidence.prisma, TenantKey). Writers give every record its tenant's key;
+ * readers name the tenant by both, the key for the index range and the id as a check on every
+ * row found, so a wrong key finds nothing rather than another tenant's records.
  */
 
 /**
@@ -18,17 +17,20 @@ function tenantKeySql(tenantId: string): Sql {
 }
 
 /**
- * The condition that finds a tenant's records through an index that leads with its key: the key
- * for the range, and the id checked on every row. On SQLite the id is compared as an expression,
- * so that without statistics it never prefers walking the tenant's (tenantId, seq) index instead;
- * PostgreSQL's statistics know how much of the table the id matches, which an expression would
- * hide (it then planned a parallel scan for a prefix search, 22 ms where 0.3 ms would do).
- * `alias`: the Evidence table's alias in the statement, if it has one.
+ * The condition that finds a tenant's records in a raw statement: the key for the index range,
+ * the id checked on every row. `alias`: the Evidence table's alias in the statement, if it has one.
  */
 export function byTenantKey(tenantId: string, alias?: string): Sql {
   const column = (name: string) => raw(alias ? `${alias}."${name}"` : `"${name}"`);
-  const id = dbProvider() === 'postgresql' ? column('tenantId') : sql`(${column('tenantId')} || '')`;
-  return sql`${column('tenantKey')} = ${tenantKeySql(tenantId)} AND ${id} = ${tenantId}`;
+  return sql`${column('tenantKey')} = ${tenantKeySql(tenantId)} AND ${column('tenantId')} = ${tenantId}`;
+}
+
+/**
+ * The same condition for Prisma's query API, which cannot nest the key's subquery: the key is
+ * read first (a lookup of TenantKey's unique index).
+ */
+export async function tenantEvidence(tenantId: string, client: Tx = db()): Promise<{ tenantKey: number; tenantId: string }> {
+  return { tenantKey: (await findTenantKey(tenantId, client)) ?? NO_TENANT_KEY, tenantId };
 }
 
 /** The tenant's key, or null when it has none (it has never had evidence). */

@@ -1,4 +1,5 @@
 import { db } from '../db';
+import { tenantEvidence } from '../evidence/tenant-key';
 
 export interface MembershipChange {
   id: string;
@@ -14,7 +15,7 @@ export interface MembershipChange {
 /** The tenant's latest membership records, newest first, read from its evidence chain. */
 export async function listMembershipChanges(options: { tenantId: string; limit?: number }): Promise<MembershipChange[]> {
   const rows = await db().evidence.findMany({
-    where: { tenantId: options.tenantId, kind: 'membership' },
+    where: { ...(await tenantEvidence(options.tenantId)), kind: 'membership' },
     orderBy: { seq: 'desc' },
     take: Math.min(Math.max(options.limit ?? 20, 1), 200),
     select: { id: true, seq: true, createdAt: true, decision: true, actorUserId: true, apiKeyId: true, details: true },

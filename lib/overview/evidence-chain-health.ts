@@ -3,10 +3,11 @@ import { GENESIS_HASH } from '../evidence/evidence-hash';
 import { brokenLink, prevHashOf, readChainCut } from '../evidence/verification/walk-evidence-chain';
 import type { EvidenceChainHealth } from './overview-types';
 import { fromStoredEvidence } from '../evidence/stored-hashes';
+import { tenantEvidence } from '../evidence/tenant-key';
 
 /**
  * How many of the newest records each overview read verifies. A few hundred records are one
- * range read on the (tenantId, seq) key and a few milliseconds of hashing, cheap enough for a
+ * range read on the (tenantKey, seq) key and a few milliseconds of hashing, cheap enough for a
  * page that refreshes every few seconds, and more than a busy tenant writes between refreshes,
  * so every record is checked at least once while someone watches.
  */
@@ -30,9 +31,12 @@ export async function checkEvidenceChainTail(options: { tenantId: string; record
   }
   const toSeq = cut.throughSeq;
   const fromSeq = Math.max(1, toSeq - (options.records ?? CHAIN_TAIL_RECORDS) + 1);
-  const rows = (await db().evidence.findMany({ where: { tenantId, seq: { gte: fromSeq, lte: toSeq } }, orderBy: { seq: 'asc' } })).map(
-    fromStoredEvidence,
-  );
+  const rows = (
+    await db().evidence.findMany({
+      where: { ...(await tenantEvidence(tenantId)), seq: { gte: fromSeq, lte: toSeq } },
+      orderBy: { seq: 'asc' },
+    })
+  ).map(fromStoredEvidence);
   const result = (checked: number, firstBroken: EvidenceChainHealth['first_broken']): EvidenceChainHealth => ({
     checked_at: checkedAt,
     valid: firstBroken === null,

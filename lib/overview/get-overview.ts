@@ -6,6 +6,7 @@ import { compareWindows } from './compare-windows';
 import { checkEvidenceChainTail } from './evidence-chain-health';
 import { OVERVIEW_WINDOW_MS, type Overview } from './overview-types';
 import { getWebhookHealth } from './webhook-health';
+import { tenantEvidence } from '../evidence/tenant-key';
 
 export { OVERVIEW_WINDOW_MS, type Overview } from './overview-types';
 
@@ -45,7 +46,7 @@ export async function getOverview(options: { tenantId: string; now?: Date; topCo
     compareWindows({ tenantId, until }),
     db().approval.count({ where: { tenantId, status: 'pending', expiresAt: { gt: until } } }),
     db().$queryRaw<{ key: string; n: unknown }[]>(topCodesQuery(tenantId, since, until, options.topCodes ?? 5)),
-    db().evidence.findFirst({ where: { tenantId }, orderBy: { seq: 'desc' }, select: { createdAt: true } }),
+    tenantEvidence(tenantId).then((where) => db().evidence.findFirst({ where, orderBy: { seq: 'desc' }, select: { createdAt: true } })),
     checkEvidenceChainTail({ tenantId, now: until }),
     getWebhookHealth({ tenantId, until }),
   ]);

@@ -29,15 +29,10 @@ export interface SeededRecord {
 export async function seedEvidenceAt(tenantId: string, records: SeededRecord[]): Promise<{ id: string; seq: number }[]> {
   const stored = await db().evidenceChainHead.findUnique({ where: { tenantId_lane: { tenantId, lane: 0 } } });
   // Lane 0, numbered after every record the tenant has (other lanes', on PostgreSQL, too).
-  const newest = await db().evidence.findFirst({ where: { tenantId }, orderBy: { seq: 'desc' }, select: { seq: true } });
+  const tenantKey = await ensureTenantKey(tenantId);
+  const newest = await db().evidence.findFirst({ where: { tenantKey, tenantId }, orderBy: { seq: 'desc' }, select: { seq: true } });
   const start = Math.max(stored?.seq ?? 0, newest?.seq ?? 0);
-  const head: LaneHead = {
-    lane: 0,
-    seq: stored?.seq ?? 0,
-    hash: stored?.hash ?? GENESIS_HASH,
-    nextSeq: start + 1,
-    tenantKey: await ensureTenantKey(tenantId),
-  };
+  const head: LaneHead = { lane: 0, seq: stored?.seq ?? 0, hash: stored?.hash ?? GENESIS_HASH, nextSeq: start + 1, tenantKey };
   const heads = new Map([[tenantId, head]]);
   const seeded: { id: string; seq: number }[] = [];
   // Calls of a second batch get their own ids: one trace per call, as the gate makes them.

@@ -5,6 +5,7 @@ import { POLICY_REFUSAL_CODES } from '../violations/violation-kinds';
 import { HOUR_MS, OVERVIEW_WINDOW_MS, type WindowCounts } from './overview-types';
 import { readRollups } from '../rollups/read-rollups';
 import { seqAtSql } from '../evidence/seq-at';
+import { byTenantKey } from '../evidence/tenant-key';
 
 /**
  * The four parts of the 48 hours before `until`, newest first. The last hour lies inside the
@@ -66,11 +67,11 @@ const EVIDENCE_SUMS = sql`sum(CASE WHEN "kind" = 'pre' THEN 1 ELSE 0 END) AS "ca
       sum(CASE WHEN "kind" = 'post' AND "decision" = 'deny' THEN 1 ELSE 0 END) AS "post_failures"`;
 
 /**
- * A time range of the tenant's evidence as a seq range on (tenantId, seq) (seqAtSql), the
+ * A time range of the tenant's evidence as a seq range on (tenantKey, seq) (seqAtSql), the
  * createdAt condition kept beside it.
  */
 function evidenceBetween(tenantId: string, since: Date, until: Date): Sql {
-  return sql`"tenantId" = ${tenantId} AND "seq" >= ${seqAtSql(tenantId, since)} AND "seq" < ${seqAtSql(tenantId, until)}
+  return sql`${byTenantKey(tenantId)} AND "seq" >= ${seqAtSql(tenantId, since)} AND "seq" < ${seqAtSql(tenantId, until)}
       AND "createdAt" >= ${since} AND "createdAt" < ${until}`;
 }
 

@@ -10,6 +10,7 @@ import type { ValidationIssue } from '../validation/error-codes';
 import { compilePolicy } from './compile-policy';
 import { loadPolicies } from './load-policies';
 import { replayPolicyDraft, type ReplayedCall, type ReplaySummary } from './policy-replay';
+import { tenantEvidence } from '../evidence/tenant-key';
 
 /**
  * The impact preview of a policy draft (after Styra's decision replay, as contracts have it):
@@ -88,9 +89,9 @@ export async function previewPolicyImpact(options: {
   const { tenantId } = options;
   const { enforced } = await loadPolicies(tenantId);
   const since = new Date(Date.now() - (options.sinceDays ?? IMPACT_WINDOW_DAYS) * 24 * 3600 * 1000);
-  // The window as a seq range of (tenantId, seq): there is no index on createdAt (seq-at.ts).
-  const [fromSeq] = await seqsAt(tenantId, [since]);
-  const where = { tenantId, kind: 'pre', seq: { gte: fromSeq ?? 0 }, createdAt: { gte: since } };
+  // The window as a seq range of (tenantKey, seq): there is no index on createdAt (seq-at.ts).
+  const [[fromSeq], tenant] = await Promise.all([seqsAt(tenantId, [since]), tenantEvidence(tenantId)]);
+  const where = { ...tenant, kind: 'pre', seq: { gte: fromSeq ?? 0 }, createdAt: { gte: since } };
   const [rows, withoutArgumentsCount] = await Promise.all([
     db().evidence.findMany({
       where: { ...where, arguments: { not: null } },

@@ -1,6 +1,7 @@
 import { db, type Tx } from '../db';
 import { seqsAt } from '../evidence/seq-at';
 import { recordAdminEvidence } from '../evidence/record-admin-evidence';
+import { tenantEvidence } from '../evidence/tenant-key';
 
 /**
  * The retention purge: raw payloads (evidence `arguments` and `payload`; an approval's
@@ -13,7 +14,7 @@ import { recordAdminEvidence } from '../evidence/record-admin-evidence';
  * accepted. Records written before that (arguments, no digest) are chained over their
  * arguments; removing those would break the chain, so they are kept and counted.
  *
- * Work is bounded: evidence is walked by the tenant's (tenantId, seq) index from where the last
+ * Work is bounded: evidence is walked by the tenant's (tenantKey, seq) index from where the last
  * run stopped (a per-tenant watermark), in batches, up to the last record created before the
  * cutoff (found by a binary search over seq, seq-at.ts); each batch commits with the watermark, so a
  * run cut short resumes where it was. One instance runs the purge at a time (a lease row);
@@ -96,14 +97,14 @@ async function purgeTenant(
   let { text, state } = await readState(key);
 
   // Every seq below the cutoff's is older than it (seq-at.ts); the purge walks up to that one.
-  const [cutoffSeq] = await seqsAt(tenant.id, [cutoff]);
+  const [[cutoffSeq], evidenceOf] = await Promise.all([seqsAt(tenant.id, [cutoff]), tenantEvidence(tenant.id)]);
   const through = Math.max(0, (cutoffSeq ?? 0) - 1);
   try {
     for (let batch = 0; batch < maxBatches && state.seq < through; batch++) {
       const from = state.seq;
       const to = Math.min(through, from + batchSize);
       ({ text, state } = await commitBatch(key, text, state, async (tx, next) => {
-        const range = { tenantId: tenant.id, seq: { gt: from, lte: to } };
+        const range = { ...evidenceOf, seq: { gt: from, lte: to } };
         const purged = await tx.evidence.updateMany({
           where: { ...range, payloadHash: { not: null }, OR: [{ arguments: { not: null } }, { payload: { not: null } }] },
           data: { arguments: null, payload: null },

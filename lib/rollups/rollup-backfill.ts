@@ -9,7 +9,12 @@ import { DAY_S, HOUR_S, type RollupProvider } from './rollup-rows';
  */
 export function rollupBackfillSql(provider: RollupProvider, options: { oneTenant?: boolean } = {}): string[] {
   // With oneTenant, the statements take the tenant's id as their one parameter (rebuild-rollups.ts).
-  const only = (alias: string) => (options.oneTenant ? `WHERE ${alias}."tenantId" = ${provider === 'postgresql' ? '$1' : '?'}\n` : '');
+  const parameter = provider === 'postgresql' ? '$1' : '?';
+  const only = (alias: string) => (options.oneTenant ? `WHERE ${alias}."tenantId" = ${parameter}\n` : '');
+  // Evidence is indexed by the tenant's key, not its id (lib/evidence/tenant-key.ts).
+  const evidence = options.oneTenant
+    ? `"TenantKey" k JOIN "Evidence" e ON e."tenantKey" = k."key" AND e."tenantId" = k."tenantId"\nWHERE k."tenantId" = ${parameter}\n`
+    : `"Evidence" e\n`;
   const truncated = (column: string, span: number) => {
     if (provider === 'postgresql') return `date_trunc('${span === HOUR_S ? 'hour' : 'day'}', ${column})`;
     // ISO-8601 text in UTC: the bucket is a prefix of the stored value, completed as Prisma writes it.
@@ -22,8 +27,7 @@ export function rollupBackfillSql(provider: RollupProvider, options: { oneTenant
 SELECT e."tenantId", ${truncated('e."createdAt"', HOUR_S)}, e."kind", e."decision", count(*),
   sum(CASE WHEN ${shadow} THEN 1 ELSE 0 END),
   sum(CASE WHEN e."decision" = 'deny' AND e."id" IN (SELECT "evidenceId" FROM "Violation" WHERE "decision" = 'deny' AND "code" IN (${policyCodes})) THEN 1 ELSE 0 END)
-FROM "Evidence" e
-${only('e')}GROUP BY 1, 2, 3, 4;`,
+FROM ${evidence}GROUP BY 1, 2, 3, 4;`,
   ];
   for (const span of [HOUR_S, DAY_S])
     for (const [dimension, column, code] of [

@@ -5,6 +5,7 @@ import { PreCallRequestSchema, validatePreCall } from '../validation/validate-pr
 import { PostCallRequestSchema, validatePostCall } from '../validation/validate-post-call';
 import { planDemoCalls, type DemoPreCall, type DemoStep } from './demo-calls';
 import { atTime } from './seed-clock';
+import { tenantEvidence } from '../evidence/tenant-key';
 
 export interface DemoCallsReport {
   /** validate/pre calls by decision. */
@@ -33,7 +34,7 @@ export async function seedDemoCalls(options: {
   nowMs?: number;
 }): Promise<DemoCallsReport | null> {
   const { tenantId } = options;
-  if (await db().evidence.findFirst({ where: { tenantId, kind: 'pre' }, select: { id: true } })) return null;
+  if (await db().evidence.findFirst({ where: { ...(await tenantEvidence(tenantId)), kind: 'pre' }, select: { id: true } })) return null;
   const caller = { kind: 'api_key' as const, tenantId, apiKeyId: options.apiKeyId, scopes: ['validate' as const] };
   const report: DemoCallsReport = { pre: {}, post: {}, decided: 0 };
   const ran = new Map<string, Ran>();

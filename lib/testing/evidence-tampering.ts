@@ -3,11 +3,17 @@ import { evidenceHash, GENESIS_HASH } from '../evidence/evidence-hash';
 import { timeOrderedId } from '../evidence/time-ordered-id';
 import { seedEvidenceAt } from '../overview/seed-evidence-at';
 import { fromStoredEvidence, storedHash, toStoredEvidence } from '../evidence/stored-hashes';
+import { tenantEvidence } from '../evidence/tenant-key';
 
 /**
  * What someone with write access to the database could do to a tenant's chain, for the
  * verification tests: each helper changes stored rows directly, as no API can.
  */
+
+/** The record at `seq` as Prisma's unique key names it. */
+async function at(tenantId: string, seq: number) {
+  return { tenantKey_seq: { tenantKey: (await tenantEvidence(tenantId)).tenantKey, seq } };
+}
 
 /** Appends `n` valid records to the tenant's chain (and moves its head). */
 export async function appendRecords(tenantId: string, n: number): Promise<void> {
@@ -19,12 +25,12 @@ export async function appendRecords(tenantId: string, n: number): Promise<void> 
 
 /** The record at `seq`, its hashes in hex. */
 export async function recordAt(tenantId: string, seq: number) {
-  return fromStoredEvidence(await db().evidence.findUniqueOrThrow({ where: { tenantId_seq: { tenantId, seq } } }));
+  return fromStoredEvidence(await db().evidence.findUniqueOrThrow({ where: await at(tenantId, seq) }));
 }
 
 /** Changes a covered field and leaves the hash as it was (`hash_mismatch`). */
 export async function editRecord(tenantId: string, seq: number, decision = 'tampered'): Promise<void> {
-  await db().evidence.update({ where: { tenantId_seq: { tenantId, seq } }, data: { decision } });
+  await db().evidence.update({ where: await at(tenantId, seq), data: { decision } });
 }
 
 /**
@@ -32,7 +38,9 @@ export async function editRecord(tenantId: string, seq: number, decision = 'tamp
  * chain that links perfectly, which only a verified checkpoint at or after `seq` can expose.
  */
 export async function rewriteFrom(tenantId: string, seq: number, decision = 'rewritten'): Promise<void> {
-  const rows = (await db().evidence.findMany({ where: { tenantId, seq: { gte: seq } }, orderBy: { seq: 'asc' } })).map(fromStoredEvidence);
+  const rows = (
+    await db().evidence.findMany({ where: { ...(await tenantEvidence(tenantId)), seq: { gte: seq } }, orderBy: { seq: 'asc' } })
+  ).map(fromStoredEvidence);
   // Rewritten rows store their prevHash whole, as records before compact evidence did.
   let prevHash = seq === 1 ? GENESIS_HASH : (await recordAt(tenantId, seq - 1)).hash;
   for (const row of rows) {
@@ -50,14 +58,14 @@ export async function rewriteFrom(tenantId: string, seq: number, decision = 'rew
 }
 
 export async function deleteRecord(tenantId: string, seq: number): Promise<void> {
-  await db().evidence.delete({ where: { tenantId_seq: { tenantId, seq } } });
+  await db().evidence.delete({ where: await at(tenantId, seq) });
 }
 
 /** Swaps two records' places (their seq), each keeping its content and hash. */
 export async function swapRecords(tenantId: string, a: number, b: number): Promise<void> {
-  await db().evidence.update({ where: { tenantId_seq: { tenantId, seq: a } }, data: { seq: -1 } });
-  await db().evidence.update({ where: { tenantId_seq: { tenantId, seq: b } }, data: { seq: a } });
-  await db().evidence.update({ where: { tenantId_seq: { tenantId, seq: -1 } }, data: { seq: b } });
+  await db().evidence.update({ where: await at(tenantId, a), data: { seq: -1 } });
+  await db().evidence.update({ where: await at(tenantId, b), data: { seq: a } });
+  await db().evidence.update({ where: await at(tenantId, -1), data: { seq: b } });
 }
 
 /**
@@ -65,7 +73,10 @@ export async function swapRecords(tenantId: string, a: number, b: number): Promi
  * after it move up one seq and the head with them (`prev_hash_mismatch` at seq + 2).
  */
 export async function insertRecordAfter(tenantId: string, seq: number): Promise<void> {
-  const later = await db().evidence.findMany({ where: { tenantId, seq: { gt: seq } }, orderBy: { seq: 'desc' } });
+  const later = await db().evidence.findMany({
+    where: { ...(await tenantEvidence(tenantId)), seq: { gt: seq } },
+    orderBy: { seq: 'desc' },
+  });
   for (const row of later) await db().evidence.update({ where: { id: row.id }, data: { seq: row.seq + 1 } });
   const before = await recordAt(tenantId, seq);
   const made = { ...before, id: timeOrderedId(), seq: seq + 1, prevHash: before.hash, decision: 'allow', callId: 'inserted' };
@@ -86,7 +97,7 @@ export async function appendPastHead(tenantId: string): Promise<number> {
 /** Cuts the last `n` records off and moves the head back to the record before them. */
 export async function truncate(tenantId: string, n: number): Promise<void> {
   const head = await db().evidenceChainHead.findUniqueOrThrow({ where: { tenantId_lane: { tenantId, lane: 0 } } });
-  await db().evidence.deleteMany({ where: { tenantId, seq: { gt: head.seq - n } } });
+  await db().evidence.deleteMany({ where: { ...(await tenantEvidence(tenantId)), seq: { gt: head.seq - n } } });
   const last = await recordAt(tenantId, head.seq - n);
   await db().evidenceChainHead.update({ where: { tenantId_lane: { tenantId, lane: 0 } }, data: { seq: last.seq, hash: last.hash } });
 }

@@ -11,7 +11,7 @@ import { actorsIn } from '../tenants/actor-text';
 import { traceOutcome, type TraceOutcome } from './trace-outcome';
 import { retainedView, type RetainedView } from '../retention/retained-view';
 import { fromStoredEvidence } from '../evidence/stored-hashes';
-import { byTenantKey } from '../evidence/tenant-key';
+import { byTenantKey, tenantEvidence } from '../evidence/tenant-key';
 
 /** A trace is one call_id's records; an agent reusing a call_id forever must not make a page unbounded. */
 export const TRACE_RECORDS_MAX = 500;
@@ -114,7 +114,7 @@ export async function getTraceOrThrow(options: { tenantId: string; traceId: stri
   const seqs = await db().$queryRaw<{ seq: unknown }[]>(traceSeqsQuery(tenantId, traceId));
   if (seqs.length === 0) throw new NotFoundError('trace', traceId);
   const wanted = seqs.slice(0, TRACE_RECORDS_MAX).map((r) => num(r.seq));
-  const records = (await db().evidence.findMany({ where: { tenantId, seq: { in: wanted } } }))
+  const records = (await db().evidence.findMany({ where: { ...(await tenantEvidence(tenantId)), seq: { in: wanted } } }))
     .map(fromStoredEvidence)
     .sort((a, b) => a.seq - b.seq);
   const approvalRows = await db().approval.findMany({

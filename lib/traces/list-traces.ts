@@ -6,7 +6,7 @@ import { parsePolicyEvidence } from '../policies/parse-policy-evidence';
 import { apiKeyNames } from '../auth/api-key-names';
 import type { TracePage, TraceSummary } from './trace-summary';
 import { seqsAt } from '../evidence/seq-at';
-import { byTenantKey } from '../evidence/tenant-key';
+import { byTenantKey, tenantEvidence } from '../evidence/tenant-key';
 import { searchCondition, searchTraceIds, type TraceSearch, type TraceSearchMatch } from './search-traces';
 
 export interface TraceFilters {
@@ -28,7 +28,7 @@ export type { ShadowSummary, TracePage, TraceSummary } from './trace-summary';
 /**
  * Time bounds as a range of the tenant's evidence sequence numbers: seq and createdAt grow
  * together, so a binary search over seq (seqsAt, one statement for both bounds) turns a time
- * filter into a seq range that the (tenantId, seq) index walks directly. Null when no record
+ * filter into a seq range that the (tenantKey, seq) index walks directly. Null when no record
  * can match.
  */
 export async function seqRangeFor(
@@ -52,8 +52,8 @@ export async function seqRangeFor(
 /**
  * The statement behind the traces list (exported for the benchmark's EXPLAIN). One row per
  * trace: its first record, found as "no earlier record with the same traceId", a probe of the
- * (tenantId, traceId) index per candidate row. Newest first by seq within [minSeq, maxSeq];
- * a tool filter walks the (tenantId, tool, seq) index, everything else the (tenantId, seq) one.
+ * (tenantKey, traceId, seq) index per candidate row. Newest first by seq within [minSeq, maxSeq];
+ * a tool filter walks the (tenantKey, tool, seq) index, everything else the (tenantKey, seq) one.
  */
 export function traceRowsQuery(options: {
   tenantId: string;
@@ -69,9 +69,8 @@ export function traceRowsQuery(options: {
   // Administrative records (membership, settings, retention purges) share the chain but are
   // not calls.
   // By tool a range of (tenantKey, tool, seq), a search's traces probes of (tenantKey, traceId,
-  // seq): those indexes know the tenant by its key. Else the tenant's (tenantId, seq) range.
-  const tenant = filters.tool || options.searchTraceIds ? byTenantKey(tenantId, 'e') : sql`e."tenantId" = ${tenantId}`;
-  const where: Sql[] = [tenant, sql`e."kind" NOT IN (${join([...ADMIN_EVIDENCE_KINDS])})`];
+  // seq), else the tenant's (tenantKey, seq) range.
+  const where: Sql[] = [byTenantKey(tenantId, 'e'), sql`e."kind" NOT IN (${join([...ADMIN_EVIDENCE_KINDS])})`];
   if (filters.tool) where.push(sql`e."tool" = ${filters.tool}`);
   if (filters.decision) where.push(sql`e."decision" = ${filters.decision}`);
   if (filters.apiKeyId) where.push(sql`e."apiKeyId" = ${filters.apiKeyId}`);
@@ -80,10 +79,10 @@ export function traceRowsQuery(options: {
   if (options.minSeq !== undefined) where.push(sql`e."seq" >= ${options.minSeq}`);
   if (options.maxSeq !== undefined) where.push(sql`e."seq" <= ${options.maxSeq}`);
   if (filters.shadowDiffers) where.push(sql`e."shadowDiffers" = TRUE`);
-  // `+p."seq"`: SQLite keeps no statistics unless ANALYZE runs, and then believes tenantId
-  // alone is selective; given a usable seq term it walks the (tenantId, seq) index over every
-  // earlier record of the tenant for each row. The unary plus makes seq a plain filter, so
-  // the probe goes through (tenantKey, traceId, seq) as it does on PostgreSQL.
+  // `+p."seq"`: SQLite keeps no statistics unless ANALYZE runs; given a usable seq term it
+  // could walk the (tenantKey, seq) index over every earlier record of the tenant for each row.
+  // The unary plus makes seq a plain filter, so the probe goes through (tenantKey, traceId, seq)
+  // as it does on PostgreSQL.
   else
     where.push(
       sql`NOT EXISTS (SELECT 1 FROM "Evidence" p WHERE ${byTenantKey(tenantId, 'p')} AND p."traceId" = e."traceId" AND +p."seq" < e."seq")`,
@@ -135,7 +134,9 @@ export async function listTraces(options: {
   const windowed = !searchIds && !!(filters.decision || filters.apiKeyId || filters.shadowDiffers || scanSearch);
   if (windowed) {
     if (maxSeq === Infinity)
-      maxSeq = (await db().evidence.findFirst({ where: { tenantId }, orderBy: { seq: 'desc' }, select: { seq: true } }))?.seq ?? 0;
+      maxSeq =
+        (await db().evidence.findFirst({ where: await tenantEvidence(tenantId), orderBy: { seq: 'desc' }, select: { seq: true } }))?.seq ??
+        0;
     minSeq = Math.max(floor, maxSeq - (options.scanWindow ?? TRACE_SCAN_WINDOW) + 1);
   }
   if (maxSeq < floor) return none;
@@ -156,7 +157,10 @@ export async function listTraces(options: {
   let searchedBackTo: string | null = null;
   if (!nextCursor && windowed && minSeq !== undefined && minSeq > floor) {
     nextCursor = encodeCursor([minSeq]);
-    const edge = await db().evidence.findUnique({ where: { tenantId_seq: { tenantId, seq: minSeq } }, select: { createdAt: true } });
+    const edge = await db().evidence.findFirst({
+      where: { ...(await tenantEvidence(tenantId)), seq: minSeq },
+      select: { createdAt: true },
+    });
     searchedBackTo = edge?.createdAt.toISOString() ?? null;
   }
   if (page.length === 0) return { ...none, next_cursor: nextCursor, searched_back_to: searchedBackTo };
@@ -169,7 +173,7 @@ export async function listTraces(options: {
   const edges = new Map(
     (
       await db().evidence.findMany({
-        where: { tenantId, seq: { in: edgeSeqs } },
+        where: { ...(await tenantEvidence(tenantId)), seq: { in: edgeSeqs } },
         select: { seq: true, kind: true, decision: true, durationMs: true },
       })
     ).map((r) => [r.seq, r]),

@@ -46,7 +46,7 @@ async function findDuplicate(options: {
   // (record-pre-call.ts), and only they are in its (duplicateKey, seq) index: the newest few are
   // read from its end. The key is a digest of the tenant too; the tenant is checked again. No
   // tenantId or createdAt in the statement: SQLite, without statistics, could then walk the
-  // tenant's (tenantId, seq) index for the order, and a createdAt condition would make it read
+  // tenant's (tenantKey, seq) index for the order, and a createdAt condition would make it read
   // every older record with the key before giving up. seq and createdAt grow together
   // (lib/evidence/seq-at.ts), so the first record before the window ends the search.
   const newest = await db().evidence.findMany({

@@ -6,6 +6,7 @@ import { GENESIS_HASH } from '../evidence-hash';
 import type { EvidenceInput } from '../evidence-input';
 import { fromStoredEvidence, toStoredEvidence } from '../stored-hashes';
 import { readEvidencePage } from './read-evidence-page';
+import { ensureTenantKey } from '../tenant-key';
 
 const minimal = (tenantId: string): EvidenceInput => ({
   tenantId,
@@ -57,7 +58,8 @@ describe('readEvidencePage', () => {
 
   beforeAll(async () => {
     tenantId = (await createTestTenant()).tenant.id;
-    const heads = new Map<string, LaneHead>([[tenantId, { lane: 0, seq: 0, hash: GENESIS_HASH }]]);
+    const tenantKey = await ensureTenantKey(tenantId);
+    const heads = new Map<string, LaneHead>([[tenantId, { lane: 0, seq: 0, hash: GENESIS_HASH, tenantKey }]]);
     const { rows } = chainRecords(
       [minimal(tenantId), everything(tenantId), minimal(tenantId)],
       heads,
@@ -66,7 +68,7 @@ describe('readEvidencePage', () => {
     // A record in another lane, as PostgreSQL's writers make them.
     const laned = chainRecords(
       [everything(tenantId)],
-      new Map([[tenantId, { lane: 3, seq: 0, hash: GENESIS_HASH, nextSeq: 4 }]]),
+      new Map([[tenantId, { lane: 3, seq: 0, hash: GENESIS_HASH, nextSeq: 4, tenantKey }]]),
       new Date(),
     );
     await db().evidence.createMany({ data: [...rows, ...laned.rows].map(toStoredEvidence) });

@@ -3,6 +3,7 @@ import { nullableNum, num, raw, sql, toBool, toDate } from '../../db/sql';
 import type { EvidenceContent } from '../evidence-hash';
 import { EVIDENCE_COLUMNS, quoted } from '../evidence-columns';
 import { HASH_FIELDS } from '../stored-hashes';
+import { byTenantKey } from '../tenant-key';
 
 /** A stored record as a verification walk reads it: every hashed field, its hashes in hex. */
 export type WalkedRecord = EvidenceContent & {
@@ -29,7 +30,7 @@ export async function readEvidencePage(
   const through = throughSeq === null ? sql`` : sql`AND "seq" <= ${throughSeq}`;
   const rows = await db().$queryRaw<Record<string, unknown>[]>`
     SELECT ${HEX_COLUMNS[dbProvider()]}, ${OTHER_COLUMNS}
-    FROM "Evidence" WHERE "tenantId" = ${tenantId} AND "seq" > ${afterSeq} ${through}
+    FROM "Evidence" WHERE ${byTenantKey(tenantId)} AND "seq" > ${afterSeq} ${through}
     ORDER BY "seq" ASC LIMIT ${limit}`;
   return rows.map(walkedRecord);
 }
@@ -41,7 +42,7 @@ const HEX_COLUMNS = {
 };
 
 const HASHES: ReadonlySet<string> = new Set(HASH_FIELDS);
-// Not the tenant's key: it is not hashed, and the walk reads by tenantId.
+// Not the tenant's key: it is not hashed, and the walk reads by it.
 const OTHER_COLUMNS = raw(quoted(EVIDENCE_COLUMNS.filter((c) => !HASHES.has(c) && c !== 'tenantKey')));
 
 const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));

@@ -8,6 +8,7 @@ import { kickVerificationRuns } from './run-verification-runs';
 import { encodeLanes, readChainCut, type ChainPoint, type LanePoints } from './walk-evidence-chain';
 import type { RunState, VerificationRunView, VerifyBreakReason } from './verification-types';
 import { hashHex } from '../stored-hashes';
+import { tenantEvidence } from '../tenant-key';
 
 /** The run's row as its views need it. */
 interface RunRow {
@@ -133,6 +134,10 @@ function newestHash(heads: LanePoints): string {
 
 /** A chain without head rows (written before heads existed) ends at its newest record. */
 async function newestRecord(tenantId: string): Promise<ChainPoint> {
-  const row = await db().evidence.findFirst({ where: { tenantId }, orderBy: { seq: 'desc' }, select: { seq: true, hash: true } });
+  const row = await db().evidence.findFirst({
+    where: await tenantEvidence(tenantId),
+    orderBy: { seq: 'desc' },
+    select: { seq: true, hash: true },
+  });
   return row ? { seq: row.seq, hash: hashHex(row.hash) } : { seq: 0, hash: GENESIS_HASH };
 }

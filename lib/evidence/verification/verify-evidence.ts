@@ -13,6 +13,7 @@ import {
 } from './walk-evidence-chain';
 import type { BrokenLink, CheckpointView, EvidenceVerification, VerifyMode } from './verification-types';
 import { fromStoredEvidence } from '../stored-hashes';
+import { tenantEvidence } from '../tenant-key';
 
 /**
  * GET /api/v1/evidence/verify. `incremental` (the default) relies on the newest checkpoint whose
@@ -102,8 +103,9 @@ async function checkAnchor(
 ): Promise<BrokenLink | null> {
   const position = checkpointPosition(checkpoint);
   const points = [...position.lanes].sort((a, b) => b[1].seq - a[1].seq);
+  const tenant = await tenantEvidence(tenantId);
   for (const [lane, point] of points) {
-    const stored = await db().evidence.findUnique({ where: { tenantId_seq: { tenantId, seq: point.seq } } });
+    const stored = await db().evidence.findFirst({ where: { ...tenant, seq: point.seq } });
     const row = stored && fromStoredEvidence(stored);
     const head = cut?.heads.get(lane);
     if (!row || row.lane !== lane || row.hash !== point.hash || !head || head.seq < point.seq)

@@ -12,8 +12,9 @@ import {
 import type { BrokenLink, VerifyBreakReason } from './verification-types';
 import { hashHex } from '../stored-hashes';
 import { readEvidencePage } from './read-evidence-page';
+import { tenantEvidence } from '../tenant-key';
 
-/** Records read per query: one range of the (tenantId, seq) key. */
+/** Records read per query: one range of the (tenantKey, seq) key. */
 export const WALK_PAGE = 1000;
 
 export interface ChainPoint {
@@ -66,7 +67,7 @@ export function brokenLink(
 export async function prevHashOf(tenantId: string, row: { seq: number; lane: number; prevHash: string }): Promise<string> {
   if (prevHashIsWhole(row.prevHash)) return row.prevHash;
   const before = await db().evidence.findFirst({
-    where: { tenantId, lane: row.lane, seq: { lt: row.seq, gte: row.seq - PREFIX_LINK_MAX_SEQS } },
+    where: { ...(await tenantEvidence(tenantId)), lane: row.lane, seq: { lt: row.seq, gte: row.seq - PREFIX_LINK_MAX_SEQS } },
     orderBy: { seq: 'desc' },
     select: { hash: true },
   });
@@ -206,7 +207,7 @@ export async function checkChainEnd(options: {
     }
     const newest = Math.max(cut.throughSeq, ...[...cut.heads.values()].map((h) => h.seq));
     const beyond = await db().evidence.findFirst({
-      where: { tenantId, seq: { gt: newest } },
+      where: { ...(await tenantEvidence(tenantId)), seq: { gt: newest } },
       orderBy: { seq: 'asc' },
       select: { id: true, seq: true, lane: true },
     });
