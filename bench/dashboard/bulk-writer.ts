@@ -93,8 +93,7 @@ function sqliteWriter(file: string): BulkWriter {
     violations: statement('Violation', VIOLATION_COLUMNS),
     approvals: statement('Approval', APPROVAL_COLUMNS),
   };
-  const plain = (v: unknown) =>
-    v instanceof Date ? v.toISOString().replace('Z', '+00:00') : typeof v === 'boolean' ? (v ? 1 : 0) : (v ?? null);
+  const plain = (v: unknown) => (v instanceof Date ? v.getTime() : typeof v === 'boolean' ? (v ? 1 : 0) : (v ?? null));
   const value = (v: unknown, type: PgType) => (type === 'bytea' ? hashBytes(v) : plain(v));
   const write = connection.transaction((chunk: SeedChunk) => {
     for (const row of chunk.evidence) inserts.evidence.run(EVIDENCE_COLUMNS.map(([c, type]) => value(row[c], type)));

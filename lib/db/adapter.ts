@@ -7,8 +7,19 @@ export function createAdapterFactory(target: DatabaseTarget, options: { poolSize
   if (target.provider === 'postgresql') {
     return new PrismaPg({ connectionString: target.url, max: options.poolSize ?? 10 });
   }
-  return new DurableSqliteAdapterFactory({ url: target.url, timeout: 5000 });
+  return new DurableSqliteAdapterFactory({ url: target.url, timeout: 5000 }, { timestampFormat: SQLITE_TIMESTAMP_FORMAT });
 }
+
+/**
+ * SQLite stores every DateTime as an integer, milliseconds since the epoch (Prisma's default
+ * is ISO-8601 text, 29 bytes where the integer takes 6, in the row and in every index that
+ * holds it: 23 bytes of every evidence record; issue 19, `npm run bench:evidence-size`). The
+ * migration 20261129093000_sqlite_integer_timestamps turned stored text into integers. Raw SQL
+ * through Prisma passes a Date, which the adapter converts; code that writes SQLite without
+ * Prisma (the raw stores, benches' bulk loads) writes `date.getTime()`, and gives every
+ * timestamp column a value (a column's DEFAULT CURRENT_TIMESTAMP would store text).
+ */
+export const SQLITE_TIMESTAMP_FORMAT = 'unixepoch-ms';
 
 /**
  * better-sqlite3 builds SQLite with WAL commits at synchronous=NORMAL: a commit survives a

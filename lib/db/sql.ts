@@ -25,7 +25,10 @@ export function nullableNum(value: unknown): number | null {
 
 /** DateTime columns come back as Date from Prisma's raw queries on both drivers; text is a fallback. */
 export function toDate(value: unknown): Date {
-  return value instanceof Date ? value : new Date(String(value));
+  if (value instanceof Date) return value;
+  // SQLite's timestamps are integers (lib/db/adapter.ts); computed ones (min, max) come back bare.
+  if (typeof value === 'number' || typeof value === 'bigint') return new Date(Number(value));
+  return new Date(String(value));
 }
 
 /** SQLite stores booleans as 0/1. */
@@ -37,14 +40,14 @@ export type BucketSize = 'hour' | 'day';
 
 /**
  * A time bucket computed in the database, so counting happens there and not over raw rows in
- * JavaScript. SQLite keeps timestamps as ISO-8601 text in UTC, so the bucket is a prefix of
- * the stored value (`2026-11-22T03`, `2026-11-22`); PostgreSQL truncates the timestamp
- * (date_trunc: measured 3x cheaper per row than formatting it with to_char). `readBucketKey`
- * turns either into the key.
+ * JavaScript. SQLite keeps timestamps as milliseconds since the epoch (lib/db/adapter.ts), so
+ * the bucket's start is integer arithmetic; PostgreSQL truncates the timestamp (date_trunc:
+ * measured 3x cheaper per row than formatting it with to_char). `readBucketKey` turns either
+ * into the key.
  */
 export function bucketKey(column: Sql, size: BucketSize): Sql {
   if (dbProvider() === 'postgresql') return size === 'hour' ? sql`date_trunc('hour', ${column})` : sql`date_trunc('day', ${column})`;
-  return size === 'hour' ? sql`substr(${column}, 1, 13)` : sql`substr(${column}, 1, 10)`;
+  return size === 'hour' ? sql`(${column} / 3600000) * 3600000` : sql`(${column} / 86400000) * 86400000`;
 }
 
 export function readBucketKey(value: unknown, size: BucketSize): string {

@@ -33,15 +33,15 @@ const base: EvidenceRecord = {
 };
 
 describe('evidenceValues', () => {
-  it('binds every column in the order of the INSERT, with SQLite booleans, hashes as bytes and the batch timestamp text', () => {
-    expect(evidenceValues(base, '2026-11-22T01:02:03.456+00:00')).toEqual([
+  it('binds every column in the order of the INSERT, with SQLite booleans, hashes as bytes and the batch timestamp in milliseconds', () => {
+    expect(evidenceValues(base, Date.parse('2026-11-22T01:02:03.456Z'))).toEqual([
       'e1',
       't1',
       7,
       0,
       Buffer.from('ab'.repeat(8), 'hex'),
       Buffer.from('cd'.repeat(32), 'hex'),
-      '2026-11-22T01:02:03.456+00:00',
+      Date.parse('2026-11-22T01:02:03.456Z'),
       'pre',
       'r1',
       'tr1',
@@ -85,13 +85,19 @@ describe('evidenceValues', () => {
       argsHash: '44'.repeat(32),
     };
     const named = Object.fromEntries(EVIDENCE_COLUMNS.map((column) => [column, hashes[column] ?? column])) as unknown as EvidenceRecord;
-    const values = evidenceValues({ ...named, valid: true, shadowDiffers: true }, 'createdAt');
+    const values = evidenceValues({ ...named, valid: true, shadowDiffers: true }, 0);
     expect(values).toEqual(
       EVIDENCE_COLUMNS.map((column) =>
-        column === 'valid' || column === 'shadowDiffers' ? 1 : hashes[column] ? Buffer.from(hashes[column], 'hex') : column,
+        column === 'valid' || column === 'shadowDiffers'
+          ? 1
+          : column === 'createdAt'
+            ? 0
+            : hashes[column]
+              ? Buffer.from(hashes[column], 'hex')
+              : column,
       ),
     );
-    expect(evidenceValues({ ...base, contractHash: null }, 'ts')[16]).toBeNull();
+    expect(evidenceValues({ ...base, contractHash: null }, 0)[16]).toBeNull();
   });
 
   it('writes the policy fields when set, and a refused call as valid = 0', () => {
@@ -106,7 +112,7 @@ describe('evidenceValues', () => {
       shadowDiffers: true,
       executionMs: 12.5,
     };
-    const values = evidenceValues(row, 'ts');
+    const values = evidenceValues(row, 0);
     expect(values.slice(20, 22)).toEqual(['deny', 0]);
     expect(values.slice(25)).toEqual(['pol', '2', 'r', '{"x":1}', 1, 12.5, null, null, null, null, null, 3]);
   });
@@ -121,13 +127,6 @@ describe('evidenceValues', () => {
       mcpServer: 'github',
       duplicateKey: 'k'.repeat(32),
     };
-    expect(evidenceValues(row, 'ts').slice(-6)).toEqual([
-      '{"context":{}}',
-      'd'.repeat(64),
-      '{"role":"admin"}',
-      'github',
-      'k'.repeat(32),
-      3,
-    ]);
+    expect(evidenceValues(row, 0).slice(-6)).toEqual(['{"context":{}}', 'd'.repeat(64), '{"role":"admin"}', 'github', 'k'.repeat(32), 3]);
   });
 });

@@ -217,7 +217,8 @@ async function commitBatch(
 async function compareAndSet(tx: Tx, key: string, expected: string | null, state: TenantState): Promise<string> {
   const value = JSON.stringify(state);
   if (expected === null) {
-    const inserted = await tx.$executeRaw`INSERT INTO "Setting" ("key", "value") VALUES (${key}, ${value}) ON CONFLICT ("key") DO NOTHING`;
+    const inserted =
+      await tx.$executeRaw`INSERT INTO "Setting" ("key", "value", "createdAt") VALUES (${key}, ${value}, ${new Date()}) ON CONFLICT ("key") DO NOTHING`;
     if (inserted !== 1) throw new LostRace();
   } else {
     const updated = await tx.setting.updateMany({ where: { key, value: expected }, data: { value } });
@@ -236,8 +237,10 @@ export function leaseValue(epochMs: number): string {
 
 /** The run's lease (its expiry), or null when another instance holds one that has not run out. */
 async function claimLease(now: Date): Promise<string | null> {
-  // Created once, with the column defaults; never read but through `value`.
-  await db().$executeRaw`INSERT INTO "Setting" ("key", "value") VALUES (${LEASE_KEY}, ${leaseValue(0)}) ON CONFLICT ("key") DO NOTHING`;
+  // Created once; never read but through `value`. A timestamp given, not the column's default,
+  // which on SQLite would be text where Prisma writes integers (lib/db/adapter.ts).
+  await db()
+    .$executeRaw`INSERT INTO "Setting" ("key", "value", "createdAt") VALUES (${LEASE_KEY}, ${leaseValue(0)}, ${new Date()}) ON CONFLICT ("key") DO NOTHING`;
   const until = leaseValue(now.getTime() + LEASE_MS);
   const claimed = await db().setting.updateMany({
     where: { key: LEASE_KEY, value: { lt: leaseValue(now.getTime()) } },

@@ -17,8 +17,8 @@ export function rollupBackfillSql(provider: RollupProvider, options: { oneTenant
     : `"Evidence" e\n`;
   const truncated = (column: string, span: number) => {
     if (provider === 'postgresql') return `date_trunc('${span === HOUR_S ? 'hour' : 'day'}', ${column})`;
-    // ISO-8601 text in UTC: the bucket is a prefix of the stored value, completed as Prisma writes it.
-    return span === HOUR_S ? `substr(${column}, 1, 13) || ':00:00.000+00:00'` : `substr(${column}, 1, 10) || 'T00:00:00.000+00:00'`;
+    // Milliseconds since the epoch (lib/db/adapter.ts): the bucket's start by integer division.
+    return `(${column} / ${span * 1000}) * ${span * 1000}`;
   };
   const policyCodes = POLICY_REFUSAL_CODES.map((c) => `'${c}'`).join(', ');
   const shadow = provider === 'postgresql' ? `e."shadowDiffers"` : `e."shadowDiffers" = 1`;

@@ -122,10 +122,9 @@ export const ROLLUP_COLUMNS = {
   ViolationRollup: { columns: VIOLATION_COLUMNS, keys: 8 },
 } as const;
 
-/** Timestamps as each database stores them (as Prisma writes them: ISO-8601 text on SQLite). */
-export function rollupTimestamp(date: Date, provider: RollupProvider): string {
-  const iso = date.toISOString();
-  return provider === 'sqlite' ? iso.replace('Z', '+00:00') : iso;
+/** Timestamps as each database stores them (as Prisma writes them: milliseconds since the epoch on SQLite, lib/db/adapter.ts). */
+export function rollupTimestamp(date: Date, provider: RollupProvider): string | number {
+  return provider === 'sqlite' ? date.getTime() : date.toISOString();
 }
 
 export type RollupTable = keyof typeof ROLLUP_COLUMNS;
