@@ -19,7 +19,7 @@ export function createAdapterFactory(target: DatabaseTarget, options: { poolSize
  * Prisma (the raw stores, benches' bulk loads) writes `date.getTime()`, and gives every
  * timestamp column a value (a column's DEFAULT CURRENT_TIMESTAMP would store text).
  */
-export const SQLITE_TIMESTAMP_FORMAT = 'unixepoch-ms';
+const SQLITE_TIMESTAMP_FORMAT = 'unixepoch-ms';
 
 /**
  * better-sqlite3 builds SQLite with WAL commits at synchronous=NORMAL: a commit survives a
