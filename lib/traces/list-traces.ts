@@ -122,6 +122,10 @@ export async function listTraces(options: {
   const { tenantId } = options;
   const filters = options.filters ?? {};
   const search: TraceSearch | undefined = filters.search ? { text: filters.search, match: filters.match ?? 'prefix' } : undefined;
+  // The tenant's key for the Prisma reads below: looked up once, alongside the first statements.
+  // A page that returns early never awaits it; its failure is then the caller's no concern.
+  const tenant = tenantEvidence(tenantId);
+  tenant.catch(() => undefined);
   const searchIds = search?.match === 'prefix' ? await searchTraceIds(tenantId, search.text) : undefined;
   const scanSearch = search && !searchIds ? search : undefined;
   const none: TracePage = { traces: [], next_cursor: null, searched_back_to: null, search_scanned: !!scanSearch };
@@ -134,9 +138,7 @@ export async function listTraces(options: {
   const windowed = !searchIds && !!(filters.decision || filters.apiKeyId || filters.shadowDiffers || scanSearch);
   if (windowed) {
     if (maxSeq === Infinity)
-      maxSeq =
-        (await db().evidence.findFirst({ where: await tenantEvidence(tenantId), orderBy: { seq: 'desc' }, select: { seq: true } }))?.seq ??
-        0;
+      maxSeq = (await db().evidence.findFirst({ where: await tenant, orderBy: { seq: 'desc' }, select: { seq: true } }))?.seq ?? 0;
     minSeq = Math.max(floor, maxSeq - (options.scanWindow ?? TRACE_SCAN_WINDOW) + 1);
   }
   if (maxSeq < floor) return none;
@@ -158,7 +160,7 @@ export async function listTraces(options: {
   if (!nextCursor && windowed && minSeq !== undefined && minSeq > floor) {
     nextCursor = encodeCursor([minSeq]);
     const edge = await db().evidence.findFirst({
-      where: { ...(await tenantEvidence(tenantId)), seq: minSeq },
+      where: { ...(await tenant), seq: minSeq },
       select: { createdAt: true },
     });
     searchedBackTo = edge?.createdAt.toISOString() ?? null;
@@ -173,7 +175,7 @@ export async function listTraces(options: {
   const edges = new Map(
     (
       await db().evidence.findMany({
-        where: { ...(await tenantEvidence(tenantId)), seq: { in: edgeSeqs } },
+        where: { ...(await tenant), seq: { in: edgeSeqs } },
         select: { seq: true, kind: true, decision: true, durationMs: true },
       })
     ).map((r) => [r.seq, r]),
