@@ -74,12 +74,12 @@ function writeOld(file: string): void {
       rows.push(...made.rows);
       violations.push(...made.violations);
     }
-    const evidence = connection.prepare(
-      `INSERT INTO "Evidence" (${quoted(EVIDENCE_COLUMNS)}) VALUES (${EVIDENCE_COLUMNS.map(() => '?').join(', ')})`,
-    );
+    // The row then still held the tenant's id.
+    const columns = ['tenantId', ...EVIDENCE_COLUMNS];
+    const evidence = connection.prepare(`INSERT INTO "Evidence" (${quoted(columns)}) VALUES (${columns.map(() => '?').join(', ')})`);
     for (const row of rows) {
       const stored = toStoredEvidence(row) as unknown as Record<string, unknown>;
-      evidence.run(...EVIDENCE_COLUMNS.map((c) => old(stored[c])));
+      evidence.run(...columns.map((c) => old(stored[c])));
     }
     const violation = connection.prepare(
       `INSERT INTO "Violation" (${quoted(VIOLATION_COLUMNS)}) VALUES (${VIOLATION_COLUMNS.map(() => '?').join(', ')})`,
@@ -154,7 +154,7 @@ describe('the SQLite migration to integer timestamps', () => {
 
   it('reads back the same dates through Prisma, and the chain verifies: its hash covers the same ISO text', async () => {
     expect((await db().tenant.findUniqueOrThrow({ where: { id: TENANT } })).createdAt).toEqual(at(0));
-    const evidence = await db().evidence.findMany({ where: { tenantId: TENANT }, orderBy: { seq: 'asc' } });
+    const evidence = await db().evidence.findMany({ where: { tenant: { tenantId: TENANT } }, orderBy: { seq: 'asc' } });
     expect(evidence.map((e) => e.createdAt)).toEqual(rows.map((r) => r.createdAt));
     expect(await verifyEvidenceChain({ tenantId: TENANT })).toMatchObject({ valid: true, records: 6, firstBroken: null });
   });

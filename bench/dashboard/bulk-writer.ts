@@ -7,7 +7,6 @@ import type { Row, SeedChunk } from './seed';
 
 const EVIDENCE_COLUMNS: [string, PgType][] = [
   ['id', 'text'],
-  ['tenantId', 'text'],
   ['seq', 'int4'],
   ['prevHash', 'bytea'],
   ['hash', 'bytea'],

@@ -46,7 +46,7 @@ if (step === 'register') {
 } else if (step === 'count') {
   const groups = await db().evidence.groupBy({
     by: ['kind', 'decision'],
-    where: { tenantId: required('BENCH_TENANT_ID'), tool: BENCH_CONTRACT, mcpServer: BENCH_SERVER },
+    where: { tenant: { tenantId: required('BENCH_TENANT_ID') }, tool: BENCH_CONTRACT, mcpServer: BENCH_SERVER },
     _count: { _all: true },
     orderBy: [{ kind: 'asc' }, { decision: 'asc' }],
   });

@@ -202,7 +202,7 @@ describe('SSO sign-in against a real OpenID provider', () => {
     expect(await membershipRole('ann@acme.test')).toBe('author');
     const invitation = await db().invitation.findFirstOrThrow({ where: { email: 'ann@acme.test' } });
     expect(invitation.acceptedUserId).toBe(user.id);
-    const evidence = await db().evidence.findMany({ where: { tenantId, kind: 'membership' } });
+    const evidence = await db().evidence.findMany({ where: { tenant: { tenantId }, kind: 'membership' } });
     expect(evidence.some((e) => e.decision === 'invitation_accepted' && JSON.parse(e.details ?? '{}').email === 'ann@acme.test')).toBe(
       true,
     );
@@ -279,7 +279,7 @@ describe('groups to roles', () => {
     await invite('erin@acme.test', 'viewer');
     expect((await ssoSignIn('erin')).error).toBeNull();
     expect(await membershipRole('erin@acme.test')).toBe('approver');
-    const accepted = await db().evidence.findMany({ where: { tenantId, kind: 'membership' } });
+    const accepted = await db().evidence.findMany({ where: { tenant: { tenantId }, kind: 'membership' } });
     const record = accepted
       .filter((e) => e.decision === 'invitation_accepted')
       .map((e) => JSON.parse(e.details ?? '{}'))
@@ -291,7 +291,7 @@ describe('groups to roles', () => {
     await changeMemberRole({ tenantId, membershipId: membership.id, role: 'viewer', actor: { kind: 'system' } });
     expect((await ssoSignIn('erin')).error).toBeNull();
     expect(await membershipRole('erin@acme.test')).toBe('approver');
-    const last = await db().evidence.findFirstOrThrow({ where: { tenantId, kind: 'membership' }, orderBy: { seq: 'desc' } });
+    const last = await db().evidence.findFirstOrThrow({ where: { tenant: { tenantId }, kind: 'membership' }, orderBy: { seq: 'desc' } });
     expect(last.decision).toBe('member_role_changed');
     expect(last.actorUserId).toBeNull();
     expect(last.apiKeyId).toBeNull();
@@ -316,7 +316,7 @@ describe('groups to roles', () => {
     expect(result.error).toBeNull();
     expect(result.sessionUserEmail).toBe('frank@acme.test');
     expect(await membershipRole('frank@acme.test', solo.id)).toBe('admin');
-    expect(await db().evidence.count({ where: { tenantId: solo.id, kind: 'membership' } })).toBe(0);
+    expect(await db().evidence.count({ where: { tenant: { tenantId: solo.id }, kind: 'membership' } })).toBe(0);
   });
 });
 

@@ -27,7 +27,7 @@ describe('toolgate tenants (in process, on the test database)', () => {
       /^Created tenant "cli-acme" \(Acme from the CLI\)\.\nInvitation for its admin ops@acme\.test \(single use, expires \S+\):\n {2}http:\/\/localhost:3000\/invite\/[A-Za-z0-9_-]{43}\nNot e-mailed \(TOOLGATE_SMTP_URL is not set\): pass the link on yourself\.\n$/,
     );
     const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: 'cli-acme' } });
-    const record = await db().evidence.findFirstOrThrow({ where: { tenantId: tenant.id, kind: 'membership' } });
+    const record = await db().evidence.findFirstOrThrow({ where: { tenant: { tenantId: tenant.id }, kind: 'membership' } });
     expect(record).toMatchObject({ decision: 'member_invited', actorUserId: null, apiKeyId: null });
     expect(JSON.parse(record.details ?? '{}')).toMatchObject({ email: 'ops@acme.test', role: 'admin' });
     expect((await db().invitation.findFirstOrThrow({ where: { tenantId: tenant.id } })).invitedBy).toBe('system');

@@ -119,7 +119,7 @@ describe('data plane server', () => {
     const ok = await post('/api/v1/manifests/validate', { manifest });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ valid: true, entry: 'manifest', errors: [] });
-    expect(await db().evidence.count({ where: { id: ok.body.evidence_id, kind: 'manifest', tenantId: t.tenant.id } })).toBe(1);
+    expect(await db().evidence.count({ where: { id: ok.body.evidence_id, kind: 'manifest', tenant: { tenantId: t.tenant.id } } })).toBe(1);
     const bad = await post('/api/v1/manifests/validate', {
       manifest: { ...manifest, ToolCallResults: [{ ToolCallId: 'c1', Name: 'search' }] },
     });
@@ -174,7 +174,11 @@ describe('crash safety', () => {
     const ids = [...result.answered.values()];
     const found = await db().evidence.findMany({ where: { id: { in: ids } }, select: { id: true, requestId: true } });
     expect(found.length).toBe(ids.length);
-    const byRequest = await db().evidence.groupBy({ by: ['requestId'], where: { tenantId: t.tenant.id }, _count: { _all: true } });
+    const byRequest = await db().evidence.groupBy({
+      by: ['requestId'],
+      where: { tenant: { tenantId: t.tenant.id } },
+      _count: { _all: true },
+    });
     expect(byRequest.filter((g) => g._count._all > 1)).toEqual([]);
     const chain = await verifyEvidenceChain({ tenantId: t.tenant.id });
     expect(chain).toMatchObject({ valid: true, firstBroken: null });

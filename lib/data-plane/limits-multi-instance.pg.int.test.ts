@@ -77,7 +77,7 @@ describe('two data-plane instances over one PostgreSQL', () => {
       expect(tally(codes)).toEqual({ 'transfer:AXAG_RATE_LIMITED': 17, 'view:AXAG_BUDGET_EXCEEDED': 10, 'export:AXAG_POLICY_DENIED': 9 });
       // 7 transfers + 6 views + 3 exports (and the two warm-up deletes) counted, the views adding 15 each.
       expect(await counted(t.tenant.id)).toMatchObject({ count: 18, total: 90 });
-      expect(await db().evidence.count({ where: { tenantId: t.tenant.id, kind: 'pre' } })).toBe(calls.length + 2);
+      expect(await db().evidence.count({ where: { tenant: { tenantId: t.tenant.id }, kind: 'pre' } })).toBe(calls.length + 2);
       expect(await verifyEvidenceChain({ tenantId: t.tenant.id })).toMatchObject({ valid: true, records: calls.length + 2 });
 
       // Both instances now refuse from the shared counts, and another user's transfers are their own.

@@ -102,11 +102,11 @@ describe('limits on a data-plane process', () => {
     server = await startDataPlane({ databaseUrl: process.env.DATABASE_URL as string });
     // Every allowed call is counted once in one series; nothing else is counted.
     const allowed = await db().evidence.count({
-      where: { tenantId: t.tenant.id, kind: 'pre', decision: 'allow', tool: { startsWith: 'wallet.' } },
+      where: { tenant: { tenantId: t.tenant.id }, kind: 'pre', decision: 'allow', tool: { startsWith: 'wallet.' } },
     });
     expect((await counted(t.tenant.id)).count).toBe(allowed);
     const crashAllowed = await db().evidence.count({
-      where: { tenantId: t.tenant.id, decision: 'allow', callId: { startsWith: 'crash-' } },
+      where: { tenant: { tenantId: t.tenant.id }, decision: 'allow', callId: { startsWith: 'crash-' } },
     });
     expect(crashAllowed).toBeLessThanOrEqual(40 * 5);
     expect((await verifyEvidenceChain({ tenantId: t.tenant.id })).valid).toBe(true);

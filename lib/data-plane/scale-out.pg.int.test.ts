@@ -55,7 +55,7 @@ describe('two data-plane instances over one PostgreSQL', () => {
       [t, a],
       [other, b],
     ] as const) {
-      expect(await db().evidence.count({ where: { tenantId: tenant.tenant.id } })).toBe(result.answered.size);
+      expect(await db().evidence.count({ where: { tenant: { tenantId: tenant.tenant.id } } })).toBe(result.answered.size);
       const chain = await verifyEvidenceChain({ tenantId: tenant.tenant.id });
       expect(chain).toMatchObject({ valid: true, records: result.answered.size });
     }
@@ -65,7 +65,7 @@ describe('two data-plane instances over one PostgreSQL', () => {
 
   it('one of them killed -9 under load: the other keeps answering, and every lane verifies', { timeout: 60_000 }, async () => {
     const [victim, survivor] = instances as [DataPlaneProcess, DataPlaneProcess];
-    const before = await db().evidence.count({ where: { tenantId: t.tenant.id } });
+    const before = await db().evidence.count({ where: { tenant: { tenantId: t.tenant.id } } });
     const checkpoint = await verifyEvidence({ tenantId: t.tenant.id });
     expect(checkpoint.valid).toBe(true);
     const load = loadValidatePre({ urls: [victim.url, survivor.url], key: t.agentKey, body, workers: 12, durationMs: 4_000 });
@@ -77,7 +77,7 @@ describe('two data-plane instances over one PostgreSQL', () => {
     // (a commit can finish after the kill took its answer: recorded, never answered).
     const ids = [...result.answered.values()];
     expect(await db().evidence.count({ where: { id: { in: ids } } })).toBe(ids.length);
-    const records = await db().evidence.count({ where: { tenantId: t.tenant.id } });
+    const records = await db().evidence.count({ where: { tenant: { tenantId: t.tenant.id } } });
     expect(records).toBeGreaterThanOrEqual(before + ids.length);
     expect(await verifyEvidence({ tenantId: t.tenant.id })).toMatchObject({ valid: true, covered: { mode: 'incremental' } });
     expect(await verifyEvidenceChain({ tenantId: t.tenant.id })).toMatchObject({ valid: true, records });
@@ -96,7 +96,7 @@ describe('back-pressure', () => {
     await blocker.connect();
     await blocker.query('BEGIN');
     await blocker.query(`SELECT * FROM "EvidenceSequence" WHERE "tenantId" = $1 FOR UPDATE`, [t.tenant.id]);
-    const before = await db().evidence.count({ where: { tenantId: t.tenant.id } });
+    const before = await db().evidence.count({ where: { tenant: { tenantId: t.tenant.id } } });
     const calls = Array.from({ length: 8 }, (_, i) => call(validatePre, { key: t.agentKey, body: body(100 + i) }));
     await new Promise((resolve) => setTimeout(resolve, 500));
     await blocker.query('COMMIT');
@@ -113,7 +113,7 @@ describe('back-pressure', () => {
       expect(r.body.error.details.reason).toBe('evidence_queue_full');
       expect(r.body.decision).toBeUndefined();
     }
-    expect(await db().evidence.count({ where: { tenantId: t.tenant.id } })).toBe(before + answered.length);
+    expect(await db().evidence.count({ where: { tenant: { tenantId: t.tenant.id } } })).toBe(before + answered.length);
     expect((await verifyEvidenceChain({ tenantId: t.tenant.id })).valid).toBe(true);
   });
 });

@@ -60,13 +60,13 @@ describe('verification of chains with stored prefixes', () => {
     );
     // Records 1-3 as written before compact evidence: the whole prevHash stored.
     for (const seq of [1, 2, 3]) {
-      const row = fromStoredEvidence(await db().evidence.findFirstOrThrow({ where: { tenantId, seq } }));
+      const row = fromStoredEvidence(await db().evidence.findFirstOrThrow({ where: { tenant: { tenantId }, seq } }));
       await db().evidence.update({ where: { id: row.id }, data: { prevHash: storedHash(await prevHashOf(tenantId, row)) } });
     }
   });
 
   it('verifies old whole and new prefixed records in one chain, fully, incrementally and in the overview’s tail', async () => {
-    const stored = await db().evidence.findMany({ where: { tenantId }, orderBy: { seq: 'asc' }, select: { prevHash: true } });
+    const stored = await db().evidence.findMany({ where: { tenant: { tenantId } }, orderBy: { seq: 'asc' }, select: { prevHash: true } });
     // As bytes: 32 for a whole hash, 8 for the prefix.
     expect(stored.map((r) => r.prevHash.length)).toEqual([32, 32, 32, 8, 8, 8]);
     expect(await verifyEvidenceChain({ tenantId })).toMatchObject({ valid: true, records: 6, firstBroken: null });
@@ -84,7 +84,7 @@ describe('verification of chains with stored prefixes', () => {
       t,
       Array.from({ length: 8 }, (_, i) => ({ at: minutesAgo(30 - i) })),
     );
-    const at = async (seq: number) => fromStoredEvidence(await db().evidence.findFirstOrThrow({ where: { tenantId: t, seq } }));
+    const at = async (seq: number) => fromStoredEvidence(await db().evidence.findFirstOrThrow({ where: { tenant: { tenantId: t }, seq } }));
     const original = await at(4);
     await db().evidence.update({ where: { id: original.id }, data: { prevHash: storedHash('f'.repeat(16)) } });
     expect(await verifyEvidenceChain({ tenantId: t })).toMatchObject({

@@ -1,7 +1,9 @@
-/** The Evidence and Violation columns the raw stores write, in the order the SQLite statements bind them. */
+/**
+ * The Evidence and Violation columns the raw stores write, in the order the SQLite statements
+ * bind them. A record's tenantId is hashed but not stored: the row names its tenant by `tenantKey`.
+ */
 export const EVIDENCE_COLUMNS = [
   'id',
-  'tenantId',
   'seq',
   'lane',
   'prevHash',

@@ -13,7 +13,7 @@ import { startVerificationRun, getVerificationRunOrThrow } from '@/lib/evidence/
 import { runDueVerificationRuns } from '@/lib/evidence/verification/run-verification-runs';
 import { checkEvidenceChainTail } from '@/lib/overview/evidence-chain-health';
 import { createTestTenant } from '@/lib/testing/fixtures';
-import { fromStoredEvidence, toStoredEvidence } from './stored-hashes';
+import { hashedRecordOf, toStoredRecord } from './stored-hashes';
 
 // PostgreSQL only: evidence lanes (lib/evidence/evidence-lanes.ts), written by two stores as two
 // instances would, with transactions held from outside.
@@ -69,10 +69,9 @@ async function holdLanes(tenantId: string, lanes: number[]): Promise<{ release: 
 }
 
 const lanesOf = async (tenantId: string) =>
-  (await db().evidence.findMany({ where: { tenantId }, orderBy: { seq: 'asc' }, select: { seq: true, lane: true } })).map((r) => [
-    r.seq,
-    r.lane,
-  ]);
+  (await db().evidence.findMany({ where: { tenant: { tenantId } }, orderBy: { seq: 'asc' }, select: { seq: true, lane: true } })).map(
+    (r) => [r.seq, r.lane],
+  );
 
 /**
  * Seqs 1-5 in lane 0; 6-10 in lane 1 (lane 0 held from outside meanwhile); 11-15 in lane 0
@@ -101,14 +100,14 @@ describe('evidence lanes on PostgreSQL', () => {
     const recorded = await one.commit(batch(tenantId, 2));
     await hold.release();
     expect(recorded.map((r) => r?.seq)).toEqual([16, 17]);
-    expect((await db().evidence.findMany({ where: { tenantId, seq: { gte: 16 } } })).map((r) => r.lane)).toEqual([2, 2]);
+    expect((await db().evidence.findMany({ where: { tenant: { tenantId }, seq: { gte: 16 } } })).map((r) => r.lane)).toEqual([2, 2]);
     expect(await verifyEvidenceChain({ tenantId })).toMatchObject({ valid: true, records: 17, firstBroken: null });
   });
 
   it('keep a chain written before lanes verifying: lane 0 hashes as it did, other lanes carry their lane in the hash', async () => {
     const tenantId = await twoLaneChain();
-    const rows = (await db().evidence.findMany({ where: { tenantId, seq: { in: [5, 6] } }, orderBy: { seq: 'asc' } })).map(
-      fromStoredEvidence,
+    const rows = (await db().evidence.findMany({ where: { tenant: { tenantId }, seq: { in: [5, 6] } }, orderBy: { seq: 'asc' } })).map(
+      (row) => hashedRecordOf(row, tenantId),
     );
     const [lane0, lane1] = rows as [(typeof rows)[number], (typeof rows)[number]];
     // Lane 0's hash leaves the lane out, exactly as records hashed before the column existed.
@@ -146,7 +145,11 @@ describe('evidence lanes on PostgreSQL', () => {
       await verifier;
       expect(verdicts.length).toBeGreaterThan(0);
       const total = 30 * 6;
-      const rows = await db().evidence.findMany({ where: { tenantId }, orderBy: { seq: 'asc' }, select: { seq: true, createdAt: true } });
+      const rows = await db().evidence.findMany({
+        where: { tenant: { tenantId } },
+        orderBy: { seq: 'asc' },
+        select: { seq: true, createdAt: true },
+      });
       expect(rows).toHaveLength(total);
       for (let i = 1; i < rows.length; i++) expect(rows[i]!.createdAt.getTime()).toBeGreaterThanOrEqual(rows[i - 1]!.createdAt.getTime());
       expect(await db().evidenceChainHead.count({ where: { tenantId } })).toBeGreaterThan(1);
@@ -215,7 +218,7 @@ describe('evidence lanes on PostgreSQL', () => {
     // A record of a tenant that does not exist fails the batch's statement (its foreign key).
     const refused = [...batch(tenant.id, 3), input('cmnosuchtenant000000000000')];
     await expect(one.commit(refused)).rejects.toThrow(/foreign key/);
-    expect(await db().evidence.count({ where: { tenantId: tenant.id } })).toBe(2);
+    expect(await db().evidence.count({ where: { tenant: { tenantId: tenant.id } } })).toBe(2);
     expect(await db().evidenceChainHead.findMany({ where: { tenantId: tenant.id } })).toEqual(head);
     const recorded = await one.commit(batch(tenant.id, 2));
     expect(recorded).toHaveLength(2);
@@ -248,7 +251,7 @@ describe('evidence lanes on PostgreSQL', () => {
 
     it('a record deleted from the middle of lane 1', async () => {
       const tenantId = await twoLaneChain();
-      await db().evidence.deleteMany({ where: { tenantId, seq: 8 } });
+      await db().evidence.deleteMany({ where: { tenant: { tenantId }, seq: 8 } });
       const { full, chain } = await verifyBoth(tenantId);
       expect(full).toMatchObject({ seq: 9, reason: 'seq_gap' });
       expect(chain).toEqual(full);
@@ -256,38 +259,38 @@ describe('evidence lanes on PostgreSQL', () => {
 
     it('a record moved to another lane', async () => {
       const tenantId = await twoLaneChain();
-      await db().evidence.updateMany({ where: { tenantId, seq: 3 }, data: { lane: 1 } });
+      await db().evidence.updateMany({ where: { tenant: { tenantId }, seq: 3 }, data: { lane: 1 } });
       expect((await verifyBoth(tenantId)).full).toMatchObject({ seq: 3, reason: 'prev_hash_mismatch' });
       // Past the head of the lane it was moved to: no writer put it there.
       const other = await twoLaneChain();
-      await db().evidence.updateMany({ where: { tenantId: other, seq: 12 }, data: { lane: 1 } });
+      await db().evidence.updateMany({ where: { tenant: { tenantId: other }, seq: 12 }, data: { lane: 1 } });
       expect((await verifyBoth(other)).full).toMatchObject({ seq: 12, reason: 'head_mismatch' });
     });
 
     it('a record edited in lane 1', async () => {
       const tenantId = await twoLaneChain();
-      await db().evidence.updateMany({ where: { tenantId, seq: 7 }, data: { decision: 'tampered' } });
+      await db().evidence.updateMany({ where: { tenant: { tenantId }, seq: 7 }, data: { decision: 'tampered' } });
       expect((await verifyBoth(tenantId)).full).toMatchObject({ seq: 7, reason: 'hash_mismatch' });
     });
 
     it("lane 1's last record deleted, its head left", async () => {
       const tenantId = await twoLaneChain();
-      await db().evidence.deleteMany({ where: { tenantId, seq: 10 } });
+      await db().evidence.deleteMany({ where: { tenant: { tenantId }, seq: 10 } });
       expect((await verifyBoth(tenantId)).full).toMatchObject({ seq: 10, id: '', reason: 'head_mismatch' });
     });
 
     it('a record put in a lane past its head', async () => {
       const tenantId = await twoLaneChain();
-      const last = fromStoredEvidence(await db().evidence.findFirstOrThrow({ where: { tenantId, seq: 10 } }));
+      const last = hashedRecordOf(await db().evidence.findFirstOrThrow({ where: { tenant: { tenantId }, seq: 10 } }), tenantId);
       const made = { ...last, id: `forged-${n++}`, seq: 16, prevHash: last.hash };
-      await db().evidence.create({ data: toStoredEvidence({ ...made, hash: evidenceHash(made) }) });
+      await db().evidence.create({ data: toStoredRecord({ ...made, hash: evidenceHash(made) }) });
       expect((await verifyBoth(tenantId)).full).toMatchObject({ seq: 16, reason: 'head_mismatch' });
     });
 
     it('a whole lane deleted, head and all, after a checkpoint named it', async () => {
       const tenantId = await twoLaneChain();
       expect((await verifyEvidence({ tenantId })).valid).toBe(true);
-      await db().evidence.deleteMany({ where: { tenantId, lane: 1 } });
+      await db().evidence.deleteMany({ where: { tenant: { tenantId }, lane: 1 } });
       await db().evidenceChainHead.delete({ where: { tenantId_lane: { tenantId, lane: 1 } } });
       // Without the checkpoint the rest still links: only what was verified before can expose it.
       expect((await verifyEvidenceChain({ tenantId })).valid).toBe(true);

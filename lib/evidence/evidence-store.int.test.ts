@@ -58,7 +58,7 @@ describe(`evidence store of the data plane (${provider})`, () => {
     }
     const rows = await db().evidence.findMany({
       where: { id: { in: recorded.map((r) => r.id) } },
-      select: { id: true, seq: true, tenantId: true },
+      select: { id: true, seq: true, tenant: { select: { tenantId: true } } },
     });
     expect(rows).toHaveLength(180);
     for (const t of [a, b]) {

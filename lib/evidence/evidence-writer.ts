@@ -13,7 +13,7 @@ import { committedWindows, loadHistoryLedgers, writeHistoryLedgers, type Counter
 import { rememberCommitted, type CommittedWindow } from '../history/window-cache';
 import { now } from '../clock/clock';
 import { writeRollups } from '../rollups/write-rollups';
-import { isHexDigest, toStoredEvidence } from './stored-hashes';
+import { isHexDigest, toStoredRecord } from './stored-hashes';
 
 interface Pending {
   input: EvidenceInput;
@@ -224,7 +224,7 @@ async function commitBatch(batch: Pending[]): Promise<void> {
           const row = evidenceRows[i] as EvidenceRecord;
           outcomes.set(item, { ok: true, value: { id: row.id, seq: row.seq, hash: row.hash, extra } });
         });
-        await tx.evidence.createMany({ data: evidenceRows.map(toStoredEvidence) });
+        await tx.evidence.createMany({ data: evidenceRows.map(toStoredRecord) });
         if (violationRows.length > 0) await tx.violation.createMany({ data: violationRows });
         await writeRollups((sql, params) => tx.$executeRawUnsafe(sql, ...params), counterProvider, evidenceRows, violationRows);
         for (const tenantId of new Set(accepted.map((a) => a.item.input.tenantId))) {

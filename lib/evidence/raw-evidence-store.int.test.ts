@@ -59,7 +59,9 @@ describe(`raw evidence store (${dbProvider()})`, () => {
     const recorded = await store.commit([full, minimal]);
     expect(recorded.map((r) => r?.seq)).toEqual([1, 2]);
 
-    const rows = (await db().evidence.findMany({ where: { tenantId: t.tenant.id }, orderBy: { seq: 'asc' } })).map(fromStoredEvidence);
+    const rows = (await db().evidence.findMany({ where: { tenant: { tenantId: t.tenant.id } }, orderBy: { seq: 'asc' } })).map(
+      fromStoredEvidence,
+    );
     expect(rows).toHaveLength(2);
     const [a, b] = rows;
     expect(a).toMatchObject({
@@ -142,7 +144,7 @@ describe(`raw evidence store (${dbProvider()})`, () => {
     }));
     const recorded = await store.commit(inputs);
     expect(recorded.map((r) => r?.seq)).toEqual(inputs.map((_, i) => i + 1));
-    expect(await db().evidence.count({ where: { tenantId: t.tenant.id } })).toBe(1100);
+    expect(await db().evidence.count({ where: { tenant: { tenantId: t.tenant.id } } })).toBe(1100);
     expect(await db().violation.count({ where: { tenantId: t.tenant.id } })).toBe(110);
     expect(await verifyEvidenceChain({ tenantId: t.tenant.id })).toMatchObject({ valid: true, records: 1100 });
     // The next batch continues the chain from the head the large one left.

@@ -34,9 +34,9 @@ const base: EvidenceRecord = {
 
 describe('evidenceValues', () => {
   it('binds every column in the order of the INSERT, with SQLite booleans, hashes as bytes and the batch timestamp in milliseconds', () => {
+    // Not the tenant's id ('t1'): the row holds its key (3, last).
     expect(evidenceValues(base, Date.parse('2026-11-22T01:02:03.456Z'))).toEqual([
       'e1',
-      't1',
       7,
       0,
       Buffer.from('ab'.repeat(8), 'hex'),
@@ -97,7 +97,7 @@ describe('evidenceValues', () => {
               : column,
       ),
     );
-    expect(evidenceValues({ ...base, contractHash: null }, 0)[16]).toBeNull();
+    expect(evidenceValues({ ...base, contractHash: null }, 0)[15]).toBeNull();
   });
 
   it('writes the policy fields when set, and a refused call as valid = 0', () => {
@@ -113,8 +113,8 @@ describe('evidenceValues', () => {
       executionMs: 12.5,
     };
     const values = evidenceValues(row, 0);
-    expect(values.slice(20, 22)).toEqual(['deny', 0]);
-    expect(values.slice(25)).toEqual(['pol', '2', 'r', '{"x":1}', 1, 12.5, null, null, null, null, null, 3]);
+    expect(values.slice(19, 21)).toEqual(['deny', 0]);
+    expect(values.slice(24)).toEqual(['pol', '2', 'r', '{"x":1}', 1, 12.5, null, null, null, null, null, 3]);
   });
 
   it("writes the raw payload, its digest and an administrative record's details", () => {

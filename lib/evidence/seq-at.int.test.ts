@@ -53,10 +53,10 @@ describe('seqsAt: a moment as a seq, by binary search over seq', () => {
     );
     // Leave holes: delete the records of minutes 2, 3 and 4 (a verify would report them; the
     // search must still answer).
-    await db().evidence.deleteMany({ where: { tenantId: gappy, seq: { in: rows.slice(2, 5).map((r) => r.seq) } } });
+    await db().evidence.deleteMany({ where: { tenant: { tenantId: gappy }, seq: { in: rows.slice(2, 5).map((r) => r.seq) } } });
     const [two, three, five, six] = await seqsAt(gappy, [at(2), at(3), at(5), at(6)]);
     // Any seq s with everything before it older and everything from it newer will do.
-    const records = await db().evidence.findMany({ where: { tenantId: gappy }, select: { seq: true, createdAt: true } });
+    const records = await db().evidence.findMany({ where: { tenant: { tenantId: gappy } }, select: { seq: true, createdAt: true } });
     for (const [moment, seq] of [
       [at(2), two],
       [at(3), three],

@@ -16,7 +16,8 @@ import { verifyEvidence } from './verification/verify-evidence';
 // The last migration before Evidence's hashes became bytes.
 const BEFORE = '20261127135502_evidence_without_created_at_index';
 // Evidence's columns then: the tenant's key came later (20261129052152_evidence_tenant_key).
-const COLUMNS = EVIDENCE_COLUMNS.filter((c) => c !== 'tenantKey');
+// The columns then: the tenant's id, no key.
+const COLUMNS = ['tenantId', ...EVIDENCE_COLUMNS.filter((c) => c !== 'tenantKey')];
 
 const provider = dbProvider() === 'postgresql' ? 'postgresql' : 'sqlite';
 let scratch: ScratchDatabase;
@@ -125,7 +126,7 @@ afterAll(async () => {
 
 describe('the migration that stores evidence hashes as bytes', () => {
   it('turns each hex value into the bytes it spells: the same hashes, read back as the same hex', async () => {
-    const rows = await db().evidence.findMany({ where: { tenantId: 'tenant-intact' }, orderBy: { seq: 'asc' } });
+    const rows = await db().evidence.findMany({ where: { tenant: { tenantId: 'tenant-intact' } }, orderBy: { seq: 'asc' } });
     expect(rows.map((r) => [r.prevHash.length, r.hash.length, r.argsHash.length, r.contractHash?.length ?? null])).toEqual([
       [32, 32, 32, 32],
       [8, 32, 32, null],
@@ -146,7 +147,7 @@ describe('the migration that stores evidence hashes as bytes', () => {
   });
 
   it('keeps a value that was not hex as its bytes, so the edited record is still found', async () => {
-    const row = await db().evidence.findFirstOrThrow({ where: { tenantId: 'tenant-edited', seq: 2 } });
+    const row = await db().evidence.findFirstOrThrow({ where: { tenant: { tenantId: 'tenant-edited' }, seq: 2 } });
     expect(Buffer.from(row.hash).toString('utf8')).toBe('not-a-hash');
     expect(await verifyEvidenceChain({ tenantId: 'tenant-edited' })).toMatchObject({
       valid: false,

@@ -57,6 +57,21 @@ export function fromStoredEvidence<T extends Partial<StoredHashes>>(row: T): Hex
   return convertHashes(row, (stored) => hashHex(stored as Uint8Array)) as Hex<T>;
 }
 
+/** A record as Prisma writes it: its hashes as bytes, and not its tenant's id (the row holds the tenant's key). */
+export function toStoredRecord<T extends Partial<HexHashes> & { tenantId: string }>(record: T): Stored<Omit<T, 'tenantId'>> {
+  const row: Partial<T> = { ...record };
+  delete row.tenantId;
+  return toStoredEvidence(row) as Stored<Omit<T, 'tenantId'>>;
+}
+
+/**
+ * A stored record as its hash covers it: hashes in hex, and the id of the tenant it was read
+ * for, which the row holds only as the tenant's key.
+ */
+export function hashedRecordOf<T extends Partial<StoredHashes>>(row: T, tenantId: string): Hex<T> & { tenantId: string } {
+  return { ...fromStoredEvidence(row), tenantId };
+}
+
 /** The columns stored as bytes. */
 export const HASH_FIELDS = ['prevHash', 'hash', 'contractHash', 'argsHash'] as const;
 

@@ -17,7 +17,8 @@ import { sql } from '../db/sql';
 
 // The last migration before the tenant's key (20261129052152_evidence_tenant_key).
 const BEFORE = '20261129015148_evidence_trace_seq_index';
-const OLD_COLUMNS = EVIDENCE_COLUMNS.filter((c) => c !== 'tenantKey');
+// Before the key, and before the tenant's id left the row.
+const OLD_COLUMNS = ['tenantId', ...EVIDENCE_COLUMNS.filter((c) => c !== 'tenantKey')];
 
 const provider = dbProvider() === 'postgresql' ? 'postgresql' : 'sqlite';
 let scratch: ScratchDatabase;
@@ -99,7 +100,7 @@ describe('the migration that gives each tenant a key for the evidence indexes', 
       ['tenant-a', keys[0]],
       ['tenant-b', keys[1]],
     ] as const) {
-      const records = await db().evidence.findMany({ where: { tenantId }, select: { tenantKey: true } });
+      const records = await db().evidence.findMany({ where: { tenant: { tenantId } }, select: { tenantKey: true } });
       expect(records.length).toBeGreaterThan(0);
       expect(records.every((r) => r.tenantKey === key)).toBe(true);
     }
@@ -121,18 +122,17 @@ describe('the migration that gives each tenant a key for the evidence indexes', 
     await expect(getTraceOrThrow({ tenantId: 'tenant-quiet', traceId: TRACE })).rejects.toMatchObject({ code: 'not_found' });
   });
 
-  it('finds nothing of another tenant even where a record carries that tenant’s key, and verification misses it', async () => {
-    // A record whose key was edited to tenant-b's: the id is checked on every row found.
-    await db().evidence.updateMany({ where: { tenantId: 'tenant-a', seq: 4 }, data: { tenantKey: await keyOf('tenant-b') } });
-    const byTool = await listTraces({ tenantId: 'tenant-b', filters: { tool: 'orders.lookup' }, limit: 50 });
-    expect(byTool.traces.map((t) => t.call_id).sort()).toEqual(['call-1', 'call-3']);
+  it('reports a record moved to another tenant’s key as broken in both chains', async () => {
+    // The key is the only tenant a row names: a record edited to tenant-b's key reads as tenant-b's...
+    const moved = await db().evidence.findFirstOrThrow({ where: { tenant: { tenantId: 'tenant-a' }, seq: 4 } });
+    await db().evidence.update({ where: { id: moved.id }, data: { tenantKey: await keyOf('tenant-b') } });
     const search = await listTraces({ tenantId: 'tenant-b', filters: { search: 'call-4' }, limit: 50 });
-    expect(search.traces).toEqual([]);
-    await expect(getTraceOrThrow({ tenantId: 'tenant-b', traceId: '04'.repeat(16) })).rejects.toMatchObject({ code: 'not_found' });
-    // Verification reads by the key too: to it the record is gone, and the chain broken there.
+    expect(search.traces.map((t) => t.call_id)).toEqual(['call-4']);
+    // ...but its hash covers tenant-a's id, and it is missing from tenant-a's chain: neither verifies.
     expect(await verifyEvidenceChain({ tenantId: 'tenant-a' })).toMatchObject({ valid: false, firstBroken: { seq: 4 } });
+    expect(await verifyEvidenceChain({ tenantId: 'tenant-b' })).toMatchObject({ valid: false, firstBroken: { seq: 4 } });
+    await db().evidence.update({ where: { id: moved.id }, data: { tenantKey: await keyOf('tenant-a') } });
     expect(await verifyEvidenceChain({ tenantId: 'tenant-b' })).toMatchObject({ valid: true, records: 3 });
-    await db().evidence.updateMany({ where: { tenantId: 'tenant-a', seq: 4 }, data: { tenantKey: await keyOf('tenant-a') } });
   });
 
   it('gives a tenant made later its key with its first evidence, through either writer', async () => {
@@ -150,7 +150,7 @@ describe('the migration that gives each tenant a key for the evidence indexes', 
     const keys = await Promise.all(['tenant-a', 'tenant-b', 'tenant-quiet', 'tenant-new-1', 'tenant-new-2'].map(keyOf));
     expect(new Set(keys).size).toBe(5);
     for (const tenantId of ['tenant-new-1', 'tenant-new-2']) {
-      const [record] = await db().evidence.findMany({ where: { tenantId } });
+      const [record] = await db().evidence.findMany({ where: { tenant: { tenantId } } });
       expect(record?.tenantKey).toBe(await keyOf(tenantId));
       const page = await listTraces({ tenantId, filters: { tool: 'mail.send' }, limit: 50 });
       expect(page.traces.map((t) => t.call_id)).toEqual(['call-1']);

@@ -2,10 +2,10 @@ import { db, type Tx } from '../db';
 import { raw, sql, type Sql } from '../db/sql';
 
 /**
- * A tenant's key: the small number that stands for its id at the front of every evidence index
- * (prisma/models/30-evidence.prisma, TenantKey). Writers give every record its tenant's key;
- * readers name the tenant by both, the key for the index range and the id as a check on every
- * row found, so a wrong key finds nothing rather than another tenant's records.
+ * A tenant's key: the small number that stands for its id in evidence (prisma/models/30-evidence.prisma,
+ * TenantKey). A record holds its tenant's key and not the id; every index leads with the key.
+ * The chain hash still covers the tenant's id, so a record whose key was changed to another
+ * tenant's does not verify in that tenant's chain (verification hashes with the id it was asked for).
  */
 
 /**
@@ -17,20 +17,19 @@ function tenantKeySql(tenantId: string): Sql {
 }
 
 /**
- * The condition that finds a tenant's records in a raw statement: the key for the index range,
- * the id checked on every row. `alias`: the Evidence table's alias in the statement, if it has one.
+ * The condition that finds a tenant's records in a raw statement. `alias`: the Evidence table's
+ * alias in the statement, if it has one.
  */
 export function byTenantKey(tenantId: string, alias?: string): Sql {
-  const column = (name: string) => raw(alias ? `${alias}."${name}"` : `"${name}"`);
-  return sql`${column('tenantKey')} = ${tenantKeySql(tenantId)} AND ${column('tenantId')} = ${tenantId}`;
+  return sql`${raw(alias ? `${alias}."tenantKey"` : '"tenantKey"')} = ${tenantKeySql(tenantId)}`;
 }
 
 /**
  * The same condition for Prisma's query API, which cannot nest the key's subquery: the key is
  * read first (a lookup of TenantKey's unique index).
  */
-export async function tenantEvidence(tenantId: string, client: Tx = db()): Promise<{ tenantKey: number; tenantId: string }> {
-  return { tenantKey: (await findTenantKey(tenantId, client)) ?? NO_TENANT_KEY, tenantId };
+export async function tenantEvidence(tenantId: string, client: Tx = db()): Promise<{ tenantKey: number }> {
+  return { tenantKey: (await findTenantKey(tenantId, client)) ?? NO_TENANT_KEY };
 }
 
 /** The tenant's key, or null when it has none (it has never had evidence). */

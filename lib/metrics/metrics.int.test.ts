@@ -148,7 +148,7 @@ describe('GET /metrics with the metrics token (the operator)', () => {
       'pre require_approval': 2,
     });
     // Every record of the tenant was committed once: the calls and the approval decision.
-    const records = await db().evidence.count({ where: { tenantId: t.tenant.id } });
+    const records = await db().evidence.count({ where: { tenant: { tenantId: t.tenant.id } } });
     expect(sampleValue(samples, 'toolgate_evidence_commit_duration_seconds_count', tenant)).toBe(records);
     expect(sampleValue(samples, 'toolgate_evidence_commit_duration_seconds_bucket', { ...tenant, le: '+Inf' })).toBe(records);
     expect(sampleValue(samples, 'toolgate_pending_approvals', tenant)).toBe(1);

@@ -2,7 +2,7 @@ import { db } from '../db';
 import { GENESIS_HASH } from '../evidence/evidence-hash';
 import { brokenLink, prevHashOf, readChainCut } from '../evidence/verification/walk-evidence-chain';
 import type { EvidenceChainHealth } from './overview-types';
-import { fromStoredEvidence } from '../evidence/stored-hashes';
+import { hashedRecordOf } from '../evidence/stored-hashes';
 import { tenantEvidence } from '../evidence/tenant-key';
 
 /**
@@ -36,7 +36,7 @@ export async function checkEvidenceChainTail(options: { tenantId: string; record
       where: { ...(await tenantEvidence(tenantId)), seq: { gte: fromSeq, lte: toSeq } },
       orderBy: { seq: 'asc' },
     })
-  ).map(fromStoredEvidence);
+  ).map((row) => hashedRecordOf(row, tenantId));
   const result = (checked: number, firstBroken: EvidenceChainHealth['first_broken']): EvidenceChainHealth => ({
     checked_at: checkedAt,
     valid: firstBroken === null,

@@ -4,7 +4,7 @@ import { chainRecords, type LaneHead } from '../evidence/chain-records';
 import { GENESIS_HASH } from '../evidence/evidence-hash';
 import type { EvidenceInput, EvidenceIssue } from '../evidence/evidence-input';
 import type { EvidenceKind } from '../evidence/evidence-kinds';
-import { toStoredEvidence } from '../evidence/stored-hashes';
+import { toStoredRecord } from '../evidence/stored-hashes';
 import { ensureTenantKey } from '../evidence/tenant-key';
 
 /** One record to seed: when, what kind, how it was decided, and the codes of its errors. */
@@ -30,7 +30,7 @@ export async function seedEvidenceAt(tenantId: string, records: SeededRecord[]):
   const stored = await db().evidenceChainHead.findUnique({ where: { tenantId_lane: { tenantId, lane: 0 } } });
   // Lane 0, numbered after every record the tenant has (other lanes', on PostgreSQL, too).
   const tenantKey = await ensureTenantKey(tenantId);
-  const newest = await db().evidence.findFirst({ where: { tenantKey, tenantId }, orderBy: { seq: 'desc' }, select: { seq: true } });
+  const newest = await db().evidence.findFirst({ where: { tenantKey }, orderBy: { seq: 'desc' }, select: { seq: true } });
   const start = Math.max(stored?.seq ?? 0, newest?.seq ?? 0);
   const head: LaneHead = { lane: 0, seq: stored?.seq ?? 0, hash: stored?.hash ?? GENESIS_HASH, nextSeq: start + 1, tenantKey };
   const heads = new Map([[tenantId, head]]);
@@ -62,7 +62,7 @@ export async function seedEvidenceAt(tenantId: string, records: SeededRecord[]):
     };
     head.createdAt = record.at;
     const { rows, violations } = chainRecords([input], heads, record.at);
-    await db().evidence.createMany({ data: rows.map(toStoredEvidence) });
+    await db().evidence.createMany({ data: rows.map(toStoredRecord) });
     if (violations.length > 0) await db().violation.createMany({ data: violations });
     await writeRollups(
       (q, params) => db().$executeRawUnsafe(q, ...params),

@@ -13,7 +13,7 @@ import { validatePreHandler as validatePre, validatePostHandler as validatePost 
 import { decideApprovalHandler as decide } from '@/lib/api/handlers/approvals';
 import { verifyEvidenceHandler as verify } from '@/lib/api/handlers/evidence';
 import { getTraceHandler as getTrace } from '@/lib/api/handlers/traces';
-import { toStoredEvidence } from '../evidence/stored-hashes';
+import { toStoredRecord } from '../evidence/stored-hashes';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 let other: Awaited<ReturnType<typeof createTestTenant>>;
@@ -58,7 +58,8 @@ const refund = (amount: number) =>
     },
   });
 const decideAs = (id: string, body: Record<string, unknown>) => call(decide, { key: t.adminKey, params: { id }, body });
-const purgeRecords = () => db().evidence.findMany({ where: { tenantId: t.tenant.id, kind: 'retention_purge' }, orderBy: { seq: 'asc' } });
+const purgeRecords = () =>
+  db().evidence.findMany({ where: { tenant: { tenantId: t.tenant.id }, kind: 'retention_purge' }, orderBy: { seq: 'asc' } });
 const verifyChain = async () => (await call(verify, { key: t.adminKey })).body;
 // Edits behind a verified checkpoint are found by walking everything (an incremental verify reads only what is new).
 const verifyWholeChain = async () => (await call(verify, { key: t.adminKey, path: '/api/v1/evidence/verify?mode=full' })).body;
@@ -89,7 +90,7 @@ async function appendLegacyRecord(tenantId: string, at: Date) {
   // Stored as then: prevHash whole, arguments chained.
   const row = { ...rows[0]!, payloadHash: null, prevHash: GENESIS_HASH };
   row.hash = evidenceHash(row);
-  await db().evidence.create({ data: toStoredEvidence(row) });
+  await db().evidence.create({ data: toStoredRecord(row) });
   await db().evidenceChainHead.create({ data: { tenantId, seq: row.seq, hash: row.hash } });
   return row;
 }
@@ -146,11 +147,11 @@ beforeAll(async () => {
 describe('the retention purge', () => {
   it('removes the payloads of records and approvals older than the window, and only those', async () => {
     const retainedBefore = await db().evidence.count({
-      where: { tenantId: t.tenant.id, createdAt: { lt: mid }, payloadHash: { not: null } },
+      where: { tenant: { tenantId: t.tenant.id }, createdAt: { lt: mid }, payloadHash: { not: null } },
     });
     expect(retainedBefore).toBe(6);
     const recentBefore = await db().evidence.findMany({
-      where: { tenantId: t.tenant.id, createdAt: { gte: mid } },
+      where: { tenant: { tenantId: t.tenant.id }, createdAt: { gte: mid } },
       orderBy: { seq: 'asc' },
     });
 
@@ -164,13 +165,15 @@ describe('the retention purge', () => {
       legacyKept: 1,
     });
 
-    const oldRows = await db().evidence.findMany({ where: { tenantId: t.tenant.id, createdAt: { lt: mid }, payloadHash: { not: null } } });
+    const oldRows = await db().evidence.findMany({
+      where: { tenant: { tenantId: t.tenant.id }, createdAt: { lt: mid }, payloadHash: { not: null } },
+    });
     for (const row of oldRows)
       expect(row).toMatchObject({ arguments: null, payload: null, payloadHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     // Newer records keep everything, byte for byte.
     expect(
       await db().evidence.findMany({
-        where: { tenantId: t.tenant.id, createdAt: { gte: mid }, kind: { not: 'retention_purge' } },
+        where: { tenant: { tenantId: t.tenant.id }, createdAt: { gte: mid }, kind: { not: 'retention_purge' } },
         orderBy: { seq: 'asc' },
       }),
     ).toEqual(recentBefore);
@@ -188,7 +191,7 @@ describe('the retention purge', () => {
     expect((await db().approval.findUniqueOrThrow({ where: { id: old.pendingId } })).arguments).toContain('pay_abcdefgh12');
     expect((await db().approval.findUniqueOrThrow({ where: { id: recent.pendingId } })).arguments).toContain('pay_abcdefgh12');
     // Another tenant's retention window is its own (30 days).
-    expect(await db().evidence.count({ where: { tenantId: other.tenant.id, arguments: null, kind: 'pre' } })).toBe(0);
+    expect(await db().evidence.count({ where: { tenant: { tenantId: other.tenant.id }, arguments: null, kind: 'pre' } })).toBe(0);
   });
 
   it('shows kept payloads on the trace, redacted as stored, and purged ones as purged', async () => {
@@ -259,14 +262,22 @@ describe('the retention purge', () => {
 
   it('purges everything kept so far at the next run once retention is turned off', async () => {
     const retained = await db().evidence.count({
-      where: { tenantId: t.tenant.id, payloadHash: { not: null }, OR: [{ arguments: { not: null } }, { payload: { not: null } }] },
+      where: {
+        tenant: { tenantId: t.tenant.id },
+        payloadHash: { not: null },
+        OR: [{ arguments: { not: null } }, { payload: { not: null } }],
+      },
     });
     expect(retained).toBeGreaterThan(0);
     const reports = await purgeRetainedPayloads();
     expect(reports.find((r) => r.tenantId === t.tenant.id)).toMatchObject({ evidencePurged: retained, approvalsPurged: 0, legacyKept: 0 });
     expect(
       await db().evidence.count({
-        where: { tenantId: t.tenant.id, payloadHash: { not: null }, OR: [{ arguments: { not: null } }, { payload: { not: null } }] },
+        where: {
+          tenant: { tenantId: t.tenant.id },
+          payloadHash: { not: null },
+          OR: [{ arguments: { not: null } }, { payload: { not: null } }],
+        },
       }),
     ).toBe(0);
     const records = await purgeRecords();
@@ -276,6 +287,6 @@ describe('the retention purge', () => {
     expect((await db().approval.findUniqueOrThrow({ where: { id: recent.pendingId } })).arguments).not.toBeNull();
     expect(await verifyChain()).toMatchObject({ valid: true });
     // The other tenant (retention on, 30 days) lost nothing.
-    expect(await db().evidence.count({ where: { tenantId: other.tenant.id, arguments: null, kind: 'pre' } })).toBe(0);
+    expect(await db().evidence.count({ where: { tenant: { tenantId: other.tenant.id }, arguments: null, kind: 'pre' } })).toBe(0);
   });
 });

@@ -11,10 +11,8 @@ export function rollupBackfillSql(provider: RollupProvider, options: { oneTenant
   // With oneTenant, the statements take the tenant's id as their one parameter (rebuild-rollups.ts).
   const parameter = provider === 'postgresql' ? '$1' : '?';
   const only = (alias: string) => (options.oneTenant ? `WHERE ${alias}."tenantId" = ${parameter}\n` : '');
-  // Evidence is indexed by the tenant's key, not its id (lib/evidence/tenant-key.ts).
-  const evidence = options.oneTenant
-    ? `"TenantKey" k JOIN "Evidence" e ON e."tenantKey" = k."key" AND e."tenantId" = k."tenantId"\nWHERE k."tenantId" = ${parameter}\n`
-    : `"Evidence" e\n`;
+  // Evidence names its tenant by key, not id (lib/evidence/tenant-key.ts).
+  const evidence = `"Evidence" e JOIN "TenantKey" k ON k."key" = e."tenantKey"\n${only('k')}`;
   const truncated = (column: string, span: number) => {
     if (provider === 'postgresql') return `date_trunc('${span === HOUR_S ? 'hour' : 'day'}', ${column})`;
     // Milliseconds since the epoch (lib/db/adapter.ts): the bucket's start by integer division.
@@ -24,7 +22,7 @@ export function rollupBackfillSql(provider: RollupProvider, options: { oneTenant
   const shadow = provider === 'postgresql' ? `e."shadowDiffers"` : `e."shadowDiffers" = 1`;
   const statements = [
     `INSERT INTO "EvidenceRollup" ("tenantId", "hour", "kind", "decision", "records", "shadowDiffers", "policyRefusals")
-SELECT e."tenantId", ${truncated('e."createdAt"', HOUR_S)}, e."kind", e."decision", count(*),
+SELECT k."tenantId", ${truncated('e."createdAt"', HOUR_S)}, e."kind", e."decision", count(*),
   sum(CASE WHEN ${shadow} THEN 1 ELSE 0 END),
   sum(CASE WHEN e."decision" = 'deny' AND e."id" IN (SELECT "evidenceId" FROM "Violation" WHERE "decision" = 'deny' AND "code" IN (${policyCodes})) THEN 1 ELSE 0 END)
 FROM ${evidence}GROUP BY 1, 2, 3, 4;`,

@@ -86,7 +86,7 @@ describe('rollups written with the evidence', () => {
     await expect(Promise.all([recordEvidence(input(2)), recordEvidence(input(3))])).rejects.toMatchObject({ code: 'unavailable' });
     await expect(recordEvidence(input(4), withSideEffect)).rejects.toMatchObject({ code: 'unavailable' });
     expect(await snapshot()).toEqual(before);
-    expect(await db().evidence.count({ where: { tenantId } })).toBe(1);
+    expect(await db().evidence.count({ where: { tenant: { tenantId } } })).toBe(1);
     expect(await db().violation.count({ where: { tenantId } })).toBe(2);
     await allowInserts('ViolationRollup');
     await recordEvidence(input(5));

@@ -180,7 +180,9 @@ describe('the backfill', () => {
       .filter((d) => latest.some((suffix) => d.endsWith(suffix)))
       .map((d) => readFileSync(path.join(dir, d, 'migration.sql'), 'utf8'))
       .join('\n');
-    for (const statement of rollupBackfillSql(provider)) expect(text).toContain(statement);
+    // Not the evidence rollups' statement: it reads the tenant's id through TenantKey since
+    // evidence lost its tenantId column (after those migrations); what it computes is checked below.
+    for (const statement of rollupBackfillSql(provider).filter((s) => !s.includes('"EvidenceRollup"'))) expect(text).toContain(statement);
     const before = [await snapshot(tenantId), await snapshot(otherId)];
     await db().$transaction(async (tx) => {
       await tx.evidenceRollup.deleteMany({ where: { tenantId: { in: [tenantId, otherId] } } });

@@ -24,7 +24,7 @@ let seedMs: number;
 async function holdings(tenantId: string) {
   const where = { where: { tenantId } };
   return {
-    evidence: await db().evidence.count(where),
+    evidence: await db().evidence.count({ where: { tenant: { tenantId } } }),
     violations: await db().violation.count(where),
     approvals: await db().approval.count(where),
     counters: await db().historyCounter.count(where),
@@ -61,7 +61,7 @@ describe('the lived-in demo tenant', () => {
     const agent = await db().apiKey.findFirstOrThrow({ where: { tenantId: seeded.tenantId, name: DEMO_AGENT_KEY_NAME } });
     expect(agent.scopes).toBe('validate');
     const rows = await db().evidence.findMany({
-      where: { tenantId: seeded.tenantId },
+      where: { tenant: { tenantId: seeded.tenantId } },
       select: { seq: true, createdAt: true, kind: true, apiKeyId: true, arguments: true, contractVersion: true },
       orderBy: { seq: 'asc' },
     });
@@ -85,7 +85,7 @@ describe('the lived-in demo tenant', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       valid: true,
-      records: await db().evidence.count({ where: { tenantId: seeded.tenantId } }),
+      records: await db().evidence.count({ where: { tenant: { tenantId: seeded.tenantId } } }),
       firstBroken: null,
     });
   });

@@ -50,7 +50,7 @@ async function expectNormalAnswers(callId: string): Promise<void> {
   });
   expect(post.status).toBe(200);
   expect(post.body).toMatchObject({ decision: 'allow', valid: true });
-  const committed = await db().evidence.count({ where: { tenantId: t.tenant.id, callId: { in: [callId, `${callId}-bad`] } } });
+  const committed = await db().evidence.count({ where: { tenant: { tenantId: t.tenant.id }, callId: { in: [callId, `${callId}-bad`] } } });
   expect(committed).toBe(3);
 }
 

@@ -186,7 +186,7 @@ describe('decisions exported as OpenTelemetry spans', () => {
     const approved = await call(decide, { key: plain.adminKey, params: { id: approvalId }, body: { decision: 'approve' } });
     expect(approved.body.status).toBe('approved');
     const decision = await db().evidence.findFirstOrThrow({
-      where: { tenantId: plain.tenant.id, kind: 'approval_decision', callId: 'otel-refund' },
+      where: { tenant: { tenantId: plain.tenant.id }, kind: 'approval_decision', callId: 'otel-refund' },
     });
     const decisionSpan = await spanFor(decision.id);
     expect(decisionSpan).toMatchObject({ name: 'execute_tool payments.refund', traceId: held.body.trace_id, statusCode: 0 });

@@ -107,7 +107,7 @@ export async function counted(tenantId: string): Promise<{ count: number; total:
 
 /** How many validate/pre records of the tenant ended in each decision. */
 export async function decisionsRecorded(tenantId: string): Promise<Record<string, number>> {
-  const groups = await db().evidence.groupBy({ by: ['decision'], where: { tenantId, kind: 'pre' }, _count: { _all: true } });
+  const groups = await db().evidence.groupBy({ by: ['decision'], where: { tenant: { tenantId }, kind: 'pre' }, _count: { _all: true } });
   return Object.fromEntries(groups.map((g) => [g.decision, g._count._all]));
 }
 

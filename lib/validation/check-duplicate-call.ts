@@ -53,11 +53,12 @@ async function findDuplicate(options: {
     where: { duplicateKey: duplicateKeyOf(options) },
     orderBy: { seq: 'desc' },
     take: DUPLICATE_LOOKBACK,
-    select: { tenantId: true, callId: true, createdAt: true },
+    // The tenant through its key: a second, batched read, made only when a record was found.
+    select: { tenant: { select: { tenantId: true } }, callId: true, createdAt: true },
   });
   for (const record of newest) {
     if (record.createdAt.getTime() < since) return null;
-    if (record.tenantId === options.tenantId && record.callId !== options.callId) return record;
+    if (record.tenant.tenantId === options.tenantId && record.callId !== options.callId) return record;
   }
   return null;
 }

@@ -93,7 +93,9 @@ describe('concurrent decisions on PostgreSQL', () => {
       expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
       const winner = results.find((r) => r.status === 200)?.body.status;
       expect((await db().approval.findUniqueOrThrow({ where: { id: row.id } })).status).toBe(winner);
-      expect(await db().evidence.count({ where: { tenantId: t.tenant.id, traceId: row.traceId, kind: 'approval_decision' } })).toBe(1);
+      expect(
+        await db().evidence.count({ where: { tenant: { tenantId: t.tenant.id }, traceId: row.traceId, kind: 'approval_decision' } }),
+      ).toBe(1);
     }
   });
 

@@ -91,6 +91,9 @@ export const asSession = (m: Member, id: string, body: Record<string, unknown>) 
 export const poll = (id: string, wait?: number) =>
   call(getApproval, { key: t.agentKey, params: { id }, path: `/api/v1/approvals/${id}${wait === undefined ? '' : `?wait=${wait}`}` });
 export const decisions = async (traceId: string) =>
-  (await db().evidence.findMany({ where: { tenantId: t.tenant.id, traceId, kind: 'approval_decision' }, orderBy: { seq: 'asc' } })).map(
-    (e) => e.decision,
-  );
+  (
+    await db().evidence.findMany({
+      where: { tenant: { tenantId: t.tenant.id }, traceId, kind: 'approval_decision' },
+      orderBy: { seq: 'asc' },
+    })
+  ).map((e) => e.decision);

@@ -72,7 +72,9 @@ describe('approve with edited arguments', () => {
 
     const row = await db().approval.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ argsHash: hashCanonical(edited), originalArgsHash: hashCanonical(args) });
-    const evidence = await db().evidence.findFirstOrThrow({ where: { tenantId: t.tenant.id, traceId, kind: 'approval_decision' } });
+    const evidence = await db().evidence.findFirstOrThrow({
+      where: { tenant: { tenantId: t.tenant.id }, traceId, kind: 'approval_decision' },
+    });
     expect(evidence.decision).toBe('approved');
     expect(hashHex(evidence.argsHash)).toBe(hashCanonical(args));
     // Hashes in the chained policy JSON; the edited arguments, redacted, only as a raw payload.

@@ -78,7 +78,7 @@ describe('approval flow', () => {
     expect(after.body.approval_token).toBeUndefined();
     // The decision itself is evidence in the same trace.
     const kinds = (
-      await db().evidence.findMany({ where: { tenantId: t.tenant.id, traceId: first.body.trace_id }, orderBy: { seq: 'asc' } })
+      await db().evidence.findMany({ where: { tenant: { tenantId: t.tenant.id }, traceId: first.body.trace_id }, orderBy: { seq: 'asc' } })
     ).map((e) => `${e.kind}:${e.decision}`);
     expect(kinds).toContain('approval_decision:approved');
   });

@@ -207,7 +207,7 @@ describe('POST /api/v1/approvals/{id}/decision with a session cookie', () => {
   });
 
   const approval = () => db().approval.findUniqueOrThrow({ where: { id: approvalId } });
-  const decisionEvidence = () => db().evidence.count({ where: { tenantId: t.tenant.id, kind: 'approval_decision' } });
+  const decisionEvidence = () => db().evidence.count({ where: { tenant: { tenantId: t.tenant.id }, kind: 'approval_decision' } });
 
   it('refuses every cross-site variant, with and without a Content-Type, and decides nothing', async () => {
     const evidenceBefore = await decisionEvidence();

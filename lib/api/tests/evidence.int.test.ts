@@ -30,9 +30,9 @@ describe('evidence chain', () => {
     const res = await call(verify, { key: t.adminKey });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ valid: true, records: 25, firstBroken: null });
-    const seqs = (await db().evidence.findMany({ where: { tenantId: t.tenant.id }, orderBy: { seq: 'asc' }, select: { seq: true } })).map(
-      (r) => r.seq,
-    );
+    const seqs = (
+      await db().evidence.findMany({ where: { tenant: { tenantId: t.tenant.id } }, orderBy: { seq: 'asc' }, select: { seq: true } })
+    ).map((r) => r.seq);
     expect(seqs).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
     // The other tenant's chain is its own.
     const mine = await call(verify, { key: other.adminKey });
@@ -43,7 +43,7 @@ describe('evidence chain', () => {
     // A refused record turned into an allowed one. Picked by its decision, not by seq: the
     // concurrent writes above may commit in any order.
     const target = await db().evidence.findFirstOrThrow({
-      where: { tenantId: t.tenant.id, decision: 'deny', seq: { gt: 1 } },
+      where: { tenant: { tenantId: t.tenant.id }, decision: 'deny', seq: { gt: 1 } },
       orderBy: { seq: 'asc' },
     });
     await db().$executeRawUnsafe(`UPDATE "Evidence" SET "decision" = 'allow', "errors" = '[]' WHERE "id" = '${target.id}'`);
@@ -97,7 +97,7 @@ describe('what an agent may send', () => {
       [200, 'deny'],
     ]);
     const rows = await db().evidence.findMany({
-      where: { tenantId: odd.tenant.id },
+      where: { tenant: { tenantId: odd.tenant.id } },
       orderBy: { seq: 'asc' },
       select: { callId: true, tool: true },
     });

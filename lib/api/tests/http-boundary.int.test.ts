@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 
 async function evidenceCount() {
-  return db().evidence.count({ where: { tenantId: t.tenant.id } });
+  return db().evidence.count({ where: { tenant: { tenantId: t.tenant.id } } });
 }
 
 describe('authentication', () => {

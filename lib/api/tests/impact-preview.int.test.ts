@@ -133,7 +133,7 @@ describe('impact preview of preconditions that read the context', () => {
 
   it('counts calls recorded without their context as not replayable instead of replaying them with an empty one', async () => {
     const newest = await db().evidence.findFirstOrThrow({
-      where: { tenantId: r.tenant.id, kind: 'pre', tool: 'payments.refund' },
+      where: { tenant: { tenantId: r.tenant.id }, kind: 'pre', tool: 'payments.refund' },
       orderBy: { seq: 'desc' },
     });
     // As a record written before contexts were kept: arguments, no payload.

@@ -50,7 +50,7 @@ describe('accepting with a password', () => {
     expect(row.acceptedAt).not.toBeNull();
 
     const record = await db().evidence.findFirstOrThrow({
-      where: { tenantId: t.tenant.id, kind: 'membership', decision: 'invitation_accepted' },
+      where: { tenant: { tenantId: t.tenant.id }, kind: 'membership', decision: 'invitation_accepted' },
       orderBy: { seq: 'desc' },
     });
     expect(record.actorUserId).toBe(user.id);
@@ -82,7 +82,9 @@ describe('accepting with a password', () => {
     expectInvalid(results.find((r) => r.status === 404) as never, 'used');
     expect(await db().user.count({ where: { email: inv.email } })).toBe(1);
     expect(
-      await db().evidence.count({ where: { tenantId: t.tenant.id, decision: 'invitation_accepted', details: { contains: inv.id } } }),
+      await db().evidence.count({
+        where: { tenant: { tenantId: t.tenant.id }, decision: 'invitation_accepted', details: { contains: inv.id } },
+      }),
     ).toBe(1);
   });
 
@@ -177,7 +179,7 @@ describe('accepting for an email (sign-in with SSO)', () => {
     expect(await acceptInvitationsForEmail({ userId: user.id, email })).toEqual([]);
 
     const record = await db().evidence.findFirstOrThrow({
-      where: { tenantId: t.tenant.id, decision: 'invitation_accepted', actorUserId: user.id },
+      where: { tenant: { tenantId: t.tenant.id }, decision: 'invitation_accepted', actorUserId: user.id },
     });
     expect(JSON.parse(record.details ?? '{}')).toMatchObject({ email, role: 'approver', invited_role: 'viewer', new_account: false });
     for (const tenantId of [t.tenant.id, second.tenant.id]) expect((await verifyEvidenceChain({ tenantId })).valid).toBe(true);

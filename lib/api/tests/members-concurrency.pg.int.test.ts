@@ -134,7 +134,7 @@ describe('the last admin under concurrency (PostgreSQL)', () => {
       expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
       expect(results.find((r) => r.status === 409)?.body.error.code).toBe('last_admin');
       expect(await admins(t.tenant.id)).toBe(1);
-      expect(await db().evidence.count({ where: { tenantId: t.tenant.id, decision: 'member_role_changed' } })).toBe(1);
+      expect(await db().evidence.count({ where: { tenant: { tenantId: t.tenant.id }, decision: 'member_role_changed' } })).toBe(1);
     }
   });
 });

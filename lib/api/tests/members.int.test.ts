@@ -35,7 +35,7 @@ async function membershipOf(tenantId: string, email: string) {
 }
 
 async function membershipRecords(tenantId: string) {
-  const rows = await db().evidence.findMany({ where: { tenantId, kind: 'membership' }, orderBy: { seq: 'asc' } });
+  const rows = await db().evidence.findMany({ where: { tenant: { tenantId }, kind: 'membership' }, orderBy: { seq: 'asc' } });
   return rows.map((r) => ({
     action: r.decision,
     tool: r.tool,
@@ -101,7 +101,7 @@ describe('inviting', () => {
     expect(row.tokenHash).toBe(createHash('sha256').update(token).digest('hex'));
     // Nothing stored anywhere carries the token itself.
     expect(JSON.stringify(row)).not.toContain(token);
-    const evidence = await db().evidence.findMany({ where: { tenantId: t.tenant.id } });
+    const evidence = await db().evidence.findMany({ where: { tenant: { tenantId: t.tenant.id } } });
     expect(JSON.stringify(evidence)).not.toContain(token);
 
     const listed = await call(listMembers, { key: t.adminKey });

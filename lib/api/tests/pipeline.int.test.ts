@@ -31,7 +31,7 @@ describe('POST /api/v1/pipeline/validate', () => {
     const correlation = run[0]?.before.CorrelationId as string;
     expect(new Set(answers.map((a) => a.trace_id))).toEqual(new Set([traceIdFor(t.tenant.id, correlation)]));
     const stored = await db().evidence.findMany({
-      where: { tenantId: t.tenant.id, traceId: traceIdFor(t.tenant.id, correlation) },
+      where: { tenant: { tenantId: t.tenant.id }, traceId: traceIdFor(t.tenant.id, correlation) },
       select: { kind: true, tool: true, decision: true },
     });
     expect(stored).toHaveLength(run.length * 2);
@@ -124,8 +124,8 @@ describe('POST /api/v1/manifests/validate', () => {
 
   it('keeps each tenant to its own chain, which verifies', async () => {
     const res = await call(validateManifest, { key: other.agentKey, body: { manifest: exampleManifest() } });
-    const evidence = await db().evidence.findUniqueOrThrow({ where: { id: res.body.evidence_id } });
-    expect(evidence.tenantId).toBe(other.tenant.id);
+    const evidence = await db().evidence.findUniqueOrThrow({ where: { id: res.body.evidence_id }, include: { tenant: true } });
+    expect(evidence.tenant.tenantId).toBe(other.tenant.id);
     for (const tenant of [t, other]) expect((await verifyEvidenceChain({ tenantId: tenant.tenant.id })).valid).toBe(true);
   });
 });

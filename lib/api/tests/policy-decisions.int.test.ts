@@ -426,7 +426,7 @@ describe('policy decisions on validate/pre', () => {
     const verification = await verifyEvidenceChain({ tenantId: t.tenant.id });
     expect(verification).toMatchObject({ valid: true, firstBroken: null });
     // Tampering with a policy field breaks the chain at that record.
-    const tampered = await db().evidence.findFirstOrThrow({ where: { tenantId: t.tenant.id, policyRule: 'items-only' } });
+    const tampered = await db().evidence.findFirstOrThrow({ where: { tenant: { tenantId: t.tenant.id }, policyRule: 'items-only' } });
     await db().evidence.update({ where: { id: tampered.id }, data: { policyRule: 'something-else' } });
     expect((await verifyEvidenceChain({ tenantId: t.tenant.id })).firstBroken).toMatchObject({
       seq: tampered.seq,

@@ -155,12 +155,12 @@ describe('POST /api/v1/policies/{id}/impact', () => {
   });
 
   it('reports nothing for a draft that decides the same, and stores nothing', async () => {
-    const before = await db().evidence.count({ where: { tenantId: t.tenant.id } });
+    const before = await db().evidence.count({ where: { tenant: { tenantId: t.tenant.id } } });
     const counters = await db().historyCounter.count({ where: { tenantId: t.tenant.id } });
     const res = await preview({ ...ENFORCED, version: '1.2.0' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ replayed: 6, changed: 0, transitions: [], codes: [], examples: [] });
-    expect(await db().evidence.count({ where: { tenantId: t.tenant.id } })).toBe(before);
+    expect(await db().evidence.count({ where: { tenant: { tenantId: t.tenant.id } } })).toBe(before);
     expect(await db().historyCounter.count({ where: { tenantId: t.tenant.id } })).toBe(counters);
   });
 

@@ -83,7 +83,7 @@ const allowWrites = () => allowInserts('Evidence');
 const transfer = (callId: string, amount = 100, extra?: ToolCall['extra']) =>
   pre(t, { user: 'u1', args: { account_id: 'acc-1', amount }, callId, extra });
 // Each allowed transfer is counted in two series (the call limit's and the budget's).
-const recorded = () => db().evidence.count({ where: { tenantId: t.tenant.id, kind: 'pre' } });
+const recorded = () => db().evidence.count({ where: { tenant: { tenantId: t.tenant.id }, kind: 'pre' } });
 
 describe('a failed evidence commit', () => {
   it('answers 503 to every caller of the batch and counts nothing; afterwards the whole allowance is there', async () => {

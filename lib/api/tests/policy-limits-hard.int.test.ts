@@ -160,7 +160,7 @@ describe('concurrent calls in one process', () => {
     expect(tally(answers.map((a) => a.body.decision))).toEqual({ allow: 3, deny: 7 });
     for (const denied of answers.filter((a) => a.body.decision === 'deny')) expect(denied.body.policy.rule).toBe('enough');
     expect((await counted(t.tenant.id)).count).toBe(3);
-    expect(await db().evidence.count({ where: { tenantId: t.tenant.id, kind: 'pre' } })).toBe(10);
+    expect(await db().evidence.count({ where: { tenant: { tenantId: t.tenant.id }, kind: 'pre' } })).toBe(10);
     expect((await verifyEvidenceChain({ tenantId: t.tenant.id })).valid).toBe(true);
   });
 

@@ -58,7 +58,7 @@ describe('policy limits on validate/pre', () => {
     }
     const counters = await db().historyCounter.findMany({ where: { tenantId: t.tenant.id } });
     expect(counters.reduce((sum, row) => sum + row.count, 0)).toBe(5);
-    expect(await db().evidence.count({ where: { tenantId: t.tenant.id, kind: 'pre' } })).toBe(10);
+    expect(await db().evidence.count({ where: { tenant: { tenantId: t.tenant.id }, kind: 'pre' } })).toBe(10);
     expect((await verifyEvidenceChain({ tenantId: t.tenant.id })).valid).toBe(true);
     // Another user has their own allowance.
     expect((await lookup('other', 'u2')).body.decision).toBe('allow');

@@ -177,7 +177,7 @@ describe('POST /api/v1/policies/try', () => {
     expect(shapeless.body.error.details.problems.map((p: { path: string }) => p.path)).toEqual(
       expect.arrayContaining(['version', 'limits']),
     );
-    expect(await db().evidence.count({ where: { tenantId: t.tenant.id } })).toBe(0);
+    expect(await db().evidence.count({ where: { tenant: { tenantId: t.tenant.id } } })).toBe(0);
     expect(await db().historyCounter.count({ where: { tenantId: t.tenant.id } })).toBe(0);
     expect(await db().studioDocument.count({ where: { tenantId: t.tenant.id } })).toBe(0);
   });

@@ -151,14 +151,18 @@ describe('GET and PATCH /api/v1/settings', () => {
   });
 
   it('records every change as a settings evidence record, with who and the values before and after', async () => {
-    const count = () => db().evidence.count({ where: { tenantId: t.tenant.id, kind: 'settings' } });
+    const count = () => db().evidence.count({ where: { tenant: { tenantId: t.tenant.id }, kind: 'settings' } });
     const start = await count();
     await patch({ approval_ttl_seconds: 120 }, { headers: session(members.admin) });
     await patch({ approval_ttl_seconds: 300 });
     // The same values again change nothing and record nothing.
     await patch({ approval_ttl_seconds: 300 });
     expect(await count()).toBe(start + 2);
-    const records = await db().evidence.findMany({ where: { tenantId: t.tenant.id, kind: 'settings' }, orderBy: { seq: 'desc' }, take: 2 });
+    const records = await db().evidence.findMany({
+      where: { tenant: { tenantId: t.tenant.id }, kind: 'settings' },
+      orderBy: { seq: 'desc' },
+      take: 2,
+    });
     const [byKey, bySession] = records as [(typeof records)[number], (typeof records)[number]];
     expect(bySession).toMatchObject({
       tool: 'toolgate.settings',

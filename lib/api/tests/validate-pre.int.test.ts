@@ -180,7 +180,10 @@ describe('validate/post', () => {
     });
     expect(post.status).toBe(200);
     expect(post.body).toMatchObject({ valid: true, decision: 'allow', trace_id: pre.body.trace_id, version: '1.3.0' });
-    const trace = await db().evidence.findMany({ where: { tenantId: t.tenant.id, traceId: pre.body.trace_id }, orderBy: { seq: 'asc' } });
+    const trace = await db().evidence.findMany({
+      where: { tenant: { tenantId: t.tenant.id }, traceId: pre.body.trace_id },
+      orderBy: { seq: 'asc' },
+    });
     expect(trace.map((e) => e.kind)).toEqual(['pre', 'post']);
 
     const bad = await call(validatePost, {

@@ -32,7 +32,7 @@ export async function readEvidencePage(
     SELECT ${HEX_COLUMNS[dbProvider()]}, ${OTHER_COLUMNS}
     FROM "Evidence" WHERE ${byTenantKey(tenantId)} AND "seq" > ${afterSeq} ${through}
     ORDER BY "seq" ASC LIMIT ${limit}`;
-  return rows.map(walkedRecord);
+  return rows.map((row) => walkedRecord(row, tenantId));
 }
 
 // SQLite's hex() of NULL is '', not NULL: contractHash is nullable.
@@ -48,10 +48,11 @@ const OTHER_COLUMNS = raw(quoted(EVIDENCE_COLUMNS.filter((c) => !HASHES.has(c) &
 const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
 // Raw rows arrive as the driver gives them: SQLite booleans as 0/1, counts maybe as bigint.
-function walkedRecord(row: Record<string, unknown>): WalkedRecord {
+function walkedRecord(row: Record<string, unknown>, tenantId: string): WalkedRecord {
   return {
     id: String(row.id),
-    tenantId: String(row.tenantId),
+    // Not stored: the page was read by the tenant's key.
+    tenantId,
     seq: num(row.seq),
     lane: num(row.lane),
     prevHash: String(row.prevHash),

@@ -12,7 +12,7 @@ import {
   type ChainPosition,
 } from './walk-evidence-chain';
 import type { BrokenLink, CheckpointView, EvidenceVerification, VerifyMode } from './verification-types';
-import { fromStoredEvidence } from '../stored-hashes';
+import { hashedRecordOf } from '../stored-hashes';
 import { tenantEvidence } from '../tenant-key';
 
 /**
@@ -106,7 +106,7 @@ async function checkAnchor(
   const tenant = await tenantEvidence(tenantId);
   for (const [lane, point] of points) {
     const stored = await db().evidence.findFirst({ where: { ...tenant, seq: point.seq } });
-    const row = stored && fromStoredEvidence(stored);
+    const row = stored && hashedRecordOf(stored, tenantId);
     const head = cut?.heads.get(lane);
     if (!row || row.lane !== lane || row.hash !== point.hash || !head || head.seq < point.seq)
       return { seq: point.seq, id: row?.id ?? '', reason: 'checkpoint_mismatch' };

@@ -69,7 +69,10 @@ describe("the MCP gateway and the tenant's policies and settings", () => {
     expect(result.structuredContent).toEqual({ text: '[redacted]' });
     const calls = (await readFixtureCalls(h.callsFile)).filter((c) => c.tool === 'echo');
     expect(calls.at(-1)?.arguments).toEqual({ text: '[redacted]' });
-    const pre = await db().evidence.findFirst({ where: { tenantId: tenantId(), tool: 'pf.echo', kind: 'pre' }, orderBy: { seq: 'desc' } });
+    const pre = await db().evidence.findFirst({
+      where: { tenant: { tenantId: tenantId() }, tool: 'pf.echo', kind: 'pre' },
+      orderBy: { seq: 'desc' },
+    });
     expect(pre?.decision).toBe('transform');
   });
 
@@ -114,7 +117,7 @@ describe("the MCP gateway and the tenant's policies and settings", () => {
     expect(after.pinnedHash).not.toBe(before.pinnedHash);
     expect(after.driftHash).toBeNull();
     const accepted = await db().evidence.findFirst({
-      where: { tenantId: tenantId(), kind: 'mcp_drift', decision: 'tool_definition_auto_accepted' },
+      where: { tenant: { tenantId: tenantId() }, kind: 'mcp_drift', decision: 'tool_definition_auto_accepted' },
     });
     expect(JSON.parse(accepted!.details!)).toMatchObject({ tool: 'echo', classes: ['cosmetic'] });
 

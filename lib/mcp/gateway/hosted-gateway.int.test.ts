@@ -48,7 +48,7 @@ describe('the hosted MCP gateway', () => {
     expect(refused.isError).toBe(true);
     expect(text(refused)).toContain('fx.echo');
     expect(await readFixtureCalls(callsFile)).toEqual([]);
-    const evidence = await db().evidence.findFirst({ where: { tenantId: t.tenant.id, tool: 'fx.echo', kind: 'pre' } });
+    const evidence = await db().evidence.findFirst({ where: { tenant: { tenantId: t.tenant.id }, tool: 'fx.echo', kind: 'pre' } });
     expect(evidence).toMatchObject({ decision: 'deny', mcpServer: 'fx' });
   });
 
@@ -74,7 +74,7 @@ describe('the hosted MCP gateway', () => {
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual({ text: 'hello' });
     const records = await db().evidence.findMany({
-      where: { tenantId: t.tenant.id, tool: 'fx.echo', decision: 'allow' },
+      where: { tenant: { tenantId: t.tenant.id }, tool: 'fx.echo', decision: 'allow' },
       orderBy: { seq: 'asc' },
     });
     expect(records.map((r) => r.kind)).toEqual(['pre', 'post']);
@@ -108,7 +108,9 @@ describe('the hosted MCP gateway', () => {
     expect(withheld.isError).toBe(true);
     expect(withheld.structuredContent).toBeUndefined();
     expect(text(withheld)).toMatch(/refused with 1 problem.*it already ran/);
-    const post = await db().evidence.findFirst({ where: { tenantId: t.tenant.id, tool: 'fx.echo', kind: 'post', decision: 'deny' } });
+    const post = await db().evidence.findFirst({
+      where: { tenant: { tenantId: t.tenant.id }, tool: 'fx.echo', kind: 'post', decision: 'deny' },
+    });
     expect(post).not.toBeNull();
 
     const echo = await publishedEcho();
@@ -140,7 +142,7 @@ describe('the hosted MCP gateway', () => {
     const pin = await db().mcpTool.findFirstOrThrow({ where: { tenantId: t.tenant.id, name: 'echo' } });
     expect(pin.driftClasses?.split(' ')).toContain('instructions_added');
     const recorded = await db().evidence.findFirst({
-      where: { tenantId: t.tenant.id, kind: 'mcp_drift', decision: 'tool_definition_changed' },
+      where: { tenant: { tenantId: t.tenant.id }, kind: 'mcp_drift', decision: 'tool_definition_changed' },
     });
     expect(JSON.parse(recorded!.details!)).toMatchObject({
       server: 'fx',
@@ -249,7 +251,7 @@ describe('the hosted MCP gateway', () => {
     expect(text(huge)).toMatch(/withheld: \d+ bytes, over the gateway's limit of 100000/);
 
     const posts = await db().evidence.findMany({
-      where: { tenantId: t.tenant.id, kind: 'post', tool: { in: ['fx.crash', 'fx.hang', 'fx.huge'] } },
+      where: { tenant: { tenantId: t.tenant.id }, kind: 'post', tool: { in: ['fx.crash', 'fx.hang', 'fx.huge'] } },
     });
     expect(posts.map((p) => p.tool).sort()).toEqual(['fx.crash', 'fx.hang', 'fx.huge']);
     // The gateway is still up.

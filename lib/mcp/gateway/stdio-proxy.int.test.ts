@@ -113,7 +113,7 @@ describe('toolgate mcp proxy (stdio)', () => {
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo']);
     const result = await client.callTool({ name: 'echo', arguments: { text: 'through the proxy' } });
     expect(result.structuredContent).toEqual({ text: 'through the proxy' });
-    const records = await db().evidence.findMany({ where: { tenantId: t.tenant.id, tool: 'fxs.echo', decision: 'allow' } });
+    const records = await db().evidence.findMany({ where: { tenant: { tenantId: t.tenant.id }, tool: 'fxs.echo', decision: 'allow' } });
     expect(records.map((r) => [r.kind, r.mcpServer])).toEqual([
       ['pre', 'fxs'],
       ['post', 'fxs'],
