@@ -12,7 +12,7 @@ import { chainRecords, type EvidenceRecord, type ViolationRecord } from '../lib/
 import { EVIDENCE_COLUMNS, VIOLATION_COLUMNS, quoted } from '../lib/evidence/evidence-columns';
 import { GENESIS_HASH } from '../lib/evidence/evidence-hash';
 import type { EvidenceInput } from '../lib/evidence/evidence-input';
-import { toStoredEvidence } from '../lib/evidence/stored-hashes';
+import { storedHash, toStoredEvidence } from '../lib/evidence/stored-hashes';
 import { verifyEvidenceChain } from '../lib/evidence/verify-evidence-chain';
 import { listViolations } from '../lib/violations/list-violations';
 import { listTraces } from '../lib/traces/list-traces';
@@ -74,11 +74,14 @@ function writeOld(file: string): void {
       rows.push(...made.rows);
       violations.push(...made.violations);
     }
-    // The row then still held the tenant's id.
-    const columns = ['tenantId', ...EVIDENCE_COLUMNS];
+    // The row then still held the tenant's id and the contract's hash.
+    const columns = ['tenantId', ...EVIDENCE_COLUMNS.map((c) => (c === 'contractHashKey' ? 'contractHash' : c))];
     const evidence = connection.prepare(`INSERT INTO "Evidence" (${quoted(columns)}) VALUES (${columns.map(() => '?').join(', ')})`);
     for (const row of rows) {
-      const stored = toStoredEvidence(row) as unknown as Record<string, unknown>;
+      const stored = { ...toStoredEvidence(row), contractHash: row.contractHash && storedHash(row.contractHash) } as unknown as Record<
+        string,
+        unknown
+      >;
       evidence.run(...columns.map((c) => old(stored[c])));
     }
     const violation = connection.prepare(

@@ -19,7 +19,7 @@ const EVIDENCE_COLUMNS: [string, PgType][] = [
   ['actorUserId', 'text'],
   ['tool', 'text'],
   ['contractVersion', 'text'],
-  ['contractHash', 'bytea'],
+  ['contractHashKey', 'int4'],
   ['argsHash', 'bytea'],
   ['decision', 'text'],
   ['valid', 'bool'],

@@ -39,7 +39,8 @@ import {
 import { rollupBackfillSql } from '../../lib/rollups/rollup-backfill';
 import { sql, type Sql } from '../../lib/db/sql';
 import { bulkWriter } from './bulk-writer';
-import { generate, type SeedFacts } from './seed';
+import { generate, seedContractHashes, type SeedFacts } from './seed';
+import { contractHashKeys as contractHashKeysOf } from '../../lib/evidence/stored-record';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -89,6 +90,7 @@ async function seedDatabase(target: DatabaseTarget): Promise<{ tenantId: string;
     return ids;
   };
   const end = new Date();
+  const contractHashKeys = await contractHashKeysOf(seedContractHashes());
   const writer = bulkWriter(target);
   const started = performance.now();
   const facts = await generate(
@@ -100,6 +102,7 @@ async function seedDatabase(target: DatabaseTarget): Promise<{ tenantId: string;
       days: DAYS,
       seed: 42,
       apiKeyIds: await keys(tenant.id, 20),
+      contractHashKeys,
     },
     (chunk) => writer.write(chunk),
   );
@@ -113,6 +116,7 @@ async function seedDatabase(target: DatabaseTarget): Promise<{ tenantId: string;
       days: DAYS,
       seed: 7,
       apiKeyIds: await keys(other.id, 3),
+      contractHashKeys,
     },
     (chunk) => writer.write(chunk),
   );

@@ -16,6 +16,8 @@ export interface SeedPlan {
   days: number;
   seed: number;
   apiKeyIds: string[];
+  /** The keys of SEED_CONTRACT_HASHES in EvidenceContractHash (lib/evidence/stored-record.ts). */
+  contractHashKeys: ReadonlyMap<string, number>;
 }
 
 export interface SeedFacts {
@@ -32,6 +34,9 @@ export type Row = Record<string, string | number | boolean | null | Date>;
 export type SeedChunk = { evidence: Row[]; violations: Row[]; approvals: Row[] };
 
 // Popularity falls off steeply, as in real tenants: a few tools and keys make most calls.
+const contractHashOf = (tool: string) => createHash('sha256').update(tool).digest('hex');
+/** The contract hashes the seeded records name, one per tool: their keys go in the plan. */
+export const seedContractHashes = () => TOOLS.map(contractHashOf);
 const TOOLS = Array.from({ length: 40 }, (_, i) => `svc${String(i % 8).padStart(2, '0')}.action_${String(i).padStart(2, '0')}`);
 const CODES: [string, string, number][] = [
   ['AXAG_SCHEMA_TYPE', 'validation_error', 30],
@@ -75,7 +80,7 @@ interface Pending {
 export async function generate(plan: SeedPlan, sink: (chunk: SeedChunk) => Promise<void>): Promise<SeedFacts> {
   const random = prng(plan.seed);
   const hex = () => randomBytes(32).toString('hex');
-  const contractHash = new Map(TOOLS.map((t) => [t, createHash('sha256').update(t).digest('hex')]));
+  const contractHash = new Map(TOOLS.map((t) => [t, plan.contractHashKeys.get(contractHashOf(t)) ?? null]));
   const endMs = plan.end.getTime();
   const startMs = endMs - plan.days * 86_400_000;
   let evidence: Row[] = [];
@@ -120,7 +125,7 @@ export async function generate(plan: SeedPlan, sink: (chunk: SeedChunk) => Promi
       createdAt,
       requestId: randomBytes(16).toString('hex'),
       actorUserId: null,
-      contractHash: null,
+      contractHashKey: null,
       policyId: null,
       policyVersion: null,
       policyRule: null,
@@ -184,7 +189,7 @@ export async function generate(plan: SeedPlan, sink: (chunk: SeedChunk) => Promi
     const callId = `call-${plan.seed}-${n}`;
     const traceId = traceIdFor(plan.tenantId, callId);
     const common = { traceId, callId, apiKeyId: keyId, tool, contractVersion: `1.${n % 3}.0`, argsHash: hex() };
-    const withContract = { ...common, contractHash: contractHash.get(tool) ?? null };
+    const withContract = { ...common, contractHashKey: contractHash.get(tool) ?? null };
     const roll = random();
     const durationMs = 0.2 + random() * 3;
     // Three in ten tenants' calls go through a published policy; a few shadow versions disagree.

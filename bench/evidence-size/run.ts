@@ -46,7 +46,7 @@ const WIDE = [
   'traceId',
   'callId',
   'argsHash',
-  'contractHash',
+  'contractHashKey',
   'policy',
   'errors',
   'warnings',

@@ -18,7 +18,8 @@ import { refundPaymentContract } from '../../lib/contracts/examples';
 import { compilePolicy, type CompiledPolicy } from '../../lib/policies/compile-policy';
 import { historyIncrements } from '../../lib/history/call-history';
 import { bulkWriter } from '../dashboard/bulk-writer';
-import { generate, type Row } from '../dashboard/seed';
+import { generate, seedContractHashes, type Row } from '../dashboard/seed';
+import { contractHashKeys } from '../../lib/evidence/stored-record';
 import { insertCounters, type SeededCounter } from './counters';
 
 export const TOOL = 'payments.refund';
@@ -157,6 +158,7 @@ export async function seedBench(target: DatabaseTarget, rows: number): Promise<S
         days: DAYS,
         seed: 42,
         apiKeyIds: prepared.keys.map((k) => k.id),
+        contractHashKeys: await contractHashKeys(seedContractHashes()),
       },
       async (chunk) => {
         for (const row of chunk.evidence) {

@@ -1,6 +1,7 @@
 /**
  * The Evidence and Violation columns the raw stores write, in the order the SQLite statements
- * bind them. A record's tenantId is hashed but not stored: the row names its tenant by `tenantKey`.
+ * bind them. A record's tenantId and contractHash are hashed but not columns: the row names them by
+ * key (`tenantKey`, `contractHashKey`; ./stored-record.ts).
  */
 export const EVIDENCE_COLUMNS = [
   'id',
@@ -18,7 +19,7 @@ export const EVIDENCE_COLUMNS = [
   'actorUserId',
   'tool',
   'contractVersion',
-  'contractHash',
+  'contractHashKey',
   'argsHash',
   'idempotencyKey',
   'arguments',

@@ -13,7 +13,7 @@ import { startVerificationRun, getVerificationRunOrThrow } from '@/lib/evidence/
 import { runDueVerificationRuns } from '@/lib/evidence/verification/run-verification-runs';
 import { checkEvidenceChainTail } from '@/lib/overview/evidence-chain-health';
 import { createTestTenant } from '@/lib/testing/fixtures';
-import { hashedRecordOf, toStoredRecord } from './stored-hashes';
+import { hashedRecordOf, toStoredRecords, WITH_CONTRACT_HASH } from './stored-record';
 
 // PostgreSQL only: evidence lanes (lib/evidence/evidence-lanes.ts), written by two stores as two
 // instances would, with transactions held from outside.
@@ -106,9 +106,13 @@ describe('evidence lanes on PostgreSQL', () => {
 
   it('keep a chain written before lanes verifying: lane 0 hashes as it did, other lanes carry their lane in the hash', async () => {
     const tenantId = await twoLaneChain();
-    const rows = (await db().evidence.findMany({ where: { tenant: { tenantId }, seq: { in: [5, 6] } }, orderBy: { seq: 'asc' } })).map(
-      (row) => hashedRecordOf(row, tenantId),
-    );
+    const rows = (
+      await db().evidence.findMany({
+        where: { tenant: { tenantId }, seq: { in: [5, 6] } },
+        orderBy: { seq: 'asc' },
+        include: WITH_CONTRACT_HASH,
+      })
+    ).map((row) => hashedRecordOf(row, tenantId));
     const [lane0, lane1] = rows as [(typeof rows)[number], (typeof rows)[number]];
     // Lane 0's hash leaves the lane out, exactly as records hashed before the column existed.
     const whole = async (row: typeof lane0) => ({ ...row, prevHash: await prevHashOf(tenantId, row) });
@@ -281,9 +285,12 @@ describe('evidence lanes on PostgreSQL', () => {
 
     it('a record put in a lane past its head', async () => {
       const tenantId = await twoLaneChain();
-      const last = hashedRecordOf(await db().evidence.findFirstOrThrow({ where: { tenant: { tenantId }, seq: 10 } }), tenantId);
+      const last = hashedRecordOf(
+        await db().evidence.findFirstOrThrow({ where: { tenant: { tenantId }, seq: 10 }, include: WITH_CONTRACT_HASH }),
+        tenantId,
+      );
       const made = { ...last, id: `forged-${n++}`, seq: 16, prevHash: last.hash };
-      await db().evidence.create({ data: toStoredRecord({ ...made, hash: evidenceHash(made) }) });
+      await db().evidence.createMany({ data: await toStoredRecords([{ ...made, hash: evidenceHash(made) }]) });
       expect((await verifyBoth(tenantId)).full).toMatchObject({ seq: 16, reason: 'head_mismatch' });
     });
 

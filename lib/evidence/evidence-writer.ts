@@ -13,7 +13,8 @@ import { committedWindows, loadHistoryLedgers, writeHistoryLedgers, type Counter
 import { rememberCommitted, type CommittedWindow } from '../history/window-cache';
 import { now } from '../clock/clock';
 import { writeRollups } from '../rollups/write-rollups';
-import { isHexDigest, toStoredRecord } from './stored-hashes';
+import { isHexDigest } from './stored-hashes';
+import { toStoredRecords } from './stored-record';
 
 interface Pending {
   input: EvidenceInput;
@@ -224,7 +225,7 @@ async function commitBatch(batch: Pending[]): Promise<void> {
           const row = evidenceRows[i] as EvidenceRecord;
           outcomes.set(item, { ok: true, value: { id: row.id, seq: row.seq, hash: row.hash, extra } });
         });
-        await tx.evidence.createMany({ data: evidenceRows.map(toStoredRecord) });
+        await tx.evidence.createMany({ data: await toStoredRecords(evidenceRows, tx) });
         if (violationRows.length > 0) await tx.violation.createMany({ data: violationRows });
         await writeRollups((sql, params) => tx.$executeRawUnsafe(sql, ...params), counterProvider, evidenceRows, violationRows);
         for (const tenantId of new Set(accepted.map((a) => a.item.input.tenantId))) {

@@ -19,6 +19,12 @@ export class PostgresEvidenceStore implements RawEvidenceStore {
   private readonly pool: pg.Pool;
   /** Lanes added and seqs handed out, each committed at once (lib/evidence/evidence-lanes.ts). */
   private readonly autocommitPool: pg.Pool;
+  /**
+   * Contract hashes' keys (EvidenceContractHash), each added once and committed at once on the
+   * autocommit connection before the evidence transaction that names it, so a key kept here is
+   * always committed; a commit that fails clears them, should a key have gone since.
+   */
+  private readonly contractHashKeys = new Map<string, number>();
   /** `onCommitted` hears each committed transaction's windows: this process's cache, or the writer thread's parent. */
   constructor(
     url: string,
@@ -42,6 +48,7 @@ export class PostgresEvidenceStore implements RawEvidenceStore {
     const tx: LaneQuery = async (sql, params) => (await client.query(prepared(sql, params))).rows;
     const autocommit: LaneQuery = async (sql, params) => (await this.autocommitPool.query(prepared(sql, params))).rows;
     try {
+      const contractHashKeys = await this.contractHashKeysOf(all);
       await client.query('BEGIN');
       const tenants = [...new Set(all.map((i) => i.tenantId))];
       const heads = await takeLanes(tx, autocommit, tenants);
@@ -58,7 +65,9 @@ export class PostgresEvidenceStore implements RawEvidenceStore {
         const moved = [...counts.keys()].map((tenantId) => ({ tenantId, ...(heads.get(tenantId) as LaneHead) }));
         await client.query({
           ...WRITE_BATCH,
-          values: [rows.map(byteaHashes), violations, deltas.evidence, deltas.violations, moved].map(jsonParameter),
+          values: [rows.map((row) => evidenceRow(row, contractHashKeys)), violations, deltas.evidence, deltas.violations, moved].map(
+            jsonParameter,
+          ),
         });
       }
       await client.query('COMMIT');
@@ -69,10 +78,28 @@ export class PostgresEvidenceStore implements RawEvidenceStore {
       return admitted.map((ok) => (ok ? (recorded[next++] as RecordedEvidence) : null));
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
+      this.contractHashKeys.clear();
       throw error;
     } finally {
       client.release();
     }
+  }
+
+  /** The keys of the contract hashes `inputs` name, those not known yet added and read in two statements. */
+  private async contractHashKeysOf(inputs: readonly EvidenceInput[]): Promise<ReadonlyMap<string, number>> {
+    const missing = [...new Set(inputs.map((i) => i.contractHash ?? null))].filter(
+      (hex): hex is string => hex !== null && !this.contractHashKeys.has(hex),
+    );
+    if (missing.length > 0) {
+      const hashes = missing.map((hex) => `\\x${hex}`);
+      // Two statements, not one: a hash another instance adds meanwhile is waited for by the
+      // INSERT and seen by the SELECT's later snapshot, where one statement's would miss it.
+      await this.autocommitPool.query(ADD_CONTRACT_HASHES, [hashes]);
+      const found = await this.autocommitPool.query<{ key: number; hash: string }>(CONTRACT_HASH_KEYS, [hashes]);
+      if (this.contractHashKeys.size + found.rows.length > CONTRACT_HASH_KEYS_KEPT) this.contractHashKeys.clear();
+      for (const row of found.rows) this.contractHashKeys.set(row.hash, row.key);
+    }
+    return this.contractHashKeys;
   }
 
   async close(): Promise<void> {
@@ -130,14 +157,25 @@ UPDATE "EvidenceChainHead" h SET "seq" = u."seq", "hash" = u."hash"
  */
 const jsonParameter = (rows: readonly object[]): string => JSON.stringify(rows);
 
+const ADD_CONTRACT_HASHES = `INSERT INTO "EvidenceContractHash" ("hash") SELECT unnest($1::bytea[]) ON CONFLICT ("hash") DO NOTHING`;
+const CONTRACT_HASH_KEYS = `SELECT "key", encode("hash", 'hex') AS "hash" FROM "EvidenceContractHash" WHERE "hash" = ANY($1::bytea[])`;
+/** Contract versions in use are few; a process that has seen more than this starts over. */
+const CONTRACT_HASH_KEYS_KEPT = 10_000;
+
 /**
- * A record with its hash columns in bytea's hex input form (`\x…`), which
- * json_populate_recordset hands to the bytea columns (lib/evidence/stored-hashes.ts).
+ * A record as its JSON row: hash columns in bytea's hex input form (`\x…`), which
+ * json_populate_recordset hands to the bytea columns (lib/evidence/stored-hashes.ts), and its
+ * contract hash by key (./stored-record.ts).
  */
-const byteaHashes = (row: EvidenceRecord): EvidenceRecord => ({
-  ...row,
-  prevHash: `\\x${row.prevHash}`,
-  hash: `\\x${row.hash}`,
-  argsHash: `\\x${row.argsHash}`,
-  contractHash: row.contractHash === null ? null : `\\x${row.contractHash}`,
-});
+function evidenceRow(row: EvidenceRecord, contractHashKeys: ReadonlyMap<string, number>): object {
+  const contractHashKey = row.contractHash === null ? null : contractHashKeys.get(row.contractHash);
+  if (contractHashKey === undefined) throw new Error(`no key for contract hash ${row.contractHash}`);
+  return {
+    ...row,
+    prevHash: `\\x${row.prevHash}`,
+    hash: `\\x${row.hash}`,
+    argsHash: `\\x${row.argsHash}`,
+    contractHash: undefined,
+    contractHashKey,
+  };
+}

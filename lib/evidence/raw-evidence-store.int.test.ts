@@ -7,7 +7,7 @@ import { createTestTenant } from '../testing/fixtures';
 import { createRawEvidenceStore } from './raw-evidence-store';
 import { verifyEvidenceChain } from './verify-evidence-chain';
 import type { EvidenceInput } from './record-evidence';
-import { fromStoredEvidence } from './stored-hashes';
+import { hashedRecordOf, WITH_CONTRACT_HASH } from './stored-record';
 
 const store = createRawEvidenceStore(parseDatabaseUrl(process.env.DATABASE_URL));
 afterAll(() => store.close());
@@ -59,9 +59,9 @@ describe(`raw evidence store (${dbProvider()})`, () => {
     const recorded = await store.commit([full, minimal]);
     expect(recorded.map((r) => r?.seq)).toEqual([1, 2]);
 
-    const rows = (await db().evidence.findMany({ where: { tenant: { tenantId: t.tenant.id } }, orderBy: { seq: 'asc' } })).map(
-      fromStoredEvidence,
-    );
+    const rows = (
+      await db().evidence.findMany({ where: { tenant: { tenantId: t.tenant.id } }, orderBy: { seq: 'asc' }, include: WITH_CONTRACT_HASH })
+    ).map((row) => hashedRecordOf(row, t.tenant.id));
     expect(rows).toHaveLength(2);
     const [a, b] = rows;
     expect(a).toMatchObject({

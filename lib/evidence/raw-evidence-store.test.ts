@@ -34,8 +34,8 @@ const base: EvidenceRecord = {
 
 describe('evidenceValues', () => {
   it('binds every column in the order of the INSERT, with SQLite booleans, hashes as bytes and the batch timestamp in milliseconds', () => {
-    // Not the tenant's id ('t1'): the row holds its key (3, last).
-    expect(evidenceValues(base, Date.parse('2026-11-22T01:02:03.456Z'))).toEqual([
+    // Not the tenant's id ('t1') nor the contract's hash: the row holds their keys (3, last; 5).
+    expect(evidenceValues(base, Date.parse('2026-11-22T01:02:03.456Z'), 5)).toEqual([
       'e1',
       7,
       0,
@@ -51,7 +51,7 @@ describe('evidenceValues', () => {
       null,
       'orders.lookup',
       '1.0.0',
-      Buffer.from('ef'.repeat(32), 'hex'),
+      5,
       Buffer.from('01'.repeat(32), 'hex'),
       null,
       null,
@@ -81,23 +81,23 @@ describe('evidenceValues', () => {
     const hashes: Record<string, string> = {
       prevHash: '11'.repeat(8),
       hash: '22'.repeat(32),
-      contractHash: '33'.repeat(32),
       argsHash: '44'.repeat(32),
     };
     const named = Object.fromEntries(EVIDENCE_COLUMNS.map((column) => [column, hashes[column] ?? column])) as unknown as EvidenceRecord;
-    const values = evidenceValues({ ...named, valid: true, shadowDiffers: true }, 0);
+    const values = evidenceValues({ ...named, valid: true, shadowDiffers: true }, 0, 99);
     expect(values).toEqual(
       EVIDENCE_COLUMNS.map((column) =>
-        column === 'valid' || column === 'shadowDiffers'
-          ? 1
-          : column === 'createdAt'
-            ? 0
-            : hashes[column]
-              ? Buffer.from(hashes[column], 'hex')
-              : column,
+        column === 'contractHashKey'
+          ? 99
+          : column === 'valid' || column === 'shadowDiffers'
+            ? 1
+            : column === 'createdAt'
+              ? 0
+              : hashes[column]
+                ? Buffer.from(hashes[column], 'hex')
+                : column,
       ),
     );
-    expect(evidenceValues({ ...base, contractHash: null }, 0)[15]).toBeNull();
   });
 
   it('writes the policy fields when set, and a refused call as valid = 0', () => {
@@ -112,7 +112,7 @@ describe('evidenceValues', () => {
       shadowDiffers: true,
       executionMs: 12.5,
     };
-    const values = evidenceValues(row, 0);
+    const values = evidenceValues(row, 0, 5);
     expect(values.slice(19, 21)).toEqual(['deny', 0]);
     expect(values.slice(24)).toEqual(['pol', '2', 'r', '{"x":1}', 1, 12.5, null, null, null, null, null, 3]);
   });
@@ -127,6 +127,13 @@ describe('evidenceValues', () => {
       mcpServer: 'github',
       duplicateKey: 'k'.repeat(32),
     };
-    expect(evidenceValues(row, 0).slice(-6)).toEqual(['{"context":{}}', 'd'.repeat(64), '{"role":"admin"}', 'github', 'k'.repeat(32), 3]);
+    expect(evidenceValues(row, 0, 5).slice(-6)).toEqual([
+      '{"context":{}}',
+      'd'.repeat(64),
+      '{"role":"admin"}',
+      'github',
+      'k'.repeat(32),
+      3,
+    ]);
   });
 });

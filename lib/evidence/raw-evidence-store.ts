@@ -19,8 +19,8 @@ type ViolationRow = Record<(typeof VIOLATION_COLUMNS)[number], unknown>;
  * The evidence hot path in plain SQL: prepared statements on SQLite, a few round trips on
  * PostgreSQL (./pg-evidence-store.ts). Measured here, Prisma's client spent about 70% of the
  * CPU of a batched write, our own hashing 2%; bypassing it for this one table family is what
- * lets a small machine keep up with agents. Rows are written exactly as Prisma writes them (ISO-8601 text timestamps,
- * 0/1 booleans and the hashes as blobs on SQLite), so Prisma reads them back unchanged.
+ * lets a small machine keep up with agents. Rows are written exactly as Prisma writes them (timestamps as
+ * integer milliseconds, 0/1 booleans and the hashes as blobs on SQLite), so Prisma reads them back unchanged.
  */
 export class SqliteEvidenceStore implements RawEvidenceStore {
   private readonly connection: Database.Database;
@@ -50,6 +50,8 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
         `SELECT "seq", "hash", (SELECT "key" FROM "TenantKey" k WHERE k."tenantId" = h."tenantId") AS "tenantKey" FROM "EvidenceChainHead" h WHERE "tenantId" = ? AND "lane" = 0`,
       ),
       addTenantKey: this.connection.prepare(`INSERT INTO "TenantKey" ("tenantId") VALUES (?) ON CONFLICT ("tenantId") DO NOTHING`),
+      contractHashKey: this.connection.prepare(`SELECT "key" FROM "EvidenceContractHash" WHERE "hash" = ?`).pluck(),
+      addContractHash: this.connection.prepare(`INSERT INTO "EvidenceContractHash" ("hash") VALUES (?) RETURNING "key"`).pluck(),
       evidence: this.connection.prepare(
         `INSERT INTO "Evidence" (${quoted(EVIDENCE_COLUMNS)}) VALUES (${EVIDENCE_COLUMNS.map(() => '?').join(', ')})`,
       ),
@@ -92,7 +94,19 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
     // Values spread into the call, not passed as one array: better-sqlite3 reads an array's
     // elements through V8's generic keyed lookup, about 9% of this thread's instructions per
     // record under callgrind (bench/validate/writer-cpu.ts), where arguments are read directly.
-    for (const row of rows) this.statements.evidence.run(...evidenceValues(row, stamp));
+    // Looked up in this transaction, not kept across them: a key added here is gone if it rolls back.
+    const contractHashKeys = new Map<string, number>();
+    const contractHashKey = (hex: string | null): number | null => {
+      if (hex === null) return null;
+      let key = contractHashKeys.get(hex);
+      if (key === undefined) {
+        const bytes = Buffer.from(hex, 'hex');
+        key = Number(this.statements.contractHashKey.get(bytes) ?? this.statements.addContractHash.get(bytes));
+        contractHashKeys.set(hex, key);
+      }
+      return key;
+    };
+    for (const row of rows) this.statements.evidence.run(...evidenceValues(row, stamp, contractHashKey(row.contractHash)));
     for (const v of violations)
       this.statements.violation.run(...VIOLATION_COLUMNS.map((c) => sqliteValue((v as unknown as ViolationRow)[c])));
     this.writeRollups(rows, violations);
@@ -159,10 +173,10 @@ function sqliteTimestamp(date: Date): number {
 
 /**
  * An evidence row's values in EVIDENCE_COLUMNS order, as SQLite stores them, with the batch's
- * one timestamp. Written out field by field: chainRecords makes every row in one
+ * one timestamp and the key of the record's contract hash. Written out field by field: chainRecords makes every row in one
  * shape, so these are monomorphic reads (raw-evidence-store.test.ts checks the order).
  */
-export function evidenceValues(row: EvidenceRecord, createdAt: number): unknown[] {
+export function evidenceValues(row: EvidenceRecord, createdAt: number, contractHashKey: number | null): unknown[] {
   return [
     row.id,
     row.seq,
@@ -179,7 +193,7 @@ export function evidenceValues(row: EvidenceRecord, createdAt: number): unknown[
     row.actorUserId,
     row.tool,
     row.contractVersion,
-    row.contractHash === null ? null : Buffer.from(row.contractHash, 'hex'),
+    contractHashKey,
     Buffer.from(row.argsHash, 'hex'),
     row.idempotencyKey,
     row.arguments,
@@ -203,8 +217,9 @@ export function evidenceValues(row: EvidenceRecord, createdAt: number): unknown[
   ];
 }
 
-// Every field of a record but its tenant's id (stored as the key) has a column (a new field without one fails to compile here).
-const everyFieldHasAColumn: [Exclude<keyof EvidenceRecord, (typeof EVIDENCE_COLUMNS)[number] | 'tenantId'>] extends [never] ? true : false =
+// Every field of a record but the two stored by key has a column (a new field without one fails to compile here).
+type Unstored = 'tenantId' | 'contractHash';
+const everyFieldHasAColumn: [Exclude<keyof EvidenceRecord, (typeof EVIDENCE_COLUMNS)[number] | Unstored>] extends [never] ? true : false =
   true;
 void everyFieldHasAColumn;
 

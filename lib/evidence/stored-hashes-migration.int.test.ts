@@ -16,8 +16,11 @@ import { verifyEvidence } from './verification/verify-evidence';
 // The last migration before Evidence's hashes became bytes.
 const BEFORE = '20261127135502_evidence_without_created_at_index';
 // Evidence's columns then: the tenant's key came later (20261129052152_evidence_tenant_key).
-// The columns then: the tenant's id, no key.
-const COLUMNS = ['tenantId', ...EVIDENCE_COLUMNS.filter((c) => c !== 'tenantKey')];
+// The columns then: the tenant's id, no key, and the contract's hash itself.
+const COLUMNS = [
+  'tenantId',
+  ...EVIDENCE_COLUMNS.filter((c) => c !== 'tenantKey').map((c) => (c === 'contractHashKey' ? 'contractHash' : c)),
+];
 
 const provider = dbProvider() === 'postgresql' ? 'postgresql' : 'sqlite';
 let scratch: ScratchDatabase;
@@ -126,8 +129,12 @@ afterAll(async () => {
 
 describe('the migration that stores evidence hashes as bytes', () => {
   it('turns each hex value into the bytes it spells: the same hashes, read back as the same hex', async () => {
-    const rows = await db().evidence.findMany({ where: { tenant: { tenantId: 'tenant-intact' } }, orderBy: { seq: 'asc' } });
-    expect(rows.map((r) => [r.prevHash.length, r.hash.length, r.argsHash.length, r.contractHash?.length ?? null])).toEqual([
+    const rows = await db().evidence.findMany({
+      where: { tenant: { tenantId: 'tenant-intact' } },
+      orderBy: { seq: 'asc' },
+      include: { contractHashEntry: true },
+    });
+    expect(rows.map((r) => [r.prevHash.length, r.hash.length, r.argsHash.length, r.contractHashEntry?.hash.length ?? null])).toEqual([
       [32, 32, 32, 32],
       [8, 32, 32, null],
       [8, 32, 32, 32],

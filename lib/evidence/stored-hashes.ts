@@ -1,6 +1,6 @@
 /**
- * Evidence stores its four hashes (`prevHash`, `hash`, `contractHash`, `argsHash`) as bytes:
- * 32 bytes for a SHA-256 instead of 64 hex characters, 104 bytes less per record (issue 19,
+ * Evidence stores its hashes (`prevHash`, `hash`, `argsHash`; the contract's hash once per
+ * contract, ./stored-record.ts) as bytes: 32 for a SHA-256 instead of 64 hex characters (issue 19,
  * compact evidence; `npm run bench:evidence-size`). Everything else (hashing, verification,
  * the API, the pages) works in lowercase hex, as before: rows are turned into bytes as they are
  * written and back into hex as they are read, here and nowhere else.
@@ -32,20 +32,16 @@ export function hashHex(stored: Uint8Array): string {
 interface HexHashes {
   prevHash: string;
   hash: string;
-  contractHash: string | null;
   argsHash: string;
 }
-interface StoredHashes {
+export interface StoredHashes {
   prevHash: Uint8Array;
   hash: Uint8Array;
-  contractHash: Uint8Array | null;
   argsHash: Uint8Array;
 }
 
-type Stored<T> = Omit<T, keyof HexHashes> & {
-  [K in keyof HexHashes & keyof T]: K extends 'contractHash' ? Uint8Array<ArrayBuffer> | null : Uint8Array<ArrayBuffer>;
-};
-type Hex<T> = Omit<T, keyof StoredHashes> & { [K in keyof StoredHashes & keyof T]: K extends 'contractHash' ? string | null : string };
+export type Stored<T> = Omit<T, keyof HexHashes> & { [K in keyof HexHashes & keyof T]: Uint8Array<ArrayBuffer> };
+export type Hex<T> = Omit<T, keyof StoredHashes> & { [K in keyof StoredHashes & keyof T]: string };
 
 /** A record as it is written: its hashes as bytes. */
 export function toStoredEvidence<T extends Partial<HexHashes>>(row: T): Stored<T> {
@@ -57,23 +53,8 @@ export function fromStoredEvidence<T extends Partial<StoredHashes>>(row: T): Hex
   return convertHashes(row, (stored) => hashHex(stored as Uint8Array)) as Hex<T>;
 }
 
-/** A record as Prisma writes it: its hashes as bytes, and not its tenant's id (the row holds the tenant's key). */
-export function toStoredRecord<T extends Partial<HexHashes> & { tenantId: string }>(record: T): Stored<Omit<T, 'tenantId'>> {
-  const row: Partial<T> = { ...record };
-  delete row.tenantId;
-  return toStoredEvidence(row) as Stored<Omit<T, 'tenantId'>>;
-}
-
-/**
- * A stored record as its hash covers it: hashes in hex, and the id of the tenant it was read
- * for, which the row holds only as the tenant's key.
- */
-export function hashedRecordOf<T extends Partial<StoredHashes>>(row: T, tenantId: string): Hex<T> & { tenantId: string } {
-  return { ...fromStoredEvidence(row), tenantId };
-}
-
 /** The columns stored as bytes. */
-export const HASH_FIELDS = ['prevHash', 'hash', 'contractHash', 'argsHash'] as const;
+export const HASH_FIELDS = ['prevHash', 'hash', 'argsHash'] as const;
 
 function convertHashes(row: object, convert: (value: unknown) => unknown): Record<string, unknown> {
   const out: Record<string, unknown> = { ...row };

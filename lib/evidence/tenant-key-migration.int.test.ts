@@ -7,7 +7,7 @@ import { chainRecords, type EvidenceRecord } from './chain-records';
 import { EVIDENCE_COLUMNS, quoted } from './evidence-columns';
 import { GENESIS_HASH } from './evidence-hash';
 import type { EvidenceInput } from './evidence-input';
-import { toStoredEvidence } from './stored-hashes';
+import { storedHash, toStoredEvidence } from './stored-hashes';
 import { verifyEvidenceChain } from './verify-evidence-chain';
 import { createRawEvidenceStore } from './raw-evidence-store';
 import { recordEvidence, closeEvidenceWriter } from './record-evidence';
@@ -17,8 +17,11 @@ import { sql } from '../db/sql';
 
 // The last migration before the tenant's key (20261129052152_evidence_tenant_key).
 const BEFORE = '20261129015148_evidence_trace_seq_index';
-// Before the key, and before the tenant's id left the row.
-const OLD_COLUMNS = ['tenantId', ...EVIDENCE_COLUMNS.filter((c) => c !== 'tenantKey')];
+// Before the key, and before the tenant's id and the contract's hash left the row.
+const OLD_COLUMNS = [
+  'tenantId',
+  ...EVIDENCE_COLUMNS.filter((c) => c !== 'tenantKey').map((c) => (c === 'contractHashKey' ? 'contractHash' : c)),
+];
 
 const provider = dbProvider() === 'postgresql' ? 'postgresql' : 'sqlite';
 let scratch: ScratchDatabase;
@@ -56,7 +59,10 @@ function chainOf(tenantId: string, n: number): EvidenceRecord[] {
 async function insertOld(tenantId: string, rows: EvidenceRecord[]): Promise<void> {
   await db().$executeRaw(sql`INSERT INTO "Tenant" ("id", "slug", "name") VALUES (${tenantId}, ${tenantId}, ${tenantId})`);
   for (const row of rows) {
-    const stored = toStoredEvidence(row) as unknown as Record<string, unknown>;
+    const stored = { ...toStoredEvidence(row), contractHash: row.contractHash && storedHash(row.contractHash) } as unknown as Record<
+      string,
+      unknown
+    >;
     const values = OLD_COLUMNS.map((c) => {
       const v = stored[c] ?? null;
       if (provider === 'sqlite' && v instanceof Date) return v.toISOString().replace('Z', '+00:00');

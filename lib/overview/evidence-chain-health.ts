@@ -2,7 +2,7 @@ import { db } from '../db';
 import { GENESIS_HASH } from '../evidence/evidence-hash';
 import { brokenLink, prevHashOf, readChainCut } from '../evidence/verification/walk-evidence-chain';
 import type { EvidenceChainHealth } from './overview-types';
-import { hashedRecordOf } from '../evidence/stored-hashes';
+import { hashedRecordOf, WITH_CONTRACT_HASH } from '../evidence/stored-record';
 import { tenantEvidence } from '../evidence/tenant-key';
 
 /**
@@ -35,6 +35,7 @@ export async function checkEvidenceChainTail(options: { tenantId: string; record
     await db().evidence.findMany({
       where: { ...(await tenantEvidence(tenantId)), seq: { gte: fromSeq, lte: toSeq } },
       orderBy: { seq: 'asc' },
+      include: WITH_CONTRACT_HASH,
     })
   ).map((row) => hashedRecordOf(row, tenantId));
   const result = (checked: number, firstBroken: EvidenceChainHealth['first_broken']): EvidenceChainHealth => ({

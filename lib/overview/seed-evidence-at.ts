@@ -4,7 +4,7 @@ import { chainRecords, type LaneHead } from '../evidence/chain-records';
 import { GENESIS_HASH } from '../evidence/evidence-hash';
 import type { EvidenceInput, EvidenceIssue } from '../evidence/evidence-input';
 import type { EvidenceKind } from '../evidence/evidence-kinds';
-import { toStoredRecord } from '../evidence/stored-hashes';
+import { toStoredRecords } from '../evidence/stored-record';
 import { ensureTenantKey } from '../evidence/tenant-key';
 
 /** One record to seed: when, what kind, how it was decided, and the codes of its errors. */
@@ -62,7 +62,7 @@ export async function seedEvidenceAt(tenantId: string, records: SeededRecord[]):
     };
     head.createdAt = record.at;
     const { rows, violations } = chainRecords([input], heads, record.at);
-    await db().evidence.createMany({ data: rows.map(toStoredRecord) });
+    await db().evidence.createMany({ data: await toStoredRecords(rows) });
     if (violations.length > 0) await db().violation.createMany({ data: violations });
     await writeRollups(
       (q, params) => db().$executeRawUnsafe(q, ...params),

@@ -13,7 +13,7 @@ import { validatePreHandler as validatePre, validatePostHandler as validatePost 
 import { decideApprovalHandler as decide } from '@/lib/api/handlers/approvals';
 import { verifyEvidenceHandler as verify } from '@/lib/api/handlers/evidence';
 import { getTraceHandler as getTrace } from '@/lib/api/handlers/traces';
-import { toStoredRecord } from '../evidence/stored-hashes';
+import { toStoredRecords } from '../evidence/stored-record';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 let other: Awaited<ReturnType<typeof createTestTenant>>;
@@ -90,7 +90,7 @@ async function appendLegacyRecord(tenantId: string, at: Date) {
   // Stored as then: prevHash whole, arguments chained.
   const row = { ...rows[0]!, payloadHash: null, prevHash: GENESIS_HASH };
   row.hash = evidenceHash(row);
-  await db().evidence.create({ data: toStoredRecord(row) });
+  await db().evidence.createMany({ data: await toStoredRecords([row]) });
   await db().evidenceChainHead.create({ data: { tenantId, seq: row.seq, hash: row.hash } });
   return row;
 }

@@ -2,7 +2,8 @@ import { db } from '../db';
 import { evidenceHash, GENESIS_HASH } from '../evidence/evidence-hash';
 import { timeOrderedId } from '../evidence/time-ordered-id';
 import { seedEvidenceAt } from '../overview/seed-evidence-at';
-import { hashedRecordOf, storedHash, toStoredRecord } from '../evidence/stored-hashes';
+import { storedHash } from '../evidence/stored-hashes';
+import { hashedRecordOf, toStoredRecords, WITH_CONTRACT_HASH } from '../evidence/stored-record';
 import { tenantEvidence } from '../evidence/tenant-key';
 
 /**
@@ -25,7 +26,7 @@ export async function appendRecords(tenantId: string, n: number): Promise<void> 
 
 /** The record at `seq`, its hashes in hex. */
 export async function recordAt(tenantId: string, seq: number) {
-  return hashedRecordOf(await db().evidence.findUniqueOrThrow({ where: await at(tenantId, seq) }), tenantId);
+  return hashedRecordOf(await db().evidence.findUniqueOrThrow({ where: await at(tenantId, seq), include: WITH_CONTRACT_HASH }), tenantId);
 }
 
 /** Changes a covered field and leaves the hash as it was (`hash_mismatch`). */
@@ -39,7 +40,11 @@ export async function editRecord(tenantId: string, seq: number, decision = 'tamp
  */
 export async function rewriteFrom(tenantId: string, seq: number, decision = 'rewritten'): Promise<void> {
   const rows = (
-    await db().evidence.findMany({ where: { ...(await tenantEvidence(tenantId)), seq: { gte: seq } }, orderBy: { seq: 'asc' } })
+    await db().evidence.findMany({
+      where: { ...(await tenantEvidence(tenantId)), seq: { gte: seq } },
+      orderBy: { seq: 'asc' },
+      include: WITH_CONTRACT_HASH,
+    })
   ).map((row) => hashedRecordOf(row, tenantId));
   // Rewritten rows store their prevHash whole, as records before compact evidence did.
   let prevHash = seq === 1 ? GENESIS_HASH : (await recordAt(tenantId, seq - 1)).hash;
@@ -80,7 +85,7 @@ export async function insertRecordAfter(tenantId: string, seq: number): Promise<
   for (const row of later) await db().evidence.update({ where: { id: row.id }, data: { seq: row.seq + 1 } });
   const before = await recordAt(tenantId, seq);
   const made = { ...before, id: timeOrderedId(), seq: seq + 1, prevHash: before.hash, decision: 'allow', callId: 'inserted' };
-  await db().evidence.create({ data: toStoredRecord({ ...made, hash: evidenceHash(made) }) });
+  await db().evidence.createMany({ data: await toStoredRecords([{ ...made, hash: evidenceHash(made) }]) });
   const head = await db().evidenceChainHead.findUniqueOrThrow({ where: { tenantId_lane: { tenantId, lane: 0 } } });
   await db().evidenceChainHead.update({ where: { tenantId_lane: { tenantId, lane: 0 } }, data: { seq: head.seq + 1 } });
 }
@@ -90,7 +95,7 @@ export async function appendPastHead(tenantId: string): Promise<number> {
   const head = await db().evidenceChainHead.findUniqueOrThrow({ where: { tenantId_lane: { tenantId, lane: 0 } } });
   const last = await recordAt(tenantId, head.seq);
   const made = { ...last, id: timeOrderedId(), seq: head.seq + 1, prevHash: last.hash };
-  await db().evidence.create({ data: toStoredRecord({ ...made, hash: evidenceHash(made) }) });
+  await db().evidence.createMany({ data: await toStoredRecords([{ ...made, hash: evidenceHash(made) }]) });
   return made.seq;
 }
 

@@ -10,7 +10,7 @@ import { actorLabels } from '../tenants/actor-labels';
 import { actorsIn } from '../tenants/actor-text';
 import { traceOutcome, type TraceOutcome } from './trace-outcome';
 import { retainedView, type RetainedView } from '../retention/retained-view';
-import { fromStoredEvidence } from '../evidence/stored-hashes';
+import { hashedRecordOf, WITH_CONTRACT_HASH } from '../evidence/stored-record';
 import { byTenantKey, tenantEvidence } from '../evidence/tenant-key';
 
 /** A trace is one call_id's records; an agent reusing a call_id forever must not make a page unbounded. */
@@ -114,8 +114,10 @@ export async function getTraceOrThrow(options: { tenantId: string; traceId: stri
   const seqs = await db().$queryRaw<{ seq: unknown }[]>(traceSeqsQuery(tenantId, traceId));
   if (seqs.length === 0) throw new NotFoundError('trace', traceId);
   const wanted = seqs.slice(0, TRACE_RECORDS_MAX).map((r) => num(r.seq));
-  const records = (await db().evidence.findMany({ where: { ...(await tenantEvidence(tenantId)), seq: { in: wanted } } }))
-    .map(fromStoredEvidence)
+  const records = (
+    await db().evidence.findMany({ where: { ...(await tenantEvidence(tenantId)), seq: { in: wanted } }, include: WITH_CONTRACT_HASH })
+  )
+    .map((row) => hashedRecordOf(row, tenantId))
     .sort((a, b) => a.seq - b.seq);
   const approvalRows = await db().approval.findMany({
     where: { tenantId, traceId },

@@ -8,7 +8,7 @@ import { call, expectCodes } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
 import { updateTenantSettings } from '@/lib/tenants/tenant-settings';
-import { hashedRecordOf } from '@/lib/evidence/stored-hashes';
+import { hashedRecordOf, WITH_CONTRACT_HASH } from '@/lib/evidence/stored-record';
 import { DUPLICATE_LOOKBACK } from '@/lib/validation/check-duplicate-call';
 
 // AXAG_DUPLICATE_CALL finds earlier calls by the evidence's duplicateKey, which only allowed
@@ -81,7 +81,8 @@ describe('duplicate calls', () => {
     const allowed = await pre({ orderId: 'ord_store01' });
     const read = await pre({ tool: 'orders.lookup', orderId: 'ord_store01' });
 
-    const record = async (id: string) => hashedRecordOf(await db().evidence.findUniqueOrThrow({ where: { id } }), t.tenant.id);
+    const record = async (id: string) =>
+      hashedRecordOf(await db().evidence.findUniqueOrThrow({ where: { id }, include: WITH_CONTRACT_HASH }), t.tenant.id);
     const stored = await record(allowed.body.evidence_id);
     expect(stored.duplicateKey).toMatch(/^[0-9a-f]{32}$/);
     expect((await record(refused.body.evidence_id)).duplicateKey).toBeNull();

@@ -4,7 +4,7 @@ import { createTestTenant } from '@/lib/testing/fixtures';
 import { chainRecords, type LaneHead } from '../chain-records';
 import { GENESIS_HASH } from '../evidence-hash';
 import type { EvidenceInput } from '../evidence-input';
-import { hashedRecordOf, toStoredRecord } from '../stored-hashes';
+import { hashedRecordOf, toStoredRecords, WITH_CONTRACT_HASH } from '../stored-record';
 import { readEvidencePage } from './read-evidence-page';
 import { ensureTenantKey } from '../tenant-key';
 
@@ -71,12 +71,17 @@ describe('readEvidencePage', () => {
       new Map([[tenantId, { lane: 3, seq: 0, hash: GENESIS_HASH, nextSeq: 4, tenantKey }]]),
       new Date(),
     );
-    await db().evidence.createMany({ data: [...rows, ...laned.rows].map(toStoredRecord) });
+    await db().evidence.createMany({ data: await toStoredRecords([...rows, ...laned.rows]) });
   });
 
   it('reads every column but the tenant’s key (not hashed) as Prisma’s query API does, its hashes in hex and the tenant’s id as it was asked', async () => {
     const viaPrisma = (
-      await db().evidence.findMany({ where: { tenant: { tenantId } }, orderBy: { seq: 'asc' }, omit: { tenantKey: true } })
+      await db().evidence.findMany({
+        where: { tenant: { tenantId } },
+        orderBy: { seq: 'asc' },
+        omit: { tenantKey: true },
+        include: WITH_CONTRACT_HASH,
+      })
     ).map((row) => hashedRecordOf(row, tenantId));
     const page = await readEvidencePage(tenantId, 0, null, 10);
     expect(page).toHaveLength(4);

@@ -1,7 +1,7 @@
 import { db, dbProvider } from '../../db';
 import { nullableNum, num, raw, sql, toBool, toDate } from '../../db/sql';
 import type { EvidenceContent } from '../evidence-hash';
-import { EVIDENCE_COLUMNS, quoted } from '../evidence-columns';
+import { EVIDENCE_COLUMNS } from '../evidence-columns';
 import { HASH_FIELDS } from '../stored-hashes';
 import { byTenantKey } from '../tenant-key';
 
@@ -30,20 +30,27 @@ export async function readEvidencePage(
   const through = throughSeq === null ? sql`` : sql`AND "seq" <= ${throughSeq}`;
   const rows = await db().$queryRaw<Record<string, unknown>[]>`
     SELECT ${HEX_COLUMNS[dbProvider()]}, ${OTHER_COLUMNS}
-    FROM "Evidence" WHERE ${byTenantKey(tenantId)} AND "seq" > ${afterSeq} ${through}
-    ORDER BY "seq" ASC LIMIT ${limit}`;
+    FROM "Evidence" e WHERE ${byTenantKey(tenantId, 'e')} AND e."seq" > ${afterSeq} ${through}
+    ORDER BY e."seq" ASC LIMIT ${limit}`;
   return rows.map((row) => walkedRecord(row, tenantId));
 }
 
-// SQLite's hex() of NULL is '', not NULL: contractHash is nullable.
+// The contract's hash through its key (lib/evidence/stored-record.ts): NULL when the record names none.
+const CONTRACT_HASH = `(SELECT c."hash" FROM "EvidenceContractHash" c WHERE c."key" = e."contractHashKey")`;
 const HEX_COLUMNS = {
-  sqlite: raw(HASH_FIELDS.map((c) => `CASE WHEN "${c}" IS NULL THEN NULL ELSE lower(hex("${c}")) END AS "${c}"`).join(', ')),
-  postgresql: raw(HASH_FIELDS.map((c) => `encode("${c}", 'hex') AS "${c}"`).join(', ')),
+  sqlite: raw([...HASH_FIELDS.map((c) => `lower(hex(e."${c}")) AS "${c}"`), `lower(hex(${CONTRACT_HASH})) AS "contractHash"`].join(', ')),
+  postgresql: raw(
+    [...HASH_FIELDS.map((c) => `encode(e."${c}", 'hex') AS "${c}"`), `encode(${CONTRACT_HASH}, 'hex') AS "contractHash"`].join(', '),
+  ),
 };
 
 const HASHES: ReadonlySet<string> = new Set(HASH_FIELDS);
-// Not the tenant's key: it is not hashed, and the walk reads by it.
-const OTHER_COLUMNS = raw(quoted(EVIDENCE_COLUMNS.filter((c) => !HASHES.has(c) && c !== 'tenantKey')));
+// Not the keys: the tenant's is what the walk reads by, the contract hash's is read as the hash.
+const OTHER_COLUMNS = raw(
+  EVIDENCE_COLUMNS.filter((c) => !HASHES.has(c) && c !== 'tenantKey' && c !== 'contractHashKey')
+    .map((c) => `e."${c}"`)
+    .join(', '),
+);
 
 const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
@@ -67,7 +74,8 @@ function walkedRecord(row: Record<string, unknown>, tenantId: string): WalkedRec
     actorUserId: text(row.actorUserId),
     tool: String(row.tool),
     contractVersion: text(row.contractVersion),
-    contractHash: text(row.contractHash),
+    // SQLite's hex() of NULL is '', not NULL.
+    contractHash: row.contractHash ? String(row.contractHash) : null,
     argsHash: String(row.argsHash),
     idempotencyKey: text(row.idempotencyKey),
     arguments: text(row.arguments),

@@ -12,7 +12,7 @@ import {
   type ChainPosition,
 } from './walk-evidence-chain';
 import type { BrokenLink, CheckpointView, EvidenceVerification, VerifyMode } from './verification-types';
-import { hashedRecordOf } from '../stored-hashes';
+import { hashedRecordOf, WITH_CONTRACT_HASH } from '../stored-record';
 import { tenantEvidence } from '../tenant-key';
 
 /**
@@ -105,7 +105,7 @@ async function checkAnchor(
   const points = [...position.lanes].sort((a, b) => b[1].seq - a[1].seq);
   const tenant = await tenantEvidence(tenantId);
   for (const [lane, point] of points) {
-    const stored = await db().evidence.findFirst({ where: { ...tenant, seq: point.seq } });
+    const stored = await db().evidence.findFirst({ where: { ...tenant, seq: point.seq }, include: WITH_CONTRACT_HASH });
     const row = stored && hashedRecordOf(stored, tenantId);
     const head = cut?.heads.get(lane);
     if (!row || row.lane !== lane || row.hash !== point.hash || !head || head.seq < point.seq)
