@@ -38,7 +38,6 @@ const body = JSON.stringify({
 // The columns worth looking at: ids, hashes and the JSON ones.
 const WIDE = [
   'id',
-  'tenantId',
   'prevHash',
   'hash',
   'createdAt',

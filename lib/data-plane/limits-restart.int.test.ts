@@ -70,7 +70,10 @@ describe('limits on a data-plane process', () => {
   });
 
   it('a write the database refuses is answered 503 and counts nothing', { timeout: 60_000 }, async () => {
-    await refuseInserts('Evidence', `NEW."tenantId" = '${t.tenant.id}' AND NEW."callId" LIKE 'poison%'`);
+    await refuseInserts(
+      'Evidence',
+      `NEW."tenantKey" = (SELECT "key" FROM "TenantKey" WHERE "tenantId" = '${t.tenant.id}') AND NEW."callId" LIKE 'poison%'`,
+    );
     try {
       const before = await counted(t.tenant.id);
       const refused = await send({ tool: 'wallet.transfer', user: 'u9', callId: 'poison-1' });

@@ -64,7 +64,9 @@ describe('evidence chain', () => {
     const extra = await createTestTenant();
     await publishContract(extra.tenant.id, lookupOrderContract);
     for (let i = 0; i < 4; i++) await lookup(`gap-${i}`, 'ord_abc123', extra.agentKey);
-    await db().$executeRawUnsafe(`DELETE FROM "Evidence" WHERE "tenantId" = '${extra.tenant.id}' AND "seq" = 2`);
+    await db().$executeRawUnsafe(
+      `DELETE FROM "Evidence" WHERE "tenantKey" = (SELECT "key" FROM "TenantKey" WHERE "tenantId" = '${extra.tenant.id}') AND "seq" = 2`,
+    );
     const res = await call(verify, { key: extra.adminKey });
     expect(res.body.valid).toBe(false);
     expect(res.body.firstBroken).toMatchObject({ seq: 3, reason: 'seq_gap' });

@@ -52,9 +52,9 @@ describe('POST /api/v1/pipeline/validate', () => {
     expect(sessionIssue).toMatchObject({ path: '$.Envelope.SessionId', phase: 'core', severity: 'error' });
     expect(sessionIssue.message).toContain('SessionId');
     expect(res.body.llm_message).toContain('AGN036.CORE.CORRELATION_ID');
-    const evidence = await db().evidence.findUniqueOrThrow({ where: { id: res.body.evidence_id } });
+    const evidence = await db().evidence.findUniqueOrThrow({ where: { id: res.body.evidence_id }, include: { tenant: true } });
     expect(evidence).toMatchObject({
-      tenantId: t.tenant.id,
+      tenant: { tenantId: t.tenant.id },
       kind: 'pipeline',
       tool: 'pipeline:core',
       decision: 'deny',
@@ -112,7 +112,7 @@ describe('POST /api/v1/manifests/validate', () => {
       expect(issue.details).toMatchObject({ tool_call_id: expect.any(String), name: expect.any(String), reason: expect.any(String) });
       expect(issue.message).toContain(issue.details.tool_call_id);
     }
-    const evidence = await db().evidence.findUniqueOrThrow({ where: { id: res.body.evidence_id } });
+    const evidence = await db().evidence.findUniqueOrThrow({ where: { id: res.body.evidence_id }, include: { tenant: true } });
     expect(evidence).toMatchObject({
       kind: 'manifest',
       tool: 'pipeline:manifest',

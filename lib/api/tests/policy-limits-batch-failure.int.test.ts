@@ -49,7 +49,11 @@ afterEach(async () => {
 });
 
 /** Makes the database refuse evidence rows of this tenant whose call id starts with `prefix` ('' for all). */
-const refuseWrites = (prefix: string) => refuseInserts('Evidence', `NEW."tenantId" = '${t.tenant.id}' AND NEW."callId" LIKE '${prefix}%'`);
+const refuseWrites = (prefix: string) =>
+  refuseInserts(
+    'Evidence',
+    `NEW."tenantKey" = (SELECT "key" FROM "TenantKey" WHERE "tenantId" = '${t.tenant.id}') AND NEW."callId" LIKE '${prefix}%'`,
+  );
 
 /**
  * Holds the database's write lock (SQLite) or the tenant's seq allocator (PostgreSQL: a held lane

@@ -26,9 +26,9 @@ describe('validate/pre', () => {
     expect(res.body).toMatchObject({ valid: true, decision: 'allow', errors: [], tool: 'orders.lookup', version: '1.3.0' });
     expect(res.body.trace_id).toMatch(/^[0-9a-f]{32}$/);
     expect(res.body.llm_message).toBeUndefined();
-    const evidence = await db().evidence.findUniqueOrThrow({ where: { id: res.body.evidence_id } });
+    const evidence = await db().evidence.findUniqueOrThrow({ where: { id: res.body.evidence_id }, include: { tenant: true } });
     expect(evidence).toMatchObject({
-      tenantId: t.tenant.id,
+      tenant: { tenantId: t.tenant.id },
       decision: 'allow',
       valid: true,
       tool: 'orders.lookup',

@@ -140,7 +140,10 @@ describe('withToolgate in a generateText loop', () => {
       type: 'json',
       value: { refund_id: 're_pay_abcd1234', amount_cents: 500 },
     });
-    const rows = await db().evidence.findMany({ where: { tenantId: t.tenant.id, callId: 'call-allow' }, orderBy: { seq: 'asc' } });
+    const rows = await db().evidence.findMany({
+      where: { tenant: { tenantId: t.tenant.id }, callId: 'call-allow' },
+      orderBy: { seq: 'asc' },
+    });
     expect(rows.map((e) => `${e.kind}:${e.decision}:${e.tool}`)).toEqual(['pre:allow:ai.refund', 'post:allow:ai.refund']);
     expect(rows[1]?.traceId).toBe(rows[0]?.traceId);
   });

@@ -134,7 +134,9 @@ describe('checked calls in a run', () => {
     expect(model.seen[1]).toContain('The result of agents.refund was refused with 1 problem.');
     expect(model.seen[1]).not.toContain('re_x');
     expect(await h.trail('call_post_deny')).toEqual(['pre:allow', 'post:deny']);
-    const post = await db().evidence.findFirstOrThrow({ where: { tenantId: h.t.tenant.id, callId: 'call_post_deny', kind: 'post' } });
+    const post = await db().evidence.findFirstOrThrow({
+      where: { tenant: { tenantId: h.t.tenant.id }, callId: 'call_post_deny', kind: 'post' },
+    });
     expect(JSON.parse(post.errors).map((e: { code: string }) => e.code)).toEqual(['AXAG_POSTCONDITION_FAILED']);
   });
 

@@ -355,7 +355,7 @@ describe('the packed SDK', () => {
       expect(report.decisions).toEqual(['allow', 'deny', 'transform', 'require_approval', 'escalate']);
 
       const evidence = await db().evidence.findMany({
-        where: { tenantId: t.tenant.id, callId: { in: ['pack-1', 'pack-2', 'pack-3', 'pack-4'] } },
+        where: { tenant: { tenantId: t.tenant.id }, callId: { in: ['pack-1', 'pack-2', 'pack-3', 'pack-4'] } },
         orderBy: { seq: 'asc' },
       });
       expect(evidence.map((e) => `${e.callId} ${e.kind}:${e.decision}`)).toEqual([

@@ -169,9 +169,15 @@ describe('tool.run in delegation mode', () => {
     if (result.isError) return;
     expect(result.pre).toMatchObject({ decision: 'allow', tool: 'sdk.refund', version: '1.0.0' });
     expect(result.post).toMatchObject({ valid: true, decision: 'allow' });
-    const pre = await db().evidence.findUniqueOrThrow({ where: { id: result.pre!.evidence_id } });
+    const pre = await db().evidence.findUniqueOrThrow({ where: { id: result.pre!.evidence_id }, include: { tenant: true } });
     const post = await db().evidence.findUniqueOrThrow({ where: { id: result.post!.evidence_id } });
-    expect(pre).toMatchObject({ tenantId: t.tenant.id, kind: 'pre', decision: 'allow', tool: 'sdk.refund', callId: 'sdk-allow' });
+    expect(pre).toMatchObject({
+      tenant: { tenantId: t.tenant.id },
+      kind: 'pre',
+      decision: 'allow',
+      tool: 'sdk.refund',
+      callId: 'sdk-allow',
+    });
     expect(post).toMatchObject({ kind: 'post', decision: 'allow', traceId: pre.traceId });
   });
 
@@ -191,7 +197,7 @@ describe('tool.run in delegation mode', () => {
     expect(refundExecute).not.toHaveBeenCalled();
     const evidence = await db().evidence.findUniqueOrThrow({ where: { id: result.pre!.evidence_id } });
     expect(evidence).toMatchObject({ kind: 'pre', decision: 'deny', valid: false, callId: 'sdk-deny' });
-    expect(await db().evidence.count({ where: { tenantId: t.tenant.id, traceId: evidence.traceId, kind: 'post' } })).toBe(0);
+    expect(await db().evidence.count({ where: { tenant: { tenantId: t.tenant.id }, traceId: evidence.traceId, kind: 'post' } })).toBe(0);
   });
 
   it('refuses a call across tenants on the server', async () => {
@@ -235,7 +241,10 @@ describe('tool.run in delegation mode', () => {
     // Long polls ask the server to hold the request; this one answers at once, so the client
     // fell back to its poll interval.
     expect(requested.filter((r) => r.startsWith(`GET /api/v1/approvals/${pending.id}?wait=`)).length).toBeGreaterThan(0);
-    const trace = await db().evidence.findMany({ where: { tenantId: t.tenant.id, callId: 'sdk-approval' }, orderBy: { seq: 'asc' } });
+    const trace = await db().evidence.findMany({
+      where: { tenant: { tenantId: t.tenant.id }, callId: 'sdk-approval' },
+      orderBy: { seq: 'asc' },
+    });
     expect(trace.map((e) => `${e.kind}:${e.decision}`)).toEqual([
       'pre:require_approval',
       'approval_decision:approved',

@@ -61,6 +61,6 @@ export function scriptedModel(next: (outputs: Map<string, ToolOutput>, prompt: P
 
 /** The evidence of one tool call, in order, as `kind:decision`. */
 export async function evidenceTrace(tenantId: string, callId: string): Promise<string[]> {
-  const rows = await db().evidence.findMany({ where: { tenantId, callId }, orderBy: { seq: 'asc' } });
+  const rows = await db().evidence.findMany({ where: { tenant: { tenantId }, callId }, orderBy: { seq: 'asc' } });
   return rows.map((e) => `${e.kind}:${e.decision}`);
 }

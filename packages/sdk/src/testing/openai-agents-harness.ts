@@ -222,7 +222,7 @@ export async function setUpTenant() {
     },
     /** `kind:decision` of each evidence record of the call, in chain order. */
     async trail(callId: string) {
-      const rows = await db().evidence.findMany({ where: { tenantId: t.tenant.id, callId }, orderBy: { seq: 'asc' } });
+      const rows = await db().evidence.findMany({ where: { tenant: { tenantId: t.tenant.id }, callId }, orderBy: { seq: 'asc' } });
       return rows.map((row) => `${row.kind}:${row.decision}`);
     },
     /** A person's decision on an approval, through Toolgate's API. */
