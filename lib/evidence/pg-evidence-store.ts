@@ -3,6 +3,7 @@ import { log } from '../log';
 import { now } from '../clock/clock';
 import { chainRecords, type EvidenceRecord, type LaneHead } from './chain-records';
 import { EVIDENCE_COLUMNS, quoted, VIOLATION_COLUMNS } from './evidence-columns';
+import { storedRequestId } from './stored-request-id';
 import { ADD_LANE, ALLOCATE_SEQS, allocateSeqs, TAKE_FREE, takeLanes, type LaneQuery } from './evidence-lanes';
 import type { EvidenceInput, RawEvidenceStore, RecordedEvidence } from './evidence-input';
 import { admitHistoryWith, type HistoryAdmission } from '../history/commit-counters';
@@ -58,7 +59,7 @@ export class PostgresEvidenceStore implements RawEvidenceStore {
         const moved = [...counts.keys()].map((tenantId) => ({ tenantId, ...(heads.get(tenantId) as LaneHead) }));
         await client.query({
           ...WRITE_BATCH,
-          values: [rows.map(byteaHashes), violations, deltas.evidence, deltas.violations, moved].map(jsonParameter),
+          values: [rows.map(storedRow), violations, deltas.evidence, deltas.violations, moved].map(jsonParameter),
         });
       }
       await client.query('COMMIT');
@@ -131,11 +132,13 @@ UPDATE "EvidenceChainHead" h SET "seq" = u."seq", "hash" = u."hash"
 const jsonParameter = (rows: readonly object[]): string => JSON.stringify(rows);
 
 /**
- * A record with its hash columns in bytea's hex input form (`\x…`), which
- * json_populate_recordset hands to the bytea columns (lib/evidence/stored-hashes.ts).
+ * A record as stored: its hash columns in bytea's hex input form (`\x…`), which
+ * json_populate_recordset hands to the bytea columns (lib/evidence/stored-hashes.ts), and its
+ * requestId '' when it is the record's id (./stored-request-id.ts).
  */
-const byteaHashes = (row: EvidenceRecord): EvidenceRecord => ({
+const storedRow = (row: EvidenceRecord): EvidenceRecord => ({
   ...row,
+  requestId: storedRequestId(row),
   prevHash: `\\x${row.prevHash}`,
   hash: `\\x${row.hash}`,
   argsHash: `\\x${row.argsHash}`,

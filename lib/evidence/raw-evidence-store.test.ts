@@ -129,4 +129,10 @@ describe('evidenceValues', () => {
     };
     expect(evidenceValues(row, 0).slice(-6)).toEqual(['{"context":{}}', 'd'.repeat(64), '{"role":"admin"}', 'github', 'k'.repeat(32), 3]);
   });
+
+  it("stores requestId as '' when it is the record's own id, else in full", () => {
+    const column = EVIDENCE_COLUMNS.indexOf('requestId');
+    expect(evidenceValues({ ...base, id: 'r1', requestId: 'r1' }, 0)[column]).toBe('');
+    expect(evidenceValues(base, 0)[column]).toBe('r1');
+  });
 });
