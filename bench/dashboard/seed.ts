@@ -123,7 +123,8 @@ export async function generate(plan: SeedPlan, sink: (chunk: SeedChunk) => Promi
       prevHash,
       hash,
       createdAt,
-      requestId: randomBytes(16).toString('hex'),
+      // As an agent's call without x-request-id stores it: its request id is the record's id (lib/evidence/stored-request-id.ts).
+      requestId: '',
       actorUserId: null,
       contractHashKey: null,
       policyId: null,

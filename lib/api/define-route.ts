@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { requestIdFrom } from './request-id';
+import { requestIdFrom, requestIdsFrom } from './request-id';
+import type { FirstRecordId } from '../evidence/first-record-id';
 import { env } from '../env';
 import { authenticateApiKey } from '../auth/api-keys';
 import { hasScope, type ApiKeyScope } from '../auth/api-key-scopes';
@@ -70,6 +71,11 @@ interface RouteDefinition<BS extends z.ZodType | undefined, QS extends z.ZodType
   handler: (ctx: {
     call: IncomingCall;
     requestId: string;
+    /**
+     * Set when Toolgate made the request id: pass it on to whatever records the request's
+     * evidence, which gives the first record the request id as its own (lib/evidence/first-record-id.ts).
+     */
+    firstRecordId: FirstRecordId | undefined;
     caller: Caller;
     body: BS extends z.ZodType ? z.infer<BS> : undefined;
     query: QS extends z.ZodType ? z.infer<QS> : undefined;
@@ -95,7 +101,7 @@ export function defineRoute<
   PS extends PathParamsSchema | undefined = undefined,
 >(definition: RouteDefinition<BS, QS, PS>): RouteHandler {
   const serve = async (call: IncomingCall, params: Record<string, string>): Promise<RouteResult> => {
-    const requestId = requestIdOf(call);
+    const { requestId, firstRecordId } = requestIdsFrom(call.header('x-request-id'));
     try {
       const caller = await authenticate(call, definition.auth, requestId);
       const query = definition.query ? parseWith(definition.query, Object.fromEntries(new URL(call.url).searchParams), 'query') : undefined;
@@ -110,6 +116,7 @@ export function defineRoute<
       const result = await definition.handler({
         call,
         requestId,
+        firstRecordId,
         caller: caller as Caller,
         body: body as never,
         query: query as never,
@@ -136,10 +143,6 @@ export function defineRoute<
   return Object.assign(handler, { serve, spec: { auth, body, query, params, response, otherMediaTypes } });
 }
 
-function requestIdOf(call: IncomingCall): string {
-  return requestIdFrom(call.header('x-request-id'));
-}
-
 /**
  * For endpoints not built with defineRoute (Better Auth's): the `cross_site_request` answer for
  * an unsafe request from another origin, or null to go on. Checked with or without a cookie:
@@ -148,7 +151,7 @@ function requestIdOf(call: IncomingCall): string {
 export function crossSiteRefusal(request: Request): Response | null {
   if (isSafeMethod(request.method)) return null;
   const call = webCall(request);
-  const requestId = requestIdOf(call);
+  const requestId = requestIdFrom(call.header('x-request-id'));
   try {
     refuseCrossSite(call, requestId);
     return null;

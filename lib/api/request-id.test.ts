@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requestIdFrom } from './request-id';
+import { requestIdFrom, requestIdsFrom } from './request-id';
 
 const ULID = /^[0-9a-hjkmnp-tv-z]{26}$/;
 
@@ -21,5 +21,15 @@ describe('requestIdFrom', () => {
     const second = requestIdFrom(null);
     expect(second).not.toBe(first);
     expect(second > first).toBe(true);
+  });
+});
+
+describe('requestIdsFrom', () => {
+  it("gives a request id it made to the request's first record, never the caller's", () => {
+    const made = requestIdsFrom(null);
+    expect(made.firstRecordId?.take()).toBe(made.requestId);
+    expect(requestIdsFrom('not a token').firstRecordId).toBeDefined();
+    expect(requestIdsFrom('req-1').firstRecordId).toBeUndefined();
+    expect(requestIdsFrom(made.requestId)).toEqual({ requestId: made.requestId, firstRecordId: undefined });
   });
 });

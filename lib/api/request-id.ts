@@ -1,4 +1,4 @@
-import { timeOrderedId } from '../evidence/time-ordered-id';
+import { newRequestId, type FirstRecordId } from '../evidence/first-record-id';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -9,5 +9,14 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
  * 10 bytes of every record on both databases (npm run bench:evidence-size).
  */
 export function requestIdFrom(incoming: string | null | undefined): string {
-  return incoming && REQUEST_ID.test(incoming) ? incoming : timeOrderedId();
+  return requestIdsFrom(incoming).requestId;
+}
+
+/**
+ * The request id (requestIdFrom) and, when Toolgate made it, the FirstRecordId that hands it to
+ * the request's first evidence record as that record's id: the record then does not store it a
+ * second time. A caller's own id never becomes a record's id (it may send the same one twice).
+ */
+export function requestIdsFrom(incoming: string | null | undefined): { requestId: string; firstRecordId: FirstRecordId | undefined } {
+  return incoming && REQUEST_ID.test(incoming) ? { requestId: incoming, firstRecordId: undefined } : newRequestId();
 }

@@ -1,4 +1,5 @@
 import { db } from '../db';
+import type { FirstRecordId } from '../evidence/first-record-id';
 import { AppError, NotFoundError } from '../errors';
 import { recordEvidence, type EvidenceInput } from '../evidence/record-evidence';
 import { retainedPayloadJson } from '../retention/retained-payload';
@@ -53,6 +54,8 @@ export async function decideApproval(options: {
   arguments?: Record<string, unknown>;
   approver: Approver;
   requestId: string;
+  /** The request's, when Toolgate made its id: its first record takes that id (lib/evidence/first-record-id.ts). */
+  firstRecordId?: FirstRecordId;
 }): Promise<DecisionResult> {
   const { tenantId, approver } = options;
   const row = await db().approval.findFirst({ where: { id: options.id, tenantId } });
@@ -164,6 +167,7 @@ export async function decideApproval(options: {
     tenantId,
     kind: 'approval_decision',
     requestId: options.requestId,
+    recordId: options.firstRecordId?.take(),
     traceId: row.traceId,
     callId: row.callId,
     apiKeyId: approver.kind === 'api_key' ? approver.apiKeyId : null,

@@ -48,11 +48,14 @@ export interface LaneHead {
 export function chainRecords(inputs: EvidenceInput[], heads: Map<string, LaneHead>, createdAt: Date) {
   const rows: EvidenceRecord[] = [];
   const violations: ViolationRecord[] = [];
+  // The ids inputs brought (recordId), made only when one does: two in one batch would fail the commit.
+  let given: Set<string> | undefined;
   for (const input of inputs) {
     let head = heads.get(input.tenantId);
     if (!head) heads.set(input.tenantId, (head = { lane: 0, seq: 0, hash: GENESIS_HASH }));
     const at = head.createdAt ?? createdAt;
-    const id = timeOrderedId(at.getTime());
+    const id = input.recordId !== undefined && !given?.has(input.recordId) ? input.recordId : timeOrderedId(at.getTime());
+    if (id === input.recordId) (given ??= new Set()).add(id);
     // The row is made whole, in one shape, before hashing: spreading the content into a row
     // with id and hash added showed up as map migrations in the writer thread.
     const row = evidenceRow(input, head, at, id);

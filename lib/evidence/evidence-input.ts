@@ -17,6 +17,11 @@ export interface EvidenceInput {
    */
   kind: EvidenceKind;
   requestId: string;
+  /**
+   * The record's own id, when it is the first record of a request whose id Toolgate made: that
+   * id (./first-record-id.ts). Unset, the record gets a new one (chainRecords).
+   */
+  recordId?: string;
   traceId: string;
   callId: string;
   w3cTraceparent?: string | null;

@@ -3,6 +3,7 @@ import { log } from '../log';
 import { now } from '../clock/clock';
 import { chainRecords, type EvidenceRecord, type LaneHead } from './chain-records';
 import { EVIDENCE_COLUMNS, quoted, VIOLATION_COLUMNS } from './evidence-columns';
+import { storedRequestId } from './stored-request-id';
 import { ADD_LANE, ALLOCATE_SEQS, allocateSeqs, TAKE_FREE, takeLanes, type LaneQuery } from './evidence-lanes';
 import type { EvidenceInput, RawEvidenceStore, RecordedEvidence } from './evidence-input';
 import { admitHistoryWith, type HistoryAdmission } from '../history/commit-counters';
@@ -164,14 +165,16 @@ const CONTRACT_HASH_KEYS_KEPT = 10_000;
 
 /**
  * A record as its JSON row: hash columns in bytea's hex input form (`\x…`), which
- * json_populate_recordset hands to the bytea columns (lib/evidence/stored-hashes.ts), and its
- * contract hash by key (./stored-record.ts).
+ * json_populate_recordset hands to the bytea columns (lib/evidence/stored-hashes.ts), its
+ * contract hash by key (./stored-record.ts) and its requestId '' when it is the record's id
+ * (./stored-request-id.ts).
  */
 function evidenceRow(row: EvidenceRecord, contractHashKeys: ReadonlyMap<string, number>): object {
   const contractHashKey = row.contractHash === null ? null : contractHashKeys.get(row.contractHash);
   if (contractHashKey === undefined) throw new Error(`no key for contract hash ${row.contractHash}`);
   return {
     ...row,
+    requestId: storedRequestId(row),
     prevHash: `\\x${row.prevHash}`,
     hash: `\\x${row.hash}`,
     argsHash: `\\x${row.argsHash}`,

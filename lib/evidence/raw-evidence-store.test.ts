@@ -136,4 +136,10 @@ describe('evidenceValues', () => {
       3,
     ]);
   });
+
+  it("stores requestId as '' when it is the record's own id, else in full", () => {
+    const column = EVIDENCE_COLUMNS.indexOf('requestId');
+    expect(evidenceValues({ ...base, id: 'r1', requestId: 'r1' }, 0, 5)[column]).toBe('');
+    expect(evidenceValues(base, 0, 5)[column]).toBe('r1');
+  });
 });

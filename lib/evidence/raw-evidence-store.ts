@@ -5,6 +5,7 @@ import { chainRecords, type EvidenceRecord, type LaneHead } from './chain-record
 import { EVIDENCE_COLUMNS, quoted, VIOLATION_COLUMNS } from './evidence-columns';
 import type { EvidenceInput, RawEvidenceStore, RecordedEvidence } from './evidence-input';
 import { PostgresEvidenceStore } from './pg-evidence-store';
+import { storedRequestId } from './stored-request-id';
 import { counterSql, HistoryLedger, toWindowSums, writeSteps, type StoredSums } from '../history/history-ledger';
 import type { HistoryAdmission } from '../history/commit-counters';
 import { rememberCommitted, type CommittedWindow } from '../history/window-cache';
@@ -185,7 +186,7 @@ export function evidenceValues(row: EvidenceRecord, createdAt: number, contractH
     Buffer.from(row.hash, 'hex'),
     createdAt,
     row.kind,
-    row.requestId,
+    storedRequestId(row),
     row.traceId,
     row.callId,
     row.w3cTraceparent,

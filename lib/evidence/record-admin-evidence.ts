@@ -1,5 +1,6 @@
 import { timeOrderedId } from './time-ordered-id';
 import type { Tx } from '../db';
+import type { FirstRecordId } from './first-record-id';
 import { hashCanonical } from '../contracts/canonical-json';
 import { recordEvidence, type RecordedEvidence } from './record-evidence';
 import { traceIdFor } from './trace-id';
@@ -27,16 +28,22 @@ export function recordAdminEvidence<T = undefined>(
     actor: AdminActor;
     details: Record<string, unknown>;
     requestId?: string;
+    /** With the request's requestId, when Toolgate made it (./first-record-id.ts). */
+    firstRecordId?: FirstRecordId;
   },
   within?: (tx: Tx) => Promise<T>,
 ): Promise<RecordedEvidence & { extra: T }> {
+  // Without a request's id (jobs, the CLI, sign-in) the record has one made for it alone, which
+  // is then its own id as well.
   const requestId = options.requestId ?? timeOrderedId();
+  const recordId = options.requestId === undefined ? requestId : options.firstRecordId?.take();
   const details = JSON.stringify(options.details);
   return recordEvidence<T>(
     {
       tenantId: options.tenantId,
       kind: options.kind,
       requestId,
+      recordId,
       // Each change is its own trace, never joined to a call's.
       traceId: traceIdFor(options.tenantId, `admin:${requestId}`),
       callId: `admin:${requestId}`,

@@ -1,3 +1,5 @@
+import { requestIdOf, storedRequestId } from './stored-request-id';
+
 /**
  * Evidence stores its hashes (`prevHash`, `hash`, `argsHash`; the contract's hash once per
  * contract, ./stored-record.ts) as bytes: 32 for a SHA-256 instead of 64 hex characters (issue 19,
@@ -8,6 +10,10 @@
  * The hashes themselves are unchanged: a record's hash covers the same hex text it always did,
  * so records written before the columns became bytes verify as they are (the migration turned
  * their hex into the same bytes).
+ *
+ * toStoredEvidence and fromStoredEvidence also store a record's requestId as '' when it is the
+ * record's own id, and read it back (./stored-request-id.ts), so every Prisma reader and writer of
+ * whole records gets the real request id.
  */
 
 /** Whether `value` is lowercase hex of whole bytes, as every digest the code makes is (and so survives the round trip). */
@@ -43,14 +49,22 @@ export interface StoredHashes {
 export type Stored<T> = Omit<T, keyof HexHashes> & { [K in keyof HexHashes & keyof T]: Uint8Array<ArrayBuffer> };
 export type Hex<T> = Omit<T, keyof StoredHashes> & { [K in keyof StoredHashes & keyof T]: string };
 
-/** A record as it is written: its hashes as bytes. */
+/** A record as it is written: its hashes as bytes, and its requestId '' when it is the record's id (./stored-request-id.ts). */
 export function toStoredEvidence<T extends Partial<HexHashes>>(row: T): Stored<T> {
-  return convertHashes(row, (hex) => storedHash(hex as string)) as Stored<T>;
+  const out = convertHashes(row, (hex) => storedHash(hex as string));
+  if (typeof out.requestId === 'string') out.requestId = storedRequestId(out as { id: string; requestId: string });
+  return out as Stored<T>;
 }
 
-/** A record as it is read: its hashes as hex, whichever of them the query selected. */
+/** A record as it is read: its hashes as hex, whichever of them the query selected, and its real request id. */
 export function fromStoredEvidence<T extends Partial<StoredHashes>>(row: T): Hex<T> {
-  return convertHashes(row, (stored) => hashHex(stored as Uint8Array)) as Hex<T>;
+  const out = convertHashes(row, (stored) => hashHex(stored as Uint8Array));
+  if (out.requestId === '') {
+    // '' stands for the record's id: a query that reads requestId must read id too.
+    if (typeof out.id !== 'string') throw new TypeError('fromStoredEvidence: requestId read without id');
+    out.requestId = requestIdOf(out as { id: string; requestId: string });
+  }
+  return out as Hex<T>;
 }
 
 /** The columns stored as bytes. */

@@ -7,6 +7,7 @@ import { isRole, type Role } from '../tenants/roles';
 import { memberEmailSchema } from './member-email';
 import { invitationState, pendingInvitationWhere } from './invitation-state';
 import { findInvitationByToken, getPendingInvitationOrThrow, invitationInvalid } from './find-invitation';
+import type { FirstRecordId } from '../evidence/first-record-id';
 
 export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 128;
@@ -19,6 +20,7 @@ interface Joining {
   /** A person with no account yet: their user and credential rows are written in the same transaction. */
   newUser?: { name: string; passwordHash: string };
   requestId?: string;
+  firstRecordId?: FirstRecordId;
 }
 
 /**
@@ -35,6 +37,7 @@ async function joinTenant(joining: Joining): Promise<void> {
       action: 'invitation_accepted',
       actor: { kind: 'user', userId },
       requestId: joining.requestId,
+      firstRecordId: joining.firstRecordId,
       details: {
         invitation_id: invitation.id,
         email: invitation.email,
@@ -94,6 +97,7 @@ export async function acceptInvitationWithPassword(options: {
   password: string;
   name?: string;
   requestId?: string;
+  firstRecordId?: FirstRecordId;
 }): Promise<{ tenantId: string; role: Role; email: string }> {
   if (options.password.length < MIN_PASSWORD_LENGTH || options.password.length > MAX_PASSWORD_LENGTH) {
     throw new AppError('bad_request', `The password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters.`, {
@@ -115,6 +119,7 @@ export async function acceptInvitationWithPassword(options: {
     role: invitation.role,
     newUser: { name, passwordHash },
     requestId: options.requestId,
+    firstRecordId: options.firstRecordId,
   });
   return { tenantId: invitation.tenant.id, role: invitation.role, email: invitation.email };
 }
@@ -124,6 +129,7 @@ export async function acceptInvitation(options: {
   token: string;
   userId: string;
   requestId?: string;
+  firstRecordId?: FirstRecordId;
 }): Promise<{ tenantId: string; role: Role }> {
   const invitation = await getPendingInvitationOrThrow(options.token);
   const user = await db().user.findUnique({ where: { id: options.userId }, select: { email: true } });
@@ -140,6 +146,7 @@ export async function acceptInvitation(options: {
     userId: options.userId,
     role: invitation.role,
     requestId: options.requestId,
+    firstRecordId: options.firstRecordId,
   });
   return { tenantId: invitation.tenant.id, role: invitation.role };
 }

@@ -4,6 +4,7 @@ import { recordAdminEvidence, type AdminActor } from '../evidence/record-admin-e
 import type { Role } from '../tenants/roles';
 import { assertActorMayManage, assertAnotherAdmin, lockTenantMembers, retryOnStaleRead, StaleRead } from './tenant-member-lock';
 import { toMemberSummary, type MemberSummary } from './list-members';
+import type { FirstRecordId } from '../evidence/first-record-id';
 
 export interface RoleChange {
   tenantId: string;
@@ -42,6 +43,7 @@ export async function changeMemberRole(options: {
   /** Why, when it is not an admin's own decision (e.g. `sso_groups`); kept in the record. */
   reason?: string;
   requestId?: string;
+  firstRecordId?: FirstRecordId;
 }): Promise<MemberSummary> {
   const { tenantId, membershipId, role, actor } = options;
   return retryOnStaleRead(async () => {
@@ -58,6 +60,7 @@ export async function changeMemberRole(options: {
         action: 'member_role_changed',
         actor,
         requestId: options.requestId,
+        firstRecordId: options.firstRecordId,
         details: {
           membership_id: membershipId,
           user_id: membership.userId,

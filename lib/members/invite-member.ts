@@ -11,6 +11,7 @@ import { actorRef } from './member-actor';
 import { assertActorMayManage, lockTenantMembers, retryOnStaleRead, StaleRead } from './tenant-member-lock';
 import type { InvitationSummary } from './list-members';
 import { sendInvitationMail, type InvitationMailResult } from './send-invitation-mail';
+import type { FirstRecordId } from '../evidence/first-record-id';
 
 /**
  * Invites a person by email with a role. The link's token is returned here and never again
@@ -25,6 +26,7 @@ export async function inviteMember(options: {
   role: Role;
   actor: AdminActor;
   requestId?: string;
+  firstRecordId?: FirstRecordId;
 }): Promise<{ invitation: InvitationSummary; token: string; url: string; mail: InvitationMailResult }> {
   const { tenantId, role, actor } = options;
   const email = normaliseEmail(options.email);
@@ -51,6 +53,7 @@ export async function inviteMember(options: {
         action: 'member_invited',
         actor,
         requestId: options.requestId,
+        firstRecordId: options.firstRecordId,
         details: {
           invitation_id: id,
           email,

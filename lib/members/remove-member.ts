@@ -2,6 +2,7 @@ import { db, type Tx } from '../db';
 import { NotFoundError } from '../errors';
 import { recordAdminEvidence, type AdminActor } from '../evidence/record-admin-evidence';
 import { assertActorMayManage, assertAnotherAdmin, lockTenantMembers, retryOnStaleRead, StaleRead } from './tenant-member-lock';
+import type { FirstRecordId } from '../evidence/first-record-id';
 
 export interface Removal {
   tenantId: string;
@@ -42,6 +43,7 @@ export async function removeMember(options: {
   membershipId: string;
   actor: AdminActor;
   requestId?: string;
+  firstRecordId?: FirstRecordId;
 }): Promise<{ id: string; userId: string; email: string; role: string; sessionsEnded: number }> {
   const { tenantId, membershipId, actor } = options;
   return retryOnStaleRead(async () => {
@@ -57,6 +59,7 @@ export async function removeMember(options: {
         action: 'member_removed',
         actor,
         requestId: options.requestId,
+        firstRecordId: options.firstRecordId,
         details: { membership_id: membershipId, user_id: membership.userId, email: membership.user.email, role: membership.role },
       },
       (tx) => applyRemoval(tx, { tenantId, membershipId, role: membership.role, actor }),

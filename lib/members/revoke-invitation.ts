@@ -3,6 +3,7 @@ import { AppError, NotFoundError } from '../errors';
 import { recordAdminEvidence, type AdminActor } from '../evidence/record-admin-evidence';
 import { invitationState, pendingInvitationWhere } from './invitation-state';
 import { assertActorMayManage, lockTenantMembers, retryOnStaleRead, StaleRead } from './tenant-member-lock';
+import type { FirstRecordId } from '../evidence/first-record-id';
 
 /** Withdraws a pending invitation: its link stops working at once. */
 export async function revokeInvitation(options: {
@@ -10,6 +11,7 @@ export async function revokeInvitation(options: {
   id: string;
   actor: AdminActor;
   requestId?: string;
+  firstRecordId?: FirstRecordId;
 }): Promise<{ id: string; email: string; role: string; revokedAt: Date }> {
   const { tenantId, actor } = options;
   return retryOnStaleRead(async () => {
@@ -25,6 +27,7 @@ export async function revokeInvitation(options: {
         action: 'invitation_revoked',
         actor,
         requestId: options.requestId,
+        firstRecordId: options.firstRecordId,
         details: { invitation_id: invitation.id, email: invitation.email, role: invitation.role },
       },
       async (tx) => {

@@ -1,4 +1,4 @@
-import { timeOrderedId } from '../evidence/time-ordered-id';
+import { newRequestId } from '../evidence/first-record-id';
 import { db } from '../db';
 import { decideApproval } from '../approvals/decide-approval';
 import { PreCallRequestSchema, validatePreCall } from '../validation/validate-pre-call';
@@ -43,7 +43,7 @@ export async function seedDemoCalls(options: {
   const play = async (step: DemoStep) => {
     if (step.kind === 'pre') {
       const request = PreCallRequestSchema.parse(step.request);
-      const response = await validatePreCall({ caller, request, requestId: timeOrderedId(), traceparent: null });
+      const response = await validatePreCall({ caller, request, ...newRequestId(), traceparent: null });
       count(report.pre, response.decision);
       if (response.decision === 'allow' || response.decision === 'transform')
         ran.set(request.call_id, { request: step.request, arguments: response.arguments ?? step.request.arguments });
@@ -58,7 +58,7 @@ export async function seedDemoCalls(options: {
         context: pre.request.context,
         ...step.outcome,
       });
-      const response = await validatePostCall({ caller, request, requestId: timeOrderedId(), traceparent: null });
+      const response = await validatePostCall({ caller, request, ...newRequestId(), traceparent: null });
       count(report.post, response.decision);
     } else {
       const id = holds.get(step.hold);
@@ -69,7 +69,7 @@ export async function seedDemoCalls(options: {
         decision: step.decision,
         comment: step.comment,
         approver: { kind: 'session', userId: options.approverUserId, role: 'admin' },
-        requestId: timeOrderedId(),
+        ...newRequestId(),
       });
       report.decided++;
     }

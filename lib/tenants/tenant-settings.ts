@@ -4,6 +4,7 @@ import { AppError, NotFoundError } from '../errors';
 import { bumpChange, invalidatedCache, notifyLocalChange } from '../cache/change-feed';
 import { recordAdminEvidence, type AdminActor } from '../evidence/record-admin-evidence';
 import type { SettingsPatch, TenantSettings } from './settings-schema';
+import type { FirstRecordId } from '../evidence/first-record-id';
 
 export type { SettingsPatch, TenantSettings } from './settings-schema';
 
@@ -119,6 +120,7 @@ export async function updateTenantSettings(options: {
   patch: SettingsPatch;
   actor: AdminActor;
   requestId?: string;
+  firstRecordId?: FirstRecordId;
 }): Promise<SettingsView> {
   const { tenantId, patch } = options;
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -152,6 +154,7 @@ export async function updateTenantSettings(options: {
           actor: options.actor,
           details: { changed, before, after },
           requestId: options.requestId,
+          firstRecordId: options.firstRecordId,
         },
         async (tx) => {
           const updated = await tx.tenant.updateMany({ where: { id: tenantId, ...row }, data });

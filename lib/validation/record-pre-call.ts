@@ -1,4 +1,5 @@
 import type { CallBinding } from '../approvals/call-token';
+import type { FirstRecordId } from '../evidence/first-record-id';
 import { consumeCallToken } from '../approvals/consume-call-token';
 import { requestApproval } from '../approvals/request-approval';
 import type { ToolContract } from '../contracts/contract-schema';
@@ -32,6 +33,8 @@ export interface PreCallBase {
 /** Everything a validate/pre record of a resolved contract holds besides its errors, gathered once per call. */
 export interface PreCallRecording {
   base: PreCallBase;
+  /** Taken by the record written (a call decided again writes its record with a new id). */
+  firstRecordId: FirstRecordId | undefined;
   contractVersion: string;
   contractHash: string;
   /** Raw payloads, redacted; set only with retention on. */
@@ -70,6 +73,7 @@ export async function recordPreCall(recording: PreCallRecording, errs: Validatio
     tenantId: base.tenantId,
     kind: 'pre',
     requestId: base.requestId,
+    recordId: recording.firstRecordId?.take(),
     traceId: base.traceId,
     callId: base.callId,
     w3cTraceparent: base.w3cTraceparent,

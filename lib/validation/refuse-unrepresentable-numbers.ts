@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { FirstRecordId } from '../evidence/first-record-id';
 import type { Caller } from '../auth/caller';
 import { clipToken, describeNumberProblem, exactNumberText, type ReportedNumbers } from './json-numbers';
 import { canonicalJson, sha256Hex } from '../contracts/canonical-json';
@@ -37,6 +38,8 @@ export async function refuseUnrepresentableNumbers(options: {
   request: PreCallRequest | PostCallRequest;
   numbers: ReportedNumbers;
   requestId: string;
+  /** The request's, when Toolgate made its id: its first record takes that id (lib/evidence/first-record-id.ts). */
+  firstRecordId?: FirstRecordId;
   traceparent: string | null;
 }): Promise<ValidationResponse> {
   const started = performance.now();
@@ -82,6 +85,7 @@ export async function refuseUnrepresentableNumbers(options: {
     tenantId,
     kind,
     requestId: options.requestId,
+    recordId: options.firstRecordId?.take(),
     traceId,
     callId: request.call_id,
     w3cTraceparent: options.traceparent,

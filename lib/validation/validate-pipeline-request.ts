@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { FirstRecordId } from '../evidence/first-record-id';
 import { z } from 'zod';
 import { plainObject } from '../json';
 import type { Caller } from '../auth/caller';
@@ -79,6 +80,8 @@ export async function validatePipelineRequest(options: {
   caller: Caller;
   request: z.infer<typeof PipelineValidateRequestSchema>;
   requestId: string;
+  /** The request's, when Toolgate made its id: its first record takes that id (lib/evidence/first-record-id.ts). */
+  firstRecordId?: FirstRecordId;
   traceparent: string | null;
 }): Promise<PipelineValidationResponse> {
   const started = performance.now();
@@ -107,6 +110,8 @@ export async function validateManifestRequest(options: {
   caller: Caller;
   request: z.infer<typeof ManifestValidateRequestSchema>;
   requestId: string;
+  /** The request's, when Toolgate made its id: its first record takes that id (lib/evidence/first-record-id.ts). */
+  firstRecordId?: FirstRecordId;
   traceparent: string | null;
 }): Promise<PipelineValidationResponse> {
   const started = performance.now();
@@ -127,6 +132,7 @@ export async function validateManifestRequest(options: {
 async function record(options: {
   caller: Caller;
   requestId: string;
+  firstRecordId?: FirstRecordId;
   traceparent: string | null;
   kind: 'pipeline' | 'manifest';
   entry: PipelineValidationResponse['entry'];
@@ -144,6 +150,7 @@ async function record(options: {
     tenantId: caller.tenantId,
     kind: options.kind,
     requestId: options.requestId,
+    recordId: options.firstRecordId?.take(),
     traceId,
     callId,
     w3cTraceparent: options.traceparent,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { FirstRecordId } from '../evidence/first-record-id';
 import { db } from '../db';
 import { plainObject } from '../json';
 import { CallContextSchema, McpServerNameSchema } from './call-context';
@@ -56,6 +57,8 @@ export async function validatePostCall(options: {
   caller: Extract<Caller, { kind: 'api_key' }>;
   request: PostCallRequest;
   requestId: string;
+  /** The request's, when Toolgate made its id: its first record takes that id (lib/evidence/first-record-id.ts). */
+  firstRecordId?: FirstRecordId;
   traceparent: string | null;
 }): Promise<ValidationResponse> {
   const started = performance.now();
@@ -93,6 +96,7 @@ export async function validatePostCall(options: {
     const issue = unresolvedContractIssue(resolved.reason, request.tool, version);
     const evidence = await recordEvidence({
       ...base,
+      recordId: options.firstRecordId?.take(),
       decision: 'deny',
       valid: false,
       errors: [issue],
@@ -134,6 +138,7 @@ export async function validatePostCall(options: {
   }
   const evidence = await recordEvidence({
     ...base,
+    recordId: options.firstRecordId?.take(),
     contractVersion: resolved.contract.version,
     contractHash: resolved.contract.contentHash,
     arguments: storedArguments,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { FirstRecordId } from '../evidence/first-record-id';
 import { plainObject } from '../json';
 import { CallContextSchema } from './call-context';
 import type { Caller } from '../auth/caller';
@@ -63,6 +64,8 @@ export async function validatePreCall(options: {
   caller: KeyCaller;
   request: PreCallRequest;
   requestId: string;
+  /** The request's, when Toolgate made its id: its first record takes that id (lib/evidence/first-record-id.ts). */
+  firstRecordId?: FirstRecordId;
   traceparent: string | null;
 }): Promise<ValidationResponse> {
   const started = performance.now();
@@ -90,6 +93,7 @@ export async function validatePreCall(options: {
     const issue = unresolvedContractIssue(resolved.reason, request.tool, request.version);
     const evidence = await recordEvidence({
       ...base,
+      recordId: options.firstRecordId?.take(),
       decision: 'deny',
       valid: false,
       errors: [issue],
@@ -221,6 +225,7 @@ export async function validatePreCall(options: {
     }
     const recording: PreCallRecording = {
       base,
+      firstRecordId: options.firstRecordId,
       contractVersion: resolvedContract.version,
       contractHash: resolvedContract.contentHash,
       storedArguments,

@@ -212,7 +212,7 @@ export const decideApprovalHandler = defineRoute({
     .strict(),
   params: ApprovalParams,
   response: DecisionResultSchema,
-  handler: async ({ caller, params, body, requestId }) => ({
+  handler: async ({ caller, params, body, requestId, firstRecordId }) => ({
     body: await decideApproval({
       tenantId: caller.tenantId,
       id: params.id,
@@ -220,6 +220,7 @@ export const decideApprovalHandler = defineRoute({
       comment: body.comment,
       arguments: body.arguments,
       requestId,
+      firstRecordId,
       approver:
         caller.kind === 'api_key'
           ? { kind: 'api_key', apiKeyId: caller.apiKeyId }

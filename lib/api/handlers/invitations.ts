@@ -11,8 +11,8 @@ export const revokeInvitationHandler = defineRoute({
   auth: manage,
   params: z.object({ id: rowIdParam('Invitation') }),
   response: z.object({ id: z.string(), email: z.string(), revoked: z.literal(true) }).strict(),
-  handler: async ({ caller, params, requestId }) => {
-    const revoked = await revokeInvitation({ tenantId: caller.tenantId, id: params.id, actor: actorOf(caller), requestId });
+  handler: async ({ caller, params, requestId, firstRecordId }) => {
+    const revoked = await revokeInvitation({ tenantId: caller.tenantId, id: params.id, actor: actorOf(caller), requestId, firstRecordId });
     return { body: { id: revoked.id, email: revoked.email, revoked: true } };
   },
 });
@@ -34,8 +34,14 @@ export const acceptInvitationHandler = defineRoute({
   response: z
     .object({ email: z.string(), role: Role, tenant: z.object({ id: z.string(), slug: z.string(), name: z.string() }).strict() })
     .strict(),
-  handler: async ({ body, requestId }) => {
-    const accepted = await acceptInvitationWithPassword({ token: body.token, password: body.password, name: body.name, requestId });
+  handler: async ({ body, requestId, firstRecordId }) => {
+    const accepted = await acceptInvitationWithPassword({
+      token: body.token,
+      password: body.password,
+      name: body.name,
+      requestId,
+      firstRecordId,
+    });
     const tenant = await db().tenant.findUniqueOrThrow({ where: { id: accepted.tenantId }, select: { id: true, slug: true, name: true } });
     return { status: 201, body: { email: accepted.email, role: accepted.role, tenant } };
   },

@@ -11,7 +11,13 @@ export const validateManifestHandler = defineRoute({
   auth: { apiKey: 'validate' },
   body: ManifestValidateRequestSchema,
   response: PipelineValidationResponseSchema,
-  handler: async ({ caller, body, requestId, call }) => ({
-    body: await validateManifestRequest({ caller, request: body, requestId, traceparent: readTraceparent(call.header('traceparent')) }),
+  handler: async ({ caller, body, requestId, firstRecordId, call }) => ({
+    body: await validateManifestRequest({
+      caller,
+      request: body,
+      requestId,
+      firstRecordId,
+      traceparent: readTraceparent(call.header('traceparent')),
+    }),
   }),
 });

@@ -62,13 +62,14 @@ export const inviteMemberHandler = defineRoute({
       email_not_sent_reason: z.enum(['not_configured', 'failed']).optional(),
     })
     .strict(),
-  handler: async ({ caller, body, requestId }) => {
+  handler: async ({ caller, body, requestId, firstRecordId }) => {
     const invited = await inviteMember({
       tenantId: caller.tenantId,
       email: body.email,
       role: body.role,
       actor: actorOf(caller),
       requestId,
+      firstRecordId,
     });
     return {
       status: 201,
@@ -88,10 +89,17 @@ export const changeMemberRoleHandler = defineRoute({
   body: z.object({ role: Role }).strict(),
   params: MemberParams,
   response: z.object({ member: MemberSchema }).strict(),
-  handler: async ({ caller, body, params, requestId }) => ({
+  handler: async ({ caller, body, params, requestId, firstRecordId }) => ({
     body: {
       member: memberJson(
-        await changeMemberRole({ tenantId: caller.tenantId, membershipId: params.id, role: body.role, actor: actorOf(caller), requestId }),
+        await changeMemberRole({
+          tenantId: caller.tenantId,
+          membershipId: params.id,
+          role: body.role,
+          actor: actorOf(caller),
+          requestId,
+          firstRecordId,
+        }),
       ),
     },
   }),
@@ -104,8 +112,14 @@ export const removeMemberHandler = defineRoute({
   response: z
     .object({ id: z.string(), user_id: z.string(), email: z.string(), removed: z.literal(true), sessions_ended: z.number().int() })
     .strict(),
-  handler: async ({ caller, params, requestId }) => {
-    const removed = await removeMember({ tenantId: caller.tenantId, membershipId: params.id, actor: actorOf(caller), requestId });
+  handler: async ({ caller, params, requestId, firstRecordId }) => {
+    const removed = await removeMember({
+      tenantId: caller.tenantId,
+      membershipId: params.id,
+      actor: actorOf(caller),
+      requestId,
+      firstRecordId,
+    });
     return {
       body: { id: removed.id, user_id: removed.userId, email: removed.email, removed: true, sessions_ended: removed.sessionsEnded },
     };

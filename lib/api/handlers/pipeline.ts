@@ -11,7 +11,13 @@ export const validatePipelineHandler = defineRoute({
   auth: { apiKey: 'validate' },
   body: PipelineValidateRequestSchema,
   response: PipelineValidationResponseSchema,
-  handler: async ({ caller, body, requestId, call }) => ({
-    body: await validatePipelineRequest({ caller, request: body, requestId, traceparent: readTraceparent(call.header('traceparent')) }),
+  handler: async ({ caller, body, requestId, firstRecordId, call }) => ({
+    body: await validatePipelineRequest({
+      caller,
+      request: body,
+      requestId,
+      firstRecordId,
+      traceparent: readTraceparent(call.header('traceparent')),
+    }),
   }),
 });

@@ -34,7 +34,7 @@ export const updateSettingsHandler = defineRoute({
   auth: { apiKey: 'admin', session: 'manage_members' },
   body: SettingsPatchSchema,
   response: SettingsViewSchema,
-  handler: async ({ caller, body, requestId }) => ({
-    body: await updateTenantSettings({ tenantId: caller.tenantId, patch: body, actor: actor(caller), requestId }),
+  handler: async ({ caller, body, requestId, firstRecordId }) => ({
+    body: await updateTenantSettings({ tenantId: caller.tenantId, patch: body, actor: actor(caller), requestId, firstRecordId }),
   }),
 });

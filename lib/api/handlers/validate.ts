@@ -16,8 +16,14 @@ export const validatePreHandler = defineRoute({
   auth: { apiKey: 'validate' },
   body: reportNumbersUnder(PreCallRequestSchema, CHECKED_NUMBER_FIELDS),
   response: ValidationResponseSchema,
-  handler: async ({ caller, body, requestId, call }) => {
-    const options = { caller: caller as KeyCaller, request: body, requestId, traceparent: readTraceparent(call.header('traceparent')) };
+  handler: async ({ caller, body, requestId, firstRecordId, call }) => {
+    const options = {
+      caller: caller as KeyCaller,
+      request: body,
+      requestId,
+      firstRecordId,
+      traceparent: readTraceparent(call.header('traceparent')),
+    };
     const numbers = reportedNumbers(call);
     return { body: numbers ? await refuseUnrepresentableNumbers({ ...options, kind: 'pre', numbers }) : await validatePreCall(options) };
   },
@@ -28,8 +34,14 @@ export const validatePostHandler = defineRoute({
   auth: { apiKey: 'validate' },
   body: reportNumbersUnder(PostCallRequestSchema, CHECKED_NUMBER_FIELDS),
   response: ValidationResponseSchema,
-  handler: async ({ caller, body, requestId, call }) => {
-    const options = { caller: caller as KeyCaller, request: body, requestId, traceparent: readTraceparent(call.header('traceparent')) };
+  handler: async ({ caller, body, requestId, firstRecordId, call }) => {
+    const options = {
+      caller: caller as KeyCaller,
+      request: body,
+      requestId,
+      firstRecordId,
+      traceparent: readTraceparent(call.header('traceparent')),
+    };
     const numbers = reportedNumbers(call);
     return { body: numbers ? await refuseUnrepresentableNumbers({ ...options, kind: 'post', numbers }) : await validatePostCall(options) };
   },

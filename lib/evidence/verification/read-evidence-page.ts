@@ -3,6 +3,7 @@ import { nullableNum, num, raw, sql, toBool, toDate } from '../../db/sql';
 import type { EvidenceContent } from '../evidence-hash';
 import { EVIDENCE_COLUMNS } from '../evidence-columns';
 import { HASH_FIELDS } from '../stored-hashes';
+import { requestIdOf } from '../stored-request-id';
 import { byTenantKey } from '../tenant-key';
 
 /** A stored record as a verification walk reads it: every hashed field, its hashes in hex. */
@@ -66,7 +67,7 @@ function walkedRecord(row: Record<string, unknown>, tenantId: string): WalkedRec
     hash: String(row.hash),
     createdAt: toDate(row.createdAt),
     kind: String(row.kind),
-    requestId: String(row.requestId),
+    requestId: requestIdOf({ id: String(row.id), requestId: String(row.requestId) }),
     traceId: String(row.traceId),
     callId: String(row.callId),
     w3cTraceparent: text(row.w3cTraceparent),

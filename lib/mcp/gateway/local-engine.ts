@@ -1,4 +1,4 @@
-import { timeOrderedId } from '../../evidence/time-ordered-id';
+import { newRequestId } from '../../evidence/first-record-id';
 import type { Caller } from '../../auth/caller';
 import { getInstanceSecret } from '../../auth/instance-secret';
 import { getApprovalOrThrow } from '../../approvals/get-approval-or-throw';
@@ -29,9 +29,9 @@ export function createLocalEngine(options: { caller: KeyCaller; server: string }
         actor: { kind: 'api_key', apiKeyId: caller.apiKeyId },
       }),
     pre: (request, traceparent) =>
-      validatePreCall({ caller, request: PreCallRequestSchema.parse(request), requestId: timeOrderedId(), traceparent }),
+      validatePreCall({ caller, request: PreCallRequestSchema.parse(request), ...newRequestId(), traceparent }),
     post: (request, traceparent) =>
-      validatePostCall({ caller, request: PostCallRequestSchema.parse(request), requestId: timeOrderedId(), traceparent }),
+      validatePostCall({ caller, request: PostCallRequestSchema.parse(request), ...newRequestId(), traceparent }),
     waitForApproval: async (id, waitMs, signal) => {
       const deadline = Date.now() + waitMs;
       const secret = await getInstanceSecret();
