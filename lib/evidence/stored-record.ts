@@ -7,8 +7,10 @@ import { fromStoredEvidence, hashHex, storedHash, toStoredEvidence, type Hex, ty
  * ./tenant-key.ts) and the contract's hash, which EvidenceContractHash stores once and the row
  * names by key (`contractHashKey`): every call of one contract version carries the same 32 bytes,
  * 33 of every SQLite row where the key takes 1-3 (issue 19, `npm run bench:evidence-size`).
- * The raw stores write and the verification walk reads these in SQL of their own; Prisma's
- * query API goes through the functions here.
+ * (A third, the request id when it is the record's own id, is stored as '' by toStoredEvidence
+ * and read back by fromStoredEvidence: ./stored-request-id.ts.) The raw stores write and the
+ * verification walk reads these in SQL of their own; Prisma's query API goes through the
+ * functions here.
  */
 
 /** What a Prisma read of evidence includes for hashedRecordOf: the contract hash its key names. */
