@@ -2,7 +2,6 @@ import { db } from '../db';
 import { apiKeyNames } from '../auth/api-key-names';
 import { decodeCursor, encodeCursor, invalidCursor } from '../listing/cursor';
 import { parseIssues } from '../evidence/parse-issues';
-import { byTenantKey } from '../evidence/tenant-key';
 import { join, sql, toDate, type Sql } from '../db/sql';
 import { HOLD_DECISIONS, POLICY_REFUSAL_CODES, TOOL_FAILURE_CODES, type ViolationKind } from './violation-kinds';
 
@@ -79,7 +78,8 @@ export function violationsQuery(options: {
     );
   }
   return sql`SELECT v."id", v."code", v."type", v."tool", v."apiKeyId", v."path", v."decision", v."createdAt", e."traceId", e."callId", e."errors"
-    FROM "Violation" v JOIN "Evidence" e ON e."id" = v."evidenceId" AND ${byTenantKey(options.tenantId, 'e')}
+    FROM "Violation" v JOIN "Evidence" e ON e."id" = v."evidenceId"
+      JOIN "TenantKey" k ON k."key" = e."tenantKey" AND k."tenantId" = v."tenantId"
     WHERE ${join(where, ' AND ')}
     ORDER BY v."createdAt" DESC, v."id" DESC
     LIMIT ${options.limit}`;
