@@ -113,6 +113,14 @@ describe('the migration that gives each tenant a key for the evidence indexes', 
     expect(await db().evidence.count({ where: { tenantKey: 0 } })).toBe(0);
   });
 
+  it('keeps each contract hash once, every record naming it by key (20261129115251_evidence_compact_row)', async () => {
+    const hashes = await db().evidenceContractHash.findMany();
+    expect(hashes.map((h) => Buffer.from(h.hash).toString('hex'))).toEqual(['c0ffee'.padEnd(64, '0')]);
+    const keys = await db().evidence.findMany({ select: { contractHashKey: true } });
+    expect(keys).toHaveLength(7);
+    expect(new Set(keys.map((k) => k.contractHashKey))).toEqual(new Set([hashes[0]?.key]));
+  });
+
   it('leaves the chains verifying: the key is not hashed', async () => {
     expect(await verifyEvidenceChain({ tenantId: 'tenant-a' })).toMatchObject({ valid: true, records: 4, firstBroken: null });
     expect(await verifyEvidenceChain({ tenantId: 'tenant-b' })).toMatchObject({ valid: true, records: 3, firstBroken: null });
