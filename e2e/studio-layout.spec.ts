@@ -22,8 +22,10 @@ async function snap(page: Page, testInfo: TestInfo, name: string) {
 }
 
 async function box(locator: Locator) {
-  const found = await locator.boundingBox();
-  expect(found).not.toBeNull();
+  // Monaco re-renders its lines: the element found can be replaced just as it is measured (null),
+  // so measure until it is there (a CI run on 70842fa failed once so, at the `"maxLength": -1` line).
+  let found: Awaited<ReturnType<Locator['boundingBox']>> = null;
+  await expect.poll(async () => (found = await locator.boundingBox())).not.toBeNull();
   return found!;
 }
 
