@@ -24,9 +24,9 @@ async function snap(page: Page, testInfo: TestInfo, name: string) {
 async function box(locator: Locator) {
   // Monaco re-renders its lines: the element found can be replaced just as it is measured (null),
   // so measure until it is there (a CI run on 70842fa failed once so, at the `"maxLength": -1` line).
-  let found: Awaited<ReturnType<Locator['boundingBox']>> = null;
-  await expect.poll(async () => (found = await locator.boundingBox())).not.toBeNull();
-  return found!;
+  const seen = { box: null as Awaited<ReturnType<Locator['boundingBox']>> };
+  await expect.poll(async () => (seen.box = await locator.boundingBox())).not.toBeNull();
+  return seen.box!;
 }
 
 /** The editor's text as rendered (short documents: every line is on screen). */
