@@ -19,11 +19,20 @@ export const WITH_CONTRACT_HASH = { contractHashEntry: { select: { hash: true } 
 /** A contract hash's key, each added the first time it is named, through `client` (a transaction's, to add it with the records). */
 export async function contractHashKeys(hexes: Iterable<string | null>, client: Tx = db()): Promise<Map<string, number>> {
   const wanted = [...new Set([...hexes].filter((hex): hex is string => hex !== null))];
-  if (wanted.length === 0) return new Map();
-  for (const hex of wanted)
+  const keys = new Map<string, number>();
+  const read = async (hashes: string[]) => {
+    const found = await client.evidenceContractHash.findMany({ where: { hash: { in: hashes.map(storedHash) } } });
+    for (const row of found) keys.set(hashHex(row.hash), row.key);
+  };
+  if (wanted.length === 0) return keys;
+  // Read first: a contract's hash is added once and then named by every batch after it.
+  await read(wanted);
+  const missing = wanted.filter((hex) => !keys.has(hex));
+  if (missing.length === 0) return keys;
+  for (const hex of missing)
     await client.$executeRaw`INSERT INTO "EvidenceContractHash" ("hash") VALUES (${storedHash(hex)}) ON CONFLICT ("hash") DO NOTHING`;
-  const found = await client.evidenceContractHash.findMany({ where: { hash: { in: wanted.map(storedHash) } } });
-  return new Map(found.map((row) => [hashHex(row.hash), row.key]));
+  await read(missing);
+  return keys;
 }
 
 interface RecordFields {
