@@ -67,3 +67,27 @@ export function treeThreadCpuMs(root: number, options: { children?: boolean } = 
     return null;
   }
 }
+
+/**
+ * CPU time (ms) of the machine's PostgreSQL server: every process named `postgres` (the
+ * postmaster, its backends and background workers), which are not in a client's process tree.
+ * Backends that exit between two readings take their CPU with them; the data planes keep
+ * theirs for the whole load. Null without /proc.
+ */
+export function postgresCpuMs(): number | null {
+  try {
+    let total = 0;
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+        total += stat(entry).cpuMs;
+      } catch {
+        // The process exited meanwhile.
+      }
+    }
+    return total;
+  } catch {
+    return null;
+  }
+}

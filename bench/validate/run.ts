@@ -15,7 +15,8 @@
 //          --skip-scale-out.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { treeCpuMs, treeThreadCpuMs } from './proc-cpu';
+import { availableParallelism } from 'node:os';
+import { postgresCpuMs, treeCpuMs, treeThreadCpuMs } from './proc-cpu';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { z } from 'zod';
@@ -112,11 +113,17 @@ interface Measured {
   cpuUsPerRequest: number | null;
   /** Of which the busiest thread (the request thread of a Node server). */
   mainThreadUsPerRequest: number | null;
+  /** PostgreSQL's processes per answered request: the database's share, outside the server's tree. */
+  databaseUsPerRequest: number | null;
+  /** This process (autocannon) per answered request. */
+  loaderUsPerRequest: number;
 }
 
 async function load(url: string, headers: Record<string, string>, serverPid: number | undefined, seconds = duration): Promise<Measured> {
   const before = serverPid ? treeCpuMs(serverPid) : null;
   const threadsBefore = serverPid ? treeThreadCpuMs(serverPid) : null;
+  const databaseBefore = postgresCpuMs();
+  const loaderBefore = process.cpuUsage();
   const result = await autocannon({
     url,
     method: 'POST',
@@ -128,6 +135,8 @@ async function load(url: string, headers: Record<string, string>, serverPid: num
   });
   const after = serverPid ? treeCpuMs(serverPid) : null;
   const threadsAfter = serverPid ? treeThreadCpuMs(serverPid) : null;
+  const databaseAfter = postgresCpuMs();
+  const loader = process.cpuUsage(loaderBefore);
   const total = result.requests.total;
   return {
     rps: result.requests.average,
@@ -140,6 +149,9 @@ async function load(url: string, headers: Record<string, string>, serverPid: num
       threadsBefore && threadsAfter && total > 0
         ? (Math.max(0, ...[...threadsAfter].map(([tid, ms]) => ms - (threadsBefore.get(tid) ?? 0))) * 1000) / total
         : null,
+    databaseUsPerRequest:
+      databaseBefore !== null && databaseAfter !== null && total > 0 ? ((databaseAfter - databaseBefore) * 1000) / total : null,
+    loaderUsPerRequest: total > 0 ? (loader.user + loader.system) / total : NaN,
   };
 }
 
@@ -156,6 +168,8 @@ interface Target {
   pid: number | undefined;
   stop: () => Promise<void>;
   rounds: Measured[];
+  /** Whether its evidence goes to PostgreSQL, whose CPU is then part of the path's cost. */
+  usesPostgres: boolean;
   /** Requests answered over every load, the warm-up included: what the tracing row exports spans for. */
   answered: number;
 }
@@ -175,6 +189,7 @@ targets.push({
   pid: baseline.pid,
   stop: () => stopChild(baseline),
   rounds: [],
+  usesPostgres: false,
   answered: 0,
 });
 
@@ -232,6 +247,7 @@ try {
         await scratch.drop();
       },
       rounds: [],
+      usesPostgres: spec.provider === 'postgresql',
       answered: 0,
     });
     await waitForLine(server, /Ready in|data plane on|Local:/i, 60_000);
@@ -260,16 +276,27 @@ const summary = targets.map((t) => {
   const mid = byRps[Math.floor(byRps.length / 2)] as Measured;
   const cpu = t.rounds.map((r) => r.cpuUsPerRequest).filter((c): c is number => c !== null);
   const mainCpu = t.rounds.map((r) => r.mainThreadUsPerRequest).filter((c): c is number => c !== null);
+  const databaseCpu = t.rounds.map((r) => r.databaseUsPerRequest).filter((c): c is number => c !== null);
+  const database = t.usesPostgres && databaseCpu.length ? median(databaseCpu) : null;
+  const loader = median(t.rounds.map((r) => r.loaderUsPerRequest));
+  // Everything the machine spends on one answered request: the server, its database, the load generator.
+  const whole = cpu.length ? median(cpu) + (database ?? 0) + loader : null;
   return {
     label: t.label,
     mid,
     rpsAll: t.rounds.map((r) => r.rps),
     cpu: cpu.length ? median(cpu) : null,
     mainCpu: mainCpu.length ? median(mainCpu) : null,
+    database,
+    loader,
+    whole,
     errors: t.rounds.reduce((n, r) => n + r.errors, 0),
   };
 });
 const bare = summary[0] as (typeof summary)[number];
+const cores = availableParallelism();
+/** The req/s at which a path costing `wholeUs` of CPU per request would fill every core of this machine. */
+const ceiling = (wholeUs: number) => (cores * 1e6) / wholeUs;
 const rows = summary.map((s) => [
   s.label,
   fmt(s.mid.rps),
@@ -279,6 +306,9 @@ const rows = summary.map((s) => [
   s.cpu === null ? 'n/a' : fmt(s.cpu),
   s.mainCpu === null ? 'n/a' : fmt(s.mainCpu),
   `${(s.mid.rps / bare.mid.rps).toFixed(3)}x`,
+  s.database === null ? '-' : fmt(s.database),
+  fmt(s.loader),
+  s.whole === null ? 'n/a' : `${fmt(ceiling(s.whole))} (${(ceiling(s.whole) / bare.mid.rps).toFixed(2)}x)`,
   String(s.errors),
 ]);
 
@@ -287,12 +317,33 @@ console.log(
 );
 // CPU per answered request, medians over the rounds: all threads of the server's process tree,
 // and its busiest thread alone (the request thread; the SQLite data plane's evidence writer
-// thread, V8's helpers and PostgreSQL's own processes are in the first figure only).
-const header = ['server', 'req/s', 'each round', 'p50 ms', 'p99 ms', 'CPU us/req', 'busiest thread', 'vs bare', 'errors'];
+// thread and V8's helpers are in the first figure only). PostgreSQL's processes are not in the
+// server's tree: their CPU per request is a column of its own, read from every `postgres` process.
+const header = [
+  'server',
+  'req/s',
+  'each round',
+  'p50 ms',
+  'p99 ms',
+  'CPU us/req',
+  'busiest thread',
+  'vs bare',
+  'PostgreSQL us/req',
+  'load gen us/req',
+  `CPU ceiling, ${cores} cores`,
+  'errors',
+];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
 const line = (cells: string[]) => `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ')}`;
 console.log(line(header));
 for (const r of rows) console.log(line(r));
+// What the ratios can reach here: the server, PostgreSQL (the PostgreSQL rows) and autocannon
+// share this machine's cores, so no row can answer faster than all of them spend per request
+// allows, whatever it waits on. A goal above a row's ceiling needs less CPU per request, not
+// less waiting.
+console.log(
+  `  CPU ceiling: the req/s at which server + PostgreSQL + load generator, at their CPU per request, would fill all ${cores} cores (vs the bare server's req/s)`,
+);
 const traced = targets.find((t) => t.label === tracingLabel);
 if (traced) {
   // autocannon leaves out the requests still in flight when a load ends (up to one per connection

@@ -9,7 +9,7 @@ import autocannon from 'autocannon';
 import { createScratchDatabase } from '../../lib/db/scratch-database';
 import { stopChild } from '../child-process';
 import { BENCH_API_KEY, setupBenchTenant, startDataPlane } from '../data-plane';
-import { treeCpuMs } from './proc-cpu';
+import { postgresCpuMs, treeCpuMs } from './proc-cpu';
 
 export interface ScaleOutOptions {
   body: string;
@@ -24,6 +24,8 @@ interface Round {
   errors: number;
   /** CPU of the instances' process trees per answered request, µs. */
   serverUs: number;
+  /** PostgreSQL's processes per answered request (NaN without /proc). */
+  databaseUs: number;
   /** This process (the load generator): share of one core over the load. */
   loaderShare: number;
 }
@@ -36,6 +38,7 @@ export interface ScaleOut {
 
 async function loadAll(options: ScaleOutOptions, ports: number[], pids: number[], seconds: number): Promise<Round> {
   const cpuBefore = pids.map((pid) => treeCpuMs(pid) ?? 0);
+  const databaseBefore = postgresCpuMs();
   const loaderBefore = process.cpuUsage();
   const started = performance.now();
   // The connections split between the instances, as a load balancer would.
@@ -54,12 +57,14 @@ async function loadAll(options: ScaleOutOptions, ports: number[], pids: number[]
   );
   const wallMs = performance.now() - started;
   const loader = process.cpuUsage(loaderBefore);
+  const databaseAfter = postgresCpuMs();
   const serverMs = pids.reduce((sum, pid, i) => sum + ((treeCpuMs(pid) ?? 0) - (cpuBefore[i] ?? 0)), 0);
   const total = results.reduce((sum, r) => sum + r.requests.total, 0);
   return {
     rps: results.reduce((sum, r) => sum + r.requests.average, 0),
     errors: results.reduce((sum, r) => sum + r.errors + r.non2xx, 0),
     serverUs: total > 0 ? (serverMs * 1000) / total : NaN,
+    databaseUs: total > 0 && databaseBefore !== null && databaseAfter !== null ? ((databaseAfter - databaseBefore) * 1000) / total : NaN,
     loaderShare: (loader.user + loader.system) / 1000 / wallMs,
   };
 }
@@ -95,20 +100,34 @@ const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floo
 export function printScaleOut(result: ScaleOut, bareRps: number): void {
   const row = (label: string, rounds: Round[]) => {
     const rps = median(rounds.map((r) => r.rps));
-    return `  ${label.padEnd(46)} ${fmt(rps).padStart(7)}  ${rounds
-      .map((r) => fmt(r.rps))
-      .join(' / ')
-      .padStart(
-        23,
-      )}  ${fmt(median(rounds.map((r) => r.serverUs))).padStart(10)}  ${`${(median(rounds.map((r) => r.loaderShare)) * 100).toFixed(0)}%`.padStart(
-      15,
-    )}  ${`${(rps / bareRps).toFixed(3)}x`.padStart(7)}  ${String(rounds.reduce((n, r) => n + r.errors, 0)).padStart(6)}`;
+    return [
+      `  ${label.padEnd(46)}`,
+      fmt(rps).padStart(7),
+      rounds
+        .map((r) => fmt(r.rps))
+        .join(' / ')
+        .padStart(23),
+      fmt(median(rounds.map((r) => r.serverUs))).padStart(10),
+      fmt(median(rounds.map((r) => r.databaseUs))).padStart(17),
+      `${(median(rounds.map((r) => r.loaderShare)) * 100).toFixed(0)}%`.padStart(15),
+      `${(rps / bareRps).toFixed(3)}x`.padStart(7),
+      String(rounds.reduce((n, r) => n + r.errors, 0)).padStart(6),
+    ].join('  ');
   };
   console.log(
     `\nScale-out on PostgreSQL: data-plane instances over one database, each pinned to a core (taskset -c ${result.cores.join(' / ')}); load generator and PostgreSQL unpinned`,
   );
   console.log(
-    `  ${'instances'.padEnd(46)} ${'req/s'.padStart(7)}  ${'each round'.padStart(23)}  ${'CPU us/req'.padStart(10)}  ${'load generator'.padStart(15)}  ${'vs bare'.padStart(7)}  errors`,
+    [
+      `  ${'instances'.padEnd(46)}`,
+      'req/s'.padStart(7),
+      'each round'.padStart(23),
+      'CPU us/req'.padStart(10),
+      'PostgreSQL us/req'.padStart(17),
+      'load generator'.padStart(15),
+      'vs bare'.padStart(7),
+      'errors',
+    ].join('  '),
   );
   console.log(row('one instance (core 0)', result.one));
   console.log(row('two instances (cores 0 and 1), load split', result.two));
