@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { createScratchDatabase } from '../../lib/db/scratch-database';
-import { treeThreadCpuMs } from './proc-cpu';
+import { postgresCpuMs, treeThreadCpuMs } from './proc-cpu';
 import { BENCH_API_KEY, setupBenchTenant } from '../data-plane';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -66,10 +66,13 @@ await autocannon({ url, method: 'POST', body, headers, connections, duration: Ma
 for (let rep = 0; rep < reps; rep++) {
   const before = threadCpu(pid);
   const clientBefore = process.cpuUsage();
+  const databaseBefore = postgresCpuMs() ?? 0;
   const result = await autocannon({ url, method: 'POST', body, headers, connections, duration: seconds });
   const after = threadCpu(pid);
   const client = process.cpuUsage(clientBefore);
   const total = result.requests.total;
+  const database =
+    provider === 'postgresql' ? `; PostgreSQL ${((((postgresCpuMs() ?? 0) - databaseBefore) * 1000) / total).toFixed(0)}` : '';
   const used = [...after].map(([tid, cpu]) => ({ tid, us: (cpu - (before.get(tid) ?? 0)) / total })).filter((t) => t.us >= 0.5);
   const main = used.find((t) => t.tid === pid)?.us ?? 0;
   const others = used.filter((t) => t.tid !== pid).sort((a, b) => b.us - a.us);
@@ -77,7 +80,7 @@ for (let rep = 0; rep < reps; rep++) {
   console.log(
     `rep ${rep}: ${Math.round(total / seconds)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.non2xx + result.errors} errors; ` +
       `CPU us/request: all threads ${all.toFixed(0)} = request thread ${main.toFixed(0)} + ${others.map((t) => t.us.toFixed(0)).join(' + ')} ` +
-      `(the largest other is the writer thread); load generator ${((client.user + client.system) / total).toFixed(0)}`,
+      `(the largest other is the writer thread); load generator ${((client.user + client.system) / total).toFixed(0)}${database}`,
   );
 }
 server.kill('SIGTERM');
