@@ -1,17 +1,23 @@
 // CPU per evidence record of the SQLite store (what the writer thread spends per record), on a
-// scratch database. Repeatable under callgrind: bench/validate/callgrind-run.sh
+// scratch database; with --provider postgresql, of the PostgreSQL store and of PostgreSQL itself
+// (every `postgres` process, from /proc), one commit at a time. Repeatable under callgrind: bench/validate/callgrind-run.sh
 // bench/validate/writer-cpu.ts ... counts only the measured loop.
 // Options: --records N (default 20000), --batch N (16), --prefill N rows written first (0),
 //   --random-keys (a new traceId and argsHash per record, as distinct calls have; by default
 //   they repeat, as in `npm run bench`), --random-trace (only the traceId), --sync FULL|NORMAL (NORMAL: no fsync, CPU only),
 //   --drop-index <name> (repeatable; on the scratch database only, to price an index),
-//   --pragma <text> (repeatable; on the store's connection, e.g. 'cache_size = -65536').
+//   --pragma <text> (repeatable; on the store's connection, e.g. 'cache_size = -65536'),
+//   --provider sqlite|postgresql (sqlite; --sync, --drop-index and --pragma are SQLite's).
 import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { createScratchDatabase } from '../../lib/db/scratch-database';
 import { migrateDatabase } from '../../lib/db/migrate-database';
 import { SqliteEvidenceStore } from '../../lib/evidence/raw-evidence-store';
+import { PostgresEvidenceStore } from '../../lib/evidence/pg-evidence-store';
+import type { RawEvidenceStore } from '../../lib/evidence/evidence-input';
+import { postgresCpuMs } from './proc-cpu';
 import type { EvidenceInput } from '../../lib/evidence/record-evidence';
 
 const argv = process.argv.slice(2);
@@ -29,21 +35,34 @@ const sync = opt('sync', 'NORMAL');
 const dropped = argv.flatMap((a, i) => (argv[i - 1] === '--drop-index' ? [a] : []));
 const pragmas = argv.flatMap((a, i) => (argv[i - 1] === '--pragma' ? [a] : []));
 
-const scratch = await createScratchDatabase('sqlite', 'writer');
+const provider = opt('provider', 'sqlite') as 'sqlite' | 'postgresql';
+const scratch = await createScratchDatabase(provider, 'writer');
 await migrateDatabase(scratch.target.url);
 const tenantId = 'cmtenant000000000000000001';
-const setup = new Database(scratch.target.file as string);
-setup
-  .prepare(`INSERT INTO "Tenant" ("id", "slug", "name", "storeRawArguments", "createdAt") VALUES (?, 'bench', 'bench', 0, ?)`)
-  .run(tenantId, Date.now());
-for (const name of dropped) setup.exec(`DROP INDEX "${name}"`);
-setup.close();
-
-const store = new SqliteEvidenceStore(scratch.target.file as string);
-// The store sets synchronous=FULL; NORMAL leaves the fsync out of the measurement.
-const connection = (store as unknown as { connection: Database.Database }).connection;
-connection.pragma(`synchronous = ${sync}`);
-for (const pragma of pragmas) connection.pragma(pragma);
+let store: RawEvidenceStore;
+if (provider === 'postgresql') {
+  const client = new pg.Client({ connectionString: scratch.target.url });
+  await client.connect();
+  await client.query(
+    `INSERT INTO "Tenant" ("id", "slug", "name", "storeRawArguments", "createdAt") VALUES ($1, 'bench', 'bench', false, now())`,
+    [tenantId],
+  );
+  await client.end();
+  store = new PostgresEvidenceStore(scratch.target.url);
+} else {
+  const setup = new Database(scratch.target.file as string);
+  setup
+    .prepare(`INSERT INTO "Tenant" ("id", "slug", "name", "storeRawArguments", "createdAt") VALUES (?, 'bench', 'bench', 0, ?)`)
+    .run(tenantId, Date.now());
+  for (const name of dropped) setup.exec(`DROP INDEX "${name}"`);
+  setup.close();
+  const sqlite = new SqliteEvidenceStore(scratch.target.file as string);
+  // The store sets synchronous=FULL; NORMAL leaves the fsync out of the measurement.
+  const connection = (sqlite as unknown as { connection: Database.Database }).connection;
+  connection.pragma(`synchronous = ${sync}`);
+  for (const pragma of pragmas) connection.pragma(pragma);
+  store = sqlite;
+}
 let n = 0;
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 const input = (): EvidenceInput => ({
@@ -76,15 +95,18 @@ const callgrind = (...a: string[]) =>
   process.env.CALLGRIND && spawnSync('callgrind_control', [...a, String(process.pid)], { stdio: 'ignore' });
 callgrind('-i', 'on');
 const before = process.cpuUsage();
+const databaseBefore = postgresCpuMs() ?? 0;
 const t0 = performance.now();
 await run(records);
 const cpu = process.cpuUsage(before);
+const databaseUs = ((postgresCpuMs() ?? 0) - databaseBefore) * 1000;
 callgrind('-i', 'off');
 callgrind('-d');
 const per = (us: number) => (us / records).toFixed(1);
 console.log(
-  `${records} records in batches of ${batch} (${randomArgs ? 'random traceId and argsHash' : randomTrace ? 'random traceId' : 'repeated keys'}, ${prefill} rows before, synchronous=${sync}${dropped.length ? `, without ${dropped.join(', ')}` : ''}${pragmas.length ? `, ${pragmas.join(', ')}` : ''}): ` +
-    `${per(cpu.user + cpu.system)} us CPU/record (user ${per(cpu.user)}, sys ${per(cpu.system)}), ${per((performance.now() - t0) * 1000)} us wall/record`,
+  `${provider}: ${records} records in batches of ${batch} (${randomArgs ? 'random traceId and argsHash' : randomTrace ? 'random traceId' : 'repeated keys'}, ${prefill} rows before, ${provider === 'sqlite' ? `synchronous=${sync}` : 'one commit at a time'}${dropped.length ? `, without ${dropped.join(', ')}` : ''}${pragmas.length ? `, ${pragmas.join(', ')}` : ''}): ` +
+    `${per(cpu.user + cpu.system)} us CPU/record (user ${per(cpu.user)}, sys ${per(cpu.system)}), ${per((performance.now() - t0) * 1000)} us wall/record` +
+    (provider === 'postgresql' ? `; PostgreSQL ${per(databaseUs)} us CPU/record` : ''),
 );
 await store.close();
 await scratch.drop();
