@@ -34,10 +34,10 @@ export class PostgresEvidenceStore implements RawEvidenceStore {
     // One commit at a time per instance (EvidenceWriter waits for it): what arrives meanwhile makes
     // the next batch bigger. Measured with three in flight (each in a lane of its own), the
     // smaller batches cost more CPU per record in round trips than the overlap gained, on two cores.
-    this.pool = new pg.Pool({ connectionString: url, max: 2 });
+    this.pool = new pg.Pool({ connectionString: url, max: 2, options: GENERIC_PLANS });
     // A lane or seq whose commit is lost in a crash was used by no committed record: a record's
     // own (synchronous) commit flushes the log up to it, these statements' with it.
-    this.autocommitPool = new pg.Pool({ connectionString: url, max: 1, options: '-c synchronous_commit=off' });
+    this.autocommitPool = new pg.Pool({ connectionString: url, max: 1, options: `-c synchronous_commit=off ${GENERIC_PLANS}` });
     // An idle connection dropped by the server (restart, failover) must not crash the process;
     // the pool replaces it on the next commit.
     for (const pool of [this.pool, this.autocommitPool])
@@ -108,6 +108,17 @@ export class PostgresEvidenceStore implements RawEvidenceStore {
     await this.autocommitPool.end();
   }
 }
+
+/**
+ * Every statement on these connections is prepared once and planned once. PostgreSQL otherwise
+ * plans a statement with an array parameter (the lane take's and the seq allocation's tenant
+ * lists) again at each execution, since its generic plan's estimate (100 array elements) looks
+ * dearer than a plan for the actual one: under log_statement_stats that was 238 and 251 µs of
+ * PostgreSQL's CPU per commit. The plans do not depend on the values: a lateral index lookup per
+ * tenant, and JSON parameters whose row count no plan knows. `bench/validate/writer-cpu.ts
+ * --provider postgresql --batch 15`: PostgreSQL's CPU per record 175 -> 157-161 µs.
+ */
+const GENERIC_PLANS = '-c plan_cache_mode=force_generic_plan';
 
 /**
  * The lane statements every commit runs, as named prepared statements: parsed and planned once
