@@ -288,3 +288,23 @@ describe('GET /api/v1/violations/stats', () => {
     expect((await getStats('', t.agentKey)).status).toBe(403);
   });
 });
+
+describe("a violation that names another tenant's record", () => {
+  it("is not listed: the record must be the listing tenant's", async () => {
+    const theirs = await db().violation.findFirstOrThrow({ where: { tenantId: other.tenant.id } });
+    // A row no writer makes (a violation is written with its own tenant's record): made here by hand.
+    const forged = await db().violation.create({ data: { ...theirs, id: undefined, tenantId: t.tenant.id, createdAt: new Date() } });
+    try {
+      const mine = await get('?limit=100');
+      expect(mine.status).toBe(200);
+      const ids = mine.body.violations.map((v: { id: string }) => v.id);
+      expect(ids.length).toBeGreaterThan(0);
+      expect(ids).not.toContain(forged.id);
+      // The other tenant still sees its own violation, with its record.
+      const listed = await get('', other.adminKey);
+      expect(listed.body.violations.map((v: { id: string }) => v.id)).toContain(theirs.id);
+    } finally {
+      await db().violation.delete({ where: { id: forged.id } });
+    }
+  });
+});
