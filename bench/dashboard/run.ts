@@ -7,7 +7,7 @@
 // Options: --rows <n> (default 1000000) --runs <n> (default 5) --only sqlite|postgresql
 //          --keep (keep the databases and print where they are)
 //          --sqlite-file <path> / --pg-url <url> (measure an already seeded database; no seeding)
-import { ensureTenantKey, findTenantKey, NO_TENANT_KEY, tenantEvidence } from '../../lib/evidence/tenant-key';
+import { ensureTenantKey, tenantEvidence } from '../../lib/evidence/tenant-key';
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { createScratchDatabase, type ScratchDatabase } from '../../lib/db/scratch-database';
@@ -292,7 +292,7 @@ async function benchmark(provider: DatabaseProvider, tenantId: string, facts: Se
   const week = { since: new Date(end.getTime() - 7 * DAY), until: new Date(end.getTime() + 1) };
   const vpage = async (filters: Parameters<typeof listViolations>[0]['filters'], cursor?: string) =>
     `${(await listViolations({ tenantId, filters, cursor, limit: 100 })).violations.length} rows`;
-  const tenantKey = (await findTenantKey(tenantId)) ?? NO_TENANT_KEY;
+  const { tenantKey } = await tenantEvidence(tenantId);
   const vq = (filters: Parameters<typeof violationsQuery>[0]['filters'], after?: { createdAt: Date; id: string }) =>
     violationsQuery({ tenantId, tenantKey, filters, after, limit: 101 });
   await m('violations: first page (100)', () => vpage({}), [vq({})]);

@@ -2,7 +2,7 @@ import { db } from '../db';
 import { apiKeyNames } from '../auth/api-key-names';
 import { decodeCursor, encodeCursor, invalidCursor } from '../listing/cursor';
 import { parseIssues } from '../evidence/parse-issues';
-import { findTenantKey, NO_TENANT_KEY } from '../evidence/tenant-key';
+import { tenantEvidence } from '../evidence/tenant-key';
 import { join, sql, toDate, type Sql } from '../db/sql';
 import { HOLD_DECISIONS, POLICY_REFUSAL_CODES, TOOL_FAILURE_CODES, type ViolationKind } from './violation-kinds';
 
@@ -67,7 +67,7 @@ function kindCondition(kind: ViolationKind): Sql {
 /**
  * One page of violations, newest first, after the keyset (createdAt, id) of the last row seen.
  * Each violation's record must be its tenant's: `tenantKey` is that tenant's key (read first,
- * findTenantKey), bound as a value. A join on TenantKey made PostgreSQL hash every record of
+ * tenantEvidence), bound as a value. A join on TenantKey made PostgreSQL hash every record of
  * the tenant (1.3 s for the first page at 1,000,000 records, bench:dashboard) where a bound key
  * lets it walk the violations' (tenantId, createdAt) index and look each record up by id.
  */
@@ -95,13 +95,12 @@ export function violationsQuery(options: {
 /** A page of violations, each with the createdAt Date the keyset continues from. */
 async function fetchPage(options: {
   tenantId: string;
+  tenantKey: number;
   filters: ViolationFilters;
   after?: { createdAt: Date; id: string };
   limit: number;
 }): Promise<{ view: ViolationView; createdAt: Date }[]> {
-  // A tenant without a key has no records, so no violations either: NO_TENANT_KEY matches none.
-  const tenantKey = (await findTenantKey(options.tenantId)) ?? NO_TENANT_KEY;
-  const rows = await db().$queryRaw<Record<string, unknown>[]>(violationsQuery({ ...options, tenantKey }));
+  const rows = await db().$queryRaw<Record<string, unknown>[]>(violationsQuery(options));
   const names = await apiKeyNames(
     options.tenantId,
     rows.map((r) => (r.apiKeyId as string | null) ?? null),
@@ -139,7 +138,9 @@ export async function listViolations(options: {
   limit: number;
 }): Promise<{ violations: ViolationView[]; next_cursor: string | null }> {
   const after = options.cursor ? decodeAfter(options.cursor) : undefined;
-  const rows = await fetchPage({ tenantId: options.tenantId, filters: options.filters ?? {}, after, limit: options.limit + 1 });
+  // A tenant without a key has no records, so no violations either: its stand-in key matches none.
+  const { tenantKey } = await tenantEvidence(options.tenantId);
+  const rows = await fetchPage({ tenantId: options.tenantId, tenantKey, filters: options.filters ?? {}, after, limit: options.limit + 1 });
   const page = rows.slice(0, options.limit);
   const last = page[page.length - 1];
   return {
@@ -158,9 +159,11 @@ export async function* iterateViolations(options: {
   const pageSize = options.pageSize ?? 1000;
   let after: { createdAt: Date; id: string } | undefined;
   let left = options.max;
+  // Read once: a tenant's key never changes.
+  const { tenantKey } = await tenantEvidence(options.tenantId);
   while (left > 0) {
     const limit = Math.min(pageSize, left);
-    const rows = await fetchPage({ tenantId: options.tenantId, filters: options.filters ?? {}, after, limit });
+    const rows = await fetchPage({ tenantId: options.tenantId, tenantKey, filters: options.filters ?? {}, after, limit });
     if (rows.length > 0) yield rows.map((row) => row.view);
     // A short page is the last one.
     if (rows.length < limit) return;
