@@ -6,6 +6,8 @@ import { db } from '../lib/db';
 import { chainRecords, type LaneHead } from '../lib/evidence/chain-records';
 import { GENESIS_HASH } from '../lib/evidence/evidence-hash';
 import { ensureTenantKey } from '../lib/evidence/tenant-key';
+import { contractHashKeys } from '../lib/evidence/stored-record';
+import { storedRequestId } from '../lib/evidence/stored-request-id';
 import type { EvidenceInput } from '../lib/evidence/evidence-input';
 import { bulkWriter } from './dashboard/bulk-writer';
 import type { Row } from './dashboard/seed';
@@ -28,7 +30,14 @@ export async function appendChainedEvidence(
     for (let done = 0; done < n; done += BATCH) {
       const inputs = Array.from({ length: Math.min(BATCH, n - done) }, (_, k) => input(start + done + k));
       const { rows, violations } = chainRecords(inputs, heads, new Date());
-      await writer.write({ evidence: rows as unknown as Row[], violations: violations as unknown as Row[], approvals: [] });
+      // Stored as the writers store them: the contract hash by its key, the request id '' when it is the record's id.
+      const keys = await contractHashKeys(rows.map((r) => r.contractHash));
+      const evidence = rows.map((r) => ({
+        ...r,
+        requestId: storedRequestId(r),
+        contractHashKey: r.contractHash === null ? null : (keys.get(r.contractHash) as number),
+      }));
+      await writer.write({ evidence: evidence as unknown as Row[], violations: violations as unknown as Row[], approvals: [] });
     }
   } finally {
     await writer.close();
