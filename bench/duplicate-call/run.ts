@@ -17,6 +17,7 @@ import { checkDuplicateCall } from '../../lib/validation/check-duplicate-call';
 import { duplicateKeyOf } from '../../lib/validation/duplicate-key';
 import { logToStderrOnly } from '../../lib/log';
 import { appendChainedEvidence } from '../chained-evidence';
+import { tenantEvidence } from '../../lib/evidence/tenant-key';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -56,12 +57,13 @@ function input(tenantId: string, i: number): EvidenceInput {
 }
 
 /** The check before 2026-11-28: every record with the key in the window, newest by createdAt. */
-function previousStatement(tenantId: string, callId: string) {
+// The tenant by its key, as evidence names it since the tenantId column went (5138f87).
+function previousStatement(tenantId: string, tenantKey: number, callId: string) {
   return db().evidence.findFirst({
     where: {
       duplicateKey: duplicateKeyOf({ tenantId, tool: TOOL, argsHash: ARGS_HASH }),
       createdAt: { gte: new Date(Date.now() - WINDOW_SECONDS * 1000) },
-      tenantId,
+      tenantKey,
       callId: { not: callId },
     },
     orderBy: { createdAt: 'desc' },
@@ -91,7 +93,8 @@ async function bench(provider: DatabaseProvider): Promise<string[]> {
     const options = { tenantId, tool: TOOL, argsHash: ARGS_HASH, callId: 'call-new', windowSeconds: WINDOW_SECONDS };
     const found = await checkDuplicateCall(options);
     const now = await timedRuns(() => checkDuplicateCall(options));
-    const before = await timedRuns(() => previousStatement(tenantId, 'call-new'));
+    const { tenantKey } = await tenantEvidence(tenantId);
+    const before = await timedRuns(() => previousStatement(tenantId, tenantKey, 'call-new'));
     const fmt = (ms: number) => `${ms.toFixed(2)} ms`.padStart(10);
     return [
       `  ${provider}: ${REPEATS.toLocaleString('en-US')} earlier identical calls; check names ${JSON.stringify(found?.details?.previous_call_id)}`,
