@@ -20,6 +20,7 @@ const integration = (provider: 'sqlite' | 'postgresql') => ({
       'app/**/*.int.test.ts',
       'lib/**/*.int.test.ts',
       'packages/*/src/**/*.int.test.ts',
+      'bench/**/*.int.test.ts',
       ...(provider === 'sqlite' ? ['prisma/**/*.int.test.ts'] : []),
     ],
     // *.pg.int.test.ts need what only PostgreSQL has (several writer processes, row locks).
