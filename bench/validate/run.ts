@@ -157,7 +157,11 @@ async function load(url: string, headers: Record<string, string>, serverPid: num
 
 if (!existsSync(path.join(root, '.next', 'BUILD_ID'))) {
   console.log('building the app for the HTTP benchmark...');
-  const build = spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], { cwd: root, stdio: 'inherit' });
+  const build = spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+  });
   if (build.status !== 0) process.exit(1);
 }
 
