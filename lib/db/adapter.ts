@@ -1,11 +1,12 @@
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { DatabaseTarget } from './database-url';
+import { POSTGRES_SESSION_OPTIONS } from './postgres-session';
 
 /** The Prisma driver adapter factory for a database target (SQLite file or PostgreSQL). */
 export function createAdapterFactory(target: DatabaseTarget, options: { poolSize?: number } = {}) {
   if (target.provider === 'postgresql') {
-    return new PrismaPg({ connectionString: target.url, max: options.poolSize ?? 10 });
+    return new PrismaPg({ connectionString: target.url, max: options.poolSize ?? 10, options: POSTGRES_SESSION_OPTIONS });
   }
   return new DurableSqliteAdapterFactory({ url: target.url, timeout: 5000 }, { timestampFormat: SQLITE_TIMESTAMP_FORMAT });
 }
