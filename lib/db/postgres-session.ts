@@ -5,7 +5,7 @@
  * but the planner cannot know a range's size when its bounds come from subqueries (seqAtSql), so
  * it costs them as a third of the table and, past `jit_above_cost`, compiles the statement
  * first: at 10,000,000 evidence rows the overview's partial hours took 321 ms, 279 of them JIT
- * compilation (495 functions), where they run in under 10 ms without it (`npm run
+ * compilation (495 functions); the same statement took 26 ms without it (`npm run
  * bench:dashboard`, 2026-12-01). A `DATABASE_URL` with its own `options` parameter replaces these
  * (node-postgres lets the URL win), so an operator who sets options there sets jit too.
  */
