@@ -24,7 +24,6 @@ export function onChange(key: ChangeKey, listener: () => void): void {
   let set = listeners.get(key);
   if (!set) listeners.set(key, (set = new Set()));
   set.add(listener);
-  startPolling();
 }
 
 export async function bumpChange(tx: Tx | Db, key: ChangeKey): Promise<void> {
@@ -50,6 +49,9 @@ export async function pollChanges(): Promise<void> {
       // another instance changed something this one may have cached.
       if (baselineDone && previous !== row.version) notifyLocalChange(row.key as ChangeKey);
     }
+    // Polling starts with a cache's first use, so a value may have been cached before the
+    // versions it is compared against were read: drop everything cached so far, once.
+    if (!baselineDone) for (const key of listeners.keys()) notifyLocalChange(key);
     baselineDone = true;
   } catch (error) {
     log.warn('cache change poll failed', { error: String((error as Error).message ?? error).slice(0, 200) });
@@ -58,6 +60,10 @@ export async function pollChanges(): Promise<void> {
   }
 }
 
+/**
+ * Started by a cache's first use, not when a module makes one: importing lib/ (`next build`
+ * collecting page data, a CLI command) must not poll a database that may not exist yet.
+ */
 function startPolling(): void {
   if (timer || process.env.TOOLGATE_CACHE_POLL_MS === '0') return;
   const every = Number(process.env.TOOLGATE_CACHE_POLL_MS ?? 1000);
@@ -91,9 +97,11 @@ export function invalidatedCache<V>(key: ChangeKey, options: { maxEntries: numbe
   return {
     /** Take before reading what will be cached; pass to `set`. */
     generation(): number {
+      startPolling();
       return generation;
     },
     get(k: string): V | undefined {
+      startPolling();
       let hit = entries.get(k);
       if (hit && hit.expires < Date.now()) {
         entries.delete(k);
@@ -104,6 +112,7 @@ export function invalidatedCache<V>(key: ChangeKey, options: { maxEntries: numbe
     },
     /** Caches `value`, unless a change happened since `readAt` (a `generation()`). */
     set(k: string, value: V, readAt = generation): void {
+      startPolling();
       if (readAt !== generation) return;
       if (entries.size >= options.maxEntries) entries.delete(entries.keys().next().value as string);
       entries.set(k, { value, expires: Date.now() + options.ttlMs });
