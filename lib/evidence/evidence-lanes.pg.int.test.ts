@@ -68,6 +68,17 @@ async function holdLanes(tenantId: string, lanes: number[]): Promise<{ release: 
   };
 }
 
+/** Waits until a statement like `pattern` is waiting for a row lock. */
+async function waitForLockWait(pattern: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    const [row] = await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pg_stat_activity
+      WHERE wait_event_type = 'Lock' AND query LIKE ${pattern}`;
+    if (Number(row?.n) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`no statement like ${pattern} waited for a lock`);
+}
+
 const lanesOf = async (tenantId: string) =>
   (await db().evidence.findMany({ where: { tenant: { tenantId } }, orderBy: { seq: 'asc' }, select: { seq: true, lane: true } })).map(
     (r) => [r.seq, r.lane],
@@ -213,6 +224,21 @@ describe('evidence lanes on PostgreSQL', () => {
     // Before, the cut was lane 0's head read after the wait (5), and records 1-2 of lane 1 (not
     // read, added after the read began) were taken for records past their lane's head.
     expect(await verifying).toMatchObject({ valid: true, firstBroken: null });
+  });
+
+  it('a verification waiting for one lane\'s writer leaves the other lanes free: writers add none', { timeout: 20_000 }, async () => {
+    const tenantId = await twoLaneChain();
+    // A writer stalled on lane 1; the verification reads lane 0's head, then waits for lane 1's.
+    const hold = await holdLanes(tenantId, [1]);
+    const verifying = verifyEvidence({ tenantId, record: false });
+    await waitForLockWait('%"EvidenceChainHead"%FOR SHARE%');
+    // Before, the verification held lane 0 shared while it waited: this commit found both
+    // lanes taken and added lane 2 (a busy tenant under the dashboard's reads grew to 64).
+    expect((await one.commit(batch(tenantId, 2))).map((r) => r?.seq)).toEqual([16, 17]);
+    await hold.release();
+    expect(await verifying).toMatchObject({ valid: true, firstBroken: null });
+    expect((await db().evidence.findMany({ where: { tenant: { tenantId }, seq: { gte: 16 } } })).map((r) => r.lane)).toEqual([0, 0]);
+    expect(await db().evidenceChainHead.count({ where: { tenantId } })).toBe(2);
   });
 
   it('a batch the database refuses stores nothing, moves no head, and the next commit goes on', async () => {

@@ -156,30 +156,43 @@ export async function walkEvidenceChain(options: WalkOptions): Promise<WalkResul
  * SQLite has one writer, and its one lane's head is the cut. On PostgreSQL commits of one tenant
  * run side by side and take seqs before they commit, so a record below the newest head may still
  * be on its way: the cut is the last seq handed out when the read began, and every lane's head is
- * read FOR SHARE, which waits for whoever holds the lane to commit (writers that find a lane
- * share-locked take another). Lanes are committed before any record is in one, so every record
- * up to the cut is then either committed or never will be. Null for a tenant with no lanes.
- * Before any seq is handed out, the cut is the newest head as the read began.
+ * read FOR SHARE, which waits for whoever holds the lane to commit. Lanes are committed before
+ * any record is in one, so every record up to the cut is then either committed or never will be.
+ * Null for a tenant with no lanes. Before any seq is handed out, the cut is the newest head as
+ * the read began.
+ *
+ * Each head is read in a statement of its own, outside a transaction, so its share lock is let
+ * go as soon as it is read: held until every lane had been read, while the read waited for the
+ * next lane's writer, it made writers that found the lane taken (they skip locked lanes) add
+ * lanes of their own, and the dashboard's reads every few seconds grew a busy tenant's lanes to
+ * MAX_LANES.
  */
 export async function readChainCut(tenantId: string): Promise<{ throughSeq: number; heads: LanePoints } | null> {
   const rows =
     dbProvider() === 'postgresql'
-      ? await db().$transaction(async (tx) => {
-          // Not a head read below: those are read after waiting for writers, so they may hold
-          // seqs handed out meanwhile, while lanes added meanwhile are not read at all, and
-          // their records would look like records past their lane's head.
-          const handed = await tx.$queryRaw<{ seq: number | null }[]>`
-            SELECT COALESCE((SELECT "seq" FROM "EvidenceSequence" WHERE "tenantId" = ${tenantId}),
-              (SELECT MAX("seq") FROM "EvidenceChainHead" WHERE "tenantId" = ${tenantId}), 0) AS "seq"`;
-          const heads = await tx.$queryRaw<{ lane: number; seq: number; hash: string }[]>`
-            SELECT "lane", "seq", "hash" FROM "EvidenceChainHead" WHERE "tenantId" = ${tenantId} ORDER BY "lane" FOR SHARE`;
-          return { handed: Number(handed[0]?.seq ?? 0), heads };
-        })
+      ? await readHeadsAfterWriters(tenantId)
       : { handed: null, heads: await db().evidenceChainHead.findMany({ where: { tenantId }, orderBy: { lane: 'asc' } }) };
   if (rows.heads.length === 0) return null;
   const heads = new Map(rows.heads.map((h) => [Number(h.lane), { seq: Number(h.seq), hash: h.hash }]));
   const newest = Math.max(...[...heads.values()].map((h) => h.seq));
   return { throughSeq: rows.handed ?? newest, heads };
+}
+
+async function readHeadsAfterWriters(tenantId: string): Promise<{ handed: number; heads: { lane: number; seq: number; hash: string }[] }> {
+  // The lanes are read after the seq: a lane added meanwhile holds no record up to it, and its
+  // records would look like records past their lane's head if its head were read.
+  const handed = await db().$queryRaw<{ seq: number | null }[]>`
+    SELECT COALESCE((SELECT "seq" FROM "EvidenceSequence" WHERE "tenantId" = ${tenantId}),
+      (SELECT MAX("seq") FROM "EvidenceChainHead" WHERE "tenantId" = ${tenantId}), 0) AS "seq"`;
+  const lanes = await db().$queryRaw<{ lane: number }[]>`
+    SELECT "lane" FROM "EvidenceChainHead" WHERE "tenantId" = ${tenantId} ORDER BY "lane"`;
+  const heads: { lane: number; seq: number; hash: string }[] = [];
+  for (const { lane } of lanes) {
+    const [head] = await db().$queryRaw<{ lane: number; seq: number; hash: string }[]>`
+      SELECT "lane", "seq", "hash" FROM "EvidenceChainHead" WHERE "tenantId" = ${tenantId} AND "lane" = ${lane} FOR SHARE`;
+    if (head) heads.push(head);
+  }
+  return { handed: Number(handed[0]?.seq ?? 0), heads };
 }
 
 /**
