@@ -11,6 +11,7 @@ import {
   recordAt,
   rewriteFrom,
   swapRecords,
+  truncate,
 } from '@/lib/testing/evidence-tampering';
 import { startVerificationRun } from '@/lib/evidence/verification/verification-runs';
 import { MAX_RUN_ATTEMPTS, runDueVerificationRuns, settleVerificationRuns } from '@/lib/evidence/verification/run-verification-runs';
@@ -37,6 +38,15 @@ const queued = async (tenantId: string) => (await startVerificationRun({ tenantI
 
 // Runs the POSTs started in this process must not outlive their test.
 afterEach(() => settleVerificationRuns());
+
+/**
+ * The last 3 records cut off and the chain made to end cleanly before them: the head moved back
+ * and (PostgreSQL) the seqs handed out too, so that only a checkpoint past the end tells.
+ */
+async function cutOff(tenantId: string): Promise<void> {
+  await truncate(tenantId, 3);
+  await db().evidenceSequence.updateMany({ where: { tenantId }, data: { seq: 17 } });
+}
 
 describe('a verification run', () => {
   it('starts with 202, works in the background, and records its result and a checkpoint', async () => {
@@ -84,6 +94,8 @@ describe('a verification run', () => {
     const t = await tenantWithChain(10);
     const run = await queued(t.tenant.id);
     await appendRecords(t.tenant.id, 5);
+    // A checkpoint recorded since the run started, past its target, names records that are there.
+    expect((await call(verify, { key: t.adminKey })).body).toMatchObject({ valid: true, recordedCheckpoint: { seq: 15 } });
     await runDueVerificationRuns();
     expect((await get(t.adminKey, run.id)).body).toMatchObject({ state: 'passed', total: 10, checked: 10 });
   });
@@ -116,6 +128,7 @@ describe('a verification run', () => {
     ['a record deleted', (id: string) => deleteRecord(id, 12), { seq: 13, reason: 'seq_gap' }],
     ['a record inserted', (id: string) => insertRecordAfter(id, 12), { seq: 14, reason: 'prev_hash_mismatch' }],
     ['two records swapped', (id: string) => swapRecords(id, 3, 4), { seq: 3, reason: 'prev_hash_mismatch' }],
+    ['the newest records cut off, the head moved back', cutOff, { seq: 20, reason: 'checkpoint_mismatch' }],
   ] as const)('finds %s', async (_name, change, expected) => {
     const t = await tenantWithChain(20);
     await call(verify, { key: t.adminKey });
@@ -181,6 +194,17 @@ describe('an interrupted run', () => {
       checked: 3,
       firstBroken: { seq: 4, reason: 'hash_mismatch' },
     });
+  });
+  it('starts again up to the chain as it is when its target does not carry a valid MAC', async () => {
+    const t = await tenantWithChain(30);
+    const run = await queued(t.tenant.id);
+    await runDueVerificationRuns({ pageSize: 5, maxRecords: 10 });
+    // Someone with the database moves the target back, so that the run would end early.
+    await db().evidenceVerificationRun.update({ where: { id: run.id }, data: { throughSeq: 8 } });
+    await appendRecords(t.tenant.id, 2);
+    await runDueVerificationRuns();
+    expect((await get(t.adminKey, run.id)).body).toMatchObject({ state: 'passed', total: 32, throughSeq: 32, checked: 32, firstBroken: null });
+    expect(await row(run.id)).toMatchObject({ throughSeq: 32, throughHash: (await recordAt(t.tenant.id, 32)).hash, cursorSeq: 32 });
   });
 });
 

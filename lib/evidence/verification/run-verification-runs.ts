@@ -4,8 +4,18 @@ import { log } from '../../log';
 import { getInstanceSecret } from '../../auth/instance-secret';
 import { checkpointHashes, loadCheckpoints, recordCheckpoint } from './evidence-checkpoints';
 import { cursorMac, cursorMacHolds } from './verification-mac';
-import { CHAIN_START, checkChainEnd, decodePosition, encodeLanes, walkEvidenceChain, type ChainPosition } from './walk-evidence-chain';
-import type { BrokenLink } from './verification-types';
+import {
+  CHAIN_START,
+  checkChainEnd,
+  decodePosition,
+  encodeLanes,
+  readChainCut,
+  readRunTarget,
+  walkEvidenceChain,
+  type ChainPosition,
+} from './walk-evidence-chain';
+import { checkAnchor } from './verify-evidence';
+import type { BrokenLink, CheckpointView } from './verification-types';
 
 /**
  * The worker side of full verification runs (./verification-runs.ts starts them). A run is
@@ -136,15 +146,22 @@ async function claimDueRun(seen: Set<string>): Promise<{ run: RunRow; token: str
   return null;
 }
 
-async function advanceRun(run: RunRow, token: string, options: RunOptions): Promise<void> {
-  const mine = { id: run.id, leaseOwner: token };
+async function advanceRun(claimed: RunRow, token: string, options: RunOptions): Promise<void> {
+  const mine = { id: claimed.id, leaseOwner: token };
+  let run = claimed;
   try {
     const secret = await getInstanceSecret();
     let cursor: ChainPosition = decodePosition({ seq: run.cursorSeq, hash: run.cursorHash }, run.cursorLanes);
     let base = run.checked;
     if (!cursorMacHolds(secret, { ...run, runId: run.id })) {
-      // Not a resume point this instance wrote: start again from the first record.
-      log.warn('verification run cursor MAC does not hold; starting from the first record', { run_id: run.id });
+      // Not a target and resume point this instance wrote (edited, or another TOOLGATE_SECRET):
+      // neither is trusted. The run starts again from the first record, up to the cut now.
+      const target = await readRunTarget(run.tenantId);
+      log.warn('verification run cursor MAC does not hold; starting again from the first record, up to the chain as it is now', {
+        run_id: run.id,
+        through_seq: target.seq,
+      });
+      run = { ...run, throughSeq: target.seq, throughHash: target.hash, throughLanes: target.lanes };
       cursor = CHAIN_START;
       base = 0;
     }
@@ -187,7 +204,7 @@ async function advanceRun(run: RunRow, token: string, options: RunOptions): Prom
         savedAt = Date.now();
         const saved = await db().evidenceVerificationRun.updateMany({
           where: mine,
-          data: { ...progress(base + checked, position), leaseUntil: new Date(savedAt + RUN_LEASE_MS) },
+          data: { ...targetOf(run), ...progress(base + checked, position), leaseUntil: new Date(savedAt + RUN_LEASE_MS) },
         });
         return saved.count === 1 && !state.stopping;
       },
@@ -197,13 +214,15 @@ async function advanceRun(run: RunRow, token: string, options: RunOptions): Prom
       // A slice ended, or this process is stopping: the lease goes back, the progress stays.
       await db().evidenceVerificationRun.updateMany({
         where: mine,
-        data: { ...progress(checked, walk.position), leaseOwner: null, leaseUntil: null },
+        data: { ...targetOf(run), ...progress(checked, walk.position), leaseOwner: null, leaseUntil: null },
       });
       return;
     }
     // Each lane's end as it was at the start: records added since are the next run's.
     const firstBroken: BrokenLink | null =
-      walk.firstBroken ?? (await checkChainEnd({ tenantId: run.tenantId, cut, from: cursor, walk, checkpoints: points }));
+      walk.firstBroken ??
+      (await checkChainEnd({ tenantId: run.tenantId, cut, from: cursor, walk, checkpoints: points })) ??
+      (await checkCheckpointsBeyond(run, valid));
     const checkpoint =
       firstBroken === null && walk.position.last.seq > 0
         ? await recordCheckpoint({ tenantId: run.tenantId, secret, position: walk.position, records: checked, source: 'run' })
@@ -211,6 +230,7 @@ async function advanceRun(run: RunRow, token: string, options: RunOptions): Prom
     const ended = await db().evidenceVerificationRun.updateMany({
       where: mine,
       data: {
+        ...targetOf(run),
         ...progress(checked, walk.position),
         state: firstBroken ? 'failed' : 'passed',
         firstBrokenSeq: firstBroken?.seq ?? null,
@@ -232,4 +252,25 @@ async function advanceRun(run: RunRow, token: string, options: RunOptions): Prom
       .catch(() => undefined);
     throw error;
   }
+}
+
+/** The run's target, saved with its progress: a run that started again has a new one. */
+const targetOf = (run: RunRow) => ({ throughSeq: run.throughSeq, throughHash: run.throughHash, throughLanes: run.throughLanes });
+
+/**
+ * Checkpoints past the run's target: those recorded since it started name records added since,
+ * which must still be there as verified; one recorded before it started names records the target
+ * does not reach, and its records, or its lane's head, will be missing: records were cut off the
+ * chain's end, which walking up to the target cannot see (checkAnchor, as an incremental verify
+ * checks the checkpoint it starts from).
+ */
+async function checkCheckpointsBeyond(run: RunRow, valid: readonly CheckpointView[]): Promise<BrokenLink | null> {
+  const beyond = valid.filter((c) => c.seq > run.throughSeq).sort((a, b) => a.seq - b.seq);
+  if (beyond.length === 0) return null;
+  const cut = await readChainCut(run.tenantId);
+  for (const checkpoint of beyond) {
+    const broken = await checkAnchor(run.tenantId, checkpoint, cut);
+    if (broken) return broken;
+  }
+  return null;
 }

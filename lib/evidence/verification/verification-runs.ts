@@ -5,10 +5,8 @@ import { timeOrderedId } from '../time-ordered-id';
 import { GENESIS_HASH } from '../evidence-hash';
 import { cursorMac } from './verification-mac';
 import { kickVerificationRuns } from './run-verification-runs';
-import { encodeLanes, readChainCut, type ChainPoint, type LanePoints } from './walk-evidence-chain';
+import { readRunTarget } from './walk-evidence-chain';
 import type { RunState, VerificationRunView, VerifyBreakReason } from './verification-types';
-import { hashHex } from '../stored-hashes';
-import { tenantEvidence } from '../tenant-key';
 
 /** The run's row as its views need it. */
 interface RunRow {
@@ -66,17 +64,14 @@ export async function startVerificationRun(options: {
   const active = await db().evidenceVerificationRun.findUnique({ where: { activeTenantId: tenantId } });
   if (active) return { run: verificationRunView(active), started: false };
   // The run verifies up to the cut now (readChainCut): every lane's head, the newest as its target.
-  // A chain without a head row (written before heads existed) ends at its last record.
-  const cut = await readChainCut(tenantId);
-  const through = cut ? { seq: cut.throughSeq, hash: newestHash(cut.heads) } : await newestRecord(tenantId);
-  const throughLanes = cut ? encodeLanes({ last: through, lanes: cut.heads }) : null;
+  const target = await readRunTarget(tenantId);
   const id = timeOrderedId();
   const cursor = {
     runId: id,
     tenantId,
-    throughSeq: through.seq,
-    throughHash: through.hash,
-    throughLanes,
+    throughSeq: target.seq,
+    throughHash: target.hash,
+    throughLanes: target.lanes,
     cursorSeq: 0,
     cursorHash: GENESIS_HASH,
     checked: 0,
@@ -90,9 +85,9 @@ export async function startVerificationRun(options: {
         state: 'queued',
         activeTenantId: tenantId,
         requestedBy: options.requestedBy,
-        throughSeq: through.seq,
-        throughHash: through.hash,
-        throughLanes,
+        throughSeq: target.seq,
+        throughHash: target.hash,
+        throughLanes: target.lanes,
         cursorHash: GENESIS_HASH,
         cursorMac: cursorMac(await getInstanceSecret(), cursor),
       },
@@ -123,21 +118,4 @@ export async function listVerificationRuns(options: { tenantId: string; limit?: 
     take: options.limit ?? 20,
   });
   return rows.map(verificationRunView);
-}
-
-/** The newest lane head's hash: a single-lane target's, as runs stored it before lanes. */
-function newestHash(heads: LanePoints): string {
-  let newest: ChainPoint = { seq: 0, hash: GENESIS_HASH };
-  for (const head of heads.values()) if (head.seq > newest.seq) newest = head;
-  return newest.hash;
-}
-
-/** A chain without head rows (written before heads existed) ends at its newest record. */
-async function newestRecord(tenantId: string): Promise<ChainPoint> {
-  const row = await db().evidence.findFirst({
-    where: await tenantEvidence(tenantId),
-    orderBy: { seq: 'desc' },
-    select: { seq: true, hash: true },
-  });
-  return row ? { seq: row.seq, hash: hashHex(row.hash) } : { seq: 0, hash: GENESIS_HASH };
 }

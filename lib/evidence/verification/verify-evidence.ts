@@ -96,7 +96,7 @@ export async function verifyEvidence(options: {
  * their kept payloads matching their digest. A lane's head behind its checkpoint means records
  * were cut off its end.
  */
-async function checkAnchor(
+export async function checkAnchor(
   tenantId: string,
   checkpoint: CheckpointView,
   cut: { heads: ReadonlyMap<number, ChainPoint> } | null,

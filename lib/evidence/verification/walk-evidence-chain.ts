@@ -178,6 +178,28 @@ export async function readChainCut(tenantId: string): Promise<{ throughSeq: numb
   return { throughSeq: rows.handed ?? newest, heads };
 }
 
+/**
+ * Where a full verification run started now verifies up to (its target): the cut's seq, the
+ * newest lane head's hash (a single-lane target's, as runs stored it before lanes) and every
+ * lane's head, encoded as runs store them. A chain without head rows (written before heads
+ * existed) ends at its newest record.
+ */
+export async function readRunTarget(tenantId: string): Promise<{ seq: number; hash: string; lanes: string | null }> {
+  const cut = await readChainCut(tenantId);
+  if (cut) {
+    let newest: ChainPoint = { seq: 0, hash: GENESIS_HASH };
+    for (const head of cut.heads.values()) if (head.seq > newest.seq) newest = head;
+    const last = { seq: cut.throughSeq, hash: newest.hash };
+    return { ...last, lanes: encodeLanes({ last, lanes: cut.heads }) };
+  }
+  const row = await db().evidence.findFirst({
+    where: await tenantEvidence(tenantId),
+    orderBy: { seq: 'desc' },
+    select: { seq: true, hash: true },
+  });
+  return { seq: row?.seq ?? 0, hash: row ? hashHex(row.hash) : GENESIS_HASH, lanes: null };
+}
+
 async function readHeadsAfterWriters(tenantId: string): Promise<{ handed: number; heads: { lane: number; seq: number; hash: string }[] }> {
   // The lanes are read after the seq: a lane added meanwhile holds no record up to it, and its
   // records would look like records past their lane's head if its head were read.
