@@ -138,6 +138,7 @@ describe('incremental verification', () => {
     expect((await incremental(t.adminKey)).body).toMatchObject({
       valid: false,
       firstBroken: { seq: 20, id: '', reason: 'checkpoint_mismatch' },
+      covered: { mode: 'incremental', fromSeq: null, toSeq: null, checked: 0, checkpoint: { seq: 20 } },
     });
     expect((await full(t.adminKey)).body).toMatchObject({ valid: false, firstBroken: { seq: 20, id: '', reason: 'checkpoint_mismatch' } });
   });

@@ -61,11 +61,10 @@ export async function verifyEvidence(options: {
   let anchor: CheckpointView | null = null;
   if (incremental && newest) {
     const broken = await checkAnchor(tenantId, newest, cut);
+    // Nothing was walked: the range is empty, as documented, whichever of the checkpoint's
+    // records (its newest, or another lane's, below it) no longer holds.
     if (broken)
-      return answer(
-        { records: 0, head: null, firstBroken: broken },
-        { fromSeq: newest.seq, toSeq: newest.seq, checked: 0, checkpoint: newest },
-      );
+      return answer({ records: 0, head: null, firstBroken: broken }, { fromSeq: null, toSeq: null, checked: 0, checkpoint: newest });
     after = checkpointPosition(newest);
     anchor = newest;
   }
