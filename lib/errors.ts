@@ -47,8 +47,10 @@ export const APP_ERROR_CODES = {
     description:
       'Publishing was refused: the document has error diagnostics; details.diagnostics lists them (code, severity, message, path, range).',
   },
+  request_timeout: { status: 408, description: 'The request did not arrive in time (headers or body stalled).' },
   payload_too_large: { status: 413, description: 'The body exceeds TOOLGATE_MAX_BODY_BYTES (default 1 MB).' },
   unsupported_media_type: { status: 415, description: 'The body must be application/json.' },
+  headers_too_large: { status: 431, description: 'The request line and headers exceed 16 kB (a URL that long, or too many cookies).' },
   contract_invalid: { status: 422, description: 'The contract document does not compile; details.problems lists why.' },
   policy_invalid: { status: 422, description: 'The draft policy does not compile; details.problems lists why (path, message).' },
   arguments_invalid: { status: 422, description: 'Edited arguments do not pass the contract; details.errors lists the AXAG issues.' },
@@ -79,9 +81,13 @@ export class AppError extends Error {
   }
 }
 
+/** Longest id an answer repeats: a path's id can be as long as the URL (16 kB), and is echoed twice. */
+const ECHOED_ID_MAX = 200;
+
 export class NotFoundError extends AppError {
   constructor(resource: string, id: string) {
-    super('not_found', `${resource} "${id}" was not found`, { resource, id });
+    const echoed = id.length > ECHOED_ID_MAX ? `${id.slice(0, ECHOED_ID_MAX)}…` : id;
+    super('not_found', `${resource} "${echoed}" was not found`, { resource, id: echoed });
   }
 }
 

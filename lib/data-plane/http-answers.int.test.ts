@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookupOrderContract } from '@/lib/contracts/examples';
 import { HTTP_METHODS } from '@/lib/api/http-methods';
@@ -212,5 +212,37 @@ describe('one process (Next behind the data-plane server): methods Next cannot t
     expect(reachedNext).toEqual([]);
     for (const method of HTTP_METHODS) await rawRequest(`${nextBase}/api/v1/members`, method);
     expect(reachedNext).toEqual(HTTP_METHODS.map((method) => `${method} /api/v1/members`));
+  });
+});
+
+describe('what the HTTP parser refuses before any handler runs', () => {
+  /** Sends `raw` on a connection of its own; resolves with everything read until the server closes it. */
+  const rawExchange = (raw: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = net.connect((server.address() as AddressInfo).port, '127.0.0.1', () => socket.write(raw));
+      let read = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (read += chunk));
+      socket.once('close', () => resolve(read));
+      socket.once('error', reject);
+      socket.setTimeout(10_000, () => socket.destroy(new Error('the server kept the connection open')));
+    });
+  const parse = (answer: string) => {
+    const [head = '', body = ''] = answer.split('\r\n\r\n');
+    const [statusLine = '', ...lines] = head.split('\r\n');
+    const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+    return { statusLine, headers, body: JSON.parse(body) as unknown };
+  };
+
+  it.each([
+    ['an unknown method', 'FOO /api/v1/validate/pre HTTP/1.1\r\nHost: x\r\n\r\n', 'HTTP/1.1 400 Bad Request', 'bad_request'],
+    ['a header line without a colon', 'GET /metrics HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n', 'HTTP/1.1 400 Bad Request', 'bad_request'],
+    ['a URL of 20 kB', `GET /api/v1/traces/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 'HTTP/1.1 431 Request Header Fields Too Large', 'headers_too_large'],
+    ['CONNECT', 'CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n', 'HTTP/1.1 405 Method Not Allowed', 'method_not_allowed'],
+  ])('answers %s with the error envelope and closes the connection', async (_name, raw, statusLine, code) => {
+    const answer = parse(await rawExchange(raw));
+    expect(answer.statusLine).toBe(statusLine);
+    expect(answer.body).toMatchObject({ error: { code, message: expect.any(String) } });
+    expect(answer.headers).toMatchObject({ 'content-type': 'application/json', connection: 'close', ...API_SECURITY_HEADERS });
   });
 });

@@ -8,6 +8,7 @@ import { API_SECURITY_HEADERS } from '../http/security-headers';
 import { log } from '../log';
 import { matchDataPlaneRoute } from './routes';
 import { decodePercent } from '../api/match-route';
+import { answerClientError, answerConnect } from './client-errors';
 
 export type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
 
@@ -68,6 +69,8 @@ export function createDataPlaneServer(
       }
     })();
   });
+  server.on('clientError', answerClientError);
+  server.on('connect', answerConnect);
   // Agents keep connections open between tool calls.
   server.keepAliveTimeout = 65_000;
   return server;
