@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
 import { parseDatabaseUrl } from '@/lib/db/database-url';
 import { createRawEvidenceStore } from '@/lib/evidence/raw-evidence-store';
+import { PostgresEvidenceStore } from '@/lib/evidence/pg-evidence-store';
 import type { RawEvidenceStore } from '@/lib/evidence/evidence-input';
 import type { EvidenceInput } from '@/lib/evidence/evidence-input';
 import { evidenceHash } from '@/lib/evidence/evidence-hash';
@@ -239,6 +240,29 @@ describe('evidence lanes on PostgreSQL', () => {
     expect(await verifying).toMatchObject({ valid: true, firstBroken: null });
     expect((await db().evidence.findMany({ where: { tenant: { tenantId }, seq: { gte: 16 } } })).map((r) => r.lane)).toEqual([0, 0]);
     expect(await db().evidenceChainHead.count({ where: { tenantId } })).toBe(2);
+  });
+
+  it('a commit stalled on a lock gives up after its statement timeout, and the next commit goes on', { timeout: 20_000 }, async () => {
+    const { tenant } = await createTestTenant();
+    const store = new PostgresEvidenceStore(process.env.DATABASE_URL as string, () => undefined, 300);
+    try {
+      await store.commit(batch(tenant.id, 2));
+      const locker = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      held.push(locker);
+      await locker.connect();
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE "Evidence" IN ACCESS EXCLUSIVE MODE');
+      const started = Date.now();
+      await expect(store.commit(batch(tenant.id, 2))).rejects.toMatchObject({ code: '57014' });
+      // Bounded by the timeout, not by the lock (held until after this).
+      expect(Date.now() - started).toBeLessThan(5_000);
+      await locker.query('COMMIT');
+      await locker.end();
+      expect((await store.commit(batch(tenant.id, 2))).map((r) => r?.seq)).toEqual([5, 6]);
+      expect(await verifyEvidenceChain({ tenantId: tenant.id })).toMatchObject({ valid: true, records: 4 });
+    } finally {
+      await store.close();
+    }
   });
 
   it('a batch the database refuses stores nothing, moves no head, and the next commit goes on', async () => {

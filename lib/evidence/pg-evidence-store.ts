@@ -31,17 +31,20 @@ export class PostgresEvidenceStore implements RawEvidenceStore {
   constructor(
     url: string,
     private readonly onCommitted: (windows: CommittedWindow[]) => void = rememberCommitted,
+    /** How long one statement of a commit may take, waits for locks included (tests shorten it). */
+    statementTimeoutMs = COMMIT_STATEMENT_TIMEOUT_MS,
   ) {
+    const bounded = `-c statement_timeout=${statementTimeoutMs}`;
     // One commit at a time per instance (EvidenceWriter waits for it): what arrives meanwhile makes
     // the next batch bigger. Measured with three in flight (each in a lane of its own), the
     // smaller batches cost more CPU per record in round trips than the overlap gained, on two cores.
-    this.pool = new pg.Pool({ connectionString: url, max: 2, options: `${POSTGRES_SESSION_OPTIONS} ${GENERIC_PLANS}` });
+    this.pool = new pg.Pool({ connectionString: url, max: 2, options: `${POSTGRES_SESSION_OPTIONS} ${GENERIC_PLANS} ${bounded}` });
     // A lane or seq whose commit is lost in a crash was used by no committed record: a record's
     // own (synchronous) commit flushes the log up to it, these statements' with it.
     this.autocommitPool = new pg.Pool({
       connectionString: url,
       max: 1,
-      options: `${POSTGRES_SESSION_OPTIONS} -c synchronous_commit=off ${GENERIC_PLANS}`,
+      options: `${POSTGRES_SESSION_OPTIONS} -c synchronous_commit=off ${GENERIC_PLANS} ${bounded}`,
     });
     // An idle connection dropped by the server (restart, failover) must not crash the process;
     // the pool replaces it on the next commit.
@@ -113,6 +116,14 @@ export class PostgresEvidenceStore implements RawEvidenceStore {
     await this.autocommitPool.end();
   }
 }
+
+/**
+ * A commit whose statements stall (a table locked, the server hung on its disk) fails after this
+ * and its callers get 503 evidence_unavailable with Retry-After, as on SQLite (whose writer gives
+ * up on a held lock after about 5 s): without it every call waited for as long as the stall lasted,
+ * minutes, and the queue behind it filled. A healthy commit's statements take milliseconds.
+ */
+export const COMMIT_STATEMENT_TIMEOUT_MS = 10_000;
 
 /**
  * Every statement on these connections is prepared once and planned once. PostgreSQL otherwise
