@@ -50,6 +50,14 @@ function outcomes() {
 }
 
 async function lookup(options: { tenantId: string; tool: string; version?: string }): Promise<ResolveOutcome> {
+  // PostgreSQL text cannot hold NUL, so no contract or version is named with one, and a query
+  // with one fails (22021): an agent's "tool": "x\u0000" was answered 503 as if the database
+  // were down, and told to retry what can never pass. SQLite answered unknown_tool; both do now.
+  if (options.tool.includes('\0')) return { found: false, reason: 'unknown_tool' };
+  if (options.version?.includes('\0')) {
+    const exists = await db().contract.count({ where: { tenantId: options.tenantId, name: options.tool, latestVersionId: { not: null } } });
+    return { found: false, reason: exists ? 'version_not_found' : 'unknown_tool' };
+  }
   const select = { id: true, version: true, status: true, contentHash: true } as const;
   let row: { id: string; version: string; status: string; contentHash: string } | null;
   let contractDeprecated = false;

@@ -92,7 +92,7 @@ export function chainRecords(inputs: EvidenceInput[], heads: Map<string, LaneHea
  * PostgreSQL U+FFFD, so the record failed verification as if edited; a NUL failed the commit on
  * PostgreSQL (a 503 for the agent).
  */
-function wellFormed(text: string): string {
+export function wellFormed(text: string): string {
   const s = text as string & { isWellFormed(): boolean; toWellFormed(): string }; // ES2024, past this project's lib
   const formed = s.isWellFormed() ? text : s.toWellFormed();
   return formed.includes('\0') ? formed.replaceAll('\0', '\ufffd') : formed;

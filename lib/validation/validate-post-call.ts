@@ -1,3 +1,4 @@
+import { wellFormed } from '../evidence/chain-records';
 import { z } from 'zod';
 import type { FirstRecordId } from '../evidence/first-record-id';
 import { db } from '../db';
@@ -70,10 +71,11 @@ export async function validatePostCall(options: {
   if (!version) {
     // The call's newest pre of this tool: the end of the trace's range of the (tenantKey, traceId,
     // seq) index, however many records the trace holds. The tool as an expression: without
-    // statistics SQLite would as soon walk (tenantKey, tool, seq), every call of the tool.
+    // statistics SQLite would as soon walk (tenantKey, tool, seq), every call of the tool. The
+    // tool as the pre's record stored it (a NUL, which PostgreSQL cannot take, as U+FFFD).
     const [latest] = await db().$queryRaw<{ contractVersion: string | null }[]>(sql`SELECT "contractVersion" FROM "Evidence"
       WHERE ${byTenantKey(tenantId)} AND "traceId" = ${traceId} AND "kind" = 'pre'
-        AND ("tool" || '') = ${request.tool}
+        AND ("tool" || '') = ${wellFormed(request.tool)}
       ORDER BY "seq" DESC LIMIT 1`);
     version = latest?.contractVersion ?? undefined;
   }

@@ -46,6 +46,27 @@ describe('whatever an agent sends', () => {
   });
 });
 
+describe('a NUL in a name (which PostgreSQL text cannot hold)', () => {
+  const body = (patch: Record<string, unknown>) => ({
+    tool: 'orders.lookup',
+    call_id: 'nul',
+    arguments: { tenant_id: 'acme', order_id: 'ord_abc123' },
+    context: { tenant_id: 'acme' },
+    ...patch,
+  });
+
+  it.each([
+    ['tool', validatePre, { tool: 'orders.lookup\u0000' }, 'AXAG_UNKNOWN_TOOL'],
+    ['tool', validatePost, { tool: 'x\u0000', result: {} }, 'AXAG_UNKNOWN_TOOL'],
+    ['version', validatePre, { version: '1.0.0\u0000' }, 'AXAG_VERSION_NOT_FOUND'],
+  ] as const)('in %s is an unknown name, decided and recorded, not a database outage', async (_field, handler, patch, code) => {
+    const res = await call(handler, { key: t.agentKey, body: body(patch) });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ decision: 'deny', errors: [expect.objectContaining({ code })] });
+    expect(res.body.evidence_id).toEqual(expect.any(String));
+  });
+});
+
 describe('compiled contract cache', () => {
   it('compiles a published version once, not per call', async () => {
     const body = {
