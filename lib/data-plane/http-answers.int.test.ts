@@ -1,7 +1,8 @@
 import type http from 'node:http';
 import { request as httpRequest } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { log } from '@/lib/log';
 import { lookupOrderContract } from '@/lib/contracts/examples';
 import { HTTP_METHODS } from '@/lib/api/http-methods';
 import * as nextRoutes from '@/app/api/v1/[...path]/route';
@@ -236,13 +237,54 @@ describe('what the HTTP parser refuses before any handler runs', () => {
 
   it.each([
     ['an unknown method', 'FOO /api/v1/validate/pre HTTP/1.1\r\nHost: x\r\n\r\n', 'HTTP/1.1 400 Bad Request', 'bad_request'],
-    ['a header line without a colon', 'GET /metrics HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n', 'HTTP/1.1 400 Bad Request', 'bad_request'],
-    ['a URL of 20 kB', `GET /api/v1/traces/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 'HTTP/1.1 431 Request Header Fields Too Large', 'headers_too_large'],
+    [
+      'a header line without a colon',
+      'GET /metrics HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n',
+      'HTTP/1.1 400 Bad Request',
+      'bad_request',
+    ],
+    [
+      'a URL of 20 kB',
+      `GET /api/v1/traces/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+      'HTTP/1.1 431 Request Header Fields Too Large',
+      'headers_too_large',
+    ],
     ['CONNECT', 'CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n', 'HTTP/1.1 405 Method Not Allowed', 'method_not_allowed'],
   ])('answers %s with the error envelope and closes the connection', async (_name, raw, statusLine, code) => {
     const answer = parse(await rawExchange(raw));
     expect(answer.statusLine).toBe(statusLine);
     expect(answer.body).toMatchObject({ error: { code, message: expect.any(String) } });
     expect(answer.headers).toMatchObject({ 'content-type': 'application/json', connection: 'close', ...API_SECURITY_HEADERS });
+  });
+});
+
+describe('a caller that goes away mid-body', () => {
+  it('is not logged as a database outage, and the server goes on answering', async () => {
+    const errors = vi.spyOn(log, 'error');
+    try {
+      const socket = net.connect((server.address() as AddressInfo).port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(
+        `POST /api/v1/validate/pre HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.agentKey}\r\n` +
+          'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"tool":"orders.lookup"',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      socket.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(errors.mock.calls.map(([message]) => message)).toEqual([]);
+      const next = await fetch(`${base}/api/v1/validate/pre`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.agentKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          tool: 'orders.lookup',
+          call_id: 'after-abort',
+          arguments: { tenant_id: 'acme', order_id: 'ord_abc123' },
+          context: { tenant_id: 'acme' },
+        }),
+      });
+      expect(next.status).toBe(200);
+    } finally {
+      errors.mockRestore();
+    }
   });
 });

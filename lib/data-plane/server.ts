@@ -6,6 +6,7 @@ import { HTTP_METHODS, type HttpMethod } from '../api/http-methods';
 import { malformedPath, methodNotAllowed, pathNotFound } from '../api/mount-route';
 import { API_SECURITY_HEADERS } from '../http/security-headers';
 import { log } from '../log';
+import { AppError } from '../errors';
 import { matchDataPlaneRoute } from './routes';
 import { decodePercent } from '../api/match-route';
 import { answerClientError, answerConnect } from './client-errors';
@@ -195,7 +196,9 @@ function readBody(req: http.IncomingMessage, maxBytes: number): Promise<{ chunks
       chunks.push(chunk);
     });
     req.once('end', () => resolve(over ? null : { chunks, size }));
-    req.once('error', reject);
+    // The caller went away mid-body (ECONNRESET "aborted", which read as a database outage in
+    // the log): a bad request of the caller's making, never answered, not logged as an error.
+    req.once('error', () => reject(new AppError('bad_request', 'The request body ended before it was complete.', { reason: 'body_incomplete' })));
   });
 }
 
