@@ -104,7 +104,7 @@ export function defineRoute<
     const { requestId, firstRecordId } = requestIdsFrom(call.header('x-request-id'));
     try {
       const caller = await authenticate(call, definition.auth, requestId);
-      const query = definition.query ? parseWith(definition.query, Object.fromEntries(new URL(call.url).searchParams), 'query') : undefined;
+      const query = definition.query ? parseWith(definition.query, queryValues(call.url), 'query') : undefined;
       let body: unknown;
       if (definition.body) {
         const e = env();
@@ -248,6 +248,33 @@ export function jsonResult(body: unknown, status: number, headers?: Record<strin
   return { status, headers: all, text: JSON.stringify(body) };
 }
 
+/**
+ * The query string as an object for its schema. A NUL (`%00`) is refused here for every route:
+ * no filter or name can hold one, and PostgreSQL text cannot take it (22021).
+ */
+function queryValues(url: string): Record<string, string> {
+  const values = Object.fromEntries(new URL(url).searchParams);
+  for (const [key, value] of Object.entries(values))
+    if (value.includes('\0'))
+      throw new AppError('bad_request', `Invalid query: ${key.slice(0, 64)}: must not contain NUL`, {
+        issues: [{ path: key.slice(0, 64), message: 'must not contain NUL' }],
+      });
+  return values;
+}
+
+/**
+ * A value PostgreSQL refuses (SQLSTATE class 22, data exception: a date out of its range, NUL in
+ * text, a number past its column) reached a query: the caller sent it, so the answer is 400.
+ * Prisma puts the driver's code under meta.driverAdapterError; node-postgres on the error.
+ */
+export function dataExceptionCode(error: unknown): string | null {
+  if (!error || typeof error !== 'object') return null;
+  const e = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } }; cause?: unknown };
+  const candidates = [e.meta?.driverAdapterError?.cause?.originalCode, e.code];
+  for (const code of candidates) if (typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code)) return code;
+  return e.cause !== undefined && e.cause !== error ? dataExceptionCode(e.cause) : null;
+}
+
 /** Database and driver failures: the answer is 503 (retry), never an allow and never a 500. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false;
@@ -271,6 +298,22 @@ function errorResult(error: unknown, requestId: string, call: IncomingCall): Rou
     );
   }
   const path = new URL(call.url).pathname;
+  const dataException = dataExceptionCode(error);
+  if (dataException) {
+    log.warn('request value refused by the database', { request_id: requestId, path, sqlstate: dataException });
+    return jsonResult(
+      {
+        error: {
+          code: 'bad_request',
+          message: 'A value in this request is out of the range the database can hold.',
+          details: { sqlstate: dataException },
+        },
+        request_id: requestId,
+      },
+      400,
+      { 'x-request-id': requestId },
+    );
+  }
   if (isDatabaseUnavailable(error)) {
     log.error('database unavailable', { request_id: requestId, path, error: String((error as Error).message ?? error).slice(0, 500) });
     return jsonResult(

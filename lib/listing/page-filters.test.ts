@@ -5,6 +5,27 @@ const now = new Date('2026-11-22T12:00:00.000Z');
 const fields = { tool: 'name', decision: 'decision', key: 'name', q: 'search', shadow: 'flag' } as const;
 
 describe('readPageFilters', () => {
+  it('puts an instant given with an offset back into the UTC form as its UTC time, and reads year 0 as 1970', () => {
+    const page = readPageFilters(
+      { since: '2026-12-05T10:00:00+05:30', until: '2026-12-06T00:00:30Z' },
+      { fields, defaultRange: 'all', now },
+    );
+    expect(page.since?.toISOString()).toBe('2026-12-05T04:30:00.000Z');
+    expect(page.values).toMatchObject({ since: '2026-12-05T04:30:00', until: '2026-12-06T00:00:30', range: 'custom' });
+    // The links carry these values: read again, they are the same instants.
+    const again = readPageFilters(page.values, { fields, defaultRange: 'all', now });
+    expect([again.since?.toISOString(), again.until?.toISOString()]).toEqual(['2026-12-05T04:30:00.000Z', '2026-12-06T00:00:30.000Z']);
+    expect(readPageFilters({ since: '0000-01-01T00:00' }, { fields, defaultRange: 'all', now }).since?.toISOString()).toBe(
+      '1970-01-01T00:00:00.000Z',
+    );
+  });
+
+  it('drops a search with a NUL in it', () => {
+    const page = readPageFilters({ q: 'ord\u0000' }, { fields, defaultRange: 'all', now });
+    expect(page.values.q).toBeUndefined();
+    expect(page.problems).toHaveLength(1);
+  });
+
   it('reads valid filters and a quick range', () => {
     const page = readPageFilters(
       { tool: 'orders.lookup', decision: 'deny', range: '24h', cursor: 'WzEyXQ' },

@@ -3,6 +3,7 @@
  * someone can share. This reads those search parameters (strings from anywhere) into bounded,
  * checked values; a bad value is reported and ignored, never passed to a query.
  */
+import { notBeforeEarliest } from './query-fields';
 
 export type SearchParams = Record<string, string | string[] | undefined>;
 
@@ -48,7 +49,7 @@ export function readPageFilters(
           ? DECISION.test(value)
           : kind === 'flag'
             ? value === '1'
-            : value.length <= FIELD_MAX;
+            : value.length <= FIELD_MAX && !value.includes('\0');
     if (ok) values[key] = value;
     else problems.push(`Ignored the ${key} filter: “${value.slice(0, 40)}” is not a valid value.`);
   }
@@ -70,8 +71,11 @@ export function readPageFilters(
       since = undefined;
       until = undefined;
     }
-    if (since) values.since = rawSince as string;
-    if (until) values.until = rawUntil as string;
+    // Put back as the UTC wall-clock time they stand for: the form's fields are UTC, and an
+    // instant given with an offset showed its own wall-clock time there (submitting the form
+    // again moved the range by the offset).
+    if (since) values.since = utcWallClock(since);
+    if (until) values.until = utcWallClock(until);
     if (since || until) values.range = 'custom';
   } else if (range !== 'all') {
     since = new Date(now.getTime() - RANGES[range]);
@@ -83,6 +87,9 @@ export function readPageFilters(
   return { values, since, until, range, cursor: cursor && /^[\w-]{1,256}$/.test(cursor) ? cursor : undefined, problems };
 }
 
+/** `2026-12-05T04:30:00` (seconds kept, milliseconds when any): read back as UTC by readInstant. */
+const utcWallClock = (date: Date): string => date.toISOString().replace(/(\.000)?Z$/, '');
+
 function readInstant(raw: string | undefined, name: string, problems: string[]): Date | undefined {
   if (!raw) return undefined;
   const date = DATETIME.test(raw) ? new Date(/(Z|[+-]\d{2}:\d{2})$/.test(raw) ? raw : `${raw}Z`) : new Date(NaN);
@@ -90,7 +97,7 @@ function readInstant(raw: string | undefined, name: string, problems: string[]):
     problems.push(`Ignored “${name}”: “${raw.slice(0, 40)}” is not a date and time.`);
     return undefined;
   }
-  return date;
+  return notBeforeEarliest(date);
 }
 
 /** A link to the same page with some values changed (undefined or '' removes one). */

@@ -17,14 +17,26 @@ export const ListQueryFields = {
   cursor: z.string().min(1).max(256).describe('The `next_cursor` of the previous page.'),
 };
 
+/**
+ * No record is older than this, and PostgreSQL has no year 0: a range reaching before it
+ * (`since=0000-01-01T00:00:00Z`, or a default `since` 30 days before an `until` in year 1)
+ * failed the query there (22008), which read as the database being down (503). Instants before
+ * it are read as it.
+ */
+export const EARLIEST_INSTANT = new Date('1970-01-01T00:00:00Z');
+export const notBeforeEarliest = (date: Date): Date => (date < EARLIEST_INSTANT ? EARLIEST_INSTANT : date);
+
 /** A time range with defaults: until now, since `defaultDays` before until. */
 export function timeRange(query: { since?: string; until?: string }, defaultDays: number, now = new Date()): { since: Date; until: Date } {
   const until = query.until ? new Date(query.until) : now;
   const since = query.since ? new Date(query.since) : new Date(until.getTime() - defaultDays * 86_400_000);
-  return { since, until };
+  return { since: notBeforeEarliest(since), until: notBeforeEarliest(until) };
 }
 
 /** ISO strings from the query as dates. */
 export function dates(query: { since?: string; until?: string }): { since?: Date; until?: Date } {
-  return { ...(query.since ? { since: new Date(query.since) } : {}), ...(query.until ? { until: new Date(query.until) } : {}) };
+  return {
+    ...(query.since ? { since: notBeforeEarliest(new Date(query.since)) } : {}),
+    ...(query.until ? { until: notBeforeEarliest(new Date(query.until)) } : {}),
+  };
 }

@@ -1,6 +1,7 @@
 import { db } from '../db';
 import { apiKeyNames } from '../auth/api-key-names';
 import { decodeCursor, encodeCursor, invalidCursor } from '../listing/cursor';
+import { EARLIEST_INSTANT } from '../listing/query-fields';
 import { parseIssues } from '../evidence/parse-issues';
 import { tenantEvidence } from '../evidence/tenant-key';
 import { join, sql, toDate, type Sql } from '../db/sql';
@@ -176,6 +177,6 @@ export async function* iterateViolations(options: {
 function decodeAfter(cursor: string): { createdAt: Date; id: string } {
   const [at, id] = decodeCursor(cursor, ['string', 'string']);
   const createdAt = new Date(at);
-  if (Number.isNaN(createdAt.getTime())) throw invalidCursor();
+  if (Number.isNaN(createdAt.getTime()) || createdAt < EARLIEST_INSTANT) throw invalidCursor();
   return { createdAt, id };
 }

@@ -288,3 +288,16 @@ describe('GET /api/v1/traces/{traceId}', () => {
     expect((await call(trace, { key: t.adminKey, params: { traceId: 'nope' } })).status).toBe(404);
   });
 });
+
+describe('values PostgreSQL cannot hold, in the traces query (each was a 503 "database unavailable" there)', () => {
+  const list = (query: string) => call(traces, { key: t.adminKey, path: `/api/v1/traces${query}` });
+
+  it('reads a year-0 instant as 1970, and refuses a NUL or a forged cursor past a 32-bit seq with 400', async () => {
+    expect((await list('?since=0000-01-01T00:00:00Z')).status).toBe(200);
+    expect((await list('?until=0000-01-01T00:00:00Z')).status).toBe(200);
+    for (const query of ['?q=%00', '?tool=%00', `?cursor=${Buffer.from('[2147483649]').toString('base64url')}`]) {
+      const res = await list(query);
+      expect([res.status, res.body.error?.code], query).toEqual([400, 'bad_request']);
+    }
+  });
+});

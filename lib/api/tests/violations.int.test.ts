@@ -308,3 +308,40 @@ describe("a violation that names another tenant's record", () => {
     }
   });
 });
+
+describe('values PostgreSQL cannot hold, in the query (each was a 503 "database unavailable" there)', () => {
+  const cursor = (key: unknown[]) => Buffer.from(JSON.stringify(key)).toString('base64url');
+
+  it("reads instants before 1970 (year 0 included) as 1970, on the list and the export; the chart's limits answer the stats", async () => {
+    for (const query of ['?since=0000-01-01T00:00:00Z', '?until=0000-01-01T00:00:00Z', '?format=csv&since=0000-01-01T00:00:00Z']) {
+      const res = await get(query);
+      expect([res.status, res.body?.error], query).toEqual([200, undefined]);
+    }
+    // The chart's own limits answer these, as they would any range: never the database's.
+    expect((await getStats('?until=0001-01-01T00:00:00Z')).body.error).toMatchObject({
+      code: 'bad_request',
+      message: 'Invalid query: since must be before until',
+    });
+    expect((await getStats('?since=0000-01-01T00:00:00Z')).body.error).toMatchObject({
+      code: 'bad_request',
+      message: 'Invalid query: a chart covers at most 366 days',
+    });
+  });
+
+  it('refuses a NUL in any query value with 400, and a forged cursor past what the database holds', async () => {
+    for (const query of ['?code=%00', '?tool=a%00', '?api_key_id=%00', '?format=csv&code=%00']) {
+      const res = await get(query);
+      expect(res.status, query).toBe(400);
+      expect(res.body.error.code, query).toBe('bad_request');
+    }
+    expect((await getStats('?tool=%00')).status).toBe(400);
+    for (const key of [
+      ['0000-01-01T00:00:00Z', 'x'],
+      ['2026-12-06T10:00:00Z', '\u0000'],
+    ]) {
+      const res = await get(`?cursor=${cursor(key)}`);
+      expect(res.status, JSON.stringify(key)).toBe(400);
+      expect(res.body.error.code).toBe('bad_request');
+    }
+  });
+});

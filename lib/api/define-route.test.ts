@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { dataExceptionCode, isDatabaseUnavailable } from './define-route';
+
+// The shape Prisma 7 gives a PostgreSQL error through the pg adapter (read off a real one: a NUL
+// in a findMany filter), and node-postgres' own.
+const prismaError = (sqlstate: string) =>
+  Object.assign(new Error('Invalid `prisma.evidence.findMany()` invocation'), {
+    name: 'PrismaClientKnownRequestError',
+    code: 'P2039',
+    meta: { modelName: 'Evidence', driverAdapterError: { name: 'DriverAdapterError', cause: { originalCode: sqlstate, kind: 'postgres' } } },
+  });
+
+describe('dataExceptionCode', () => {
+  it("finds PostgreSQL's data exceptions (class 22), the caller's values, wherever the driver put the code", () => {
+    expect(dataExceptionCode(prismaError('22021'))).toBe('22021');
+    expect(dataExceptionCode(prismaError('22008'))).toBe('22008');
+    expect(dataExceptionCode(Object.assign(new Error('out of range'), { code: '22003' }))).toBe('22003');
+    expect(dataExceptionCode(new Error('wrapped', { cause: Object.assign(new Error('x'), { code: '22P02' }) }))).toBe('22P02');
+  });
+
+  it('leaves everything else to the outage check: a connection refused stays a 503', () => {
+    expect(dataExceptionCode(prismaError('57P01'))).toBeNull();
+    expect(dataExceptionCode(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }))).toBeNull();
+    expect(dataExceptionCode(null)).toBeNull();
+    expect(isDatabaseUnavailable(prismaError('57P01'))).toBe(true);
+  });
+});
