@@ -11,7 +11,7 @@ import { migrateDatabase } from '../lib/db/migrate-database';
 import { projectRoot } from '../lib/db/schema-engine';
 import { bootstrap } from '../lib/tenants/bootstrap';
 import { disconnectDb } from '../lib/db';
-import { createDataPlaneServer, type NodeHandler } from '../lib/data-plane/server';
+import { createDataPlaneServer, drainDataPlaneServer, type NodeHandler } from '../lib/data-plane/server';
 import type { HttpMethod } from '../lib/api/http-methods';
 import { closeEvidenceWriter, setRawEvidenceStore } from '../lib/evidence/record-evidence';
 import { threadedEvidenceStore } from '../lib/evidence/evidence-writer-thread';
@@ -101,14 +101,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (stopping) return;
     stopping = true;
     // Finish what is in flight (each answer waits for its evidence), then close the stores.
-    server.close(() => {
+    drainDataPlaneServer(server, () => {
       void stopBackgroundJobs()
         .finally(() => Promise.allSettled([closeEvidenceWriter(), disconnectDb()]))
         // The spans of the last decisions, once their records are committed.
         .then(() => stopTraceExport())
         .finally(() => process.exit(0));
     });
-    server.closeIdleConnections();
     setTimeout(() => process.exit(0), 10_000).unref();
   });
 }

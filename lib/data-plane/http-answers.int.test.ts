@@ -1,4 +1,4 @@
-import type http from 'node:http';
+import http from 'node:http';
 import { request as httpRequest } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -9,7 +9,7 @@ import * as nextRoutes from '@/app/api/v1/[...path]/route';
 import { apiAllowedMethods } from '@/lib/api/api-methods';
 import { API_SECURITY_HEADERS } from '@/lib/http/security-headers';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
-import { createDataPlaneServer } from './server';
+import { createDataPlaneServer, drainDataPlaneServer } from './server';
 import { DATA_PLANE_ROUTES } from './routes';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
@@ -285,6 +285,67 @@ describe('a caller that goes away mid-body', () => {
       expect(next.status).toBe(200);
     } finally {
       errors.mockRestore();
+    }
+  });
+});
+
+describe('slow callers and stopping', () => {
+  async function listening(options: Parameters<typeof createDataPlaneServer>[0] = {}) {
+    const own = createDataPlaneServer(options);
+    await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
+    return { own, port: (own.address() as AddressInfo).port };
+  }
+  /** Writes `raw` and reads until the server closes the connection; how long that took, too. */
+  const heldFor = (port: number, raw: string) =>
+    new Promise<{ answer: string; ms: number }>((resolve, reject) => {
+      const started = Date.now();
+      const socket = net.connect(port, '127.0.0.1', () => socket.write(raw));
+      let answer = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (answer += chunk));
+      socket.once('close', () => resolve({ answer, ms: Date.now() - started }));
+      socket.once('error', reject);
+    });
+
+  it('answers 408 with the envelope to headers, or a body, that stop arriving, and closes the connection', async () => {
+    const { own, port } = await listening({ headersTimeoutMs: 300, requestTimeoutMs: 600 });
+    try {
+      const headers = await heldFor(port, 'POST /api/v1/validate/pre HTTP/1.1\r\nHost: x\r\n');
+      expect(headers.answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+      expect(headers.answer).toContain('"code":"request_timeout"');
+      expect(headers.ms).toBeLessThan(5_000);
+      const body = await heldFor(
+        port,
+        `POST /api/v1/validate/pre HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.agentKey}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"tool":`,
+      );
+      expect(body.answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(body.ms).toBeLessThan(5_000);
+    } finally {
+      own.closeAllConnections();
+      await new Promise((resolve) => own.close(resolve));
+    }
+  });
+
+  it('when stopping, answers a kept-alive connection with Connection: close and closes once it is done', async () => {
+    const { own, port } = await listening();
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<http.IncomingMessage>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: '/metrics', agent }, (res) => {
+          res.resume();
+          res.once('end', () => resolve(res));
+        });
+        req.once('error', reject);
+        req.end();
+      });
+    try {
+      expect((await get()).headers.connection).toBe('keep-alive');
+      // The server starts stopping as the next call on the kept connection arrives.
+      const closed = new Promise<void>((resolve) => own.prependOnceListener('request', () => drainDataPlaneServer(own, resolve)));
+      expect((await get()).headers.connection).toBe('close');
+      await closed;
+    } finally {
+      agent.destroy();
     }
   });
 });

@@ -19,9 +19,25 @@ export type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) 
  * (Next, in the default one-process mode) or gets a JSON 404 when running data-plane only.
  */
 export function createDataPlaneServer(
-  options: { fallback?: NodeHandler; apiAllowedMethods?: (pathname: string) => HttpMethod[] | null } = {},
+  options: {
+    fallback?: NodeHandler;
+    apiAllowedMethods?: (pathname: string) => HttpMethod[] | null;
+    /** How long a request's headers, and the whole request, may take to arrive (tests shorten them). */
+    headersTimeoutMs?: number;
+    requestTimeoutMs?: number;
+  } = {},
 ): http.Server {
-  const server = http.createServer((req, res) => {
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const timeouts = {
+    headersTimeout: Math.min(options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, requestTimeout),
+    requestTimeout,
+    // How often Node looks for requests past those (its default, 30 s, would let one run on that long).
+    connectionsCheckingInterval: Math.max(100, Math.min(1_000, requestTimeout / 4)),
+  };
+  const server = http.createServer(timeouts, (req, res) => {
+    // Stopping: each answer closes its connection, so a client with a connection kept alive
+    // sends its next call to another instance instead of to one about to exit.
+    if (draining.has(server)) res.setHeader('connection', 'close');
     const pathname = (req.url ?? '/').split('?', 1)[0] ?? '/';
     const matched = matchDataPlaneRoute(req.method ?? 'GET', pathname);
     if (!matched || 'allowed' in matched) {
@@ -75,6 +91,28 @@ export function createDataPlaneServer(
   // Agents keep connections open between tool calls.
   server.keepAliveTimeout = 65_000;
   return server;
+}
+
+/**
+ * A request whose headers have not all arrived after HEADERS_TIMEOUT_MS, or that is not all
+ * there after REQUEST_TIMEOUT_MS, is answered 408 and its connection closed. Node's defaults
+ * (60 s and 300 s) let a caller that trickles a body hold a connection, and its buffers, for five
+ * minutes; agents send bodies of at most a megabyte at once. Answers may take longer (the
+ * approvals long poll): only the request's arrival is timed.
+ */
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+const draining = new WeakSet<http.Server>();
+
+/**
+ * Stops taking connections and calls: idle connections close now, busy ones after their answer
+ * (which says `Connection: close`). `onClosed` runs once the last connection has gone.
+ */
+export function drainDataPlaneServer(server: http.Server, onClosed: () => void): void {
+  draining.add(server);
+  server.close(() => onClosed());
+  server.closeIdleConnections();
 }
 
 /** The methods a Next route file can export; Next cannot route any other. */
