@@ -7,7 +7,10 @@ const prismaError = (sqlstate: string) =>
   Object.assign(new Error('Invalid `prisma.evidence.findMany()` invocation'), {
     name: 'PrismaClientKnownRequestError',
     code: 'P2039',
-    meta: { modelName: 'Evidence', driverAdapterError: { name: 'DriverAdapterError', cause: { originalCode: sqlstate, kind: 'postgres' } } },
+    meta: {
+      modelName: 'Evidence',
+      driverAdapterError: { name: 'DriverAdapterError', cause: { originalCode: sqlstate, kind: 'postgres' } },
+    },
   });
 
 describe('dataExceptionCode', () => {
@@ -23,5 +26,7 @@ describe('dataExceptionCode', () => {
     expect(dataExceptionCode(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }))).toBeNull();
     expect(dataExceptionCode(null)).toBeNull();
     expect(isDatabaseUnavailable(prismaError('57P01'))).toBe(true);
+    // A statement cancelled by statement_timeout (the hot path's bound): a stall, so 503.
+    expect(isDatabaseUnavailable(Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }))).toBe(true);
   });
 });

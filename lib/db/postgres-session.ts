@@ -10,3 +10,12 @@
  * (node-postgres lets the URL win), so an operator who sets options there sets jit too.
  */
 export const POSTGRES_SESSION_OPTIONS = '-c jit=off';
+
+/**
+ * A bound on each statement of the calls agents wait on (the evidence commit, history counter
+ * reads): past it PostgreSQL cancels the statement (57014) and the call is answered 503 with
+ * Retry-After, as on SQLite, whose writer gives up on a held lock after about 5 s. Without it a
+ * locked table or a server hung on its disk held every call for as long as the stall lasted
+ * (minutes), and the evidence queue behind it filled. A healthy statement here takes milliseconds.
+ */
+export const HOT_PATH_STATEMENT_TIMEOUT_MS = 10_000;

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { log } from '../log';
-import { POSTGRES_SESSION_OPTIONS } from '../db/postgres-session';
+import { HOT_PATH_STATEMENT_TIMEOUT_MS, POSTGRES_SESSION_OPTIONS } from '../db/postgres-session';
 import { now } from '../clock/clock';
 import { chainRecords, type EvidenceRecord, type LaneHead } from './chain-records';
 import { EVIDENCE_COLUMNS, quoted, VIOLATION_COLUMNS } from './evidence-columns';
@@ -32,7 +32,7 @@ export class PostgresEvidenceStore implements RawEvidenceStore {
     url: string,
     private readonly onCommitted: (windows: CommittedWindow[]) => void = rememberCommitted,
     /** How long one statement of a commit may take, waits for locks included (tests shorten it). */
-    statementTimeoutMs = COMMIT_STATEMENT_TIMEOUT_MS,
+    statementTimeoutMs = HOT_PATH_STATEMENT_TIMEOUT_MS,
   ) {
     const bounded = `-c statement_timeout=${statementTimeoutMs}`;
     // One commit at a time per instance (EvidenceWriter waits for it): what arrives meanwhile makes
@@ -116,14 +116,6 @@ export class PostgresEvidenceStore implements RawEvidenceStore {
     await this.autocommitPool.end();
   }
 }
-
-/**
- * A commit whose statements stall (a table locked, the server hung on its disk) fails after this
- * and its callers get 503 evidence_unavailable with Retry-After, as on SQLite (whose writer gives
- * up on a held lock after about 5 s): without it every call waited for as long as the stall lasted,
- * minutes, and the queue behind it filled. A healthy commit's statements take milliseconds.
- */
-export const COMMIT_STATEMENT_TIMEOUT_MS = 10_000;
 
 /**
  * Every statement on these connections is prepared once and planned once. PostgreSQL otherwise
