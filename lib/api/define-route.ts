@@ -283,7 +283,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const code = typeof e.code === 'string' ? e.code : '';
   if (/^Prisma|DriverAdapterError/.test(name)) return true;
   if (
-    /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|57P0\d|57014|53300|SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY)|P10\d\d|P2024)/.test(code)
+    /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|57P0\d|57014|53300|SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY)|P10\d\d|P2024)/.test(
+      code,
+    )
   )
     return true;
   return e.cause !== undefined && e.cause !== error && isDatabaseUnavailable(e.cause);

@@ -236,7 +236,9 @@ function readBody(req: http.IncomingMessage, maxBytes: number): Promise<{ chunks
     req.once('end', () => resolve(over ? null : { chunks, size }));
     // The caller went away mid-body (ECONNRESET "aborted", which read as a database outage in
     // the log): a bad request of the caller's making, never answered, not logged as an error.
-    req.once('error', () => reject(new AppError('bad_request', 'The request body ended before it was complete.', { reason: 'body_incomplete' })));
+    req.once('error', () =>
+      reject(new AppError('bad_request', 'The request body ended before it was complete.', { reason: 'body_incomplete' })),
+    );
   });
 }
 

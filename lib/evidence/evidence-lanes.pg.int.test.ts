@@ -227,7 +227,7 @@ describe('evidence lanes on PostgreSQL', () => {
     expect(await verifying).toMatchObject({ valid: true, firstBroken: null });
   });
 
-  it('a verification waiting for one lane\'s writer leaves the other lanes free: writers add none', { timeout: 20_000 }, async () => {
+  it("a verification waiting for one lane's writer leaves the other lanes free: writers add none", { timeout: 20_000 }, async () => {
     const tenantId = await twoLaneChain();
     // A writer stalled on lane 1; the verification reads lane 0's head, then waits for lane 1's.
     const hold = await holdLanes(tenantId, [1]);

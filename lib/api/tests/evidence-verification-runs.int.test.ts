@@ -203,7 +203,13 @@ describe('an interrupted run', () => {
     await db().evidenceVerificationRun.update({ where: { id: run.id }, data: { throughSeq: 8 } });
     await appendRecords(t.tenant.id, 2);
     await runDueVerificationRuns();
-    expect((await get(t.adminKey, run.id)).body).toMatchObject({ state: 'passed', total: 32, throughSeq: 32, checked: 32, firstBroken: null });
+    expect((await get(t.adminKey, run.id)).body).toMatchObject({
+      state: 'passed',
+      total: 32,
+      throughSeq: 32,
+      checked: 32,
+      firstBroken: null,
+    });
     expect(await row(run.id)).toMatchObject({ throughSeq: 32, throughHash: (await recordAt(t.tenant.id, 32)).hash, cursorSeq: 32 });
   });
 });
