@@ -54,23 +54,22 @@ async function lookup(options: { tenantId: string; tool: string; version?: strin
   // with one fails (22021): an agent's "tool": "x\u0000" was answered 503 as if the database
   // were down, and told to retry what can never pass. SQLite answered unknown_tool; both do now.
   if (options.tool.includes('\0')) return { found: false, reason: 'unknown_tool' };
-  if (options.version?.includes('\0')) {
-    const exists = await db().contract.count({ where: { tenantId: options.tenantId, name: options.tool, latestVersionId: { not: null } } });
-    return { found: false, reason: exists ? 'version_not_found' : 'unknown_tool' };
-  }
   const select = { id: true, version: true, status: true, contentHash: true } as const;
   let row: { id: string; version: string; status: string; contentHash: string } | null;
   let contractDeprecated = false;
   if (options.version) {
-    const found = await db().contractVersion.findFirst({
-      where: {
-        tenantId: options.tenantId,
-        version: options.version,
-        status: { in: ['published', 'deprecated'] },
-        contract: { name: options.tool },
-      },
-      select: { ...select, contract: { select: { deprecatedAt: true } } },
-    });
+    // A version named with NUL is not found (as above), without the query that cannot take it.
+    const found = options.version.includes('\0')
+      ? null
+      : await db().contractVersion.findFirst({
+          where: {
+            tenantId: options.tenantId,
+            version: options.version,
+            status: { in: ['published', 'deprecated'] },
+            contract: { name: options.tool },
+          },
+          select: { ...select, contract: { select: { deprecatedAt: true } } },
+        });
     if (!found) {
       const exists = await db().contract.count({
         where: { tenantId: options.tenantId, name: options.tool, latestVersionId: { not: null } },

@@ -77,16 +77,7 @@ describe('the data-plane server (runtime endpoints only)', () => {
   });
 
   it('puts the security headers on its answers: allow, errors and unknown paths', async () => {
-    const allowed = await fetch(`${base}/api/v1/validate/pre`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${t.agentKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        tool: 'orders.lookup',
-        call_id: 'dp-h1',
-        arguments: { tenant_id: 'acme', order_id: 'ord_abc123' },
-        context: { tenant_id: 'acme' },
-      }),
-    });
+    const allowed = await lookupCall('dp-h1');
     expect(allowed.status).toBe(200);
     expect((await allowed.json()).decision).toBe('allow');
     expectSecurityHeaders(allowed, 'allow');
@@ -114,6 +105,37 @@ function rawRequest(
     });
     request.on('error', reject);
     request.end();
+  });
+}
+
+/**
+ * Sends `raw` on a connection of its own (bytes no HTTP client would send); resolves with
+ * everything read until the server closes it, and how long that took.
+ */
+function rawConversation(port: number, raw: string): Promise<{ answer: string; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(raw));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.once('close', () => resolve({ answer, ms: Date.now() - started }));
+    socket.once('error', reject);
+    socket.setTimeout(10_000, () => socket.destroy(new Error('the server kept the connection open')));
+  });
+}
+
+/** A call of the published lookup contract to this file's server, as an agent makes it. */
+function lookupCall(callId: string): Promise<Response> {
+  return fetch(`${base}/api/v1/validate/pre`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${t.agentKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      tool: 'orders.lookup',
+      call_id: callId,
+      arguments: { tenant_id: 'acme', order_id: 'ord_abc123' },
+      context: { tenant_id: 'acme' },
+    }),
   });
 }
 
@@ -217,17 +239,6 @@ describe('one process (Next behind the data-plane server): methods Next cannot t
 });
 
 describe('what the HTTP parser refuses before any handler runs', () => {
-  /** Sends `raw` on a connection of its own; resolves with everything read until the server closes it. */
-  const rawExchange = (raw: string) =>
-    new Promise<string>((resolve, reject) => {
-      const socket = net.connect((server.address() as AddressInfo).port, '127.0.0.1', () => socket.write(raw));
-      let read = '';
-      socket.setEncoding('utf8');
-      socket.on('data', (chunk: string) => (read += chunk));
-      socket.once('close', () => resolve(read));
-      socket.once('error', reject);
-      socket.setTimeout(10_000, () => socket.destroy(new Error('the server kept the connection open')));
-    });
   const parse = (answer: string) => {
     const [head = '', body = ''] = answer.split('\r\n\r\n');
     const [statusLine = '', ...lines] = head.split('\r\n');
@@ -251,7 +262,7 @@ describe('what the HTTP parser refuses before any handler runs', () => {
     ],
     ['CONNECT', 'CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n', 'HTTP/1.1 405 Method Not Allowed', 'method_not_allowed'],
   ])('answers %s with the error envelope and closes the connection', async (_name, raw, statusLine, code) => {
-    const answer = parse(await rawExchange(raw));
+    const answer = parse((await rawConversation((server.address() as AddressInfo).port, raw)).answer);
     expect(answer.statusLine).toBe(statusLine);
     expect(answer.body).toMatchObject({ error: { code, message: expect.any(String) } });
     expect(answer.headers).toMatchObject({ 'content-type': 'application/json', connection: 'close', ...API_SECURITY_HEADERS });
@@ -272,16 +283,7 @@ describe('a caller that goes away mid-body', () => {
       socket.destroy();
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(errors.mock.calls.map(([message]) => message)).toEqual([]);
-      const next = await fetch(`${base}/api/v1/validate/pre`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${t.agentKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          tool: 'orders.lookup',
-          call_id: 'after-abort',
-          arguments: { tenant_id: 'acme', order_id: 'ord_abc123' },
-          context: { tenant_id: 'acme' },
-        }),
-      });
+      const next = await lookupCall('after-abort');
       expect(next.status).toBe(200);
     } finally {
       errors.mockRestore();
@@ -295,26 +297,15 @@ describe('slow callers and stopping', () => {
     await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
     return { own, port: (own.address() as AddressInfo).port };
   }
-  /** Writes `raw` and reads until the server closes the connection; how long that took, too. */
-  const heldFor = (port: number, raw: string) =>
-    new Promise<{ answer: string; ms: number }>((resolve, reject) => {
-      const started = Date.now();
-      const socket = net.connect(port, '127.0.0.1', () => socket.write(raw));
-      let answer = '';
-      socket.setEncoding('utf8');
-      socket.on('data', (chunk: string) => (answer += chunk));
-      socket.once('close', () => resolve({ answer, ms: Date.now() - started }));
-      socket.once('error', reject);
-    });
 
   it('answers 408 with the envelope to headers, or a body, that stop arriving, and closes the connection', async () => {
     const { own, port } = await listening({ headersTimeoutMs: 300, requestTimeoutMs: 600 });
     try {
-      const headers = await heldFor(port, 'POST /api/v1/validate/pre HTTP/1.1\r\nHost: x\r\n');
+      const headers = await rawConversation(port, 'POST /api/v1/validate/pre HTTP/1.1\r\nHost: x\r\n');
       expect(headers.answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
       expect(headers.answer).toContain('"code":"request_timeout"');
       expect(headers.ms).toBeLessThan(5_000);
-      const body = await heldFor(
+      const body = await rawConversation(
         port,
         `POST /api/v1/validate/pre HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.agentKey}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"tool":`,
       );

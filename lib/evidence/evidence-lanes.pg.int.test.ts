@@ -210,12 +210,7 @@ describe('evidence lanes on PostgreSQL', () => {
     await writer.query(`SELECT 1 FROM "EvidenceChainHead" WHERE "tenantId" = $1 AND "lane" = 0 FOR UPDATE`, [tenantId]);
     // The verification reads its cut and waits for lane 0's holder.
     const verifying = verifyEvidence({ tenantId, record: false });
-    for (let i = 0; i < 200; i++) {
-      const [row] = await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pg_stat_activity
-        WHERE wait_event_type = 'Lock' AND query LIKE '%"EvidenceChainHead"%FOR SHARE%'`;
-      if (Number(row?.n) > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await waitForLockWait('%"EvidenceChainHead"%FOR SHARE%');
     // Meanwhile another writer adds lane 1 and commits seqs 1-2 there; then lane 0's holder
     // takes seqs 3-5 and commits.
     expect((await two.commit(batch(tenantId, 2))).map((r) => r?.seq)).toEqual([1, 2]);
