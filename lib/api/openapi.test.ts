@@ -100,6 +100,6 @@ describe('OpenAPI document', () => {
       id: { maxLength: 128, pattern: expect.any(String) },
       version: { maxLength: 64, pattern: expect.any(String) },
     });
-    expect(params('/api/v1/traces/{traceId}', 'get').traceId).toMatchObject({ pattern: '^[0-9a-f]{32}$' });
+    expect(params('/api/v1/traces/{traceId}', 'get').traceId).toMatchObject({ pattern: '^[0-9a-fA-F]{32}$' });
   });
 });

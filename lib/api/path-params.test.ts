@@ -47,7 +47,7 @@ describe('parsePathParams', () => {
       message: 'contract version "orders.lookup@latest" was not found',
       details: { resource: 'contract version', id: 'orders.lookup@latest' },
     });
-    expect(refusal(() => parsePathParams(z.object({ traceId: traceIdParam() }), { traceId: 'A'.repeat(32) }))).toMatchObject({
+    expect(refusal(() => parsePathParams(z.object({ traceId: traceIdParam() }), { traceId: 'g'.repeat(32) }))).toMatchObject({
       status: 404,
       details: { resource: 'trace' },
     });

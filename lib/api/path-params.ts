@@ -60,11 +60,11 @@ export function versionParam(resource: string) {
     .register(pathParams, { resource: `${resource} version`, shownAs: (params) => `${params.id ?? ''}@${params.version ?? ''}` });
 }
 
-/** A trace id: 32 hex characters (lib/evidence/trace-id.ts). */
+/** A trace id: 32 hex characters (lib/evidence/trace-id.ts), in either case, as the traces search reads them. */
 export function traceIdParam() {
   return z
     .string()
-    .regex(/^[0-9a-f]{32}$/)
+    .regex(/^[0-9a-fA-F]{32}$/)
     .describe('The trace id: 32 hex characters.')
     .register(pathParams, { resource: 'trace' });
 }

@@ -18,6 +18,18 @@ export const ListQueryFields = {
 };
 
 /**
+ * A whole number in the query string, in decimal digits and nothing else. `z.coerce.number()`
+ * read `limit=0x10` as 16, `1e1` as 10, ` 5` and `+5` as 5: pages of a size nobody wrote.
+ */
+export function wholeNumberParam(min: number, max: number) {
+  return z
+    .string()
+    .regex(/^[0-9]{1,10}$/, 'must be a whole number in decimal digits')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+}
+
+/**
  * No record is older than this, and PostgreSQL has no year 0: a range reaching before it
  * (`since=0000-01-01T00:00:00Z`, or a default `since` 30 days before an `until` in year 1)
  * failed the query there (22008), which read as the database being down (503). Instants before

@@ -109,8 +109,10 @@ export function traceSeqsQuery(tenantId: string, traceId: string): Sql {
 
 /** One trace with its records, approvals and timeline; 404 when the tenant has no such trace. */
 export async function getTraceOrThrow(options: { tenantId: string; traceId: string; now?: Date }): Promise<TraceDetail> {
-  const { tenantId, traceId } = options;
-  if (!TRACE_ID.test(traceId)) throw new NotFoundError('trace', traceId);
+  const { tenantId } = options;
+  // Stored lowercase; the search (`q`) already matched a pasted uppercase id, the detail 404ed.
+  const traceId = options.traceId.toLowerCase();
+  if (!TRACE_ID.test(traceId)) throw new NotFoundError('trace', options.traceId);
   const seqs = await db().$queryRaw<{ seq: unknown }[]>(traceSeqsQuery(tenantId, traceId));
   if (seqs.length === 0) throw new NotFoundError('trace', traceId);
   const wanted = seqs.slice(0, TRACE_RECORDS_MAX).map((r) => num(r.seq));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ListQueryFields as f } from '../listing/query-fields';
+import { ListQueryFields as f, wholeNumberParam } from '../listing/query-fields';
 import { TRACE_SEARCH_MAX } from './search-traces';
 
 /** The traces list's query string (GET /api/v1/traces). */
@@ -29,6 +29,6 @@ export const TracesQuerySchema = z
         '`true`: list the records a shadow policy or contract version would have decided differently, with those shadow decisions.',
       ),
     cursor: f.cursor.optional(),
-    limit: z.coerce.number().int().min(1).max(200).default(50),
+    limit: wholeNumberParam(1, 200).default(50),
   })
   .strict();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ListQueryFields as f } from '../listing/query-fields';
+import { ListQueryFields as f, wholeNumberParam } from '../listing/query-fields';
 import { VIOLATION_KINDS } from './violation-kinds';
 
 export const ViolationFilterFields = {
@@ -24,7 +24,7 @@ export const ViolationsQuerySchema = z
   .object({
     ...ViolationFilterFields,
     cursor: f.cursor.optional(),
-    limit: z.coerce.number().int().min(1).max(500).default(100),
+    limit: wholeNumberParam(1, 500).default(100),
     format: z
       .enum(['json', 'csv'])
       .default('json')

@@ -9,6 +9,7 @@ import { listApprovals } from '../../approvals/list-approvals';
 import { MAX_WAIT_SECONDS, waitForApprovalChange } from '../../approvals/wait-for-approval';
 import { APPROVAL_STATUSES } from '../../approvals/approval-outcome';
 import { CANNOT_DECIDE_CODES, QUEUE_FILTERS } from '../../approvals/approval-queue-types';
+import { wholeNumberParam } from '../../listing/query-fields';
 
 const status = z.enum(APPROVAL_STATUSES);
 const outcome = z.enum(['pending', 'approved', 'denied']);
@@ -143,11 +144,7 @@ export const getApprovalHandler = defineRoute({
   auth: { apiKey: 'validate', session: 'read' },
   query: z
     .object({
-      wait: z.coerce
-        .number()
-        .int()
-        .min(0)
-        .max(MAX_WAIT_SECONDS)
+      wait: wholeNumberParam(0, MAX_WAIT_SECONDS)
         .optional()
         .describe(`Seconds to wait for a pending approval to change (0-${MAX_WAIT_SECONDS}).`),
     })
@@ -175,7 +172,7 @@ export const listApprovalsHandler = defineRoute({
     .object({
       status: z.enum(QUEUE_FILTERS).default('pending'),
       cursor: z.string().max(64).optional(),
-      limit: z.coerce.number().int().min(0).max(100).default(50).describe('0 answers only the counts.'),
+      limit: wholeNumberParam(0, 100).default(50).describe('0 answers only the counts.'),
     })
     .strict(),
   response: z

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '@/lib/testing/api-client';
 import { approver1, asSession, requestRefund, setUpApprovalQueue, t, viewer } from './approval-queue-setup';
-import { listApprovalsHandler as listApprovals } from '@/lib/api/handlers/approvals';
+import { getApprovalHandler as getApproval, listApprovalsHandler as listApprovals } from '@/lib/api/handlers/approvals';
 
 setUpApprovalQueue();
 
@@ -55,5 +55,23 @@ describe('the queue API', () => {
       'pre:require_approval',
       'approval_decision:denied',
     ]);
+  });
+});
+
+const poll = (id: string, wait: string) =>
+  call(getApproval, { key: t.agentKey, params: { id }, path: `/api/v1/approvals/${id}?wait=${wait}` });
+
+describe('numbers in the queue query', () => {
+  it('takes decimal digits only: 0x10 and 1e1 are 400, not 16 and 10', async () => {
+    for (const query of ['limit=0x10', 'limit=1e1', 'limit=%2B5']) {
+      const res = await call(listApprovals, { key: t.adminKey, path: `/api/v1/approvals?${query}` });
+      expect([res.status, res.body.error?.code], query).toEqual([400, 'bad_request']);
+    }
+    const { id } = await requestRefund(7003);
+    for (const wait of ['0x1', '1e0', '0.5']) {
+      const res = await poll(id, wait);
+      expect([res.status, res.body.error?.code], wait).toEqual([400, 'bad_request']);
+    }
+    expect((await poll(id, '0')).body.status).toBe('pending');
   });
 });

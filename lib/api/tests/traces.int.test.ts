@@ -287,6 +287,26 @@ describe('GET /api/v1/traces/{traceId}', () => {
     expect((await call(trace, { key: t.adminKey, params: { traceId: '0'.repeat(32) } })).status).toBe(404);
     expect((await call(trace, { key: t.adminKey, params: { traceId: 'nope' } })).status).toBe(404);
   });
+
+  it('finds a trace by its id in either case, as the search does', async () => {
+    const traceId = traceIdFor(t.tenant.id, 'ok-1');
+    const upper = await call(trace, { key: t.adminKey, params: { traceId: traceId.toUpperCase() } });
+    expect([upper.status, upper.body.trace_id]).toEqual([200, traceId]);
+    expect((await list(`?q=${traceId.slice(0, 12).toUpperCase()}`)).body.traces.map((r: { trace_id: string }) => r.trace_id)).toContain(
+      traceId,
+    );
+  });
+});
+
+describe('a page size written any way but in decimal digits', () => {
+  it('is refused with 400, where it was read as the number it spells (0x10 as 16, 1e1 as 10)', async () => {
+    for (const limit of ['0x10', '1e1', '%205', '+5', '5.0', '-1', '']) {
+      const res = await list(`?limit=${limit}`);
+      expect([res.status, res.body.error?.code], limit).toEqual([400, 'bad_request']);
+    }
+    const padded = await list('?limit=002');
+    expect([padded.status, padded.body.traces.length]).toEqual([200, 2]);
+  });
 });
 
 describe('values PostgreSQL cannot hold, in the traces query (each was a 503 "database unavailable" there)', () => {

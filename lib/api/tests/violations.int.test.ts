@@ -162,6 +162,7 @@ describe('GET /api/v1/violations', () => {
     } while (cursor);
     expect(seen).toEqual(all);
     expect((await get('?cursor=WyJub3QtYS1kYXRlIiwieCJd')).status).toBe(400);
+    for (const limit of ['1e2', '0x10', '%202']) expect((await get(`?limit=${limit}`)).status, limit).toBe(400);
   });
 
   it('is scoped to the tenant and needs an admin key or a session', async () => {
