@@ -20,6 +20,13 @@ describe('readPageFilters', () => {
     );
   });
 
+  it("reads a range named after an object's own methods as unknown, not as a range of NaN milliseconds", () => {
+    for (const range of ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf']) {
+      const page = readPageFilters({ range }, { fields, defaultRange: '24h', now });
+      expect([page.range, page.since?.toISOString(), page.problems.length], range).toEqual(['24h', '2026-11-21T12:00:00.000Z', 1]);
+    }
+  });
+
   it('drops a search with a NUL in it', () => {
     const page = readPageFilters({ q: 'ord\u0000' }, { fields, defaultRange: 'all', now });
     expect(page.values.q).toBeUndefined();

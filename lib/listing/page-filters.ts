@@ -57,7 +57,8 @@ export function readPageFilters(
   const rawSince = first(params, 'since');
   const rawUntil = first(params, 'until');
   let range = (first(params, 'range') ?? (rawSince || rawUntil ? 'custom' : options.defaultRange)) as RangeKey;
-  if (!(range in RANGES) && range !== 'all' && range !== 'custom') {
+  // Own keys only: `in` also finds `toString` and `constructor`, whose "range" was NaN ms.
+  if (!Object.hasOwn(RANGES, range) && range !== 'all' && range !== 'custom') {
     problems.push(`Ignored the range “${String(range).slice(0, 20)}”.`);
     range = options.defaultRange;
   }
