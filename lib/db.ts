@@ -2,6 +2,7 @@ import { PrismaClient as SqliteClient } from './generated/sqlite/client';
 import { PrismaClient as PostgresClient } from './generated/postgresql/client';
 import { createAdapterFactory } from './db/adapter';
 import { parseDatabaseUrl, type DatabaseTarget } from './db/database-url';
+import { env } from './env';
 
 export type { Prisma } from './generated/sqlite/client';
 
@@ -20,8 +21,8 @@ const globalForDb = globalThis as unknown as {
   toolgateDbClosed?: boolean;
 };
 
-export function createDb(target: DatabaseTarget): Db {
-  const adapter = createAdapterFactory(target);
+export function createDb(target: DatabaseTarget, options: { statementTimeoutMs?: number } = {}): Db {
+  const adapter = createAdapterFactory(target, options);
   if (target.provider === 'postgresql') {
     return new PostgresClient({ adapter }) as unknown as Db;
   }
@@ -38,7 +39,7 @@ export function db(): Db {
     existing.raw = url;
     return existing.db;
   }
-  const created = { db: createDb(target), target, raw: url };
+  const created = { db: createDb(target, { statementTimeoutMs: env().TOOLGATE_DB_STATEMENT_TIMEOUT_SECONDS * 1000 }), target, raw: url };
   globalForDb.toolgateDb = created;
   globalForDb.toolgateDbClosed = false;
   return created.db;

@@ -42,6 +42,10 @@ import { bulkWriter } from './bulk-writer';
 import { generate, seedContractHashes, type SeedFacts } from './seed';
 import { contractHashKeys as contractHashKeysOf } from '../../lib/evidence/stored-record';
 
+// Loading and vacuuming millions of rows takes minutes a statement: no statement bound here
+// (lib/db/postgres-session.ts). Read when the first database client is made, after this line.
+process.env.TOOLGATE_DB_STATEMENT_TIMEOUT_SECONDS = '0';
+
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
   const i = args.indexOf(`--${name}`);

@@ -19,6 +19,10 @@ import { logToStderrOnly } from '../../lib/log';
 import { appendChainedEvidence } from '../chained-evidence';
 import { tenantEvidence } from '../../lib/evidence/tenant-key';
 
+// Loading and vacuuming millions of rows takes minutes a statement: no statement bound here
+// (lib/db/postgres-session.ts). Read when the first database client is made, after this line.
+process.env.TOOLGATE_DB_STATEMENT_TIMEOUT_SECONDS = '0';
+
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
   const i = args.indexOf(`--${name}`);

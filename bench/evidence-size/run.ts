@@ -14,6 +14,10 @@ import type { DatabaseProvider, DatabaseTarget } from '../../lib/db/database-url
 import { stopChild } from '../child-process';
 import { BENCH_API_KEY, setupBenchTenant, startDataPlane } from '../data-plane';
 
+// Loading and vacuuming millions of rows takes minutes a statement: no statement bound here
+// (lib/db/postgres-session.ts). Read when the first database client is made, after this line.
+process.env.TOOLGATE_DB_STATEMENT_TIMEOUT_SECONDS = '0';
+
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
   const i = args.indexOf(`--${name}`);

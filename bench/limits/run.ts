@@ -24,6 +24,10 @@ import { callOnce, idleCpu, load, startDataPlane, type Measured } from './load';
 import { microbench } from './micro';
 import { tenantEvidence } from '../../lib/evidence/tenant-key';
 
+// Loading and vacuuming millions of rows takes minutes a statement: no statement bound here
+// (lib/db/postgres-session.ts). Read when the first database client is made, after this line.
+process.env.TOOLGATE_DB_STATEMENT_TIMEOUT_SECONDS = '0';
+
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
   const i = args.indexOf(`--${name}`);

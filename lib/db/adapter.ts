@@ -1,12 +1,20 @@
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { DatabaseTarget } from './database-url';
-import { POSTGRES_SESSION_OPTIONS } from './postgres-session';
+import { prismaSessionOptions } from './postgres-session';
 
-/** The Prisma driver adapter factory for a database target (SQLite file or PostgreSQL). */
-export function createAdapterFactory(target: DatabaseTarget, options: { poolSize?: number } = {}) {
+/**
+ * The Prisma driver adapter factory for a database target (SQLite file or PostgreSQL).
+ * `statementTimeoutMs` bounds each PostgreSQL statement (0 or absent: unbounded); SQLite's
+ * lock waits are bounded by `timeout` below.
+ */
+export function createAdapterFactory(target: DatabaseTarget, options: { poolSize?: number; statementTimeoutMs?: number } = {}) {
   if (target.provider === 'postgresql') {
-    return new PrismaPg({ connectionString: target.url, max: options.poolSize ?? 10, options: POSTGRES_SESSION_OPTIONS });
+    return new PrismaPg({
+      connectionString: target.url,
+      max: options.poolSize ?? 10,
+      options: prismaSessionOptions(options.statementTimeoutMs ?? 0),
+    });
   }
   return new DurableSqliteAdapterFactory({ url: target.url, timeout: 5000 }, { timestampFormat: SQLITE_TIMESTAMP_FORMAT });
 }

@@ -19,3 +19,21 @@ export const POSTGRES_SESSION_OPTIONS = '-c jit=off';
  * (minutes), and the evidence queue behind it filled. A healthy statement here takes milliseconds.
  */
 export const HOT_PATH_STATEMENT_TIMEOUT_MS = 10_000;
+
+/**
+ * The bound on every other statement Toolgate sends through its Prisma client (sign-in and API
+ * key checks, the dashboard, the studio, background jobs), in seconds; 0 leaves them unbounded.
+ * A table locked by an operator's long transaction held sign-ins and key checks for as long as
+ * the lock (a locked ApiKey table: 29.6 s, the time the test held it), where past this bound the
+ * statement is cancelled and the request answered 503 with Retry-After. The heaviest statement a
+ * page sends at 10,000,000 evidence rows takes 33 ms (`npm run bench:dashboard`). Migrations run
+ * through their own connection, unbounded; benches that load millions of rows set 0.
+ */
+export const DEFAULT_STATEMENT_TIMEOUT_SECONDS = 30;
+
+/** The `options` of a Prisma connection: the session settings, and the statement bound when there is one. */
+export function prismaSessionOptions(statementTimeoutMs: number): string {
+  return statementTimeoutMs > 0
+    ? `${POSTGRES_SESSION_OPTIONS} -c statement_timeout=${Math.round(statementTimeoutMs)}`
+    : POSTGRES_SESSION_OPTIONS;
+}
