@@ -47,6 +47,11 @@ export const APP_ERROR_CODES = {
     description:
       'Publishing was refused: the document has error diagnostics; details.diagnostics lists them (code, severity, message, path, range).',
   },
+  client_closed: {
+    status: 499,
+    description:
+      'The client went away before its answer (never received; in the log only). A verify stops reading there and records no checkpoint.',
+  },
   request_timeout: { status: 408, description: 'The request did not arrive in time (headers or body stalled).' },
   payload_too_large: { status: 413, description: 'The body exceeds TOOLGATE_MAX_BODY_BYTES (default 1 MB).' },
   unsupported_media_type: { status: 415, description: 'The body must be application/json.' },

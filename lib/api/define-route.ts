@@ -327,6 +327,16 @@ function errorResult(error: unknown, requestId: string, call: IncomingCall): Rou
       { 'retry-after': '2', 'x-request-id': requestId },
     );
   }
+  // The client went away and the handler stopped on its signal (a long verify): nobody reads
+  // this answer, and nothing failed.
+  if (call.signal.aborted && (error === call.signal.reason || (error instanceof Error && error.name === 'AbortError'))) {
+    log.info('client went away before the answer', { request_id: requestId, path });
+    return jsonResult(
+      { error: { code: 'client_closed', message: 'The client closed the connection before the answer.' }, request_id: requestId },
+      499,
+      { 'x-request-id': requestId },
+    );
+  }
   log.error('unhandled error', {
     request_id: requestId,
     path,

@@ -66,7 +66,9 @@ export const verifyEvidenceHandler = defineRoute({
       recordedCheckpoint: CheckpointSchema.nullable(),
     })
     .strict(),
-  handler: async ({ caller, query }) => ({ body: await verifyEvidence({ tenantId: caller.tenantId, mode: query?.mode }) }),
+  handler: async ({ caller, query, call }) => ({
+    body: await verifyEvidence({ tenantId: caller.tenantId, mode: query?.mode, signal: call.signal }),
+  }),
 });
 
 const RunSchema = z

@@ -16,6 +16,7 @@ import {
 import { checkpointMac } from '@/lib/evidence/verification/verification-mac';
 import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
 import { verifyEvidenceHandler as verify } from '@/lib/api/handlers/evidence';
+import { verifyEvidence } from '@/lib/evidence/verification/verify-evidence';
 
 // GET /api/v1/evidence/verify: incremental from the newest verified checkpoint (docs/evidence.md#verification).
 
@@ -217,6 +218,31 @@ describe('GET /api/v1/evidence/verify', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('bad_request');
     expect(await checkpoints(t.tenant.id)).toHaveLength(0);
+  });
+
+  it('stops reading when the client goes away, records no checkpoint, and the next verify walks it all', async () => {
+    const t = await tenantWithChain(2_500);
+    const gone = new AbortController();
+    gone.abort();
+    const response = await verify(
+      new Request('http://localhost/api/v1/evidence/verify', { headers: { authorization: `Bearer ${t.adminKey}` }, signal: gone.signal }),
+      { params: Promise.resolve({}) },
+    );
+    expect([response.status, (await response.json()).error.code]).toEqual([499, 'client_closed']);
+    expect(await checkpoints(t.tenant.id)).toHaveLength(0);
+
+    // Gone after the first page of 1,000: the walk throws there, not a partial "valid" answer.
+    let pages = 0;
+    const leavesAfterOnePage = {
+      throwIfAborted: () => {
+        if (++pages > 1) throw new DOMException('The client went away', 'AbortError');
+      },
+    } as unknown as AbortSignal;
+    await expect(verifyEvidence({ tenantId: t.tenant.id, signal: leavesAfterOnePage })).rejects.toThrow('The client went away');
+    expect(pages).toBe(2);
+    expect(await checkpoints(t.tenant.id)).toHaveLength(0);
+
+    expect((await incremental(t.adminKey)).body).toMatchObject({ valid: true, records: 2_500, recordedCheckpoint: { seq: 2_500 } });
   });
 
   it('answers an empty chain as valid with nothing covered', async () => {

@@ -33,6 +33,8 @@ export async function verifyEvidence(options: {
   mode?: VerifyMode;
   /** Record a checkpoint when it passes (default true). */
   record?: boolean;
+  /** The request's: when it aborts (the client went away) the walk stops and nothing is recorded. */
+  signal?: AbortSignal;
   now?: Date;
 }): Promise<EvidenceVerification> {
   const { tenantId } = options;
@@ -70,7 +72,14 @@ export async function verifyEvidence(options: {
   }
 
   const points = checkpointHashes(checkpoints.valid);
-  const walk = await walkEvidenceChain({ tenantId, after, throughSeq: cut?.throughSeq ?? null, heads: cut?.heads, checkpoints: points });
+  const walk = await walkEvidenceChain({
+    tenantId,
+    after,
+    throughSeq: cut?.throughSeq ?? null,
+    heads: cut?.heads,
+    checkpoints: points,
+    signal: options.signal,
+  });
   const last = walk.position.last;
   const records = (anchor?.records ?? 0) + walk.checked;
   const lastRead = walk.firstBroken ? walk.firstBroken.seq : walk.checked > 0 ? last.seq : null;

@@ -90,6 +90,8 @@ export interface WalkOptions {
   pageSize?: number;
   /** Stop after about this many records (a slice of a background run). */
   maxRecords?: number;
+  /** Aborted when the request that asked went away: the walk throws before its next page. */
+  signal?: AbortSignal;
   /** After each page; answering false stops the walk (a run that lost its lease). */
   onPage?: (progress: { checked: number; position: ChainPosition }) => Promise<boolean>;
 }
@@ -125,6 +127,7 @@ export async function walkEvidenceChain(options: WalkOptions): Promise<WalkResul
     checkpointsSeen,
   });
   for (;;) {
+    options.signal?.throwIfAborted();
     if (options.throughSeq !== null && last.seq >= options.throughSeq) return result(null, true);
     const rows = await readEvidencePage(options.tenantId, last.seq, options.throughSeq, pageSize);
     if (rows.length === 0) return result(null, true);
