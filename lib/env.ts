@@ -73,9 +73,9 @@ const EnvSchema = z.object({
   // Optional groups claim and its mapping to roles: "group=role,group=role".
   TOOLGATE_OIDC_GROUPS_CLAIM: z.string().min(1).optional(),
   TOOLGATE_OIDC_ROLE_MAPPING: z.string().optional(),
-  // How often the retention purge runs (lib/retention).
   // PostgreSQL: each statement of the Prisma client past this is cancelled, answered 503 (lib/db/postgres-session.ts); 0: unbounded.
   TOOLGATE_DB_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(0).max(86_400).default(DEFAULT_STATEMENT_TIMEOUT_SECONDS),
+  // How often the retention purge runs (lib/retention).
   TOOLGATE_RETENTION_PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(10).default(3600),
   // Prometheus scrapes /metrics with it as a Bearer token and sees every tenant's series
   // (lib/metrics); admin API keys see only their own tenant's.

@@ -292,57 +292,41 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 function errorResult(error: unknown, requestId: string, call: IncomingCall): RouteResult {
-  if (error instanceof AppError) {
-    return jsonResult(
-      { error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) }, request_id: requestId },
-      error.status,
-      { ...error.headers, 'x-request-id': requestId },
-    );
-  }
+  const answer = error instanceof AppError ? error : answerFor(error, requestId, call);
+  return jsonResult(
+    {
+      error: { code: answer.code, message: answer.message, ...(answer.details ? { details: answer.details } : {}) },
+      request_id: requestId,
+    },
+    answer.status,
+    { ...answer.headers, 'x-request-id': requestId },
+  );
+}
+
+/** What a failure that is not an AppError is answered as, logged by its kind. */
+function answerFor(error: unknown, requestId: string, call: IncomingCall): AppError {
   const path = new URL(call.url).pathname;
   const dataException = dataExceptionCode(error);
   if (dataException) {
     log.warn('request value refused by the database', { request_id: requestId, path, sqlstate: dataException });
-    return jsonResult(
-      {
-        error: {
-          code: 'bad_request',
-          message: 'A value in this request is out of the range the database can hold.',
-          details: { sqlstate: dataException },
-        },
-        request_id: requestId,
-      },
-      400,
-      { 'x-request-id': requestId },
-    );
+    return new AppError('bad_request', 'A value in this request is out of the range the database can hold.', { sqlstate: dataException });
   }
   if (isDatabaseUnavailable(error)) {
     log.error('database unavailable', { request_id: requestId, path, error: String((error as Error).message ?? error).slice(0, 500) });
-    return jsonResult(
-      {
-        error: { code: 'unavailable', message: 'Toolgate cannot reach its database right now; nothing was decided. Retry shortly.' },
-        request_id: requestId,
-      },
-      503,
-      { 'retry-after': '2', 'x-request-id': requestId },
-    );
+    return new AppError('unavailable', 'Toolgate cannot reach its database right now; nothing was decided. Retry shortly.', undefined, {
+      'retry-after': '2',
+    });
   }
   // The client went away and the handler stopped on its signal (a long verify): nobody reads
   // this answer, and nothing failed.
   if (call.signal.aborted && (error === call.signal.reason || (error instanceof Error && error.name === 'AbortError'))) {
     log.info('client went away before the answer', { request_id: requestId, path });
-    return jsonResult(
-      { error: { code: 'client_closed', message: 'The client closed the connection before the answer.' }, request_id: requestId },
-      499,
-      { 'x-request-id': requestId },
-    );
+    return new AppError('client_closed', 'The client closed the connection before the answer.');
   }
   log.error('unhandled error', {
     request_id: requestId,
     path,
     error: error instanceof Error ? (error.stack ?? error.message) : String(error),
   });
-  return jsonResult({ error: { code: 'internal', message: 'An unexpected error occurred.' }, request_id: requestId }, 500, {
-    'x-request-id': requestId,
-  });
+  return new AppError('internal', 'An unexpected error occurred.');
 }

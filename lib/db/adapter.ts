@@ -1,7 +1,7 @@
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { DatabaseTarget } from './database-url';
-import { prismaSessionOptions } from './postgres-session';
+import { postgresSessionOptions } from './postgres-session';
 
 /**
  * The Prisma driver adapter factory for a database target (SQLite file or PostgreSQL).
@@ -13,7 +13,7 @@ export function createAdapterFactory(target: DatabaseTarget, options: { poolSize
     return new PrismaPg({
       connectionString: target.url,
       max: options.poolSize ?? 10,
-      options: prismaSessionOptions(options.statementTimeoutMs ?? 0),
+      options: postgresSessionOptions(options.statementTimeoutMs ?? 0),
     });
   }
   return new DurableSqliteAdapterFactory({ url: target.url, timeout: 5000 }, { timestampFormat: SQLITE_TIMESTAMP_FORMAT });

@@ -31,8 +31,8 @@ export const HOT_PATH_STATEMENT_TIMEOUT_MS = 10_000;
  */
 export const DEFAULT_STATEMENT_TIMEOUT_SECONDS = 30;
 
-/** The `options` of a Prisma connection: the session settings, and the statement bound when there is one. */
-export function prismaSessionOptions(statementTimeoutMs: number): string {
+/** A connection's `options`: the session settings, and the statement bound when there is one (0: none). */
+export function postgresSessionOptions(statementTimeoutMs: number): string {
   return statementTimeoutMs > 0
     ? `${POSTGRES_SESSION_OPTIONS} -c statement_timeout=${Math.round(statementTimeoutMs)}`
     : POSTGRES_SESSION_OPTIONS;

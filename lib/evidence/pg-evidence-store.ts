@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { log } from '../log';
-import { HOT_PATH_STATEMENT_TIMEOUT_MS, POSTGRES_SESSION_OPTIONS } from '../db/postgres-session';
+import { HOT_PATH_STATEMENT_TIMEOUT_MS, postgresSessionOptions } from '../db/postgres-session';
 import { now } from '../clock/clock';
 import { chainRecords, type EvidenceRecord, type LaneHead } from './chain-records';
 import { EVIDENCE_COLUMNS, quoted, VIOLATION_COLUMNS } from './evidence-columns';
@@ -34,17 +34,17 @@ export class PostgresEvidenceStore implements RawEvidenceStore {
     /** How long one statement of a commit may take, waits for locks included (tests shorten it). */
     statementTimeoutMs = HOT_PATH_STATEMENT_TIMEOUT_MS,
   ) {
-    const bounded = `-c statement_timeout=${statementTimeoutMs}`;
+    const session = postgresSessionOptions(statementTimeoutMs);
     // One commit at a time per instance (EvidenceWriter waits for it): what arrives meanwhile makes
     // the next batch bigger. Measured with three in flight (each in a lane of its own), the
     // smaller batches cost more CPU per record in round trips than the overlap gained, on two cores.
-    this.pool = new pg.Pool({ connectionString: url, max: 2, options: `${POSTGRES_SESSION_OPTIONS} ${GENERIC_PLANS} ${bounded}` });
+    this.pool = new pg.Pool({ connectionString: url, max: 2, options: `${session} ${GENERIC_PLANS}` });
     // A lane or seq whose commit is lost in a crash was used by no committed record: a record's
     // own (synchronous) commit flushes the log up to it, these statements' with it.
     this.autocommitPool = new pg.Pool({
       connectionString: url,
       max: 1,
-      options: `${POSTGRES_SESSION_OPTIONS} -c synchronous_commit=off ${GENERIC_PLANS} ${bounded}`,
+      options: `${session} -c synchronous_commit=off ${GENERIC_PLANS}`,
     });
     // An idle connection dropped by the server (restart, failover) must not crash the process;
     // the pool replaces it on the next commit.

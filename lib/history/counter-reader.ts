@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { parseDatabaseUrl } from '../db/database-url';
 import { log } from '../log';
-import { HOT_PATH_STATEMENT_TIMEOUT_MS, POSTGRES_SESSION_OPTIONS } from '../db/postgres-session';
+import { HOT_PATH_STATEMENT_TIMEOUT_MS, postgresSessionOptions } from '../db/postgres-session';
 import { counterSql, SUMS_MANY_POSTGRES, toCounterRow, windowSumsOf, type StoredSums } from './history-ledger';
 import type { CounterKey } from './history-ledger';
 import { NO_CALLS, type CounterRow, type WindowSums } from './counter-rows';
@@ -80,11 +80,7 @@ function sqliteReader(url: string, file: string): Reader {
 }
 
 function postgresReader(url: string, connectionString: string): Reader {
-  const pool = new pg.Pool({
-    connectionString,
-    max: 4,
-    options: `${POSTGRES_SESSION_OPTIONS} -c statement_timeout=${HOT_PATH_STATEMENT_TIMEOUT_MS}`,
-  });
+  const pool = new pg.Pool({ connectionString, max: 4, options: postgresSessionOptions(HOT_PATH_STATEMENT_TIMEOUT_MS) });
   pool.on('error', (error) => log.warn('history reader connection lost', { error: error.message }));
   const keysSql = `unnest($2::text[], $3::text[], $4::bigint[]) WITH ORDINALITY AS q(series, scope, from_bucket, i)`;
   const join = `"HistoryCounter" h ON h."tenantId" = $1 AND h."series" = q.series AND h."scope" = q.scope AND h."bucket" >= q.from_bucket`;

@@ -1,5 +1,5 @@
-import { wellFormed } from '../evidence/chain-records';
 import { z } from 'zod';
+import { wellFormed } from '../evidence/chain-records';
 import type { FirstRecordId } from '../evidence/first-record-id';
 import { db } from '../db';
 import { plainObject } from '../json';
