@@ -114,6 +114,24 @@ test('the overview updates on its own: a new call, a failing webhook receiver, a
     await expect(page.getByTestId('overview-status')).toContainText('Live', { timeout: 15_000 });
   });
 
+  await test.step('a chain too long for one request points at the background run', async () => {
+    await page.route('**/api/v1/evidence/verify', (route) =>
+      route.fulfill({
+        status: 409,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          error: { code: 'verification_too_large', message: 'Too many.', details: { records: 3_000_000, max: 250_000 } },
+        }),
+      }),
+    );
+    await page.getByRole('button', { name: 'Verify the whole chain' }).click();
+    await expect(page.getByTestId('overview-chain-whole')).toContainText(
+      '3,000,000 records to read are more than one request verifies (250,000). Re-verify every record below',
+    );
+    await expect(page.getByRole('button', { name: 'Re-verify every record' })).toBeEnabled();
+    await page.unroute('**/api/v1/evidence/verify');
+  });
+
   await test.step('an admin verifies the whole chain from the page', async () => {
     await page.getByRole('button', { name: 'Verify the whole chain' }).click();
     await expect(page.getByTestId('overview-chain-whole')).toContainText(/All [\d,]+ records verify/);

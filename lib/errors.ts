@@ -47,6 +47,11 @@ export const APP_ERROR_CODES = {
     description:
       'Publishing was refused: the document has error diagnostics; details.diagnostics lists them (code, severity, message, path, range).',
   },
+  verification_too_large: {
+    status: 409,
+    description:
+      'GET /api/v1/evidence/verify would read more records than one request reads (TOOLGATE_VERIFY_MAX_RECORDS, details.records and details.max); start a verification run (POST /api/v1/evidence/verify/runs), whose checkpoint lets the next verify read only what is newer.',
+  },
   client_closed: {
     status: 499,
     description:

@@ -22,6 +22,8 @@ import { appendChainedEvidence } from '../chained-evidence';
 // Loading and vacuuming millions of rows takes minutes a statement: no statement bound here
 // (lib/db/postgres-session.ts). Read when the first database client is made, after this line.
 process.env.TOOLGATE_DB_STATEMENT_TIMEOUT_SECONDS = '0';
+// The full walk is what this measures, at any --records: no bound on one verify's records either.
+process.env.TOOLGATE_VERIFY_MAX_RECORDS = '0';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import type { EvidenceChainHealth } from '@/lib/overview/overview-types';
 import { formatCount, formatInstant } from '@/components/dashboard/format';
 import { CHAIN_BREAK_REASONS as REASONS } from './chain-break-reasons';
-import { fetchChainVerification, type ChainVerificationView } from './overview-api';
+import { fetchChainVerification, type ChainVerificationView, type Fetched } from './overview-api';
 import { VerificationRun } from './verification-run';
 
 type WholeChain =
@@ -32,6 +32,17 @@ function Coverage({ result }: { result: ChainVerificationView }) {
 }
 
 /**
+ * Why the verify did not answer. A chain too long for one request (TOOLGATE_VERIFY_MAX_RECORDS)
+ * is the background run's work, whose button is just below.
+ */
+function verifyRefusal(fetched: Extract<Fetched<unknown>, { ok: false }>): string {
+  if (fetched.code !== 'verification_too_large') return fetched.message;
+  const records = typeof fetched.details?.records === 'number' ? formatCount(fetched.details.records) : 'More';
+  const max = typeof fetched.details?.max === 'number' ? ` (${formatCount(fetched.details.max)})` : '';
+  return `${records} records to read are more than one request verifies${max}. Re-verify every record below: it runs in the background, and once it passes, verifying reads only what is newer.`;
+}
+
+/**
  * Admins verify the chain from here, on request: from the newest verified checkpoint (so it
  * reads what is new), or every record again in a background run.
  */
@@ -41,7 +52,9 @@ function VerifyWholeChain() {
     setWhole({ state: 'running' });
     const fetched = await fetchChainVerification();
     setWhole(
-      fetched.ok ? { state: 'done', at: new Date().toISOString(), result: fetched.value } : { state: 'error', message: fetched.message },
+      fetched.ok
+        ? { state: 'done', at: new Date().toISOString(), result: fetched.value }
+        : { state: 'error', message: verifyRefusal(fetched) },
     );
   };
   return (

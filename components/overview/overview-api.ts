@@ -10,7 +10,8 @@ import type { EvidenceVerification, VerificationRunView } from '@/lib/evidence/v
 /** GET /api/v1/evidence/verify's answer: the chain from the newest checkpoint (or all of it). */
 export type ChainVerificationView = EvidenceVerification;
 
-export type Fetched<T> = { ok: true; value: T } | { ok: false; message: string };
+/** A refusal keeps the API's error code and details, for an answer the page words itself. */
+export type Fetched<T> = { ok: true; value: T } | { ok: false; message: string; code?: string; details?: Record<string, unknown> };
 
 async function requestJson<T>(path: string, method: 'GET' | 'POST' = 'GET'): Promise<Fetched<T>> {
   let response: Response;
@@ -21,8 +22,15 @@ async function requestJson<T>(path: string, method: 'GET' | 'POST' = 'GET'): Pro
   }
   if (response.ok) return { ok: true, value: (await response.json()) as T };
   if (response.status === 401) return { ok: false, message: 'Your session has ended; sign in again.' };
-  const body = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
-  return { ok: false, message: body.error?.message ?? `The server answered ${response.status}.` };
+  const body = (await response.json().catch(() => ({}))) as {
+    error?: { message?: string; code?: string; details?: Record<string, unknown> };
+  };
+  return {
+    ok: false,
+    message: body.error?.message ?? `The server answered ${response.status}.`,
+    code: body.error?.code,
+    details: body.error?.details,
+  };
 }
 
 export const fetchOverview = () => requestJson<Overview>('/api/v1/overview');

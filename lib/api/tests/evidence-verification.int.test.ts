@@ -17,6 +17,9 @@ import { checkpointMac } from '@/lib/evidence/verification/verification-mac';
 import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
 import { verifyEvidenceHandler as verify } from '@/lib/api/handlers/evidence';
 import { verifyEvidence } from '@/lib/evidence/verification/verify-evidence';
+import { startVerificationRun } from '@/lib/evidence/verification/verification-runs';
+import { settleVerificationRuns } from '@/lib/evidence/verification/run-verification-runs';
+import { resetEnvForTests } from '@/lib/env';
 
 // GET /api/v1/evidence/verify: incremental from the newest verified checkpoint (docs/evidence.md#verification).
 
@@ -243,6 +246,47 @@ describe('GET /api/v1/evidence/verify', () => {
     expect(await checkpoints(t.tenant.id)).toHaveLength(0);
 
     expect((await incremental(t.adminKey)).body).toMatchObject({ valid: true, records: 2_500, recordedCheckpoint: { seq: 2_500 } });
+  });
+
+  it('refuses a walk longer than TOOLGATE_VERIFY_MAX_RECORDS with 409 before reading; a verification run brings it back under', async () => {
+    const t = await tenantWithChain(30);
+    process.env.TOOLGATE_VERIFY_MAX_RECORDS = '20';
+    resetEnvForTests();
+    try {
+      const refused = await incremental(t.adminKey);
+      expect(refused.status).toBe(409);
+      expect(refused.body.error).toMatchObject({
+        code: 'verification_too_large',
+        details: { records: 30, max: 20, fromSeq: 1, throughSeq: 30 },
+      });
+      expect(refused.body.error.message).toContain('POST /api/v1/evidence/verify/runs');
+      expect((await full(t.adminKey)).body.error.code).toBe('verification_too_large');
+      expect(await checkpoints(t.tenant.id)).toHaveLength(0);
+
+      // The run reads any length; its checkpoint is what the next verify starts from.
+      await startVerificationRun({ tenantId: t.tenant.id, requestedBy: 'system' });
+      await settleVerificationRuns();
+      expect(await checkpoints(t.tenant.id)).toMatchObject([{ seq: 30, source: 'run' }]);
+      await appendRecords(t.tenant.id, 20);
+      expect((await incremental(t.adminKey)).body).toMatchObject({
+        valid: true,
+        records: 50,
+        covered: { mode: 'incremental', fromSeq: 31, toSeq: 50, checked: 20, checkpoint: { seq: 30 } },
+      });
+      await appendRecords(t.tenant.id, 21);
+      expect((await incremental(t.adminKey)).body.error).toMatchObject({
+        code: 'verification_too_large',
+        details: { records: 21, fromSeq: 51, throughSeq: 71 },
+      });
+      expect((await full(t.adminKey)).body.error.details).toMatchObject({ records: 71, fromSeq: 1 });
+
+      process.env.TOOLGATE_VERIFY_MAX_RECORDS = '0';
+      resetEnvForTests();
+      expect((await full(t.adminKey)).body).toMatchObject({ valid: true, records: 71, covered: { mode: 'full', checked: 71 } });
+    } finally {
+      delete process.env.TOOLGATE_VERIFY_MAX_RECORDS;
+      resetEnvForTests();
+    }
   });
 
   it('answers an empty chain as valid with nothing covered', async () => {

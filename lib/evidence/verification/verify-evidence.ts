@@ -1,4 +1,6 @@
 import { db } from '../../db';
+import { env } from '../../env';
+import { AppError } from '../../errors';
 import { getInstanceSecret } from '../../auth/instance-secret';
 import { checkpointHashes, checkpointPosition, loadCheckpoints, recordCheckpoint } from './evidence-checkpoints';
 import {
@@ -35,6 +37,8 @@ export async function verifyEvidence(options: {
   record?: boolean;
   /** The request's: when it aborts (the client went away) the walk stops and nothing is recorded. */
   signal?: AbortSignal;
+  /** The most records read (seqs after the checkpoint relied on); default TOOLGATE_VERIFY_MAX_RECORDS, 0 none. */
+  maxRecords?: number;
   now?: Date;
 }): Promise<EvidenceVerification> {
   const { tenantId } = options;
@@ -71,6 +75,8 @@ export async function verifyEvidence(options: {
     anchor = newest;
   }
 
+  await refuseLongWalk(tenantId, after, cut, options.maxRecords ?? env().TOOLGATE_VERIFY_MAX_RECORDS);
+
   const points = checkpointHashes(checkpoints.valid);
   const walk = await walkEvidenceChain({
     tenantId,
@@ -93,6 +99,28 @@ export async function verifyEvidence(options: {
     recorded = await recordCheckpoint({ tenantId, secret, position: walk.position, records, source: 'request', now: options.now });
   }
   return answer({ records, head: verifiedHead, firstBroken: null }, covered, recorded);
+}
+
+/**
+ * A walk longer than `max` records is refused before it reads any: at about 55,000 records a
+ * second, a first verify of ten million would hold the request (and a connection) for minutes,
+ * and one admin could start several. The distance in seq counts seqs that rolled back too, so
+ * it is at most the records there are. A verification run walks any length in the background
+ * and its checkpoint brings the next verify back under the bound.
+ */
+async function refuseLongWalk(tenantId: string, after: ChainPosition, cut: { throughSeq: number } | null, max: number): Promise<void> {
+  if (max === 0) return;
+  const through =
+    cut?.throughSeq ??
+    (await db().evidence.findFirst({ where: await tenantEvidence(tenantId), orderBy: { seq: 'desc' }, select: { seq: true } }))?.seq ??
+    0;
+  const records = through - after.last.seq;
+  if (records <= max) return;
+  throw new AppError(
+    'verification_too_large',
+    `Verifying would read ${records} records (seq ${after.last.seq + 1} to ${through}${after.last.seq > 0 ? ', after the newest checkpoint' : ''}), more than one request reads (${max}, TOOLGATE_VERIFY_MAX_RECORDS). Start a verification run (POST /api/v1/evidence/verify/runs): it reads them in the background, and once it passes, its checkpoint lets a verify read only what is newer.`,
+    { records, max, fromSeq: after.last.seq + 1, throughSeq: through },
+  );
 }
 
 /**
