@@ -65,3 +65,8 @@ export async function disconnectDb(): Promise<void> {
 export function dbClosed(): boolean {
   return globalForDb.toolgateDbClosed === true;
 }
+
+/** A unique constraint refused the row (Prisma's P2002): someone else made it first. */
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'P2002';
+}

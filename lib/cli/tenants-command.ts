@@ -99,7 +99,7 @@ async function listTenants(io: CliIo): Promise<number> {
 async function createTenantWithAdmin(args: CreateArgs, io: CliIo): Promise<number> {
   const { db } = await import('../db');
   const { AppError } = await import('../errors');
-  const { createTenant, TENANT_SLUG_PATTERN } = await import('../tenants/create-tenant');
+  const { createTenantUnlessTaken, TENANT_SLUG_PATTERN } = await import('../tenants/create-tenant');
   const { memberEmailSchema } = await import('../members/member-email');
   const { inviteMember } = await import('../members/invite-member');
   if (!TENANT_SLUG_PATTERN.test(args.slug)) {
@@ -120,16 +120,11 @@ async function createTenantWithAdmin(args: CreateArgs, io: CliIo): Promise<numbe
     io.stderr(`toolgate tenants: a tenant "${args.slug}" exists already; nothing was changed.\n`);
     return EXIT.refused;
   }
-  let tenant;
-  try {
-    tenant = await createTenant({ slug: args.slug, name });
-  } catch (error) {
-    // Created by someone else between the check and here (the slug is unique).
-    if ((error as { code?: unknown }).code === 'P2002') {
-      io.stderr(`toolgate tenants: a tenant "${args.slug}" exists already; nothing was changed.\n`);
-      return EXIT.refused;
-    }
-    throw error;
+  // Null: created by someone else between the check and here (the slug is unique).
+  const tenant = await createTenantUnlessTaken({ slug: args.slug, name });
+  if (!tenant) {
+    io.stderr(`toolgate tenants: a tenant "${args.slug}" exists already; nothing was changed.\n`);
+    return EXIT.refused;
   }
   try {
     const invited = await inviteMember({ tenantId: tenant.id, email: email.data, role: 'admin', actor: { kind: 'system' } });

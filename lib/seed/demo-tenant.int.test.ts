@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
 import { resetEnvForTests } from '@/lib/env';
 import { bootstrap } from '@/lib/tenants/bootstrap';
-import { createTenant } from '@/lib/tenants/create-tenant';
+import { createTenant, createTenantUnlessTaken } from '@/lib/tenants/create-tenant';
 import { DEMO_ADMIN_EMAIL, seedDemoTenant } from './demo-tenant';
 
 async function withInit<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
@@ -34,12 +34,30 @@ describe('seeds', () => {
     expect(await db().tenant.count({ where: { slug: 'demo' } })).toBe(0);
   });
 
+  it('instances started together with the same TOOLGATE_INIT_TENANT create it once, and none of them fails', async () => {
+    const vars = {
+      TOOLGATE_INIT_TENANT: 'together',
+      TOOLGATE_INIT_ADMIN_EMAIL: 'ops@together.test',
+      TOOLGATE_INIT_ADMIN_PASSWORD: 'together-pw',
+    };
+    const reports = await withInit(vars, () => Promise.all([bootstrap(), bootstrap(), bootstrap()]));
+    expect(reports.map((r) => r.created).sort()).toEqual(['init', null, null]);
+    for (const r of reports.filter((r) => !r.created))
+      expect(r.lines).toEqual(['toolgate: tenant "together" exists; TOOLGATE_INIT_* ignored']);
+    expect(await db().membership.count({ where: { tenant: { slug: 'together' } } })).toBe(1);
+    expect(await createTenantUnlessTaken({ slug: 'together' })).toBeNull();
+  });
+
   it('the demo tenant keeps arguments for 30 days, has its admin, keys and published contracts, and is seeded once', async () => {
-    const seeded = await seedDemoTenant({ password: 'demo-password-for-test' });
+    // Two instances started together on an empty database: one seeds it, the other goes on.
+    const both = await Promise.all([seedDemoTenant({ password: 'demo-password-for-test' }), seedDemoTenant({ password: 'other' })]);
+    const seeded = both.find((s) => s.created)!;
+    expect(both.filter((s) => s.created)).toHaveLength(1);
+    expect(both.find((s) => !s.created)).toEqual({ created: false, tenantId: seeded.tenantId });
     expect(seeded).toMatchObject({
       created: true,
       email: DEMO_ADMIN_EMAIL,
-      password: 'demo-password-for-test',
+      password: expect.stringMatching(/^(demo-password-for-test|other)$/),
       apiKey: expect.stringMatching(/^tg_/),
     });
     const tenant = await db().tenant.findUniqueOrThrow({

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { db } from '../db';
 import { createApiKey } from '../auth/api-keys';
-import { createTenant } from '../tenants/create-tenant';
+import { createTenantUnlessTaken } from '../tenants/create-tenant';
 import { addMember } from '../tenants/add-member';
 import { DEMO_DAYS } from './demo-calls';
 import { publishDemoDocuments } from './seed-demo-documents';
@@ -34,7 +34,9 @@ export async function seedDemoTenant(options: { password?: string } = {}): Promi
   const existing = await db().tenant.findUnique({ where: { slug: DEMO_TENANT_SLUG }, select: { id: true } });
   if (existing) return { created: false, tenantId: existing.id };
   const nowMs = Date.now();
-  const tenant = await createTenant({ slug: DEMO_TENANT_SLUG, name: 'Demo tenant', storeRawArguments: true, retentionDays: 30 });
+  const tenant = await createTenantUnlessTaken({ slug: DEMO_TENANT_SLUG, name: 'Demo tenant', storeRawArguments: true, retentionDays: 30 });
+  // Another instance started at the same moment is seeding it.
+  if (!tenant) return { created: false, tenantId: (await db().tenant.findUniqueOrThrow({ where: { slug: DEMO_TENANT_SLUG } })).id };
   const password = options.password ?? randomBytes(9).toString('base64url');
   const { user } = await addMember({ tenantId: tenant.id, email: DEMO_ADMIN_EMAIL, password, role: 'admin', name: 'Demo admin' });
   const { key } = await createApiKey({ tenantId: tenant.id, name: 'demo agent key', scopes: ['validate', 'admin'] });

@@ -2,7 +2,7 @@ import { db } from '../db';
 import { env, publicBaseUrl } from '../env';
 import { createApiKey } from '../auth/api-keys';
 import { demoTenantLines, seedDemoTenant } from '../seed/demo-tenant';
-import { createTenant } from './create-tenant';
+import { createTenantUnlessTaken } from './create-tenant';
 import { addMember } from './add-member';
 
 export interface BootstrapReport {
@@ -20,9 +20,10 @@ export interface BootstrapReport {
 export async function bootstrap(): Promise<BootstrapReport> {
   const e = env();
   if (e.TOOLGATE_INIT_TENANT) {
-    const existing = await db().tenant.findUnique({ where: { slug: e.TOOLGATE_INIT_TENANT } });
-    if (existing) return { created: null, lines: [`toolgate: tenant "${existing.slug}" exists; TOOLGATE_INIT_* ignored`] };
-    const tenant = await createTenant({ slug: e.TOOLGATE_INIT_TENANT });
+    const exists = { created: null, lines: [`toolgate: tenant "${e.TOOLGATE_INIT_TENANT}" exists; TOOLGATE_INIT_* ignored`] };
+    if (await db().tenant.findUnique({ where: { slug: e.TOOLGATE_INIT_TENANT }, select: { id: true } })) return exists;
+    const tenant = await createTenantUnlessTaken({ slug: e.TOOLGATE_INIT_TENANT });
+    if (!tenant) return exists;
     const lines = [`toolgate: created tenant "${tenant.slug}"`];
     if (e.TOOLGATE_INIT_ADMIN_EMAIL && e.TOOLGATE_INIT_ADMIN_PASSWORD) {
       await addMember({ tenantId: tenant.id, email: e.TOOLGATE_INIT_ADMIN_EMAIL, password: e.TOOLGATE_INIT_ADMIN_PASSWORD, role: 'admin' });

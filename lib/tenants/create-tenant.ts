@@ -1,4 +1,4 @@
-import { db } from '../db';
+import { db, isUniqueViolation } from '../db';
 
 /** Tenant slugs: what URLs, the CLI and TOOLGATE_INIT_TENANT name a tenant by. */
 export const TENANT_SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -12,4 +12,19 @@ export async function createTenant(options: { slug: string; name?: string; store
       ...(options.retentionDays !== undefined ? { retentionDays: options.retentionDays } : {}),
     },
   });
+}
+
+/**
+ * The tenant, or null when its slug is taken, also when another process took it a moment ago:
+ * several instances started together on one empty database all bootstrap, and only one of them
+ * may create the first tenant; the others go on as if it had existed (one of them used to stop
+ * start-up with an unhandled unique-constraint error).
+ */
+export async function createTenantUnlessTaken(options: Parameters<typeof createTenant>[0]) {
+  try {
+    return await createTenant(options);
+  } catch (error) {
+    if (isUniqueViolation(error)) return null;
+    throw error;
+  }
 }

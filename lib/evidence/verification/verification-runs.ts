@@ -1,4 +1,4 @@
-import { db } from '../../db';
+import { db, isUniqueViolation } from '../../db';
 import { getInstanceSecret } from '../../auth/instance-secret';
 import { NotFoundError } from '../../errors';
 import { timeOrderedId } from '../time-ordered-id';
@@ -93,7 +93,7 @@ export async function startVerificationRun(options: {
       },
     });
   } catch (error) {
-    if ((error as { code?: string }).code !== 'P2002') throw error;
+    if (!isUniqueViolation(error)) throw error;
     // Another start got there first: answer its run (or, if it has ended already, start again).
     const winner = await db().evidenceVerificationRun.findUnique({ where: { activeTenantId: tenantId } });
     if (winner) return { run: verificationRunView(winner), started: false };

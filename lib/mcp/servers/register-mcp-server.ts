@@ -1,4 +1,4 @@
-import { db } from '../../db';
+import { db, isUniqueViolation } from '../../db';
 import { env } from '../../env';
 import { AppError, NotFoundError } from '../../errors';
 import { getInstanceSecret } from '../../auth/instance-secret';
@@ -62,8 +62,7 @@ export async function registerMcpServer(options: { tenantId: string; input: NewM
       await mcpServersChanged(tx);
     });
   } catch (error) {
-    if ((error as { code?: string }).code === 'P2002')
-      throw new AppError('conflict', `An MCP server named ${input.name} already exists.`, { name: input.name });
+    if (isUniqueViolation(error)) throw new AppError('conflict', `An MCP server named ${input.name} already exists.`, { name: input.name });
     throw error;
   }
   notifyMcpServersChanged();

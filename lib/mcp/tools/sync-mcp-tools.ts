@@ -1,4 +1,4 @@
-import { db } from '../../db';
+import { db, isUniqueViolation } from '../../db';
 import { AppError, NotFoundError } from '../../errors';
 import { log } from '../../log';
 import { draftFromMcpTool } from '../../contracts/formats/mcp';
@@ -58,7 +58,7 @@ export async function findOrCreateMcpServer(options: {
       });
       notifyMcpServersChanged();
     } catch (error) {
-      if ((error as { code?: string }).code !== 'P2002') throw error;
+      if (!isUniqueViolation(error)) throw error;
       row = await db().mcpServer.findUnique({ where });
     }
   }
@@ -193,7 +193,7 @@ async function pinNewTool(options: {
     });
   } catch (error) {
     // Another instance pinned it first; theirs stands.
-    if ((error as { code?: string }).code !== 'P2002') throw error;
+    if (!isUniqueViolation(error)) throw error;
     return db().mcpTool.findUnique({ where: { serverId_name: { serverId: server.id, name: definition.name } } });
   }
 }
