@@ -3,7 +3,7 @@ import { defineRoute } from '../define-route';
 import { rowIdParam } from '../path-params';
 import { actorOf } from './members';
 import { actorRef } from '../../members/member-actor';
-import { verifyEvidence } from '../../evidence/verification/verify-evidence';
+import { verifyEvidenceJoined } from '../../evidence/verification/joined-verify';
 import { getVerificationRunOrThrow, listVerificationRuns, startVerificationRun } from '../../evidence/verification/verification-runs';
 import { CHECKPOINT_SOURCES, RUN_STATES, VERIFY_BREAK_REASONS, VERIFY_MODES } from '../../evidence/verification/verification-types';
 
@@ -67,7 +67,7 @@ export const verifyEvidenceHandler = defineRoute({
     })
     .strict(),
   handler: async ({ caller, query, call }) => ({
-    body: await verifyEvidence({ tenantId: caller.tenantId, mode: query?.mode, signal: call.signal }),
+    body: await verifyEvidenceJoined({ tenantId: caller.tenantId, mode: query?.mode, signal: call.signal }),
   }),
 });
 
