@@ -92,6 +92,16 @@ test("an address that does not exist, and a trace id that does not, get the app'
   await expect(page.getByTestId('not-found')).toContainText('Nothing here');
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
 
+  // A name with an escape that does not decode (`%25` arrives as `%`) names nothing: the
+  // studio's pages rendered the error page for it.
+  for (const path of ['/contracts/%25', '/policies/%25', '/surfaces/%25E2']) {
+    await page.goto(path);
+    await expect(page.getByTestId('not-found'), path).toContainText('Nothing here');
+    await expect(page.getByTestId('error-notice'), path).toHaveCount(0);
+  }
+  await page.goto('/mcp/%25/tools/%25/drift');
+  await expect(page.getByTestId('drift-missing')).toContainText('MCP tool "%/%" was not found. It may have been accepted already');
+
   // Signed out, an unknown address is a 404 too (not a redirect to sign-in).
   const context = await browser.newContext();
   const anonymous = await context.newPage();

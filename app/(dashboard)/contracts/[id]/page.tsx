@@ -8,17 +8,18 @@ import { NotFoundError } from '@/lib/errors';
 import { can } from '@/lib/tenants/roles';
 import { editorText, StudioEditor, studioVersions } from '@/components/studio';
 import { requireMember } from '../../require-member';
+import { pathSegment } from '../../path-segment';
 import { readOnlyReason } from '../studio-props';
 
 type Params = { params: Promise<{ id: string }>; searchParams: Promise<{ version?: string | string[] }> };
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
-  return { title: decodeURIComponent((await params).id) };
+  return { title: pathSegment((await params).id) };
 }
 
 export default async function ContractEditorPage({ params, searchParams }: Params) {
   const member = await requireMember();
-  const id = decodeURIComponent((await params).id);
+  const id = pathSegment((await params).id);
   const requested = (await searchParams).version;
   const contract = (await listDocuments({ tenantId: member.tenant.id, kind: 'contract' })).find((c) => c.id === id);
   if (!contract) notFound();

@@ -1,11 +1,12 @@
 import type { Metadata } from 'next';
 import { StudioDocumentEditor } from '@/components/studio-pages/studio-document-pages';
 import { requireMember } from '../../require-member';
+import { pathSegment } from '../../path-segment';
 
 type Params = { params: Promise<{ id: string }>; searchParams: Promise<{ version?: string | string[] }> };
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
-  return { title: decodeURIComponent((await params).id) };
+  return { title: pathSegment((await params).id) };
 }
 
 export default async function Page({ params, searchParams }: Params) {
@@ -14,7 +15,7 @@ export default async function Page({ params, searchParams }: Params) {
     <StudioDocumentEditor
       kind="surface"
       member={await requireMember()}
-      id={decodeURIComponent((await params).id)}
+      id={pathSegment((await params).id)}
       requestedVersion={typeof requested === 'string' ? requested : undefined}
     />
   );

@@ -8,34 +8,27 @@ import { AcceptDriftForm } from '@/components/mcp/accept-drift-form';
 import { DriftClassBadge, DriftClassBadges } from '@/components/mcp/badges';
 import { DriftDiff } from '@/components/mcp/drift-diff';
 import { requireMember } from '../../../../../require-member';
+import { pathSegment } from '../../../../../path-segment';
 
 type Params = { params: Promise<{ server: string; tool: string }> };
 
-/** Path segments arrive encoded; a malformed escape names nothing rather than failing the page. */
-function decode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const { server, tool } = await params;
-  return { title: `Drift: ${decode(server)}/${decode(tool)}` };
+  return { title: `Drift: ${pathSegment(server)}/${pathSegment(tool)}` };
 }
 
 export default async function McpDriftPage({ params }: Params) {
   const member = await requireMember();
-  const server = decode((await params).server);
-  const tool = decode((await params).tool);
+  const server = pathSegment((await params).server);
+  const tool = pathSegment((await params).tool);
   let drift: McpDriftView | null = null;
   let missing: string | null = null;
   try {
     drift = await getMcpDrift({ tenantId: member.tenant.id, server, tool });
   } catch (error) {
     if (!(error instanceof AppError && error.status === 404)) throw error;
-    missing = error.message;
+    // Not-found messages end without a full stop ("… was not found"); a sentence follows here.
+    missing = /[.!?]$/.test(error.message) ? error.message : `${error.message}.`;
   }
   return (
     <>
