@@ -8,8 +8,13 @@ interface Flight {
   walk: AbortController;
 }
 
-/** Verifies running in this process, by tenant and mode. */
-const flights = new Map<string, Flight>();
+/**
+ * Verifies running in this process, by tenant and mode. On globalThis, as the verification runs'
+ * state is: Next's bundle of the route handlers and the server's own copy of this module share
+ * one process.
+ */
+const shared = globalThis as unknown as { toolgateVerifyFlights?: Map<string, Flight> };
+const flights: Map<string, Flight> = (shared.toolgateVerifyFlights ??= new Map());
 
 /**
  * A verify asked for while the same tenant's verify of the same mode runs in this process joins
