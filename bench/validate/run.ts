@@ -3,8 +3,10 @@
 //               safeParse of an equivalent schema, on the same inputs;
 //   over HTTP:  POST /api/v1/validate/pre with evidence committed: on the data plane (SQLite,
 //               then PostgreSQL) and through a Next route handler, next to a bare node:http server
-//               doing the same Ajv check without persistence, and the SQLite data plane again
-//               with decisions exported as OpenTelemetry spans to a local sink (tracing on).
+//               doing the same Ajv check without persistence, the same bare server appending
+//               each request's record durably before it answers (./baseline-durable-server.ts:
+//               what durability alone costs), and the SQLite data plane again with decisions
+//               exported as OpenTelemetry spans to a local sink (tracing on).
 //               Load from autocannon on loopback.
 //   scale-out:  two PostgreSQL data-plane instances over one database, each pinned to a core,
 //               against one alone (./scale-out.ts).
@@ -14,8 +16,8 @@
 //          its own trace id, an insert at a random place in the trace index), --skip-http,
 //          --skip-scale-out.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { postgresCpuMs, treeCpuMs, treeThreadCpuMs } from './proc-cpu';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -197,6 +199,28 @@ targets.push({
   answered: 0,
 });
 
+// The bare server again, answering each request only once its record is committed and fsynced
+// (SQLite WAL, group commit on a thread of its own, hash-chained): the durable yardstick.
+const durableDir = mkdtempSync(path.join(tmpdir(), 'toolgate-durable-'));
+const durable = spawn(tsx, [path.join(root, 'bench/validate/baseline-durable-server.ts'), path.join(durableDir, 'evidence.db')], {
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+const durablePort = await waitForLine(durable, /^(\d+)\n/m, 30_000);
+const durableLabel = 'bare node:http + Ajv + durable append (SQLite WAL, fsync per group, hash chain)';
+targets.push({
+  label: durableLabel,
+  url: `http://127.0.0.1:${durablePort}/`,
+  headers: {},
+  pid: durable.pid,
+  stop: async () => {
+    await stopChild(durable);
+    rmSync(durableDir, { recursive: true, force: true });
+  },
+  rounds: [],
+  usesPostgres: false,
+  answered: 0,
+});
+
 // Tracing on: the SQLite data plane exporting every decision over OTLP/HTTP (lib/telemetry).
 const sink = await startOtlpSink();
 const tracingLabel = 'data plane, evidence on SQLite, tracing on (OTLP/HTTP to a local sink)';
@@ -348,6 +372,18 @@ for (const r of rows) console.log(line(r));
 console.log(
   `  CPU ceiling: the req/s at which server + PostgreSQL + load generator, at their CPU per request, would fill all ${cores} cores (vs the bare server's req/s)`,
 );
+// The goals are against the bare server, which keeps nothing; against the durable yardstick,
+// which makes the same promise (a committed record before every answer) with nothing else, the
+// ratios say how much of the gap is Toolgate's own work and how much is durability's.
+const durableRow = summary.find((s) => s.label === durableLabel);
+if (durableRow) {
+  console.log(
+    `\n  durable yardstick: ${fmt(durableRow.mid.rps)} req/s, ${(durableRow.mid.rps / bare.mid.rps).toFixed(3)}x the bare server; against it: ${summary
+      .filter((s) => s.label.startsWith('data plane') || s.label.startsWith('Next'))
+      .map((s) => `${s.label.replace(/ \(.*?\)|, evidence/g, '')} ${(s.mid.rps / durableRow.mid.rps).toFixed(3)}x`)
+      .join('; ')}`,
+  );
+}
 const traced = targets.find((t) => t.label === tracingLabel);
 if (traced) {
   // autocannon leaves out the requests still in flight when a load ends (up to one per connection
