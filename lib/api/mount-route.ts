@@ -80,16 +80,13 @@ export function pathNotFound(path: string, incomingRequestId: string | null): Ro
 
 /** The 400 for a path whose percent-encoding does not decode: no route can serve it. */
 export function malformedPath(path: string, incomingRequestId: string | null): RouteResult {
+  return badRequestTarget(`The path ${path.slice(0, 200)} is not valid percent-encoded UTF-8.`, incomingRequestId);
+}
+
+/** A request target no route can serve, whatever the method: 400 bad_request saying why. */
+export function badRequestTarget(message: string, incomingRequestId: string | null): RouteResult {
   const requestId = requestIdFrom(incomingRequestId);
-  return jsonResult(
-    {
-      error: { code: 'bad_request', message: `The path ${path.slice(0, 200)} is not valid percent-encoded UTF-8.` },
-      request_id: requestId,
-    },
-    400,
-    undefined,
-    requestId,
-  );
+  return jsonResult({ error: { code: 'bad_request', message }, request_id: requestId }, 400, undefined, requestId);
 }
 
 /** The 405 envelope, shared by Next's route files and the data-plane server. */

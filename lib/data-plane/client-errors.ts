@@ -39,3 +39,32 @@ function endWith(socket: Duplex, status: number, reason: string, code: string, m
   const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
   socket.end(`HTTP/1.1 ${status} ${reason}\r\n${head.join('')}\r\n${body}`);
 }
+
+export type RequestTarget = { path: string; host?: string } | { asterisk: true } | { invalid: true };
+
+/**
+ * The request target in origin form (`/path?query`), which every route and Next expect. Node
+ * passes the other forms on as they came. Absolute form (`GET http://host/path`), which an
+ * HTTP/1.1 server must accept (RFC 9112, section 3.2.2), becomes its path and query, and its
+ * host replaces the Host header as that section says; asterisk form (`OPTIONS *`) has no path.
+ * Next answered absolute form with a 308 to the URL as given (to this server: a loop; to
+ * another host: a redirect there), and `*` with a bare 500.
+ */
+export function requestTarget(url: string): RequestTarget {
+  if (url.startsWith('/')) return { path: url };
+  if (url === '*') return { asterisk: true };
+  if (!/^https?:\/\//i.test(url)) return { invalid: true };
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { invalid: true };
+  }
+  // The path as sent, not as URL normalised it (dot segments, percent-encoding): the routes
+  // judge it as they judge any other.
+  const afterAuthority = url.slice(url.indexOf('//') + 2);
+  const slash = afterAuthority.search(/[/?#]/);
+  const rest = slash === -1 ? '' : afterAuthority.slice(slash);
+  const path = rest.startsWith('/') ? rest : `/${rest}`;
+  return { path: path.split('#', 1)[0] ?? '/', host: parsed.host };
+}

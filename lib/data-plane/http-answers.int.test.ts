@@ -157,6 +157,7 @@ describe('one process (Next behind the data-plane server): methods Next cannot t
   let withNext: http.Server;
   let nextBase = '';
   const reachedNext: string[] = [];
+  const reachedHosts: string[] = [];
 
   beforeAll(async () => {
     // Next stands in: anything that reaches it is recorded. TRACE made Next answer 500 (its Request
@@ -164,6 +165,7 @@ describe('one process (Next behind the data-plane server): methods Next cannot t
     withNext = createDataPlaneServer({
       fallback: (req, res) => {
         reachedNext.push(`${req.method} ${req.url}`);
+        reachedHosts.push(req.headers.host ?? '');
         res.writeHead(200).end('next');
       },
       apiAllowedMethods,
@@ -225,7 +227,51 @@ describe('one process (Next behind the data-plane server): methods Next cannot t
     reachedNext.length = 0;
   });
 
+  it('takes an absolute-form target as its path (its host as Host), which Next answered with a 308 to the URL as given', async () => {
+    reachedNext.length = 0;
+    const port = (withNext.address() as AddressInfo).port;
+    const ask = async (line: string, headers = '', body = '') =>
+      (await rawConversation(port, `${line} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n${headers}\r\n${body}`)).answer;
+    await ask('GET http://evil.example/members?tab=x#frag');
+    await ask(`GET HTTP://127.0.0.1:${port}`);
+    await ask('GET http://user:pw@evil.example:8080/traces/a%20b');
+    expect(reachedNext).toEqual(['GET /members?tab=x', 'GET /', 'GET /traces/a%20b']);
+    expect(reachedHosts.slice(-3)).toEqual(['evil.example', `127.0.0.1:${port}`, 'evil.example:8080']);
+
+    // The data plane's own routes too: an agent behind a proxy that forwards absolute form.
+    const body = JSON.stringify({ tool: 'orders.lookup', call_id: 'absolute-1', arguments: { order_id: 'ord_1234567' } });
+    const answer = await ask(
+      `POST http://127.0.0.1:${port}/api/v1/validate/pre`,
+      `Authorization: Bearer ${t.agentKey}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`,
+      body,
+    );
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(JSON.parse(answer.split('\r\n\r\n')[1] ?? '')).toMatchObject({ call_id: 'absolute-1', decision: expect.any(String) });
+
+    // Malformed ones, and the percent-encoding rule, as for any path.
+    expect(await ask('GET http://[::1/x')).toMatch(/^HTTP\/1\.1 400 Bad Request/);
+    expect(await ask('GET ftp://evil.example/members')).toMatch(/^HTTP\/1\.1 400 Bad Request/);
+    expect(await ask('GET http://evil.example/traces/%E0%A4%A')).toMatch(/^HTTP\/1\.1 400 Bad Request/);
+    expect(reachedNext).toHaveLength(3);
+  });
+
+  it('answers OPTIONS * with 204 and * with any other method 400, which Next answered with a bare 500', async () => {
+    reachedNext.length = 0;
+    const port = (withNext.address() as AddressInfo).port;
+    const options = (await rawConversation(port, 'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).answer;
+    expect(options.split('\r\n')[0]).toBe('HTTP/1.1 204 No Content');
+    expect(options.toLowerCase()).toContain('x-content-type-options: nosniff');
+    const get = (await rawConversation(port, 'GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Request-Id: star-1\r\n\r\n')).answer;
+    expect(get.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    expect(JSON.parse(get.split('\r\n\r\n')[1] ?? '')).toEqual({
+      error: { code: 'bad_request', message: 'The request target * is for OPTIONS only, not GET.' },
+      request_id: 'star-1',
+    });
+    expect(reachedNext).toEqual([]);
+  });
+
   it('answers 404 on an API path no route serves and 405 (GET, HEAD) on a page; every method Next routes still reaches it', async () => {
+    reachedNext.length = 0;
     const unknown = await rawRequest(`${nextBase}/api/v1/nothing-here`, 'TRACE');
     expect(unknown.status).toBe(404);
     expect(JSON.parse(unknown.body).error.code).toBe('not_found');

@@ -3,13 +3,13 @@ import { jsonResult, type RouteResult } from '../api/define-route';
 import type { IncomingCall } from '../api/incoming-call';
 import { tooLarge } from '../api/json-body';
 import { HTTP_METHODS, type HttpMethod } from '../api/http-methods';
-import { malformedPath, methodNotAllowed, pathNotFound } from '../api/mount-route';
+import { badRequestTarget, malformedPath, methodNotAllowed, pathNotFound } from '../api/mount-route';
 import { API_SECURITY_HEADERS } from '../http/security-headers';
 import { log } from '../log';
 import { AppError } from '../errors';
 import { matchDataPlaneRoute } from './routes';
 import { decodePercent } from '../api/match-route';
-import { answerClientError, answerConnect } from './client-errors';
+import { answerClientError, answerConnect, requestTarget, type RequestTarget } from './client-errors';
 
 export type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
 
@@ -38,7 +38,14 @@ export function createDataPlaneServer(
     // Stopping: each answer closes its connection, so a client with a connection kept alive
     // sends its next call to another instance instead of to one about to exit.
     if (draining.has(server)) res.setHeader('connection', 'close');
-    const pathname = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    const target = requestTarget(req.url ?? '/');
+    if (!('path' in target)) {
+      answerOtherTarget(req, res, target);
+      return;
+    }
+    req.url = target.path;
+    if (target.host) req.headers.host = target.host;
+    const pathname = target.path.split('?', 1)[0] ?? '/';
     const matched = matchDataPlaneRoute(req.method ?? 'GET', pathname);
     if (!matched || 'allowed' in matched) {
       // Next answers a path whose percent-encoding does not decode (`/traces/%E0%A4%A`) with a
@@ -91,6 +98,19 @@ export function createDataPlaneServer(
   // Agents keep connections open between tool calls.
   server.keepAliveTimeout = 65_000;
   return server;
+}
+
+/** `OPTIONS *` asks about the server as a whole: nothing to say beyond 204. Anything else has no path to serve. */
+function answerOtherTarget(req: http.IncomingMessage, res: http.ServerResponse, target: Exclude<RequestTarget, { path: string }>): void {
+  if ('asterisk' in target && req.method === 'OPTIONS') {
+    res.writeHead(204, { ...API_SECURITY_HEADERS }).end();
+    return;
+  }
+  const message =
+    'asterisk' in target
+      ? `The request target * is for OPTIONS only, not ${String(req.method).slice(0, 20)}.`
+      : 'The request target must be a path (/…) or an absolute http(s) URL.';
+  void send(res, badRequestTarget(message, headerValue(req, 'x-request-id')));
 }
 
 /**
