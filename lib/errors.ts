@@ -59,7 +59,11 @@ export const APP_ERROR_CODES = {
   },
   request_timeout: { status: 408, description: 'The request did not arrive in time (headers or body stalled).' },
   payload_too_large: { status: 413, description: 'The body exceeds TOOLGATE_MAX_BODY_BYTES (default 1 MB).' },
-  unsupported_media_type: { status: 415, description: 'The body must be application/json.' },
+  unsupported_media_type: {
+    status: 415,
+    description:
+      'The body must be application/json, sent uncompressed (a Content-Encoding other than identity is refused, with Accept-Encoding: identity).',
+  },
   headers_too_large: { status: 431, description: 'The request line and headers exceed 16 kB (a URL that long, or too many cookies).' },
   contract_invalid: { status: 422, description: 'The contract document does not compile; details.problems lists why.' },
   policy_invalid: { status: 422, description: 'The draft policy does not compile; details.problems lists why (path, message).' },

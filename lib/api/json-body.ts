@@ -68,6 +68,16 @@ export async function readJsonBody(call: IncomingCall, limits: { maxBytes: numbe
   if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
     throw new AppError('unsupported_media_type', `Expected an application/json body, got "${type.slice(0, 100)}".`);
   }
+  // A compressed body read as text is bytes JSON.parse calls "Unexpected token": say what it is.
+  const coding = call.header('content-encoding')?.trim().toLowerCase();
+  if (coding && coding !== 'identity') {
+    throw new AppError(
+      'unsupported_media_type',
+      `The body is sent with Content-Encoding "${coding.slice(0, 40)}"; send it uncompressed (no Content-Encoding, or identity).`,
+      { content_encoding: coding.slice(0, 40) },
+      { 'accept-encoding': 'identity' },
+    );
+  }
   const text = await call.bodyText(limits.maxBytes);
   if (text.trim() === '') throw new AppError('bad_request', 'The request body is empty; expected a JSON object.');
   const inspected = inspectJsonText(text, limits.maxDepth);

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, disconnectDb } from '@/lib/db';
 import { lookupOrderContract } from '@/lib/contracts/examples';
@@ -124,6 +125,27 @@ describe('hostile and malformed input', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(res.status).toBe(415);
+  });
+
+  it('answers 415 with Accept-Encoding: identity for a compressed body, which read as text was "not valid JSON"', async () => {
+    const compressed = gzipSync(JSON.stringify(body));
+    for (const coding of ['gzip', 'GZIP', ' br ']) {
+      const res = await call(validatePre, {
+        key: t.agentKey,
+        rawBody: new ReadableStream({
+          start(controller) {
+            controller.enqueue(new Uint8Array(compressed));
+            controller.close();
+          },
+        }),
+        headers: { 'content-encoding': coding },
+      });
+      expect(res.status, coding).toBe(415);
+      expect(res.headers.get('accept-encoding')).toBe('identity');
+      expect(res.body.error).toMatchObject({ code: 'unsupported_media_type', details: { content_encoding: coding.trim().toLowerCase() } });
+    }
+    const identity = await call(validatePre, { key: t.agentKey, body, headers: { 'content-encoding': 'identity' } });
+    expect(identity.status).toBe(200);
   });
 
   it('carries the request id through, or makes one', async () => {
