@@ -184,42 +184,38 @@ const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 const apiKey = BENCH_API_KEY;
 const targets: Target[] = [];
 
+/** A yardstick server (prints its port first): loaded like the others, no API key. */
+async function startYardstick(label: string, args: string[], cleanup = () => {}): Promise<void> {
+  const child = spawn(tsx, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const port = await waitForLine(child, /^(\d+)\n/m, 30_000);
+  targets.push({
+    label,
+    url: `http://127.0.0.1:${port}/`,
+    headers: {},
+    pid: child.pid,
+    stop: async () => {
+      await stopChild(child);
+      cleanup();
+    },
+    rounds: [],
+    usesPostgres: false,
+    answered: 0,
+  });
+}
+
 // Every server is started first and stays up; the rounds then load them in turn, so a slow
 // spell on this shared machine lands on all of them rather than on one row.
-const baseline = spawn(tsx, [path.join(root, 'bench/validate/baseline-server.ts')], { stdio: ['ignore', 'pipe', 'pipe'] });
-const basePort = await waitForLine(baseline, /^(\d+)\n/m, 30_000);
-targets.push({
-  label: 'bare node:http + Ajv, no persistence',
-  url: `http://127.0.0.1:${basePort}/`,
-  headers: {},
-  pid: baseline.pid,
-  stop: () => stopChild(baseline),
-  rounds: [],
-  usesPostgres: false,
-  answered: 0,
-});
+await startYardstick('bare node:http + Ajv, no persistence', [path.join(root, 'bench/validate/baseline-server.ts')]);
 
 // The bare server again, answering each request only once its record is committed and fsynced
 // (SQLite WAL, group commit on a thread of its own, hash-chained): the durable yardstick.
 const durableDir = mkdtempSync(path.join(tmpdir(), 'toolgate-durable-'));
-const durable = spawn(tsx, [path.join(root, 'bench/validate/baseline-durable-server.ts'), path.join(durableDir, 'evidence.db')], {
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-const durablePort = await waitForLine(durable, /^(\d+)\n/m, 30_000);
 const durableLabel = 'bare node:http + Ajv + durable append (SQLite WAL, fsync per group, hash chain)';
-targets.push({
-  label: durableLabel,
-  url: `http://127.0.0.1:${durablePort}/`,
-  headers: {},
-  pid: durable.pid,
-  stop: async () => {
-    await stopChild(durable);
-    rmSync(durableDir, { recursive: true, force: true });
-  },
-  rounds: [],
-  usesPostgres: false,
-  answered: 0,
-});
+await startYardstick(
+  durableLabel,
+  [path.join(root, 'bench/validate/baseline-durable-server.ts'), path.join(durableDir, 'evidence.db')],
+  () => rmSync(durableDir, { recursive: true, force: true }),
+);
 
 // Tracing on: the SQLite data plane exporting every decision over OTLP/HTTP (lib/telemetry).
 const sink = await startOtlpSink();
