@@ -14,7 +14,7 @@ const holder = globalThis as unknown as { toolgateApprovalEvents?: EventEmitter 
 function emitter(): EventEmitter {
   if (!holder.toolgateApprovalEvents) {
     const created = new EventEmitter();
-    // One listener per waiting request; the wait bounds their number, not the emitter.
+    // One listener per watched approval (wait-for-approval.ts); the waits bound their number.
     created.setMaxListeners(0);
     holder.toolgateApprovalEvents = created;
   }
@@ -30,11 +30,6 @@ export function onApprovalChanged(id: string, listener: () => void): () => void 
   const e = emitter();
   e.on(id, listener);
   return () => e.off(id, listener);
-}
-
-/** How many requests on this instance are waiting on the approval (tests, diagnostics). */
-export function waitingOnApproval(id: string): number {
-  return emitter().listenerCount(id);
 }
 
 /** Forgets every in-process waiter: what a restarted instance starts with (tests). */

@@ -3,8 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
 import { expireOverdueApprovals } from '@/lib/approvals/expire-approval';
-import { waitForApprovalChange } from '@/lib/approvals/wait-for-approval';
-import { waitingOnApproval } from '@/lib/approvals/approval-events';
+import { approvalWatchReads, waitForApprovalChange, waitingOnApproval } from '@/lib/approvals/wait-for-approval';
 import { createDataPlaneServer } from '@/lib/data-plane/server';
 import { approver1, asSession, decisions, poll, requestRefund, retry, setUpApprovalQueue, t } from './approval-queue-setup';
 
@@ -105,6 +104,57 @@ describe('long polling', () => {
     controller.abort();
     await waiting;
     expect(waitingOnApproval(id)).toBe(0);
+  });
+
+  it('reads the row once a poll for all the requests waiting on one approval, and ends each at its own time', async () => {
+    const { id } = await requestRefund(6006);
+    const short = Array.from({ length: 20 }, () => poll(id, 1));
+    const long = Array.from({ length: 30 }, () => poll(id, 30));
+    while (waitingOnApproval(id) < 50) await new Promise((r) => setTimeout(r, 10));
+    // The one-second waits answer pending while the others stay parked on the same watch.
+    for (const res of await Promise.all(short)) expect(res.body.status).toBe('pending');
+    expect(waitingOnApproval(id)).toBe(30);
+    // Fifty waiters reading on their own would have made at least fifty reads by now (one
+    // each on entry), about 150 in the second; the watch makes one a poll.
+    expect(approvalWatchReads(t.tenant.id, id)).toBeGreaterThan(0);
+    expect(approvalWatchReads(t.tenant.id, id)).toBeLessThan(20);
+    expect((await asSession(approver1, id, { decision: 'deny', comment: 'no' })).status).toBe(200);
+    for (const res of await Promise.all(long)) expect(res.body).toMatchObject({ status: 'denied', outcome: 'denied' });
+    expect(waitingOnApproval(id)).toBe(0);
+    expect(approvalWatchReads(t.tenant.id, id)).toBe(0);
+  });
+
+  it('a request that joins a watch late still sees a decision made elsewhere, and a new watch starts after one ends', async () => {
+    const { id } = await requestRefund(6007);
+    const first = poll(id, 30);
+    await parked(id);
+    const second = poll(id, 30);
+    while (waitingOnApproval(id) < 2) await new Promise((r) => setTimeout(r, 10));
+    await db().approval.update({ where: { id }, data: { status: 'denied', decidedAt: new Date(), comment: 'elsewhere' } });
+    expect((await first).body.status).toBe('denied');
+    expect((await second).body.status).toBe('denied');
+    // Decided: a later wait answers at once, without parking.
+    expect((await poll(id, 30)).body.status).toBe('denied');
+    expect(waitingOnApproval(id)).toBe(0);
+  });
+
+  it('a failed read ends every wait on the watch with the error, and the next wait starts a new watch', async () => {
+    const { id } = await requestRefund(6008);
+    const waits = [0, 1, 2].map(() => waitForApprovalChange({ tenantId: t.tenant.id, id, waitMs: 30_000 }));
+    while (waitingOnApproval(id) < 3) await new Promise((r) => setTimeout(r, 10));
+    const delegate = db().approval;
+    const original = delegate.findFirst;
+    const failing = (() => Promise.reject(new Error('database went away'))) as unknown as typeof original;
+    Object.defineProperty(delegate, 'findFirst', { value: failing, configurable: true, writable: true });
+    try {
+      const settled = await Promise.allSettled(waits);
+      expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    } finally {
+      Object.defineProperty(delegate, 'findFirst', { value: original, configurable: true, writable: true });
+    }
+    expect(waitingOnApproval(id)).toBe(0);
+    const res = await poll(id, 1);
+    expect(res.body.status).toBe('pending');
   });
 
   it('on the data plane, stops waiting when the agent closes its connection', async () => {
