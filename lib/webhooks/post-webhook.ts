@@ -7,7 +7,7 @@ import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-f
  * connect to any address outside the public unicast range, checked on the address DNS
  * returned, which the socket then connects to: a name that resolves (or is rebound) to a private
  * address fails here even though it passed at registration. Global fetch cannot take an agent,
- * hence node:http. Redirects are not followed; the response body is not read.
+ * hence node:http. Redirects are not followed; the response body is not kept.
  */
 export function postWebhook(
   url: string,
@@ -22,12 +22,21 @@ export function postWebhook(
       target,
       { method: 'POST', agent, headers: { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) } },
       (response) => {
-        clearTimeout(deadline);
-        response.resume();
         resolve(response.statusCode ?? 0);
+        // The status is the answer. The body is read and dropped so the socket can serve the
+        // next delivery, but only so much of it and only within the attempt's time: a receiver
+        // that streams without end (or a byte a minute) must not hold a socket and a thread's
+        // attention for ever.
+        let read = 0;
+        response.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > MAX_DRAINED_BYTES) request.destroy();
+        });
+        response.on('error', () => undefined);
+        response.on('close', () => clearTimeout(deadline));
       },
     );
-    // The whole attempt, connecting included, not only an idle socket.
+    // The whole attempt, connecting and the receiver's body included, not only an idle socket.
     const deadline = setTimeout(() => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
     request.on('error', (error) => {
       clearTimeout(deadline);
@@ -36,6 +45,9 @@ export function postWebhook(
     request.end(options.body);
   });
 }
+
+/** What of a receiver's response body is drained before its connection is dropped instead. */
+export const MAX_DRAINED_BYTES = 64 * 1024;
 
 const cached = new Map<boolean, { http: http.Agent; https: https.Agent }>();
 function agents(allowPrivate: boolean) {
