@@ -7,7 +7,11 @@
  * refuses is not an error: it is a 200 with a decision (lib/validation).
  */
 export const APP_ERROR_CODES = {
-  bad_request: { status: 400, description: 'The request is malformed: invalid JSON, wrong shape, or a bad parameter.' },
+  bad_request: {
+    status: 400,
+    description:
+      'The request is malformed: invalid JSON, wrong shape, or a bad parameter. A body that is not valid UTF-8 (without a charset) says where: details.reason invalid_utf8, details.offset.',
+  },
   json_too_deep: { status: 400, description: 'The JSON body nests deeper than TOOLGATE_MAX_JSON_DEPTH.' },
   number_unrepresentable: {
     status: 400,
@@ -62,7 +66,7 @@ export const APP_ERROR_CODES = {
   unsupported_media_type: {
     status: 415,
     description:
-      'The body must be application/json, sent uncompressed (a Content-Encoding other than identity is refused, with Accept-Encoding: identity).',
+      'The body must be application/json, sent uncompressed (a Content-Encoding other than identity is refused, with Accept-Encoding: identity), in UTF-8 or a charset named in Content-Type that Toolgate can decode (details.charset otherwise).',
   },
   headers_too_large: { status: 431, description: 'The request line and headers exceed 16 kB (a URL that long, or too many cookies).' },
   contract_invalid: { status: 422, description: 'The contract document does not compile; details.problems lists why.' },

@@ -10,7 +10,7 @@ export type { Caller };
 import { getSessionMember } from '../auth/session';
 import { can, type Permission } from '../tenants/roles';
 import { AppError } from '../errors';
-import { readBodyText, readJsonBody } from './json-body';
+import { readBodyBytes, readJsonBody } from './json-body';
 import type { IncomingCall } from './incoming-call';
 import { log } from '../log';
 import { isSafeMethod } from '../http/same-origin';
@@ -166,7 +166,7 @@ function webCall(request: Request): IncomingCall {
     url: request.url,
     header: (name) => request.headers.get(name),
     headers: () => request.headers,
-    bodyText: (maxBytes) => readBodyText(request, maxBytes),
+    bodyBytes: (maxBytes) => readBodyBytes(request, maxBytes),
     signal: request.signal,
   };
 }

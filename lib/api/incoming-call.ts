@@ -11,8 +11,8 @@ export interface IncomingCall {
   header(name: string): string | null;
   /** All headers as Web `Headers`, built only when needed (session cookies). */
   headers(): Headers;
-  /** The raw body, refusing with 413 past `maxBytes` without buffering more than that. */
-  bodyText(maxBytes: number): Promise<string>;
+  /** The raw body's bytes, refusing with 413 past `maxBytes` without buffering more than that. */
+  bodyBytes(maxBytes: number): Promise<Buffer>;
   /** Aborted when the client goes away before its answer is sent (ends long polls early). */
   readonly signal: AbortSignal;
 }

@@ -1,4 +1,5 @@
 import { AppError } from '../errors';
+import { declaredCharset, decodeBody } from './body-charset';
 import type { IncomingCall } from './incoming-call';
 import {
   clipToken,
@@ -13,10 +14,10 @@ import {
  * Reads a request body with a hard byte cap enforced while streaming, so a client that omits
  * or lies about Content-Length still cannot make us buffer more than `maxBytes`.
  */
-export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Buffer> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  if (!request.body) return '';
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -30,7 +31,7 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks, total).toString('utf8');
+  return Buffer.concat(chunks, total);
 }
 
 export function tooLarge(maxBytes: number): AppError {
@@ -78,7 +79,8 @@ export async function readJsonBody(call: IncomingCall, limits: { maxBytes: numbe
       { 'accept-encoding': 'identity' },
     );
   }
-  const text = await call.bodyText(limits.maxBytes);
+  const charset = declaredCharset(type);
+  const text = decodeBody(await call.bodyBytes(limits.maxBytes), charset);
   if (text.trim() === '') throw new AppError('bad_request', 'The request body is empty; expected a JSON object.');
   const inspected = inspectJsonText(text, limits.maxDepth);
   if (inspected.tooDeep) {

@@ -139,6 +139,39 @@ function lookupCall(callId: string): Promise<Response> {
   });
 }
 
+describe('the data-plane server: what a body is encoded in', () => {
+  it('reads the declared charset, refuses bytes that are not UTF-8 with where, and an unknown charset with 415', async () => {
+    const json = JSON.stringify({
+      tool: 'orders.lookup',
+      call_id: 'dp-café',
+      arguments: { tenant_id: 'acme', order_id: 'ord_abc123' },
+      context: { tenant_id: 'acme' },
+    });
+    const post = (bytes: Buffer, contentType: string) =>
+      fetch(`${base}/api/v1/validate/pre`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.agentKey}`, 'content-type': contentType },
+        body: new Uint8Array(bytes),
+      });
+    const latin1 = await post(Buffer.from(json, 'latin1'), 'application/json; charset=windows-1252');
+    expect(latin1.status).toBe(200);
+    expect((await latin1.json()).call_id).toBe('dp-café');
+    const utf16 = await post(Buffer.from(json, 'utf16le'), 'application/json; charset="UTF-16LE"');
+    expect(utf16.status).toBe(200);
+    const undeclared = await post(Buffer.from(json, 'latin1'), 'application/json');
+    expect(undeclared.status).toBe(400);
+    expect((await undeclared.json()).error).toMatchObject({
+      code: 'bad_request',
+      details: { reason: 'invalid_utf8', offset: json.indexOf('é') },
+    });
+    const unknown = await post(Buffer.from(json), 'application/json; charset=ebcdic-not-really');
+    expect(unknown.status).toBe(415);
+    expect((await unknown.json()).error).toMatchObject({ code: 'unsupported_media_type', details: { charset: 'ebcdic-not-really' } });
+    // The connection the refusals went out on still serves.
+    expect((await post(Buffer.from(json), 'application/json')).status).toBe(200);
+  });
+});
+
 describe('the data-plane server: a path that does not decode', () => {
   it('answers 400 bad_request, on its own routes and others', async () => {
     for (const urlPath of ['/api/v1/approvals/%E0%A4%A', '/api/v1/validate/%FF', '/%E0']) {

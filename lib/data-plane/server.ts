@@ -217,7 +217,7 @@ class NodeCall implements IncomingCall {
     return headers;
   }
 
-  async bodyText(maxBytes: number): Promise<string> {
+  async bodyBytes(maxBytes: number): Promise<Buffer> {
     const declared = Number(this.header('content-length') ?? NaN);
     if (Number.isFinite(declared) && declared > maxBytes) {
       this.unreadBody = true;
@@ -229,7 +229,7 @@ class NodeCall implements IncomingCall {
       throw tooLarge(maxBytes);
     }
     const { chunks, size } = body;
-    return chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8', 0, size) : Buffer.concat(chunks, size).toString('utf8');
+    return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
   }
 }
 

@@ -148,6 +148,45 @@ describe('hostile and malformed input', () => {
     expect(identity.status).toBe(200);
   });
 
+  it('reads a body in the charset its Content-Type declares, and refuses bytes that are not UTF-8 instead of reading U+FFFD', async () => {
+    const bytes = (text: string, encoding: BufferEncoding) =>
+      new ReadableStream({
+        start(controller) {
+          controller.enqueue(new Uint8Array(Buffer.from(text, encoding)));
+          controller.close();
+        },
+      });
+    const json = JSON.stringify({ ...body, call_id: 'café-1' });
+    const latin1 = await call(validatePre, {
+      key: t.agentKey,
+      rawBody: bytes(json, 'latin1'),
+      headers: { 'content-type': 'application/json; charset=ISO-8859-1' },
+    });
+    expect(latin1.status).toBe(200);
+    expect(latin1.body.call_id).toBe('café-1');
+    expect((await db().evidence.findUniqueOrThrow({ where: { id: latin1.body.evidence_id } })).callId).toBe('café-1');
+
+    const before = await evidenceCount();
+    const undeclared = await call(validatePre, { key: t.agentKey, rawBody: bytes(json, 'latin1') });
+    expect(undeclared.status).toBe(400);
+    expect(undeclared.body.error).toMatchObject({ code: 'bad_request', details: { reason: 'invalid_utf8', offset: json.indexOf('é') } });
+    const unknown = await call(validatePre, {
+      key: t.agentKey,
+      rawBody: bytes(json, 'utf8'),
+      headers: { 'content-type': 'application/json; charset=x-unknown' },
+    });
+    expect(unknown.status).toBe(415);
+    expect(unknown.body.error).toMatchObject({ code: 'unsupported_media_type', details: { charset: 'x-unknown' } });
+    expect(await evidenceCount()).toBe(before);
+
+    const bom = await call(validatePre, {
+      key: t.agentKey,
+      rawBody: bytes(`\ufeff${JSON.stringify({ ...body, call_id: 'bom-1' })}`, 'utf8'),
+    });
+    expect(bom.status).toBe(200);
+    expect(bom.body.call_id).toBe('bom-1');
+  });
+
   it('carries the request id through, or makes one', async () => {
     const res = await call(validatePre, { key: t.agentKey, body, headers: { 'x-request-id': 'req-abc.123' } });
     expect(res.headers.get('x-request-id')).toBe('req-abc.123');
