@@ -78,6 +78,9 @@ const EnvSchema = z.object({
   // The most records GET /api/v1/evidence/verify reads in one request (about 55,000 a second);
   // more answers 409 verification_too_large and a verification run does it (lib/evidence/verification); 0: unbounded.
   TOOLGATE_VERIFY_MAX_RECORDS: z.coerce.number().int().min(0).max(1_000_000_000).default(250_000),
+  // How long a stopping server keeps answering calls on connections kept alive before the stop
+  // (lib/data-plane/server.ts drainDataPlaneServer); then it closes those left idle.
+  TOOLGATE_DRAIN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(5),
   // How often the retention purge runs (lib/retention).
   TOOLGATE_RETENTION_PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(10).default(3600),
   // Prometheus scrapes /metrics with it as a Bearer token and sees every tenant's series

@@ -101,13 +101,18 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (stopping) return;
     stopping = true;
     // Finish what is in flight (each answer waits for its evidence), then close the stores.
-    drainDataPlaneServer(server, () => {
-      void stopBackgroundJobs()
-        .finally(() => Promise.allSettled([closeEvidenceWriter(), disconnectDb()]))
-        // The spans of the last decisions, once their records are committed.
-        .then(() => stopTraceExport())
-        .finally(() => process.exit(0));
-    });
-    setTimeout(() => process.exit(0), 10_000).unref();
+    const graceMs = settings.TOOLGATE_DRAIN_GRACE_SECONDS * 1000;
+    drainDataPlaneServer(
+      server,
+      () => {
+        void stopBackgroundJobs()
+          .finally(() => Promise.allSettled([closeEvidenceWriter(), disconnectDb()]))
+          // The spans of the last decisions, once their records are committed.
+          .then(() => stopTraceExport())
+          .finally(() => process.exit(0));
+      },
+      graceMs,
+    );
+    setTimeout(() => process.exit(0), graceMs + 10_000).unref();
   });
 }

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
 import { lookupOrderContract } from '@/lib/contracts/examples';
@@ -190,5 +192,56 @@ describe('crash safety', () => {
     const after = await post('/api/v1/validate/pre', body(7));
     expect(after.status).toBe(200);
     expect((await verifyEvidenceChain({ tenantId: t.tenant.id })).valid).toBe(true);
+  });
+});
+
+describe('stopping', () => {
+  it('on SIGTERM, answers and records a call sent on a connection kept alive before it, takes no new connection, and exits', async () => {
+    const own = await startDataPlane({ databaseUrl: process.env.DATABASE_URL as string, env: { TOOLGATE_DRAIN_GRACE_SECONDS: '3' } });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const { port } = new URL(own.url);
+    const send = (i: number) =>
+      new Promise<{ status: number; connection: string | undefined; body: Json }>((resolve, reject) => {
+        const req = http.request(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/api/v1/validate/pre',
+            method: 'POST',
+            agent,
+            headers: { authorization: `Bearer ${t.agentKey}`, 'content-type': 'application/json' },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (c: Buffer) => (text += c.toString()));
+            res.once('end', () =>
+              resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: JSON.parse(text) as Json }),
+            );
+          },
+        );
+        req.once('error', reject);
+        req.end(JSON.stringify(body(i * 5 + 1)));
+      });
+    const refused = () =>
+      new Promise<boolean>((resolve) => {
+        const socket = net.connect(Number(port), '127.0.0.1');
+        socket.once('connect', () => (socket.destroy(), resolve(false)));
+        socket.once('error', () => resolve(true));
+      });
+    try {
+      expect((await send(100)).connection).toBe('keep-alive');
+      own.child.kill('SIGTERM');
+      // Stopped listening: the stop has begun, and the kept connection is now idle through it.
+      await expect.poll(refused, { timeout: 5000, interval: 50 }).toBe(true);
+      const late = await send(101);
+      expect(late.status).toBe(200);
+      expect(late.connection).toBe('close');
+      expect(await db().evidence.count({ where: { id: late.body.evidence_id } })).toBe(1);
+      await own.stop();
+      expect(own.child.exitCode).toBe(0);
+    } finally {
+      agent.destroy();
+      await own.kill9();
+    }
   });
 });

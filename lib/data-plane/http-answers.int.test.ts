@@ -418,4 +418,58 @@ describe('slow callers and stopping', () => {
       agent.destroy();
     }
   });
+
+  it('when stopping, still answers a call that arrives on a connection idle when the stop began, then closes those left idle', async () => {
+    const { own, port } = await listening();
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<http.IncomingMessage>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: '/metrics', agent }, (res) => {
+          res.resume();
+          res.once('end', () => resolve(res));
+        });
+        req.once('error', reject);
+        req.end();
+      });
+    const idleAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const first = await get();
+      expect(first.headers.connection).toBe('keep-alive');
+      // A second agent that keeps its connection idle through the stop.
+      const { res: idle, socket: idleSocket } = await new Promise<{ res: http.IncomingMessage; socket: net.Socket }>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: '/metrics', agent: idleAgent }, (res) => {
+          const socket = res.socket as net.Socket;
+          res.resume();
+          res.once('end', () => resolve({ res, socket }));
+        });
+        req.once('error', reject);
+        req.end();
+      });
+      expect(idle.headers.connection).toBe('keep-alive');
+      const idleClosed = new Promise<void>((resolve) => idleSocket.once('close', () => resolve()));
+      let closed = false;
+      const stopped = new Promise<void>((resolve) =>
+        drainDataPlaneServer(
+          own,
+          () => {
+            closed = true;
+            resolve();
+          },
+          300,
+        ),
+      );
+      // The call comes after the stop began, on a connection that was idle then: answered.
+      const late = await get();
+      expect(late.statusCode).toBe(first.statusCode);
+      expect(late.headers.connection).toBe('close');
+      expect(closed).toBe(false);
+      // No new connections are taken.
+      await expect(fetch(`http://127.0.0.1:${port}/metrics`)).rejects.toThrow();
+      await idleClosed;
+      await stopped;
+    } finally {
+      agent.destroy();
+      idleAgent.destroy();
+    }
+  });
 });

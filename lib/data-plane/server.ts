@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { jsonResult, type RouteResult } from '../api/define-route';
 import type { IncomingCall } from '../api/incoming-call';
 import { tooLarge } from '../api/json-body';
@@ -126,13 +127,24 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 const draining = new WeakSet<http.Server>();
 
 /**
- * Stops taking connections and calls: idle connections close now, busy ones after their answer
- * (which says `Connection: close`). `onClosed` runs once the last connection has gone.
+ * How long a stopping server keeps its idle kept-alive connections. An agent between two calls
+ * holds one; closing it at once races the call already on its way on it, which the agent sees as
+ * a reset connection for a call it cannot know was not made. Within this time such a call is
+ * answered (with `Connection: close`); after it, the connections still idle are closed.
  */
-export function drainDataPlaneServer(server: http.Server, onClosed: () => void): void {
+export const DRAIN_GRACE_MS = 5_000;
+
+/**
+ * Stops taking connections: a call on a kept-alive connection is still answered, with
+ * `Connection: close`; connections left idle close after `graceMs`. `onClosed` runs once the
+ * last connection has gone.
+ */
+export function drainDataPlaneServer(server: http.Server, onClosed: () => void, graceMs = DRAIN_GRACE_MS): void {
   draining.add(server);
-  server.close(() => onClosed());
-  server.closeIdleConnections();
+  // net.Server's close stops listening; http.Server's would also close every idle connection at
+  // once (Node 19 and later), which is the race above.
+  net.Server.prototype.close.call(server, () => onClosed());
+  setTimeout(() => server.closeIdleConnections(), graceMs).unref();
 }
 
 /** The methods a Next route file can export; Next cannot route any other. */

@@ -40,6 +40,8 @@ export async function startDataPlane(options: {
       PORT: String(port),
       HOSTNAME: '127.0.0.1',
       TOOLGATE_CACHE_POLL_MS: '200',
+      // A stop closes connections left idle at once; the grace is tested where it is the subject.
+      TOOLGATE_DRAIN_GRACE_SECONDS: '0',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
