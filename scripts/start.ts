@@ -17,6 +17,7 @@ import { closeEvidenceWriter, setRawEvidenceStore } from '../lib/evidence/record
 import { threadedEvidenceStore } from '../lib/evidence/evidence-writer-thread';
 import { startBackgroundJobs, stopBackgroundJobs } from '../lib/jobs/background-jobs';
 import { startTraceExport, stopTraceExport } from '../lib/telemetry/trace-export';
+import { endApprovalWaits } from '../lib/approvals/wait-for-approval';
 import { ensureAppBuild } from './app-build';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
@@ -101,6 +102,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (stopping) return;
     stopping = true;
     // Finish what is in flight (each answer waits for its evidence), then close the stores.
+    endApprovalWaits();
     const graceMs = settings.TOOLGATE_DRAIN_GRACE_SECONDS * 1000;
     drainDataPlaneServer(
       server,

@@ -20,7 +20,7 @@ type Waiter = { finish: (error?: unknown) => void };
 type Watch = { tenantId: string; id: string; waiters: Set<Waiter>; wake: () => void; polls: number };
 
 /** On globalThis for the reason approval-events.ts gives: two copies of this module in one process. */
-const holder = globalThis as unknown as { toolgateApprovalWatches?: Map<string, Watch> };
+const holder = globalThis as unknown as { toolgateApprovalWatches?: Map<string, Watch>; toolgateApprovalWaitsEnded?: boolean };
 
 function watches(): Map<string, Watch> {
   holder.toolgateApprovalWatches ??= new Map();
@@ -38,7 +38,7 @@ const keyOf = (tenantId: string, id: string) => `${tenantId}\u0000${id}`;
  */
 export function waitForApprovalChange(options: { tenantId: string; id: string; waitMs: number; signal?: AbortSignal }): Promise<void> {
   const { signal } = options;
-  if (signal?.aborted) return Promise.resolve();
+  if (signal?.aborted || holder.toolgateApprovalWaitsEnded) return Promise.resolve();
   const ms = Math.max(0, Math.min(options.waitMs, MAX_WAIT_SECONDS * 1000));
   return new Promise<void>((resolve, reject) => {
     const key = keyOf(options.tenantId, options.id);
@@ -106,6 +106,26 @@ function pause(watch: Watch, ms: number): Promise<void> {
     const unsubscribe = onApprovalChanged(watch.id, done);
     watch.wake = done;
   });
+}
+
+/**
+ * A stopping instance answers its long polls at once (the approval as it stands, with
+ * `Connection: close`) and parks no new ones, so that agents poll again on another instance
+ * instead of being cut off when this one exits.
+ */
+export function endApprovalWaits(): void {
+  holder.toolgateApprovalWaitsEnded = true;
+  for (const [key, watch] of watches()) end(watch, key);
+}
+
+/** Whether this instance has stopped parking long polls (it is stopping). */
+export function approvalWaitsEnded(): boolean {
+  return holder.toolgateApprovalWaitsEnded === true;
+}
+
+/** Parks long polls again: what a restarted instance starts with (tests). */
+export function resetApprovalWaitsForTests(): void {
+  holder.toolgateApprovalWaitsEnded = undefined;
 }
 
 /** How many requests on this instance are waiting on the approval (tests, diagnostics). */

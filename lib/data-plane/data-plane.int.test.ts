@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
-import { lookupOrderContract } from '@/lib/contracts/examples';
+import { lookupOrderContract, refundPaymentContract } from '@/lib/contracts/examples';
 import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 import { loadValidatePre, startDataPlane, type DataPlaneProcess } from '@/lib/testing/data-plane-process';
@@ -19,6 +19,7 @@ const body = (i: number) => ({
 beforeAll(async () => {
   t = await createTestTenant();
   await publishContract(t.tenant.id, lookupOrderContract);
+  await publishContract(t.tenant.id, refundPaymentContract);
   server = await startDataPlane({ databaseUrl: process.env.DATABASE_URL as string });
 });
 
@@ -196,44 +197,67 @@ describe('crash safety', () => {
 });
 
 describe('stopping', () => {
-  it('on SIGTERM, answers and records a call sent on a connection kept alive before it, takes no new connection, and exits', async () => {
+  type Answer = { status: number; connection: string | undefined; body: Json };
+  /** One request on a kept-alive agent (fetch would open connections of its own). */
+  const request = (agent: http.Agent, port: string, path: string, payload?: unknown) =>
+    new Promise<Answer>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          path,
+          method: payload === undefined ? 'GET' : 'POST',
+          agent,
+          headers: { authorization: `Bearer ${t.agentKey}`, 'content-type': 'application/json' },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.once('end', () =>
+            resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: JSON.parse(text) as Json }),
+          );
+        },
+      );
+      req.once('error', reject);
+      req.end(payload === undefined ? undefined : JSON.stringify(payload));
+    });
+  const refused = (port: string) =>
+    new Promise<boolean>((resolve) => {
+      const socket = net.connect(Number(port), '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once('error', () => resolve(true));
+    });
+
+  it('on SIGTERM, answers its long polls, answers and records a call sent on a connection kept alive before it, takes no new connection, and exits', async () => {
     const own = await startDataPlane({ databaseUrl: process.env.DATABASE_URL as string, env: { TOOLGATE_DRAIN_GRACE_SECONDS: '3' } });
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const { port } = new URL(own.url);
-    const send = (i: number) =>
-      new Promise<{ status: number; connection: string | undefined; body: Json }>((resolve, reject) => {
-        const req = http.request(
-          {
-            host: '127.0.0.1',
-            port,
-            path: '/api/v1/validate/pre',
-            method: 'POST',
-            agent,
-            headers: { authorization: `Bearer ${t.agentKey}`, 'content-type': 'application/json' },
-          },
-          (res) => {
-            let text = '';
-            res.on('data', (c: Buffer) => (text += c.toString()));
-            res.once('end', () =>
-              resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: JSON.parse(text) as Json }),
-            );
-          },
-        );
-        req.once('error', reject);
-        req.end(JSON.stringify(body(i * 5 + 1)));
-      });
-    const refused = () =>
-      new Promise<boolean>((resolve) => {
-        const socket = net.connect(Number(port), '127.0.0.1');
-        socket.once('connect', () => (socket.destroy(), resolve(false)));
-        socket.once('error', () => resolve(true));
-      });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const pollAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const refund = await post('/api/v1/validate/pre', {
+      tool: 'payments.refund',
+      call_id: 'stop-refund',
+      arguments: { tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: 9000, reason: 'duplicate' },
+      context: { tenant_id: 'acme', roles: ['support'], state: { payment_status: 'captured' } },
+    });
+    expect(refund.body.decision).toBe('require_approval');
+    const approvalPath = `/api/v1/approvals/${refund.body.approval.id}`;
     try {
-      expect((await send(100)).connection).toBe('keep-alive');
+      expect((await request(agent, port, '/api/v1/validate/pre', body(501))).connection).toBe('keep-alive');
+      expect((await request(pollAgent, port, approvalPath)).connection).toBe('keep-alive');
+      // An agent long-polling the approval when the stop comes, on its kept connection: answered
+      // whether it is parked before the stop (which ends the wait) or read after it (which parks nothing).
+      const polling = request(pollAgent, port, `${approvalPath}?wait=30`);
       own.child.kill('SIGTERM');
-      // Stopped listening: the stop has begun, and the kept connection is now idle through it.
-      await expect.poll(refused, { timeout: 5000, interval: 50 }).toBe(true);
-      const late = await send(101);
+      const polled = await polling;
+      expect(polled.status).toBe(200);
+      expect(polled.body.status).toBe('pending');
+      expect(polled.connection).toBe('close');
+      // Stopped listening: the stop has begun, and the other kept connection is idle through it.
+      await expect.poll(() => refused(port), { timeout: 5000, interval: 50 }).toBe(true);
+      const late = await request(agent, port, '/api/v1/validate/pre', body(506));
       expect(late.status).toBe(200);
       expect(late.connection).toBe('close');
       expect(await db().evidence.count({ where: { id: late.body.evidence_id } })).toBe(1);
@@ -241,6 +265,7 @@ describe('stopping', () => {
       expect(own.child.exitCode).toBe(0);
     } finally {
       agent.destroy();
+      pollAgent.destroy();
       await own.kill9();
     }
   });

@@ -84,8 +84,9 @@ export function createDataPlaneServer(
         const call = new NodeCall(req, res);
         const result = await matched.route.handler.serve(call, matched.params);
         // A body not read to its end (oversized, or refused before reading) would have to be
-        // drained before the next request on this connection: close it instead.
-        if (call.unread() || !req.complete) res.setHeader('connection', 'close');
+        // drained before the next request on this connection: close it instead. So does an
+        // answer given after a stop began (a long poll that was waiting when it came).
+        if (call.unread() || !req.complete || draining.has(server)) res.setHeader('connection', 'close');
         await send(res, result);
       } catch (error) {
         log.error('data plane failure', { path: pathname, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });

@@ -3,7 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
 import { expireOverdueApprovals } from '@/lib/approvals/expire-approval';
-import { approvalWatchReads, waitForApprovalChange, waitingOnApproval } from '@/lib/approvals/wait-for-approval';
+import {
+  approvalWatchReads,
+  endApprovalWaits,
+  resetApprovalWaitsForTests,
+  waitForApprovalChange,
+  waitingOnApproval,
+} from '@/lib/approvals/wait-for-approval';
 import { createDataPlaneServer } from '@/lib/data-plane/server';
 import { approver1, asSession, decisions, poll, requestRefund, retry, setUpApprovalQueue, t } from './approval-queue-setup';
 
@@ -155,6 +161,23 @@ describe('long polling', () => {
     expect(waitingOnApproval(id)).toBe(0);
     const res = await poll(id, 1);
     expect(res.body.status).toBe('pending');
+  });
+
+  it('a stopping instance answers its long polls at once with the approval as it stands, and parks no new ones', async () => {
+    const { id } = await requestRefund(6009);
+    const waits = [poll(id, 30), poll(id, 30)];
+    while (waitingOnApproval(id) < 2) await new Promise((r) => setTimeout(r, 10));
+    try {
+      endApprovalWaits();
+      for (const res of await Promise.all(waits)) expect(res.body).toMatchObject({ status: 'pending' });
+      expect(waitingOnApproval(id)).toBe(0);
+      // A poll that arrives while stopping answers without parking.
+      const late = poll(id, 30);
+      expect(waitingOnApproval(id)).toBe(0);
+      expect((await late).body.status).toBe('pending');
+    } finally {
+      resetApprovalWaitsForTests();
+    }
   });
 
   it('on the data plane, stops waiting when the agent closes its connection', async () => {

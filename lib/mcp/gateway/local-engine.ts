@@ -2,7 +2,7 @@ import { newRequestId } from '../../evidence/first-record-id';
 import type { Caller } from '../../auth/caller';
 import { getInstanceSecret } from '../../auth/instance-secret';
 import { getApprovalOrThrow } from '../../approvals/get-approval-or-throw';
-import { waitForApprovalChange } from '../../approvals/wait-for-approval';
+import { approvalWaitsEnded, waitForApprovalChange } from '../../approvals/wait-for-approval';
 import { PreCallRequestSchema, validatePreCall } from '../../validation/validate-pre-call';
 import { PostCallRequestSchema, validatePostCall } from '../../validation/validate-post-call';
 import type { Approval } from '@toolgate/sdk/core';
@@ -38,7 +38,7 @@ export function createLocalEngine(options: { caller: KeyCaller; server: string }
       for (;;) {
         const view = await getApprovalOrThrow({ tenantId: caller.tenantId, id, secret });
         const left = deadline - Date.now();
-        if (view.status !== 'pending' || left <= 0 || signal?.aborted) return view as Approval;
+        if (view.status !== 'pending' || left <= 0 || signal?.aborted || approvalWaitsEnded()) return view as Approval;
         await waitForApprovalChange({ tenantId: caller.tenantId, id, waitMs: left, signal });
       }
     },
