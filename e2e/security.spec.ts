@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { expect, test, type APIResponse, type Page } from '@playwright/test';
 import { signIn } from './sign-in';
 import { E2E_ADMIN, E2E_INIT_API_KEY } from './test-env';
@@ -150,4 +151,36 @@ test("the studio's editor and its workers run under the CSP without a violation"
   }
   await expect(page.getByTestId('studio-prompt-editor').locator('.monaco-editor')).toBeVisible();
   expect(violations).toEqual([]);
+});
+
+/** A sign-in sent from a loopback address of our choosing (each is another caller to the server). */
+function signInFrom(localAddress: string, baseURL: string, password: string, headers: Record<string, string> = {}): Promise<number> {
+  const url = new URL('/api/auth/sign-in/email', baseURL);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: 'POST', localAddress, headers: { 'content-type': 'application/json', origin: baseURL, ...headers } },
+      (res) => {
+        res.resume();
+        res.once('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.once('error', reject);
+    req.end(JSON.stringify({ email: E2E_ADMIN.email, password }));
+  });
+}
+
+test('password guesses are limited per caller: a forged X-Forwarded-For does not reset the count, and another caller is not locked out', async ({
+  baseURL,
+}) => {
+  const base = baseURL as string;
+  // Better Auth allows 3 sign-ins per 10 s from one caller. It read the caller from
+  // X-Forwarded-For, so a new value per guess was never limited; and without the header it
+  // counted every caller in one bucket, so three wrong guesses from anyone locked everyone out.
+  const guesses: number[] = [];
+  for (let i = 1; i <= 5; i++)
+    guesses.push(await signInFrom('127.0.0.2', base, 'wrong-password', { 'x-forwarded-for': `198.51.100.${i}` }));
+  expect(guesses).toEqual([401, 401, 401, 429, 429]);
+  expect(await signInFrom('127.0.0.3', base, E2E_ADMIN.password)).toBe(200);
+  expect(await signInFrom('127.0.0.2', base, E2E_ADMIN.password)).toBe(429);
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_DATABASE_URL } from './db/database-url';
 import { DEFAULT_STATEMENT_TIMEOUT_SECONDS } from './db/postgres-session';
+import { parseTrustedProxies } from './http/client-address';
 
 /**
  * Every setting Toolgate reads, parsed once. A bad value stops start-up with a message naming
@@ -78,6 +79,19 @@ const EnvSchema = z.object({
   // The most records GET /api/v1/evidence/verify reads in one request (about 55,000 a second);
   // more answers 409 verification_too_large and a verification run does it (lib/evidence/verification); 0: unbounded.
   TOOLGATE_VERIFY_MAX_RECORDS: z.coerce.number().int().min(0).max(1_000_000_000).default(250_000),
+  // Proxies in front of Toolgate whose X-Forwarded-For is believed (lib/http/client-address.ts):
+  // addresses or CIDR ranges, comma- or space-separated. Unset: the connection's peer is the caller.
+  TOOLGATE_TRUSTED_PROXIES: z
+    .string()
+    .max(10_000)
+    .optional()
+    .superRefine((value, ctx) => {
+      try {
+        parseTrustedProxies(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: `TOOLGATE_TRUSTED_PROXIES: ${(error as Error).message}` });
+      }
+    }),
   // How long a stopping server keeps answering calls on connections kept alive before the stop
   // (lib/data-plane/server.ts drainDataPlaneServer); then it closes those left idle.
   TOOLGATE_DRAIN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(5),

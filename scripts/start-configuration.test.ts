@@ -42,4 +42,11 @@ describe('npm start with a bad setting', () => {
     expect(run.stderr).toMatch(/^toolgate: Invalid Toolgate configuration:\n {2}PORT: /);
     expect(run.stderr).not.toMatch(/^\s+at /m);
   }, 60_000);
+
+  it('a trusted proxy that is not an address or range: exit 1 naming the entry', async () => {
+    const run = await start({ TOOLGATE_TRUSTED_PROXIES: '10.0.0.0/8, lb.internal' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('TOOLGATE_TRUSTED_PROXIES: "lb.internal" is not an IP address or CIDR range');
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+  }, 60_000);
 });

@@ -18,6 +18,7 @@ import { threadedEvidenceStore } from '../lib/evidence/evidence-writer-thread';
 import { startBackgroundJobs, stopBackgroundJobs } from '../lib/jobs/background-jobs';
 import { startTraceExport, stopTraceExport } from '../lib/telemetry/trace-export';
 import { endApprovalWaits } from '../lib/approvals/wait-for-approval';
+import { parseTrustedProxies } from '../lib/http/client-address';
 import { ensureAppBuild } from './app-build';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
@@ -81,7 +82,11 @@ if (!dataPlaneOnly) {
 setRawEvidenceStore(threadedEvidenceStore);
 // Decisions as OpenTelemetry spans when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/observability.md).
 await startTraceExport();
-const server = createDataPlaneServer({ fallback, apiAllowedMethods });
+const server = createDataPlaneServer({
+  fallback,
+  apiAllowedMethods,
+  trustedProxies: parseTrustedProxies(settings.TOOLGATE_TRUSTED_PROXIES),
+});
 startBackgroundJobs();
 server.once('error', (error) => {
   // Listening failed (the port is taken): the first start's one-time sign-in and key still show.

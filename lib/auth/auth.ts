@@ -5,6 +5,7 @@ import { env, publicBaseUrl } from '../env';
 import { getInstanceSecret } from './instance-secret';
 import { parseSsoConfig, SSO_PROVIDER_ID, type SsoConfig } from './sso-config';
 import { ssoAuthOptions } from './sso-sign-in';
+import { CLIENT_ADDRESS_HEADER } from '../http/client-address';
 
 let ssoCache: { config: SsoConfig | null } | undefined;
 
@@ -32,8 +33,13 @@ function createAuth(secret: string) {
     session: { expiresIn: 60 * 60 * 12, updateAge: 60 * 60 },
     trustedOrigins: [base, `http://localhost:${e.PORT}`, `http://127.0.0.1:${e.PORT}`],
     telemetry: { enabled: false },
-    // Session cookies only over TLS when the instance is served over https (docs/security.md).
-    advanced: { useSecureCookies: base.startsWith('https://') },
+    advanced: {
+      // Session cookies only over TLS when the instance is served over https (docs/security.md).
+      useSecureCookies: base.startsWith('https://'),
+      // The caller's address as the server determined it, for the sign-in rate limit and a
+      // session's address: never X-Forwarded-For as the caller wrote it (lib/http/client-address.ts).
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
+    },
     onAPIError: { errorURL },
     plugins: sso ? [sso.plugin] : [],
     // Users are created here only by an SSO sign-in, and only for an invited, verified address

@@ -6,6 +6,7 @@ import { tooLarge } from '../api/json-body';
 import { HTTP_METHODS, type HttpMethod } from '../api/http-methods';
 import { badRequestTarget, malformedPath, methodNotAllowed, pathNotFound } from '../api/mount-route';
 import { API_SECURITY_HEADERS } from '../http/security-headers';
+import { CLIENT_ADDRESS_HEADER, clientAddress, type TrustedProxies } from '../http/client-address';
 import { log } from '../log';
 import { AppError } from '../errors';
 import { matchDataPlaneRoute } from './routes';
@@ -26,8 +27,11 @@ export function createDataPlaneServer(
     /** How long a request's headers, and the whole request, may take to arrive (tests shorten them). */
     headersTimeoutMs?: number;
     requestTimeoutMs?: number;
+    /** Proxies whose X-Forwarded-For names the caller that Next (Better Auth) is told of. */
+    trustedProxies?: TrustedProxies;
   } = {},
 ): http.Server {
+  const trustedProxies = options.trustedProxies ?? [];
   const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const timeouts = {
     headersTimeout: Math.min(options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, requestTimeout),
@@ -64,6 +68,9 @@ export function createDataPlaneServer(
       // Next serves the same paths with the same methods or more (the route files mount these
       // handlers too), so in one-process mode it gives the 405 or the answer.
       if (options.fallback) {
+        const caller = clientAddress(req.socket.remoteAddress, headerValue(req, 'x-forwarded-for') ?? undefined, trustedProxies);
+        if (caller) req.headers[CLIENT_ADDRESS_HEADER] = caller;
+        else delete req.headers[CLIENT_ADDRESS_HEADER];
         void options.fallback(req, res);
         return;
       }
