@@ -139,6 +139,48 @@ function lookupCall(callId: string): Promise<Response> {
   });
 }
 
+describe('one process: what Next is told of the caller', () => {
+  it('tells Next the connection’s peer, not a forged X-Forwarded-For, and logs a caller refused for too many sign-ins once', async () => {
+    const { resetSignInLimitedLogForTests } = await import('@/lib/auth/sign-in-limited-log');
+    resetSignInLimitedLogForTests();
+    const seen: (string | undefined)[] = [];
+    const own = createDataPlaneServer({
+      fallback: (req, res) => {
+        seen.push(req.headers['x-toolgate-client-address'] as string | undefined);
+        res.statusCode = req.url?.startsWith('/api/auth/sign-in') ? 429 : 200;
+        res.end();
+      },
+    });
+    await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
+    const port = (own.address() as AddressInfo).port;
+    const warn = vi.spyOn(log, 'warn');
+    const send = (path: string, headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path, method: 'POST', localAddress: '127.0.0.4', headers }, (res) => {
+          res.resume();
+          res.once('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.once('error', reject);
+        req.end('{}');
+      });
+    try {
+      const forged = { 'x-forwarded-for': '198.51.100.9', 'x-toolgate-client-address': '198.51.100.10' };
+      expect(await send('/api/auth/sign-in/email', forged)).toBe(429);
+      expect(await send('/api/auth/sign-in/email', forged)).toBe(429);
+      expect(await send('/api/auth/get-session', forged)).toBe(200);
+      expect(seen).toEqual(['127.0.0.4', '127.0.0.4', '127.0.0.4']);
+      const lines = warn.mock.calls.filter(([message]) => message.startsWith('sign-in refused'));
+      expect(lines).toEqual([
+        ['sign-in refused: too many attempts from one address', { client_address: '127.0.0.4', path: '/api/auth/sign-in/email' }],
+      ]);
+    } finally {
+      warn.mockRestore();
+      own.closeAllConnections();
+      await new Promise((resolve) => own.close(resolve));
+    }
+  });
+});
+
 describe('the data-plane server: what a body is encoded in', () => {
   it('reads the declared charset, refuses bytes that are not UTF-8 with where, and an unknown charset with 415', async () => {
     const json = JSON.stringify({

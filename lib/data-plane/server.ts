@@ -7,6 +7,7 @@ import { HTTP_METHODS, type HttpMethod } from '../api/http-methods';
 import { badRequestTarget, malformedPath, methodNotAllowed, pathNotFound } from '../api/mount-route';
 import { API_SECURITY_HEADERS } from '../http/security-headers';
 import { CLIENT_ADDRESS_HEADER, clientAddress, type TrustedProxies } from '../http/client-address';
+import { noteSignInLimited } from '../auth/sign-in-limited-log';
 import { log } from '../log';
 import { AppError } from '../errors';
 import { matchDataPlaneRoute } from './routes';
@@ -71,6 +72,7 @@ export function createDataPlaneServer(
         const caller = clientAddress(req.socket.remoteAddress, headerValue(req, 'x-forwarded-for') ?? undefined, trustedProxies);
         if (caller) req.headers[CLIENT_ADDRESS_HEADER] = caller;
         else delete req.headers[CLIENT_ADDRESS_HEADER];
+        if (pathname.startsWith('/api/auth/')) res.once('finish', () => res.statusCode === 429 && noteSignInLimited(caller, pathname));
         void options.fallback(req, res);
         return;
       }
