@@ -85,11 +85,12 @@ const EnvSchema = z.object({
     .string()
     .max(10_000)
     .optional()
-    .superRefine((value, ctx) => {
+    .transform((value, ctx) => {
       try {
-        parseTrustedProxies(value);
+        return parseTrustedProxies(value);
       } catch (error) {
         ctx.addIssue({ code: 'custom', message: `TOOLGATE_TRUSTED_PROXIES: ${(error as Error).message}` });
+        return z.NEVER;
       }
     }),
   // How long a stopping server keeps answering calls on connections kept alive before the stop

@@ -18,7 +18,6 @@ import { threadedEvidenceStore } from '../lib/evidence/evidence-writer-thread';
 import { startBackgroundJobs, stopBackgroundJobs } from '../lib/jobs/background-jobs';
 import { startTraceExport, stopTraceExport } from '../lib/telemetry/trace-export';
 import { endApprovalWaits } from '../lib/approvals/wait-for-approval';
-import { parseTrustedProxies } from '../lib/http/client-address';
 import { ensureAppBuild } from './app-build';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
@@ -85,7 +84,7 @@ await startTraceExport();
 const server = createDataPlaneServer({
   fallback,
   apiAllowedMethods,
-  trustedProxies: parseTrustedProxies(settings.TOOLGATE_TRUSTED_PROXIES),
+  trustedProxies: settings.TOOLGATE_TRUSTED_PROXIES,
 });
 startBackgroundJobs();
 server.once('error', (error) => {

@@ -413,6 +413,19 @@ describe('a caller that goes away mid-body', () => {
 });
 
 describe('slow callers and stopping', () => {
+  /** GET /metrics on `agent`'s kept-alive connection, with the socket it came on (the answer lets go of it at its end). */
+  function getMetrics(port: number, agent: http.Agent) {
+    return new Promise<{ res: http.IncomingMessage; socket: net.Socket }>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/metrics', agent }, (res) => {
+        const socket = res.socket as net.Socket;
+        res.resume();
+        res.once('end', () => resolve({ res, socket }));
+      });
+      req.once('error', reject);
+      req.end();
+    });
+  }
+
   async function listening(options: Parameters<typeof createDataPlaneServer>[0] = {}) {
     const own = createDataPlaneServer(options);
     await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
@@ -441,15 +454,7 @@ describe('slow callers and stopping', () => {
   it('when stopping, answers a kept-alive connection with Connection: close and closes once it is done', async () => {
     const { own, port } = await listening();
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    const get = () =>
-      new Promise<http.IncomingMessage>((resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port, path: '/metrics', agent }, (res) => {
-          res.resume();
-          res.once('end', () => resolve(res));
-        });
-        req.once('error', reject);
-        req.end();
-      });
+    const get = async () => (await getMetrics(port, agent)).res;
     try {
       expect((await get()).headers.connection).toBe('keep-alive');
       // The server starts stopping as the next call on the kept connection arrives.
@@ -464,29 +469,13 @@ describe('slow callers and stopping', () => {
   it('when stopping, still answers a call that arrives on a connection idle when the stop began, then closes those left idle', async () => {
     const { own, port } = await listening();
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    const get = () =>
-      new Promise<http.IncomingMessage>((resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port, path: '/metrics', agent }, (res) => {
-          res.resume();
-          res.once('end', () => resolve(res));
-        });
-        req.once('error', reject);
-        req.end();
-      });
+    const get = async () => (await getMetrics(port, agent)).res;
     const idleAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
       const first = await get();
       expect(first.headers.connection).toBe('keep-alive');
       // A second agent that keeps its connection idle through the stop.
-      const { res: idle, socket: idleSocket } = await new Promise<{ res: http.IncomingMessage; socket: net.Socket }>((resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port, path: '/metrics', agent: idleAgent }, (res) => {
-          const socket = res.socket as net.Socket;
-          res.resume();
-          res.once('end', () => resolve({ res, socket }));
-        });
-        req.once('error', reject);
-        req.end();
-      });
+      const { res: idle, socket: idleSocket } = await getMetrics(port, idleAgent);
       expect(idle.headers.connection).toBe('keep-alive');
       const idleClosed = new Promise<void>((resolve) => idleSocket.once('close', () => resolve()));
       let closed = false;
