@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { expect, test, type APIResponse, type Page } from '@playwright/test';
+import { e2eServerEnv } from './server-env';
 import { signIn } from './sign-in';
 import { E2E_ADMIN, E2E_INIT_API_KEY } from './test-env';
 
@@ -154,12 +156,18 @@ test("the studio's editor and its workers run under the CSP without a violation"
 });
 
 /** A sign-in sent from a loopback address of our choosing (each is another caller to the server). */
-function signInFrom(localAddress: string, baseURL: string, password: string, headers: Record<string, string> = {}): Promise<number> {
+function signInFrom(
+  localAddress: string,
+  baseURL: string,
+  password: string,
+  headers: Record<string, string> = {},
+  origin = baseURL,
+): Promise<number> {
   const url = new URL('/api/auth/sign-in/email', baseURL);
   return new Promise((resolve, reject) => {
     const req = http.request(
       url,
-      { method: 'POST', localAddress, headers: { 'content-type': 'application/json', origin: baseURL, ...headers } },
+      { method: 'POST', localAddress, headers: { 'content-type': 'application/json', origin, ...headers } },
       (res) => {
         res.resume();
         res.once('end', () => resolve(res.statusCode ?? 0));
@@ -183,4 +191,60 @@ test('password guesses are limited per caller: a forged X-Forwarded-For does not
   expect(guesses).toEqual([401, 401, 401, 429, 429]);
   expect(await signInFrom('127.0.0.3', base, E2E_ADMIN.password)).toBe(200);
   expect(await signInFrom('127.0.0.2', base, E2E_ADMIN.password)).toBe(429);
+});
+
+/** A second instance of the e2e server: the same database and public URL, another port. */
+async function startSecondInstance(publicUrl: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const port = Number(new URL(publicUrl).port) + 7;
+  const child = spawn(process.execPath, ['scripts/serve.mjs'], {
+    env: { ...process.env, ...e2eServerEnv(port, publicUrl) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the second instance exited:\n${output.slice(-2000)}`);
+    const up = await fetch(`${url}/sign-in`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > deadline) throw new Error(`the second instance did not start:\n${output.slice(-2000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return {
+    url,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+test('password guesses are counted across instances: a caller cannot spread them over the instances behind a load balancer', async ({
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const base = baseURL as string;
+  const second = await startSecondInstance(base);
+  try {
+    // Better Auth kept its count in each instance's memory: two guesses here and two there were
+    // four guesses in 10 s where one instance allows three, and N instances allowed 3N.
+    const guesses = [
+      await signInFrom('127.0.0.4', base, 'wrong-password'),
+      await signInFrom('127.0.0.4', base, 'wrong-password'),
+      await signInFrom('127.0.0.4', second.url, 'wrong-password', {}, base),
+      await signInFrom('127.0.0.4', second.url, 'wrong-password', {}, base),
+      await signInFrom('127.0.0.4', base, 'wrong-password'),
+    ];
+    expect(guesses).toEqual([401, 401, 401, 429, 429]);
+    expect(await signInFrom('127.0.0.4', second.url, E2E_ADMIN.password, {}, base)).toBe(429);
+    expect(await signInFrom('127.0.0.5', second.url, E2E_ADMIN.password, {}, base)).toBe(200);
+  } finally {
+    await second.stop();
+  }
 });

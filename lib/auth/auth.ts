@@ -33,6 +33,10 @@ function createAuth(secret: string) {
     session: { expiresIn: 60 * 60 * 12, updateAge: 60 * 60 },
     trustedOrigins: [base, `http://localhost:${e.PORT}`, `http://127.0.0.1:${e.PORT}`],
     telemetry: { enabled: false },
+    // Counted in the database, so a caller's sign-ins count the same on every instance (in each
+    // instance's memory, N instances allowed N times the guesses). Rows are pruned by a job
+    // (lib/auth/prune-rate-limits.ts). On in production, as Better Auth defaults.
+    rateLimit: { storage: 'database' },
     advanced: {
       // Session cookies only over TLS when the instance is served over https (docs/security.md).
       useSecureCookies: base.startsWith('https://'),

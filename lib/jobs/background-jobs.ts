@@ -3,6 +3,7 @@ import { deliverDueWebhooks } from '../webhooks/deliver-webhooks';
 import { purgeRetainedPayloads } from '../retention/purge-retained-payloads';
 import { pruneHistoryCounters } from '../history/prune-history-counters';
 import { runDueVerificationRuns, stopVerificationRuns } from '../evidence/verification/run-verification-runs';
+import { pruneRateLimits } from '../auth/prune-rate-limits';
 import { env } from '../env';
 import { startIntervalJob, type IntervalJob } from './interval-job';
 
@@ -17,7 +18,8 @@ import { startIntervalJob, type IntervalJob } from './interval-job';
  *   each tenant's retention window are removed (lib/retention);
  * - the history prune (hourly): policy history counters older than the longest window (lib/history);
  * - the evidence verification runner: full verification runs that are queued, or whose instance
- *   died mid-run (their lease ran out), are taken up and resumed (lib/evidence/verification).
+ *   died mid-run (their lease ran out), are taken up and resumed (lib/evidence/verification);
+ * - the rate-limit prune (every minute): sign-in rate-limit rows past every window (lib/auth).
  */
 const SWEEP_INTERVAL_MS = 5_000;
 const DELIVERY_INTERVAL_MS = 1_000;
@@ -25,6 +27,7 @@ const DELIVERY_INTERVAL_MS = 1_000;
 const PURGE_FIRST_RUN_MS = 60_000;
 const HISTORY_PRUNE_INTERVAL_MS = 3_600_000;
 const VERIFICATION_INTERVAL_MS = 5_000;
+const RATE_LIMIT_PRUNE_INTERVAL_MS = 60_000;
 
 let jobs: IntervalJob[] = [];
 
@@ -38,6 +41,7 @@ export function startBackgroundJobs(): void {
     }),
     startIntervalJob('history-prune', HISTORY_PRUNE_INTERVAL_MS, () => pruneHistoryCounters(), { firstRunAfterMs: PURGE_FIRST_RUN_MS }),
     startIntervalJob('evidence-verification', VERIFICATION_INTERVAL_MS, () => runDueVerificationRuns()),
+    startIntervalJob('rate-limit-prune', RATE_LIMIT_PRUNE_INTERVAL_MS, () => pruneRateLimits()),
   ];
 }
 
