@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { expect, test, type APIResponse, type Page } from '@playwright/test';
+import Database from 'better-sqlite3';
 import { e2eServerEnv } from './server-env';
 import { signIn } from './sign-in';
 import { E2E_ADMIN, E2E_INIT_API_KEY } from './test-env';
@@ -246,5 +247,24 @@ test('password guesses are counted across instances: a caller cannot spread them
     expect(await signInFrom('127.0.0.5', second.url, E2E_ADMIN.password, {}, base)).toBe(200);
   } finally {
     await second.stop();
+  }
+});
+
+test('a path under /api/auth that nothing serves is not found and counted nowhere: no rate-limit row for it', async ({ request }) => {
+  // Better Auth counts a request against its limit (a database row per address and path) before
+  // it routes it: a new path per request was a new row, and a write, each.
+  for (let i = 0; i < 5; i++) {
+    const response = await request.get(`/api/auth/nothing-here-${i}`);
+    expect(response.status()).toBe(404);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  }
+  expect((await request.get('/api/auth/get-session')).status()).toBe(200);
+  const database = new Database(process.env.TOOLGATE_E2E_DATABASE as string, { readonly: true });
+  try {
+    const keys = (database.prepare('SELECT "key" FROM "RateLimit"').all() as { key: string }[]).map((row) => row.key.split('|')[1]);
+    expect(keys).toContain('/get-session');
+    expect(keys.filter((key) => key?.startsWith('/nothing-here'))).toEqual([]);
+  } finally {
+    database.close();
   }
 });

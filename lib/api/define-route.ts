@@ -171,7 +171,8 @@ function webCall(request: Request): IncomingCall {
   };
 }
 
-function toResponse(result: RouteResult): Response {
+/** A route's result as the Web Response Next sends. */
+export function toResponse(result: RouteResult): Response {
   return 'response' in result ? result.response : new Response(result.text, { status: result.status, headers: result.headers });
 }
 

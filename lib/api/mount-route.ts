@@ -1,5 +1,5 @@
 import { requestIdFrom } from './request-id';
-import { jsonResult, type RouteResult } from './define-route';
+import { jsonResult, toResponse, type RouteResult } from './define-route';
 import { allowedMethods, HTTP_METHODS, type DeclaredMethod, type HttpMethod } from './http-methods';
 
 type RouteContext = { params?: Promise<Record<string, string | string[]>> | Record<string, string | string[]> };
@@ -102,8 +102,4 @@ export function methodNotAllowed(method: string, path: string, allowed: readonly
     request_id: requestId,
   };
   return jsonResult(body, 405, { allow: allowed.join(', ') }, requestId);
-}
-
-function toResponse(result: RouteResult): Response {
-  return 'response' in result ? result.response : new Response(result.text, { status: result.status, headers: result.headers });
 }

@@ -1,10 +1,18 @@
 import { getAuth } from '../../auth/auth';
-import { crossSiteRefusal } from '../define-route';
+import { servesAuthRoute } from '../../auth/auth-routes';
+import { crossSiteRefusal, toResponse } from '../define-route';
+import { pathNotFound } from '../mount-route';
 
 /**
  * Everything under /api/auth (sign-in, sign-out, session, SSO) is Better Auth's. Unsafe requests
- * pass the same-origin rule first; Better Auth's own trustedOrigins check still runs after it.
+ * pass the same-origin rule first; Better Auth's own trustedOrigins check still runs after it. A
+ * path Better Auth does not serve is answered here, before its rate limit writes a row for it.
  */
 export async function betterAuthHandler(request: Request): Promise<Response> {
-  return crossSiteRefusal(request) ?? (await getAuth()).handler(request);
+  const refused = crossSiteRefusal(request);
+  if (refused) return refused;
+  const auth = await getAuth();
+  const pathname = new URL(request.url).pathname;
+  if (!servesAuthRoute(auth.api, request.method, pathname)) return toResponse(pathNotFound(pathname, request.headers.get('x-request-id')));
+  return auth.handler(request);
 }

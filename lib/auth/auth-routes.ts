@@ -1,0 +1,36 @@
+import { addRoute, createRouter, findRoute } from 'rou3';
+
+/** Where Next mounts Better Auth (app/api/auth/[...all]). */
+export const AUTH_BASE_PATH = '/api/auth';
+
+interface AuthEndpoint {
+  path?: string;
+  options?: { method?: string | string[]; metadata?: { SERVER_ONLY?: boolean } };
+}
+
+const routers = new WeakMap<object, ReturnType<typeof createRouter<string>>>();
+
+/**
+ * Whether Better Auth serves this method and path, decided as its router decides (rou3 over the
+ * endpoints of `auth.api`, no empty or doubled segment, a trailing slash only where the endpoint
+ * has one). Better Auth counts every request against its rate limit before it routes it, under a
+ * key of address and path, and that count is a row in the database: a request to a path nobody
+ * serves would be a database write, and a new path per request a new row each.
+ */
+export function servesAuthRoute(api: object, method: string, pathname: string): boolean {
+  if (!pathname.startsWith(`${AUTH_BASE_PATH}/`)) return false;
+  const path = pathname.slice(AUTH_BASE_PATH.length);
+  if (/\/{2,}/.test(path)) return false;
+  let router = routers.get(api);
+  if (!router) {
+    router = createRouter<string>();
+    for (const endpoint of Object.values(api as Record<string, AuthEndpoint>)) {
+      if (!endpoint.path || !endpoint.options || endpoint.options.metadata?.SERVER_ONLY) continue;
+      const methods = Array.isArray(endpoint.options.method) ? endpoint.options.method : [endpoint.options.method];
+      for (const each of methods) addRoute(router, each as string, endpoint.path, endpoint.path);
+    }
+    routers.set(api, router);
+  }
+  const route = findRoute(router, method, path);
+  return route !== undefined && path.endsWith('/') === route.data.endsWith('/');
+}
