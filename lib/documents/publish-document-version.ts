@@ -55,6 +55,15 @@ export async function publishDocumentVersion<K extends DocumentKind>(options: {
   const publishedAt = now();
   const contentHash = compiled.contentHash ?? row.contentHash;
   await db().$transaction(async (tx) => {
+    // Conditional on the served version read above, whose order and lint this publish checked
+    // against: of two versions published at once, the one that finds another served since is
+    // refused, so the served version never goes back to the older of the two.
+    const next = mode === 'enforce' ? { versionRowId: row.rowId, columns: compiled.columns } : null;
+    if (!(await spec.store.serveVersion(tx, owner.rowId, owner.servedRowId, next)))
+      throw new AppError(
+        'conflict',
+        `${label} was not published: another version of ${options.id} was published meanwhile. Publish again to check it against that version.`,
+      );
     // Conditional on the status read above: of two concurrent publishes exactly one wins.
     const frozen = await spec.store.freezeVersion(tx, row.rowId, row.status, {
       status,
@@ -69,7 +78,6 @@ export async function publishDocumentVersion<K extends DocumentKind>(options: {
       .filter((shadow) => mode === 'shadow' || !semver.gt(shadow.version, options.version))
       .map((shadow) => shadow.rowId);
     if (retire.length > 0) await spec.store.retireVersions(tx, retire);
-    if (mode === 'enforce') await spec.store.serveVersion(tx, owner.rowId, row.rowId, compiled.columns);
     await bumpChange(tx, spec.changeKey);
   });
   notifyLocalChange(spec.changeKey);

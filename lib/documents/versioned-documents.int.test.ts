@@ -171,4 +171,43 @@ describe('one core for every document kind', () => {
       whole.deprecatedAt,
     );
   });
+
+  it.each([
+    ['contract', (version: string) => ({ ...lookupOrderContract, id: 'orders.raced', version })],
+    ['policy', (version: string) => ({ id: 'raced-policy', version, description: `policy ${version}`, rules: [] })],
+  ] as const)('two versions of a %s published at once: the served version never goes back to the older one', async (kind, make) => {
+    // Both publishes checked their version against the served version they read before either
+    // committed, so whichever committed last was served: 1.1.0 over 1.2.0 about half the time.
+    const id = make('1.0.0').id;
+    await saveAndPublish(kind, make('1.0.0'));
+    for (let round = 1; round <= 6; round++) {
+      const older = `${round}.1.0`;
+      const newer = `${round}.2.0`;
+      await saveDocumentDraft({ tenantId, kind, document: make(older) });
+      await saveDocumentDraft({ tenantId, kind, document: make(newer) });
+      const outcomes = await Promise.all(
+        (round % 2 ? [older, newer] : [newer, older]).map((version) =>
+          refusal(publishDocumentVersion({ tenantId, kind, id, version })).then((refused) => ({ version, refused })),
+        ),
+      );
+      const servedNow = async () => (await listDocuments({ tenantId, kind })).find((d) => d.id === id)?.latestVersion;
+      // What was published is served, never the older of two published ones; a publish that
+      // lost the race was refused as a conflict and left its draft as it was.
+      const published = outcomes.filter((outcome) => !outcome.refused).map((outcome) => outcome.version);
+      expect(published.length, JSON.stringify(outcomes)).toBeGreaterThan(0);
+      expect(await servedNow(), `round ${round}: ${JSON.stringify(outcomes)}`).toBe(published.includes(newer) ? newer : older);
+      for (const outcome of outcomes.filter((each) => each.refused)) {
+        expect(outcome.refused?.code).toBe('conflict');
+        expect((await statuses(kind, id))[outcome.version]).toBe('draft');
+      }
+      // Publishing the newer again (if it lost) serves it; the older, published after it, is refused.
+      if (!published.includes(newer)) await publishDocumentVersion({ tenantId, kind, id, version: newer });
+      expect(await servedNow()).toBe(newer);
+      if (!published.includes(older))
+        expect(await refusal(publishDocumentVersion({ tenantId, kind, id, version: older }))).toMatchObject({
+          code: 'conflict',
+          details: { latest_version: newer },
+        });
+    }
+  });
 });

@@ -26,9 +26,15 @@ function versionRow({ id, ...row }: { id: string } & Omit<VersionRow, 'rowId'>):
   return { rowId: id, ...row };
 }
 
-const OWNER_FIELDS = { id: true, deprecatedAt: true, latestVersion: { select: { version: true } } } as const;
-const ownerRow = (row: { id: string; deprecatedAt: Date | null; latestVersion: { version: string } | null }) => ({
+const OWNER_FIELDS = { id: true, deprecatedAt: true, latestVersionId: true, latestVersion: { select: { version: true } } } as const;
+const ownerRow = (row: {
+  id: string;
+  deprecatedAt: Date | null;
+  latestVersionId: string | null;
+  latestVersion: { version: string } | null;
+}) => ({
   rowId: row.id,
+  servedRowId: row.latestVersionId,
   servedVersion: row.latestVersion?.version ?? null,
   deprecatedAt: row.deprecatedAt,
 });
@@ -98,8 +104,12 @@ export const contractStore: DocumentStore<ContractColumns> = {
     await tx.contractVersion.updateMany({ where: { id: { in: rowIds } }, data: { status: 'retired' } });
   },
 
-  async serveVersion(tx, ownerRowId, versionRowId, columns) {
-    await tx.contract.update({ where: { id: ownerRowId }, data: { latestVersionId: versionRowId, ...columns } });
+  async serveVersion(tx, ownerRowId, expectedServedRowId, next) {
+    const updated = await tx.contract.updateMany({
+      where: { id: ownerRowId, latestVersionId: expectedServedRowId },
+      data: next ? { latestVersionId: next.versionRowId, ...next.columns } : { latestVersionId: expectedServedRowId },
+    });
+    return updated.count === 1;
   },
 
   async listDocuments(client, tenantId) {

@@ -21,6 +21,8 @@ export interface DocumentRef {
 
 export interface OwnerRow {
   rowId: string;
+  /** The row of the served version, for a compare-and-set when another is served. */
+  servedRowId: string | null;
   /** The version the runtime serves when a call does not pin one. */
   servedVersion: string | null;
   deprecatedAt: Date | null;
@@ -98,7 +100,17 @@ export interface DocumentStore<Columns> {
   freezeVersion(tx: Tx, rowId: string, fromStatus: string, fields: FrozenFields): Promise<boolean>;
   listShadowVersions(tx: Tx, ownerRowId: string): Promise<{ rowId: string; version: string }[]>;
   retireVersions(tx: Tx, rowIds: string[]): Promise<void>;
-  serveVersion(tx: Tx, ownerRowId: string, versionRowId: string, columns: Columns): Promise<void>;
+  /**
+   * Serves `next` (its version row, and the owner's columns taken from it), or with null keeps
+   * what is served, only if the owner still serves `expectedServedRowId`: false when another
+   * publish changed the served version since it was read.
+   */
+  serveVersion(
+    tx: Tx,
+    ownerRowId: string,
+    expectedServedRowId: string | null,
+    next: { versionRowId: string; columns: Columns } | null,
+  ): Promise<boolean>;
   listDocuments(client: Client, tenantId: string, kind: DocumentKind): Promise<DocumentSummary[]>;
   /** The document texts of the versions the runtime serves. */
   listServedDocuments(client: Client, tenantId: string, kind: DocumentKind): Promise<string[]>;

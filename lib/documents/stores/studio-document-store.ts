@@ -25,9 +25,10 @@ function versionRow({ id, ...row }: { id: string } & Omit<VersionRow, 'rowId' | 
   return { rowId: id, ...row, deprecatedAt: null };
 }
 
-const OWNER_FIELDS = { id: true, latestVersion: { select: { version: true } } } as const;
-const ownerRow = (row: { id: string; latestVersion: { version: string } | null }) => ({
+const OWNER_FIELDS = { id: true, latestVersionId: true, latestVersion: { select: { version: true } } } as const;
+const ownerRow = (row: { id: string; latestVersionId: string | null; latestVersion: { version: string } | null }) => ({
   rowId: row.id,
+  servedRowId: row.latestVersionId,
   servedVersion: row.latestVersion?.version ?? null,
   deprecatedAt: null,
 });
@@ -97,8 +98,12 @@ export const studioDocumentStore: DocumentStore<StudioDocumentColumns> = {
     await tx.studioDocumentVersion.updateMany({ where: { id: { in: rowIds } }, data: { status: 'retired' } });
   },
 
-  async serveVersion(tx, ownerRowId, versionRowId, columns) {
-    await tx.studioDocument.update({ where: { id: ownerRowId }, data: { latestVersionId: versionRowId, ...columns } });
+  async serveVersion(tx, ownerRowId, expectedServedRowId, next) {
+    const updated = await tx.studioDocument.updateMany({
+      where: { id: ownerRowId, latestVersionId: expectedServedRowId },
+      data: next ? { latestVersionId: next.versionRowId, ...next.columns } : { latestVersionId: expectedServedRowId },
+    });
+    return updated.count === 1;
   },
 
   async listDocuments(client, tenantId, kind) {
