@@ -64,15 +64,22 @@ export async function publishDocumentVersion<K extends DocumentKind>(options: {
         'conflict',
         `${label} was not published: another version of ${options.id} was published meanwhile. Publish again to check it against that version.`,
       );
-    // Conditional on the status read above: of two concurrent publishes exactly one wins.
-    const frozen = await spec.store.freezeVersion(tx, row.rowId, row.status, {
-      status,
-      publishedAt,
-      publishedBy: options.publishedBy ?? null,
-      changeNote: options.changeNote ?? row.changeNote,
-      contentHash,
-    });
-    if (!frozen) throw new AppError('conflict', `${label} was published concurrently.`);
+    // Conditional on the status and text read above: of two concurrent publishes exactly one
+    // wins, and a draft saved again meanwhile is not frozen unchecked under the old text's hash.
+    const frozen = await spec.store.freezeVersion(
+      tx,
+      row.rowId,
+      { status: row.status, contentHash: row.contentHash },
+      {
+        status,
+        publishedAt,
+        publishedBy: options.publishedBy ?? null,
+        changeNote: options.changeNote ?? row.changeNote,
+        contentHash,
+      },
+    );
+    if (!frozen)
+      throw new AppError('conflict', `${label} was published or saved again meanwhile; publish it again to check what it holds now.`);
     const shadows = (await spec.store.listShadowVersions(tx, owner.rowId)).filter((shadow) => shadow.rowId !== row.rowId);
     const retire = shadows
       .filter((shadow) => mode === 'shadow' || !semver.gt(shadow.version, options.version))

@@ -37,32 +37,34 @@ export async function saveDocumentDraft<K extends DocumentKind>(options: {
   return db().$transaction(async (tx) => {
     const owner = await spec.store.ensureOwner(tx, ref, draft.columns);
     const existing = await spec.store.findVersion(tx, owner.rowId, draft.version);
-    if (existing && existing.status !== 'draft') {
-      throw new AppError(
-        'conflict',
-        `${spec.label(draft.id, draft.version)} is already ${existing.status} and cannot change; save it as a new version.`,
-        {
-          [spec.apiIdField]: draft.id,
-          version: draft.version,
-          status: existing.status,
-        },
-      );
-    }
-    const row = existing
+    const frozen = (status: string) =>
+      new AppError('conflict', `${spec.label(draft.id, draft.version)} is already ${status} and cannot change; save it as a new version.`, {
+        [spec.apiIdField]: draft.id,
+        version: draft.version,
+        status,
+      });
+    if (existing && existing.status !== 'draft') throw frozen(existing.status);
+    // Only while it is still a draft: a publish may have frozen it since it was read (PostgreSQL
+    // reads committed rows, so the read above does not hold it).
+    const updated = existing
       ? await spec.store.updateDraft(tx, existing.rowId, {
           document: draft.text,
           contentHash,
           ...sourceFields,
           createdById: options.createdById ?? existing.createdById,
         })
-      : await spec.store.insertDraft(tx, owner.rowId, {
-          tenantId: options.tenantId,
-          version: draft.version,
-          document: draft.text,
-          contentHash,
-          ...sourceFields,
-          createdById: options.createdById ?? null,
-        });
+      : null;
+    if (existing && !updated) throw frozen((await spec.store.findVersion(tx, owner.rowId, draft.version))?.status ?? 'published');
+    const row =
+      updated ??
+      (await spec.store.insertDraft(tx, owner.rowId, {
+        tenantId: options.tenantId,
+        version: draft.version,
+        document: draft.text,
+        contentHash,
+        ...sourceFields,
+        createdById: options.createdById ?? null,
+      }));
     return { id: draft.id, version: row.version, status: row.status, contentHash: row.contentHash, created: !existing };
   });
 }

@@ -3,7 +3,10 @@ import { lookupOrderContract } from '@/lib/contracts/examples';
 import { AppError } from '@/lib/errors';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import type { DocumentKind } from '@/lib/lint';
+import { db } from '@/lib/db';
+import { sha256Hex } from '@/lib/contracts/canonical-json';
 import { deprecateDocument } from './deprecate-document';
+import { documentKind } from './kinds';
 import { getDocumentVersionOrThrow } from './get-document-version-or-throw';
 import { listDocuments, listServedDocuments } from './list-documents';
 import { publishDocumentVersion } from './publish-document-version';
@@ -210,4 +213,50 @@ describe('one core for every document kind', () => {
         });
     }
   });
+
+  it.each([
+    ['contract', (version: string, note: string) => ({ ...lookupOrderContract, id: 'orders.resaved', version, description: note })],
+    ['policy', (version: string, note: string) => ({ id: 'resaved-policy', version, description: note, rules: [] })],
+  ] as const)(
+    'a %s draft saved again while it is published: what is published is what was checked, and never changes after',
+    async (kind, make) => {
+      // The publish read the draft, checked it, then froze the row by its status alone: a save in
+      // between left the new text frozen under the old text's hash, never compiled or linted.
+      const id = make('1.0.0', '').id;
+      const spec = documentKind(kind);
+      const seen = new Set<string>();
+      for (let round = 1; round <= 6; round++) {
+        const version = `${round}.0.0`;
+        await saveDocumentDraft({ tenantId, kind, document: make(version, 'as checked') });
+        const [published, saved] = await Promise.all([
+          refusal(publishDocumentVersion({ tenantId, kind, id, version })),
+          refusal(saveDocumentDraft({ tenantId, kind, document: make(version, 'saved meanwhile') })),
+        ]);
+        const row = await spec.store.findVersionOf(db(), { tenantId, kind, id }, version);
+        if (!row) throw new Error('the version is gone');
+        const outcome = `round ${round}: publish ${JSON.stringify(published)}, save ${JSON.stringify(saved)}`;
+        seen.add(`publish ${published?.code ?? 'ok'}, save ${saved?.code ?? 'ok'}`);
+        if (published) {
+          // Refused because the draft changed under it: still a draft, with the text saved.
+          expect(published.code, outcome).toBe('conflict');
+          expect(row.status).toBe('draft');
+          expect(JSON.parse(row.document).description).toBe('saved meanwhile');
+          expect(saved).toBeNull();
+          await publishDocumentVersion({ tenantId, kind, id, version });
+          continue;
+        }
+        expect(row.status, outcome).toBe('published');
+        const hash = spec.compile(JSON.parse(row.document), version).contentHash ?? sha256Hex(row.document);
+        expect(row.contentHash, outcome).toBe(hash);
+        // A save that came after the freeze is refused: a published version never changes.
+        if (saved) expect(saved).toMatchObject({ code: 'conflict', details: { status: 'published' } });
+        else expect(JSON.parse(row.document).description, outcome).toBe('saved meanwhile');
+      }
+      // The race was run: some publish or save met the other (not every round ran one after the other).
+      expect(
+        [...seen].some((each) => each.includes('conflict')),
+        [...seen].join('; '),
+      ).toBe(true);
+    },
+  );
 });

@@ -84,11 +84,16 @@ export const contractStore: DocumentStore<ContractColumns> = {
   },
 
   async updateDraft(tx, rowId, draft) {
-    return versionRow(await tx.contractVersion.update({ where: { id: rowId }, data: draft, select: VERSION_FIELDS }));
+    const updated = await tx.contractVersion.updateMany({ where: { id: rowId, status: 'draft' }, data: draft });
+    if (updated.count !== 1) return null;
+    return versionRow(await tx.contractVersion.findUniqueOrThrow({ where: { id: rowId }, select: VERSION_FIELDS }));
   },
 
-  async freezeVersion(tx, rowId, fromStatus, fields) {
-    const updated = await tx.contractVersion.updateMany({ where: { id: rowId, status: fromStatus }, data: fields });
+  async freezeVersion(tx, rowId, expected, fields) {
+    const updated = await tx.contractVersion.updateMany({
+      where: { id: rowId, status: expected.status, contentHash: expected.contentHash },
+      data: fields,
+    });
     return updated.count === 1;
   },
 

@@ -95,9 +95,13 @@ export interface DocumentStore<Columns> {
   /** One version of the document `ref`, and whether its owner serves it. */
   findVersionOf(client: Client, ref: DocumentRef, version: string): Promise<(VersionRow & { served: boolean }) | null>;
   insertDraft(tx: Tx, ownerRowId: string, draft: DraftFields & { tenantId: string; version: string }): Promise<VersionRow>;
-  updateDraft(tx: Tx, rowId: string, draft: DraftFields): Promise<VersionRow>;
-  /** Freezes the version only if its status is still `fromStatus`; false when a concurrent writer changed it first. */
-  freezeVersion(tx: Tx, rowId: string, fromStatus: string, fields: FrozenFields): Promise<boolean>;
+  /** Replaces a draft's text only while it is a draft: null when it was published since it was read. */
+  updateDraft(tx: Tx, rowId: string, draft: DraftFields): Promise<VersionRow | null>;
+  /**
+   * Freezes the version only if its status and stored hash are still those read: false when a
+   * concurrent writer published it, or saved another text over the draft, first.
+   */
+  freezeVersion(tx: Tx, rowId: string, expected: { status: string; contentHash: string }, fields: FrozenFields): Promise<boolean>;
   listShadowVersions(tx: Tx, ownerRowId: string): Promise<{ rowId: string; version: string }[]>;
   retireVersions(tx: Tx, rowIds: string[]): Promise<void>;
   /**

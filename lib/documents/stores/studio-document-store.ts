@@ -78,11 +78,16 @@ export const studioDocumentStore: DocumentStore<StudioDocumentColumns> = {
   },
 
   async updateDraft(tx, rowId, draft) {
-    return versionRow(await tx.studioDocumentVersion.update({ where: { id: rowId }, data: draft, select: VERSION_FIELDS }));
+    const updated = await tx.studioDocumentVersion.updateMany({ where: { id: rowId, status: 'draft' }, data: draft });
+    if (updated.count !== 1) return null;
+    return versionRow(await tx.studioDocumentVersion.findUniqueOrThrow({ where: { id: rowId }, select: VERSION_FIELDS }));
   },
 
-  async freezeVersion(tx, rowId, fromStatus, fields) {
-    const updated = await tx.studioDocumentVersion.updateMany({ where: { id: rowId, status: fromStatus }, data: fields });
+  async freezeVersion(tx, rowId, expected, fields) {
+    const updated = await tx.studioDocumentVersion.updateMany({
+      where: { id: rowId, status: expected.status, contentHash: expected.contentHash },
+      data: fields,
+    });
     return updated.count === 1;
   },
 
