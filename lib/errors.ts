@@ -32,7 +32,11 @@ export const APP_ERROR_CODES = {
   },
   not_found: { status: 404, description: "No such resource in the caller's tenant." },
   method_not_allowed: { status: 405, description: 'The endpoint does not support this HTTP method.' },
-  conflict: { status: 409, description: 'The request conflicts with current state (e.g. a published version already exists).' },
+  conflict: {
+    status: 409,
+    description:
+      'The request conflicts with current state (e.g. a published version already exists), or another request changed or made the same thing at the same moment: read again, then retry.',
+  },
   last_admin: {
     status: 409,
     description:

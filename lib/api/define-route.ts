@@ -13,6 +13,7 @@ import { AppError } from '../errors';
 import { readBodyBytes, readJsonBody } from './json-body';
 import type { IncomingCall } from './incoming-call';
 import { log } from '../log';
+import { isUniqueViolation } from '../db';
 import { isSafeMethod } from '../http/same-origin';
 import { crossSiteError } from '../http/cross-site-error';
 import { parsePathParams, type PathParamsSchema } from './path-params';
@@ -311,6 +312,13 @@ function answerFor(error: unknown, requestId: string, call: IncomingCall): AppEr
   if (dataException) {
     log.warn('request value refused by the database', { request_id: requestId, path, sqlstate: dataException });
     return new AppError('bad_request', 'A value in this request is out of the range the database can hold.', { sqlstate: dataException });
+  }
+  // Two requests made the same row at the same moment and the code path did not expect it:
+  // the caller's retry finds the row, so this is theirs to retry, not a server failure.
+  if (isUniqueViolation(error)) {
+    const target = (error as { meta?: { target?: unknown } }).meta?.target;
+    log.warn('request refused by a unique key', { request_id: requestId, path, target: target === undefined ? null : String(target) });
+    return new AppError('conflict', 'Another request made the same thing at the same moment. Retry to see what it made.');
   }
   if (isDatabaseUnavailable(error)) {
     log.error('database unavailable', { request_id: requestId, path, error: String((error as Error).message ?? error).slice(0, 500) });

@@ -1,4 +1,4 @@
-import { db } from '../db';
+import { db, isUniqueViolation } from '../db';
 import { AppError } from '../errors';
 import { sha256Hex } from '../contracts/canonical-json';
 import type { DocumentKind } from '../lint';
@@ -34,37 +34,52 @@ export async function saveDocumentDraft<K extends DocumentKind>(options: {
   const sourceFields = { source: source?.text ?? null, sourceFormat: source?.format ?? null };
   const ref = { tenantId: options.tenantId, kind: options.kind, id: draft.id };
 
-  return db().$transaction(async (tx) => {
-    const owner = await spec.store.ensureOwner(tx, ref, draft.columns);
-    const existing = await spec.store.findVersion(tx, owner.rowId, draft.version);
-    const frozen = (status: string) =>
-      new AppError('conflict', `${spec.label(draft.id, draft.version)} is already ${status} and cannot change; save it as a new version.`, {
-        [spec.apiIdField]: draft.id,
-        version: draft.version,
-        status,
-      });
-    if (existing && existing.status !== 'draft') throw frozen(existing.status);
-    // Only while it is still a draft: a publish may have frozen it since it was read (PostgreSQL
-    // reads committed rows, so the read above does not hold it).
-    const updated = existing
-      ? await spec.store.updateDraft(tx, existing.rowId, {
+  const saveOnce = () =>
+    db().$transaction(async (tx) => {
+      const owner = await spec.store.ensureOwner(tx, ref, draft.columns);
+      const existing = await spec.store.findVersion(tx, owner.rowId, draft.version);
+      const frozen = (status: string) =>
+        new AppError(
+          'conflict',
+          `${spec.label(draft.id, draft.version)} is already ${status} and cannot change; save it as a new version.`,
+          {
+            [spec.apiIdField]: draft.id,
+            version: draft.version,
+            status,
+          },
+        );
+      if (existing && existing.status !== 'draft') throw frozen(existing.status);
+      // Only while it is still a draft: a publish may have frozen it since it was read (PostgreSQL
+      // reads committed rows, so the read above does not hold it).
+      const updated = existing
+        ? await spec.store.updateDraft(tx, existing.rowId, {
+            document: draft.text,
+            contentHash,
+            ...sourceFields,
+            createdById: options.createdById ?? existing.createdById,
+          })
+        : null;
+      if (existing && !updated) throw frozen((await spec.store.findVersion(tx, owner.rowId, draft.version))?.status ?? 'published');
+      const row =
+        updated ??
+        (await spec.store.insertDraft(tx, owner.rowId, {
+          tenantId: options.tenantId,
+          version: draft.version,
           document: draft.text,
           contentHash,
           ...sourceFields,
-          createdById: options.createdById ?? existing.createdById,
-        })
-      : null;
-    if (existing && !updated) throw frozen((await spec.store.findVersion(tx, owner.rowId, draft.version))?.status ?? 'published');
-    const row =
-      updated ??
-      (await spec.store.insertDraft(tx, owner.rowId, {
-        tenantId: options.tenantId,
-        version: draft.version,
-        document: draft.text,
-        contentHash,
-        ...sourceFields,
-        createdById: options.createdById ?? null,
-      }));
-    return { id: draft.id, version: row.version, status: row.status, contentHash: row.contentHash, created: !existing };
-  });
+          createdById: options.createdById ?? null,
+        }));
+      return { id: draft.id, version: row.version, status: row.status, contentHash: row.contentHash, created: !existing };
+    });
+
+  // Two first saves of a document or a version at once both find nothing and both insert; the
+  // one refused by the unique key saves again, over the draft the other made (as one after the
+  // other would have).
+  try {
+    return await saveOnce();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    return saveOnce();
+  }
 }

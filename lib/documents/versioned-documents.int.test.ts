@@ -259,4 +259,18 @@ describe('one core for every document kind', () => {
       ).toBe(true);
     },
   );
+
+  it.each([
+    ['contract', (n: number) => ({ ...lookupOrderContract, id: 'orders.firstsave', version: '1.0.0', description: `save ${n}` })],
+    ['policy', (n: number) => ({ id: 'first-save-policy', version: '1.0.0', description: `save ${n}`, rules: [] })],
+  ] as const)('three first saves of a new %s at once all save: one draft, holding one of their texts', async (kind, make) => {
+    // Each found no document and inserted one; the unique key refused all but one (a 500 on
+    // PostgreSQL). The refused ones save again over the draft that was made.
+    const saves = await Promise.all([1, 2, 3].map((n) => saveDocumentDraft({ tenantId, kind, document: make(n) })));
+    expect(saves.map((save) => save.version)).toEqual(['1.0.0', '1.0.0', '1.0.0']);
+    expect(saves.filter((save) => save.created).length).toBeGreaterThanOrEqual(1);
+    const row = await documentKind(kind).store.findVersionOf(db(), { tenantId, kind, id: make(1).id }, '1.0.0');
+    expect(row?.status).toBe('draft');
+    expect(['save 1', 'save 2', 'save 3']).toContain(JSON.parse(row?.document ?? '{}').description);
+  });
 });
