@@ -57,7 +57,9 @@ export async function publishDocumentVersion<K extends DocumentKind>(options: {
   await db().$transaction(async (tx) => {
     // Conditional on the served version read above, whose order and lint this publish checked
     // against: of two versions published at once, the one that finds another served since is
-    // refused, so the served version never goes back to the older of the two.
+    // refused, so the served version never goes back to the older of the two. First, because it
+    // writes the owner row: on PostgreSQL publishes of one document wait here for each other, so
+    // the shadow versions listed below include those another publish just committed.
     const next = mode === 'enforce' ? { versionRowId: row.rowId, columns: compiled.columns } : null;
     if (!(await spec.store.serveVersion(tx, owner.rowId, owner.servedRowId, next)))
       throw new AppError(

@@ -273,4 +273,24 @@ describe('one core for every document kind', () => {
     expect(row?.status).toBe('draft');
     expect(['save 1', 'save 2', 'save 3']).toContain(JSON.parse(row?.document ?? '{}').description);
   });
+
+  it('shadow versions published at once: one shadow remains, the others retired', async () => {
+    // Each listed the shadows to retire before the others committed theirs, so on PostgreSQL all
+    // of them stayed shadow, where a document has at most one.
+    const make = (version: string) => ({ ...lookupOrderContract, id: 'orders.shadowraced', version });
+    await saveAndPublish('contract', make('1.0.0'));
+    for (let round = 1; round <= 4; round++) {
+      const versions = [`1.${round}.1`, `1.${round}.2`, `1.${round}.3`];
+      for (const version of versions) await saveDocumentDraft({ tenantId, kind: 'contract', document: make(version) });
+      const outcomes = await Promise.all(
+        versions.map((version) =>
+          refusal(publishDocumentVersion({ tenantId, kind: 'contract', id: 'orders.shadowraced', version, mode: 'shadow' })),
+        ),
+      );
+      const now = await statuses('contract', 'orders.shadowraced');
+      const shadows = Object.entries(now).filter(([, status]) => status === 'shadow');
+      expect(shadows.length, `round ${round}: ${JSON.stringify({ outcomes, now })}`).toBe(1);
+      for (const outcome of outcomes) if (outcome) expect(outcome.code).toBe('conflict');
+    }
+  });
 });
