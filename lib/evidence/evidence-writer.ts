@@ -1,7 +1,7 @@
 import { db, dbProvider, type Tx } from '../db';
 import { ensureTenantKey } from './tenant-key';
 import { AppError } from '../errors';
-import { log } from '../log';
+import { countQueueFull, noteCommitFailed, noteCommitSucceeded } from './evidence-unavailable';
 import { GENESIS_HASH } from './evidence-hash';
 import { chainRecords, type EvidenceRecord, type LaneHead } from './chain-records';
 import { allocateSeqs, takeLanes, type LaneQuery } from './evidence-lanes';
@@ -63,6 +63,7 @@ export class EvidenceWriter {
       return Promise.reject(new TypeError('evidence argsHash and contractHash must be lowercase hex digests'));
     if (this.pending >= this.options.maxQueue) {
       // Back-pressure, not collapse: refuse now rather than queue without bound.
+      countQueueFull();
       return Promise.reject(
         new AppError(
           'unavailable',
@@ -110,10 +111,11 @@ export class EvidenceWriter {
     try {
       recorded = await store.commit(batch.map((item) => item.input));
     } catch (error) {
-      const failure = unavailable(error);
+      const failure = unavailable(error, batch.length);
       for (const item of batch) item.reject(failure);
       return;
     }
+    noteCommitSucceeded();
     for (let i = 0; i < batch.length; i++) {
       const r = recorded[i];
       if (r) (batch[i] as Pending).resolve({ id: r.id, seq: r.seq, hash: r.hash, extra: undefined });
@@ -240,10 +242,11 @@ async function commitBatch(batch: Pending[]): Promise<void> {
     );
   } catch (error) {
     // Nothing in the batch was committed: every caller answers 503, never a decision.
-    const failure = unavailable(error);
+    const failure = unavailable(error, batch.length);
     for (const item of batch) item.reject(failure);
     return;
   }
+  noteCommitSucceeded();
   rememberCommitted(windows);
   for (const item of batch) {
     const outcome = outcomes.get(item);
@@ -270,8 +273,8 @@ async function lockChainHeads(tx: Tx, tenants: string[], provider: string): Prom
 }
 
 /** Whatever made the commit fail (database down, disk full, a trigger), the answer is 503. */
-function unavailable(cause: unknown): AppError {
-  log.error('evidence commit failed', { error: String((cause as Error)?.message ?? cause).slice(0, 300) });
+function unavailable(cause: unknown, calls: number): AppError {
+  noteCommitFailed(cause, calls);
   return new AppError(
     'unavailable',
     'Toolgate could not record this decision, so it did not make one. Retry shortly.',

@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type LabelValues } from 'prom-client';
 import { log } from '../log';
 import { telemetryDropCounts } from '../telemetry/trace-export';
+import { evidenceUnavailableCounts } from '../evidence/evidence-unavailable';
 import { BoundedLabel } from './bounded-label';
 import { countPendingApprovalsByTenant, listTenantSlugs } from './scrape-queries';
 import { metricTallies } from './tallies';
@@ -104,6 +105,18 @@ function createMetrics(): ToolgateMetrics {
       let depth = 0;
       for (const read of tallies.queueDepthReaders) depth += read();
       this.set(depth);
+    },
+  });
+  new Counter({
+    name: 'toolgate_evidence_unavailable_total',
+    help: 'Calls answered 503 because their evidence could not be written, so nothing was decided: reason="evidence_unavailable" (the database did not commit: down, disk full, locked) or "evidence_queue_full".',
+    labelNames: ['reason'],
+    registers,
+    collect() {
+      const counts = evidenceUnavailableCounts();
+      this.reset();
+      this.inc({ reason: 'evidence_unavailable' }, counts.evidence_unavailable);
+      this.inc({ reason: 'evidence_queue_full' }, counts.evidence_queue_full);
     },
   });
   new Counter({
