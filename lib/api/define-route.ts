@@ -161,6 +161,16 @@ export function crossSiteRefusal(request: Request): Response | null {
   }
 }
 
+/**
+ * For endpoints not built with defineRoute: what a failure thrown by their handler is answered
+ * as, the way a route's is (a database that cannot take the write is a 503 with Retry-After,
+ * logged once as such), instead of Next's bare 500.
+ */
+export function failureResponse(request: Request, error: unknown): Response {
+  const call = webCall(request);
+  return toResponse(errorResult(error, requestIdFrom(call.header('x-request-id')), call));
+}
+
 function webCall(request: Request): IncomingCall {
   return {
     method: request.method,

@@ -44,7 +44,11 @@ function createAuth(secret: string) {
       // session's address: never X-Forwarded-For as the caller wrote it (lib/http/client-address.ts).
       ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
     },
-    onAPIError: { errorURL },
+    // An unexpected failure (a write the database refused: a full disk, a database gone) is
+    // thrown to Toolgate's handler, which answers it as the API does (503 with Retry-After for
+    // the database, the error envelope otherwise, lib/api/handlers/better-auth.ts) where Better
+    // Auth answered a bodiless 500. Its own errors (a wrong password) are still its answers.
+    onAPIError: { errorURL, throw: true },
     plugins: sso ? [sso.plugin] : [],
     // Users are created here only by an SSO sign-in, and only for an invited, verified address
     // (sso-sign-in.ts); everyone else is added by lib/members.

@@ -1,6 +1,6 @@
 import { getAuth } from '../../auth/auth';
 import { servesAuthRoute } from '../../auth/auth-routes';
-import { crossSiteRefusal, toResponse } from '../define-route';
+import { crossSiteRefusal, failureResponse, toResponse } from '../define-route';
 import { pathNotFound } from '../mount-route';
 
 /**
@@ -11,8 +11,15 @@ import { pathNotFound } from '../mount-route';
 export async function betterAuthHandler(request: Request): Promise<Response> {
   const refused = crossSiteRefusal(request);
   if (refused) return refused;
-  const auth = await getAuth();
-  const pathname = new URL(request.url).pathname;
-  if (!servesAuthRoute(auth.api, request.method, pathname)) return toResponse(pathNotFound(pathname, request.headers.get('x-request-id')));
-  return auth.handler(request);
+  try {
+    const auth = await getAuth();
+    const pathname = new URL(request.url).pathname;
+    if (!servesAuthRoute(auth.api, request.method, pathname))
+      return toResponse(pathNotFound(pathname, request.headers.get('x-request-id')));
+    return await auth.handler(request);
+  } catch (error) {
+    // Better Auth lets a failed write through (a full disk, a database gone): answered as the
+    // API answers it, 503 with Retry-After, not Next's 500 page.
+    return failureResponse(request, error);
+  }
 }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { GET as authGet, POST as authPost } from '@/app/api/auth/[...all]/route';
+import { addMember } from '@/lib/tenants/add-member';
+import { createTestTenant } from '@/lib/testing/fixtures';
+import { allowInserts, refuseInserts } from '@/lib/testing/refuse-inserts';
 
 // Paths under /api/auth that Better Auth does not serve are answered before it: its rate limit
 // counts each request in the database before it routes it, so each new path was a new row.
@@ -45,5 +48,24 @@ describe('/api/auth paths', () => {
     expect(response.status).toBe(404);
     const body = (await response.json()) as { error: { code: string } };
     expect(body.error.code).toBe('not_found');
+  });
+});
+
+describe('a database that will not take the write', () => {
+  it('answers a sign-in 503 with Retry-After and the envelope, not a bare 500, and the next one signs in', async () => {
+    const t = await createTestTenant();
+    const email = `full-${t.tenant.slug}@test.local`;
+    await addMember({ tenantId: t.tenant.id, email, password: 'a-long-password', role: 'viewer' });
+    // As a full disk refuses it: the session row cannot be written.
+    await refuseInserts('Session', '1 = 1');
+    try {
+      const refused = await post('/api/auth/sign-in/email', { email, password: 'a-long-password' });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('2');
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('unavailable');
+    } finally {
+      await allowInserts('Session');
+    }
+    expect((await post('/api/auth/sign-in/email', { email, password: 'a-long-password' })).status).toBe(200);
   });
 });
