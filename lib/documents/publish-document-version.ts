@@ -64,7 +64,7 @@ export async function publishDocumentVersion<K extends DocumentKind>(options: {
     if (!(await spec.store.serveVersion(tx, owner.rowId, owner.servedRowId, next)))
       throw new AppError(
         'conflict',
-        `${label} was not published: another version of ${options.id} was published meanwhile. Publish again to check it against that version.`,
+        `${label} was not published: another publish of ${options.id} went first. Publish again to check it against what is served now.`,
       );
     // Conditional on the status and text read above: of two concurrent publishes exactly one
     // wins, and a draft saved again meanwhile is not frozen unchecked under the old text's hash.
