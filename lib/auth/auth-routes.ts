@@ -8,12 +8,35 @@ interface AuthEndpoint {
   options?: { method?: string | string[]; metadata?: { SERVER_ONLY?: boolean } };
 }
 
+/**
+ * The Better Auth endpoints Toolgate serves over HTTP: sign-in with a password or the identity
+ * provider, its callback, the session, sign-out, a person's own password and sessions, and Better
+ * Auth's error page. Every other endpoint it has (and any a later version adds) is not found:
+ * get-access-token and account-info handed the identity provider's access token and profile to
+ * any holder of the session cookie, and verify-password answered password guesses without the
+ * sign-in limit. Toolgate's own code calls Better Auth in process (auth.api), not through these.
+ */
+export const SERVED_AUTH_ENDPOINTS: ReadonlySet<string> = new Set([
+  '/sign-in/email',
+  '/sign-in/social',
+  '/callback/:id',
+  '/get-session',
+  '/sign-out',
+  '/change-password',
+  '/list-sessions',
+  '/revoke-session',
+  '/revoke-sessions',
+  '/revoke-other-sessions',
+  '/ok',
+  '/error',
+]);
+
 const routers = new WeakMap<object, ReturnType<typeof createRouter<string>>>();
 
 /**
- * Whether Better Auth serves this method and path, decided as its router decides (rou3 over the
- * endpoints of `auth.api`, no empty or doubled segment, a trailing slash only where the endpoint
- * has one). Better Auth counts every request against its rate limit before it routes it, under a
+ * Whether this method and path is one of the served endpoints, decided as Better Auth's router
+ * decides (rou3 over the endpoints of `auth.api`, no empty or doubled segment, a trailing slash
+ * only where the endpoint has one). Better Auth counts every request against its rate limit before it routes it, under a
  * key of address and path, and that count is a row in the database: a request to a path nobody
  * serves would be a database write, and a new path per request a new row each.
  */
@@ -26,6 +49,7 @@ export function servesAuthRoute(api: object, method: string, pathname: string): 
     router = createRouter<string>();
     for (const endpoint of Object.values(api as Record<string, AuthEndpoint>)) {
       if (!endpoint.path || !endpoint.options || endpoint.options.metadata?.SERVER_ONLY) continue;
+      if (!SERVED_AUTH_ENDPOINTS.has(endpoint.path)) continue;
       const methods = Array.isArray(endpoint.options.method) ? endpoint.options.method : [endpoint.options.method];
       for (const each of methods) addRoute(router, each as string, endpoint.path, endpoint.path);
     }

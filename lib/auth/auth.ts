@@ -57,7 +57,8 @@ function createAuth(secret: string) {
     // linked on first SSO sign-in (the gate above refuses an unverified or disallowed address).
     // The provider's access and refresh tokens are kept (Better Auth stores them) but Toolgate
     // never calls the provider with them; encrypted with the instance secret, a database copy
-    // does not hand them out.
+    // does not hand them out, and the endpoints that would return them are not served
+    // (lib/auth/auth-routes.ts).
     account: { accountLinking: { enabled: true, trustedProviders: sso ? [SSO_PROVIDER_ID] : [] }, encryptOAuthTokens: true },
     hooks: { before: sso?.before, after: sso?.after },
     // Nothing in Toolgate edits a profile. Better Auth's own endpoint would let any signed-in

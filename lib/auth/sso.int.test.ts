@@ -30,6 +30,7 @@ const ACCOUNTS: Record<string, TestOidcAccount> = {
   // Entra ID sends no email_verified; its optional xms_edov claim says the same.
   jill: { email: 'jill@acme.test', xmsEdov: true },
   kim: { email: 'kim@acme.test' },
+  lena: { email: 'lena@acme.test', emailVerified: true },
 };
 
 let provider: TestOidcProvider;
@@ -212,6 +213,40 @@ describe('SSO sign-in against a real OpenID provider', () => {
     expect(again.sessionUserEmail).toBe('ann@acme.test');
     expect(await db().user.count({ where: { email: 'ann@acme.test' } })).toBe(1);
     expect(await db().account.count({ where: { user: { email: 'ann@acme.test' } } })).toBe(1);
+  });
+
+  it("never hands the provider's tokens to the browser: a session cannot read them back", async () => {
+    // Better Auth serves them to any holder of the session cookie (get-access-token,
+    // refresh-token, account-info): a stolen Toolgate session would have been the person's
+    // access token at the company's identity provider.
+    await invite('lena@acme.test', 'viewer');
+    const result = await ssoSignIn('lena');
+    expect(result.sessionUserEmail).toBe('lena@acme.test');
+    const account = await db().account.findFirstOrThrow({ where: { user: { email: 'lena@acme.test' }, providerId: 'sso' } });
+    const asSession = (path: string, body?: unknown) =>
+      body === undefined
+        ? authGet(new Request(`${BASE}/api/auth${path}`, { headers: { cookie: result.cookie } }))
+        : authPost(
+            new Request(`${BASE}/api/auth${path}`, {
+              method: 'POST',
+              headers: { cookie: result.cookie, origin: BASE, 'content-type': 'application/json' },
+              body: JSON.stringify(body),
+            }),
+          );
+    for (const answer of [
+      await asSession('/get-access-token', { accountId: account.id }),
+      await asSession('/refresh-token', { accountId: account.id }),
+      await asSession(`/account-info?accountId=${account.id}`),
+      await asSession('/list-accounts'),
+      await asSession('/verify-password', { password: 'any-password' }),
+    ]) {
+      expect(answer.status).toBe(404);
+      expect(JSON.stringify(await answer.json())).not.toContain('accessToken');
+    }
+    // What the dashboard uses still works with that session.
+    const session = await asSession('/get-session');
+    expect(session.status).toBe(200);
+    expect(((await session.json()) as { user: { email: string } }).user.email).toBe('lena@acme.test');
   });
 
   it('refuses an uninvited person and creates nothing', async () => {

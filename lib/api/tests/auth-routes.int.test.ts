@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GET as authGet, POST as authPost } from '@/app/api/auth/[...all]/route';
+import { getAuth } from '@/lib/auth/auth';
+import { SERVED_AUTH_ENDPOINTS } from '@/lib/auth/auth-routes';
 import { addMember } from '@/lib/tenants/add-member';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { allowInserts, refuseInserts } from '@/lib/testing/refuse-inserts';
@@ -23,6 +25,12 @@ function post(path: string, body: unknown = {}) {
 }
 
 describe('/api/auth paths', () => {
+  it('serves only endpoints Better Auth has (a rename in an upgrade would leave one unserved)', async () => {
+    const api = (await getAuth()).api as Record<string, { path?: string }>;
+    const paths = new Set(Object.values(api).map((endpoint) => endpoint.path));
+    expect([...SERVED_AUTH_ENDPOINTS].filter((path) => !paths.has(path))).toEqual([]);
+  });
+
   it('a path Better Auth serves reaches it', async () => {
     const session = await get('/api/auth/get-session');
     expect(session.status).toBe(200);
@@ -43,6 +51,18 @@ describe('/api/auth paths', () => {
     ['POST', '/api/auth/SIGN-IN/EMAIL'],
     ['GET', '/api/auth/callback/'],
     ['GET', '/api/auth/%2e%2e/get-session'],
+    // Better Auth's, but not served: Toolgate does not use them, and some give too much away.
+    ['POST', '/api/auth/get-access-token'],
+    ['POST', '/api/auth/refresh-token'],
+    ['GET', '/api/auth/account-info'],
+    ['GET', '/api/auth/list-accounts'],
+    ['POST', '/api/auth/verify-password'],
+    ['POST', '/api/auth/update-session'],
+    ['POST', '/api/auth/update-user'],
+    ['POST', '/api/auth/delete-user'],
+    ['POST', '/api/auth/link-social'],
+    ['POST', '/api/auth/request-password-reset'],
+    ['POST', '/api/auth/sign-up/email'],
   ])('%s %s is not found, answered with the error envelope', async (method, path) => {
     const response = method === 'GET' ? await get(path) : await post(path);
     expect(response.status).toBe(404);
