@@ -10,11 +10,12 @@ interface AuthEndpoint {
 
 /**
  * The Better Auth endpoints Toolgate serves over HTTP: sign-in with a password or the identity
- * provider, its callback, the session, sign-out, a person's own password and sessions, and Better
- * Auth's error page. Every other endpoint it has (and any a later version adds) is not found:
+ * provider, its callback, the session, sign-out, a person's own password, and Better Auth's error
+ * page. Every other endpoint it has (and any a later version adds) is not found:
  * get-access-token and account-info handed the identity provider's access token and profile to
- * any holder of the session cookie, and verify-password answered password guesses without the
- * sign-in limit. Toolgate's own code calls Better Auth in process (auth.api), not through these.
+ * any holder of the session cookie, list-sessions every session's token and address, and
+ * verify-password answered password guesses without the sign-in limit. Toolgate's own code
+ * calls Better Auth in process (auth.api), not through these.
  */
 export const SERVED_AUTH_ENDPOINTS: ReadonlySet<string> = new Set([
   '/sign-in/email',
@@ -23,10 +24,6 @@ export const SERVED_AUTH_ENDPOINTS: ReadonlySet<string> = new Set([
   '/get-session',
   '/sign-out',
   '/change-password',
-  '/list-sessions',
-  '/revoke-session',
-  '/revoke-sessions',
-  '/revoke-other-sessions',
   '/ok',
   '/error',
 ]);

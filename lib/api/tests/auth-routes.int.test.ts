@@ -63,6 +63,8 @@ describe('/api/auth paths', () => {
     ['POST', '/api/auth/link-social'],
     ['POST', '/api/auth/request-password-reset'],
     ['POST', '/api/auth/sign-up/email'],
+    ['GET', '/api/auth/list-sessions'],
+    ['POST', '/api/auth/revoke-other-sessions'],
   ])('%s %s is not found, answered with the error envelope', async (method, path) => {
     const response = method === 'GET' ? await get(path) : await post(path);
     expect(response.status).toBe(404);
