@@ -43,6 +43,9 @@ function createAuth(secret: string) {
       // The caller's address as the server determined it, for the sign-in rate limit and a
       // session's address: never X-Forwarded-For as the caller wrote it (lib/http/client-address.ts).
       ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
+      // Better Auth skips its origin and callbackURL checks when NODE_ENV is test: on always, so
+      // the integration tests check sign-in as production runs it.
+      disableOriginCheck: false,
     },
     // An unexpected failure (a write the database refused: a full disk, a database gone) is
     // thrown to Toolgate's handler, which answers it as the API does (503 with Retry-After for

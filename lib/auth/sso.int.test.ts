@@ -249,6 +249,24 @@ describe('SSO sign-in against a real OpenID provider', () => {
     expect(((await session.json()) as { user: { email: string } }).user.email).toBe('lena@acme.test');
   });
 
+  it('refuses to send a sign-in anywhere but Toolgate afterwards: another site as callbackURL or errorCallbackURL is a 403', async () => {
+    for (const body of [
+      { provider: 'sso', callbackURL: 'https://evil.example/after' },
+      { provider: 'sso', callbackURL: '//evil.example/after' },
+      { provider: 'sso', callbackURL: '/', errorCallbackURL: 'https://evil.example/oops' },
+      { provider: 'sso', callbackURL: '/', newUserCallbackURL: 'https://evil.example/new' },
+    ]) {
+      const answer = await authPost(
+        new Request(`${BASE}/api/auth/sign-in/social`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: BASE },
+          body: JSON.stringify(body),
+        }),
+      );
+      expect(answer.status, JSON.stringify(body)).toBe(403);
+    }
+  });
+
   it('refuses an uninvited person and creates nothing', async () => {
     const result = await ssoSignIn('bob');
     expect(result.error).toBe('sso_not_invited');
