@@ -1,8 +1,9 @@
 import { allowedMethods, type HttpMethod } from './http-methods';
 import { matchApiRoute } from './routes';
+import { AUTH_BASE_PATH } from '../auth/auth-routes';
 
 /** Better Auth's catch-all (app/api/auth/[...all]/route.ts) mounts GET and POST. */
-const BETTER_AUTH_PREFIX = '/api/auth/';
+const BETTER_AUTH_PREFIX = `${AUTH_BASE_PATH}/`;
 const BETTER_AUTH_ALLOWED = allowedMethods(['GET', 'POST']);
 
 /**

@@ -13,9 +13,10 @@ interface AuthEndpoint {
  * provider, its callback, the session, sign-out, a person's own password, and Better Auth's error
  * page. Every other endpoint it has (and any a later version adds) is not found:
  * get-access-token and account-info handed the identity provider's access token and profile to
- * any holder of the session cookie, list-sessions every session's token and address, and
- * verify-password answered password guesses without the sign-in limit. Toolgate's own code
- * calls Better Auth in process (auth.api), not through these.
+ * any holder of the session cookie, list-sessions every session's token and address,
+ * verify-password answered password guesses without the sign-in limit, and update-user let a
+ * person set a name of any length and content, which every Members page then shows (invitations
+ * allow 100 characters). Toolgate's own code calls Better Auth in process (auth.api).
  */
 export const SERVED_AUTH_ENDPOINTS: ReadonlySet<string> = new Set([
   '/sign-in/email',
@@ -33,9 +34,9 @@ const routers = new WeakMap<object, ReturnType<typeof createRouter<string>>>();
 /**
  * Whether this method and path is one of the served endpoints, decided as Better Auth's router
  * decides (rou3 over the endpoints of `auth.api`, no empty or doubled segment, a trailing slash
- * only where the endpoint has one). Better Auth counts every request against its rate limit before it routes it, under a
- * key of address and path, and that count is a row in the database: a request to a path nobody
- * serves would be a database write, and a new path per request a new row each.
+ * only where the endpoint has one). Decided before Better Auth sees the request: it counts every
+ * request against its rate limit before routing it, a database row per address and path, so a
+ * new unserved path per request would be a new row each.
  */
 export function servesAuthRoute(api: object, method: string, pathname: string): boolean {
   if (!pathname.startsWith(`${AUTH_BASE_PATH}/`)) return false;

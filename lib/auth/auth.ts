@@ -64,10 +64,6 @@ function createAuth(secret: string) {
     // (lib/auth/auth-routes.ts).
     account: { accountLinking: { enabled: true, trustedProviders: sso ? [SSO_PROVIDER_ID] : [] }, encryptOAuthTokens: true },
     hooks: { before: sso?.before, after: sso?.after },
-    // Nothing in Toolgate edits a profile. Better Auth's own endpoint would let any signed-in
-    // person set a name of any length (the body limit, about a megabyte, which every Members page
-    // and GET /api/v1/members then carry) with any characters, where invitations allow 100.
-    disabledPaths: ['/update-user'],
   });
 }
 

@@ -1,4 +1,4 @@
-import { db, dbProvider } from '../db';
+import { deleteInBatches } from '../db/delete-in-batches';
 import { log } from '../log';
 
 /**
@@ -9,24 +9,11 @@ export const RATE_LIMIT_LONGEST_WINDOW_MS = 60_000;
 
 /**
  * Rate-limit rows past every window go. Better Auth deletes them only when some caller's window
- * starts again, so a stream of requests each under a new key (a new path under /api/auth/, or new
- * addresses) on an instance nobody signs in to would grow the table without end. In batches, so a
- * run never holds SQLite's write lock for long; safe on any number of instances at once.
+ * starts again, so a stream of requests each under a new key (new addresses) on an instance
+ * nobody signs in to would grow the table without end.
  */
 export async function pruneRateLimits(options: { now?: number; batchSize?: number; maxBatches?: number } = {}): Promise<number> {
-  const cutoff = (options.now ?? Date.now()) - RATE_LIMIT_LONGEST_WINDOW_MS;
-  const batchSize = options.batchSize ?? 5_000;
-  const rowId = dbProvider() === 'postgresql' ? 'ctid' : 'rowid';
-  const param = dbProvider() === 'postgresql' ? '$1' : '?';
-  let deleted = 0;
-  for (let batch = 0; batch < (options.maxBatches ?? 200); batch++) {
-    const count = await db().$executeRawUnsafe(
-      `DELETE FROM "RateLimit" WHERE ${rowId} IN (SELECT ${rowId} FROM "RateLimit" WHERE "lastRequest" < ${param} LIMIT ${batchSize})`,
-      cutoff,
-    );
-    deleted += count;
-    if (count < batchSize) break;
-  }
+  const deleted = await deleteInBatches('RateLimit', 'lastRequest', (options.now ?? Date.now()) - RATE_LIMIT_LONGEST_WINDOW_MS, options);
   if (deleted > 0) log.info('rate-limit rows pruned', { rows: deleted });
   return deleted;
 }

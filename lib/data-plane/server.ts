@@ -8,6 +8,7 @@ import { badRequestTarget, malformedPath, methodNotAllowed, pathNotFound } from 
 import { API_SECURITY_HEADERS } from '../http/security-headers';
 import { CLIENT_ADDRESS_HEADER, clientAddress, type TrustedProxies } from '../http/client-address';
 import { noteSignInLimited } from '../auth/sign-in-limited-log';
+import { AUTH_BASE_PATH } from '../auth/auth-routes';
 import { log } from '../log';
 import { AppError } from '../errors';
 import { matchDataPlaneRoute } from './routes';
@@ -72,7 +73,8 @@ export function createDataPlaneServer(
         const caller = clientAddress(req.socket.remoteAddress, headerValue(req, 'x-forwarded-for') ?? undefined, trustedProxies);
         if (caller) req.headers[CLIENT_ADDRESS_HEADER] = caller;
         else delete req.headers[CLIENT_ADDRESS_HEADER];
-        if (pathname.startsWith('/api/auth/')) res.once('finish', () => res.statusCode === 429 && noteSignInLimited(caller, pathname));
+        if (pathname.startsWith(`${AUTH_BASE_PATH}/`))
+          res.once('finish', () => res.statusCode === 429 && noteSignInLimited(caller, pathname));
         void options.fallback(req, res);
         return;
       }

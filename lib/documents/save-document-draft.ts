@@ -34,6 +34,13 @@ export async function saveDocumentDraft<K extends DocumentKind>(options: {
   const sourceFields = { source: source?.text ?? null, sourceFormat: source?.format ?? null };
   const ref = { tenantId: options.tenantId, kind: options.kind, id: draft.id };
 
+  const saved = (row: { version: string; status: string; contentHash: string }, created: boolean): SavedDraft => ({
+    id: draft.id,
+    version: row.version,
+    status: row.status,
+    contentHash: row.contentHash,
+    created,
+  });
   const saveOnce = () =>
     db().$transaction(async (tx) => {
       const owner = await spec.store.ensureOwner(tx, ref, draft.columns);
@@ -49,28 +56,29 @@ export async function saveDocumentDraft<K extends DocumentKind>(options: {
           },
         );
       if (existing && existing.status !== 'draft') throw frozen(existing.status);
-      // Only while it is still a draft: a publish may have frozen it since it was read (PostgreSQL
-      // reads committed rows, so the read above does not hold it).
-      const updated = existing
-        ? await spec.store.updateDraft(tx, existing.rowId, {
-            document: draft.text,
-            contentHash,
-            ...sourceFields,
-            createdById: options.createdById ?? existing.createdById,
-          })
-        : null;
-      if (existing && !updated) throw frozen((await spec.store.findVersion(tx, owner.rowId, draft.version))?.status ?? 'published');
-      const row =
-        updated ??
-        (await spec.store.insertDraft(tx, owner.rowId, {
+      if (existing) {
+        // Only while it is still a draft: a publish may have frozen it since it was read
+        // (PostgreSQL reads committed rows, so the read above does not hold it).
+        const updated = await spec.store.updateDraft(tx, existing.rowId, {
+          document: draft.text,
+          contentHash,
+          ...sourceFields,
+          createdById: options.createdById ?? existing.createdById,
+        });
+        if (!updated) throw frozen((await spec.store.findVersion(tx, owner.rowId, draft.version))?.status ?? 'published');
+        return saved(updated, false);
+      }
+      return saved(
+        await spec.store.insertDraft(tx, owner.rowId, {
           tenantId: options.tenantId,
           version: draft.version,
           document: draft.text,
           contentHash,
           ...sourceFields,
           createdById: options.createdById ?? null,
-        }));
-      return { id: draft.id, version: row.version, status: row.status, contentHash: row.contentHash, created: !existing };
+        }),
+        true,
+      );
     });
 
   // Two first saves of a document or a version at once both find nothing and both insert; the

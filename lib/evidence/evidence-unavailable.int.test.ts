@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { GET as scrapeRoute } from '@/app/metrics/route';
 import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
 import { lookupOrderContract } from '@/lib/contracts/examples';
 import { resetEnvForTests } from '@/lib/env';
 import { log } from '@/lib/log';
-import { parseExposition, sampleValue } from '@/lib/metrics/testing/parse-exposition';
+import { sampleValue } from '@/lib/metrics/testing/parse-exposition';
+import { bearer, scrapeMetrics } from '@/lib/testing/scrape-metrics';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 import { allowInserts, refuseInserts } from '@/lib/testing/refuse-inserts';
@@ -29,9 +29,9 @@ const lookup = () =>
   });
 
 async function refusedCount(reason: string): Promise<number | undefined> {
-  const response = await scrapeRoute(new Request('http://localhost/metrics', { headers: { authorization: `Bearer ${TOKEN}` } }));
-  expect(response.status).toBe(200);
-  return sampleValue(parseExposition(await response.text()), 'toolgate_evidence_unavailable_total', { reason });
+  const scraped = await scrapeMetrics(bearer(TOKEN));
+  expect(scraped.status).toBe(200);
+  return sampleValue(scraped.samples, 'toolgate_evidence_unavailable_total', { reason });
 }
 
 beforeAll(async () => {

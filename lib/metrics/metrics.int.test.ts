@@ -13,8 +13,9 @@ import { signIn } from '@/lib/api/tests/member-sessions';
 import { validatePreHandler as validatePre, validatePostHandler as validatePost } from '@/lib/api/handlers/validate';
 import { decideApprovalHandler as decide } from '@/lib/api/handlers/approvals';
 import { createWebhookHandler as createWebhook } from '@/lib/api/handlers/webhooks';
-import { GET as scrapeRoute, HEAD as headRoute, POST as postRoute } from '@/app/metrics/route';
+import { HEAD as headRoute, POST as postRoute } from '@/app/metrics/route';
 import { parseExposition, sampleValue, type Sample } from './testing/parse-exposition';
+import { bearer, scrapeMetrics } from '@/lib/testing/scrape-metrics';
 
 const TOKEN = 'metrics-token-for-tests-0123456789abcdef';
 /** A tool only the other tenant has: its name must never reach this tenant's admin. */
@@ -41,12 +42,6 @@ const refund = () =>
   });
 
 /** GET /metrics through the Next route file, as Next calls it. */
-async function scrape(headers: Record<string, string> = {}) {
-  const response = await scrapeRoute(new Request('http://localhost/metrics', { headers }));
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, text, samples: response.ok ? parseExposition(text) : [] };
-}
-const bearer = (value: string) => ({ authorization: `Bearer ${value}` });
 
 /** A webhook receiver that is always down. */
 const receiver = http.createServer((req, res) => {
@@ -131,7 +126,7 @@ const EXPECTED_DECISIONS = {
 
 describe('GET /metrics with the metrics token (the operator)', () => {
   it('counts the known traffic per tenant, with the instance and process metrics', async () => {
-    const res = await scrape(bearer(TOKEN));
+    const res = await scrapeMetrics(bearer(TOKEN));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -199,7 +194,7 @@ describe('GET /metrics with the metrics token (the operator)', () => {
 
 describe('GET /metrics with an admin API key (a tenant)', () => {
   it("shows only the key's own tenant, without the tenant label or the instance's metrics", async () => {
-    const res = await scrape(bearer(t.adminKey));
+    const res = await scrapeMetrics(bearer(t.adminKey));
     expect(res.status).toBe(200);
     const { samples, text } = res;
     expect(series(samples, 'toolgate_decisions_total', ['kind', 'tool', 'decision', 'code'])).toEqual(EXPECTED_DECISIONS);
@@ -222,7 +217,7 @@ describe('GET /metrics with an admin API key (a tenant)', () => {
     expect(text).not.toContain(t.tenant.id);
     expect(text).toContain('# TYPE toolgate_decision_duration_seconds histogram');
 
-    const theirs = await scrape(bearer(other.adminKey));
+    const theirs = await scrapeMetrics(bearer(other.adminKey));
     expect(series(theirs.samples, 'toolgate_decisions_total', ['kind', 'tool', 'decision', 'code'])).toEqual({
       'pre vault.open_secretly allow none': 1,
     });
@@ -233,17 +228,17 @@ describe('GET /metrics with an admin API key (a tenant)', () => {
 
 describe('who may scrape', () => {
   it('refuses no credentials and wrong ones with 401, and a key without the admin scope with 403', async () => {
-    const none = await scrape();
+    const none = await scrapeMetrics();
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toBe('Bearer');
     expect(JSON.parse(none.text)).toMatchObject({ error: { code: 'unauthorized' }, request_id: expect.any(String) });
     for (const wrong of [`${TOKEN}x`, TOKEN.slice(0, -1), 'tg_nope_000000000000000000000000']) {
-      const res = await scrape(bearer(wrong));
+      const res = await scrapeMetrics(bearer(wrong));
       expect(res.status, wrong).toBe(401);
       expect(JSON.parse(res.text).error.code).toBe('unauthorized');
     }
-    expect((await scrape({ authorization: TOKEN })).status).toBe(401);
-    const agent = await scrape(bearer(t.agentKey));
+    expect((await scrapeMetrics({ authorization: TOKEN })).status).toBe(401);
+    const agent = await scrapeMetrics(bearer(t.agentKey));
     expect(agent.status).toBe(403);
     expect(JSON.parse(agent.text)).toMatchObject({ error: { code: 'forbidden', details: { required_scope: 'admin' } } });
   });
@@ -254,7 +249,7 @@ describe('who may scrape', () => {
     const { cookie } = await signIn(email, 'a-long-password');
     expect(cookie).toContain('session_token');
     for (const origin of ['http://localhost:3000', 'https://evil.example']) {
-      const res = await scrape({ cookie, origin, 'sec-fetch-site': 'cross-site' });
+      const res = await scrapeMetrics({ cookie, origin, 'sec-fetch-site': 'cross-site' });
       expect(res.status, origin).toBe(401);
       expect(res.text).not.toContain('toolgate_');
     }
@@ -269,8 +264,8 @@ describe('who may scrape', () => {
     delete process.env.TOOLGATE_METRICS_TOKEN;
     resetEnvForTests();
     try {
-      expect((await scrape(bearer(TOKEN))).status).toBe(401);
-      expect((await scrape(bearer(t.adminKey))).status).toBe(200);
+      expect((await scrapeMetrics(bearer(TOKEN))).status).toBe(401);
+      expect((await scrapeMetrics(bearer(t.adminKey))).status).toBe(200);
     } finally {
       process.env.TOOLGATE_METRICS_TOKEN = TOKEN;
       resetEnvForTests();
