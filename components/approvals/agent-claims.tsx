@@ -96,30 +96,43 @@ export function AgentClaims(props: {
   );
 }
 
-/** Arguments an approver edited: what an approve now binds, and what the edit changed. */
+/**
+ * Arguments an approver edited, or a policy transform rewrote before anyone decided: what an
+ * approve binds (what the tool runs with), and what changed against the agent's.
+ */
 export function EditedArguments({
   args,
   omitted,
   diff,
   open,
+  rewrittenBy = null,
 }: {
   args: Record<string, unknown> | null;
   omitted: boolean;
   diff: ArgumentsDiff | null;
   open: boolean;
+  /** The policies and rules whose transforms rewrote the arguments; null when an approver edited them. */
+  rewrittenBy?: { policy_id: string; version: string; rule: string }[] | null;
 }) {
+  const label = rewrittenBy
+    ? `Rewritten by ${rewrittenBy.map((p) => `policy ${p.policy_id} (rule ${p.rule})`).join(', ') || 'a policy'}`
+    : 'Edited by an approver';
   return (
     <section
       data-testid="edited-arguments"
-      aria-label="Edited by an approver"
+      aria-label={rewrittenBy ? 'Rewritten by a policy' : 'Edited by an approver'}
       className="mt-3 rounded-md border border-sky-300 bg-sky-50/40 p-3 text-sm"
     >
       <h3 className="text-xs font-semibold tracking-wide text-sky-900 uppercase">
-        <span className="rounded bg-sky-200 px-1.5 py-0.5">Edited by an approver</span>
+        <span className="rounded bg-sky-200 px-1.5 py-0.5">
+          <RevealedText text={label} />
+        </span>
       </h3>
       {args && (
         <details className="mt-2" open={open}>
-          <summary className="cursor-pointer font-medium">Arguments as edited (an approve binds these)</summary>
+          <summary className="cursor-pointer font-medium">
+            {rewrittenBy ? 'Arguments the call runs with (an approve binds these)' : 'Arguments as edited (an approve binds these)'}
+          </summary>
           <RevealedJson value={args} testId="approval-arguments" />
         </details>
       )}
@@ -141,7 +154,7 @@ export function ArgumentsDiffView({ diff }: { diff: ArgumentsDiff }) {
   return (
     <div data-testid="arguments-diff" className="mt-2">
       <p className="font-medium">
-        What the edit changed ({diff.changes.length}
+        What changed ({diff.changes.length}
         {diff.truncated ? '+' : ''} change{diff.changes.length === 1 ? '' : 's'} against the agent’s arguments)
       </p>
       {diff.changes.length === 0 ? (

@@ -183,7 +183,13 @@ export function ApprovalCard({ item, now, onDecided }: { item: ApprovalQueueItem
         open={pending}
       />
       {item.edited && (item.arguments !== null || item.arguments_omitted) && (
-        <EditedArguments args={item.arguments} omitted={item.arguments_omitted} diff={item.arguments_diff} open={pending} />
+        <EditedArguments
+          args={item.arguments}
+          omitted={item.arguments_omitted}
+          diff={item.arguments_diff}
+          open={pending}
+          rewrittenBy={item.rewritten_by}
+        />
       )}
 
       <details className="mt-3">

@@ -108,8 +108,14 @@ export async function applyApprovalDecision(tx: Tx, plan: DecisionPlan): Promise
       createdAt: plan.now,
     },
   });
+  // An approver's edit replaces a policy's rewrite too: the arguments are then the approver's.
   const edit = plan.edit
-    ? { argsHash: plan.edit.argsHash, originalArgsHash: plan.edit.originalArgsHash, editedArguments: plan.edit.arguments }
+    ? {
+        argsHash: plan.edit.argsHash,
+        originalArgsHash: plan.edit.originalArgsHash,
+        editedArguments: plan.edit.arguments,
+        rewrittenBy: null,
+      }
     : {};
   if (!plan.completes) return tx.approval.update({ where: { id: plan.approvalId }, data: edit });
   return settle(tx, plan, {

@@ -73,6 +73,12 @@ export interface ApprovalQueueItem {
   /** The arguments were too large to show; they can still be approved as they are. */
   arguments_omitted: boolean;
   edited: boolean;
+  /**
+   * Policy transforms rewrote the held call's arguments before anyone decided: `arguments` are
+   * the rewritten ones (what runs) and `arguments_diff` the change; null when an approver edited
+   * them, or nothing did.
+   */
+  rewritten_by: { policy_id: string; version: string; rule: string }[] | null;
   args_hash: string;
   original_args_hash: string | null;
   requesting_key: { id: string; name: string; prefix: string } | null;

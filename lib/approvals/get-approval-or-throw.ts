@@ -3,6 +3,7 @@ import { NotFoundError } from '../errors';
 import { issueCallToken } from './call-token';
 import { approvalOutcome, type ApprovalStatus } from './approval-outcome';
 import { expireApproval } from './expire-approval';
+import { argumentsForPeople, parseRewrittenBy } from './shown-arguments';
 
 export interface ApprovalView {
   id: string;
@@ -23,11 +24,15 @@ export interface ApprovalView {
   expires_at: string;
   decided_at: string | null;
   comment: string | null;
-  /** Whether an approver edited the arguments; the token is then bound to `arguments`. */
+  /** Whether an approver edited the arguments (or a policy rewrote them); the token is then bound to `arguments`. */
   edited: boolean;
+  /** The policies and rules whose transforms rewrote the held call's arguments; null when an approver edited them, or nothing did. */
+  rewritten_by: { policy_id: string; version: string; rule: string }[] | null;
   /**
-   * Present when an approver edited the arguments: the exact arguments the agent must send on
-   * its retry (with the token); the original arguments no longer match the token.
+   * Present when the arguments were edited or rewritten: the exact arguments the agent must send
+   * on its retry (with the token); the original arguments no longer match the token. People
+   * (sessions) see them with sensitive paths redacted, and never the token: only an agent's key
+   * can use either.
    */
   arguments?: Record<string, unknown>;
   /** Present once approved and until used: the single-use token bound to the exact call. */
@@ -40,7 +45,13 @@ export interface ApprovalView {
  * expired here, with its evidence, if the sweeper has not done it yet: undecided means
  * denied, never approved.
  */
-export async function getApprovalOrThrow(options: { tenantId: string; id: string; secret: string }): Promise<ApprovalView> {
+export async function getApprovalOrThrow(options: {
+  tenantId: string;
+  id: string;
+  secret: string;
+  /** A person asks (a session), not an agent's key: sensitive values redacted, no token. */
+  forPerson?: boolean;
+}): Promise<ApprovalView> {
   let row = await db().approval.findFirst({ where: { id: options.id, tenantId: options.tenantId } });
   if (!row) throw new NotFoundError('approval', options.id);
   if (row.status === 'pending' && row.expiresAt.getTime() <= Date.now()) {
@@ -67,10 +78,15 @@ export async function getApprovalOrThrow(options: { tenantId: string; id: string
     decided_at: row.decidedAt?.toISOString() ?? null,
     comment: row.comment,
     edited: row.editedArguments !== null,
+    rewritten_by: parseRewrittenBy(row.rewrittenBy),
     token_used: row.tokenUsedAt !== null,
   };
-  if (row.editedArguments !== null) view.arguments = JSON.parse(row.editedArguments) as Record<string, unknown>;
-  if (row.status === 'approved' && !row.tokenUsedAt && row.expiresAt.getTime() > Date.now()) {
+  if (row.editedArguments !== null) {
+    const edited = JSON.parse(row.editedArguments) as Record<string, unknown>;
+    const shown = options.forPerson ? await argumentsForPeople(row, edited) : edited;
+    if (shown !== null) view.arguments = shown;
+  }
+  if (!options.forPerson && row.status === 'approved' && !row.tokenUsedAt && row.expiresAt.getTime() > Date.now()) {
     view.approval_token = issueCallToken(options.secret, 'approval', row.id, {
       tenantId: row.tenantId,
       tool: row.tool,

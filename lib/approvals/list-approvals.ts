@@ -1,6 +1,5 @@
 import { db } from '../db';
 import { tenantEvidence } from '../evidence/tenant-key';
-import { resolveContract } from '../contracts/resolve-contract';
 import { redactArguments } from '../evidence/redact-arguments';
 import type { Approval } from '../generated/sqlite/client';
 import { approvalOutcome, type ApprovalStatus } from './approval-outcome';
@@ -17,7 +16,7 @@ import type { Approver } from './decide-approval';
 import { diffRedactedArguments, type ArgumentsDiff } from './diff-arguments';
 import { expireOverdueApprovals } from './expire-approval';
 import { actorLabels } from '../tenants/actor-labels';
-import { getRuntimeSettings, mergeSensitivePaths } from '../tenants/tenant-settings';
+import { approvalSensitivePaths, parseRewrittenBy } from './shown-arguments';
 
 /** Arguments larger than this are not sent to the queue (a page holds up to 100 approvals). */
 const MAX_SHOWN_ARGUMENT_CHARS = 64 * 1024;
@@ -55,6 +54,10 @@ export async function listApprovals(options: {
   const pending = await db().approval.count({ where: { tenantId, status: 'pending' } });
   if (options.limit === 0) return { approvals: [], next_cursor: null, counts: { pending } };
 
+  // Prisma finds a cursor's row by id alone: another tenant's approval id would place this
+  // tenant's page at that row's time (whether it exists, and when). Only this tenant's ids count.
+  if (options.cursor && !(await db().approval.findFirst({ where: { id: options.cursor, tenantId }, select: { id: true } })))
+    return { approvals: [], next_cursor: null, counts: { pending } };
   const statuses = STATUS_WHERE[options.status];
   const rows = await db().approval.findMany({
     where: { tenantId, ...(statuses ? { status: { in: statuses } } : {}) },
@@ -139,6 +142,7 @@ export async function listApprovals(options: {
       arguments: shown.arguments,
       arguments_omitted: shown.omitted,
       edited: row.editedArguments !== null,
+      rewritten_by: parseRewrittenBy(row.rewrittenBy),
       args_hash: row.argsHash,
       original_args_hash: row.originalArgsHash,
       requesting_key: key ? { id: key.id, name: key.name, prefix: key.prefix } : null,
@@ -233,14 +237,9 @@ async function shownCall(row: Approval): Promise<ShownCall> {
   const text = row.editedArguments ?? row.arguments;
   if (text === null) return shown;
   if (text.length > MAX_SHOWN_ARGUMENT_CHARS) return { ...shown, omitted: true };
-  const resolved = await resolveContract({ tenantId: row.tenantId, tool: row.tool, version: row.contractVersion });
   const parsed = JSON.parse(text) as Record<string, unknown>;
-  // A version that no longer resolves has no known sensitive paths: show nothing rather than guess.
-  if (!resolved.found) return { ...shown, omitted: true };
-  const sensitive = mergeSensitivePaths(
-    resolved.contract.compiled.document.sensitive,
-    (await getRuntimeSettings(row.tenantId)).sensitivePaths,
-  );
+  const sensitive = await approvalSensitivePaths(row);
+  if (sensitive === null) return { ...shown, omitted: true };
   const diff =
     row.editedArguments !== null && row.arguments !== null && row.arguments.length <= MAX_SHOWN_ARGUMENT_CHARS
       ? diffRedactedArguments({ original: JSON.parse(row.arguments) as Record<string, unknown>, edited: parsed, sensitive })

@@ -5,8 +5,10 @@ import { now as clockNow } from '../clock/clock';
 
 /**
  * The pending approval for a call that needs one. A retry of the same call (same binding)
- * while one is pending gets that approval back instead of queueing a duplicate, also after an
- * approver edited its arguments (it is then found by the agent's original arguments' hash).
+ * while one is pending, or approved and not yet used, gets that approval back instead of
+ * queueing a duplicate (a twin queued beside an approved one could be denied while the approved
+ * one still redeemed), also after an approver edited its arguments (it is then found by the
+ * agent's original arguments' hash).
  * A new approval queues `approval.pending` for the tenant's webhooks in the same transaction.
  * A retry that finds the pending approval leaves its stored context as it was: approvers
  * decide on what the first call claimed, and the retry with the token is checked afresh.
@@ -31,6 +33,12 @@ export async function requestApproval(
     /** 1 when a policy rule escalated the call straight to a higher role. */
     escalationLevel: number;
     policy: { id: string; version: string; rule: string } | null;
+    /**
+     * Policy transforms rewrote the arguments: the call that would run is the rewritten one, so
+     * that is what approvers see and approve (as a change against the agent's arguments) and
+     * what the token is bound to, as if proposed as an edit.
+     */
+    rewritten?: { arguments: Record<string, unknown>; argsHash: string; by: { policy_id: string; version: string; rule: string }[] };
   },
 ) {
   const { binding } = options;
@@ -41,9 +49,11 @@ export async function requestApproval(
       tool: binding.tool,
       contractVersion: binding.contractVersion,
       userId: binding.userId,
-      status: 'pending',
       expiresAt: { gt: now },
-      OR: [{ argsHash: binding.argsHash }, { originalArgsHash: binding.argsHash }],
+      AND: [
+        { OR: [{ argsHash: binding.argsHash }, { originalArgsHash: binding.argsHash }] },
+        { OR: [{ status: 'pending' }, { status: 'approved', tokenUsedAt: null }] },
+      ],
     },
     orderBy: { createdAt: 'desc' },
   });
@@ -53,7 +63,10 @@ export async function requestApproval(
       tenantId: binding.tenantId,
       tool: binding.tool,
       contractVersion: binding.contractVersion,
-      argsHash: binding.argsHash,
+      argsHash: options.rewritten?.argsHash ?? binding.argsHash,
+      originalArgsHash: options.rewritten ? binding.argsHash : null,
+      editedArguments: options.rewritten ? JSON.stringify(options.rewritten.arguments) : null,
+      rewrittenBy: options.rewritten ? JSON.stringify(options.rewritten.by) : null,
       userId: binding.userId,
       callId: options.callId,
       traceId: options.traceId,

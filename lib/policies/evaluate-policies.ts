@@ -67,6 +67,8 @@ export interface PolicyOutcome {
   /** The arguments after every transform; the call's own object when nothing was set. */
   arguments: Record<string, unknown>;
   transformed: boolean;
+  /** The policies and rules whose transforms rewrote the arguments, in the order they applied. */
+  transformedBy: PolicyRef[];
   approval: ApprovalRequirement | null;
   /** Every limit that applied to the call, exceeded or not. */
   limits: LimitCheck[];
@@ -92,14 +94,15 @@ export function evaluatePolicies(policies: readonly CompiledPolicy[], call: Poli
   const denied = winner?.decision === 'deny';
 
   let args = call.arguments;
-  let transformed = false;
+  const transformedBy: PolicyRef[] = [];
   if (!denied) {
     for (const verdict of verdicts) {
       if (!verdict.set) continue;
       args = applySet(args, verdict.set);
-      transformed = true;
+      transformedBy.push({ policy_id: verdict.policy_id, version: verdict.version, rule: verdict.rule });
     }
   }
+  const transformed = transformedBy.length > 0;
   const approval = denied ? null : mergeApprovals(verdicts.map((v) => v.approval));
   let decision: Decision = winner?.decision ?? 'allow';
   if (decision === 'allow' && transformed) decision = 'transform';
@@ -116,6 +119,7 @@ export function evaluatePolicies(policies: readonly CompiledPolicy[], call: Poli
     issues: denied ? verdicts.filter((v) => v.decision === 'deny').flatMap((v) => v.issues) : [],
     arguments: args,
     transformed,
+    transformedBy,
     approval,
     limits,
   };

@@ -90,6 +90,7 @@ class Side {
     const outcome = this.policies.length > 0 ? evaluatePolicies(this.policies, call, { history }) : null;
     const decided = decideCall({
       contract: replayed.contract,
+      call,
       checkErrors: replayed.otherErrors,
       confirmationIssues: [],
       policy: outcome,

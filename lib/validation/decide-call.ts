@@ -1,8 +1,10 @@
 import type { TokenCheck } from '../approvals/check-call-token';
+import { hashCanonical } from '../contracts/canonical-json';
 import type { CompiledContract } from '../contracts/compile-contract';
 import { mergeApprovals, type ApprovalRequirement, type PolicyOutcome } from '../policies/evaluate-policies';
 import type { Decision } from '../decisions';
 import { decideFromIssues } from './decide';
+import { checkPreCall, type CallContext } from './check-pre-call';
 import { makeIssue, type ValidationIssue } from './error-codes';
 
 export type CallDecision = {
@@ -19,6 +21,8 @@ export type CallDecision = {
  */
 export function decideCall(options: {
   contract: CompiledContract;
+  /** The call as the agent sent it: its arguments and the context the rewritten ones are checked in. */
+  call: { arguments: unknown; context: CallContext };
   checkErrors: readonly ValidationIssue[];
   confirmationIssues: readonly ValidationIssue[];
   policy: PolicyOutcome | null;
@@ -27,26 +31,11 @@ export function decideCall(options: {
   const { contract, policy } = options;
   const tool = contract.document.id;
   const errors: ValidationIssue[] = [...options.checkErrors, ...options.confirmationIssues];
-  if (policy) {
+  if (policy?.transformed) {
     errors.push(...policy.issues);
-    if (policy.transformed) {
-      const invalid = contract.checkInput(policy.arguments);
-      if (invalid.length > 0) {
-        errors.push(
-          makeIssue('AXAG_POLICY_TRANSFORM_INVALID', {
-            intent: tool,
-            message: `Policy ${policy.decidedBy?.policy_id ?? ''} rewrote the arguments into ones the contract refuses: ${invalid
-              .slice(0, 3)
-              .map((i) => `${i.code} at ${i.path}`)
-              .join('; ')}.`,
-            policy_id: policy.decidedBy?.policy_id ?? null,
-            rule: policy.decidedBy?.rule ?? null,
-            issues: invalid.slice(0, 10).map((i) => ({ code: i.code, path: i.path, message: i.message })),
-          }),
-        );
-      }
-    }
-  }
+    const refusal = transformRefusal(contract, options.call, policy, options.checkErrors, options.approvalCheck);
+    if (refusal) errors.push(refusal);
+  } else if (policy) errors.push(...policy.issues);
   const annotations = contract.document.annotations;
   const fromContract: ApprovalRequirement | null = annotations.approval_required
     ? {
@@ -85,4 +74,49 @@ export function decideCall(options: {
     }
   }
   return { decision: decideFromIssues(errors, policy?.transformed ?? false), errors, approval, approvalTokenUsed };
+}
+
+/**
+ * A transform's rewritten arguments are held to the whole contract, as the agent's were: the
+ * schema, the tenant and user scope and the preconditions (a transform that sets another
+ * tenant's id or an amount over a precondition's bound is refused, not run). What the agent's
+ * own arguments already failed is not reported twice. A call that redeems an approval runs
+ * with exactly the arguments a person approved: a transform that would change them refuses it.
+ */
+function transformRefusal(
+  contract: CompiledContract,
+  call: { arguments: unknown; context: CallContext },
+  policy: PolicyOutcome,
+  checkErrors: readonly ValidationIssue[],
+  approvalCheck: TokenCheck | null,
+): ValidationIssue | null {
+  const tool = contract.document.id;
+  const by = policy.decidedBy;
+  const already = new Set(checkErrors.map((issue) => `${issue.code} ${issue.path}`));
+  const invalid = checkPreCall({ contract, arguments: policy.arguments, context: call.context }).errors.filter(
+    (issue) => !already.has(`${issue.code} ${issue.path}`),
+  );
+  if (invalid.length > 0) {
+    return makeIssue('AXAG_POLICY_TRANSFORM_INVALID', {
+      intent: tool,
+      message: `Policy ${by?.policy_id ?? ''} rewrote the arguments into ones the contract refuses: ${invalid
+        .slice(0, 3)
+        .map((i) => `${i.code} at ${i.path}`)
+        .join('; ')}.`,
+      policy_id: by?.policy_id ?? null,
+      rule: by?.rule ?? null,
+      issues: invalid.slice(0, 10).map((i) => ({ code: i.code, path: i.path, message: i.message })),
+    });
+  }
+  if (approvalCheck?.ok && hashCanonical(policy.arguments) !== hashCanonical(call.arguments)) {
+    return makeIssue('AXAG_POLICY_TRANSFORM_INVALID', {
+      intent: tool,
+      message: `Policy ${by?.policy_id ?? ''} would rewrite the arguments a person approved; the call runs with the approved arguments or not at all. Ask for a new approval.`,
+      path: '$.approval_token',
+      policy_id: by?.policy_id ?? null,
+      rule: by?.rule ?? null,
+      reason: 'rewrites_approved_arguments',
+    });
+  }
+  return null;
 }

@@ -64,7 +64,7 @@ export async function evaluateCallPolicies(options: {
         })
       : null;
   const policyOutcome = policies.enforced.length > 0 ? evaluatePolicies(policies.enforced, call, { history: view }) : null;
-  const enforced = decideCall({ contract, checkErrors, confirmationIssues, policy: policyOutcome, approvalCheck });
+  const enforced = decideCall({ contract, call, checkErrors, confirmationIssues, policy: policyOutcome, approvalCheck });
   if (enforced.approval && !approvalCheck) {
     // A person already denied this exact call: say so, with their comment, rather than queue
     // the same call for approval again.
@@ -132,6 +132,7 @@ async function evaluateShadows(options: {
     const outcome = evaluatePolicies(set, call, { history: options.view?.detached() ?? null });
     const decided = decideCall({
       contract: resolved.contract.compiled,
+      call,
       checkErrors: options.checkErrors,
       confirmationIssues: options.confirmationIssues,
       policy: outcome,
@@ -155,6 +156,7 @@ async function evaluateShadows(options: {
       policies.enforced.length > 0 ? evaluatePolicies(policies.enforced, shadowCall, { history: options.view?.detached() ?? null }) : null;
     const decided = decideCall({
       contract: compiled,
+      call,
       checkErrors: checked.errors,
       confirmationIssues: options.confirmationIssues,
       policy: outcome,

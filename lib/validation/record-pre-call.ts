@@ -1,3 +1,4 @@
+import { hashCanonical } from '../contracts/canonical-json';
 import type { CallBinding } from '../approvals/call-token';
 import type { FirstRecordId } from '../evidence/first-record-id';
 import { consumeCallToken } from '../approvals/consume-call-token';
@@ -135,6 +136,9 @@ export async function recordPreCall(recording: PreCallRecording, errs: Validatio
         policy: policyOutcome?.decidedBy
           ? { id: policyOutcome.decidedBy.policy_id, version: policyOutcome.decidedBy.version, rule: policyOutcome.decidedBy.rule }
           : null,
+        rewritten: policyOutcome?.transformed
+          ? { arguments: policyOutcome.arguments, argsHash: hashCanonical(policyOutcome.arguments), by: policyOutcome.transformedBy }
+          : undefined,
       });
   }
   const evidence = await recordEvidence<Approval | null>(input, within);

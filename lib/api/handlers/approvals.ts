@@ -14,6 +14,8 @@ import { wholeNumberParam } from '../../listing/query-fields';
 const status = z.enum(APPROVAL_STATUSES);
 const outcome = z.enum(['pending', 'approved', 'denied']);
 const iso = z.string();
+/** The policies and rules whose transforms rewrote a held call's arguments (null: none did). */
+const RewrittenBySchema = z.array(z.object({ policy_id: z.string(), version: z.string(), rule: z.string() }).strict()).nullable();
 const ApprovalParams = z.object({ id: rowIdParam('approval') });
 
 const ApprovalViewSchema = z
@@ -36,6 +38,7 @@ const ApprovalViewSchema = z
     decided_at: iso.nullable(),
     comment: z.string().nullable(),
     edited: z.boolean(),
+    rewritten_by: RewrittenBySchema,
     arguments: z.record(z.string(), z.unknown()).optional(),
     approval_token: z.string().optional(),
     token_used: z.boolean(),
@@ -99,6 +102,7 @@ const QueueItemSchema = z
     arguments: z.record(z.string(), z.unknown()).nullable(),
     arguments_omitted: z.boolean(),
     edited: z.boolean(),
+    rewritten_by: RewrittenBySchema,
     args_hash: z.string(),
     original_args_hash: z.string().nullable(),
     requesting_key: z.object({ id: z.string(), name: z.string(), prefix: z.string() }).nullable(),
@@ -154,11 +158,12 @@ export const getApprovalHandler = defineRoute({
   handler: async ({ caller, params, query, call }) => {
     const { id } = params;
     const secret = await getInstanceSecret();
-    const first = await getApprovalOrThrow({ tenantId: caller.tenantId, id, secret });
+    const forPerson = caller.kind === 'session';
+    const first = await getApprovalOrThrow({ tenantId: caller.tenantId, id, secret, forPerson });
     const waitSeconds = query?.wait ?? 0;
     if (first.status !== 'pending' || waitSeconds === 0) return { body: first };
     await waitForApprovalChange({ tenantId: caller.tenantId, id, waitMs: waitSeconds * 1000, signal: call.signal });
-    return { body: await getApprovalOrThrow({ tenantId: caller.tenantId, id, secret }) };
+    return { body: await getApprovalOrThrow({ tenantId: caller.tenantId, id, secret, forPerson }) };
   },
 });
 

@@ -183,6 +183,19 @@ describe('policy decisions on validate/pre', () => {
     expect(broken.body.decision).toBe('deny');
     expectCodes(broken.body.errors, ['AXAG_POLICY_TRANSFORM_INVALID']);
     expect(broken.body.arguments).toBeUndefined();
+
+    // Not the schema alone: the rewritten arguments are held to the contract's scope (and
+    // preconditions) as the agent's are, so a transform cannot move a call to another tenant.
+    await publish({
+      id: 'support',
+      version: '1.2.0',
+      rules: [{ id: 'elsewhere', tools: ['orders.lookup'], decision: 'transform', set: { tenant_id: 'globex' } }],
+    });
+    const moved = await lookup('moved');
+    expect(moved.body.decision).toBe('deny');
+    expectCodes(moved.body.errors, ['AXAG_POLICY_TRANSFORM_INVALID']);
+    expect(moved.body.errors[0].details.issues).toEqual([expect.objectContaining({ code: 'AXAG_TENANT_BOUNDARY', path: '$.tenant_id' })]);
+    expect(moved.body.arguments).toBeUndefined();
   });
 
   it('requires approval from a policy, with its roles, approver count and expiry on the pending approval', async () => {

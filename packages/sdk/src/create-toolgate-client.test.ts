@@ -243,6 +243,7 @@ describe('waitForApproval', () => {
     approvers_required: 1,
     escalation_level: 0,
     edited: false,
+    rewritten_by: null,
     ...extra,
   });
 

@@ -96,6 +96,7 @@ const approval = (status: Approval['status'], extra: Partial<Approval> = {}): Ap
   approvers_required: 1,
   escalation_level: 0,
   edited: false,
+  rewritten_by: null,
   ...extra,
 });
 const pendingApproval = { id: 'apr_1', status: 'pending', expires_at: '2030-01-01T00:00:00.000Z', poll_url: '/api/v1/approvals/apr_1' };

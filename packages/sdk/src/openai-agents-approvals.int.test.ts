@@ -154,9 +154,9 @@ describe('calls held for approval', () => {
     expect(await db().approval.count({ where: { tenantId: h.t.tenant.id, callId: 'call_restored' } })).toBe(1);
   });
 
-  it('holds a restored call again when its approval was granted for edited arguments', async () => {
-    const { model, agent, result, approvalId } = await heldRun('call_restored_edit', { partner: 'p-8', amount_cents: 80_000 }, () => [
-      say('waiting'),
+  it('runs a restored call with the arguments its approver edited, once, without asking again', async () => {
+    const { agent, result, approvalId } = await heldRun('call_restored_edit', { partner: 'p-8', amount_cents: 80_000 }, () => [
+      say('paid less'),
     ]);
     const saved = result.state.toString();
     await h.decide(approvalId, { decision: 'approve', arguments: { partner: 'p-8', amount_cents: 8_000 } });
@@ -164,15 +164,17 @@ describe('calls held for approval', () => {
     restored.approve(restored.getInterruptions()[0]!);
     await runner.run(agent, restored);
 
-    expect(executes.payout).not.toHaveBeenCalled();
-    const again = await db().approval.findFirstOrThrow({
-      where: { tenantId: h.t.tenant.id, callId: 'call_restored_edit', status: 'pending' },
-    });
-    expect(again.id).not.toBe(approvalId);
-    expect(model.seen[1]).toBe(
-      `The call to agents.payout is still waiting for approval ${again.id} in Toolgate; it did not run. Tell the user it awaits approval and do not repeat it meanwhile.`,
-    );
-    expect(await h.trail('call_restored_edit')).toEqual(['pre:require_approval', 'approval_decision:approved', 'pre:require_approval']);
+    // The restored call finds the approval granted for it (not a twin queued beside it, which a
+    // person could deny while this one still redeemed) and runs what the approver approved.
+    expect(executes.payout).toHaveBeenCalledExactlyOnceWith({ partner: 'p-8', amount_cents: 8_000 });
+    expect(await db().approval.count({ where: { tenantId: h.t.tenant.id, callId: 'call_restored_edit' } })).toBe(1);
+    expect(await h.trail('call_restored_edit')).toEqual([
+      'pre:require_approval',
+      'approval_decision:approved',
+      'pre:require_approval',
+      'pre:allow',
+      'post:allow',
+    ]);
   });
 
   it('runs a call the model repeats after its approval was granted, without pausing again', async () => {

@@ -114,8 +114,13 @@ export interface Approval {
   approvals: number;
   approvers_required: number;
   escalation_level: number;
-  /** An approver approved edited arguments: the token is bound to `arguments`, so send exactly those. */
+  /**
+   * An approver approved edited arguments, or a policy transform rewrote the held call's (see
+   * `rewritten_by`): the token is bound to `arguments`, so send exactly those.
+   */
   edited: boolean;
+  /** The policies and rules whose transforms rewrote the held call's arguments; null when none did. */
+  rewritten_by: { policy_id: string; version: string; rule: string }[] | null;
   arguments?: Record<string, unknown>;
 }
 

@@ -1,0 +1,1 @@
+ALTER TABLE "Approval" ADD COLUMN     "rewrittenBy" TEXT;
