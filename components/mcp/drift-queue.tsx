@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import type { McpServerView } from '@/lib/mcp/servers/mcp-server-view';
 import { formatDate } from '@/components/format-date';
+import { RevealedText } from '@/components/approvals/revealed-text';
 import { DriftClassBadges } from './badges';
 import { driftHref } from './mcp-tools-table';
 
@@ -36,8 +37,8 @@ export function DriftQueue({ servers }: { servers: McpServerView[] }) {
               data-tool={tool.name}
             >
               <div className="min-w-0 space-y-1">
-                <p className="font-mono break-all">
-                  {server} / {tool.name} <span className="text-xs text-zinc-500">({tool.contract_id})</span>
+                <p className="font-mono break-all" dir="ltr">
+                  {server} / <RevealedText text={tool.name} /> <span className="text-xs text-zinc-500">({tool.contract_id})</span>
                 </p>
                 <p className="flex flex-wrap items-center gap-2 text-xs text-zinc-500">
                   <DriftClassBadges classes={drift.classes} />

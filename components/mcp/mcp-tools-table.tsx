@@ -1,13 +1,18 @@
 import Link from 'next/link';
 import type { McpToolView } from '@/lib/mcp/servers/mcp-server-view';
 import { formatDate } from '@/components/format-date';
+import { RevealedText } from '@/components/approvals/revealed-text';
 import { DriftClassBadges, ToolStatusBadge } from './badges';
 
 export function driftHref(server: string, tool: string): string {
   return `/mcp/${encodeURIComponent(server)}/tools/${encodeURIComponent(tool)}/drift`;
 }
 
-/** One server's tools as the gateway pinned them, each with where its contract stands. */
+/**
+ * One server's tools as the gateway pinned them, each with where its contract stands. Tool names
+ * and import notes are the upstream's words: drawn with hidden and direction-changing characters
+ * as visible badges, so `bidi\u202Etxt.exe` does not show as "bidiexe.txt".
+ */
 export function McpToolsTable({ server, tools }: { server: string; tools: McpToolView[] }) {
   if (tools.length === 0)
     return (
@@ -30,7 +35,9 @@ export function McpToolsTable({ server, tools }: { server: string; tools: McpToo
         <tbody className="divide-y divide-zinc-100">
           {tools.map((tool) => (
             <tr key={tool.name} data-testid="mcp-tool-row" data-tool={tool.name} className="align-top">
-              <td className="py-1.5 pr-3 font-mono break-all">{tool.name}</td>
+              <td className="py-1.5 pr-3 font-mono break-all" dir="ltr">
+                <RevealedText text={tool.name} />
+              </td>
               <td className="py-1.5 pr-3 font-mono">
                 <Link href={`/contracts/${encodeURIComponent(tool.contract_id)}`} className="text-brand hover:underline">
                   {tool.contract_id}
@@ -65,7 +72,10 @@ export function McpToolsTable({ server, tools }: { server: string; tools: McpToo
                     <ul className="mt-1 max-w-md list-disc space-y-0.5 pl-4">
                       {tool.import_notes.map((note, index) => (
                         <li key={index}>
-                          <code>{note.path}</code> {note.message}
+                          <code>
+                            <RevealedText text={note.path} />
+                          </code>{' '}
+                          <RevealedText text={note.message} />
                         </li>
                       ))}
                     </ul>

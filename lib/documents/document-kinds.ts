@@ -1,3 +1,4 @@
+import { SEMVER_MESSAGE } from '@toolgate/sdk/core';
 import { SEMVER_PATTERN } from '../contracts/contract-schema';
 import { isJsonObject } from '../json';
 
@@ -20,7 +21,7 @@ export function documentKey(document: unknown): { id: string; version: string; d
     return { problem: '`id` must be a lowercase name such as `support-default` (letters, digits, `_`, `.`, `-`; at most 100 characters).' };
   }
   if (typeof version !== 'string' || version.length > 64 || !SEMVER_PATTERN.test(version)) {
-    return { problem: '`version` must be a semantic version such as `1.0.0`.' };
+    return { problem: `\`version\`: ${SEMVER_MESSAGE}` };
   }
   return { id, version, description: typeof description === 'string' ? description.slice(0, 500) : null };
 }

@@ -1,8 +1,8 @@
-import semver from 'semver';
 import { db } from '../db';
 import { AppError, NotFoundError } from '../errors';
 import { bumpChange, notifyLocalChange } from '../cache/change-feed';
 import type { DocumentKind } from '../lint';
+import { isNewerVersion } from '../lint/semver';
 import { documentKind } from './kinds';
 import { assertPublishable } from './lint-before-publish';
 import { publishableFrom, type PublishMode } from './publish-mode';
@@ -46,7 +46,7 @@ export async function publishDocumentVersion<K extends DocumentKind>(options: {
 
   const compiled = spec.compile(JSON.parse(row.document), label);
   const latest = owner.servedVersion ?? undefined;
-  if (latest && !semver.gt(options.version, latest)) {
+  if (latest && !isNewerVersion(options.version, latest)) {
     throw new AppError('conflict', `Version ${options.version} must be greater than the published ${latest}.`, { latest_version: latest });
   }
   await assertPublishable({ tenantId: options.tenantId, kind: options.kind, document: compiled.document, previousVersion: latest, label });
@@ -84,7 +84,7 @@ export async function publishDocumentVersion<K extends DocumentKind>(options: {
       throw new AppError('conflict', `${label} was published or saved again meanwhile; publish it again to check what it holds now.`);
     const shadows = (await spec.store.listShadowVersions(tx, owner.rowId)).filter((shadow) => shadow.rowId !== row.rowId);
     const retire = shadows
-      .filter((shadow) => mode === 'shadow' || !semver.gt(shadow.version, options.version))
+      .filter((shadow) => mode === 'shadow' || !isNewerVersion(shadow.version, options.version))
       .map((shadow) => shadow.rowId);
     if (retire.length > 0) await spec.store.retireVersions(tx, retire);
     await bumpChange(tx, spec.changeKey);

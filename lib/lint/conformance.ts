@@ -3,6 +3,7 @@ import { hasOwn, isPlainObject } from '../json';
 import { ownValue } from '../validation/json-path';
 import type { PathSegment } from './parse-document';
 import { diagnosticAt, fieldName, quote, type Locate } from './rules/report';
+import { schemaIssueMessage } from './semver';
 import type { Diagnostic, Severity } from './types';
 
 /**
@@ -65,7 +66,7 @@ export function conformanceDiagnostics(
       out.push(inItem ? { ...missing, range: locate([...path.slice(0, -1), firstKey], 'key') } : missing);
       continue;
     }
-    out.push(diagnosticAt(locate, code, severity, `${fieldName(path)}: ${issue.message}`, path));
+    out.push(diagnosticAt(locate, code, severity, `${fieldName(path)}: ${schemaIssueMessage(issue)}`, path));
   }
   return out;
 }

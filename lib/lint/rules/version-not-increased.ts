@@ -1,9 +1,10 @@
-import semver from 'semver';
+import { SEMVER_PATTERN } from '@toolgate/sdk/core';
 import type { JsonObject } from '../../json';
 import { ownValue } from '../../validation/json-path';
 import type { ParsedDocument } from '../parse-document';
 import type { Diagnostic, LintOptions } from '../types';
 import { defineRule, type CodeInfo } from './registry';
+import { isNewerVersion } from '../semver';
 
 /**
  * A version that does not go up. Contracts and policies are both published under immutable
@@ -23,9 +24,10 @@ export function versionNotIncreasedRule<P extends 'CONTRACT' | 'POLICY'>(prefix:
       if (
         typeof version === 'string' &&
         previous !== undefined &&
-        semver.valid(version) &&
-        semver.valid(previous) &&
-        !semver.gt(version, previous)
+        // A version that is not one is the format rule's finding; a published one saved before
+        // versions were checked exactly is still ordered (lib/lint/semver.ts), as publish orders it.
+        SEMVER_PATTERN.test(version) &&
+        !isNewerVersion(version, previous)
       ) {
         out.push(
           report(

@@ -67,7 +67,7 @@ export async function gateToolCall(options: {
       decided = await pre(args);
     }
   } catch (error) {
-    return refusal(`Toolgate could not check this call, so it was not made: ${reason(error)}. Try again later.`);
+    return refusal(`Toolgate could not check this call, so it was not made: ${options.upstream.errorText(error)}. Try again later.`);
   }
   if (decided.decision !== 'allow' && decided.decision !== 'transform')
     return refusal(decided.llm_message ?? `The call of ${request.name} was refused (${decided.errors[0]?.code ?? decided.decision}).`);
@@ -127,7 +127,7 @@ async function forward(options: {
       { timeoutMs: limits.callTimeoutMs, signal: upstreamCall.signal },
     );
   } catch (error) {
-    const text = `The ${server} server did not complete ${options.request.name}: ${reason(error)}. It was sent once and not retried; it may or may not have taken effect.`;
+    const text = `The ${server} server did not complete ${options.request.name}: ${options.upstream.errorText(error)}. It was sent once and not retried; it may or may not have taken effect.`;
     await record({ error: { code: 'upstream_failed', message: text } }, performance.now() - started).catch(() => undefined);
     return refusal(text);
   } finally {
@@ -145,7 +145,9 @@ async function forward(options: {
   try {
     checked = await record(result.isError ? { error: payload } : { result: payload }, executionMs);
   } catch (error) {
-    return refusal(`Toolgate could not check the result of ${options.request.name}, so it was withheld: ${reason(error)}.`);
+    return refusal(
+      `Toolgate could not check the result of ${options.request.name}, so it was withheld: ${options.upstream.errorText(error)}.`,
+    );
   }
   if (checked.decision === 'deny' && options.entry.invalid_result !== 'pass_through')
     return refusal(checked.llm_message ?? `The result of ${options.request.name} did not pass its contract and was withheld.`);
@@ -172,9 +174,4 @@ async function awaitApproval(engine: GateEngine, decided: ValidationResponse, wa
     return { refusal: refusal(`Approval ${approval.id} for this call ${why}. The call was not made; do not repeat it unchanged.`) };
   }
   return approval.edited && approval.arguments ? { arguments: approval.arguments } : {};
-}
-
-function reason(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/\s+/g, ' ').slice(0, 300);
 }

@@ -76,8 +76,9 @@ export class GatewaySession {
     try {
       report = await this.tools(true);
     } catch (error) {
-      log.warn('mcp tools/list failed', { server: this.server, error: message(error) });
-      throw new McpError(ErrorCode.InternalError, `The ${this.server} server's tools could not be listed: ${message(error)}`);
+      const reason = this.upstream.errorText(error);
+      log.warn('mcp tools/list failed', { server: this.server, error: reason });
+      throw new McpError(ErrorCode.InternalError, `The ${this.server} server's tools could not be listed: ${reason}`);
     }
     // MCP requires object input schemas; a contract's input always describes an object of arguments.
     const tools = report.tools.flatMap((tool) =>
@@ -95,10 +96,11 @@ export class GatewaySession {
       report = await this.tools(false);
       if (this.settings) report = { ...report, server: { ...report.server, ...this.settings } };
     } catch (error) {
-      log.warn('mcp upstream unavailable', { server: this.server, error: message(error) });
+      const reason = this.upstream.errorText(error);
+      log.warn('mcp upstream unavailable', { server: this.server, error: reason });
       return {
         content: [
-          { type: 'text', text: `The ${this.server} server is not available (${message(error)}); the call was not made. Try again later.` },
+          { type: 'text', text: `The ${this.server} server is not available (${reason}); the call was not made. Try again later.` },
         ],
         isError: true,
       };
@@ -148,8 +150,4 @@ export function createGatewayServer(session: GatewaySession): Server {
 let validator: AjvJsonSchemaValidator | undefined;
 function sharedValidator(): AjvJsonSchemaValidator {
   return (validator ??= new AjvJsonSchemaValidator());
-}
-
-function message(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 300);
 }

@@ -70,7 +70,11 @@ async function upstreamFor(row: {
   }
   const { maxResultBytes } = limits();
   const fetch = guardedFetch({ allowPrivate: env().TOOLGATE_MCP_ALLOW_PRIVATE, maxBytes: Math.max(maxResultBytes * 4, 16 * 1024 * 1024) });
-  const upstream = new Upstream(() => new StreamableHTTPClientTransport(new URL(row.url), { requestInit: { headers }, fetch }), row.name);
+  const upstream = new Upstream(
+    () => new StreamableHTTPClientTransport(new URL(row.url), { requestInit: { headers }, fetch }),
+    row.name,
+    Object.values(headers),
+  );
   for (const [other, stale] of upstreams) {
     if (other.startsWith(`${row.tenantId}\n${row.name}\n`)) {
       upstreams.delete(other);
@@ -110,7 +114,7 @@ export async function serveHostedMcp(options: { caller: KeyCaller; server: strin
     await server.connect(transport);
     return await transport.handleRequest(options.request, { parsedBody: options.body });
   } catch (error) {
-    log.error('mcp hosted gateway failure', { server: row.name, error: error instanceof Error ? error.message : String(error) });
+    log.error('mcp hosted gateway failure', { server: row.name, error: upstream.errorText(error) });
     throw error;
   } finally {
     // After the SDK has settled the request it answered: closing at once would abort that

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolResultSchema, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { secretForms, upstreamErrorText } from './upstream-error';
 
 /** At most this many pages of tools/list are read from one upstream (each page may hold many tools). */
 const MAX_LIST_PAGES = 20;
@@ -20,11 +21,21 @@ export class Upstream {
   private connecting: Promise<Client> | null = null;
   private readonly listeners = new Set<() => void>();
   private closed = false;
+  private readonly secrets: readonly string[];
 
+  /** `secrets`: what is sent to the upstream and must never come back out of Toolgate (its auth header's value). */
   constructor(
     private readonly makeTransport: () => Transport,
     private readonly describe: string,
-  ) {}
+    secrets: readonly string[] = [],
+  ) {
+    this.secrets = secretForms(secrets);
+  }
+
+  /** The text of an error met talking to this upstream, fit for the agent, the log and evidence (lib/mcp/gateway/upstream-error.ts). */
+  errorText(error: unknown): string {
+    return upstreamErrorText(error, this.secrets);
+  }
 
   /** Called when the upstream says its tools changed (notifications/tools/list_changed) or it reconnected. */
   onToolsChanged(listener: () => void): () => void {

@@ -19,9 +19,15 @@ export function compareSideEffectLevels(a: SideEffectLevel, b: SideEffectLevel):
 }
 
 export const TOOL_ID_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
-// Semver core plus optional prerelease; build metadata is left out because it must not
-// distinguish two contract versions.
-export const SEMVER_PATTERN = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
+// SemVer 2.0.0 (semver.org's pattern) without build metadata, which must not distinguish two
+// versions of a document. Numeric identifiers have no leading zeros, in the pre-release too:
+// `semver` refuses `1.0.0-01`, and publishing orders versions with it. Major, minor and patch
+// stay below 10^15 because `semver` refuses numbers past Number.MAX_SAFE_INTEGER.
+export const SEMVER_PATTERN =
+  /^(0|[1-9]\d{0,14})\.(0|[1-9]\d{0,14})\.(0|[1-9]\d{0,14})(-(0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(\.(0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*)?$/;
+/** What a version that does not match SEMVER_PATTERN is told. */
+export const SEMVER_MESSAGE =
+  'Expected a semantic version such as `1.2.0` or `1.2.0-rc.1` (SemVer 2.0.0: numbers without leading zeros, so `1.0.0-1`, not `1.0.0-01`; no `+build` metadata).';
 export const ARGUMENT_PATH_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*$/;
 const CONDITION_ID_PATTERN = /^[a-z][a-z0-9_.-]*$/;
 /** One top-level argument name (no dots), as an alias or the key it stands for. */
@@ -95,7 +101,7 @@ export const SideEffectSchema = z
 export const ToolContractSchema = z
   .object({
     id: z.string().max(128).regex(TOOL_ID_PATTERN).describe('Stable dotted tool name, e.g. `cart.begin_checkout`.'),
-    version: z.string().max(64).regex(SEMVER_PATTERN).describe('Semantic version of this contract, e.g. `1.2.0`.'),
+    version: z.string().max(64).regex(SEMVER_PATTERN, SEMVER_MESSAGE).describe('Semantic version of this contract, e.g. `1.2.0`.'),
     description: z.string().min(1).max(4000).describe('What the tool does, written for the model that calls it.'),
     owner: z.string().min(1).max(200).describe('Team or person responsible for the tool.'),
     input: jsonSchemaObject('JSON Schema (2020-12) for the call arguments.'),

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { SurfaceContractToolSchema, SurfaceInlineToolSchema, surfaceToolBranch } from '../../../surfaces/surface-schema';
 import { formatJsonPath, ownValue } from '../../../validation/json-path';
 import type { PathSegment } from '../../parse-document';
+import { schemaIssueMessage } from '../../semver';
 import { defineRule } from '../registry';
 import { valueAt, type SurfaceContext } from './context';
 
@@ -64,6 +65,6 @@ function issueFindings(issue: z.core.$ZodIssue, prefix: readonly PathSegment[], 
   const missing = issue.code === 'invalid_type' && valueAt(root, path) === undefined;
   const field = path[path.length - 1];
   const message =
-    missing && typeof field === 'string' ? `Missing required field \`${field}\`.` : `${formatJsonPath(path)}: ${issue.message}`;
+    missing && typeof field === 'string' ? `Missing required field \`${field}\`.` : `${formatJsonPath(path)}: ${schemaIssueMessage(issue)}`;
   return [{ message, path, part: missing ? 'key' : 'value' }];
 }

@@ -7,6 +7,7 @@ import { formatDate } from '@/components/format-date';
 import { AcceptDriftForm } from '@/components/mcp/accept-drift-form';
 import { DriftClassBadge, DriftClassBadges } from '@/components/mcp/badges';
 import { DriftDiff } from '@/components/mcp/drift-diff';
+import { RevealedText } from '@/components/approvals/revealed-text';
 import { requireMember } from '../../../../../require-member';
 import { pathSegment } from '../../../../../path-segment';
 
@@ -38,7 +39,7 @@ export default async function McpDriftPage({ params }: Params) {
         </Link>
       </p>
       <h1 className="font-mono text-2xl font-semibold tracking-tight break-all">
-        {server} / {tool}
+        <RevealedText text={server} /> / <RevealedText text={tool} />
       </h1>
       {!drift ? (
         <div role="alert" className="card mt-6 p-6 text-sm text-zinc-700" data-testid="drift-missing">
