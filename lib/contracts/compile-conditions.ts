@@ -1,4 +1,12 @@
 import { Environment, type ASTNode } from '@marcbachmann/cel-js';
+import {
+  CONDITION_COST_LIMIT,
+  costExceededMessage,
+  createCostMeter,
+  instrumentConditionCost,
+  type CostMeter,
+  type CostProbe,
+} from './condition-cost';
 import type { ContractCondition } from './contract-schema';
 import { historyQueriesOf, registerHistoryFunctions } from '../history/history-cel';
 import type { HistoryQuery } from '../history/history-query';
@@ -6,7 +14,8 @@ import type { HistoryQuery } from '../history/history-query';
 /**
  * Pre/postconditions are CEL: non-Turing-complete, side-effect free, and evaluated by a pure
  * interpreter (the library builds no code with eval or `new Function`). Each expression is
- * parsed and type-checked once, at contract compile time.
+ * parsed and type-checked once, at contract compile time. Each evaluation runs on a step budget
+ * (condition-cost.ts): one past it fails, and a failed evaluation never holds.
  */
 
 /** `policy`: a policy rule's `when`, which also sees the caller's `history` (lib/history). */
@@ -15,7 +24,11 @@ export type ConditionPhase = 'pre' | 'post' | 'policy';
 export type ConditionOutcome = { ok: true; holds: boolean } | { ok: false; error: string };
 
 export type CompiledCondition = ContractCondition & {
-  evaluate(activation: Record<string, unknown>): ConditionOutcome;
+  /**
+   * Evaluates on `meter` when given (to share one budget across several evaluations), else on
+   * a budget of its own, CONDITION_COST_LIMIT steps.
+   */
+  evaluate(activation: Record<string, unknown>, meter?: CostMeter): ConditionOutcome;
   /** The history questions the condition asks (policy conditions only). */
   historyQueries: HistoryQuery[];
 };
@@ -115,18 +128,29 @@ export function compileCondition(condition: ContractCondition, phase: ConditionP
     if (!asked.ok) return { ok: false, message: asked.message };
     historyQueries = asked.queries;
   }
-  const evaluate = (activation: Record<string, unknown>): ConditionOutcome => {
+  let probe: CostProbe;
+  try {
+    probe = instrumentConditionCost(parsed.ast);
+  } catch (error) {
+    // Only a library upgrade that changed the AST's shape gets here: refuse rather than run unbounded.
+    return { ok: false, message: `CEL expression cannot be given a cost budget: ${firstLine(error)}` };
+  }
+  const evaluate = (activation: Record<string, unknown>, given?: CostMeter): ConditionOutcome => {
+    const meter = given ?? createCostMeter(CONDITION_COST_LIMIT);
     try {
       const context: Record<string, unknown> = {};
       // `history` is a typed object (HistoryCel), passed as it is.
       for (const key of Object.keys(activation)) context[key] = key === 'history' ? activation[key] : toCelValue(activation[key]);
-      const value: unknown = parsed(context);
+      const value: unknown = probe.run(meter, () => parsed(context));
+      // Past the budget, whatever value CEL's error absorption (`error || true`) still reached
+      // was not fully computed: the evaluation fails.
+      if (meter.exceeded) return { ok: false, error: costExceededMessage(meter) };
       if (typeof value !== 'boolean') {
         return { ok: false, error: `condition evaluated to ${typeof value}, not a boolean` };
       }
       return { ok: true, holds: value };
     } catch (error) {
-      return { ok: false, error: firstLine(error) };
+      return { ok: false, error: meter.exceeded ? costExceededMessage(meter) : firstLine(error) };
     }
   };
   return { ok: true, condition: { ...condition, evaluate, historyQueries } };

@@ -1,3 +1,4 @@
+import { createCostMeter, type CostMeter } from '../contracts/condition-cost';
 import { SIDE_EFFECT_LEVELS, type SideEffectLevel } from '../contracts/contract-schema';
 import { makeIssue, type ValidationIssue } from '../validation/error-codes';
 import { readDottedPath } from '../validation/json-path';
@@ -48,6 +49,8 @@ export interface EvaluationOptions {
   history?: HistoryView | null;
   /** Filled with every step taken, when given. */
   trace?: EvaluationStep[];
+  /** The step budget the rules' conditions share (a test run's, a replay's); by default one for this decision. */
+  meter?: CostMeter;
 }
 
 export interface ApprovalRequirement {
@@ -86,7 +89,9 @@ interface Verdict extends PolicyVerdict {
 export function evaluatePolicies(policies: readonly CompiledPolicy[], call: PolicyCall, options: EvaluationOptions = {}): PolicyOutcome {
   const limits: LimitCheck[] = [];
   const history = new HistoryCel(options.history ?? null);
-  const verdicts = policies.map((policy) => evaluatePolicy(policy, call, { ...options, history, limits }));
+  // One budget for every condition deciding this call: 500 rules of costly conditions are bounded too.
+  const meter = options.meter ?? createCostMeter();
+  const verdicts = policies.map((policy) => evaluatePolicy(policy, call, { ...options, history, limits, meter }));
   let winner: Verdict | null = null;
   for (const verdict of verdicts) {
     if (!winner || SEVERITY[verdict.decision] > SEVERITY[winner.decision]) winner = verdict;
@@ -128,6 +133,7 @@ export function evaluatePolicies(policies: readonly CompiledPolicy[], call: Poli
 interface PolicyEvaluation {
   history: HistoryCel;
   limits: LimitCheck[];
+  meter: CostMeter;
   trace?: EvaluationStep[];
 }
 
@@ -246,7 +252,7 @@ function evaluatePolicy(policy: CompiledPolicy, call: PolicyCall, evaluation: Po
       continue;
     }
     if (rule.condition) {
-      const outcome = rule.condition.evaluate(activation);
+      const outcome = rule.condition.evaluate(activation, evaluation.meter);
       if (!outcome.ok) {
         const reason = `Rule ${rule.id} of policy ${policy.id} could not be evaluated: ${outcome.error}`;
         step('rule', rule.id, 'error', reason);

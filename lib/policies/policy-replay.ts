@@ -1,3 +1,4 @@
+import { createCostMeter, REPLAY_COST_LIMIT } from '../contracts/condition-cost';
 import type { CompiledContract } from '../contracts/compile-contract';
 import type { Decision } from '../decisions';
 import { historyIncrements } from '../history/call-history';
@@ -75,6 +76,8 @@ export function withDraft(enforced: readonly CompiledPolicy[], draft: CompiledPo
 /** One side: a policy set and the history of what it decided so far. */
 class Side {
   private readonly rows = new CounterRows();
+  // One budget for every call this side replays (up to 1,000; viewers may run a preview).
+  private readonly meter = createCostMeter(REPLAY_COST_LIMIT);
   private readonly tracked;
 
   constructor(private readonly policies: readonly CompiledPolicy[]) {
@@ -87,7 +90,7 @@ class Side {
     const identity = { apiKeyId: call.apiKeyId ?? null, context: call.context, arguments: call.arguments };
     // Built on the rows of the calls before this one only, so windows end at this call as they did live.
     const history = new HistoryView(this.rows, identity, nowMs);
-    const outcome = this.policies.length > 0 ? evaluatePolicies(this.policies, call, { history }) : null;
+    const outcome = this.policies.length > 0 ? evaluatePolicies(this.policies, call, { history, meter: this.meter }) : null;
     const decided = decideCall({
       contract: replayed.contract,
       call,

@@ -1,3 +1,4 @@
+import { createCostMeter, TEST_RUN_COST_LIMIT } from '../contracts/condition-cost';
 import { canonicalJson } from '../contracts/canonical-json-core';
 import type { CompiledPolicy } from './compile-policy';
 import { evaluatePolicies } from './evaluate-policies';
@@ -31,6 +32,8 @@ export interface PolicyTestResult {
  * and `toolgate test` runs them in CI.
  */
 export function runPolicyTests(policy: CompiledPolicy, tests: readonly PolicyTest[]): PolicyTestResult[] {
+  // One budget for the whole run: lint runs the cases as an author types, also for viewers.
+  const meter = createCostMeter(TEST_RUN_COST_LIMIT);
   return tests.map((test, index) => {
     const call = { tool: test.tool, arguments: test.arguments, context: test.context, apiKeyId: test.api_key_id ?? null };
     // A past call declared without arguments or context repeats the tried call's, as in the
@@ -43,7 +46,7 @@ export function runPolicyTests(policy: CompiledPolicy, tests: readonly PolicyTes
     // Without history questions there is nothing to count, whatever the case declares.
     const history =
       policy.historyQueries.length > 0 ? simulatedHistory({ policies: [policy], calls, call, nowMs: POLICY_TEST_NOW_MS }) : null;
-    const outcome = evaluatePolicies([policy], { ...call, sideEffectLevel: test.side_effect_level }, { history });
+    const outcome = evaluatePolicies([policy], { ...call, sideEffectLevel: test.side_effect_level }, { history, meter });
     const codes = [...new Set(outcome.issues.map((issue) => issue.code))].sort();
     const rule = outcome.decidedBy?.rule ?? null;
     const failures: string[] = [];

@@ -1,5 +1,6 @@
 import type { CompiledContract } from '@/lib/contracts/compile-contract';
 import type { CompiledCondition } from '@/lib/contracts/compile-conditions';
+import { createCostMeter, type CostMeter } from '@/lib/contracts/condition-cost';
 import { makeIssue, type ValidationIssue } from './error-codes';
 import { formatJsonPath, readDottedPath } from './json-path';
 
@@ -18,6 +19,8 @@ export type CheckPreCallOptions = {
   contract: CompiledContract;
   arguments: unknown;
   context: CallContext;
+  /** The step budget the conditions share (a test run's); by default one for this call's. */
+  meter?: CostMeter;
 };
 
 /**
@@ -29,11 +32,13 @@ export function evaluateConditions(
   activation: Record<string, unknown>,
   code: 'AXAG_PRECONDITION_FAILED' | 'AXAG_POSTCONDITION_FAILED',
   intent: string,
+  // One budget for all of a call's conditions: a contract of many costly ones is bounded too.
+  meter: CostMeter = createCostMeter(),
 ): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const detailKey = code === 'AXAG_PRECONDITION_FAILED' ? 'failed_precondition' : 'failed_postcondition';
   for (const condition of conditions) {
-    const outcome = condition.evaluate(activation);
+    const outcome = condition.evaluate(activation, meter);
     if (outcome.ok && outcome.holds) continue;
     const prefix = code === 'AXAG_PRECONDITION_FAILED' ? 'Precondition not met' : 'Postcondition not met';
     issues.push(
@@ -54,7 +59,7 @@ function scopePath(dotted: string): string {
   return formatJsonPath(dotted.split('.'));
 }
 
-export function checkPreCall({ contract, arguments: args, context }: CheckPreCallOptions): CheckResult {
+export function checkPreCall({ contract, arguments: args, context, meter }: CheckPreCallOptions): CheckResult {
   const document = contract.document;
   const intent = document.id;
   const warnings: ValidationIssue[] = [];
@@ -114,7 +119,7 @@ export function checkPreCall({ contract, arguments: args, context }: CheckPreCal
 
   // Preconditions assume well-typed arguments; on invalid input they would only add noise.
   if (argumentsValid && contract.preconditions.length > 0) {
-    errors.push(...evaluateConditions(contract.preconditions, { args, context }, 'AXAG_PRECONDITION_FAILED', intent));
+    errors.push(...evaluateConditions(contract.preconditions, { args, context }, 'AXAG_PRECONDITION_FAILED', intent, meter));
   }
 
   const deprecated = document.deprecated;

@@ -1,3 +1,4 @@
+import { createCostMeter, TEST_RUN_COST_LIMIT } from '../contracts/condition-cost';
 import type { CompiledContract } from '../contracts/compile-contract';
 import { checkPreCall } from './check-pre-call';
 import type { Decision } from '../decisions';
@@ -26,8 +27,10 @@ export interface ContractTestResult {
 }
 
 export function runContractTests(contract: CompiledContract, tests: readonly ContractTest[]): ContractTestResult[] {
+  // One budget for the whole run: lint runs the cases as an author types, also for viewers.
+  const meter = createCostMeter(TEST_RUN_COST_LIMIT);
   return tests.map((test, index) => {
-    const { errors } = checkPreCall({ contract, arguments: test.arguments, context: test.context ?? {} });
+    const { errors } = checkPreCall({ contract, arguments: test.arguments, context: test.context ?? {}, meter });
     const annotations = contract.document.annotations;
     const intent = contract.document.id;
     if (annotations.confirmation_required && !test.confirmed)

@@ -1,0 +1,150 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '@/lib/auth/api-keys';
+import { CONDITION_COST_LIMIT } from '@/lib/contracts/condition-cost';
+import type { ToolContract } from '@/lib/contracts/contract-schema';
+import { lookupOrderContract } from '@/lib/contracts/examples';
+import { addMember } from '@/lib/tenants/add-member';
+import { call } from '@/lib/testing/api-client';
+import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+import { lintHandler as lint } from '@/lib/api/handlers/lint';
+import { tryPolicyHandler as tryPolicy } from '@/lib/api/handlers/try-policy';
+import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
+import { asSession, signIn } from './member-sessions';
+
+/**
+ * CEL conditions run on a step budget (lib/contracts/condition-cost.ts): a condition that would
+ * take 10^8 steps or more fails at the budget, as a condition that does not hold, instead of
+ * stalling the server. No timing is asserted: on the old code these requests ran for tens of
+ * seconds and answered as if the condition had been evaluated.
+ */
+
+let t: Awaited<ReturnType<typeof createTestTenant>>;
+let authorKey: string;
+let viewerCookie: string;
+
+const BUDGET_ERROR = `condition exceeded its evaluation budget of ${CONDITION_COST_LIMIT} steps`;
+const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+/** Four `exists` nested over the same `n`-element list literal: n^4 steps, never true. */
+function nestedExists(n: number): string {
+  const list = `[${range(n).join(',')}]`;
+  return `${list}.exists(a, ${list}.exists(b, ${list}.exists(c, ${list}.exists(d, a + b + c + d < 0))))`;
+}
+
+const bulkImportContract: ToolContract = {
+  id: 'catalog.bulk_import',
+  version: '1.0.0',
+  description: 'Imports catalog item ids; each id may appear once.',
+  owner: 'team-catalog',
+  input: {
+    type: 'object',
+    required: ['items'],
+    additionalProperties: false,
+    properties: { items: { type: 'array', maxItems: 200_000, items: { type: 'integer', minimum: 0 } } },
+  },
+  annotations: {
+    kind: 'mutation',
+    side_effect_level: 'write',
+    idempotent: true,
+    confirmation_required: false,
+    approval_required: false,
+    approver_roles: [],
+  },
+  preconditions: [
+    {
+      id: 'items_unique',
+      // Quadratic in the request: 10^10 steps for 100,000 items.
+      expression: 'args.items.all(a, args.items.exists_one(b, b == a))',
+      message: 'each item id may appear once',
+    },
+  ],
+};
+
+beforeAll(async () => {
+  t = await createTestTenant();
+  await publishContract(t.tenant.id, lookupOrderContract);
+  await publishContract(t.tenant.id, bulkImportContract);
+  authorKey = (await createApiKey({ tenantId: t.tenant.id, name: 'ci', scopes: ['author'] })).key;
+  const viewer = `viewer-${t.tenant.slug}@test.local`;
+  await addMember({ tenantId: t.tenant.id, email: viewer, password: 'a-long-password', role: 'viewer' });
+  viewerCookie = (await signIn(viewer, 'a-long-password')).cookie;
+});
+
+describe('condition cost budget through the routes', () => {
+  it('validate/pre fails a quadratic precondition over 100,000 items closed, naming the budget', async () => {
+    const res = await call(validatePre, {
+      key: t.agentKey,
+      body: { tool: 'catalog.bulk_import', call_id: 'bulk-big', arguments: { items: range(100_000) } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.decision).toBe('deny');
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors[0]).toMatchObject({
+      code: 'AXAG_PRECONDITION_FAILED',
+      details: { condition_id: 'items_unique', evaluation_error: BUDGET_ERROR },
+    });
+  });
+
+  it('validate/pre evaluates the same precondition over 100 items', async () => {
+    const unique = await call(validatePre, {
+      key: t.agentKey,
+      body: { tool: 'catalog.bulk_import', call_id: 'bulk-small', arguments: { items: range(100) } },
+    });
+    expect(unique.body).toMatchObject({ decision: 'allow', errors: [] });
+    const repeated = await call(validatePre, {
+      key: t.agentKey,
+      body: { tool: 'catalog.bulk_import', call_id: 'bulk-repeat', arguments: { items: [...range(99), 0] } },
+    });
+    expect(repeated.body.decision).toBe('deny');
+    expect(repeated.body.errors[0].code).toBe('AXAG_PRECONDITION_FAILED');
+    expect(repeated.body.errors[0].details.evaluation_error).toBeUndefined();
+  });
+
+  it("lint (a viewer's session) runs a policy's test case on four nested exists and reports the evaluation failure", async () => {
+    const policy = {
+      id: 'nested',
+      version: '1.0.0',
+      rules: [{ id: 'never', tools: ['orders.lookup'], when: nestedExists(100), decision: 'deny', reason: 'Never matches.' }],
+      tests: [
+        {
+          name: 'lookups pass',
+          tool: 'orders.lookup',
+          arguments: { tenant_id: 'acme', order_id: 'ord_abc123' },
+          expect: { decision: 'allow', errors: [] },
+        },
+      ],
+    };
+    const res = await call(lint, {
+      headers: asSession(viewerCookie),
+      body: { documents: [{ kind: 'policy', text: JSON.stringify(policy, null, 2) }] },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.results[0].valid).toBe(false);
+    expect(res.body.results[0].diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'POLICY_TEST_FAILED',
+        message: expect.stringContaining('expected errors [], got [AXAG_POLICY_EVALUATION_FAILED]'),
+      }),
+    ]);
+  });
+
+  it('policies/try denies with AXAG_POLICY_EVALUATION_FAILED naming the budget (four nested exists over 120)', async () => {
+    const res = await call(tryPolicy, {
+      key: authorKey,
+      body: {
+        policy: {
+          id: 'nested',
+          version: '0.1.0',
+          rules: [{ id: 'never', tools: ['orders.lookup'], when: nestedExists(120), decision: 'deny' }],
+        },
+        tool: 'orders.lookup',
+        arguments: { tenant_id: 'acme', order_id: 'ord_abc123' },
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.decision).toBe('deny');
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors[0].code).toBe('AXAG_POLICY_EVALUATION_FAILED');
+    expect(res.body.errors[0].message).toContain(BUDGET_ERROR);
+  });
+});
