@@ -55,15 +55,27 @@ function summarize(row: {
 /**
  * Creates a key and returns its value once; only the SHA-256 is stored. `value` lets the
  * operator choose the key (TOOLGATE_INIT_API_KEY); otherwise a random one is generated.
+ *
+ * A key belongs to a person (`createdById`): the person who created it, or, for a key created
+ * with another key (`createdByKeyId`), that key's person. Approvals count people, not keys, and
+ * refuse the person behind the requesting key (docs/approvals.md), so a key made by a key must
+ * not become a person of its own. A key whose creating key has no person (the bootstrap or demo
+ * key, made from the command line) has none either.
  */
 export async function createApiKey(options: {
   tenantId: string;
   name: string;
   scopes: ApiKeyScope[];
   createdById?: string;
+  createdByKeyId?: string;
   value?: string;
 }): Promise<{ key: string; apiKey: ApiKeySummary }> {
   const key = options.value ?? generateApiKey();
+  // A key's person never changes, so reading it before the insert needs no transaction.
+  const creatingKey =
+    options.createdById === undefined && options.createdByKeyId !== undefined
+      ? await db().apiKey.findFirst({ where: { id: options.createdByKeyId, tenantId: options.tenantId }, select: { createdById: true } })
+      : null;
   const row = await db().apiKey.create({
     data: {
       tenantId: options.tenantId,
@@ -71,7 +83,7 @@ export async function createApiKey(options: {
       prefix: visiblePrefix(key),
       hash: hashApiKey(key),
       scopes: [...new Set(options.scopes)].join(' '),
-      createdById: options.createdById ?? null,
+      createdById: options.createdById ?? creatingKey?.createdById ?? null,
     },
   });
   return { key, apiKey: summarize(row) };

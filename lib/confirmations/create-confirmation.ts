@@ -1,5 +1,6 @@
 import { db } from '../db';
 import { issueCallToken, type CallBinding } from '../approvals/call-token';
+import { wellFormed } from '../evidence/chain-records';
 
 /**
  * Records that the end user confirmed one exact call and returns the single-use token the
@@ -7,7 +8,10 @@ import { issueCallToken, type CallBinding } from '../approvals/call-token';
  * its user has clicked "confirm", never by the model.
  */
 export async function createConfirmation(options: { binding: CallBinding; ttlSeconds: number; secret: string }) {
-  const { binding } = options;
+  // The end user as the row stores it and as validate/pre binds the call (validate-pre-call.ts):
+  // a NUL or a lone surrogate becomes U+FFFD, so the row can be written on PostgreSQL and the
+  // token is signed over the value the redeeming call presents.
+  const binding = { ...options.binding, userId: options.binding.userId === null ? null : wellFormed(options.binding.userId) };
   const row = await db().confirmation.create({
     data: {
       tenantId: binding.tenantId,

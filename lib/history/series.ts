@@ -1,4 +1,4 @@
-import { hashCanonical, sha256Hex } from '../contracts/canonical-json';
+import { canonicalJson, hashCanonical, sha256Hex } from '../contracts/canonical-json';
 import { readDottedPath } from '../validation/json-path';
 import { toolPatternMatches } from '../policies/policy-schema';
 import type { Decision } from '../decisions';
@@ -70,7 +70,12 @@ export function scopeValue(scope: HistoryScope, identity: CallIdentity): string 
 export function scopeKey(series: Series, scope: HistoryScope, identity: CallIdentity, args: Record<string, unknown>): string {
   const parts: unknown[] = [scope, scopeValue(scope, identity)];
   if (series.valuePaths) parts.push(series.valuePaths.map((path) => readDottedPath(args, path) ?? null));
-  const text = JSON.stringify(parts);
+  // Canonical JSON, so an object value is the same value whatever the order of its keys
+  // (called_with on {"order":"o1","line":2} and {"line":2,"order":"o1"}). For strings, numbers,
+  // booleans, null and arrays of them it is byte for byte what JSON.stringify wrote before, so
+  // the counters already stored keep matching; only object-valued parts recorded before this
+  // (keys then in the agent's order) stop matching, until they leave their window.
+  const text = canonicalJson(parts);
   // A call asks for its scope keys several times (reading, deciding, counting), and the same
   // keys and users call again and again: a hash costs more than the whole lookup. Short texts
   // only, so the memo stays small whatever argument values called_with is given.
@@ -86,9 +91,14 @@ export function scopeKey(series: Series, scope: HistoryScope, identity: CallIden
 
 const scopeKeys = new Map<string, string>();
 
-/** The amount a call adds to a sum: its numeric argument at the path, 0 when absent or not a number. */
+/**
+ * The amount a call adds to a sum: its numeric argument at the path, 0 when absent, not a
+ * number, or not above 0. A budget is spent, never refunded by an argument: counting a negative
+ * amount would let a call of -1000 lower the sum and the calls after it pass a max_sum.
+ */
 export function amountOf(series: Series, args: Record<string, unknown>): number {
   if (!series.sumPath) return 0;
   const value = readDottedPath(args, series.sumPath);
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+  // `> 0` also turns -0 (and NaN) into 0.
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
 }

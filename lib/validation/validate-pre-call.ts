@@ -8,6 +8,7 @@ import { resolveContract } from '../contracts/resolve-contract';
 import { TokenAlreadyUsedError } from '../approvals/consume-call-token';
 import type { CallBinding } from '../approvals/call-token';
 import { recordEvidence } from '../evidence/record-evidence';
+import { wellFormed } from '../evidence/chain-records';
 import { redactArguments } from '../evidence/redact-arguments';
 import { retainedPayloadJson } from '../retention/retained-payload';
 import { getRuntimeSettings, mergeSensitivePaths } from '../tenants/tenant-settings';
@@ -57,6 +58,25 @@ export type PreCallRequest = z.infer<typeof PreCallRequestSchema>;
 type KeyCaller = Extract<Caller, { kind: 'api_key' }>;
 
 /**
+ * The request with its call id and end user id as the database stores them: a NUL or a lone
+ * surrogate (JSON carries both) becomes U+FFFD, the mapping evidence uses (chain-records.ts).
+ * Done once, up front, so the binding, the token checks, the duplicate check, policies and
+ * history, and the approval row all see one value: PostgreSQL text cannot hold a NUL (the
+ * approval's insert and every lookup by user failed), and both databases stored U+FFFD for a
+ * lone surrogate while the token was bound to the raw string, so an approved call never redeemed.
+ */
+function withWellFormedIds(request: PreCallRequest): PreCallRequest {
+  const callId = wellFormed(request.call_id);
+  const userId = request.context.user_id === undefined ? undefined : wellFormed(request.context.user_id);
+  if (callId === request.call_id && userId === request.context.user_id) return request;
+  return {
+    ...request,
+    call_id: callId,
+    context: userId === request.context.user_id ? request.context : { ...request.context, user_id: userId },
+  };
+}
+
+/**
  * validate/pre: every pre-execution and execution-time check of a proposed tool call, then the
  * decision, committed as evidence before it is returned.
  */
@@ -69,11 +89,13 @@ export async function validatePreCall(options: {
   traceparent: string | null;
 }): Promise<ValidationResponse> {
   const started = performance.now();
-  const { caller, request } = options;
+  const { caller, request: sent } = options;
+  const request = withWellFormedIds(sent);
   const tenantId = caller.tenantId;
   const args = request.arguments;
   const argsHash = hashCanonical(args);
-  const traceId = traceIdFor(tenantId, request.call_id);
+  // From the call id as sent, as validate/post derives it, so the two records of a call share a trace.
+  const traceId = traceIdFor(tenantId, sent.call_id);
   const base: PreCallBase = {
     tenantId,
     kind: 'pre',
@@ -102,7 +124,7 @@ export async function validatePreCall(options: {
     });
     return buildValidationResponse({
       tool: request.tool,
-      callId: request.call_id,
+      callId: sent.call_id,
       traceId,
       evidenceId: evidence.id,
       errors: [issue],
@@ -116,7 +138,8 @@ export async function validatePreCall(options: {
   const annotations = compiled.document.annotations;
   // The tenant's settings (retention, sensitive paths, approval expiry, duplicate window), from memory.
   const settings = await getRuntimeSettings(tenantId);
-  const { errors, warnings } = checkPreCall({ contract: compiled, arguments: args, context: request.context });
+  // The user boundary compares the arguments with the context as the agent sent both.
+  const { errors, warnings } = checkPreCall({ contract: compiled, arguments: args, context: sent.context });
   if (request.mcp_server) {
     const drift = await mcpDriftIssue({ tenantId, server: request.mcp_server, tool: request.tool });
     if (drift) errors.unshift(drift);
@@ -266,7 +289,7 @@ export async function validatePreCall(options: {
       tool: request.tool,
       version: resolvedContract.version,
       contractHash: resolvedContract.contentHash,
-      callId: request.call_id,
+      callId: sent.call_id,
       traceId,
       evidenceId: outcome.evidence.id,
       errors: finalErrors,

@@ -34,7 +34,8 @@ export const createApiKeyHandler = defineRoute({
       tenantId: caller.tenantId,
       name: body.name,
       scopes: body.scopes,
-      createdById: caller.kind === 'session' ? caller.userId : undefined,
+      // A key made with a key belongs to that key's person (or to nobody, as it does).
+      ...(caller.kind === 'session' ? { createdById: caller.userId } : { createdByKeyId: caller.apiKeyId }),
     });
     return { status: 201, body: { key: created.key, api_key: created.apiKey } };
   },
