@@ -12,6 +12,7 @@ import { log } from '../../log';
 import { gateToolCall, type CallToolLimits, type ToolCallRequest } from './call-tool';
 import type { GateEngine, ToolReport } from './gate-engine';
 import type { Upstream } from './upstream';
+import { MAX_UPSTREAM_TOOLS } from '../tool-definition';
 
 export interface GatewayLimits extends CallToolLimits {
   /** How long the upstream may take to answer tools/list. */
@@ -60,7 +61,7 @@ export class GatewaySession {
     this.refreshing ??= (async () => {
       try {
         this.stale = false;
-        const listed = await this.upstream.listTools({ timeoutMs: this.limits.listTimeoutMs });
+        const listed = await this.upstream.listTools({ timeoutMs: this.limits.listTimeoutMs, maxTools: MAX_UPSTREAM_TOOLS });
         const value = await this.engine.reportTools(listed);
         this.report = { at: Date.now(), value };
         return value;

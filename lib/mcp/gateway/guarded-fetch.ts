@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { setMaxListeners } from 'node:events';
 import { Readable } from 'node:stream';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 
@@ -21,8 +22,13 @@ function agentsFor(allowPrivate: boolean) {
  * through the same address filter as webhook deliveries (the address DNS returned is checked at
  * connect time, so a name rebound to 169.254.169.254 or 10.0.0.1 is refused), redirects are not
  * followed, and a response body past `maxBytes` is cut off with an error instead of buffered.
+ *
+ * A POST (one JSON-RPC message and its answer, JSON or an event stream) ends after
+ * `requestTimeoutMs` whatever the upstream does: the SDK's request timeout only gives up on the
+ * answer, and the socket stayed open for as long as a hanging upstream kept it (30 hung calls
+ * left 31 connections open). Other requests (the SDK's long-lived GET event stream) are not bound.
  */
-export function guardedFetch(options: { allowPrivate: boolean; maxBytes: number }): FetchLike {
+export function guardedFetch(options: { allowPrivate: boolean; maxBytes: number; requestTimeoutMs?: number }): FetchLike {
   return (input, init = {}) =>
     new Promise<Response>((resolve, reject) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
@@ -80,8 +86,23 @@ export function guardedFetch(options: { allowPrivate: boolean; maxBytes: number 
       );
       const abort = () => request.destroy(init.signal?.reason instanceof Error ? init.signal.reason : new Error('aborted'));
       if (init.signal?.aborted) abort();
+      // The transport passes one signal to all its requests: many calls in flight at once are
+      // expected, not a listener leak.
+      if (init.signal) setMaxListeners(0, init.signal);
       init.signal?.addEventListener('abort', abort, { once: true });
-      request.once('close', () => init.signal?.removeEventListener('abort', abort));
+      const deadline =
+        options.requestTimeoutMs !== undefined && (init.method ?? 'GET') === 'POST'
+          ? setTimeout(
+              () => request.destroy(new Error(`the upstream did not finish answering within ${options.requestTimeoutMs} ms`)),
+              options.requestTimeoutMs,
+            )
+          : undefined;
+      deadline?.unref();
+      // After the answer ends (also an event stream read to its end) or the connection goes.
+      request.once('close', () => {
+        clearTimeout(deadline);
+        init.signal?.removeEventListener('abort', abort);
+      });
       request.once('error', reject);
       request.end(body);
     });

@@ -68,8 +68,14 @@ async function upstreamFor(row: {
       );
     headers[row.authHeaderName] = value;
   }
-  const { maxResultBytes } = limits();
-  const fetch = guardedFetch({ allowPrivate: env().TOOLGATE_MCP_ALLOW_PRIVATE, maxBytes: Math.max(maxResultBytes * 4, 16 * 1024 * 1024) });
+  const { maxResultBytes, callTimeoutMs } = limits();
+  const fetch = guardedFetch({
+    allowPrivate: env().TOOLGATE_MCP_ALLOW_PRIVATE,
+    maxBytes: Math.max(maxResultBytes * 4, 16 * 1024 * 1024),
+    // A little past the longest wait for one answer (a tools/call), so the SDK's own timeout
+    // reports it first, and then the socket goes too.
+    requestTimeoutMs: callTimeoutMs + 5_000,
+  });
   const upstream = new Upstream(
     () => new StreamableHTTPClientTransport(new URL(row.url), { requestInit: { headers }, fetch }),
     row.name,

@@ -5,6 +5,8 @@ import { secretForms, upstreamErrorText } from './upstream-error';
 
 /** At most this many pages of tools/list are read from one upstream (each page may hold many tools). */
 const MAX_LIST_PAGES = 20;
+/** How long the MCP handshake (initialize) may take: the SDK's own default is 60 s. */
+export const CONNECT_TIMEOUT_MS = 15_000;
 
 export interface UpstreamCallOptions {
   timeoutMs: number;
@@ -28,6 +30,7 @@ export class Upstream {
     private readonly makeTransport: () => Transport,
     private readonly describe: string,
     secrets: readonly string[] = [],
+    private readonly connectTimeoutMs: number = CONNECT_TIMEOUT_MS,
   ) {
     this.secrets = secretForms(secrets);
   }
@@ -53,7 +56,14 @@ export class Upstream {
           if (this.connecting === attempt) this.connecting = null;
           this.toolsChanged();
         };
-        await client.connect(this.makeTransport());
+        try {
+          await client.connect(this.makeTransport(), { timeout: this.connectTimeoutMs, maxTotalTimeout: this.connectTimeoutMs });
+        } catch (error) {
+          // A handshake that timed out leaves its transport open (a request still waiting on the
+          // upstream): closed here, so a hanging upstream holds nothing once the attempt failed.
+          await client.close().catch(() => undefined);
+          throw error;
+        }
         return client;
       })();
       this.connecting = attempt;
@@ -69,16 +79,28 @@ export class Upstream {
     for (const listener of this.listeners) listener();
   }
 
-  /** Every tool the upstream lists (following pagination), as it sent them. */
-  async listTools(options: UpstreamCallOptions): Promise<unknown[]> {
+  /**
+   * Every tool the upstream lists (following pagination), as it sent them; no further page is
+   * asked for once more than `maxTools` are in (the rest would go unused), and `timeoutMs`
+   * bounds the whole listing, every page included (twenty pages of 15 s each, or a cursor that
+   * never ends, held a tools/list for minutes and read tools past any use).
+   */
+  async listTools(options: UpstreamCallOptions & { maxTools?: number }): Promise<unknown[]> {
+    const deadline = Date.now() + options.timeoutMs;
     const client = await this.client();
     const tools: unknown[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
-      const result = await client.listTools(cursor ? { cursor } : undefined, { timeout: options.timeoutMs, signal: options.signal });
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`${this.describe} did not finish listing its tools within ${options.timeoutMs} ms`);
+      const result = await client.listTools(cursor ? { cursor } : undefined, {
+        timeout: left,
+        maxTotalTimeout: left,
+        signal: options.signal,
+      });
       tools.push(...result.tools);
       cursor = result.nextCursor;
-      if (!cursor) break;
+      if (!cursor || (options.maxTools !== undefined && tools.length > options.maxTools)) break;
     }
     return tools;
   }
