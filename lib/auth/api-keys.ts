@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { db } from '../db';
-import { NotFoundError } from '../errors';
+import { AppError, NotFoundError } from '../errors';
+import { DISPLAY_NAME_PROBLEM, hasHiddenCharacters } from '../members/display-name';
 import { parseScopes, type ApiKeyScope } from './api-key-scopes';
 import { bumpChange, invalidatedCache, notifyLocalChange } from '../cache/change-feed';
 import { sha256Hex } from '../contracts/canonical-json';
@@ -70,6 +71,8 @@ export async function createApiKey(options: {
   createdByKeyId?: string;
   value?: string;
 }): Promise<{ key: string; apiKey: ApiKeySummary }> {
+  // Every way in (API, page, command line) gets the same refusal: the API's schema says it first.
+  if (hasHiddenCharacters(options.name)) throw new AppError('bad_request', `The key's name ${DISPLAY_NAME_PROBLEM}.`, { field: 'name' });
   const key = options.value ?? generateApiKey();
   // A key's person never changes, so reading it before the insert needs no transaction.
   const creatingKey =

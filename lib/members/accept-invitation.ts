@@ -5,6 +5,7 @@ import { AppError } from '../errors';
 import { recordAdminEvidence } from '../evidence/record-admin-evidence';
 import { isRole, type Role } from '../tenants/roles';
 import { memberEmailSchema } from './member-email';
+import { DISPLAY_NAME_PROBLEM, hasHiddenCharacters } from './display-name';
 import { invitationState, pendingInvitationWhere } from './invitation-state';
 import { findInvitationByToken, getPendingInvitationOrThrow, invitationInvalid } from './find-invitation';
 import type { FirstRecordId } from '../evidence/first-record-id';
@@ -111,7 +112,9 @@ export async function acceptInvitationWithPassword(options: {
     if (now && now.state !== 'pending') throw invitationInvalid(now.state);
     throw accountExists(invitation.email);
   }
-  const name = options.name?.trim().slice(0, MAX_NAME_LENGTH) || (invitation.email.split('@')[0] ?? invitation.email);
+  const given = options.name?.trim().slice(0, MAX_NAME_LENGTH);
+  if (given && hasHiddenCharacters(given)) throw new AppError('bad_request', `Your name ${DISPLAY_NAME_PROBLEM}.`, { field: 'name' });
+  const name = given || (invitation.email.split('@')[0] ?? invitation.email);
   const passwordHash = await hashPassword(options.password);
   await joinTenant({
     invitation: { id: invitation.id, tenantId: invitation.tenant.id, email: invitation.email, role: invitation.role },

@@ -6,6 +6,7 @@ import { RevokeApiKeyButton } from '@/components/revoke-api-key-button';
 import { RelativeTime } from '@/components/relative-time';
 import { StatusBadge } from '@/components/status-badge';
 import { requireMember } from '../require-member';
+import { RevealedText } from '@/components/approvals/revealed-text';
 
 export const metadata: Metadata = { title: 'API keys' };
 
@@ -63,7 +64,9 @@ function KeyTable({ keys, canManage }: { keys: ApiKeySummary[]; canManage: boole
         <tbody className="divide-y divide-zinc-100">
           {keys.map((k) => (
             <tr key={k.id} className={k.revokedAt ? 'text-zinc-400' : undefined}>
-              <td className="px-4 py-2.5 font-medium">{k.name}</td>
+              <td className="px-4 py-2.5 font-medium">
+                <RevealedText text={k.name} />
+              </td>
               <td className="px-4 py-2.5 font-mono text-xs">{k.prefix}…</td>
               <td className="px-4 py-2.5 font-mono text-xs">{k.scopes.join(', ')}</td>
               <td className="px-4 py-2.5 whitespace-nowrap">

@@ -9,6 +9,7 @@ import { MemberRoleForm, RemoveMemberButton, RevokeInvitationButton } from '@/co
 import { describeMembershipChange } from '@/components/members/membership-change-text';
 import { ROLE_HELP } from '@/components/members/role-help';
 import { requireMember } from '../require-member';
+import { RevealedText } from '@/components/approvals/revealed-text';
 
 export const metadata: Metadata = { title: 'Members' };
 
@@ -75,7 +76,10 @@ function MemberTable({ members, canManage, ownId }: { members: MemberSummary[]; 
           {members.map((m) => (
             <tr key={m.id} data-testid={`member-${m.email}`}>
               <td className="px-4 py-2.5">
-                <span className="font-medium">{m.name}</span> <span className="text-zinc-500">{m.email}</span>
+                <span className="font-medium">
+                  <RevealedText text={m.name} />
+                </span>{' '}
+                <span className="text-zinc-500">{m.email}</span>
                 {m.userId === ownId && <span className="ml-2 rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-600">you</span>}
               </td>
               <td className="px-4 py-2.5">

@@ -4,6 +4,7 @@ import { rowIdParam } from '../path-params';
 import { isoDateTime } from '../response-schemas';
 import { API_KEY_SCOPES } from '../../auth/api-key-scopes';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../auth/api-keys';
+import { displayNameSchema } from '../../members/display-name';
 
 const ApiKeySchema = z
   .object({
@@ -27,7 +28,7 @@ export const listApiKeysHandler = defineRoute({
 /** POST /api/v1/api-keys — create a key; the response is the only time its value is shown. */
 export const createApiKeyHandler = defineRoute({
   auth: { apiKey: 'admin', session: 'manage_keys' },
-  body: z.object({ name: z.string().min(1).max(100), scopes: z.array(z.enum(API_KEY_SCOPES)).min(1) }).strict(),
+  body: z.object({ name: displayNameSchema(100), scopes: z.array(z.enum(API_KEY_SCOPES)).min(1) }).strict(),
   response: z.object({ key: z.string().describe('The key itself, shown this once.'), api_key: ApiKeySchema }).strict(),
   handler: async ({ caller, body }) => {
     const created = await createApiKey({

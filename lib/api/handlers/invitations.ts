@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '../define-route';
 import { rowIdParam } from '../path-params';
 import { revokeInvitation } from '../../members/revoke-invitation';
+import { displayNameSchema } from '../../members/display-name';
 import { acceptInvitationWithPassword, MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../members/accept-invitation';
 import { db } from '../../db';
 import { actorOf, manage, Role } from './members';
@@ -28,7 +29,7 @@ export const acceptInvitationHandler = defineRoute({
     .object({
       token: z.string().min(1).max(200),
       password: z.string().min(MIN_PASSWORD_LENGTH).max(MAX_PASSWORD_LENGTH),
-      name: z.string().trim().min(1).max(MAX_NAME_LENGTH).optional(),
+      name: displayNameSchema(MAX_NAME_LENGTH).optional(),
     })
     .strict(),
   response: z
