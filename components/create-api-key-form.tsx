@@ -4,6 +4,7 @@ import { useActionState } from 'react';
 import { createKeyAction, type CreateKeyState } from '@/app/(dashboard)/api-keys/actions';
 import { API_KEY_SCOPES } from '@/lib/auth/api-key-scopes';
 import { NewKeyNotice } from './new-key-notice';
+import { TenantField } from './page-tenant-provider';
 
 const SCOPE_HELP: Record<(typeof API_KEY_SCOPES)[number], string> = {
   validate: 'agents: runtime validation and approval polling',
@@ -20,6 +21,7 @@ export function CreateApiKeyForm() {
       </h2>
       {state.status === 'created' && <NewKeyNotice key={state.key} name={state.name} value={state.key} />}
       <form action={formAction} className="space-y-4">
+        <TenantField />
         <div className="max-w-sm space-y-1">
           <label htmlFor="key-name" className="block text-sm font-medium">
             Name

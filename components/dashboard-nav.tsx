@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useEffect, useState } from 'react';
+import { pageTenantHeaders } from './page-tenant';
 
 const LINKS = [
   { href: '/', label: 'Overview' },
@@ -33,7 +34,7 @@ function usePendingApprovals(): number | null {
       try {
         const response = await fetch('/api/v1/approvals?status=pending&limit=0', {
           credentials: 'same-origin',
-          headers: { accept: 'application/json' },
+          headers: { accept: 'application/json', ...pageTenantHeaders() },
           cache: 'no-store',
         });
         if (!response.ok) return;

@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { useState } from 'react';
+import { pageTenantHeaders } from './page-tenant';
 
 interface ImportedDraft {
   source: string;
@@ -38,7 +39,7 @@ export function ImportContractsForm() {
       const response = await fetch('/api/v1/contracts/import', {
         method: 'POST',
         credentials: 'same-origin',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...pageTenantHeaders() },
         body: JSON.stringify({ text, ...(namespace.trim() ? { namespace: namespace.trim() } : {}), save }),
       });
       const body = (await response.json().catch(() => null)) as (ImportAnswer & { error?: { message?: string } }) | null;

@@ -2,6 +2,7 @@
 
 import { useActionState, useState } from 'react';
 import { revokeKeyAction, type RevokeKeyState } from '@/app/(dashboard)/api-keys/actions';
+import { TenantField } from './page-tenant-provider';
 
 // Revoking cannot be undone and breaks every agent using the key, hence the second click.
 export function RevokeApiKeyButton({ id, name }: { id: string; name: string }) {
@@ -17,6 +18,7 @@ export function RevokeApiKeyButton({ id, name }: { id: string; name: string }) {
   }
   return (
     <form action={formAction} className="flex flex-wrap items-center justify-end gap-2">
+      <TenantField />
       <input type="hidden" name="id" value={id} />
       <span className="text-xs text-zinc-600">Revoke “{name}”? Calls using it will get 401.</span>
       <button type="submit" disabled={pending} className="btn-danger">

@@ -72,3 +72,31 @@ export async function seedDemoTenantWithMember(member: {
   await closeEvidenceWriter();
   await disconnectDb();
 }
+
+/**
+ * Another tenant beside the e2e one, with an existing person of the e2e tenant made a member
+ * (the second membership: the e2e tenant stays their first) and an admin key of its own. The
+ * same tenant again: its key is made anew.
+ */
+export async function seedSecondTenant(options: {
+  slug: string;
+  name: string;
+  email: string;
+  role: 'viewer' | 'author' | 'approver' | 'admin';
+}): Promise<{ adminKey: string }> {
+  process.env.DATABASE_URL = `file:${process.env.TOOLGATE_E2E_DATABASE}`;
+  const { db, disconnectDb } = await import('../lib/db');
+  const { createTenantUnlessTaken } = await import('../lib/tenants/create-tenant');
+  const { addMember } = await import('../lib/tenants/add-member');
+  const { createApiKey } = await import('../lib/auth/api-keys');
+  const tenant =
+    (await createTenantUnlessTaken({ slug: options.slug, name: options.name })) ??
+    (await db().tenant.findUniqueOrThrow({ where: { slug: options.slug } }));
+  const user = await db().user.findUniqueOrThrow({ where: { email: options.email } });
+  const member = await db().membership.findUnique({ where: { tenantId_userId: { tenantId: tenant.id, userId: user.id } } });
+  if (!member)
+    await addMember({ tenantId: tenant.id, email: options.email, password: 'unused-for-an-existing-person', role: options.role });
+  const { key } = await createApiKey({ tenantId: tenant.id, name: `${options.slug} admin key`, scopes: ['validate', 'admin'] });
+  await disconnectDb();
+  return { adminKey: key };
+}

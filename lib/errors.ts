@@ -19,7 +19,11 @@ export const APP_ERROR_CODES = {
       'A number in the body cannot be held exactly by a double: beyond ±1.8e308 (e.g. 1e309), an integer beyond ±(2^53−1), or non-zero but reading as 0. details.path names the first, details.paths up to 20; send such values as strings (docs/numbers.md). validate/pre and validate/post answer one in arguments, context, result or error with a deny (AXAG_NUMBER_UNREPRESENTABLE) instead.',
   },
   unauthorized: { status: 401, description: 'No valid API key or session was presented.' },
-  forbidden: { status: 403, description: 'The key or user lacks the scope or role this endpoint needs.' },
+  forbidden: {
+    status: 403,
+    description:
+      'The key or user lacks the scope or role this endpoint needs, or a signed-in request names a tenant (the x-toolgate-tenant header) its person is not a member of (any more): details.reason not_a_member; reload the page.',
+  },
   cross_site_request: {
     status: 403,
     description:

@@ -1,4 +1,5 @@
 import type { ApprovalQueuePage, QueueFilter } from '@/lib/approvals/approval-queue-types';
+import { pageTenantHeaders } from '@/components/page-tenant';
 
 /**
  * The queue page's calls to the approvals API: same-origin fetches, authenticated by the
@@ -23,7 +24,7 @@ export async function fetchQueue(status: QueueFilter, limit: number): Promise<Ap
   try {
     const response = await fetch(`/api/v1/approvals?status=${status}&limit=${limit}`, {
       credentials: 'same-origin',
-      headers: { accept: 'application/json' },
+      headers: { accept: 'application/json', ...pageTenantHeaders() },
       cache: 'no-store',
     });
     return response.ok ? ((await response.json()) as ApprovalQueuePage) : null;
@@ -39,7 +40,7 @@ export async function sendDecision(id: string, body: DecisionBody): Promise<{ ok
     response = await fetch(`/api/v1/approvals/${encodeURIComponent(id)}/decision`, {
       method: 'POST',
       credentials: 'same-origin',
-      headers: { accept: 'application/json', 'content-type': 'application/json' },
+      headers: { accept: 'application/json', 'content-type': 'application/json', ...pageTenantHeaders() },
       body: JSON.stringify(body),
     });
   } catch (error) {

@@ -5,6 +5,7 @@ import type { TracePage, TraceSummary } from '@/lib/traces/trace-summary';
 import { usePolling } from '../use-polling';
 import { formatInstant } from './format';
 import { TraceTable } from './trace-table';
+import { pageTenantHeaders } from '@/components/page-tenant';
 
 /** How often a live list asks for new calls. */
 export const TRACES_POLL_MS = 3000;
@@ -144,7 +145,7 @@ async function fetchTraces(query: string): Promise<Fetched> {
   try {
     response = await fetch(`/api/v1/traces?${query}`, {
       credentials: 'same-origin',
-      headers: { accept: 'application/json' },
+      headers: { accept: 'application/json', ...pageTenantHeaders() },
       cache: 'no-store',
     });
   } catch {

@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { useActionState, useState } from 'react';
 import { acceptMcpDriftAction, type AcceptMcpDriftState } from '@/app/(dashboard)/mcp/actions';
+import { TenantField } from '../page-tenant-provider';
 
 /**
  * Pins the definition shown. The hash posted is the one the page was rendered with, so if the
@@ -29,6 +30,7 @@ export function AcceptDriftForm({ server, tool, hash, contractId }: { server: st
     );
   return (
     <form action={formAction} className="space-y-3">
+      <TenantField />
       <input type="hidden" name="server" value={server} />
       <input type="hidden" name="tool" value={tool} />
       <input type="hidden" name="hash" value={hash} />

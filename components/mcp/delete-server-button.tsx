@@ -2,6 +2,7 @@
 
 import { useActionState, useState } from 'react';
 import { deleteMcpServerAction, type DeleteMcpServerState } from '@/app/(dashboard)/mcp/actions';
+import { TenantField } from '../page-tenant-provider';
 
 // Deleting forgets the pins (the next listing imports and pins afresh), hence the second click.
 export function DeleteServerButton({ name }: { name: string }) {
@@ -15,6 +16,7 @@ export function DeleteServerButton({ name }: { name: string }) {
     );
   return (
     <form action={formAction} className="flex flex-wrap items-center justify-end gap-2">
+      <TenantField />
       <input type="hidden" name="name" value={name} />
       <span className="text-xs text-zinc-600">
         Forget {name} and its pinned definitions? Its contracts stay; agents connected to it get errors.

@@ -4,6 +4,7 @@ import { useActionState, useEffect, useRef } from 'react';
 import { registerMcpServerAction, type RegisterMcpServerState } from '@/app/(dashboard)/mcp/actions';
 import { submitWithoutReset } from '../submit-without-reset';
 import { AuthHeaderFields, DEFAULT_SETTINGS, SettingsFields } from './server-fields';
+import { TenantField } from '../page-tenant-provider';
 
 /**
  * Registers a hosted (Streamable HTTP) upstream. The form keeps what was typed when the server
@@ -19,6 +20,7 @@ export function RegisterServerForm() {
   }, [registeredAt]);
   return (
     <form ref={form} action={formAction} onSubmit={submitWithoutReset(formAction)} className="space-y-4" data-testid="mcp-register-form">
+      <TenantField />
       <fieldset disabled={pending} className="space-y-4">
         <div className="grid gap-3 sm:grid-cols-[minmax(0,14rem)_minmax(0,1fr)]">
           <div className="space-y-1">

@@ -5,6 +5,7 @@ import { updateMcpServerAction, type UpdateMcpServerState } from '@/app/(dashboa
 import type { McpServerView } from '@/lib/mcp/servers/mcp-server-view';
 import { submitWithoutReset } from '../submit-without-reset';
 import { AuthHeaderFields, SettingsFields } from './server-fields';
+import { TenantField } from '../page-tenant-provider';
 
 type Mode = 'keep' | 'replace' | 'remove';
 
@@ -36,6 +37,7 @@ export function ServerSettingsForm({ server }: { server: McpServerView }) {
       ];
   return (
     <form action={formAction} onSubmit={submitWithoutReset(formAction)} className="space-y-4" data-testid="mcp-settings-form">
+      <TenantField />
       <input type="hidden" name="name" value={server.name} />
       <input type="hidden" name="transport" value={server.transport} />
       <fieldset disabled={pending} className="space-y-4">

@@ -5,6 +5,7 @@ import { inviteMemberAction, type InviteState } from '@/app/(dashboard)/members/
 import { ROLES } from '@/lib/tenants/roles';
 import { InvitationLinkNotice } from './invitation-link-notice';
 import { ROLE_HELP } from './role-help';
+import { TenantField } from '../page-tenant-provider';
 
 export function InviteMemberForm() {
   const [state, formAction, pending] = useActionState<InviteState, FormData>(inviteMemberAction, { status: 'idle' });
@@ -23,6 +24,7 @@ export function InviteMemberForm() {
         />
       )}
       <form action={formAction} className="flex flex-wrap items-end gap-4">
+        <TenantField />
         <div className="w-72 space-y-1">
           <label htmlFor="invite-email" className="block text-sm font-medium">
             Email

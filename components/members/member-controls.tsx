@@ -4,6 +4,7 @@ import { useActionState, useState } from 'react';
 import { changeRoleAction, removeMemberAction, revokeInvitationAction, type MemberActionState } from '@/app/(dashboard)/members/actions';
 import { ROLES } from '@/lib/tenants/roles';
 import { submitWithoutReset } from '../submit-without-reset';
+import { TenantField } from '../page-tenant-provider';
 
 function Outcome({ state }: { state: MemberActionState }) {
   if (state.status === 'error')
@@ -28,6 +29,7 @@ export function MemberRoleForm({ id, email, role }: { id: string; email: string;
   return (
     // Without React's form reset, which would show the old role in the select after a change.
     <form action={formAction} onSubmit={submitWithoutReset(formAction)} className="flex flex-wrap items-center gap-2">
+      <TenantField />
       <input type="hidden" name="id" value={id} />
       <label className="sr-only" htmlFor={`role-${id}`}>
         Role of {email}
@@ -65,6 +67,7 @@ export function RemoveMemberButton({ id, email }: { id: string; email: string })
   }
   return (
     <form action={formAction} className="flex flex-wrap items-center justify-end gap-2">
+      <TenantField />
       <input type="hidden" name="id" value={id} />
       <span className="text-xs text-zinc-600">Remove {email}? They lose access at once.</span>
       <button type="submit" disabled={pending} className="btn-danger">
@@ -82,6 +85,7 @@ export function RevokeInvitationButton({ id, email }: { id: string; email: strin
   const [state, formAction, pending] = useActionState<MemberActionState, FormData>(revokeInvitationAction, { status: 'idle' });
   return (
     <form action={formAction} className="flex flex-wrap items-center justify-end gap-2">
+      <TenantField />
       <input type="hidden" name="id" value={id} />
       <button type="submit" disabled={pending} className="btn-secondary" aria-label={`Revoke the invitation for ${email}`}>
         {pending ? 'Revoking…' : 'Revoke'}

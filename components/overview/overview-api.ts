@@ -1,5 +1,6 @@
 import type { Overview } from '@/lib/overview/overview-types';
 import type { EvidenceVerification, VerificationRunView } from '@/lib/evidence/verification/verification-types';
+import { pageTenantHeaders } from '@/components/page-tenant';
 
 /**
  * The overview page's reads: same-origin requests authenticated by the session cookie, through
@@ -16,7 +17,12 @@ export type Fetched<T> = { ok: true; value: T } | { ok: false; message: string; 
 async function requestJson<T>(path: string, method: 'GET' | 'POST' = 'GET'): Promise<Fetched<T>> {
   let response: Response;
   try {
-    response = await fetch(path, { method, credentials: 'same-origin', headers: { accept: 'application/json' }, cache: 'no-store' });
+    response = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers: { accept: 'application/json', ...pageTenantHeaders() },
+      cache: 'no-store',
+    });
   } catch {
     return { ok: false, message: 'Toolgate could not be reached.' };
   }

@@ -3,6 +3,7 @@
 import { useActionState } from 'react';
 import { createWebhookAction, type CreateWebhookState } from '@/app/(dashboard)/settings/actions';
 import { WEBHOOK_EVENTS } from '@/lib/webhooks/webhook-events';
+import { TenantField } from '../page-tenant-provider';
 
 const EVENT_HELP: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
   'approval.pending': 'an approval waits in the queue, or was escalated',
@@ -29,6 +30,7 @@ export function CreateWebhookForm() {
         </div>
       )}
       <form action={formAction} className="space-y-3">
+        <TenantField />
         <fieldset disabled={pending} className="space-y-3">
           <div className="max-w-lg space-y-1">
             <label htmlFor="webhook-url" className="block text-sm font-medium">

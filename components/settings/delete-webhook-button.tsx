@@ -2,6 +2,7 @@
 
 import { useActionState, useState } from 'react';
 import { deleteWebhookAction, type DeleteWebhookState } from '@/app/(dashboard)/settings/actions';
+import { TenantField } from '../page-tenant-provider';
 
 // Deleting drops queued deliveries too, hence the second click.
 export function DeleteWebhookButton({ id, url }: { id: string; url: string }) {
@@ -15,6 +16,7 @@ export function DeleteWebhookButton({ id, url }: { id: string; url: string }) {
     );
   return (
     <form action={formAction} className="flex flex-wrap items-center justify-end gap-2">
+      <TenantField />
       <input type="hidden" name="id" value={id} />
       <span className="text-xs text-zinc-600">Stop sending to {url}? Queued deliveries are dropped.</span>
       <button type="submit" disabled={pending} className="btn-danger">

@@ -6,11 +6,13 @@ import {
   APPROVAL_TTL_SECONDS,
   DUPLICATE_WINDOW_SECONDS,
   RETENTION_DAYS_MAX,
+  LOADED_SETTINGS_FIELD,
   SENSITIVE_PATHS_MAX,
   type TenantSettings,
 } from '@/lib/tenants/settings-schema';
 import { submitWithoutReset } from '../submit-without-reset';
 import { formatDuration } from './format-duration';
+import { TenantField } from '../page-tenant-provider';
 
 interface Props {
   settings: TenantSettings;
@@ -24,6 +26,12 @@ export function SettingsForm({ settings, defaults, readOnlyReason }: Props) {
   const [state, formAction, pending] = useActionState<SaveSettingsState, FormData>(saveSettingsAction, { status: 'idle' });
   const [retention, setRetention] = useState(settings.argument_retention_days === null ? 'off' : 'keep');
   const [edited, setEdited] = useState(false);
+  // What the form shows, as last loaded or saved: sent back with each save, which then changes
+  // only the fields the person changed and is refused when someone else changed one of those
+  // since. The page's props are no guide: they follow the database (a webhook added re-renders
+  // the page) while the fields keep what was typed.
+  const [shown, setShown] = useState({ settings, after: state });
+  if (shown.after !== state) setShown({ settings: state.status === 'saved' ? state.loaded : shown.settings, after: state });
   const readOnly = readOnlyReason !== null;
   const days = settings.argument_retention_days ?? 30;
   return (
@@ -36,6 +44,8 @@ export function SettingsForm({ settings, defaults, readOnlyReason }: Props) {
       className="space-y-6"
       data-testid="settings-form"
     >
+      <TenantField />
+      <input type="hidden" name={LOADED_SETTINGS_FIELD} value={JSON.stringify(shown.settings)} />
       {readOnly && (
         <p className="card p-4 text-sm text-zinc-600" data-testid="settings-read-only">
           {readOnlyReason}

@@ -2,6 +2,7 @@ import { DRAFT_MEDIA_TYPE, type DocumentSource } from '@/lib/documents/document-
 import type { Diagnostic, DocumentKind } from '@/lib/lint/types';
 import type { StudioVersion } from './types';
 import { isJsonObject } from '../../lib/json';
+import { pageTenantHeaders } from '@/components/page-tenant';
 
 /**
  * The studio's calls to a document kind's HTTP API (contracts, policies and surfaces have the
@@ -74,7 +75,12 @@ export async function call<T>(url: string, init: RequestInit, read: (body: unkno
     response = await fetch(url, {
       ...init,
       credentials: 'same-origin',
-      headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers },
+      headers: {
+        accept: 'application/json',
+        ...(init.body ? { 'content-type': 'application/json' } : {}),
+        ...pageTenantHeaders(),
+        ...init.headers,
+      },
     });
   } catch (error) {
     return {

@@ -6,6 +6,7 @@ import type { TryAnswer } from '@/lib/policies/try-policy';
 import { isJsonObject } from '@/lib/json';
 import { describeFailure, type ApiFailure } from './studio-api';
 import { TryRequestResult } from './try-request-result';
+import { pageTenantHeaders } from '@/components/page-tenant';
 
 /**
  * The policy playground ("Try a request"): a call, its context and a declared past, decided by
@@ -34,7 +35,7 @@ async function postTry(body: Record<string, unknown>): Promise<{ ok: true; answe
     response = await fetch('/api/v1/policies/try', {
       method: 'POST',
       credentials: 'same-origin',
-      headers: { accept: 'application/json', 'content-type': 'application/json' },
+      headers: { accept: 'application/json', 'content-type': 'application/json', ...pageTenantHeaders() },
       body: JSON.stringify(body),
     });
   } catch (error) {

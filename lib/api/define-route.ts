@@ -8,6 +8,7 @@ import type { Caller } from '../auth/caller';
 
 export type { Caller };
 import { getSessionMember } from '../auth/session';
+import { TENANT_HEADER } from '../auth/page-tenant';
 import { can, type Permission } from '../tenants/roles';
 import { AppError } from '../errors';
 import { readBodyBytes, readJsonBody } from './json-body';
@@ -232,7 +233,10 @@ async function authenticate(call: IncomingCall, requirement: AuthRequirement, re
     // Before the session is looked up and before any body is read: a cross-site request is
     // refused whatever it carries (docs/security.md). No cookie, no session: that stays a 401.
     if (!isSafeMethod(call.method) && call.header('cookie') !== null) refuseCrossSite(call, requestId);
-    const member = await getSessionMember(call.headers());
+    // A dashboard page names the tenant it was rendered for, so that it keeps acting there after
+    // the person switched tenants in another tab; one they are not a member of is a 403
+    // (lib/auth/page-tenant.ts). Only here: an API key's tenant is the key's, whatever it sends.
+    const member = await getSessionMember(call.headers(), { tenantId: call.header(TENANT_HEADER) });
     if (!member) throw new AppError('unauthorized', 'Sign in, or send an API key as "Authorization: Bearer <key>".');
     if (!can(member.role, requirement.session))
       throw new AppError('forbidden', `Your role "${member.role}" cannot do this.`, { role: member.role });

@@ -1,8 +1,9 @@
 import { db } from '../db';
 import { env } from '../env';
-import { NotFoundError } from '../errors';
+import { AppError, NotFoundError } from '../errors';
 import { isRole, type Role } from '../tenants/roles';
 import { getAuth } from './auth';
+import { isTenantIdShaped } from './page-tenant';
 
 export interface SessionMember {
   user: { id: string; email: string; name: string };
@@ -14,22 +15,55 @@ export interface SessionMember {
 export const TENANT_COOKIE = 'toolgate_tenant';
 
 /**
- * The signed-in user and the tenant they act in: the one the `toolgate_tenant` cookie names
- * when they are a member there, else their first membership. Read on every request, so a role
- * change or a removal applies at the person's next request. Null when there is no valid
- * session or no membership.
+ * A signed-in person named a tenant they are not (or no longer) a member of: the page they act
+ * from was rendered for it. Not "no session" (a 401, sign in again): they are signed in, and
+ * reloading shows the tenant they act in now. The id is repeated only when it is shaped like one.
  */
-export async function getSessionMember(headers: Headers): Promise<SessionMember | null> {
+export class NotTenantMemberError extends AppError {
+  constructor(tenantId: string) {
+    super(
+      'forbidden',
+      'You are not a member of the tenant this page was opened for any more (or it no longer exists); nothing was changed. Reload the page.',
+      { reason: 'not_a_member', tenant_id: isTenantIdShaped(tenantId) ? tenantId : null },
+    );
+    this.name = 'NotTenantMemberError';
+  }
+}
+
+/**
+ * The signed-in user and the tenant they act in. Null when there is no valid session (or, with
+ * no tenant named, no membership). Read on every request, so a role change or a removal
+ * applies at the person's next request.
+ *
+ * - With `tenantId` (a dashboard page names the tenant it was rendered for: a form's hidden
+ *   field, a fetch's `x-toolgate-tenant` header, lib/auth/page-tenant.ts): exactly that
+ *   membership, never another, so a page keeps acting in its tenant after the person switched
+ *   tenants in another tab. When they are not a member there (any more), or the value is not a
+ *   tenant id at all, this throws NotTenantMemberError (403): the name only ever chooses among
+ *   the person's own memberships.
+ * - Without: the tenant the `toolgate_tenant` cookie names when they are a member there, else
+ *   their first membership.
+ */
+export async function getSessionMember(headers: Headers, options: { tenantId?: string | null } = {}): Promise<SessionMember | null> {
   const auth = await getAuth();
   const session = await auth.api.getSession({ headers });
   if (!session) return null;
   const userId = session.user.id;
-  const chosen = readCookie(headers.get('cookie'), TENANT_COOKIE);
-  const membership =
-    (chosen
-      ? await db().membership.findUnique({ where: { tenantId_userId: { tenantId: chosen, userId } }, include: { tenant: true } })
-      : null) ??
-    (await db().membership.findFirst({ where: { userId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], include: { tenant: true } }));
+  const named = options.tenantId ?? null;
+  let membership;
+  if (named !== null) {
+    membership = isTenantIdShaped(named)
+      ? await db().membership.findUnique({ where: { tenantId_userId: { tenantId: named, userId } }, include: { tenant: true } })
+      : null;
+    if (!membership || !isRole(membership.role)) throw new NotTenantMemberError(named);
+  } else {
+    const chosen = readCookie(headers.get('cookie'), TENANT_COOKIE);
+    membership =
+      (chosen
+        ? await db().membership.findUnique({ where: { tenantId_userId: { tenantId: chosen, userId } }, include: { tenant: true } })
+        : null) ??
+      (await db().membership.findFirst({ where: { userId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], include: { tenant: true } }));
+  }
   if (!membership || !isRole(membership.role)) return null;
   return {
     user: { id: userId, email: session.user.email, name: session.user.name },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SettingsPatchSchema, sensitivePathProblem } from './settings-schema';
+import { parseLoadedSettings, SettingsPatchSchema, sensitivePathProblem, settingsChanges } from './settings-schema';
 
 describe('sensitivePathProblem', () => {
   it('accepts dotted names of letters, digits, _ and -', () => {
@@ -43,5 +43,36 @@ describe('SettingsPatchSchema numbers', () => {
     expect(problem({ approval_ttl_seconds: '5' })).toEqual(['must be a whole number of seconds from 10 to 2592000']);
     expect(problem({ duplicate_window_seconds: 0 })).toEqual(['must be a whole number of seconds from 1 to 604800']);
     expect(problem({ argument_retention_days: 30, approval_ttl_seconds: null, duplicate_window_seconds: 60 })).toBeNull();
+  });
+});
+
+describe('what a settings form changed since it loaded', () => {
+  const loaded = { argument_retention_days: 30, sensitive_paths: ['a', 'b'], approval_ttl_seconds: null, duplicate_window_seconds: 60 };
+
+  it('names only the fields that differ, with the values the page loaded', () => {
+    expect(settingsChanges(loaded, { ...loaded, sensitive_paths: ['a'], approval_ttl_seconds: 90 })).toEqual({
+      patch: { sensitive_paths: ['a'], approval_ttl_seconds: 90 },
+      expected: { sensitive_paths: ['a', 'b'], approval_ttl_seconds: null },
+      fields: ['sensitive_paths', 'approval_ttl_seconds'],
+    });
+    expect(settingsChanges(loaded, { ...loaded, sensitive_paths: ['a', 'b'] }).fields).toEqual([]);
+    // Order counts: paths are kept in the order entered.
+    expect(settingsChanges(loaded, { ...loaded, sensitive_paths: ['b', 'a'] }).fields).toEqual(['sensitive_paths']);
+    expect(settingsChanges(loaded, { ...loaded, argument_retention_days: null }).patch).toEqual({ argument_retention_days: null });
+  });
+
+  it('reads the loaded settings back, or null for anything else', () => {
+    expect(parseLoadedSettings(JSON.stringify(loaded))).toEqual(loaded);
+    for (const text of [
+      '',
+      'nope',
+      'null',
+      '[]',
+      '{}',
+      JSON.stringify({ ...loaded, extra: 1 }),
+      JSON.stringify({ ...loaded, sensitive_paths: [1] }),
+    ])
+      expect(parseLoadedSettings(text), text).toBeNull();
+    expect(parseLoadedSettings(`${JSON.stringify(loaded)}${' '.repeat(300_000)}`)).toBeNull();
   });
 });

@@ -93,3 +93,60 @@ export const SettingsPatchSchema = z
   .refine((patch) => Object.keys(patch).length > 0, { message: 'send at least one setting' });
 
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
+
+/** The hidden field the settings form sends the settings back in, as it rendered them (JSON). */
+export const LOADED_SETTINGS_FIELD = 'loaded_settings';
+
+export const SETTINGS_FIELDS = ['argument_retention_days', 'sensitive_paths', 'approval_ttl_seconds', 'duplicate_window_seconds'] as const;
+export type SettingsField = (typeof SETTINGS_FIELDS)[number];
+
+/** Whether two values of one setting are the same (paths in order, as they are kept). */
+export function sameSetting<F extends SettingsField>(field: F, a: TenantSettings[F], b: TenantSettings[F]): boolean {
+  return field === 'sensitive_paths' ? JSON.stringify(a) === JSON.stringify(b) : a === b;
+}
+
+/**
+ * The settings as a page rendered them, which its form sends back (a hidden field, JSON) so that
+ * a save changes only what the person changed. Looser than SettingsPatchSchema: it is what the
+ * database held, whatever today's limits. Anything else (an old form, a hand-made request) is null.
+ */
+const LoadedSettingsSchema = z
+  .object({
+    argument_retention_days: z.number().int().nullable(),
+    sensitive_paths: z.array(z.string().max(SENSITIVE_PATH_MAX_CHARS * 2)).max(SENSITIVE_PATHS_MAX * 10),
+    approval_ttl_seconds: z.number().int().nullable(),
+    duplicate_window_seconds: z.number().int().nullable(),
+  })
+  .strict();
+
+export function parseLoadedSettings(text: string): TenantSettings | null {
+  if (text.length === 0 || text.length > 256 * 1024) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const parsed = LoadedSettingsSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * What a save from a form changes: the fields whose submitted value differs from the one the
+ * page loaded (`patch`), and those loaded values (`expected`, for updateTenantSettings to refuse
+ * a field someone else changed meanwhile). A field left as loaded is in neither: saving never
+ * writes it back over a newer value.
+ */
+export function settingsChanges(
+  loaded: TenantSettings,
+  submitted: TenantSettings,
+): { patch: SettingsPatch; expected: Partial<TenantSettings>; fields: SettingsField[] } {
+  const fields = SETTINGS_FIELDS.filter((field) => !sameSetting(field, loaded[field], submitted[field]));
+  const patch: Record<string, unknown> = {};
+  const expected: Record<string, unknown> = {};
+  for (const field of fields) {
+    patch[field] = submitted[field];
+    expected[field] = loaded[field];
+  }
+  return { patch: patch as SettingsPatch, expected: expected as Partial<TenantSettings>, fields };
+}

@@ -3,7 +3,7 @@ import { env } from '../env';
 import { AppError, NotFoundError } from '../errors';
 import { bumpChange, invalidatedCache, notifyLocalChange } from '../cache/change-feed';
 import { recordAdminEvidence, type AdminActor } from '../evidence/record-admin-evidence';
-import type { SettingsPatch, TenantSettings } from './settings-schema';
+import { SETTINGS_FIELDS, sameSetting, type SettingsField, type SettingsPatch, type TenantSettings } from './settings-schema';
 import type { FirstRecordId } from '../evidence/first-record-id';
 
 export type { SettingsPatch, TenantSettings } from './settings-schema';
@@ -107,10 +107,29 @@ export function mergeSensitivePaths(contractPaths: readonly string[] | undefined
 class ChangedMeanwhile extends Error {}
 
 /**
+ * The fields about to change whose database value is not the one the caller expected. Checked
+ * on every attempt against the row that attempt's update is conditional on, so a change made
+ * between the read and the write is caught by the next attempt's read.
+ */
+function staleFields(changed: SettingsField[], current: TenantSettings, expected: Partial<TenantSettings> | undefined): SettingsField[] {
+  if (!expected) return [];
+  return SETTINGS_FIELDS.filter((field) => {
+    const value = expected[field];
+    return changed.includes(field) && value !== undefined && !sameSetting(field, current[field], value);
+  });
+}
+
+/**
  * Changes a tenant's settings (fields absent from `patch` stay as they are). The change, its
  * `settings` evidence record (before and after) and the cache invalidation commit in one
  * transaction; a patch that changes nothing records nothing. Two admins saving at once: the
  * update only applies over the values the record's "before" names, else it reads again.
+ *
+ * With `expected` (what the person saw of the fields they change: the settings page sends the
+ * values it loaded), a field whose value in the database is no longer the expected one, and
+ * which the patch would change, refuses the whole save with `conflict` (details.reason
+ * `changed_since_loaded`, details.fields): someone else changed it since, and saving would undo
+ * their change unseen. Nothing is written then.
  *
  * Turning retention off keeps the last number of days (shown again when it is turned back on);
  * the next retention purge removes every payload kept so far.
@@ -118,6 +137,7 @@ class ChangedMeanwhile extends Error {}
 export async function updateTenantSettings(options: {
   tenantId: string;
   patch: SettingsPatch;
+  expected?: Partial<TenantSettings>;
   actor: AdminActor;
   requestId?: string;
   firstRecordId?: FirstRecordId;
@@ -134,10 +154,15 @@ export async function updateTenantSettings(options: {
       duplicate_window_seconds:
         patch.duplicate_window_seconds === undefined ? before.duplicate_window_seconds : patch.duplicate_window_seconds,
     };
-    const changed = (Object.keys(after) as (keyof TenantSettings)[]).filter(
-      (key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]),
-    );
+    const changed = SETTINGS_FIELDS.filter((key) => !sameSetting(key, before[key], after[key]));
     if (changed.length === 0) return { ...before, instance_defaults: instanceDefaults() };
+    const stale = staleFields(changed, before, options.expected);
+    if (stale.length > 0)
+      throw new AppError(
+        'conflict',
+        `${stale.join(', ')} ${stale.length === 1 ? 'was' : 'were'} changed by someone else since they were loaded; nothing was saved. Read the settings again.`,
+        { reason: 'changed_since_loaded', fields: stale },
+      );
     const data: SettingsRow = {
       storeRawArguments: after.argument_retention_days !== null,
       retentionDays: after.argument_retention_days ?? row.retentionDays,

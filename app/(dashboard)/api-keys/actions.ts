@@ -1,12 +1,11 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { headers } from 'next/headers';
 import { NotFoundError } from '@/lib/errors';
 import { createApiKey, revokeApiKey } from '@/lib/auth/api-keys';
 import { API_KEY_SCOPES, type ApiKeyScope } from '@/lib/auth/api-key-scopes';
-import { getSessionMember, type SessionMember } from '@/lib/auth/session';
-import { can } from '@/lib/tenants/roles';
+import { DISPLAY_NAME_PROBLEM, hasHiddenCharacters } from '@/lib/members/display-name';
+import { authorizeAction } from '../authorize-action';
 
 export type CreateKeyState =
   | { status: 'idle' }
@@ -16,20 +15,15 @@ export type CreateKeyState =
 
 export type RevokeKeyState = { status: 'idle' } | { status: 'error'; message: string } | { status: 'revoked' };
 
-// Server Actions are public endpoints: hiding the form is not enough, so every call re-checks
-// the session and the role.
-async function authorize(): Promise<{ member: SessionMember } | { message: string }> {
-  const member = await getSessionMember(await headers());
-  if (!member) return { message: 'Your session has ended. Sign in again.' };
-  if (!can(member.role, 'manage_keys')) return { message: `Only admins can manage API keys; your role is ${member.role}.` };
-  return { member };
-}
+const authorize = (form: FormData) =>
+  authorizeAction(form, 'manage_keys', (role) => `Only admins can manage API keys; your role is ${role}.`);
 
 export async function createKeyAction(_previous: CreateKeyState, form: FormData): Promise<CreateKeyState> {
-  const auth = await authorize();
+  const auth = await authorize(form);
   if ('message' in auth) return { status: 'error', message: auth.message };
   const name = String(form.get('name') ?? '').trim();
   if (name.length === 0 || name.length > 100) return { status: 'error', message: 'Give the key a name of 1 to 100 characters.' };
+  if (hasHiddenCharacters(name)) return { status: 'error', message: `The name ${DISPLAY_NAME_PROBLEM}.` };
   const requested = form.getAll('scopes').map(String);
   const scopes = API_KEY_SCOPES.filter((scope): scope is ApiKeyScope => requested.includes(scope));
   if (scopes.length === 0 || scopes.length !== new Set(requested).size)
@@ -40,7 +34,7 @@ export async function createKeyAction(_previous: CreateKeyState, form: FormData)
 }
 
 export async function revokeKeyAction(_previous: RevokeKeyState, form: FormData): Promise<RevokeKeyState> {
-  const auth = await authorize();
+  const auth = await authorize(form);
   if ('message' in auth) return { status: 'error', message: auth.message };
   try {
     await revokeApiKey({ tenantId: auth.member.tenant.id, id: String(form.get('id') ?? '') });

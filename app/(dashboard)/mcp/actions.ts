@@ -1,13 +1,12 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { headers } from 'next/headers';
 import { AppError } from '@/lib/errors';
-import { getSessionMember, type SessionMember } from '@/lib/auth/session';
-import { can, type Permission } from '@/lib/tenants/roles';
+import type { Permission } from '@/lib/tenants/roles';
 import { deleteMcpServer, registerMcpServer, updateMcpServer } from '@/lib/mcp/servers/register-mcp-server';
 import { acceptMcpDrift } from '@/lib/mcp/tools/accept-mcp-drift';
 import { parseNewServerForm, parseServerChangesForm } from '@/components/mcp/server-form';
+import { authorizeAction } from '../authorize-action';
 
 export type RegisterMcpServerState =
   { status: 'idle' } | { status: 'error'; message: string } | { status: 'registered'; name: string; at: number };
@@ -15,15 +14,9 @@ export type UpdateMcpServerState = { status: 'idle' } | { status: 'error'; messa
 export type DeleteMcpServerState = { status: 'idle' } | { status: 'error'; message: string } | { status: 'deleted' };
 export type AcceptMcpDriftState = { status: 'idle' } | { status: 'error'; message: string } | { status: 'accepted'; pinnedHash: string };
 
-// Server Actions are public endpoints: every call re-checks the session and the role, with the
-// same permissions as the API (servers `manage_keys`, drift `edit_contracts`). The same-origin
-// rule for them is proxy.ts's.
-async function authorize(permission: Permission, what: string): Promise<{ member: SessionMember } | { message: string }> {
-  const member = await getSessionMember(await headers());
-  if (!member) return { message: 'Your session has ended. Sign in again.' };
-  if (!can(member.role, permission)) return { message: `Your role (${member.role}) cannot ${what}.` };
-  return { member };
-}
+// The same permissions as the API: servers `manage_keys`, drift `edit_contracts`.
+const authorize = (form: FormData, permission: Permission, what: string) =>
+  authorizeAction(form, permission, (role) => `Your role (${role}) cannot ${what}.`);
 
 const field = (form: FormData, name: string) => String(form.get(name) ?? '').slice(0, 200);
 
@@ -34,7 +27,7 @@ function refusal(error: unknown): { status: 'error'; message: string } {
 }
 
 export async function registerMcpServerAction(_previous: RegisterMcpServerState, form: FormData): Promise<RegisterMcpServerState> {
-  const auth = await authorize('manage_keys', 'register MCP servers; ask an admin');
+  const auth = await authorize(form, 'manage_keys', 'register MCP servers; ask an admin');
   if ('message' in auth) return { status: 'error', message: auth.message };
   const parsed = parseNewServerForm(form);
   if (!parsed.ok) return { status: 'error', message: parsed.message };
@@ -48,7 +41,7 @@ export async function registerMcpServerAction(_previous: RegisterMcpServerState,
 }
 
 export async function updateMcpServerAction(_previous: UpdateMcpServerState, form: FormData): Promise<UpdateMcpServerState> {
-  const auth = await authorize('manage_keys', "change an MCP server's settings; ask an admin");
+  const auth = await authorize(form, 'manage_keys', "change an MCP server's settings; ask an admin");
   if ('message' in auth) return { status: 'error', message: auth.message };
   const transport = field(form, 'transport') === 'stdio' ? 'stdio' : 'http';
   const parsed = parseServerChangesForm(form, transport);
@@ -63,7 +56,7 @@ export async function updateMcpServerAction(_previous: UpdateMcpServerState, for
 }
 
 export async function deleteMcpServerAction(_previous: DeleteMcpServerState, form: FormData): Promise<DeleteMcpServerState> {
-  const auth = await authorize('manage_keys', 'delete MCP servers; ask an admin');
+  const auth = await authorize(form, 'manage_keys', 'delete MCP servers; ask an admin');
   if ('message' in auth) return { status: 'error', message: auth.message };
   try {
     await deleteMcpServer({ tenantId: auth.member.tenant.id, name: field(form, 'name') });
@@ -77,7 +70,7 @@ export async function deleteMcpServerAction(_previous: DeleteMcpServerState, for
 
 /** Pins exactly the definition the author reviewed: `hash` is the one the page showed. */
 export async function acceptMcpDriftAction(_previous: AcceptMcpDriftState, form: FormData): Promise<AcceptMcpDriftState> {
-  const auth = await authorize('edit_contracts', 'accept tool definition changes; authors and admins can');
+  const auth = await authorize(form, 'edit_contracts', 'accept tool definition changes; authors and admins can');
   if ('message' in auth) return { status: 'error', message: auth.message };
   try {
     const accepted = await acceptMcpDrift({

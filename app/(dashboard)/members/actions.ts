@@ -1,15 +1,15 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { headers } from 'next/headers';
 import { AppError } from '@/lib/errors';
-import { getSessionMember, type SessionMember } from '@/lib/auth/session';
+import type { SessionMember } from '@/lib/auth/session';
 import type { AdminActor } from '@/lib/evidence/record-admin-evidence';
 import { inviteMember } from '@/lib/members/invite-member';
 import { changeMemberRole } from '@/lib/members/change-member-role';
 import { removeMember } from '@/lib/members/remove-member';
 import { revokeInvitation } from '@/lib/members/revoke-invitation';
-import { can, isRole } from '@/lib/tenants/roles';
+import { isRole } from '@/lib/tenants/roles';
+import { authorizeAction } from '../authorize-action';
 
 export type InviteState =
   | { status: 'idle' }
@@ -19,14 +19,10 @@ export type InviteState =
 
 export type MemberActionState = { status: 'idle' } | { status: 'error'; message: string } | { status: 'done'; message: string };
 
-// Server Actions are public endpoints: hiding the controls is not enough, so every call
-// re-checks the session and the manage_members permission. The lib functions check again,
-// under the tenant's lock, that the person is still an admin.
-async function authorize(): Promise<{ member: SessionMember; actor: AdminActor } | { message: string }> {
-  const member = await getSessionMember(await headers());
-  if (!member) return { message: 'Your session has ended. Sign in again.' };
-  if (!can(member.role, 'manage_members')) return { message: `Only admins can manage members; your role is ${member.role}.` };
-  return { member, actor: { kind: 'user', userId: member.user.id } };
+// The lib functions check again, under the tenant's lock, that the person is still an admin.
+async function authorize(form: FormData): Promise<{ member: SessionMember; actor: AdminActor } | { message: string }> {
+  const auth = await authorizeAction(form, 'manage_members', (role) => `Only admins can manage members; your role is ${role}.`);
+  return 'message' in auth ? auth : { member: auth.member, actor: { kind: 'user', userId: auth.member.user.id } };
 }
 
 const field = (form: FormData, name: string) =>
@@ -41,7 +37,7 @@ function refusal(error: unknown): { status: 'error'; message: string } {
 }
 
 export async function inviteMemberAction(_previous: InviteState, form: FormData): Promise<InviteState> {
-  const auth = await authorize();
+  const auth = await authorize(form);
   if ('message' in auth) return { status: 'error', message: auth.message };
   const role = field(form, 'role');
   if (!isRole(role)) return { status: 'error', message: 'Choose a role: viewer, author, approver or admin.' };
@@ -62,7 +58,7 @@ export async function inviteMemberAction(_previous: InviteState, form: FormData)
 }
 
 export async function changeRoleAction(_previous: MemberActionState, form: FormData): Promise<MemberActionState> {
-  const auth = await authorize();
+  const auth = await authorize(form);
   if ('message' in auth) return { status: 'error', message: auth.message };
   const role = field(form, 'role');
   if (!isRole(role)) return { status: 'error', message: 'Choose a role: viewer, author, approver or admin.' };
@@ -76,7 +72,7 @@ export async function changeRoleAction(_previous: MemberActionState, form: FormD
 }
 
 export async function removeMemberAction(_previous: MemberActionState, form: FormData): Promise<MemberActionState> {
-  const auth = await authorize();
+  const auth = await authorize(form);
   if ('message' in auth) return { status: 'error', message: auth.message };
   try {
     const removed = await removeMember({ tenantId: auth.member.tenant.id, membershipId: field(form, 'id'), actor: auth.actor });
@@ -88,7 +84,7 @@ export async function removeMemberAction(_previous: MemberActionState, form: For
 }
 
 export async function revokeInvitationAction(_previous: MemberActionState, form: FormData): Promise<MemberActionState> {
-  const auth = await authorize();
+  const auth = await authorize(form);
   if ('message' in auth) return { status: 'error', message: auth.message };
   try {
     const revoked = await revokeInvitation({ tenantId: auth.member.tenant.id, id: field(form, 'id'), actor: auth.actor });

@@ -1,32 +1,53 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { headers } from 'next/headers';
 import { z } from 'zod';
 import { AppError } from '@/lib/errors';
-import { getSessionMember, type SessionMember } from '@/lib/auth/session';
-import { can, type Permission } from '@/lib/tenants/roles';
-import { SettingsPatchSchema } from '@/lib/tenants/settings-schema';
+import type { Permission } from '@/lib/tenants/roles';
+import {
+  LOADED_SETTINGS_FIELD,
+  parseLoadedSettings,
+  SETTINGS_FIELDS,
+  settingsChanges,
+  SettingsPatchSchema,
+  type SettingsField,
+} from '@/lib/tenants/settings-schema';
 import { updateTenantSettings, type TenantSettings } from '@/lib/tenants/tenant-settings';
 import { createWebhook } from '@/lib/webhooks/create-webhook';
 import { deleteWebhook } from '@/lib/webhooks/delete-webhook';
 import { NewWebhookSchema } from '@/lib/webhooks/webhook-url';
+import { authorizeAction } from '../authorize-action';
 
 export type SaveSettingsState =
-  { status: 'idle' } | { status: 'error'; message: string } | { status: 'saved'; settings: TenantSettings; at: number };
+  | { status: 'idle' }
+  | { status: 'error'; message: string }
+  // `loaded`: the settings as the form now shows them (what it loaded, with what it saved),
+  // which the next save is compared against.
+  | { status: 'saved'; loaded: TenantSettings; at: number };
 // The only place a webhook's signing secret is ever shown.
 export type CreateWebhookState =
   { status: 'idle' } | { status: 'error'; message: string } | { status: 'created'; url: string; secret: string };
 export type DeleteWebhookState = { status: 'idle' } | { status: 'error'; message: string } | { status: 'deleted' };
 
-// Server Actions are public endpoints: hiding the form is not enough, so every call re-checks
-// the session and the role (the same permissions as the API: settings `manage_members`,
-// webhooks `manage_keys`; only admins have either).
-async function authorize(permission: Permission, what: string): Promise<{ member: SessionMember } | { message: string }> {
-  const member = await getSessionMember(await headers());
-  if (!member) return { message: 'Your session has ended. Sign in again.' };
-  if (!can(member.role, permission)) return { message: `Only admins can change ${what}; your role is ${member.role}.` };
-  return { member };
+// The same permissions as the API: settings `manage_members`, webhooks `manage_keys`; only
+// admins have either.
+const authorize = (form: FormData, permission: Permission, what: string) =>
+  authorizeAction(form, permission, (role) => `Only admins can change ${what}; your role is ${role}.`);
+
+/** The settings page's name for each setting, for a refusal the admin reads. */
+const LABELS: Record<SettingsField, string> = {
+  argument_retention_days: 'Argument retention',
+  sensitive_paths: 'Sensitive argument paths',
+  approval_ttl_seconds: 'Default approval expiry',
+  duplicate_window_seconds: 'Duplicate-call window',
+};
+
+function changedSinceLoaded(error: unknown): string | null {
+  if (!(error instanceof AppError) || error.code !== 'conflict' || error.details?.reason !== 'changed_since_loaded') return null;
+  const fields = Array.isArray(error.details.fields) ? (error.details.fields as SettingsField[]) : [];
+  const names = fields.map((field) => LABELS[field] ?? field);
+  const named = names.length === 0 ? 'A setting' : names.join(' and ');
+  return `${named} ${names.length > 1 ? 'were' : 'was'} changed by someone else since you opened this page; reload to see it. Nothing was saved.`;
 }
 
 const field = (form: FormData, name: string) => String(form.get(name) ?? '').trim();
@@ -54,7 +75,7 @@ function firstProblem(error: z.ZodError): string {
 }
 
 export async function saveSettingsAction(_previous: SaveSettingsState, form: FormData): Promise<SaveSettingsState> {
-  const auth = await authorize('manage_members', 'settings');
+  const auth = await authorize(form, 'manage_members', 'settings');
   if ('message' in auth) return { status: 'error', message: auth.message };
   const paths = field(form, 'sensitive_paths').slice(0, 64 * 1024);
   const parsed = SettingsPatchSchema.safeParse({
@@ -75,29 +96,37 @@ export async function saveSettingsAction(_previous: SaveSettingsState, form: For
     duplicate_window_seconds: optionalNumber(form, 'duplicate_window_mode', 'duplicate_window_seconds'),
   });
   if (!parsed.success) return { status: 'error', message: firstProblem(parsed.error) };
+  // Every field is in the form; parsed, each has a value.
+  const submitted = parsed.data as TenantSettings;
+  // Only what the person changed since the page loaded is sent, with the value they saw: a field
+  // they left alone is never written back over someone else's newer one, and one they changed
+  // that someone else changed meanwhile is refused. A form without the loaded values (from
+  // before they were sent, or hand-made) sends all of it, as it always did.
+  const loadedText = form.get(LOADED_SETTINGS_FIELD);
+  const loaded = typeof loadedText === 'string' ? parseLoadedSettings(loadedText) : null;
+  const change = loaded ? settingsChanges(loaded, submitted) : { patch: submitted, expected: undefined, fields: [...SETTINGS_FIELDS] };
+  if (loaded && change.fields.length === 0) return { status: 'saved', loaded, at: Date.now() };
   let saved;
   try {
     saved = await updateTenantSettings({
       tenantId: auth.member.tenant.id,
-      patch: parsed.data,
+      patch: change.patch,
+      expected: change.expected,
       actor: { kind: 'user', userId: auth.member.user.id },
     });
   } catch (error) {
+    const stale = changedSinceLoaded(error);
+    if (stale) return { status: 'error', message: stale };
     if (error instanceof AppError && error.status < 500) return { status: 'error', message: error.message };
     throw error;
   }
-  const settings: TenantSettings = {
-    argument_retention_days: saved.argument_retention_days,
-    sensitive_paths: saved.sensitive_paths,
-    approval_ttl_seconds: saved.approval_ttl_seconds,
-    duplicate_window_seconds: saved.duplicate_window_seconds,
-  };
+  const shown = { ...(loaded ?? submitted), ...Object.fromEntries(change.fields.map((key) => [key, saved[key]])) } as TenantSettings;
   revalidatePath('/settings');
-  return { status: 'saved', settings, at: Date.now() };
+  return { status: 'saved', loaded: shown, at: Date.now() };
 }
 
 export async function createWebhookAction(_previous: CreateWebhookState, form: FormData): Promise<CreateWebhookState> {
-  const auth = await authorize('manage_keys', 'webhooks');
+  const auth = await authorize(form, 'manage_keys', 'webhooks');
   if ('message' in auth) return { status: 'error', message: auth.message };
   const parsed = NewWebhookSchema.safeParse({ url: field(form, 'url'), events: form.getAll('events').map(String) });
   if (!parsed.success)
@@ -117,7 +146,7 @@ export async function createWebhookAction(_previous: CreateWebhookState, form: F
 }
 
 export async function deleteWebhookAction(_previous: DeleteWebhookState, form: FormData): Promise<DeleteWebhookState> {
-  const auth = await authorize('manage_keys', 'webhooks');
+  const auth = await authorize(form, 'manage_keys', 'webhooks');
   if ('message' in auth) return { status: 'error', message: auth.message };
   try {
     await deleteWebhook({ tenantId: auth.member.tenant.id, id: field(form, 'id') });
