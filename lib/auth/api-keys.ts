@@ -31,6 +31,43 @@ export interface ApiKeySummary {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /**
+   * The person the key belongs to (who made it, or whose key made it), and whether they are
+   * still a member: a removed admin's keys keep working (keys belong to the tenant), so an admin
+   * must be able to find them. Null for a key of nobody's (the bootstrap or demo key).
+   */
+  createdBy: { userId: string; email: string; member: boolean } | null;
+}
+
+type KeyRow = {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string;
+  createdById: string | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+};
+
+/** The keys with the people they belong to, looked up in two queries for the lot. */
+async function summarizeAll(tenantId: string, rows: KeyRow[]): Promise<ApiKeySummary[]> {
+  const ids = [...new Set(rows.map((row) => row.createdById).filter((id): id is string => id !== null))];
+  const [users, members] =
+    ids.length === 0
+      ? [[], []]
+      : await Promise.all([
+          db().user.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } }),
+          db().membership.findMany({ where: { tenantId, userId: { in: ids } }, select: { userId: true } }),
+        ]);
+  const emails = new Map(users.map((user) => [user.id, user.email]));
+  const current = new Set(members.map((m) => m.userId));
+  return rows.map((row) => {
+    const email = row.createdById === null ? undefined : emails.get(row.createdById);
+    const createdBy =
+      row.createdById === null || email === undefined ? null : { userId: row.createdById, email, member: current.has(row.createdById) };
+    return { ...summarize(row), createdBy };
+  });
 }
 
 function summarize(row: {
@@ -41,7 +78,7 @@ function summarize(row: {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
-}): ApiKeySummary {
+}): Omit<ApiKeySummary, 'createdBy'> {
   return {
     id: row.id,
     name: row.name,
@@ -89,12 +126,13 @@ export async function createApiKey(options: {
       createdById: options.createdById ?? creatingKey?.createdById ?? null,
     },
   });
-  return { key, apiKey: summarize(row) };
+  const [apiKey] = await summarizeAll(options.tenantId, [row]);
+  return { key, apiKey: apiKey! };
 }
 
 export async function listApiKeys(options: { tenantId: string }): Promise<ApiKeySummary[]> {
   const rows = await db().apiKey.findMany({ where: { tenantId: options.tenantId }, orderBy: { createdAt: 'desc' } });
-  return rows.map(summarize);
+  return summarizeAll(options.tenantId, rows);
 }
 
 export async function revokeApiKey(options: { tenantId: string; id: string }): Promise<ApiKeySummary> {
@@ -111,7 +149,8 @@ export async function revokeApiKey(options: { tenantId: string; id: string }): P
   if (revoked) notifyLocalChange('api_keys');
   const row = await db().apiKey.findFirst({ where: { id: options.id, tenantId: options.tenantId } });
   if (!row) throw new NotFoundError('api_key', options.id);
-  return summarize(row);
+  const [summary] = await summarizeAll(options.tenantId, [row]);
+  return summary!;
 }
 
 export interface AuthenticatedKey {

@@ -51,6 +51,7 @@ function KeyTable({ keys, canManage }: { keys: ApiKeySummary[]; canManage: boole
             <th className="px-4 py-2 font-medium">Name</th>
             <th className="px-4 py-2 font-medium">Key</th>
             <th className="px-4 py-2 font-medium">Scopes</th>
+            <th className="px-4 py-2 font-medium">Belongs to</th>
             <th className="px-4 py-2 font-medium">Created</th>
             <th className="px-4 py-2 font-medium">Last used</th>
             <th className="px-4 py-2 font-medium">Status</th>
@@ -69,6 +70,25 @@ function KeyTable({ keys, canManage }: { keys: ApiKeySummary[]; canManage: boole
               </td>
               <td className="px-4 py-2.5 font-mono text-xs">{k.prefix}…</td>
               <td className="px-4 py-2.5 font-mono text-xs">{k.scopes.join(', ')}</td>
+              <td className="px-4 py-2.5" data-testid="key-owner">
+                {k.createdBy ? (
+                  <>
+                    {k.createdBy.email}
+                    {!k.createdBy.member && (
+                      <span
+                        className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900"
+                        title="No longer a member of this tenant; the key still works until it is revoked."
+                      >
+                        no longer a member
+                      </span>
+                    )}
+                  </>
+                ) : (
+                  <span className="text-zinc-500" title="Made from the command line or by such a key">
+                    nobody
+                  </span>
+                )}
+              </td>
               <td className="px-4 py-2.5 whitespace-nowrap">
                 <RelativeTime date={k.createdAt} />
               </td>

@@ -15,6 +15,13 @@ const ApiKeySchema = z
     createdAt: isoDateTime,
     lastUsedAt: isoDateTime.nullable(),
     revokedAt: isoDateTime.nullable(),
+    createdBy: z
+      .object({ userId: z.string(), email: z.string(), member: z.boolean() })
+      .strict()
+      .nullable()
+      .describe(
+        'The person the key belongs to (who made it, or whose key made it) and whether they are still a member; null for a key of nobody’s.',
+      ),
   })
   .strict();
 
