@@ -162,3 +162,26 @@ test('an admin changes a role on the Members page: the select then shows the new
   };
   expect(members.members.find((m) => m.email === PERSON.email)?.role).toBe('author');
 });
+
+test('a person removed from their only tenant who signs in again is told why there is nothing to open, and can sign out', async ({
+  page,
+}) => {
+  const PERSON = { email: 'members-removed@example.com', password: 'members-removed-password', role: 'viewer' } as const;
+  await seedMember(PERSON);
+  const listed = (await (await page.request.get('/api/v1/members', { headers: ADMIN_KEY })).json()) as {
+    members: { id: string; email: string }[];
+  };
+  const id = listed.members.find((m) => m.email === PERSON.email)?.id;
+  expect((await page.request.delete(`/api/v1/members/${id}`, { headers: ADMIN_KEY })).status()).toBe(200);
+
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(PERSON.email);
+  await page.getByLabel('Password').fill(PERSON.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  // Sign-in itself succeeds (the account stays); the dashboard has no tenant to show them.
+  const notice = page.getByTestId('no-tenant');
+  await expect(notice).toContainText(`You are signed in as ${PERSON.email}, but you are no longer a member of any tenant here.`);
+  await notice.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByTestId('no-tenant')).toHaveCount(0);
+});
