@@ -142,6 +142,12 @@ const CASES: Case[] = [
     good: edit(BASE, 'args.amount > 0', 'args.amount > 0 && args.amount < 9'),
     at: 'args.amout',
   },
+  {
+    code: 'CONTRACT_CASE_FOLDING',
+    bad: edit(BASE, 'args.amount > 0', 'args.amount > 0 && args.tenant_id.lowerAscii() != "acme"'),
+    good: edit(BASE, 'args.amount > 0', 'args.amount > 0 && args.tenant_id != "acme"'),
+    at: 'lowerAscii',
+  },
   { code: 'CONTRACT_APPROVAL_NO_ROLES', bad: edit(BASE, 'approver_roles: [finance]', 'approver_roles: []'), good: BASE, at: '[]' },
   { code: 'CONTRACT_APPROVAL_NO_ROLES', bad: edit(BASE, '  approver_roles: [finance]\n', ''), good: BASE, at: 'approval_required' },
   {

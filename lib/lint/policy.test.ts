@@ -123,6 +123,12 @@ const CASES: Case[] = [
     at: 'history.average',
   },
   {
+    code: 'POLICY_CASE_FOLDING',
+    bad: edit(BASE, '"args.amount > 1000"', `"args.currency.upperAscii() == 'EUR'"`),
+    good: edit(BASE, '"args.amount > 1000"', `"args.currency == 'EUR'"`),
+    at: 'upperAscii',
+  },
+  {
     code: 'POLICY_LIMIT_ID_DUPLICATE',
     bad: edit(WITH_LIMITS, 'id: daily-budget', 'id: per-user'),
     good: WITH_LIMITS,

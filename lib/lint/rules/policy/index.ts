@@ -2,6 +2,7 @@ import { versionNotIncreasedRule } from '../version-not-increased';
 import { approvalRulesRule } from './approval-rules';
 import { argConstraintsRule } from './arg-constraints';
 import { policyFormatRule } from './format';
+import { policyCaseFoldingRule } from './case-folding';
 import { historyCallsRule } from './history-calls';
 import { historyPathsRule } from './history-paths';
 import { limitsRule } from './limits';
@@ -14,6 +15,7 @@ export const POLICY_RULES = [
   policyFormatRule,
   ruleDecisionsRule,
   historyCallsRule,
+  policyCaseFoldingRule,
   limitsRule,
   historyPathsRule,
   approvalRulesRule,

@@ -1,0 +1,36 @@
+import { ownValue } from '../../../validation/json-path';
+import { caseFoldingCalls, caseFoldingMessage } from '../../case-folding';
+import { CONDITION_FIELDS } from '../../compiler-findings';
+import type { PathSegment } from '../../parse-document';
+import { rangeInsideScalar } from '../../scalar-range';
+import type { Diagnostic } from '../../types';
+import { defineRule } from '../registry';
+import type { ContractContext } from './context';
+
+/** A pre/postcondition that folds case with lowerAscii()/upperAscii() (lib/lint/case-folding.ts). */
+export const contractCaseFoldingRule = defineRule({
+  codes: {
+    CONTRACT_CASE_FOLDING: {
+      severity: 'warning',
+      summary:
+        'A pre/postcondition calls `lowerAscii()` or `upperAscii()`, which in this CEL library also change non-ASCII letters (`"o\\u212A".lowerAscii() == "ok"` holds), so a look-alike of the word passes.',
+    },
+  },
+  check({ parsed, document }: ContractContext, report) {
+    const out: Diagnostic[] = [];
+    for (const field of CONDITION_FIELDS) {
+      const conditions = ownValue(document, field);
+      if (!Array.isArray(conditions)) continue;
+      conditions.slice(0, 50).forEach((condition, index) => {
+        const expression = ownValue(condition, 'expression');
+        if (typeof expression !== 'string' || expression.length > 2000) return;
+        const at: PathSegment[] = [field, index, 'expression'];
+        for (const call of caseFoldingCalls(expression)) {
+          const diagnostic = report('CONTRACT_CASE_FOLDING', caseFoldingMessage(call.name), at);
+          out.push({ ...diagnostic, range: rangeInsideScalar(parsed, diagnostic.range, expression, call.start, call.end) });
+        }
+      });
+    }
+    return out;
+  },
+});
