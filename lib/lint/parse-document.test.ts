@@ -72,6 +72,32 @@ describe('parseDocument (YAML)', () => {
     });
   });
 
+  // The `yaml` package recurses per level: about 1,000 levels of `[` or `- ` in 2 KB aborted the
+  // whole process (a V8 fatal error, not an exception), the second time such a text was parsed.
+  it('refuses flow collections and compact sequences nested past what the YAML parser survives, every time', () => {
+    const deep = [
+      '['.repeat(5000) + ']'.repeat(5000),
+      '{a: '.repeat(3000) + '1' + '}'.repeat(3000),
+      '- '.repeat(5000) + 'x\n',
+      'k: ' + '['.repeat(1000),
+    ];
+    for (let round = 0; round < 3; round++)
+      for (const text of deep)
+        expect(parseDocument(text, 'yaml')).toMatchObject({
+          value: undefined,
+          diagnostics: [{ code: 'DOCUMENT_TOO_LARGE', message: 'The document nests deeper than 64 levels.' }],
+        });
+  });
+
+  it('counts no brackets in quoted scalars and comments, and accepts what nests less than the limit', () => {
+    const brackets = '['.repeat(300);
+    const text = `pattern: "^${brackets}"\nother: '${brackets}'\n# ${brackets}\nlist: [[1, 2], {a: [3]}]\nsteps:\n  - - - x\n`;
+    const parsed = parseDocument(text, 'yaml');
+    expect(parsed.diagnostics).toEqual([]);
+    expect(parsed.value).toMatchObject({ pattern: `^${brackets}`, other: brackets, list: [[1, 2], { a: [3] }], steps: [[['x']]] });
+    expect(parseDocument('['.repeat(60) + ']'.repeat(60), 'yaml').diagnostics).toEqual([]);
+  });
+
   // The full parser reads 200,001 values: about a second alone, past the 5 s default on a loaded
   // 2-core machine (a CI run timed it out). The answer is what is tested, not the time.
   it('refuses over 200,000 values without aliases too (the fast path stands aside, the full parser counts)', () => {

@@ -10,6 +10,7 @@ import { formatJsonPath } from '../validation/json-path';
 import { parseJsonWithSpans, type SpanNode } from './json-syntax';
 import type { Diagnostic, DocumentFormat, SourceRange } from './types';
 import { parseYamlFast } from './yaml-fast';
+import { yamlMayNestDeeperThan } from './yaml-nesting';
 import { parseYamlFull } from './yaml-full';
 
 /**
@@ -136,6 +137,9 @@ export function parseDocument(text: string, format: DocumentFormat = detectForma
     diagnostics.push(...yamlNumberDiagnostics(fast.value, locate));
     return result(fast.value);
   }
+  // Before the `yaml` package sees it: nesting deep enough to abort the process (yaml-nesting.ts).
+  if (yamlMayNestDeeperThan(text, 2 * MAX_DEPTH))
+    return fail('DOCUMENT_TOO_LARGE', `The document nests deeper than ${MAX_DEPTH} levels.`, wholeDocument);
   const full = parseYamlFull(text, MAX_NODES, MAX_DEPTH);
   if (full.kind === 'errors') {
     for (const error of full.errors.slice(0, 20)) {
