@@ -9,6 +9,7 @@ import { hashCanonical } from '../contracts/canonical-json';
 import { resolveContract } from '../contracts/resolve-contract';
 import { recordEvidence } from '../evidence/record-evidence';
 import { redactArguments } from '../evidence/redact-arguments';
+import { redactIssueValues } from '../evidence/redact-issues';
 import { retainedPayloadJson } from '../retention/retained-payload';
 import { getRuntimeSettings, mergeSensitivePaths } from '../tenants/tenant-settings';
 import { traceIdFor } from '../evidence/trace-id';
@@ -127,10 +128,11 @@ export async function validatePostCall(options: {
   });
   const decision = errors.length === 0 ? 'allow' : 'deny';
   const settings = await getRuntimeSettings(tenantId);
+  const sensitive = mergeSensitivePaths(compiled.document.sensitive, settings.sensitivePaths);
+  redactIssueValues(errors, sensitive);
   let storedArguments: string | null = null;
   let storedPayload: string | null = null;
   if (settings.storeRawArguments) {
-    const sensitive = mergeSensitivePaths(compiled.document.sensitive, settings.sensitivePaths);
     storedArguments = redactArguments(request.arguments, sensitive);
     const context = Object.keys(request.context).length > 0 ? request.context : undefined;
     storedPayload = retainedPayloadJson(

@@ -10,6 +10,7 @@ import type { CallBinding } from '../approvals/call-token';
 import { recordEvidence } from '../evidence/record-evidence';
 import { wellFormed } from '../evidence/chain-records';
 import { redactArguments } from '../evidence/redact-arguments';
+import { redactIssueValues } from '../evidence/redact-issues';
 import { retainedPayloadJson } from '../retention/retained-payload';
 import { getRuntimeSettings, mergeSensitivePaths } from '../tenants/tenant-settings';
 import { traceIdFor } from '../evidence/trace-id';
@@ -138,6 +139,7 @@ export async function validatePreCall(options: {
   const annotations = compiled.document.annotations;
   // The tenant's settings (retention, sensitive paths, approval expiry, duplicate window), from memory.
   const settings = await getRuntimeSettings(tenantId);
+  const sensitive = mergeSensitivePaths(compiled.document.sensitive, settings.sensitivePaths);
   // The user boundary compares the arguments with the context as the agent sent both.
   const { errors, warnings } = checkPreCall({ contract: compiled, arguments: args, context: sent.context });
   if (request.mcp_server) {
@@ -232,6 +234,8 @@ export async function validatePreCall(options: {
       approvalTtlSeconds: settings.approvalTtlSeconds,
     });
     const policyOutcome = policies.outcome;
+    // Issues quote the values they refuse; none at a sensitive path is kept or answered so.
+    redactIssueValues(policies.enforced.errors, sensitive);
     if (policies.enforced.approvalTokenUsed && presented.approvalCheck?.ok)
       presented.tokens.push({ kind: 'approval', id: presented.approvalCheck.id });
 
@@ -239,7 +243,6 @@ export async function validatePreCall(options: {
     let storedArguments: string | null = null;
     let storedPayload: string | null = null;
     if (settings.storeRawArguments) {
-      const sensitive = mergeSensitivePaths(compiled.document.sensitive, settings.sensitivePaths);
       storedArguments = redactArguments(args, sensitive);
       storedPayload = retainedPayloadJson(
         { context: request.context, transformed_arguments: policyOutcome?.transformed ? policyOutcome.arguments : undefined },
