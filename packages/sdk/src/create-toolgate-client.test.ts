@@ -147,7 +147,7 @@ describe('failures', () => {
       [new TypeError('fetch failed'), new TypeError('fetch failed'), new TypeError('fetch failed'), new TypeError('fetch failed')],
       { retryDelayMs: 100 },
     );
-    const error = await tg.validatePost({ tool: 't.x', call_id: 'c', arguments: {}, result: 1 }).catch((e: unknown) => e);
+    const error = await tg.validatePre({ tool: 't.x', call_id: 'c', arguments: {} }).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 0, code: 'network_error', retryable: true });
     expect((error as Error).message).toContain('fetch failed');
     expect(requests).toHaveLength(4);
@@ -219,6 +219,75 @@ describe('failures', () => {
     expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6);
     expect(parseRetryAfter('soon', 0)).toBeUndefined();
     expect(parseRetryAfter(null, 0)).toBeUndefined();
+    // Date.parse alone read these as dates in the past: retries went out with no pause.
+    for (const odd of ['-5', '1.5', '5, 6', 'Tuesday', '1e3'])
+      expect(parseRetryAfter(odd, Date.parse('2026-12-06T00:00:00Z')), odd).toBeUndefined();
+  });
+
+  it('never waits less than its backoff, whatever Retry-After says', async () => {
+    const { tg, sleeps } = client(
+      [
+        envelope('unavailable', 'down', 503, { 'retry-after': new Date(0).toUTCString() }),
+        envelope('unavailable', 'down', 503, { 'retry-after': '-5' }),
+        json(validation),
+      ],
+      { retryDelayMs: 100 },
+    );
+    await tg.validatePre({ tool: 'orders.lookup', call_id: 'c1', arguments: {} });
+    expect(sleeps).toHaveLength(2);
+    for (const ms of sleeps) expect(ms).toBeGreaterThanOrEqual(50);
+  });
+
+  it('takes only a JSON object as an answer: null, an empty body or an array is invalid_response, not retried', async () => {
+    for (const body of ['null', '', '[]', '"allow"']) {
+      const { tg, requests } = client([new Response(body, { status: 200, headers: { 'content-type': 'application/json' } })]);
+      await expect(tg.validatePost({ tool: 't.x', call_id: 'c', arguments: {}, result: {} }), body).rejects.toMatchObject({
+        code: 'invalid_response',
+        retryable: false,
+      });
+      expect(requests).toHaveLength(1);
+    }
+  });
+
+  it('follows no redirect: a 3xx is an error, and the call is sent nowhere else', async () => {
+    const inits: RequestInit[] = [];
+    const tg = createToolgateClient({
+      baseUrl: 'https://tg.example.com',
+      apiKey: 'tg_test',
+      fetch: async (_url, init) => {
+        inits.push(init);
+        return new Response(null, { status: 307, headers: { location: 'https://elsewhere.example/allow' } });
+      },
+    });
+    await expect(tg.validatePre({ tool: 'orders.lookup', call_id: 'c1', arguments: {} })).rejects.toMatchObject({ status: 307 });
+    expect(inits).toHaveLength(1);
+    expect(inits[0]?.redirect).toBe('manual');
+  });
+
+  it('does not send validate/post again when no answer came back (it may have been recorded)', async () => {
+    const { tg, requests } = client([new TypeError('socket hang up'), json(validation)]);
+    await expect(tg.validatePost({ tool: 't.x', call_id: 'c', arguments: {}, result: {} })).rejects.toMatchObject({
+      code: 'network_error',
+    });
+    expect(requests).toHaveLength(1);
+    // validate/pre is keyed by call_id: asking again is safe, and it does.
+    const pre = client([new TypeError('socket hang up'), json(validation)]);
+    await expect(pre.tg.validatePre({ tool: 'orders.lookup', call_id: 'c1', arguments: {} })).resolves.toMatchObject({ decision: 'allow' });
+    expect(pre.requests).toHaveLength(2);
+  });
+
+  it('refuses numeric options that are not numbers in range, rather than loop or throw later', () => {
+    const base = { baseUrl: 'https://tg.example.com', apiKey: 'tg_test' };
+    for (const bad of [
+      { timeoutMs: NaN },
+      { timeoutMs: Infinity },
+      { timeoutMs: -1 },
+      { timeoutMs: 2 ** 32 },
+      { maxAttempts: NaN },
+      { maxAttempts: 0 },
+    ])
+      expect(() => createToolgateClient({ ...base, ...bad }), JSON.stringify(bad)).toThrow(RangeError);
+    expect(() => createToolgateClient({ ...base, timeoutMs: 5000, maxAttempts: 2 })).not.toThrow();
   });
 });
 
@@ -255,6 +324,12 @@ describe('waitForApproval', () => {
     await expect(tg.waitForApproval('apr_1')).resolves.toMatchObject({ status: 'approved', approval_token: 'tga_x' });
     expect(requests.map((r) => r.url)).toEqual(Array(3).fill('https://tg.example.com/api/v1/approvals/apr_1?wait=30'));
     expect(sleeps).toEqual([1500, 1500]);
+  });
+
+  it('refuses a timeoutMs that is not a number instead of polling in a tight loop', async () => {
+    const { tg, requests } = client([json(approval('pending'))]);
+    await expect(tg.waitForApproval('apr_1', { timeoutMs: NaN })).rejects.toThrow(RangeError);
+    expect(requests).toHaveLength(0);
   });
 
   it('does not pause when the server held the request open', async () => {

@@ -85,13 +85,30 @@ function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** Retry-After is either delta-seconds or an HTTP date. */
+/** An HTTP date as Retry-After carries it (IMF-fixdate, RFC 7231 §7.1.1.1); Date.parse alone reads `-5` and `5, 6` as dates. */
+const HTTP_DATE =
+  /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+/** Retry-After is either delta-seconds or an HTTP date; anything else is no Retry-After at all. */
 export function parseRetryAfter(value: string | null, now: number): number | undefined {
-  if (value === null || value.trim() === '') return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim());
-  const at = Date.parse(value);
+  if (value === null) return undefined;
+  const text = value.trim();
+  if (/^\d{1,10}$/.test(text)) return Number(text);
+  if (!HTTP_DATE.test(text)) return undefined;
+  const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
+
+/** A numeric option as given, or a RangeError naming it: NaN or Infinity made loops that never end. */
+function numberOption(name: string, value: number | undefined, fallback: number, range: { min: number; max: number }): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < range.min || value > range.max)
+    throw new RangeError(`createToolgateClient: ${name} must be a number from ${range.min} to ${range.max}, not ${String(value)}.`);
+  return value;
+}
+
+/** The longest timer Node and browsers keep (about 24.8 days); AbortSignal.timeout refuses more. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 function isErrorEnvelope(body: unknown): body is ApiErrorBody {
   if (typeof body !== 'object' || body === null) return false;
@@ -110,11 +127,11 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 export function createToolgateClient(options: ToolgateClientOptions): ToolgateClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const doFetch: FetchLike = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
-  const maxAttempts = Math.max(1, options.maxAttempts ?? 4);
-  const retryDelayMs = options.retryDelayMs ?? 250;
-  const maxRetryDelayMs = options.maxRetryDelayMs ?? 10_000;
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const pollIntervalMs = options.approvalPollIntervalMs ?? 2000;
+  const maxAttempts = Math.floor(numberOption('maxAttempts', options.maxAttempts, 4, { min: 1, max: 100 }));
+  const retryDelayMs = numberOption('retryDelayMs', options.retryDelayMs, 250, { min: 0, max: MAX_TIMER_MS });
+  const maxRetryDelayMs = numberOption('maxRetryDelayMs', options.maxRetryDelayMs, 10_000, { min: 0, max: MAX_TIMER_MS });
+  const timeoutMs = numberOption('timeoutMs', options.timeoutMs, 30_000, { min: 1, max: MAX_TIMER_MS - LONG_POLL_SECONDS * 1000 });
+  const pollIntervalMs = numberOption('approvalPollIntervalMs', options.approvalPollIntervalMs, 2000, { min: 1, max: MAX_TIMER_MS });
   const sleep = options.sleep ?? defaultSleep;
   const now = options.now ?? Date.now;
 
@@ -140,6 +157,9 @@ export function createToolgateClient(options: ToolgateClientOptions): ToolgateCl
         headers,
         body,
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        // A redirect is not Toolgate's answer: followed, it re-sent the call to wherever it
+        // pointed and took that origin's unauthenticated reply as the decision.
+        redirect: 'manual',
       });
       status = response.status;
       text = await response.text();
@@ -158,11 +178,14 @@ export function createToolgateClient(options: ToolgateClientOptions): ToolgateCl
     }
     const parsed = parseJson(text);
     if (response.ok) {
-      if (parsed.ok) return { value: parsed.value };
+      // Every answer of the API is a JSON object; `null` or an empty body read as one crashed
+      // the callers that looked into it (after the tool had run, for validate/post).
+      if (parsed.ok && typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value))
+        return { value: parsed.value };
       return new ToolgateError({
         status,
         code: 'invalid_response',
-        message: `${method} ${path} answered ${status} with a body that is not JSON`,
+        message: `${method} ${path} answered ${status} with a body that is not a JSON object`,
       });
     }
     const retryAfter = parseRetryAfter(response.headers.get('retry-after'), now());
@@ -182,7 +205,7 @@ export function createToolgateClient(options: ToolgateClientOptions): ToolgateCl
     method: 'GET' | 'POST',
     path: string,
     body: unknown,
-    opts: RequestOptions & { extraTimeoutMs?: number } = {},
+    opts: RequestOptions & { extraTimeoutMs?: number; retryUnanswered?: boolean } = {},
   ): Promise<T> {
     let text: string | undefined;
     try {
@@ -202,8 +225,12 @@ export function createToolgateClient(options: ToolgateClientOptions): ToolgateCl
       // too: validate/pre is keyed by call_id, so a repeat at worst meets a token the lost
       // answer already redeemed, which the server reports rather than allowing twice.
       if (!outcome.retryable || attemptNo >= maxAttempts) throw outcome;
+      // A request that may have been recorded (no answer came back) is asked again only where a
+      // repeat cannot record twice: not validate/post, whose repeat is a second post record.
+      if (outcome.status === 0 && opts.retryUnanswered === false) throw outcome;
       const backoff = Math.min(maxRetryDelayMs, retryDelayMs * 2 ** (attemptNo - 1) * (0.5 + Math.random() / 2));
-      const delay = outcome.retryAfter !== undefined ? outcome.retryAfter * 1000 : backoff;
+      // Retry-After is the least the server asks to wait (0 for a date past): never less than the backoff.
+      const delay = outcome.retryAfter !== undefined ? Math.max(outcome.retryAfter * 1000, backoff) : backoff;
       // Honour the server: if it wants a longer pause than we are willing to hold, give up now.
       if (delay > maxRetryDelayMs) throw outcome;
       await sleep(delay, opts.signal);
@@ -215,7 +242,7 @@ export function createToolgateClient(options: ToolgateClientOptions): ToolgateCl
   const client: ToolgateClient = {
     baseUrl,
     validatePre: (body, opts) => request('POST', '/api/v1/validate/pre', body, opts),
-    validatePost: (body, opts) => request('POST', '/api/v1/validate/post', body, opts),
+    validatePost: (body, opts) => request('POST', '/api/v1/validate/post', body, { ...opts, retryUnanswered: false }),
     createConfirmation: (body, opts) => request('POST', '/api/v1/confirmations', body, opts),
     getApproval: (approvalId, opts = {}) => {
       const wait = opts.waitSeconds !== undefined && opts.waitSeconds > 0 ? Math.min(LONG_POLL_SECONDS, Math.floor(opts.waitSeconds)) : 0;
@@ -223,6 +250,9 @@ export function createToolgateClient(options: ToolgateClientOptions): ToolgateCl
       return request('GET', `/api/v1/approvals/${id(approvalId)}${query}`, undefined, { signal: opts.signal, extraTimeoutMs: wait * 1000 });
     },
     waitForApproval: async (approvalId, opts = {}) => {
+      // NaN polled in a tight loop for ever (no deadline reached, no long poll, no pause).
+      if (opts.timeoutMs !== undefined && (typeof opts.timeoutMs !== 'number' || Number.isNaN(opts.timeoutMs)))
+        throw new RangeError(`waitForApproval: timeoutMs must be a number of milliseconds, not ${String(opts.timeoutMs)}.`);
       const deadline = opts.timeoutMs === undefined ? Infinity : now() + opts.timeoutMs;
       for (;;) {
         const waitSeconds = Math.max(0, Math.min(LONG_POLL_SECONDS, Math.floor((deadline - now()) / 1000)));
