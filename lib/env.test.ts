@@ -26,4 +26,24 @@ describe('env', () => {
     resetEnvForTests();
     expect(() => env()).toThrow(/TOOLGATE_OIDC_ISSUER/);
   });
+
+  it('refuses a DATABASE_URL of a scheme it cannot use, naming the scheme and never the password', () => {
+    for (const url of ['mysql://u:SuperSecretPw@localhost/db', 'postgress://u:SuperSecretPw@h/db', 'postgresql+x://u:SuperSecretPw@h/db']) {
+      process.env.DATABASE_URL = url;
+      resetEnvForTests();
+      let message = '';
+      try {
+        env();
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message, url).toMatch(/DATABASE_URL has the scheme "[^"]+:": use a file: path \(SQLite\) or a postgresql:\/\/ URL/);
+      expect(message).not.toContain('SuperSecretPw');
+    }
+    for (const url of ['file:./data/x.db', 'file:///tmp/x.db', './data/x.db', 'postgresql://u@h/db', 'POSTGRES://u@h/db']) {
+      process.env.DATABASE_URL = url;
+      resetEnvForTests();
+      expect(env().DATABASE_URL, url).toBe(url);
+    }
+  });
 });

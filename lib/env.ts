@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_DATABASE_URL } from './db/database-url';
+import { databaseUrlProblem, DEFAULT_DATABASE_URL } from './db/database-url';
 import { DEFAULT_STATEMENT_TIMEOUT_SECONDS } from './db/postgres-session';
 import { parseTrustedProxies } from './http/client-address';
 
@@ -8,7 +8,14 @@ import { parseTrustedProxies } from './http/client-address';
  * the variable instead of failing later inside a request.
  */
 const EnvSchema = z.object({
-  DATABASE_URL: z.string().min(1).default(DEFAULT_DATABASE_URL),
+  DATABASE_URL: z
+    .string()
+    .min(1)
+    .default(DEFAULT_DATABASE_URL)
+    .superRefine((value, ctx) => {
+      const problem = databaseUrlProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOSTNAME: z.string().min(1).default('0.0.0.0'),
   // Signs approval and confirmation tokens and Better Auth sessions. When unset, a random secret

@@ -20,8 +20,25 @@ export const DEFAULT_DATABASE_URL = 'file:./data/toolgate.db';
 export function parseDatabaseUrl(raw: string | undefined = DEFAULT_DATABASE_URL): DatabaseTarget {
   const value = raw.trim() || DEFAULT_DATABASE_URL;
   if (/^postgres(ql)?:\/\//i.test(value)) return { provider: 'postgresql', url: value };
+  const problem = databaseUrlProblem(value);
+  if (problem) throw new Error(problem);
   const filePart = value.replace(/^file:/, '');
   if (filePart === ':memory:') throw new Error('DATABASE_URL=:memory: is not supported: evidence must survive a restart');
   const file = path.resolve(process.cwd(), filePart);
   return { provider: 'sqlite', url: `file:${file}`, file };
+}
+
+/**
+ * Why DATABASE_URL cannot be used, or null. A URL of another scheme (`mysql://`, a misspelt
+ * `postgress://`) was read as a relative SQLite path: an empty database was made in a directory
+ * named after the URL, password included, and a new demo tenant seeded in it. Only the scheme is
+ * repeated, never the rest.
+ */
+export function databaseUrlProblem(raw: string): string | null {
+  const value = raw.trim();
+  if (/^postgres(ql)?:\/\//i.test(value)) return null;
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1];
+  if (scheme !== undefined && scheme.toLowerCase() !== 'file')
+    return `DATABASE_URL has the scheme "${scheme.slice(0, 20)}:": use a file: path (SQLite) or a postgresql:// URL.`;
+  return null;
 }
