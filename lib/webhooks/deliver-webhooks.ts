@@ -82,7 +82,7 @@ export async function deliverDueWebhooks(options: { now?: Date; limit?: number }
         });
         if (status < 200 || status >= 300) error = `HTTP ${status}`;
       } catch (caught) {
-        error = caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught);
+        error = deliveryErrorText(caught);
       }
 
       const settledAt = new Date();
@@ -110,4 +110,18 @@ export async function deliverDueWebhooks(options: { now?: Date; limit?: number }
     }),
   );
   return result;
+}
+
+/**
+ * Why an attempt failed, as the tenant's admins read it (GET /webhooks, Settings, the overview).
+ * Never what the instance's resolver answered: the address filter's refusal names the private
+ * address a name resolved to, so registering names and reading the failures mapped the internal
+ * network. Addresses are left out of every other error too.
+ */
+export function deliveryErrorText(caught: unknown): string {
+  const text = caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught);
+  if (/is not allowed\. Because|private IP address|meta IP address/i.test(text)) return 'Refused: the receiver is not at a public address.';
+  return text
+    .replace(/\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b/g, '<address>')
+    .replace(/\[?(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}\]?|\[?[0-9a-f]{0,4}(?::[0-9a-f]{0,4})*::[0-9a-f:]*\]?/gi, '<address>');
 }
