@@ -53,6 +53,10 @@ export function brokenLink(
   if (evidenceHash(prevHashIsWhole(row.prevHash) ? row : { ...row, prevHash: expected.prevHash }) !== row.hash) return 'hash_mismatch';
   if (row.payloadHash && (row.arguments !== null || row.payload !== null) && payloadDigest(row.arguments, row.payload) !== row.payloadHash)
     return 'payload_mismatch';
+  // A record is written with a digest whenever it keeps anything (chain-records.ts): a payload
+  // on one without was put there afterwards. (Arguments too, but rows from before the digest
+  // existed kept arguments without one.)
+  if (!row.payloadHash && row.payload !== null) return 'payload_mismatch';
   return null;
 }
 
