@@ -1,6 +1,6 @@
 import type { ToolgateClient } from '@toolgate/sdk';
 import { log } from '../../log';
-import { readUpstreamTool } from '../tool-definition';
+import { MAX_UPSTREAM_TOOLS, readUpstreamTool } from '../tool-definition';
 import type { GateEngine } from './gate-engine';
 
 /**
@@ -13,8 +13,13 @@ export function createHttpEngine(options: { client: ToolgateClient; server: stri
     // Only what Toolgate pins is sent (no icons, _meta or unknown keys), so that a large server's
     // list fits in one request body (TOOLGATE_MAX_BODY_BYTES). An entry Toolgate cannot use is
     // logged here with its reason and sent as its name only, which Toolgate reports as unusable.
-    reportTools: (tools, signal) =>
-      client.reportMcpTools(
+    reportTools: (listed, signal) => {
+      // Only the first MAX_UPSTREAM_TOOLS are used (docs/mcp-gateway.md): sending a larger list
+      // whole was refused as a body (over 1,000 entries) and took every tool down with it.
+      if (listed.length > MAX_UPSTREAM_TOOLS)
+        log.warn('mcp upstream lists more tools than are used', { server, listed: listed.length, used: MAX_UPSTREAM_TOOLS });
+      const tools = listed.slice(0, MAX_UPSTREAM_TOOLS);
+      return client.reportMcpTools(
         server,
         tools.map((entry) => {
           const read = readUpstreamTool(entry);
@@ -24,7 +29,8 @@ export function createHttpEngine(options: { client: ToolgateClient; server: stri
           return { name: typeof name === 'string' ? name.slice(0, 128) : null };
         }),
         { signal },
-      ),
+      );
+    },
     pre: (request, traceparent) => client.validatePre(request, traceparent ? { traceparent } : undefined),
     post: (request, traceparent) => client.validatePost(request, traceparent ? { traceparent } : undefined),
     waitForApproval: (id, waitMs, signal) => client.waitForApproval(id, { timeoutMs: waitMs, signal }),

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import type { ToolgateClient } from '@toolgate/sdk';
+import { MAX_UPSTREAM_TOOLS } from '../tool-definition';
+import { createHttpEngine } from './http-engine';
+
+describe('the stdio proxy’s engine', () => {
+  it('reports only the tools Toolgate uses, so an upstream listing thousands in one page still works', async () => {
+    const sent: unknown[][] = [];
+    const client = {
+      reportMcpTools: async (_server: string, tools: unknown[]) => {
+        sent.push(tools);
+        return { server: {}, tools: [] };
+      },
+    } as unknown as ToolgateClient;
+    const engine = createHttpEngine({ client, server: 'big' });
+    const listed = Array.from({ length: 5000 }, (_, i) => ({ name: `tool_${i}`, inputSchema: { type: 'object' } }));
+    await engine.reportTools(listed);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toHaveLength(MAX_UPSTREAM_TOOLS);
+    expect((sent[0]![0] as { name: string }).name).toBe('tool_0');
+  });
+});
