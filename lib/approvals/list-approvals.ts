@@ -226,19 +226,23 @@ interface ShownCall {
 /**
  * What an approver sees of the call: the current arguments (edited, else the agent's) and,
  * after an edit, what it changed, all redacted at the contract's and the tenant's sensitive
- * paths; and the context the agent sent, which is its claim and not redacted (sensitive paths
- * name arguments).
+ * paths; and the context the agent sent (its claim), redacted at the same paths as the evidence
+ * record keeps it (the tenant's sensitive_paths name context fields too, e.g. state.pin).
  */
 async function shownCall(row: Approval): Promise<ShownCall> {
   const contextText = row.context;
   const contextOmitted = contextText !== null && contextText.length > MAX_SHOWN_ARGUMENT_CHARS;
-  const context = contextText === null || contextOmitted ? null : (JSON.parse(contextText) as Record<string, unknown>);
+  // A version that no longer resolves has no known sensitive paths: nothing is shown rather than guessed.
+  const sensitive = await approvalSensitivePaths(row);
+  const context =
+    contextText === null || contextOmitted || sensitive === null
+      ? null
+      : (JSON.parse(redactArguments(JSON.parse(contextText) as Record<string, unknown>, sensitive)) as Record<string, unknown>);
   const shown: ShownCall = { arguments: null, omitted: false, context, contextOmitted, diff: null };
   const text = row.editedArguments ?? row.arguments;
   if (text === null) return shown;
   if (text.length > MAX_SHOWN_ARGUMENT_CHARS) return { ...shown, omitted: true };
   const parsed = JSON.parse(text) as Record<string, unknown>;
-  const sensitive = await approvalSensitivePaths(row);
   if (sensitive === null) return { ...shown, omitted: true };
   const diff =
     row.editedArguments !== null && row.arguments !== null && row.arguments.length <= MAX_SHOWN_ARGUMENT_CHARS

@@ -12,6 +12,8 @@ import { traceOutcome, type TraceOutcome } from './trace-outcome';
 import { retainedView, type RetainedView } from '../retention/retained-view';
 import { hashedRecordOf, WITH_CONTRACT_HASH } from '../evidence/stored-record';
 import { byTenantKey, tenantEvidence } from '../evidence/tenant-key';
+import { redactArguments } from '../evidence/redact-arguments';
+import { approvalSensitivePaths } from '../approvals/shown-arguments';
 
 /** A trace is one call_id's records; an agent reusing a call_id forever must not make a page unbounded. */
 export const TRACE_RECORDS_MAX = 500;
@@ -169,7 +171,17 @@ export async function getTraceOrThrow(options: { tenantId: string; traceId: stri
       retained: retainedView(r),
     };
   });
-  const approvals = approvalRows.map((a): TraceApprovalView => ({
+  // The agent's context as the evidence record keeps it: redacted at the sensitive paths.
+  const contexts = await Promise.all(
+    approvalRows.map(async (a) => {
+      if (a.context === null || a.context.length > MAX_SHOWN_CONTEXT_CHARS) return null;
+      const sensitive = await approvalSensitivePaths(a);
+      return sensitive === null
+        ? null
+        : (JSON.parse(redactArguments(JSON.parse(a.context) as Record<string, unknown>, sensitive)) as Record<string, unknown>);
+    }),
+  );
+  const approvals = approvalRows.map((a, index): TraceApprovalView => ({
     id: a.id,
     status: a.status === 'pending' && a.expiresAt.getTime() <= now.getTime() ? 'expired' : a.status,
     tool: a.tool,
@@ -185,7 +197,7 @@ export async function getTraceOrThrow(options: { tenantId: string; traceId: stri
     decided_by_label: a.decidedBy ? (people.get(a.decidedBy) ?? a.decidedBy) : null,
     comment: a.comment,
     user_id: a.userId,
-    context: a.context !== null && a.context.length <= MAX_SHOWN_CONTEXT_CHARS ? (JSON.parse(a.context) as Record<string, unknown>) : null,
+    context: contexts[index] ?? null,
     policy: a.policyId ? { id: a.policyId, version: a.policyVersion, rule: a.policyRule } : null,
     votes: a.votes.map((v) => ({
       approver_id: v.approverId,
