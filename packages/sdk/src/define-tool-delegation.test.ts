@@ -243,6 +243,24 @@ describe('tool.run with Toolgate', () => {
     expect(client.validatePost.mock.calls[0]?.[0]).toMatchObject({ arguments: rewritten });
   });
 
+  it("does not run arguments Toolgate changed that the tool's own schema refuses, and parses those it takes", async () => {
+    const odd = { payment_id: { $where: 'drop table' }, amount_cents: 100, extra: 1 };
+    const client = fakeClient({ pre: [answer({ decision: 'transform', arguments: odd })] });
+    const { tool, execute } = refundTool();
+    const result = failure(await tool.run({ payment_id: 'pay_1', amount_cents: 500 }, { toolgate: client }));
+    expect(result.stage).toBe('pre');
+    expect(result.content).toMatch(/changed arguments .* the tool's own schema does not accept, so it did not run/);
+    expect(execute).not.toHaveBeenCalled();
+    expect(client.validatePost).not.toHaveBeenCalled();
+    // Taken: execute gets them as the schema reads them (the default filled in); post reports Toolgate's.
+    const capped = { payment_id: 'pay_1', amount_cents: 100 };
+    const fine = fakeClient({ pre: [answer({ decision: 'transform', arguments: capped })] });
+    const second = refundTool();
+    expect((await second.tool.run({ payment_id: 'pay_1', amount_cents: 500 }, { toolgate: fine })).isError).toBe(false);
+    expect(second.execute.mock.calls[0]?.[0]).toEqual({ ...capped, reason: 'duplicate' });
+    expect(fine.validatePost.mock.calls[0]?.[0]).toMatchObject({ arguments: capped });
+  });
+
   it('require_approval with waitForApproval: denied, expired or still pending do not run', async () => {
     const cases: [Approval, RegExp][] = [
       [approval('denied', { comment: 'too large' }), /An approver denied this call to payments\.refund \("too large"\)\. Do not retry/],

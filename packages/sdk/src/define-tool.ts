@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { TOOL_ID_PATTERN, type ToolContract } from './contract-schema.ts';
 import { describeValue } from './describe-value.ts';
 import { llmMessage, MAX_LLM_MESSAGE_CHARS } from './llm-message.ts';
+import { reshapedArgumentsMessage } from './openai-agents/model-messages.ts';
 import type { ToolgateClient } from './create-toolgate-client.ts';
 import { assertSupportedSchema } from './supported-zod-subset.ts';
 import { ToolgateError } from './toolgate-error.ts';
@@ -312,7 +313,20 @@ export function defineTool<I extends ObjectSchema, O extends z.ZodType>(config: 
       }
     };
 
-    const ran = await execute(callArgs, callId, signal);
+    // What `execute` gets; validate/post reports the arguments Toolgate cleared (callArgs).
+    let runArgs = callArgs;
+    if (callArgs !== args) {
+      // Toolgate changed the arguments (an approver's edit, a policy's transform): they passed the
+      // contract, but `execute` is typed by this tool's own schema, which may differ (stricter,
+      // with defaults). They are parsed by it like the model's, and a call it refuses does not run.
+      const reparsed = input.safeParse(callArgs, { reportInput: true });
+      if (!reparsed.success) {
+        const issues = zodIssues({ issues: reparsed.error.issues, intent: name, subject: 'arguments', schema: input });
+        return fail(callId, 'pre', reshapedArgumentsMessage(contractId), issues, { pre, arguments: callArgs });
+      }
+      runArgs = reparsed.data as Record<string, unknown>;
+    }
+    const ran = await execute(runArgs, callId, signal);
     if (!ran.ok) {
       const reported = await post({ error: errorPayload(ran.error) }, ran.sideEffects);
       return executeFailed(callId, ran.error, { pre, post: reported.response, arguments: callArgs });
