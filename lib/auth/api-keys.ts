@@ -70,15 +70,7 @@ async function summarizeAll(tenantId: string, rows: KeyRow[]): Promise<ApiKeySum
   });
 }
 
-function summarize(row: {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
-}): Omit<ApiKeySummary, 'createdBy'> {
+function summarize(row: KeyRow): Omit<ApiKeySummary, 'createdBy'> {
   return {
     id: row.id,
     name: row.name,

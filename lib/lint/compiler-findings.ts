@@ -7,6 +7,7 @@ import { schemaDeclaresPath } from '../contracts/schema-guards';
 import { isPlainObject } from '../json';
 import { formatJsonPath, ownValue } from '../validation/json-path';
 import type { PathSegment } from './parse-document';
+import { contractConditionTexts } from './condition-texts';
 
 /**
  * The contract compiler's stages run field by field, for documents the compiler itself is not
@@ -19,8 +20,6 @@ export const SCHEMA_FIELDS = [
   { field: 'output', code: 'CONTRACT_OUTPUT_SCHEMA_INVALID' },
   { field: 'errors', code: 'CONTRACT_ERRORS_SCHEMA_INVALID' },
 ] as const;
-export const CONDITION_FIELDS = ['preconditions', 'postconditions'] as const;
-
 function depthExceeds(root: unknown, limit: number): boolean {
   const stack: { value: unknown; depth: number }[] = [{ value: root, depth: 1 }];
   while (stack.length > 0) {
@@ -59,20 +58,9 @@ export function fieldwiseCompilerFindings(document: Record<string, unknown>): Co
     const meta = checkSchemaAgainstMeta(schema);
     if (!meta.ok) problems.push({ code, message: meta.message.slice(0, 500), path: formatJsonPath([field, ...meta.at]) });
   }
-  for (const field of CONDITION_FIELDS) {
-    const conditions = ownValue(document, field);
-    if (!Array.isArray(conditions)) continue;
-    conditions.slice(0, 50).forEach((condition, index) => {
-      const expression = ownValue(condition, 'expression');
-      if (typeof expression !== 'string' || expression.length > 2000) return;
-      const compiled = compileCondition({ id: 'lint', expression, message: 'lint' }, field === 'preconditions' ? 'pre' : 'post');
-      if (!compiled.ok)
-        problems.push({
-          code: 'CONTRACT_EXPRESSION_INVALID',
-          message: compiled.message,
-          path: formatJsonPath([field, index, 'expression']),
-        });
-    });
+  for (const { at, expression, field } of contractConditionTexts(document)) {
+    const compiled = compileCondition({ id: 'lint', expression, message: 'lint' }, field === 'preconditions' ? 'pre' : 'post');
+    if (!compiled.ok) problems.push({ code: 'CONTRACT_EXPRESSION_INVALID', message: compiled.message, path: formatJsonPath(at) });
   }
   const input = ownValue(document, 'input');
   const scope = ownValue(document, 'scope');

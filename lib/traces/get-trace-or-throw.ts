@@ -12,8 +12,7 @@ import { traceOutcome, type TraceOutcome } from './trace-outcome';
 import { retainedView, type RetainedView } from '../retention/retained-view';
 import { hashedRecordOf, WITH_CONTRACT_HASH } from '../evidence/stored-record';
 import { byTenantKey, tenantEvidence } from '../evidence/tenant-key';
-import { redactArguments } from '../evidence/redact-arguments';
-import { approvalSensitivePaths } from '../approvals/shown-arguments';
+import { argumentsForPeople } from '../approvals/shown-arguments';
 
 /** A trace is one call_id's records; an agent reusing a call_id forever must not make a page unbounded. */
 export const TRACE_RECORDS_MAX = 500;
@@ -173,13 +172,11 @@ export async function getTraceOrThrow(options: { tenantId: string; traceId: stri
   });
   // The agent's context as the evidence record keeps it: redacted at the sensitive paths.
   const contexts = await Promise.all(
-    approvalRows.map(async (a) => {
-      if (a.context === null || a.context.length > MAX_SHOWN_CONTEXT_CHARS) return null;
-      const sensitive = await approvalSensitivePaths(a);
-      return sensitive === null
+    approvalRows.map((a) =>
+      a.context === null || a.context.length > MAX_SHOWN_CONTEXT_CHARS
         ? null
-        : (JSON.parse(redactArguments(JSON.parse(a.context) as Record<string, unknown>, sensitive)) as Record<string, unknown>);
-    }),
+        : argumentsForPeople(a, JSON.parse(a.context) as Record<string, unknown>),
+    ),
   );
   const approvals = approvalRows.map((a, index): TraceApprovalView => ({
     id: a.id,

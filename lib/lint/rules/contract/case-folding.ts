@@ -1,7 +1,5 @@
-import { ownValue } from '../../../validation/json-path';
 import { caseFoldingCalls, caseFoldingMessage } from '../../case-folding';
-import { CONDITION_FIELDS } from '../../compiler-findings';
-import type { PathSegment } from '../../parse-document';
+import { contractConditionTexts } from '../../condition-texts';
 import { rangeInsideScalar } from '../../scalar-range';
 import type { Diagnostic } from '../../types';
 import { defineRule } from '../registry';
@@ -18,18 +16,11 @@ export const contractCaseFoldingRule = defineRule({
   },
   check({ parsed, document }: ContractContext, report) {
     const out: Diagnostic[] = [];
-    for (const field of CONDITION_FIELDS) {
-      const conditions = ownValue(document, field);
-      if (!Array.isArray(conditions)) continue;
-      conditions.slice(0, 50).forEach((condition, index) => {
-        const expression = ownValue(condition, 'expression');
-        if (typeof expression !== 'string' || expression.length > 2000) return;
-        const at: PathSegment[] = [field, index, 'expression'];
-        for (const call of caseFoldingCalls(expression)) {
-          const diagnostic = report('CONTRACT_CASE_FOLDING', caseFoldingMessage(call.name), at);
-          out.push({ ...diagnostic, range: rangeInsideScalar(parsed, diagnostic.range, expression, call.start, call.end) });
-        }
-      });
+    for (const { at, expression } of contractConditionTexts(document)) {
+      for (const call of caseFoldingCalls(expression)) {
+        const diagnostic = report('CONTRACT_CASE_FOLDING', caseFoldingMessage(call.name), at);
+        out.push({ ...diagnostic, range: rangeInsideScalar(parsed, diagnostic.range, expression, call.start, call.end) });
+      }
     }
     return out;
   },

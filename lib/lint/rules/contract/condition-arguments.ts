@@ -2,8 +2,7 @@ import type { ASTNode } from '@marcbachmann/cel-js';
 import { isPlainObject } from '../../../json';
 import { formatJsonPath, ownValue } from '../../../validation/json-path';
 import { argumentReferences, celEnvironment } from '../../cel-argument-references';
-import { CONDITION_FIELDS } from '../../compiler-findings';
-import type { PathSegment } from '../../parse-document';
+import { contractConditionTexts } from '../../condition-texts';
 import { rangeInsideScalar } from '../../scalar-range';
 import { argumentPathStatus } from '../../schema-declarations';
 import type { Diagnostic } from '../../types';
@@ -24,31 +23,24 @@ export const conditionArgumentsRule = defineRule({
     const out: Diagnostic[] = [];
     const input = ownValue(document, 'input');
     if (!isPlainObject(input)) return out;
-    for (const field of CONDITION_FIELDS) {
-      const conditions = ownValue(document, field);
-      if (!Array.isArray(conditions)) continue;
-      conditions.slice(0, 50).forEach((condition, index) => {
-        const expression = ownValue(condition, 'expression');
-        if (typeof expression !== 'string' || expression.length > 2000) return;
-        let ast: ASTNode;
-        try {
-          ast = celEnvironment.parse(expression).ast;
-        } catch {
-          return; // reported as CONTRACT_EXPRESSION_INVALID
-        }
-        const at: PathSegment[] = [field, index, 'expression'];
-        for (const reference of argumentReferences(ast)) {
-          const status = argumentPathStatus(input, reference.path);
-          if (status.declared) continue;
-          const unknown = reference.path.slice(0, status.depth + 1);
-          const diagnostic = report(
-            'CONTRACT_CONDITION_UNKNOWN_ARGUMENT',
-            `${fieldName(at)} reads args${formatJsonPath(unknown).slice(1)}, which the input schema does not declare (conditions fail closed: calls without it are refused).`,
-            at,
-          );
-          out.push({ ...diagnostic, range: rangeInsideScalar(parsed, diagnostic.range, expression, reference.start, reference.end) });
-        }
-      });
+    for (const { at, expression } of contractConditionTexts(document)) {
+      let ast: ASTNode;
+      try {
+        ast = celEnvironment.parse(expression).ast;
+      } catch {
+        continue; // reported as CONTRACT_EXPRESSION_INVALID
+      }
+      for (const reference of argumentReferences(ast)) {
+        const status = argumentPathStatus(input, reference.path);
+        if (status.declared) continue;
+        const unknown = reference.path.slice(0, status.depth + 1);
+        const diagnostic = report(
+          'CONTRACT_CONDITION_UNKNOWN_ARGUMENT',
+          `${fieldName(at)} reads args${formatJsonPath(unknown).slice(1)}, which the input schema does not declare (conditions fail closed: calls without it are refused).`,
+          at,
+        );
+        out.push({ ...diagnostic, range: rangeInsideScalar(parsed, diagnostic.range, expression, reference.start, reference.end) });
+      }
     }
     return out;
   },

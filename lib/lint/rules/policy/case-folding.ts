@@ -1,7 +1,5 @@
-import { isPlainObject } from '../../../json';
-import { ownValue } from '../../../validation/json-path';
 import { caseFoldingCalls, caseFoldingMessage } from '../../case-folding';
-import type { PathSegment } from '../../parse-document';
+import { policyWhenTexts } from '../../condition-texts';
 import { rangeInsideScalar } from '../../scalar-range';
 import type { Diagnostic } from '../../types';
 import { defineRule } from '../registry';
@@ -18,17 +16,12 @@ export const policyCaseFoldingRule = defineRule({
   },
   check({ parsed, document }: PolicyContext, report) {
     const out: Diagnostic[] = [];
-    const rules = ownValue(document, 'rules');
-    if (!Array.isArray(rules)) return out;
-    rules.slice(0, 500).forEach((rule, index) => {
-      const when = isPlainObject(rule) ? ownValue(rule, 'when') : undefined;
-      if (typeof when !== 'string' || when.length > 2000) return;
-      const at: PathSegment[] = ['rules', index, 'when'];
-      for (const call of caseFoldingCalls(when)) {
+    for (const { at, expression } of policyWhenTexts(document)) {
+      for (const call of caseFoldingCalls(expression)) {
         const diagnostic = report('POLICY_CASE_FOLDING', caseFoldingMessage(call.name), at);
-        out.push({ ...diagnostic, range: rangeInsideScalar(parsed, diagnostic.range, when, call.start, call.end) });
+        out.push({ ...diagnostic, range: rangeInsideScalar(parsed, diagnostic.range, expression, call.start, call.end) });
       }
-    });
+    }
     return out;
   },
 });

@@ -1,7 +1,5 @@
-import { isPlainObject } from '../../../json';
-import { ownValue } from '../../../validation/json-path';
 import { historyCallsIn } from '../../history-calls';
-import type { PathSegment } from '../../parse-document';
+import { policyWhenTexts } from '../../condition-texts';
 import { rangeInsideScalar } from '../../scalar-range';
 import type { Diagnostic } from '../../types';
 import { defineRule } from '../registry';
@@ -18,17 +16,12 @@ export const historyCallsRule = defineRule({
   },
   check({ parsed, document }: PolicyContext, report) {
     const out: Diagnostic[] = [];
-    const rules = ownValue(document, 'rules');
-    if (!Array.isArray(rules)) return out;
-    rules.slice(0, 500).forEach((rule, index) => {
-      const when = isPlainObject(rule) ? ownValue(rule, 'when') : undefined;
-      if (typeof when !== 'string' || when.length > 2000) return;
-      const at: PathSegment[] = ['rules', index, 'when'];
-      for (const problem of historyCallsIn(when).problems) {
+    for (const { at, expression } of policyWhenTexts(document)) {
+      for (const problem of historyCallsIn(expression).problems) {
         const diagnostic = report('POLICY_HISTORY_CALL_INVALID', problem.message, at);
-        out.push({ ...diagnostic, range: rangeInsideScalar(parsed, diagnostic.range, when, problem.start, problem.end) });
+        out.push({ ...diagnostic, range: rangeInsideScalar(parsed, diagnostic.range, expression, problem.start, problem.end) });
       }
-    });
+    }
     return out;
   },
 });

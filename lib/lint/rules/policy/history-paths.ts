@@ -1,6 +1,7 @@
 import { isPlainObject } from '../../../json';
 import { toolPatternMatches } from '../../../policies/policy-schema';
 import { ownValue } from '../../../validation/json-path';
+import { policyWhenTexts } from '../../condition-texts';
 import { historyCallsIn } from '../../history-calls';
 import type { PathSegment } from '../../parse-document';
 import { rangeInsideScalar } from '../../scalar-range';
@@ -93,17 +94,11 @@ export const historyPathsRule = defineRule({
         checkPath({ summed: true, tools: tools.slice(0, 200), path }, ['limits', index, 'max_sum', 'path']);
       });
     }
-    const rules = ownValue(document, 'rules');
-    if (Array.isArray(rules)) {
-      rules.slice(0, 500).forEach((rule, index) => {
-        const when = isPlainObject(rule) ? ownValue(rule, 'when') : undefined;
-        if (typeof when !== 'string' || when.length > 2000) return;
-        const at: PathSegment[] = ['rules', index, 'when'];
-        for (const use of historyCallsIn(when).paths) {
-          const range = rangeInsideScalar(parsed, parsed.locate(at), when, use.start, use.end);
-          checkPath({ summed: use.fn === 'sum', tools: use.tools, path: use.path }, at, range);
-        }
-      });
+    for (const { at, expression } of policyWhenTexts(document)) {
+      for (const use of historyCallsIn(expression).paths) {
+        const range = rangeInsideScalar(parsed, parsed.locate(at), expression, use.start, use.end);
+        checkPath({ summed: use.fn === 'sum', tools: use.tools, path: use.path }, at, range);
+      }
     }
     return out;
   },
