@@ -1,9 +1,7 @@
-import { db } from '../db';
 import { GENESIS_HASH } from '../evidence/evidence-hash';
 import { brokenLink, prevHashOf, readChainCut } from '../evidence/verification/walk-evidence-chain';
 import type { EvidenceChainHealth } from './overview-types';
-import { hashedRecordOf, WITH_CONTRACT_HASH } from '../evidence/stored-record';
-import { tenantEvidence } from '../evidence/tenant-key';
+import { readEvidencePage } from '../evidence/verification/read-evidence-page';
 
 /**
  * How many of the newest records each overview read verifies. A few hundred records are one
@@ -31,13 +29,8 @@ export async function checkEvidenceChainTail(options: { tenantId: string; record
   }
   const toSeq = cut.throughSeq;
   const fromSeq = Math.max(1, toSeq - (options.records ?? CHAIN_TAIL_RECORDS) + 1);
-  const rows = (
-    await db().evidence.findMany({
-      where: { ...(await tenantEvidence(tenantId)), seq: { gte: fromSeq, lte: toSeq } },
-      orderBy: { seq: 'asc' },
-      include: WITH_CONTRACT_HASH,
-    })
-  ).map((row) => hashedRecordOf(row, tenantId));
+  // Read as the verification walk reads: a record edited to hold what a writer never stores is reported, not thrown on.
+  const rows = await readEvidencePage(tenantId, fromSeq - 1, toSeq, toSeq - fromSeq + 1);
   const result = (checked: number, firstBroken: EvidenceChainHealth['first_broken']): EvidenceChainHealth => ({
     checked_at: checkedAt,
     valid: firstBroken === null,

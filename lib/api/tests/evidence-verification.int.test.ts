@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { db } from '@/lib/db';
+import { db, dbProvider } from '@/lib/db';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import {
@@ -16,6 +16,7 @@ import {
 import { checkpointMac } from '@/lib/evidence/verification/verification-mac';
 import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
 import { verifyEvidenceHandler as verify } from '@/lib/api/handlers/evidence';
+import { overviewHandler as overview } from '@/lib/api/handlers/overview';
 import { verifyEvidence } from '@/lib/evidence/verification/verify-evidence';
 import { startVerificationRun } from '@/lib/evidence/verification/verification-runs';
 import { settleVerificationRuns } from '@/lib/evidence/verification/run-verification-runs';
@@ -287,6 +288,70 @@ describe('GET /api/v1/evidence/verify', () => {
       delete process.env.TOOLGATE_VERIFY_MAX_RECORDS;
       resetEnvForTests();
     }
+  });
+
+  // Values no writer stores, put there by hand: the adapter threw converting one timestamp, the
+  // hashing another, and verification answered 500 where it had a broken record to report.
+  const unhashable: Record<'sqlite' | 'postgresql', [column: string, value: string][]> = {
+    sqlite: [
+      ['createdAt', `'not a time'`],
+      ['createdAt', `9999999999999999999`],
+      ['durationMs', `'fast'`],
+      ['durationMs', `'1e999'`],
+      ['executionMs', `'x'`],
+    ],
+    postgresql: [
+      ['createdAt', `'infinity'`],
+      ['createdAt', `'294276-12-31 00:00:00'`],
+      ['durationMs', `'NaN'`],
+      ['durationMs', `'Infinity'`],
+      ['executionMs', `'-Infinity'`],
+    ],
+  };
+  it.each(unhashable[dbProvider()])(
+    'reports a record whose %s was set to %s as changed, with every kind of walk',
+    async (column, value) => {
+      const t = await tenantWithChain(6);
+      const { id } = await recordAt(t.tenant.id, 4);
+      await db().$executeRawUnsafe(
+        `UPDATE "Evidence" SET "${column}" = ${value} WHERE "id" = ${dbProvider() === 'sqlite' ? '?' : '$1'}`,
+        id,
+      );
+      const broken = { seq: 4, id, reason: 'hash_mismatch' };
+      for (const answer of [await incremental(t.adminKey), await full(t.adminKey)]) {
+        expect(answer.status).toBe(200);
+        expect(answer.body).toMatchObject({ valid: false, records: 3, firstBroken: broken });
+      }
+      // The overview's tail check reads the newest records the same way.
+      const shown = await call(overview, { key: t.adminKey });
+      expect(shown.status).toBe(200);
+      expect(shown.body.evidence_chain).toMatchObject({ valid: false, first_broken: { seq: 4, reason: 'hash_mismatch' } });
+      const { run } = await startVerificationRun({ tenantId: t.tenant.id, requestedBy: 'system' });
+      await settleVerificationRuns();
+      expect(
+        await db().evidenceVerificationRun.findUnique({
+          where: { id: run.id },
+          select: { state: true, firstBrokenSeq: true, firstBrokenReason: true, error: true },
+        }),
+      ).toMatchObject({
+        state: 'failed',
+        firstBrokenSeq: 4,
+        firstBrokenReason: 'hash_mismatch',
+      });
+    },
+  );
+
+  it.each(unhashable[dbProvider()])('reports the record a checkpoint names once its %s was set to %s', async (column, value) => {
+    const t = await verifiedThenGrown(6, 2);
+    const { id } = await recordAt(t.tenant.id, 6);
+    await db().$executeRawUnsafe(`UPDATE "Evidence" SET "${column}" = ${value} WHERE "id" = ${dbProvider() === 'sqlite' ? '?' : '$1'}`, id);
+    const answer = await incremental(t.adminKey);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({
+      valid: false,
+      firstBroken: { seq: 6, id, reason: 'hash_mismatch' },
+      covered: { checkpoint: { seq: 6 } },
+    });
   });
 
   it('answers an empty chain as valid with nothing covered', async () => {

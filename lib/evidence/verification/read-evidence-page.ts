@@ -30,7 +30,7 @@ export async function readEvidencePage(
 ): Promise<WalkedRecord[]> {
   const through = throughSeq === null ? sql`` : sql`AND "seq" <= ${throughSeq}`;
   const rows = await db().$queryRaw<Record<string, unknown>[]>`
-    SELECT ${HEX_COLUMNS[dbProvider()]}, ${OTHER_COLUMNS}
+    SELECT ${HEX_COLUMNS[dbProvider()]}, ${CREATED_AT[dbProvider()]}, ${OTHER_COLUMNS}
     FROM "Evidence" e WHERE ${byTenantKey(tenantId, 'e')} AND e."seq" > ${afterSeq} ${through}
     ORDER BY e."seq" ASC LIMIT ${limit}`;
   return rows.map((row) => walkedRecord(row, tenantId));
@@ -46,9 +46,13 @@ const HEX_COLUMNS = {
 };
 
 const HASHES: ReadonlySet<string> = new Set(HASH_FIELDS);
+// SQLite keeps createdAt as milliseconds (lib/db/adapter.ts), which the adapter turns into a Date
+// for a column declared DateTime, throwing for one out of a Date's range (an edited record, which
+// the walk must report, not fail on): as an expression it arrives as the stored number.
+const CREATED_AT = { sqlite: raw(`(e."createdAt" + 0) AS "createdAt"`), postgresql: raw(`e."createdAt"`) };
 // Not the keys: the tenant's is what the walk reads by, the contract hash's is read as the hash.
 const OTHER_COLUMNS = raw(
-  EVIDENCE_COLUMNS.filter((c) => !HASHES.has(c) && c !== 'tenantKey' && c !== 'contractHashKey')
+  EVIDENCE_COLUMNS.filter((c) => !HASHES.has(c) && c !== 'tenantKey' && c !== 'contractHashKey' && c !== 'createdAt')
     .map((c) => `e."${c}"`)
     .join(', '),
 );

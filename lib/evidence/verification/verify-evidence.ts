@@ -14,7 +14,7 @@ import {
   type ChainPosition,
 } from './walk-evidence-chain';
 import type { BrokenLink, CheckpointView, EvidenceVerification, VerifyMode } from './verification-types';
-import { hashedRecordOf, WITH_CONTRACT_HASH } from '../stored-record';
+import { readEvidencePage } from './read-evidence-page';
 import { tenantEvidence } from '../tenant-key';
 
 /**
@@ -139,10 +139,9 @@ export async function checkAnchor(
 ): Promise<BrokenLink | null> {
   const position = checkpointPosition(checkpoint);
   const points = [...position.lanes].sort((a, b) => b[1].seq - a[1].seq);
-  const tenant = await tenantEvidence(tenantId);
   for (const [lane, point] of points) {
-    const stored = await db().evidence.findFirst({ where: { ...tenant, seq: point.seq }, include: WITH_CONTRACT_HASH });
-    const row = stored && hashedRecordOf(stored, tenantId);
+    // Read as the walk reads (a record edited to hold what a writer never stores is reported, not thrown on).
+    const [row] = await readEvidencePage(tenantId, point.seq - 1, point.seq, 1);
     const head = cut?.heads.get(lane);
     if (!row || row.lane !== lane || row.hash !== point.hash || !head || head.seq < point.seq)
       return { seq: point.seq, id: row?.id ?? '', reason: 'checkpoint_mismatch' };

@@ -50,7 +50,7 @@ export function brokenLink(
   if (!linksTo(row.prevHash, expected.prevHash)) return row.seq !== expected.afterSeq + 1 ? 'seq_gap' : 'prev_hash_mismatch';
   if (row.seq <= expected.afterSeq) return 'seq_gap';
   // A stored prefix names the expected hash (just checked); the hash covers the whole of it.
-  if (evidenceHash(prevHashIsWhole(row.prevHash) ? row : { ...row, prevHash: expected.prevHash }) !== row.hash) return 'hash_mismatch';
+  if (storedHashOf(prevHashIsWhole(row.prevHash) ? row : { ...row, prevHash: expected.prevHash }) !== row.hash) return 'hash_mismatch';
   if (row.payloadHash && (row.arguments !== null || row.payload !== null) && payloadDigest(row.arguments, row.payload) !== row.payloadHash)
     return 'payload_mismatch';
   // A record is written with a digest whenever it keeps anything (chain-records.ts): a payload
@@ -58,6 +58,20 @@ export function brokenLink(
   // existed kept arguments without one.)
   if (!row.payloadHash && row.payload !== null) return 'payload_mismatch';
   return null;
+}
+
+/**
+ * A stored record's hash, or null when its content cannot be hashed: a writer never stores an
+ * invalid date or a number that is not finite (evidenceHash throws for both), so such a record
+ * was edited in the database, and verification reports it where it is rather than failing.
+ */
+function storedHashOf(row: EvidenceContent): string | null {
+  try {
+    return evidenceHash(row);
+  } catch (error) {
+    if (error instanceof RangeError || error instanceof TypeError) return null;
+    throw error;
+  }
 }
 
 /**
