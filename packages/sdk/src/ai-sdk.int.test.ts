@@ -92,11 +92,14 @@ beforeAll(async () => {
     annotations: { ...noGates, kind: 'mutation', side_effect_level: 'external', idempotent: true },
     side_effects: [{ id: 'label_printed', description: 'A shipping label is printed.', required: true }],
   });
-  const policy = {
+  await publishPolicy({
     id: 'ai-orders',
     version: '1.0.0',
     rules: [{ id: 'items-only', tools: ['ai.lookup'], decision: 'transform', set: { include: ['items'] } }],
-  };
+  });
+});
+
+async function publishPolicy(policy: { id: string; version: string; rules: unknown[] }) {
   const admin = { authorization: `Bearer ${t.adminKey}`, 'content-type': 'application/json' };
   const saved = await inProcessFetch('http://toolgate.test/api/v1/policies', {
     method: 'POST',
@@ -104,13 +107,13 @@ beforeAll(async () => {
     body: JSON.stringify(policy),
   });
   expect(saved.status, await saved.clone().text()).toBeLessThan(300);
-  const published = await inProcessFetch('http://toolgate.test/api/v1/policies/ai-orders/versions/1.0.0/publish', {
+  const published = await inProcessFetch(`http://toolgate.test/api/v1/policies/${policy.id}/versions/${policy.version}/publish`, {
     method: 'POST',
     headers: admin,
     body: JSON.stringify({ mode: 'enforce' }),
   });
   expect(published.status, await published.clone().text()).toBe(200);
-});
+}
 
 beforeEach(() => {
   refundExecute.mockClear();
@@ -203,6 +206,65 @@ describe('withToolgate in a generateText loop', () => {
     expect(lookupExecute.mock.calls[0]?.[0]).toEqual({ order_id: 'ord_1', include: ['items'] });
     expect(result.steps[0]?.toolResults[0]?.output).toEqual({ order_id: 'ord_1', shown: ['items'] });
     expect(await trace('call-transform')).toEqual(['pre:transform', 'post:allow']);
+  });
+
+  it("parses arguments Toolgate changed with the tool's own schema, and does not run a tool whose schema refuses them", async () => {
+    // The AI SDK parsed the model's arguments with inputSchema; a transform's never went through it.
+    await publishContract(t.tenant.id, {
+      id: 'ai.tag',
+      version: '1.0.0',
+      description: 'Tags an order.',
+      owner: 'team-orders',
+      input: {
+        type: 'object',
+        required: ['order_id', 'priority'],
+        additionalProperties: false,
+        properties: { order_id: { type: 'string' }, priority: { type: 'string' } },
+      },
+      output: { type: 'object' },
+      annotations: { ...noGates, kind: 'mutation', side_effect_level: 'write', idempotent: true },
+    });
+    await publishPolicy({
+      id: 'ai-tags',
+      version: '1.0.0',
+      rules: [{ id: 'high', tools: ['ai.tag'], decision: 'transform', set: { priority: 'high' } }],
+    });
+    const shouting = vi.fn(async (input: { order_id: string; priority: string }) => input);
+    const lowOnly = vi.fn(async (input: unknown) => input);
+    const ownTools = {
+      shouting: tool({
+        inputSchema: z.object({ order_id: z.string(), priority: z.string().transform((p) => p.toUpperCase()) }),
+        execute: shouting,
+      }),
+      lowOnly: tool({ inputSchema: z.object({ order_id: z.string(), priority: z.enum(['low', 'LOW']) }), execute: lowOnly }),
+    };
+    const { model, prompts } = scriptedModel((outputs) =>
+      outputs.size === 0
+        ? callTool('call-own-parse', 'shouting', { order_id: 'ord_2', priority: 'low' })
+        : outputs.size === 1
+          ? callTool('call-own-refuse', 'lowOnly', { order_id: 'ord_3', priority: 'low' })
+          : say('ok'),
+    );
+    const gate = withToolgate(ownTools, { client: agent, contracts: { shouting: 'ai.tag', lowOnly: 'ai.tag' }, context });
+    const result = await generateText({
+      model,
+      tools: gate.tools,
+      toolApproval: gate.toolApproval,
+      prompt: 'tag',
+      stopWhen: stepCountIs(4),
+    });
+
+    expect(shouting.mock.calls.map((c) => c[0])).toEqual([{ order_id: 'ord_2', priority: 'HIGH' }]);
+    expect(await trace('call-own-parse')).toEqual(['pre:transform', 'post:allow']);
+    expect(lowOnly).not.toHaveBeenCalled();
+    const error = result.steps[1]?.content.find((part) => part.type === 'tool-error')?.error;
+    expect(error).toBeInstanceOf(ToolgateToolError);
+    expect(error).toMatchObject({ code: 'refused', contractId: 'ai.tag', response: { decision: 'transform' } });
+    expect(toolOutputs(prompts[2]!).get('call-own-refuse')).toEqual({
+      type: 'error-text',
+      value: expect.stringContaining("that the tool's own schema does not accept, so it did not run"),
+    });
+    expect(await trace('call-own-refuse')).toEqual(['pre:transform']);
   });
 
   it('withholds a result validate/post refuses, with its llm_message', async () => {

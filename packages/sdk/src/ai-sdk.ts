@@ -1,4 +1,12 @@
-import type { InferToolOutput, ModelMessage, Tool, ToolApprovalStatus, ToolExecutionOptions, ToolSet } from 'ai';
+import {
+  asSchema,
+  type InferToolOutput,
+  type ModelMessage,
+  type Tool,
+  type ToolApprovalStatus,
+  type ToolExecutionOptions,
+  type ToolSet,
+} from 'ai';
 import { TOOL_ID_PATTERN } from './contract-schema.ts';
 import type { ToolgateClient } from './create-toolgate-client.ts';
 import type { ApprovalRef, CallContext } from './wire-types.ts';
@@ -6,6 +14,7 @@ import { approvalIdInMessages, approvalIdInReason, approvalReason } from './ai-s
 import { gateCall, type Gated, type GateSettings } from './ai-sdk/gate-call.ts';
 import { runChecked } from './ai-sdk/run-checked.ts';
 import { ToolgateToolError } from './ai-sdk/toolgate-tool-error.ts';
+import { reshapedArgumentsMessage } from './openai-agents/model-messages.ts';
 
 /**
  * `@toolgate/sdk/ai-sdk`: Vercel AI SDK (`ai` v7) tools whose every call goes through Toolgate.
@@ -128,6 +137,21 @@ export function withToolgate<TOOLS extends ToolSet>(tools: TOOLS, options: Toolg
     return typeof own === 'function' ? Boolean(await own(input, call)) : own === true;
   };
 
+  /**
+   * Arguments Toolgate changed (a policy's transform, an approver's edit) never went through the
+   * tool's inputSchema, which the AI SDK applied to the model's: they are parsed with it here, so
+   * execute gets what its schema makes of them (defaults, transforms) or does not run.
+   */
+  const ownParse = async (name: string, tool: Tool, gated: Extract<Gated, { kind: 'run' }>, toolCallId: string) => {
+    const validate = asSchema(tool.inputSchema).validate;
+    if (!validate) return gated.args;
+    const parsed = await validate(gated.args);
+    if (parsed.success) return parsed.value;
+    const contractId = contracts[name] as string;
+    const message = reshapedArgumentsMessage(contractId);
+    throw new ToolgateToolError({ code: 'refused', message, toolCallId, contractId, response: gated.pre, cause: parsed.error });
+  };
+
   const wrapped: Record<string, Tool> = {};
   for (const [name, tool] of Object.entries(tools)) {
     const execute = tool.execute as AnyExecute;
@@ -150,13 +174,15 @@ export function withToolgate<TOOLS extends ToolSet>(tools: TOOLS, options: Toolg
             ? known.gated
             : await gate(name, input, toolCallId, execution.messages, abortSignal);
         if (gated.kind !== 'run') throw gated.error;
+        // validate/post is told the arguments validate/pre cleared; execute gets its schema's parse of them.
+        const parsed = gated.args === input ? input : await ownParse(name, tool, gated, toolCallId);
         return runChecked(settings, {
           contractId: contracts[name] as string,
           callId: toolCallId,
           args: gated.args,
           pre: gated.pre,
           signal: abortSignal,
-          execute: (args) => execute(args, execution),
+          execute: () => execute(parsed, execution),
           sideEffects: sideEffects[name],
         });
       },

@@ -9,8 +9,8 @@ export interface CheckedRun {
   args: Record<string, unknown>;
   pre: ValidationResponse;
   signal: AbortSignal | undefined;
-  /** Runs the developer's tool; its value may be an AsyncIterable of preliminary results. */
-  execute: (args: Record<string, unknown>) => unknown;
+  /** Runs the developer's tool (with `args` as its input schema parses them); its value may be an AsyncIterable of preliminary results. */
+  execute: () => unknown;
   /** The contract's side effects a result shows happened, reported to validate/post. */
   sideEffects: ((result: unknown, args: Record<string, unknown>) => readonly string[]) | undefined;
 }
@@ -38,7 +38,7 @@ export async function runChecked(settings: GateSettings, run: CheckedRun): Promi
   let outcome: { ok: true; result: unknown } | { ok: false; error: unknown };
   let sideEffects: { id: string }[] = [];
   try {
-    let value = await run.execute(args);
+    let value = await run.execute();
     if (isAsyncIterable(value)) {
       let last: unknown = undefined;
       for await (const part of value) last = part;
