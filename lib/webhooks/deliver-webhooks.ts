@@ -5,6 +5,7 @@ import { retryDelayMs } from './retry-delay';
 import { postWebhook } from './post-webhook';
 import { env } from '../env';
 import { countWebhookAttempt } from '../metrics/counters';
+import { log } from '../log';
 
 /** After this many failed attempts a delivery is `failed` and no longer retried. */
 export const MAX_ATTEMPTS = 8;
@@ -26,21 +27,60 @@ export interface DeliveryRunResult {
   failed: number;
 }
 
+/** Deliveries one dispatcher has in flight at once, across tenants. */
+export const MAX_IN_FLIGHT = 20;
 /**
- * Sends the webhook deliveries that are due, on whichever instance runs it: a row is first
- * claimed with a conditional update that only matches the state this instance read, so of
- * several instances exactly one sends it. Success is any 2xx; redirects are not followed (a
- * receiver must give its final URL), and the response body is not read.
+ * Of those, at most this many for one tenant: a tenant whose receiver hangs (each attempt its
+ * full ATTEMPT_TIMEOUT_MS) or who queued thousands of events holds a few slots, and every other
+ * tenant's deliveries are still sent within a tick.
  */
-export async function deliverDueWebhooks(options: { now?: Date; limit?: number } = {}): Promise<DeliveryRunResult> {
-  const now = options.now ?? new Date();
-  const allowPrivate = env().TOOLGATE_WEBHOOK_ALLOW_PRIVATE;
+export const MAX_IN_FLIGHT_PER_TENANT = 5;
+
+type DueRow = {
+  id: string;
+  tenantId: string;
+  status: string;
+  attempts: number;
+  nextAttemptAt: Date;
+  payload: string;
+  event: string;
+  webhook: { id: string; url: string };
+};
+type Outcome = 'delivered' | 'retrying' | 'failed';
+
+/**
+ * The deliveries that are due, fairly across tenants: each tenant's in the order they fell due,
+ * taken round-robin (every tenant's first, then every tenant's second, …), at most `perTenant`
+ * of a tenant less what it already has in flight (`busy`). Oldest-first alone gave the whole
+ * batch to whichever tenant had the longest backlog.
+ */
+async function findDue(now: Date, limit: number, perTenant: number, busy: ReadonlyMap<string, number>): Promise<DueRow[]> {
   // Deliberately across tenants: this is the instance's outbox worker. Each row is then
-  // claimed, sent and settled by its own id and tenant.
-  const due = await db().webhookDelivery.findMany({
-    where: { status: { in: ['pending', 'sending'] }, nextAttemptAt: { lte: now } },
-    orderBy: { nextAttemptAt: 'asc' },
-    take: options.limit ?? 20,
+  // claimed, sent and settled by its own id and tenant. The scan is of due rows only, which the
+  // per-webhook bound on queued deliveries (enqueue-webhook-event.ts) keeps bounded.
+  const ranked = await db().$queryRaw<{ id: string; tenantId: string }[]>`
+    SELECT "id", "tenantId" FROM (
+      SELECT d."id", d."tenantId", d."nextAttemptAt",
+        ROW_NUMBER() OVER (PARTITION BY d."tenantId" ORDER BY d."nextAttemptAt", d."id") AS "turn"
+      FROM "WebhookDelivery" d
+      WHERE d."status" IN ('pending', 'sending') AND d."nextAttemptAt" <= ${now}
+    ) ranked
+    WHERE "turn" <= ${perTenant}
+    ORDER BY "turn", "nextAttemptAt", "id"
+    LIMIT ${limit + busy.size * perTenant}`;
+  const taken = new Map(busy);
+  const ids: string[] = [];
+  for (const row of ranked) {
+    const count = taken.get(row.tenantId) ?? 0;
+    if (count >= perTenant || ids.length >= limit) continue;
+    taken.set(row.tenantId, count + 1);
+    ids.push(row.id);
+  }
+  if (ids.length === 0) return [];
+  // Read with the same condition as the ranking: a row another instance settled in between is
+  // no longer due, and claiming it on the state read here would send it again.
+  const rows = await db().webhookDelivery.findMany({
+    where: { id: { in: ids }, status: { in: ['pending', 'sending'] }, nextAttemptAt: { lte: now } },
     select: {
       id: true,
       tenantId: true,
@@ -52,64 +92,126 @@ export async function deliverDueWebhooks(options: { now?: Date; limit?: number }
       webhook: { select: { id: true, url: true } },
     },
   });
+  const order = new Map(ids.map((id, i) => [id, i]));
+  return rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+}
+
+/**
+ * Claims a due row with a conditional update that only matches the state this instance read,
+ * so of several instances exactly one sends it, then sends and settles it. Success is any 2xx;
+ * redirects are not followed (a receiver must give its final URL), and the response body is
+ * not read. Null when another instance claimed it first.
+ */
+async function claimAndSend(row: DueRow, now: Date, secret: string, allowPrivate: boolean): Promise<Outcome | null> {
+  const attempt = row.attempts + 1;
+  const claim = await db().webhookDelivery.updateMany({
+    where: { id: row.id, tenantId: row.tenantId, status: row.status, attempts: row.attempts, nextAttemptAt: row.nextAttemptAt },
+    data: { status: 'sending', attempts: attempt, nextAttemptAt: new Date(now.getTime() + LEASE_MS) },
+  });
+  if (claim.count !== 1) return null; // another instance has it
+
+  let error: string | null = null;
+  try {
+    const status = await postWebhook(row.webhook.url, {
+      allowPrivate,
+      timeoutMs: ATTEMPT_TIMEOUT_MS,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Toolgate-Webhooks/1',
+        'toolgate-event': row.event,
+        'toolgate-delivery': row.id,
+        'toolgate-signature': signWebhookBody(deriveWebhookSecret(secret, row.webhook.id), row.payload),
+      },
+      body: row.payload,
+    });
+    if (status < 200 || status >= 300) error = `HTTP ${status}`;
+  } catch (caught) {
+    error = deliveryErrorText(caught);
+  }
+
+  const settledAt = new Date();
+  // Settle only our own claim: if the lease ran out and another instance took the row,
+  // its outcome wins.
+  const mine = { id: row.id, tenantId: row.tenantId, status: 'sending', attempts: attempt };
+  let outcome: Outcome;
+  if (error === null) {
+    await db().webhookDelivery.updateMany({ where: mine, data: { status: 'delivered', deliveredAt: settledAt, lastError: null } });
+    outcome = 'delivered';
+  } else if (attempt >= MAX_ATTEMPTS) {
+    await db().webhookDelivery.updateMany({ where: mine, data: { status: 'failed', lastError: error.slice(0, MAX_ERROR_CHARS) } });
+    outcome = 'failed';
+  } else {
+    await db().webhookDelivery.updateMany({
+      where: mine,
+      data: {
+        status: 'pending',
+        lastError: error.slice(0, MAX_ERROR_CHARS),
+        nextAttemptAt: new Date(Math.max(settledAt.getTime(), now.getTime()) + retryDelayMs(attempt)),
+      },
+    });
+    outcome = 'retrying';
+  }
+  countWebhookAttempt(row.tenantId, outcome);
+  return outcome;
+}
+
+/**
+ * Sends the deliveries that are due now (at most `limit`, `perTenant` of a tenant) and waits
+ * for all of them: one pass of the dispatcher, as tests and scripts drive it.
+ */
+export async function deliverDueWebhooks(options: { now?: Date; limit?: number; perTenant?: number } = {}): Promise<DeliveryRunResult> {
+  const now = options.now ?? new Date();
+  const due = await findDue(now, options.limit ?? MAX_IN_FLIGHT, options.perTenant ?? MAX_IN_FLIGHT_PER_TENANT, new Map());
   const result: DeliveryRunResult = { claimed: 0, delivered: 0, retrying: 0, failed: 0 };
   if (due.length === 0) return result;
   const secret = await getInstanceSecret();
-
-  await Promise.all(
-    due.map(async (row) => {
-      const attempt = row.attempts + 1;
-      const claim = await db().webhookDelivery.updateMany({
-        where: { id: row.id, tenantId: row.tenantId, status: row.status, attempts: row.attempts, nextAttemptAt: row.nextAttemptAt },
-        data: { status: 'sending', attempts: attempt, nextAttemptAt: new Date(now.getTime() + LEASE_MS) },
-      });
-      if (claim.count !== 1) return; // another instance has it
-      result.claimed++;
-
-      let error: string | null = null;
-      try {
-        const status = await postWebhook(row.webhook.url, {
-          allowPrivate,
-          timeoutMs: ATTEMPT_TIMEOUT_MS,
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'Toolgate-Webhooks/1',
-            'toolgate-event': row.event,
-            'toolgate-delivery': row.id,
-            'toolgate-signature': signWebhookBody(deriveWebhookSecret(secret, row.webhook.id), row.payload),
-          },
-          body: row.payload,
-        });
-        if (status < 200 || status >= 300) error = `HTTP ${status}`;
-      } catch (caught) {
-        error = deliveryErrorText(caught);
-      }
-
-      const settledAt = new Date();
-      // Settle only our own claim: if the lease ran out and another instance took the row,
-      // its outcome wins.
-      const mine = { id: row.id, tenantId: row.tenantId, status: 'sending', attempts: attempt };
-      if (error === null) {
-        await db().webhookDelivery.updateMany({ where: mine, data: { status: 'delivered', deliveredAt: settledAt, lastError: null } });
-        result.delivered++;
-      } else if (attempt >= MAX_ATTEMPTS) {
-        await db().webhookDelivery.updateMany({ where: mine, data: { status: 'failed', lastError: error.slice(0, MAX_ERROR_CHARS) } });
-        result.failed++;
-      } else {
-        await db().webhookDelivery.updateMany({
-          where: mine,
-          data: {
-            status: 'pending',
-            lastError: error.slice(0, MAX_ERROR_CHARS),
-            nextAttemptAt: new Date(Math.max(settledAt.getTime(), now.getTime()) + retryDelayMs(attempt)),
-          },
-        });
-        result.retrying++;
-      }
-      countWebhookAttempt(row.tenantId, error === null ? 'delivered' : attempt >= MAX_ATTEMPTS ? 'failed' : 'retrying');
-    }),
-  );
+  const allowPrivate = env().TOOLGATE_WEBHOOK_ALLOW_PRIVATE;
+  for (const outcome of await Promise.all(due.map((row) => claimAndSend(row, now, secret, allowPrivate)))) {
+    if (outcome === null) continue;
+    result.claimed++;
+    result[outcome]++;
+  }
   return result;
+}
+
+/**
+ * The background dispatcher: each tick starts the due deliveries there is room for and returns
+ * without waiting for them, so a receiver that takes its whole timeout holds its own slot, not
+ * every other delivery's turn (a pass that waited for its slowest attempt sent nothing else for
+ * ten seconds). `stop` waits for the deliveries in flight.
+ */
+export function createWebhookDispatcher(options: { maxInFlight?: number; perTenant?: number } = {}) {
+  const maxInFlight = options.maxInFlight ?? MAX_IN_FLIGHT;
+  const perTenant = options.perTenant ?? MAX_IN_FLIGHT_PER_TENANT;
+  const inFlight = new Map<string, { tenantId: string; done: Promise<unknown> }>();
+  return {
+    inFlight: () => inFlight.size,
+    async tick(now = new Date()): Promise<number> {
+      const room = maxInFlight - inFlight.size;
+      if (room <= 0) return 0;
+      const busy = new Map<string, number>();
+      for (const { tenantId } of inFlight.values()) busy.set(tenantId, (busy.get(tenantId) ?? 0) + 1);
+      const due = (await findDue(now, room, perTenant, busy)).filter((row) => !inFlight.has(row.id));
+      if (due.length === 0) return 0;
+      const secret = await getInstanceSecret();
+      const allowPrivate = env().TOOLGATE_WEBHOOK_ALLOW_PRIVATE;
+      for (const row of due) {
+        const done = claimAndSend(row, now, secret, allowPrivate)
+          .catch((error: unknown) =>
+            log.error('webhook delivery failed to settle', {
+              delivery: row.id,
+              error: error instanceof Error ? error.message : String(error),
+            }),
+          )
+          .finally(() => inFlight.delete(row.id));
+        inFlight.set(row.id, { tenantId: row.tenantId, done });
+      }
+      return due.length;
+    },
+    async stop(): Promise<void> {
+      await Promise.all([...inFlight.values()].map((entry) => entry.done));
+    },
+  };
 }
 
 /**

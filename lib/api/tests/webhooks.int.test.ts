@@ -1,9 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { db } from '@/lib/db';
 import { refundPaymentContract } from '@/lib/contracts/examples';
-import { deliverDueWebhooks, MAX_ATTEMPTS } from '@/lib/webhooks/deliver-webhooks';
+import { createWebhookDispatcher, deliverDueWebhooks, MAX_ATTEMPTS, MAX_IN_FLIGHT_PER_TENANT } from '@/lib/webhooks/deliver-webhooks';
+import { MAX_QUEUED_PER_WEBHOOK, OUTBOX_FULL } from '@/lib/webhooks/enqueue-webhook-event';
+import { pruneWebhookDeliveries, SETTLED_DELIVERY_DAYS } from '@/lib/webhooks/prune-webhook-deliveries';
 import { verifyWebhookSignature } from '@/lib/webhooks/webhook-signature';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
@@ -260,5 +262,111 @@ describe('webhook delivery', () => {
     expect(runs.reduce((sum, r) => sum + r.delivered, 0)).toBe(2);
     expect(received).toHaveLength(2);
     expect(new Set(received.map((r) => r.headers['toolgate-delivery'])).size).toBe(2);
+  });
+});
+
+describe('the outbox under a backlog', () => {
+  /** A receiver that answers nothing until told to: a tenant's receiver that hangs. */
+  const held: http.ServerResponse[] = [];
+  const hanging = http.createServer((req, res) => {
+    req.resume();
+    held.push(res);
+  });
+  let hangingUrl = '';
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    hangingUrl = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/slow`;
+  });
+  afterAll(async () => {
+    for (const res of held.splice(0)) res.writeHead(204).end();
+    await new Promise((resolve) => hanging.close(resolve));
+  });
+
+  /** `count` deliveries queued for a webhook directly, due `ageMs` ago. */
+  async function queue(tenantId: string, webhookId: string, count: number, ageMs = 60_000, status = 'pending') {
+    const at = new Date(Date.now() - ageMs);
+    await db().webhookDelivery.createMany({
+      data: Array.from({ length: count }, (_, i) => ({
+        tenantId,
+        webhookId,
+        event: 'approval.pending',
+        payload: JSON.stringify({ n: i }),
+        status,
+        nextAttemptAt: new Date(at.getTime() + i),
+        createdAt: at,
+      })),
+    });
+  }
+
+  it("sends another tenant's delivery in the first pass while one tenant's backlog waits on a receiver that hangs", async () => {
+    const slow = await register(other.adminKey, { url: hangingUrl, events: ['approval.pending'] });
+    await queue(other.tenant.id, slow.id, 40, 3_600_000);
+    await register(t.adminKey, { url: receiverUrl, events: ['approval.pending'] });
+    await requestRefund();
+
+    // One pass takes every tenant's oldest first: the newer delivery is not behind 40 older ones.
+    const dispatcher = createWebhookDispatcher();
+    expect(await dispatcher.tick()).toBe(1 + MAX_IN_FLIGHT_PER_TENANT);
+    await vi.waitFor(() => expect(received).toHaveLength(1), { timeout: 5_000 });
+    expect(JSON.parse(received[0]!.body).event).toBe('approval.pending');
+    await vi.waitFor(() => expect(held).toHaveLength(MAX_IN_FLIGHT_PER_TENANT), { timeout: 5_000 });
+    // The hanging tenant keeps its few slots; a next tick takes no more of its deliveries.
+    expect(dispatcher.inFlight()).toBe(MAX_IN_FLIGHT_PER_TENANT);
+    expect(await dispatcher.tick()).toBe(0);
+
+    for (const res of held.splice(0)) res.writeHead(204).end();
+    await dispatcher.stop();
+    expect(await db().webhookDelivery.count({ where: { tenantId: other.tenant.id, status: 'delivered' } })).toBe(MAX_IN_FLIGHT_PER_TENANT);
+    expect(await dispatcher.tick()).toBe(MAX_IN_FLIGHT_PER_TENANT);
+    await vi.waitFor(() => expect(held).toHaveLength(MAX_IN_FLIGHT_PER_TENANT), { timeout: 5_000 });
+    for (const res of held.splice(0)) res.writeHead(204).end();
+    await dispatcher.stop();
+  });
+
+  it('takes the due deliveries round-robin across tenants in a one-off pass too', async () => {
+    const busy = await register(other.adminKey, { url: receiverUrl, events: ['approval.pending'] });
+    await queue(other.tenant.id, busy.id, 30, 3_600_000);
+    await register(t.adminKey, { url: receiverUrl, events: ['approval.pending'] });
+    await requestRefund();
+    expect(await deliverDueWebhooks({ limit: 3 })).toMatchObject({ claimed: 3, delivered: 3 });
+    expect(await db().webhookDelivery.count({ where: { tenantId: t.tenant.id, status: 'delivered' } })).toBe(1);
+    expect(await db().webhookDelivery.count({ where: { tenantId: other.tenant.id, status: 'delivered' } })).toBe(2);
+  });
+
+  it(`keeps an event for a webhook with ${MAX_QUEUED_PER_WEBHOOK} deliveries waiting as a failed delivery that says why`, async () => {
+    const full = await register(t.adminKey, { url: hangingUrl, events: ['approval.pending'] });
+    const fine = await register(t.adminKey, { url: receiverUrl, events: ['approval.pending'] });
+    await queue(t.tenant.id, full.id, MAX_QUEUED_PER_WEBHOOK - 1, 0, 'pending');
+    await queue(t.tenant.id, full.id, 1, 0, 'sending');
+    // Settled deliveries do not count.
+    await queue(t.tenant.id, full.id, 5, 0, 'delivered');
+    const id = await requestRefund();
+
+    const [fullRow] = await db().webhookDelivery.findMany({ where: { webhookId: full.id, payload: { contains: id } } });
+    expect(fullRow).toMatchObject({ status: 'failed', attempts: 0, lastError: OUTBOX_FULL });
+    const [fineRow] = await db().webhookDelivery.findMany({ where: { webhookId: fine.id, payload: { contains: id } } });
+    expect(fineRow).toMatchObject({ status: 'pending', lastError: null });
+    const listed = await call(listWebhooks, { key: t.adminKey });
+    const shown = listed.body.webhooks.find((w: { id: string }) => w.id === full.id);
+    expect(shown.recent_deliveries[0]).toMatchObject({ status: 'failed', last_error: OUTBOX_FULL });
+
+    // One fewer waiting, and the next event is queued again.
+    await db().webhookDelivery.deleteMany({ where: { webhookId: full.id, status: 'sending' } });
+    const next = await requestRefund();
+    expect(await db().webhookDelivery.findFirst({ where: { webhookId: full.id, payload: { contains: next } } })).toMatchObject({
+      status: 'pending',
+    });
+  });
+
+  it(`prunes deliveries that ended more than ${SETTLED_DELIVERY_DAYS} days ago, and nothing still waiting`, async () => {
+    const hook = await register(t.adminKey, { url: receiverUrl, events: ['approval.pending'] });
+    const day = 86_400_000;
+    await queue(t.tenant.id, hook.id, 3, (SETTLED_DELIVERY_DAYS + 1) * day, 'delivered');
+    await queue(t.tenant.id, hook.id, 2, (SETTLED_DELIVERY_DAYS + 1) * day, 'failed');
+    await queue(t.tenant.id, hook.id, 4, (SETTLED_DELIVERY_DAYS - 1) * day, 'delivered');
+    await queue(t.tenant.id, hook.id, 1, (SETTLED_DELIVERY_DAYS + 30) * day, 'pending');
+    expect(await pruneWebhookDeliveries()).toBe(5);
+    const left = await db().webhookDelivery.groupBy({ by: ['status'], where: { webhookId: hook.id }, _count: { _all: true } });
+    expect(Object.fromEntries(left.map((row) => [row.status, row._count._all]))).toEqual({ delivered: 4, pending: 1 });
   });
 });
