@@ -269,7 +269,9 @@ export function jsonResult(body: unknown, status: number, headers?: Record<strin
  * no filter or name can hold one, and PostgreSQL text cannot take it (22021).
  */
 function queryValues(url: string): Record<string, string> {
-  const values = Object.fromEntries(new URL(url).searchParams);
+  const parsed = URL.parse(url);
+  if (!parsed) throw new AppError('bad_request', 'The request URL could not be read.');
+  const values = Object.fromEntries(parsed.searchParams);
   for (const [key, value] of Object.entries(values))
     if (value.includes('\0'))
       throw new AppError('bad_request', `Invalid query: ${key.slice(0, 64)}: must not contain NUL`, {
@@ -321,7 +323,8 @@ function errorResult(error: unknown, requestId: string, call: IncomingCall): Rou
 
 /** What a failure that is not an AppError is answered as, logged by its kind. */
 function answerFor(error: unknown, requestId: string, call: IncomingCall): AppError {
-  const path = new URL(call.url).pathname;
+  // Never throws: this is where failures are answered.
+  const path = URL.parse(call.url)?.pathname ?? '(unreadable URL)';
   const dataException = dataExceptionCode(error);
   if (dataException) {
     log.warn('request value refused by the database', { request_id: requestId, path, sqlstate: dataException });

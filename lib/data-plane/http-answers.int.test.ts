@@ -76,6 +76,30 @@ describe('the data-plane server (runtime endpoints only)', () => {
     expect(await head.text()).toBe('');
   });
 
+  it('reads the path and query whatever the Host header says, which made an unparseable URL and a 500', async () => {
+    const port = (server.address() as AddressInfo).port;
+    const ask = async (host: string, target: string) => {
+      const answer = (
+        await rawConversation(
+          port,
+          `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${t.agentKey}\r\nConnection: close\r\n\r\n`,
+        )
+      ).answer;
+      return { status: Number(answer.split(' ')[1]), body: JSON.parse(answer.split('\r\n\r\n')[1] ?? 'null') };
+    };
+    for (const host of ['a b', '%', '[::1', 'evil.example:99999', 'x#', 'x?', 'x/y']) {
+      expect(await ask(host, '/api/v1/approvals/apr_missing?wait=0'), host).toMatchObject({
+        status: 404,
+        body: { error: { code: 'not_found' } },
+      });
+      // The query is still read (not moved into a fragment or the path by the host).
+      expect(await ask(host, '/api/v1/approvals/apr_missing?wait=soon'), host).toMatchObject({
+        status: 400,
+        body: { error: { code: 'bad_request' } },
+      });
+    }
+  });
+
   it('puts the security headers on its answers: allow, errors and unknown paths', async () => {
     const allowed = await lookupCall('dp-h1');
     expect(allowed.status).toBe(200);

@@ -209,7 +209,10 @@ class NodeCall implements IncomingCall {
   }
 
   get url(): string {
-    return (this.absoluteUrl ??= `http://${this.req.headers.host ?? 'localhost'}${this.req.url ?? '/'}`);
+    // Not built from the Host header, which a client sends as it likes: "a b", "%" or "[::1" made
+    // the URL unparseable (a 500 on every route that read its query), "x#" moved the query into a
+    // fragment. The routes read only the path and query from it.
+    return (this.absoluteUrl ??= `http://localhost${this.req.url ?? '/'}`);
   }
 
   /** Whether a body was left unread (oversized, or refused before reading). */
