@@ -52,7 +52,8 @@ const NOTE_REVIEW = {
       tools: [TOOL],
       decision: 'require_approval',
       roles: ['admin'],
-      reason: 'Notes to customers are reviewed by admins.',
+      // An author's words, shown on the card: revealed like the agent's.
+      reason: 'Notes to customers are reviewed by \u202Eadmins.',
     },
   ],
 };
@@ -127,7 +128,7 @@ test('the approval card labels the agent’s claims, reveals hidden characters, 
   await expect(card).toBeVisible();
 
   await test.step('hidden and direction-changing characters are shown as badges and flagged', async () => {
-    await expect(card.getByTestId('hidden-characters-warning')).toContainText('3 hidden or direction-changing characters');
+    await expect(card.getByTestId('hidden-characters-warning')).toContainText('4 hidden or direction-changing characters');
     await expect(card.getByTestId('hidden-characters-warning')).toContainText('bidirectional control');
     await expect(card.getByTestId('hidden-characters-warning')).toContainText('zero-width character');
     const args = card.getByTestId('approval-arguments');
@@ -136,6 +137,7 @@ test('the approval card labels the agent’s claims, reveals hidden characters, 
     await expect(args).toContainText('"<U+202E>evil"');
     await expect(args).toContainText('"Refund<U+200B>approved"');
     await expect(args).toContainText('"pri<U+200B>ority"');
+    await expect(card.getByTestId('approval-reason')).toHaveText('Notes to customers are reviewed by <U+202E>admins.');
     // None of the characters themselves reached the page.
     const text = await card.innerText();
     expect(text).not.toContain('\u202E');

@@ -23,6 +23,8 @@ export function ApprovalCard({ item, now, onDecided }: { item: ApprovalQueueItem
   const secondsLeft = Math.max(0, Math.floor((Date.parse(item.expires_at) - now) / 1000));
   const contractHref = `/contracts/${encodeURIComponent(item.tool)}?version=${encodeURIComponent(item.version)}`;
   const hidden = findHidden([
+    // The policy's reason is an author's words, not the approver's: revealed like the rest.
+    item.reason,
     item.arguments ? JSON.stringify(item.arguments) : null,
     item.context ? JSON.stringify(item.context) : null,
     item.arguments_diff ? JSON.stringify(item.arguments_diff) : null,
@@ -44,7 +46,9 @@ export function ApprovalCard({ item, now, onDecided }: { item: ApprovalQueueItem
               <span className="ml-1 font-normal text-zinc-500">@{item.version}</span>
             </Link>
           </p>
-          <p className="mt-0.5 text-sm text-zinc-700">{item.reason}</p>
+          <p className="mt-0.5 text-sm text-zinc-700" data-testid="approval-reason">
+            <RevealedText text={item.reason} />
+          </p>
         </div>
         <div className="flex items-center gap-2 text-sm">
           <StatusBadge status={item.status} />

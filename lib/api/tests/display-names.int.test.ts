@@ -16,7 +16,22 @@ beforeAll(async () => {
   t = await createTestTenant({ slug: 'display-names' });
 });
 
-const HIDDEN = ['Dave\u202etxt.exe', 'Dave\u0000', 'Dave\u001b[2J', 'Da\u200bve', '\u2066Dave\u2069', 'Dave\u0085'];
+const HIDDEN = [
+  'Dave\u202etxt.exe',
+  'Dave\u0000',
+  'Dave\u001b[2J',
+  'Da\u200bve',
+  '\u2066Dave\u2069',
+  'Dave\u0085',
+  // Fillers that draw nothing, soft hyphen, tag characters, an unassigned code point, and a lone
+  // surrogate (which the database kept as three U+FFFD, a name the person never typed).
+  '\u3164',
+  'Dave\u115f',
+  'Da\u00adve',
+  'Dave\u{e0041}',
+  'Dave\u{10ffff}',
+  'z\ud83dz',
+];
 
 describe('names shown to people', () => {
   it('refuses API key names with hidden characters, or only spaces (400), and stores none', async () => {
@@ -28,9 +43,12 @@ describe('names shown to people', () => {
     expect(await db().apiKey.count({ where: { tenantId: t.tenant.id, name: { startsWith: 'Dave' } } })).toBe(0);
     // The same refusal for every way in, not the API alone.
     await expect(createApiKey({ tenantId: t.tenant.id, name: 'bot\u202e', scopes: ['validate'] })).rejects.toThrow(AppError);
-    const fine = await call(createKey, { key: t.adminKey, body: { name: '  Zoë’s deploy bot — 東京  ', scopes: ['validate'] } });
+    const fine = await call(createKey, {
+      key: t.adminKey,
+      body: { name: '  Zoë’s deploy bot — 東京\u3000二号 ❤️  ', scopes: ['validate'] },
+    });
     expect(fine.status).toBe(201);
-    expect(fine.body.api_key.name).toBe('Zoë’s deploy bot — 東京');
+    expect(fine.body.api_key.name).toBe('Zoë’s deploy bot — 東京\u3000二号 ❤️');
   });
 
   it('refuses a new member’s name with hidden characters (400), creating no account, and accepts a plain one', async () => {
