@@ -15,6 +15,11 @@ export async function checkCallToken(options: {
   token: string;
   binding: CallBinding;
   secret: string;
+  /**
+   * The API key presenting it. An approval's token is the asking key's alone: another key of the
+   * tenant that learned it (a log, a shared queue) cannot run the approved call with it.
+   */
+  apiKeyId?: string;
 }): Promise<TokenCheck> {
   const { kind, token, binding, secret } = options;
   const invalidCode = kind === 'approval' ? 'AXAG_APPROVAL_INVALID' : 'AXAG_CONFIRMATION_INVALID';
@@ -58,6 +63,8 @@ export async function checkCallToken(options: {
       };
     }
     if (row.status !== 'approved') return invalid(`The approval is ${row.status}, not approved.`, row.status);
+    if (row.apiKeyId !== null && options.apiKeyId !== undefined && row.apiKeyId !== options.apiKeyId)
+      return invalid('The approval_token belongs to the call of another API key; only the key that asked for the approval can use it.', 'other_key');
     if (row.tokenUsedAt) return invalid('The approval token was already used; each approval allows one call.', 'used');
   }
   if ('usedAt' in row && row.usedAt) return invalid('The confirmation token was already used; each confirmation allows one call.', 'used');

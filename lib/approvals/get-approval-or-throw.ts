@@ -35,7 +35,7 @@ export interface ApprovalView {
    * can use either.
    */
   arguments?: Record<string, unknown>;
-  /** Present once approved and until used: the single-use token bound to the exact call. */
+  /** Present once approved and until used, to the API key that asked for it: the single-use token bound to the exact call. */
   approval_token?: string;
   token_used: boolean;
 }
@@ -51,6 +51,8 @@ export async function getApprovalOrThrow(options: {
   secret: string;
   /** A person asks (a session), not an agent's key: sensitive values redacted, no token. */
   forPerson?: boolean;
+  /** The API key asking: the token is shown to the key that asked for the approval, no other. */
+  apiKeyId?: string;
 }): Promise<ApprovalView> {
   let row = await db().approval.findFirst({ where: { id: options.id, tenantId: options.tenantId } });
   if (!row) throw new NotFoundError('approval', options.id);
@@ -86,7 +88,8 @@ export async function getApprovalOrThrow(options: {
     const shown = options.forPerson ? await argumentsForPeople(row, edited) : edited;
     if (shown !== null) view.arguments = shown;
   }
-  if (!options.forPerson && row.status === 'approved' && !row.tokenUsedAt && row.expiresAt.getTime() > Date.now()) {
+  const asker = row.apiKeyId === null || row.apiKeyId === options.apiKeyId;
+  if (!options.forPerson && asker && row.status === 'approved' && !row.tokenUsedAt && row.expiresAt.getTime() > Date.now()) {
     view.approval_token = issueCallToken(options.secret, 'approval', row.id, {
       tenantId: row.tenantId,
       tool: row.tool,

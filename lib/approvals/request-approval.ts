@@ -49,6 +49,9 @@ export async function requestApproval(
       tool: binding.tool,
       contractVersion: binding.contractVersion,
       userId: binding.userId,
+      // Each key's call is its own: another key's identical call waits for an approval of its own
+      // (the token is the asking key's alone, lib/approvals/check-call-token.ts).
+      apiKeyId: options.apiKeyId,
       expiresAt: { gt: now },
       AND: [
         { OR: [{ argsHash: binding.argsHash }, { originalArgsHash: binding.argsHash }] },

@@ -21,6 +21,8 @@ export async function checkPresentedTokens(options: {
   approvalToken: string | undefined;
   annotations: ToolContract['annotations'];
   binding: CallBinding;
+  /** The API key asking: an approval token is good only for the key that asked for the approval. */
+  apiKeyId: string;
 }): Promise<PresentedTokens> {
   const { tool, annotations, binding } = options;
   const secret = await getInstanceSecret();
@@ -45,7 +47,7 @@ export async function checkPresentedTokens(options: {
   // Checked whenever one is presented: whether the call needs it depends on the contract and on
   // every policy, enforced and shadow alike.
   const approvalCheck = options.approvalToken
-    ? await checkCallToken({ kind: 'approval', token: options.approvalToken, binding, secret })
+    ? await checkCallToken({ kind: 'approval', token: options.approvalToken, binding, secret, apiKeyId: options.apiKeyId })
     : null;
   return { tokens, confirmationIssues, approvalCheck };
 }

@@ -176,6 +176,7 @@ export async function validatePreCall(options: {
     approvalToken,
     annotations,
     binding,
+    apiKeyId: caller.apiKeyId,
   });
   if (!annotations.idempotent) {
     const duplicate = await checkDuplicateCall({

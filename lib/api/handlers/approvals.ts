@@ -159,11 +159,12 @@ export const getApprovalHandler = defineRoute({
     const { id } = params;
     const secret = await getInstanceSecret();
     const forPerson = caller.kind === 'session';
-    const first = await getApprovalOrThrow({ tenantId: caller.tenantId, id, secret, forPerson });
+    const apiKeyId = caller.kind === 'api_key' ? caller.apiKeyId : undefined;
+    const first = await getApprovalOrThrow({ tenantId: caller.tenantId, id, secret, forPerson, apiKeyId });
     const waitSeconds = query?.wait ?? 0;
     if (first.status !== 'pending' || waitSeconds === 0) return { body: first };
     await waitForApprovalChange({ tenantId: caller.tenantId, id, waitMs: waitSeconds * 1000, signal: call.signal });
-    return { body: await getApprovalOrThrow({ tenantId: caller.tenantId, id, secret, forPerson }) };
+    return { body: await getApprovalOrThrow({ tenantId: caller.tenantId, id, secret, forPerson, apiKeyId }) };
   },
 });
 

@@ -3,6 +3,7 @@ import { db } from '@/lib/db';
 import { EXAMPLE_CONTRACTS } from '@/lib/contracts/examples';
 import { call, expectCodes } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+import { createApiKey } from '@/lib/auth/api-keys';
 import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
 import { getApprovalHandler as getApproval, decideApprovalHandler as decide } from '@/lib/api/handlers/approvals';
 import { createConfirmationHandler as confirm } from '@/lib/api/handlers/confirmations';
@@ -103,6 +104,43 @@ describe('approval flow', () => {
     expect(state.body.status).toBe('expired');
     const late = await call(decide, { key: t.adminKey, params: { id }, body: { decision: 'approve' } });
     expect(late.status).toBe(409);
+  });
+
+  it("gives an approval's token to the key that asked for it alone; another key's identical call waits for its own", async () => {
+    const { key: otherAgent } = await createApiKey({ tenantId: t.tenant.id, name: 'second agent', scopes: ['validate'] });
+    const args = { ...refundArgs, amount_cents: 555 };
+    const mine = await refund('refund-5', {}, args);
+    const id: string = mine.body.approval.id;
+    expect((await call(decide, { key: t.adminKey, params: { id }, body: { decision: 'approve' } })).status).toBe(200);
+
+    // The same call through another key of the tenant: held for an approval of its own, not handed this one.
+    const theirs = await call(validatePre, {
+      key: otherAgent,
+      body: { tool: 'payments.refund', call_id: 'refund-5b', arguments: args, context: refundContext },
+    });
+    expect(theirs.body.decision).toBe('require_approval');
+    expect(theirs.body.approval).toMatchObject({ status: 'pending' });
+    expect(theirs.body.approval.id).not.toBe(id);
+
+    // It may read the approval (same tenant), but not its token; with the token it still cannot run the call.
+    const seen = await call(getApproval, { key: otherAgent, params: { id } });
+    expect(seen.status).toBe(200);
+    expect(seen.body).toMatchObject({ status: 'approved', token_used: false });
+    expect(seen.body).not.toHaveProperty('approval_token');
+    const token: string = (await call(getApproval, { key: t.agentKey, params: { id } })).body.approval_token;
+    expect(token).toEqual(expect.any(String));
+    const stolen = await call(validatePre, {
+      key: otherAgent,
+      body: { tool: 'payments.refund', call_id: 'refund-5c', arguments: args, context: refundContext, approval_token: token },
+    });
+    expect(stolen.body.decision).not.toBe('allow');
+    expect(stolen.body.errors).toContainEqual(
+      expect.objectContaining({ code: 'AXAG_APPROVAL_INVALID', details: expect.objectContaining({ reason: 'other_key' }) }),
+    );
+    expect((await db().approval.findUniqueOrThrow({ where: { id } })).tokenUsedAt).toBeNull();
+
+    // The asking key runs it, once.
+    expect((await refund('refund-5', { approval_token: token }, args)).body.decision).toBe('allow');
   });
 
   it('keeps approvals inside their tenant', async () => {

@@ -36,7 +36,7 @@ export function createLocalEngine(options: { caller: KeyCaller; server: string }
       const deadline = Date.now() + waitMs;
       const secret = await getInstanceSecret();
       for (;;) {
-        const view = await getApprovalOrThrow({ tenantId: caller.tenantId, id, secret });
+        const view = await getApprovalOrThrow({ tenantId: caller.tenantId, id, secret, apiKeyId: caller.apiKeyId });
         const left = deadline - Date.now();
         if (view.status !== 'pending' || left <= 0 || signal?.aborted || approvalWaitsEnded()) return view as Approval;
         await waitForApprovalChange({ tenantId: caller.tenantId, id, waitMs: left, signal });
