@@ -54,6 +54,17 @@ export class PostgresEvidenceStore implements RawEvidenceStore {
 
   async commit(all: EvidenceInput[]): Promise<(RecordedEvidence | null)[]> {
     const client = await this.pool.connect();
+    // The pool stops listening for a client's errors while it is checked out: a connection the
+    // server ends meanwhile (pg_terminate_backend, a failover) emitted an 'error' nobody heard,
+    // which killed the writer thread and failed every record in flight, committed ones too. The
+    // statement waiting on it fails on its own; the client is then discarded, not reused.
+    let lost: Error | undefined;
+    const onError = (error: Error) => {
+      lost = error;
+      log.warn('evidence connection lost', { error: error.message });
+    };
+    client.on('error', onError);
+    let transactionId: string | undefined;
     const tx: LaneQuery = async (sql, params) => (await client.query(prepared(sql, params))).rows;
     const autocommit: LaneQuery = async (sql, params) => (await this.autocommitPool.query(prepared(sql, params))).rows;
     try {
@@ -72,25 +83,52 @@ export class PostgresEvidenceStore implements RawEvidenceStore {
       if (rows.length > 0) {
         const deltas = rollupDeltas(rows, violations);
         const moved = [...counts.keys()].map((tenantId) => ({ tenantId, ...(heads.get(tenantId) as LaneHead) }));
-        await client.query({
+        const written = await client.query<{ xid: string }>({
           ...WRITE_BATCH,
           values: [rows.map((row) => evidenceRow(row, contractHashKeys)), violations, deltas.evidence, deltas.violations, moved].map(
             jsonParameter,
           ),
         });
+        transactionId = written.rows[0]?.xid;
       }
-      await client.query('COMMIT');
+      await this.commitOrLearnOutcome(client, transactionId);
       if (admission && admission.windows.length > 0) this.onCommitted(admission.windows);
       const recorded = rows.map((r) => ({ id: r.id, seq: r.seq, hash: r.hash }));
       if (!admitted) return recorded;
       let next = 0;
       return admitted.map((ok) => (ok ? (recorded[next++] as RecordedEvidence) : null));
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      // A connection whose answer was lost is not handed out again, whatever it emitted.
+      if (!lost && isConnectionLoss(error)) lost = error as Error;
+      if (!lost) await client.query('ROLLBACK').catch(() => undefined);
       this.contractHashKeys.clear();
       throw error;
     } finally {
-      client.release();
+      // A lost connection may still emit its errors as it closes: it keeps the listener.
+      if (!lost) client.off('error', onError);
+      client.release(lost);
+    }
+  }
+
+  /**
+   * COMMIT, and when its answer is lost with the connection (the server ended it after
+   * committing, or before), asks on another connection whether the transaction committed:
+   * answering 503 for records that are stored told the agent nothing was decided while the
+   * records counted (limits, budgets), and its retry was decided a second time. Only a
+   * transaction the database reports committed is taken as done; anything else (aborted, or
+   * the database unreachable) stays the failure it was.
+   */
+  private async commitOrLearnOutcome(client: pg.PoolClient, transactionId: string | undefined): Promise<void> {
+    try {
+      await client.query('COMMIT');
+    } catch (error) {
+      if (transactionId === undefined || !isConnectionLoss(error)) throw error;
+      const status = await this.autocommitPool
+        .query<{ status: string | null }>('SELECT txid_status($1::bigint) AS "status"', [transactionId])
+        .then((r) => r.rows[0]?.status ?? null)
+        .catch(() => null);
+      if (status !== 'committed') throw error;
+      log.warn('evidence commit answer lost; the transaction committed', { transaction: transactionId });
     }
   }
 
@@ -166,8 +204,21 @@ const WRITE_BATCH = {
   evidence_rollups AS (${fromJson('EvidenceRollup', ROLLUP_COLUMNS.EvidenceRollup.columns, 3)} ${addOnConflict('EvidenceRollup')}),
   violation_rollups AS (${fromJson('ViolationRollup', ROLLUP_COLUMNS.ViolationRollup.columns, 4)} ${addOnConflict('ViolationRollup')})
 UPDATE "EvidenceChainHead" h SET "seq" = u."seq", "hash" = u."hash"
-  FROM json_populate_recordset(NULL::"EvidenceChainHead", $5::json) u WHERE h."tenantId" = u."tenantId" AND h."lane" = u."lane"`,
+  FROM json_populate_recordset(NULL::"EvidenceChainHead", $5::json) u WHERE h."tenantId" = u."tenantId" AND h."lane" = u."lane"
+  RETURNING txid_current()::text AS "xid"`,
 };
+
+/**
+ * An error that ended the connection rather than the statement: the server's answer to what
+ * was sent is unknown. node-postgres says so in words; a server that ended the session sends
+ * 57P01 (admin shutdown) or 57P02/57P03 first.
+ */
+function isConnectionLoss(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') return code.startsWith('57P') || code === 'ECONNRESET' || code === 'EPIPE' || code === '08006';
+  const message = error instanceof Error ? error.message : '';
+  return /Connection terminated|connection error|not queryable|ECONNRESET/i.test(message);
+}
 
 /**
  * The JSON text of `rows` for a json parameter. Dates become ISO-8601 in UTC, which a
