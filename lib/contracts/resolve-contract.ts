@@ -26,7 +26,9 @@ export function contractCompilations(): number {
   return compilations;
 }
 
-export type ResolveOutcome = { found: true; contract: ResolvedContract } | { found: false; reason: 'unknown_tool' | 'version_not_found' };
+export type ResolveOutcome =
+  | { found: true; contract: ResolvedContract }
+  | { found: false; reason: 'unknown_tool' | 'version_not_found' | 'version_deprecated' };
 
 /**
  * The published contract a call is checked against: the pinned version, or the latest
@@ -68,7 +70,7 @@ async function lookup(options: { tenantId: string; tool: string; version?: strin
             status: { in: ['published', 'deprecated'] },
             contract: { name: options.tool },
           },
-          select: { ...select, contract: { select: { deprecatedAt: true } } },
+          select: { ...select, contract: { select: { deprecatedAt: true, latestVersionId: true } } },
         });
     if (!found) {
       const exists = await db().contract.count({
@@ -76,6 +78,10 @@ async function lookup(options: { tenantId: string; tool: string; version?: strin
       });
       return { found: false, reason: exists ? 'version_not_found' : 'unknown_tool' };
     }
+    // A version its authors deprecated is not pinned: a pin kept its rules (a looser schema, no
+    // approval) after a newer version tightened them, and deprecating it was only a warning.
+    // The latest version, deprecated or not, is what unpinned calls get, so pinning it is fine.
+    if (found.status === 'deprecated' && found.id !== found.contract.latestVersionId) return { found: false, reason: 'version_deprecated' };
     row = found;
     contractDeprecated = found.contract.deprecatedAt !== null;
   } else {

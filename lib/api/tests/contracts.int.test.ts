@@ -83,6 +83,22 @@ describe('contract registry', () => {
     const backwards = await call(publish, { key: authorKey, params: { id: 'orders.lookup', version: '0.9.0' }, body: {} });
     expect(backwards.status).toBe(409);
     expect(backwards.body.error.details.latest_version).toBe('1.1.0');
+
+    // Deprecating the older version ends its pins: they kept its looser rules after 1.1.0 tightened them.
+    expect((await call(deprecate, { key: authorKey, params: { id: 'orders.lookup' }, body: { version: '1.0.0' } })).status).toBe(200);
+    const refused = await lookupCall(t.agentKey, { version: '1.0.0' });
+    expect(refused.status).toBe(200);
+    expect(refused.body.decision).toBe('deny');
+    expect(refused.body.errors).toEqual([
+      expect.objectContaining({
+        code: 'AXAG_VERSION_NOT_FOUND',
+        path: '$.version',
+        details: expect.objectContaining({ reason: 'deprecated' }),
+      }),
+    ]);
+    expect(refused.body.errors[0].message).toContain('deprecated and can no longer be pinned');
+    expect((await lookupCall(t.agentKey, { version: '1.1.0' })).body.version).toBe('1.1.0');
+    expect((await lookupCall(t.agentKey)).body.version).toBe('1.1.0');
   });
 
   it('refuses to publish a contract that does not compile (422 with problems)', async () => {
