@@ -221,4 +221,33 @@ describe('toolgate mcp proxy (stdio)', () => {
       await everything.close();
     }
   });
+
+  it('starts a new session with an upstream that restarted, which answered every call "No valid session ID" until Toolgate restarted', async () => {
+    let everything = await startEverythingHttp();
+    const port = Number(new URL(everything.url).port);
+    try {
+      await registerMcpServer({ tenantId: t.tenant.id, input: { name: 'evr', url: everything.url } });
+      const client = new Client({ name: 'test-agent', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp/evr`), {
+          requestInit: { headers: { authorization: `Bearer ${t.agentKey}` } },
+        }),
+      );
+      clients.push(client);
+      // The first listing imports the upstream's tools as drafts.
+      expect((await client.listTools()).tools).toEqual([]);
+      await publishImported('evr.get_sum');
+      const before = (await client.callTool({ name: 'get-sum', arguments: { a: 2, b: 3 } })) as CallToolResult;
+      expect(text(before)).toContain('5');
+
+      await everything.close();
+      everything = await startEverythingHttp({ port });
+      const after = (await client.callTool({ name: 'get-sum', arguments: { a: 4, b: 5 } })) as CallToolResult;
+      expect(after.isError, text(after)).toBeFalsy();
+      expect(text(after)).toContain('9');
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['get-sum']);
+    } finally {
+      await everything.close();
+    }
+  });
 });

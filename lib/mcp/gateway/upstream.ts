@@ -1,4 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolResultSchema, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { secretForms, upstreamErrorText } from './upstream-error';
@@ -21,6 +22,8 @@ export interface UpstreamCallOptions {
  */
 export class Upstream {
   private connecting: Promise<Client> | null = null;
+  /** The connected client, once `connecting` has settled: what a lost session is recognised by. */
+  private current: Client | null = null;
   private readonly listeners = new Set<() => void>();
   private closed = false;
   private readonly secrets: readonly string[];
@@ -54,6 +57,7 @@ export class Upstream {
         client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.toolsChanged());
         client.onclose = () => {
           if (this.connecting === attempt) this.connecting = null;
+          if (this.current === client) this.current = null;
           this.toolsChanged();
         };
         try {
@@ -64,6 +68,7 @@ export class Upstream {
           await client.close().catch(() => undefined);
           throw error;
         }
+        this.current = client;
         return client;
       })();
       this.connecting = attempt;
@@ -73,6 +78,29 @@ export class Upstream {
       });
     }
     return this.connecting;
+  }
+
+  /**
+   * Runs `request` on the connected client; when the upstream answers that it does not know the
+   * session (it restarted, or expired it), drops that client and runs it once more on a new
+   * session. The MCP client does not start one itself, so a restarted upstream answered every
+   * call with "No valid session ID" until Toolgate restarted. Sending again is safe: a request
+   * refused for its session was not handled.
+   */
+  private async inSession<T>(request: (client: Client) => Promise<T>): Promise<T> {
+    const client = await this.client();
+    try {
+      return await request(client);
+    } catch (error) {
+      if (!isLostSession(error)) throw error;
+      // Concurrent requests that met the same lost session share one new session.
+      if (this.current === client) {
+        this.current = null;
+        this.connecting = null;
+        await client.close().catch(() => undefined);
+      }
+      return request(await this.client());
+    }
   }
 
   private toolsChanged(): void {
@@ -87,7 +115,10 @@ export class Upstream {
    */
   async listTools(options: UpstreamCallOptions & { maxTools?: number }): Promise<unknown[]> {
     const deadline = Date.now() + options.timeoutMs;
-    const client = await this.client();
+    return this.inSession((client) => this.listPages(client, deadline, options));
+  }
+
+  private async listPages(client: Client, deadline: number, options: UpstreamCallOptions & { maxTools?: number }): Promise<unknown[]> {
     const tools: unknown[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
@@ -113,18 +144,30 @@ export class Upstream {
     params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
     options: UpstreamCallOptions,
   ): Promise<CallToolResult> {
-    const client = await this.client();
-    return client.request({ method: 'tools/call', params }, CallToolResultSchema, {
-      timeout: options.timeoutMs,
-      maxTotalTimeout: options.timeoutMs,
-      signal: options.signal,
-    });
+    return this.inSession((client) =>
+      client.request({ method: 'tools/call', params }, CallToolResultSchema, {
+        timeout: options.timeoutMs,
+        maxTotalTimeout: options.timeoutMs,
+        signal: options.signal,
+      }),
+    );
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    this.current = null;
     const connecting = this.connecting;
     this.connecting = null;
     if (connecting) await connecting.then((client) => client.close()).catch(() => undefined);
   }
+}
+
+/**
+ * The upstream's answer that it does not know the session the request named (MCP Streamable
+ * HTTP: 404 to a request with a session id; servers built on the SDK answer 400 "No valid
+ * session ID provided").
+ */
+function isLostSession(error: unknown): boolean {
+  if (!(error instanceof StreamableHTTPError)) return false;
+  return error.code === 404 || (error.code === 400 && /session/i.test(error.message));
 }

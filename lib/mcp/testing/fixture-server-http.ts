@@ -82,12 +82,12 @@ async function freePort(): Promise<number> {
 
 /**
  * `@modelcontextprotocol/server-everything` over Streamable HTTP as a child process, on a free
- * port. It says when it listens on stderr; a port taken between choosing and binding makes it
+ * port (or `port`, to start it again where it was). It says when it listens on stderr; a port taken between choosing and binding makes it
  * exit, and then another port is tried.
  */
-export async function startEverythingHttp(): Promise<RunningServer> {
+export async function startEverythingHttp(options: { port?: number } = {}): Promise<RunningServer> {
   for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+    const port = options.port ?? (await freePort());
     const child = spawn(process.execPath, [EVERYTHING_SCRIPT, 'streamableHttp'], {
       cwd: root,
       env: { ...process.env, PORT: String(port) },
@@ -117,7 +117,7 @@ export async function startEverythingHttp(): Promise<RunningServer> {
       });
     });
     if (!started) {
-      if (attempt < 3 && output.includes('already in use')) continue;
+      if (attempt < 3 && output.includes('already in use') && options.port === undefined) continue;
       throw new Error(`server-everything exited before listening:\n${output}`);
     }
     return {
