@@ -27,6 +27,27 @@ describe('env', () => {
     expect(() => env()).toThrow(/TOOLGATE_OIDC_ISSUER/);
   });
 
+  it('refuses durations past what the code can hold: a TTL past 30 days, a timer past 2^31 ms', () => {
+    for (const [name, value] of [
+      ['TOOLGATE_APPROVAL_TTL_SECONDS', '99999999999999'],
+      ['TOOLGATE_CONFIRMATION_TTL_SECONDS', String(31 * 86_400)],
+      ['TOOLGATE_DUPLICATE_WINDOW_SECONDS', '1e12'],
+      ['TOOLGATE_RETENTION_PURGE_INTERVAL_SECONDS', '3000000'],
+      ['TOOLGATE_CACHE_POLL_MS', '1e10'],
+      ['TOOLGATE_CACHE_POLL_MS', 'abc'],
+      ['TOOLGATE_CACHE_POLL_MS', '-5'],
+    ]) {
+      process.env[name] = value;
+      resetEnvForTests();
+      expect(() => env(), `${name}=${value}`).toThrow(new RegExp(name));
+      delete process.env[name];
+    }
+    process.env.TOOLGATE_APPROVAL_TTL_SECONDS = String(30 * 86_400);
+    process.env.TOOLGATE_CACHE_POLL_MS = '0';
+    resetEnvForTests();
+    expect(env()).toMatchObject({ TOOLGATE_APPROVAL_TTL_SECONDS: 30 * 86_400, TOOLGATE_CACHE_POLL_MS: 0 });
+  });
+
   it('refuses a DATABASE_URL of a scheme it cannot use, naming the scheme and never the password', () => {
     for (const url of ['mysql://u:SuperSecretPw@localhost/db', 'postgress://u:SuperSecretPw@h/db', 'postgresql+x://u:SuperSecretPw@h/db']) {
       process.env.DATABASE_URL = url;

@@ -7,6 +7,9 @@ import { parseTrustedProxies } from './http/client-address';
  * Every setting Toolgate reads, parsed once. A bad value stops start-up with a message naming
  * the variable instead of failing later inside a request.
  */
+/** The longest an approval, confirmation or duplicate window may last: 30 days, as tenants' settings. */
+const MAX_TTL_SECONDS = 30 * 86_400;
+
 const EnvSchema = z.object({
   DATABASE_URL: z
     .string()
@@ -29,9 +32,13 @@ const EnvSchema = z.object({
     .max(64 * 1024 * 1024)
     .default(1024 * 1024),
   TOOLGATE_MAX_JSON_DEPTH: z.coerce.number().int().min(4).max(1000).default(64),
-  TOOLGATE_APPROVAL_TTL_SECONDS: z.coerce.number().int().min(10).default(3600),
-  TOOLGATE_CONFIRMATION_TTL_SECONDS: z.coerce.number().int().min(10).default(600),
-  TOOLGATE_DUPLICATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
+  // At most 30 days, as the tenant setting: 99999999999999 made every held call's expiry an
+  // invalid date, and every call that needed an approval answered 503.
+  TOOLGATE_APPROVAL_TTL_SECONDS: z.coerce.number().int().min(10).max(MAX_TTL_SECONDS).default(3600),
+  TOOLGATE_CONFIRMATION_TTL_SECONDS: z.coerce.number().int().min(10).max(MAX_TTL_SECONDS).default(600),
+  TOOLGATE_DUPLICATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(MAX_TTL_SECONDS).default(600),
+  // How often each instance polls the change counters behind its caches (lib/cache/change-feed.ts); 0: never.
+  TOOLGATE_CACHE_POLL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   // Evidence records waiting to be committed; past it, validations answer 503 + Retry-After.
   TOOLGATE_EVIDENCE_QUEUE_MAX: z.coerce.number().int().min(1).max(1_000_000).default(4096),
   TOOLGATE_EVIDENCE_BATCH_MAX: z.coerce.number().int().min(1).max(1000).default(200),
@@ -104,7 +111,13 @@ const EnvSchema = z.object({
   // (lib/data-plane/server.ts drainDataPlaneServer); then it closes those left idle.
   TOOLGATE_DRAIN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(5),
   // How often the retention purge runs (lib/retention).
-  TOOLGATE_RETENTION_PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(10).default(3600),
+  // At most a week: a timer longer than 2^31 ms fires at once, and the purge ran back to back.
+  TOOLGATE_RETENTION_PURGE_INTERVAL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(7 * 86_400)
+    .default(3600),
   // Prometheus scrapes /metrics with it as a Bearer token and sees every tenant's series
   // (lib/metrics); admin API keys see only their own tenant's.
   TOOLGATE_METRICS_TOKEN: z.string().min(32, 'TOOLGATE_METRICS_TOKEN must be at least 32 characters').optional(),

@@ -66,8 +66,10 @@ export async function pollChanges(): Promise<void> {
  */
 function startPolling(): void {
   if (timer || process.env.TOOLGATE_CACHE_POLL_MS === '0') return;
+  // Checked at start (lib/env.ts, 0-60000); read here without it, and kept in that range anyway:
+  // a timer past 2^31 ms fires at once, and 1e10 polled the database every millisecond.
   const every = Number(process.env.TOOLGATE_CACHE_POLL_MS ?? 1000);
-  timer = setInterval(() => void pollChanges(), Number.isFinite(every) && every > 0 ? every : 1000);
+  timer = setInterval(() => void pollChanges(), Number.isFinite(every) && every > 0 ? Math.min(every, 60_000) : 1000);
   timer.unref();
   void pollChanges();
 }
