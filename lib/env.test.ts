@@ -28,7 +28,7 @@ describe('env', () => {
   });
 
   it('refuses durations past what the code can hold: a TTL past 30 days, a timer past 2^31 ms', () => {
-    for (const [name, value] of [
+    const refused: [string, string][] = [
       ['TOOLGATE_APPROVAL_TTL_SECONDS', '99999999999999'],
       ['TOOLGATE_CONFIRMATION_TTL_SECONDS', String(31 * 86_400)],
       ['TOOLGATE_DUPLICATE_WINDOW_SECONDS', '1e12'],
@@ -36,7 +36,8 @@ describe('env', () => {
       ['TOOLGATE_CACHE_POLL_MS', '1e10'],
       ['TOOLGATE_CACHE_POLL_MS', 'abc'],
       ['TOOLGATE_CACHE_POLL_MS', '-5'],
-    ]) {
+    ];
+    for (const [name, value] of refused) {
       process.env[name] = value;
       resetEnvForTests();
       expect(() => env(), `${name}=${value}`).toThrow(new RegExp(name));
