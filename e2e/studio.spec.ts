@@ -259,3 +259,47 @@ test('an author previews which recorded calls a tightened contract would refuse'
     await seedArgumentRetention({ retain: false });
   }
 });
+
+test('two tabs editing one draft: the second save is refused with a reason, not written over the first', async ({ page, baseURL }) => {
+  await seedMember(AUTHOR);
+  await signIn(page, baseURL, AUTHOR);
+  const RACE = {
+    id: 'race.tabs',
+    version: '1.0.0',
+    description: 'Opened in two tabs.',
+    owner: 'team-race',
+    input: { type: 'object', properties: { q: { type: 'string', maxLength: 10 } } },
+    annotations: { kind: 'query', side_effect_level: 'read_only', idempotent: true },
+  };
+  const admin = { authorization: `Bearer ${E2E_INIT_API_KEY}` };
+  expect((await page.request.post('/api/v1/contracts', { headers: admin, data: RACE })).status()).toBe(201);
+
+  const tabB = await page.context().newPage();
+  for (const tab of [page, tabB]) {
+    await tab.goto(`/contracts/${RACE.id}?version=1.0.0`);
+    await expect(tab.getByTestId('studio-editor').locator('.monaco-editor')).toBeVisible();
+  }
+
+  await test.step('tab A saves its edit', async () => {
+    await replaceText(page, 'Opened in two tabs.', 'A-edit.');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await expect(page.getByRole('status')).toContainText('Saved draft 1.0.0');
+  });
+
+  await test.step("tab B, still on the text it opened, is refused and A's edit stays", async () => {
+    await replaceText(tabB, 'Opened in two tabs.', 'B-edit.');
+    await tabB.getByRole('button', { name: 'Save draft' }).click();
+    await expect(tabB.getByRole('alert').filter({ hasText: 'Saving failed' })).toContainText(
+      'was saved by someone else since you loaded it',
+    );
+    const stored = await page.request.get(`/api/v1/contracts/${RACE.id}/versions/1.0.0`, { headers: admin });
+    expect((await stored.json()).document.description).toBe('A-edit.');
+  });
+
+  await test.step('tab A, which made the latest save, publishes it', async () => {
+    await page.getByRole('button', { name: 'Publish…' }).click();
+    await page.getByRole('button', { name: 'Publish version' }).click();
+    await expect(page.getByTestId('served-version')).toHaveText('v1.0.0');
+  });
+  await tabB.close();
+});

@@ -28,3 +28,8 @@ export function documentVersion(value: unknown): string | undefined {
   const v = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).version : undefined;
   return typeof v === 'string' ? v : undefined;
 }
+
+export function documentIdOf(value: unknown): string | undefined {
+  const id = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).id : undefined;
+  return typeof id === 'string' ? id : undefined;
+}

@@ -110,16 +110,32 @@ export interface SavedDraft {
   id: string;
   version: string;
   created: boolean;
+  contentHash: string;
 }
 
-/** Saves a draft; with `source`, the text it was written as is kept beside it (DRAFT_MEDIA_TYPE). */
-export function saveDraft(apiBase: string, document: unknown, source?: DocumentSource): Promise<ApiResult<SavedDraft>> {
+/**
+ * Saves a draft; with `source`, the text it was written as is kept beside it (DRAFT_MEDIA_TYPE),
+ * with `expectedContentHash` the hash of the draft the edit started from (null: the version had
+ * none), so a save over another tab's or author's newer one is refused (409) rather than lost.
+ */
+export function saveDraft(
+  apiBase: string,
+  document: unknown,
+  source?: DocumentSource,
+  expectedContentHash?: string | null,
+): Promise<ApiResult<SavedDraft>> {
+  const expected = expectedContentHash === undefined ? {} : { expected_content_hash: expectedContentHash };
   const init: RequestInit = source
-    ? { method: 'POST', body: JSON.stringify({ document, source }), headers: { 'content-type': DRAFT_MEDIA_TYPE } }
+    ? { method: 'POST', body: JSON.stringify({ document, source, ...expected }), headers: { 'content-type': DRAFT_MEDIA_TYPE } }
     : { method: 'POST', body: JSON.stringify(document) };
   return call(apiBase, init, (body) => {
     const b = record(body);
-    return { id: String(b.tool ?? b.id ?? ''), version: String(b.version ?? ''), created: b.created === true };
+    return {
+      id: String(b.tool ?? b.id ?? ''),
+      version: String(b.version ?? ''),
+      created: b.created === true,
+      contentHash: String(b.contentHash ?? ''),
+    };
   });
 }
 
@@ -130,9 +146,15 @@ export function publishVersion(
   version: string,
   changeNote: string,
   mode: 'enforce' | 'shadow' = 'enforce',
+  /** The text the author saw (their last save): another one is refused (409) rather than published. */
+  expectedContentHash?: string,
 ): Promise<ApiResult<{ version: string }>> {
   const note = changeNote.trim();
-  const body = { ...(note ? { change_note: note } : {}), ...(mode === 'shadow' ? { mode } : {}) };
+  const body = {
+    ...(note ? { change_note: note } : {}),
+    ...(mode === 'shadow' ? { mode } : {}),
+    ...(expectedContentHash ? { expected_content_hash: expectedContentHash } : {}),
+  };
   return call(
     `${apiBase}/${segment(id)}/versions/${segment(version)}/publish`,
     { method: 'POST', body: JSON.stringify(body) },

@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
-import { documentVersion } from './markers';
+import { documentIdOf, documentVersion } from './markers';
 import { fetchVersions, publishVersion, saveDraft, type ApiFailure } from './studio-api';
 import { leaveFlash, takeFlash } from './studio-flash';
 import type { Notice } from './studio-notice';
@@ -25,6 +25,12 @@ export function useSaveAndPublish(props: StudioEditorProps, editor: StudioEditor
   const [history, setHistory] = useState<{ versions: readonly StudioVersion[]; servedVersion: string | null }>({
     versions: props.versions,
     servedVersion: props.servedVersion,
+  });
+  // The stored text this editor's work is based on: the draft as loaded, then as this editor last
+  // saved it. A save or publish names it, so another tab's or author's newer save is not lost.
+  const [base, setBase] = useState<{ version: string; contentHash: string } | null>(() => {
+    const loaded = props.versions.find((v) => v.version === props.loadedVersion);
+    return loaded ? { version: loaded.version, contentHash: loaded.contentHash } : null;
   });
 
   // A save or publish on another page (a "new" one) that opened this one says how it went here.
@@ -65,16 +71,30 @@ export function useSaveAndPublish(props: StudioEditorProps, editor: StudioEditor
     if (list.ok) setHistory(list.value);
   }
 
-  /** Saves the draft; resolves to the saved id and version, or null after showing why not. */
-  async function save(): Promise<{ id: string; version: string } | null> {
+  /**
+   * The draft this save replaces, as this editor knows it: the one it loaded or last saved, else
+   * the version as listed when the page loaded; null when it knew of no draft of that version.
+   */
+  function expectedDraft(version: string): string | null {
+    if (base?.version === version) return base.contentHash;
+    const listed = history.versions.find((v) => v.version === version);
+    return listed?.status === 'draft' ? listed.contentHash : null;
+  }
+
+  /** Saves the draft; resolves to the saved id, version and content hash, or null after showing why not. */
+  async function save(): Promise<{ id: string; version: string; contentHash?: string } | null> {
     const doc = currentDocument();
     if (!doc.ok) return null;
-    const saved = await saveDraft(apiBase, doc.value, doc.source);
+    const version = documentVersion(doc.value);
+    // Another document's draft (the id was edited) is not this editor's to know about.
+    const expected = documentId && documentIdOf(doc.value) === documentId && version ? expectedDraft(version) : undefined;
+    const saved = await saveDraft(apiBase, doc.value, doc.source, expected);
     if (!saved.ok) {
       fail('Saving', saved.failure);
       return null;
     }
     editor.markSaved(doc.textVersion);
+    setBase({ version: saved.value.version, contentHash: saved.value.contentHash });
     return saved.value;
   }
 
@@ -118,7 +138,7 @@ export function useSaveAndPublish(props: StudioEditorProps, editor: StudioEditor
         editor.dirty || !stored || stored.status === 'draft' || !documentId ? await save() : { id: documentId, version: stored.version };
       if (!saved) return;
       const mode = shadowMode && canShadow ? 'shadow' : 'enforce';
-      const published = await publishVersion(apiBase, saved.id, saved.version, changeNote, mode);
+      const published = await publishVersion(apiBase, saved.id, saved.version, changeNote, mode, saved.contentHash ?? stored?.contentHash);
       if (!published.ok) {
         fail(`Publishing v${saved.version}`, published.failure);
         return;

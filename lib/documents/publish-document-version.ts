@@ -1,4 +1,5 @@
 import { db } from '../db';
+import { draftChangedSinceLoaded } from './changed-since-loaded';
 import { AppError, NotFoundError } from '../errors';
 import { bumpChange, notifyLocalChange } from '../cache/change-feed';
 import type { DocumentKind } from '../lint';
@@ -32,6 +33,8 @@ export async function publishDocumentVersion<K extends DocumentKind>(options: {
   changeNote?: string;
   publishedBy?: string;
   mode?: PublishMode;
+  /** The content hash the author saw (the studio's last save): publishing another text is a 409 (changed_since_loaded). */
+  expectedContentHash?: string;
 }): Promise<PublishedVersion> {
   const spec = documentKind(options.kind);
   const mode = options.mode ?? 'enforce';
@@ -43,6 +46,9 @@ export async function publishDocumentVersion<K extends DocumentKind>(options: {
   const row = await spec.store.findVersion(db(), owner.rowId, options.version);
   if (!row) throw new NotFoundError(`${spec.one} version`, `${options.id}@${options.version}`);
   if (!publishableFrom(row.status, mode)) throw new AppError('conflict', `${label} is already ${row.status}.`, { status: row.status });
+  // The freeze below is conditional on this text, so a save after this check fails it too.
+  if (options.expectedContentHash !== undefined && row.contentHash !== options.expectedContentHash)
+    throw draftChangedSinceLoaded(label, row.contentHash);
 
   const compiled = spec.compile(JSON.parse(row.document), label);
   const latest = owner.servedVersion ?? undefined;

@@ -4,6 +4,7 @@ import { sha256Hex } from '../contracts/canonical-json';
 import type { DocumentKind } from '../lint';
 import { checkedSource, type DocumentSource } from './document-source';
 import { documentKind } from './kinds';
+import { draftChangedSinceLoaded } from './changed-since-loaded';
 
 export interface SavedDraft {
   id: string;
@@ -26,6 +27,13 @@ export async function saveDocumentDraft<K extends DocumentKind>(options: {
   /** The text the author wrote it as (the studio); kept only when it reads as `document`. */
   source?: DocumentSource;
   createdById?: string;
+  /**
+   * The content hash of the draft the author's edit started from (the studio sends it), or null
+   * when they started a version that had no draft: a draft that is not that now is someone
+   * else's newer save, and saving over it would lose it (409, reason changed_since_loaded).
+   * Undefined: no check (API clients that write whole documents).
+   */
+  expectedContentHash?: string | null;
 }): Promise<SavedDraft> {
   const spec = documentKind(options.kind);
   const draft = spec.readDraft(options.document);
@@ -56,16 +64,25 @@ export async function saveDocumentDraft<K extends DocumentKind>(options: {
           },
         );
       if (existing && existing.status !== 'draft') throw frozen(existing.status);
+      const expected = options.expectedContentHash;
+      const label = spec.label(draft.id, draft.version);
+      if (expected !== undefined && (existing?.contentHash ?? null) !== expected)
+        throw draftChangedSinceLoaded(label, existing?.contentHash ?? null);
       if (existing) {
         // Only while it is still a draft: a publish may have frozen it since it was read
         // (PostgreSQL reads committed rows, so the read above does not hold it).
-        const updated = await spec.store.updateDraft(tx, existing.rowId, {
-          document: draft.text,
-          contentHash,
-          ...sourceFields,
-          createdById: options.createdById ?? existing.createdById,
-        });
-        if (!updated) throw frozen((await spec.store.findVersion(tx, owner.rowId, draft.version))?.status ?? 'published');
+        const updated = await spec.store.updateDraft(
+          tx,
+          existing.rowId,
+          { document: draft.text, contentHash, ...sourceFields, createdById: options.createdById ?? existing.createdById },
+          // Still the text read above: a save that committed in between is not overwritten.
+          expected !== undefined ? existing.contentHash : undefined,
+        );
+        if (!updated) {
+          const now = await spec.store.findVersion(tx, owner.rowId, draft.version);
+          if (now?.status === 'draft') throw draftChangedSinceLoaded(label, now.contentHash);
+          throw frozen(now?.status ?? 'published');
+        }
         return saved(updated, false);
       }
       return saved(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONTENT_HASH_PATTERN } from '../../documents/changed-since-loaded';
 import { defineRoute, type Caller } from '../define-route';
 import { contractIdParam, versionParam } from '../path-params';
 import { isoDateTime } from '../response-schemas';
@@ -187,6 +188,11 @@ export const publishContractVersionHandler = defineRoute({
     .object({
       change_note: z.string().max(2000).optional(),
       mode: z.enum(PUBLISH_MODES).default('enforce').describe('`shadow`: evaluate beside the served version and record, deciding nothing.'),
+      expected_content_hash: z
+        .string()
+        .regex(CONTENT_HASH_PATTERN, 'must be a content hash (64 lowercase hex digits)')
+        .optional()
+        .describe('The contentHash the author saw: publishing another text is refused (409, reason changed_since_loaded).'),
     })
     .strict(),
   params: VersionParams,
@@ -209,6 +215,7 @@ export const publishContractVersionHandler = defineRoute({
         changeNote: body.change_note,
         publishedBy: actor(caller),
         mode: body.mode,
+        expectedContentHash: body.expected_content_hash,
       }),
     ),
   }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONTENT_HASH_PATTERN } from '../../documents/changed-since-loaded';
 import { defineRoute, type Caller } from '../define-route';
 import { documentIdParam, versionParam } from '../path-params';
 import { isoDateTime } from '../response-schemas';
@@ -141,6 +142,11 @@ export function studioDocumentHandlers(kind: StudioDocumentKind) {
             .enum(PUBLISH_MODES)
             .default('enforce')
             .describe('`shadow`: evaluate beside the served version and record, deciding nothing.'),
+          expected_content_hash: z
+            .string()
+            .regex(CONTENT_HASH_PATTERN, 'must be a content hash (64 lowercase hex digits)')
+            .optional()
+            .describe('The contentHash the author saw: publishing another text is refused (409, reason changed_since_loaded).'),
         })
         .strict(),
       params,
@@ -154,6 +160,7 @@ export function studioDocumentHandlers(kind: StudioDocumentKind) {
           changeNote: body.change_note,
           publishedBy: actor(caller),
           mode: body.mode,
+          expectedContentHash: body.expected_content_hash,
         }),
       }),
     }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DocumentSourceSchema, DRAFT_MEDIA_TYPE, type DocumentSource } from '../../documents/document-source';
 import { AppError } from '../../errors';
+import { CONTENT_HASH_PATTERN } from '../../documents/changed-since-loaded';
 import { plainObject, type JsonObject } from '../../json';
 import type { IncomingCall } from '../incoming-call';
 
@@ -11,13 +12,29 @@ import type { IncomingCall } from '../incoming-call';
  */
 export { DRAFT_MEDIA_TYPE };
 
-const DraftEnvelopeSchema = z.object({ document: plainObject('The document.'), source: DocumentSourceSchema }).strict();
+const DraftEnvelopeSchema = z
+  .object({
+    document: plainObject('The document.'),
+    source: DocumentSourceSchema,
+    expected_content_hash: z
+      .string()
+      .regex(CONTENT_HASH_PATTERN, 'must be a content hash (64 lowercase hex digits)')
+      .nullable()
+      .optional()
+      .describe(
+        'The contentHash of the draft the edit started from, or null when the version had no draft: 409 changed_since_loaded otherwise.',
+      ),
+  })
+  .strict();
 
 export function draftBodyDescription(document: string): string {
-  return `${document} Sent as ${DRAFT_MEDIA_TYPE} instead, the body is {document, source: {format: json|yaml, text}}: the text the document was written as, kept for the studio when it reads as the document.`;
+  return `${document} Sent as ${DRAFT_MEDIA_TYPE} instead, the body is {document, source: {format: json|yaml, text}, expected_content_hash?}: the text the document was written as, kept for the studio when it reads as the document, and the contentHash of the draft the edit started from (null: the version had no draft), so a save over someone else's newer one is refused (409, reason changed_since_loaded).`;
 }
 
-export function readDraftBody(call: IncomingCall, body: JsonObject): { document: JsonObject; source?: DocumentSource } {
+export function readDraftBody(
+  call: IncomingCall,
+  body: JsonObject,
+): { document: JsonObject; source?: DocumentSource; expectedContentHash?: string | null } {
   const type = (call.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== DRAFT_MEDIA_TYPE) return { document: body };
   const envelope = DraftEnvelopeSchema.safeParse(body);
@@ -28,5 +45,5 @@ export function readDraftBody(call: IncomingCall, body: JsonObject): { document:
       `Invalid draft body: ${issue?.path.map(String).join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`,
     );
   }
-  return { document: envelope.data.document, source: envelope.data.source };
+  return { document: envelope.data.document, source: envelope.data.source, expectedContentHash: envelope.data.expected_content_hash };
 }

@@ -83,8 +83,9 @@ export const contractStore: DocumentStore<ContractColumns> = {
     );
   },
 
-  async updateDraft(tx, rowId, draft) {
-    const updated = await tx.contractVersion.updateMany({ where: { id: rowId, status: 'draft' }, data: draft });
+  async updateDraft(tx, rowId, draft, expectedContentHash) {
+    const where = { id: rowId, status: 'draft', ...(expectedContentHash !== undefined ? { contentHash: expectedContentHash } : {}) };
+    const updated = await tx.contractVersion.updateMany({ where, data: draft });
     if (updated.count !== 1) return null;
     return versionRow(await tx.contractVersion.findUniqueOrThrow({ where: { id: rowId }, select: VERSION_FIELDS }));
   },

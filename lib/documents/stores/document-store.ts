@@ -95,8 +95,11 @@ export interface DocumentStore<Columns> {
   /** One version of the document `ref`, and whether its owner serves it. */
   findVersionOf(client: Client, ref: DocumentRef, version: string): Promise<(VersionRow & { served: boolean }) | null>;
   insertDraft(tx: Tx, ownerRowId: string, draft: DraftFields & { tenantId: string; version: string }): Promise<VersionRow>;
-  /** Replaces a draft's text only while it is a draft: null when it was published since it was read. */
-  updateDraft(tx: Tx, rowId: string, draft: DraftFields): Promise<VersionRow | null>;
+  /**
+   * Replaces a draft's text only while it is a draft (and, with `expectedContentHash`, still that
+   * text): null when it was published, or saved over, since it was read.
+   */
+  updateDraft(tx: Tx, rowId: string, draft: DraftFields, expectedContentHash?: string): Promise<VersionRow | null>;
   /**
    * Freezes the version only if its status and stored hash are still those read: false when a
    * concurrent writer published it, or saved another text over the draft, first.

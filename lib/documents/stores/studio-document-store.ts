@@ -77,8 +77,9 @@ export const studioDocumentStore: DocumentStore<StudioDocumentColumns> = {
     );
   },
 
-  async updateDraft(tx, rowId, draft) {
-    const updated = await tx.studioDocumentVersion.updateMany({ where: { id: rowId, status: 'draft' }, data: draft });
+  async updateDraft(tx, rowId, draft, expectedContentHash) {
+    const where = { id: rowId, status: 'draft', ...(expectedContentHash !== undefined ? { contentHash: expectedContentHash } : {}) };
+    const updated = await tx.studioDocumentVersion.updateMany({ where, data: draft });
     if (updated.count !== 1) return null;
     return versionRow(await tx.studioDocumentVersion.findUniqueOrThrow({ where: { id: rowId }, select: VERSION_FIELDS }));
   },
