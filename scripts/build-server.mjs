@@ -36,9 +36,22 @@ function inputStamp() {
 export function currentServer() {
   const entry = path.join(outRoot, inputStamp(), 'start.mjs');
   if (!existsSync(entry)) return null;
-  const now = new Date();
-  utimesSync(path.dirname(entry), now, now);
+  markInUse(path.dirname(entry));
   return entry;
+}
+
+/**
+ * Marks a bundle as in use, so starts of other sources do not prune it. A read-only checkout or
+ * another user than the one who built it (an image built as root, run as nobody) cannot, and
+ * need not: nothing there prunes it either. Refused with EPERM, `npm start` stopped with a stack.
+ */
+function markInUse(dir) {
+  const now = new Date();
+  try {
+    utimesSync(dir, now, now);
+  } catch (error) {
+    if (!['EPERM', 'EACCES', 'EROFS'].includes(error?.code)) throw error;
+  }
 }
 
 /** Builds the server bundle for the current sources unless it exists; returns the entry's path. */
@@ -76,8 +89,7 @@ export async function buildServer() {
       renameSync(temporary, target);
     }
   }
-  const now = new Date();
-  utimesSync(dir, now, now);
+  markInUse(dir);
   pruneOldBundles(dir);
   return path.join(dir, 'start.mjs');
 }
