@@ -49,4 +49,35 @@ describe('npm start with a bad setting', () => {
     expect(run.stderr).toContain('TOOLGATE_TRUSTED_PROXIES: "lb.internal" is not an IP address or CIDR range');
     expect(run.stderr).not.toMatch(/^\s+at /m);
   }, 60_000);
+
+  // The database DATABASE_URL names cannot be reached or made: the cause in one line, never the
+  // URL's password, and not the schema engine's stack trace ("External error id#0").
+  it.each([
+    [
+      'a PostgreSQL port nothing listens on',
+      'postgresql://postgres:s3cret-pw@127.0.0.1:1/toolgate',
+      /cannot read the PostgreSQL database DATABASE_URL names: connect ECONNREFUSED 127\.0\.0\.1:1$/,
+    ],
+    [
+      'a PostgreSQL database that does not exist',
+      'postgresql://postgres:s3cret-pw@127.0.0.1:5432/toolgate_no_such_db',
+      /cannot read the PostgreSQL database DATABASE_URL names: database "toolgate_no_such_db" does not exist$/,
+    ],
+    [
+      'a SQLite file under a file, where no directory can be made',
+      'file:/etc/hostname/toolgate.db',
+      /^toolgate: cannot migrate the database DATABASE_URL names: /,
+    ],
+  ])(
+    '%s: exit 1 with the cause in one line',
+    async (_, url, message) => {
+      const run = await start({ DATABASE_URL: url });
+      expect(run.code).toBe(1);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr.trim()).toMatch(message);
+      expect(run.stderr + run.stdout).not.toContain('s3cret-pw');
+      expect(run.stderr).not.toMatch(/^\s+at /m);
+    },
+    60_000,
+  );
 });

@@ -7,7 +7,7 @@
 //   --build        build the app if it is not current, then exit (npm run build; --force: always)
 import next from 'next';
 import { ConfigurationError, env, type Env } from '../lib/env';
-import { migrateDatabase } from '../lib/db/migrate-database';
+import { DatabaseUnreachableError, migrateDatabase } from '../lib/db/migrate-database';
 import { projectRoot } from '../lib/db/schema-engine';
 import { bootstrap } from '../lib/tenants/bootstrap';
 import { disconnectDb } from '../lib/db';
@@ -49,7 +49,19 @@ try {
   console.error(`toolgate: ${(error as Error).message}`);
   process.exit(1);
 }
-const { provider, applied } = await migrateDatabase(settings.DATABASE_URL);
+let migrated: Awaited<ReturnType<typeof migrateDatabase>>;
+try {
+  migrated = await migrateDatabase(settings.DATABASE_URL);
+} catch (error) {
+  // A database that cannot be reached or written: the cause in one line (never the URL, which
+  // may hold a password), not the schema engine's stack trace.
+  const message = error instanceof Error ? (error.message.split('\n').find((line) => line.trim()) ?? error.name) : String(error);
+  console.error(
+    `toolgate: ${error instanceof DatabaseUnreachableError ? message : `cannot migrate the database DATABASE_URL names: ${message}`}`,
+  );
+  process.exit(1);
+}
+const { provider, applied } = migrated;
 console.log(applied.length ? `toolgate: ${provider} migrated (${applied.join(', ')})` : `toolgate: ${provider} schema up to date`);
 
 let fallback: NodeHandler | undefined;

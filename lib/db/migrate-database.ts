@@ -53,15 +53,38 @@ async function finishedMigrations(target: DatabaseTarget): Promise<Set<string>> 
         connection.close();
       }
     }
-    const client = new pg.Client({ connectionString: target.url });
+    // A host that drops packets held this connect for minutes, and then the schema engine said
+    // only "External error id#0".
+    const client = new pg.Client({ connectionString: target.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     await client.connect();
     try {
       return new Set((await client.query<{ name: string }>(sql)).rows.map((r) => r.name));
     } finally {
       await client.end();
     }
-  } catch {
-    // No migrations table yet (a new database): let the engine create everything.
-    return new Set();
+  } catch (error) {
+    // No migrations table yet (a new database): let the engine create everything. Anything else
+    // (refused, unknown host or database, a password refused, a file that cannot be opened) is
+    // the operator's to fix, and said as such: taken for a new database, it reached the schema
+    // engine, whose stack traces did not name the cause.
+    if (isMissingMigrationsTable(error)) return new Set();
+    throw new DatabaseUnreachableError(target.provider, error);
+  }
+}
+
+const CONNECT_TIMEOUT_MS = 15_000;
+
+function isMissingMigrationsTable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === '42P01') return true; // PostgreSQL: undefined_table
+  return error instanceof Error && /no such table: _prisma_migrations/.test(error.message);
+}
+
+/** The database named by DATABASE_URL could not be read at start: what start-up prints, without a stack. */
+export class DatabaseUnreachableError extends Error {
+  constructor(provider: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message.split('\n')[0] || cause.name : String(cause);
+    super(`cannot read the ${provider === 'postgresql' ? 'PostgreSQL' : 'SQLite'} database DATABASE_URL names: ${reason}`, { cause });
+    this.name = 'DatabaseUnreachableError';
   }
 }
