@@ -69,7 +69,14 @@ let apiAllowedMethods: ((pathname: string) => HttpMethod[] | null) | undefined;
 // What the first start prints (the demo sign-in and key): kept for after the build output.
 let bootstrapLines: string[] = [];
 if (!dataPlaneOnly) {
-  bootstrapLines = (await bootstrap()).lines;
+  const report = await bootstrap();
+  bootstrapLines = report.lines;
+  if (report.incomplete) {
+    // Its sign-in and key exist and are shown only now: printed before the start gives up.
+    console.error(`toolgate: ${report.incomplete}`);
+    for (const line of bootstrapLines) console.log(line);
+    process.exit(1);
+  }
   // The demo tenant's calls were recorded on this thread, at their times in the past (the
   // writer thread keeps its own clock): that writer goes, so the server can choose its store.
   await closeEvidenceWriter();

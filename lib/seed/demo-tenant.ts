@@ -41,9 +41,29 @@ export async function seedDemoTenant(options: { password?: string } = {}): Promi
   const { user } = await addMember({ tenantId: tenant.id, email: DEMO_ADMIN_EMAIL, password, role: 'admin', name: 'Demo admin' });
   const { key } = await createApiKey({ tenantId: tenant.id, name: 'demo agent key', scopes: ['validate', 'admin'] });
   const agent = await createApiKey({ tenantId: tenant.id, name: DEMO_AGENT_KEY_NAME, scopes: ['validate'] });
-  await publishDemoDocuments({ tenantId: tenant.id, authorUserId: user.id, atMs: nowMs - DEMO_DAYS * 24 * HOUR - 3 * HOUR });
-  const calls = await seedDemoCalls({ tenantId: tenant.id, apiKeyId: agent.apiKey.id, approverUserId: user.id, nowMs });
-  return { created: true, tenantId: tenant.id, email: DEMO_ADMIN_EMAIL, password, apiKey: key, calls };
+  const made = { created: true as const, tenantId: tenant.id, email: DEMO_ADMIN_EMAIL, password, apiKey: key };
+  try {
+    await publishDemoDocuments({ tenantId: tenant.id, authorUserId: user.id, atMs: nowMs - DEMO_DAYS * 24 * HOUR - 3 * HOUR });
+    const calls = await seedDemoCalls({ tenantId: tenant.id, apiKeyId: agent.apiKey.id, approverUserId: user.id, nowMs });
+    return { ...made, calls };
+  } catch (error) {
+    // The tenant, its admin and key are committed and shown nowhere else: a failure past them
+    // (a full disk) must not lose them, or the next start, finding the tenant, prints nothing.
+    throw new DemoSeedIncompleteError({ ...made, calls: null }, error);
+  }
+}
+
+/** The demo tenant was made with its sign-in and key, but its documents or calls were not added. */
+export class DemoSeedIncompleteError extends Error {
+  constructor(
+    readonly seed: Extract<DemoTenantSeed, { created: true }>,
+    cause: unknown,
+  ) {
+    super(`the demo tenant's contracts, policies and calls could not be added: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+    this.name = 'DemoSeedIncompleteError';
+  }
 }
 
 /** What a person needs to try the demo: where to sign in, the key, and a call the demo allows. */
