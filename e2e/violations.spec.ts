@@ -225,3 +225,40 @@ test('overview: the last hour by kind against the same hour yesterday, the spike
   await expect(page.getByTestId('violation-row')).toHaveCount(1);
   await expect(page.getByTestId('violation-row')).toContainText('AXAG_OUTPUT_MISMATCH');
 });
+
+test('an agent’s tool name and message with direction-changing characters are shown with them revealed, on violations and traces', async ({
+  page,
+  baseURL,
+}) => {
+  const member = { email: `hidden-${randomBytes(4).toString('hex')}@example.com`, password: 'violations-hidden-password' };
+  process.env.DATABASE_URL = `file:${process.env.TOOLGATE_E2E_DATABASE}`;
+  const { disconnectDb } = await import('../lib/db');
+  const { createTenant } = await import('../lib/tenants/create-tenant');
+  const { addMember } = await import('../lib/tenants/add-member');
+  const { seedEvidenceAt } = await import('../lib/overview/seed-evidence-at');
+  const tenant = await createTenant({ slug: `hidden-${randomBytes(4).toString('hex')}`, name: 'Hidden characters e2e' });
+  await addMember({ tenantId: tenant.id, ...member, role: 'admin' });
+  // "\u202Etxt.exe" draws as "exe.txt" in most renderers.
+  await seedEvidenceAt(tenant.id, [
+    {
+      at: new Date(Date.now() - 600_000),
+      decision: 'deny',
+      codes: ['AXAG_UNKNOWN_TOOL'],
+      tool: '\u202Etxt.exe',
+      message: 'Tool "\u202Etxt.exe" has no published contract in this tenant.',
+    },
+  ]);
+  await disconnectDb();
+  await signIn(page.request, baseURL, member);
+
+  await page.goto('/violations');
+  const row = page.getByTestId('violation-row').first();
+  await expect(row.getByTestId('violation-tool')).toHaveText('<U+202E>txt.exe');
+  await expect(row.getByTestId('violation-message')).toContainText('Tool "<U+202E>txt.exe" has no published contract');
+  expect(await row.innerText()).not.toContain('\u202E');
+
+  await page.goto('/traces');
+  const trace = page.getByTestId('trace-row').first();
+  await expect(trace).toContainText('<U+202E>txt.exe');
+  expect(await trace.innerText()).not.toContain('\u202E');
+});

@@ -1,22 +1,34 @@
 'use client';
 
 import { useId, useState } from 'react';
+import { RevealedText } from '@/components/approvals/revealed-text';
+import { escapeHiddenCharacters } from '@/lib/approvals/reveal-hidden-characters';
 
 /** Longer than this (or on several lines), a text starts clamped with a button to show all of it. */
 export const CLAMP_OVER_CHARS = 180;
 
 /**
  * A long text in a table cell, clamped to three lines with a button that shows the rest (the
- * whole text is also the title, for a hover). Short texts are plain.
+ * whole text is also the title, for a hover). Short texts are plain. Messages quote what agents
+ * sent: hidden characters are shown as badges (a U+202E reversed the line it was in).
  */
 export function ExpandableText({ text, className = '' }: { text: string; className?: string }) {
   const [open, setOpen] = useState(false);
   const id = useId();
-  if (text.length <= CLAMP_OVER_CHARS && !text.includes('\n')) return <span className={`whitespace-pre-line ${className}`}>{text}</span>;
+  if (text.length <= CLAMP_OVER_CHARS && !text.includes('\n'))
+    return (
+      <span className={`whitespace-pre-line ${className}`}>
+        <RevealedText text={text} />
+      </span>
+    );
   return (
     <span className={`block ${className}`}>
-      <span id={id} className={`whitespace-pre-line ${open ? 'block' : 'line-clamp-3'}`} title={open ? undefined : text}>
-        {text}
+      <span
+        id={id}
+        className={`whitespace-pre-line ${open ? 'block' : 'line-clamp-3'}`}
+        title={open ? undefined : escapeHiddenCharacters(text)}
+      >
+        <RevealedText text={text} />
       </span>
       <button
         type="button"

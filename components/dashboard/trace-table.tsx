@@ -4,6 +4,7 @@ import type { TraceSummary } from '@/lib/traces/trace-summary';
 import { DecisionBadge } from './decision-badge';
 import { RelativeTime } from '@/components/relative-time';
 import { formatMs } from './format';
+import { RevealedText } from '@/components/approvals/revealed-text';
 
 /**
  * One row per call: when, which agent key, which tool, what was decided, how long it took. The
@@ -66,7 +67,8 @@ function TraceRow({ trace: t, shadow, fresh }: { trace: TraceSummary; shadow: bo
       )}
       {cell(
         <>
-          {t.tool}
+          {/* An unknown tool's name is the agent's, as sent. */}
+          <RevealedText text={t.tool} />
           {t.contract_version && <span className="text-zinc-500">@{t.contract_version}</span>}
         </>,
         'font-mono text-xs [overflow-wrap:anywhere]',

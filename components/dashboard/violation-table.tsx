@@ -4,6 +4,7 @@ import { VIOLATION_KIND_LABELS, violationKind } from '@/lib/violations/violation
 import { DecisionBadge } from './decision-badge';
 import { ExpandableText } from './expandable-text';
 import { RelativeTime } from '@/components/relative-time';
+import { RevealedText } from '@/components/approvals/revealed-text';
 
 /**
  * One row per violation. The code and its message share the widest column, so a message reads
@@ -44,7 +45,10 @@ export function ViolationTable({ violations }: { violations: ViolationView[] }) 
                 )}
               </td>
               <td className="max-w-56 min-w-36 px-4 py-2">
-                <span className="block font-mono text-xs [overflow-wrap:anywhere]">{v.tool}</span>
+                <span className="block font-mono text-xs [overflow-wrap:anywhere]" data-testid="violation-tool">
+                  {/* An unknown tool's name is the agent's, as sent. */}
+                  <RevealedText text={v.tool} />
+                </span>
                 <span className="block text-xs text-zinc-500" title={v.api_key_id ?? undefined}>
                   {v.api_key_name ?? <span className="text-zinc-500">no key</span>}
                 </span>
