@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
+import { inviteMemberHandler as invite } from '@/lib/api/handlers/members';
+import { db } from '@/lib/db';
 import { lookupOrderContract } from '@/lib/contracts/examples';
 import { resetEnvForTests } from '@/lib/env';
 import { log } from '@/lib/log';
@@ -80,5 +82,22 @@ describe('calls refused because evidence cannot be written', () => {
     expect((await lookup()).body.decision).toBe('allow');
     expect(info.mock.calls.filter(([message]) => message === 'evidence commits succeed again')).toHaveLength(1);
     expect(await refusedCount('evidence_unavailable')).toBe(8);
+  });
+
+  it('words the 503 of a change a person made (an invitation) as a change, not as a decision, and makes none', async () => {
+    await refuseInserts('Evidence', '1 = 1');
+    try {
+      const invited = await call(invite, { key: t.adminKey, body: { email: 'refused@unavailable.test', role: 'viewer' } });
+      expect(invited.status).toBe(503);
+      expect(invited.body.error).toMatchObject({
+        code: 'unavailable',
+        message: 'Toolgate could not record this change, so it did not make it. Retry shortly.',
+        details: { reason: 'evidence_unavailable' },
+      });
+      expect(invited.headers.get('retry-after')).toBe('2');
+      expect(await db().invitation.count({ where: { tenantId: t.tenant.id } })).toBe(0);
+    } finally {
+      await allowInserts('Evidence');
+    }
   });
 });

@@ -3,6 +3,7 @@ import type { Tx } from '../db';
 import type { FirstRecordId } from './first-record-id';
 import { hashCanonical } from '../contracts/canonical-json';
 import { recordEvidence, type RecordedEvidence } from './record-evidence';
+import { AppError } from '../errors';
 import { traceIdFor } from './trace-id';
 
 /** Who made an administrative change: a signed-in person, an API key, or Toolgate itself (jobs, the CLI). */
@@ -59,7 +60,17 @@ export function recordAdminEvidence<T = undefined>(
       details,
     },
     within,
-  );
+  ).catch((error: unknown) => {
+    // The writer words its 503 for a call's decision; this is a change a person or job made.
+    if (error instanceof AppError && error.code === 'unavailable' && error.details?.reason === 'evidence_unavailable')
+      throw new AppError(
+        'unavailable',
+        'Toolgate could not record this change, so it did not make it. Retry shortly.',
+        error.details,
+        error.headers,
+      );
+    throw error;
+  });
 }
 
 const ADMIN_TOOL = {
