@@ -3,6 +3,7 @@ import { allowedMethods, type HttpMethod } from '../api/http-methods';
 import type { RouteGroup } from '../api/match-route';
 import { API_ROUTES, matchApiRoute } from '../api/routes';
 import { metricsHandler } from '../api/handlers/metrics';
+import { healthHandler } from '../api/handlers/health';
 
 /**
  * What agents call on every tool call, served by the lean server without Next's request
@@ -21,7 +22,13 @@ const METRICS_ROUTE: ApiRoute = {
   handler: metricsHandler,
   dataPlane: true,
 };
-const METRICS_ALLOWED = allowedMethods(['GET']);
+const OUTSIDE_API_ALLOWED = allowedMethods(['GET']);
+/** Load balancers ask every instance, as Prometheus does; Next serves it from app/healthz/route.ts. */
+const HEALTH_ROUTE: ApiRoute = { method: 'GET', path: '/healthz', summary: 'Health', handler: healthHandler, dataPlane: true };
+const OUTSIDE_API = new Map([
+  [METRICS_ROUTE.path, METRICS_ROUTE],
+  [HEALTH_ROUTE.path, HEALTH_ROUTE],
+]);
 
 /** The methods the data plane serves on a template's path, for the templates it serves at all. */
 const SERVED = new Map<RouteGroup<ApiRoute>, HttpMethod[]>();
@@ -42,8 +49,8 @@ export type DataPlaneMatch =
  * taken for one it does.
  */
 export function matchDataPlaneRoute(method: string, pathname: string): DataPlaneMatch {
-  if (pathname === METRICS_ROUTE.path)
-    return method === 'GET' || method === 'HEAD' ? { route: METRICS_ROUTE, params: {} } : { allowed: METRICS_ALLOWED };
+  const outside = OUTSIDE_API.get(pathname);
+  if (outside) return method === 'GET' || method === 'HEAD' ? { route: outside, params: {} } : { allowed: OUTSIDE_API_ALLOWED };
   const matched = matchApiRoute(pathname);
   const allowed = matched && SERVED.get(matched.group);
   if (!matched || !allowed) return null;
