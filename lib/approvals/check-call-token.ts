@@ -64,7 +64,10 @@ export async function checkCallToken(options: {
     }
     if (row.status !== 'approved') return invalid(`The approval is ${row.status}, not approved.`, row.status);
     if (row.apiKeyId !== null && options.apiKeyId !== undefined && row.apiKeyId !== options.apiKeyId)
-      return invalid('The approval_token belongs to the call of another API key; only the key that asked for the approval can use it.', 'other_key');
+      return invalid(
+        'The approval_token belongs to the call of another API key; only the key that asked for the approval can use it.',
+        'other_key',
+      );
     if (row.tokenUsedAt) return invalid('The approval token was already used; each approval allows one call.', 'used');
   }
   if ('usedAt' in row && row.usedAt) return invalid('The confirmation token was already used; each confirmation allows one call.', 'used');

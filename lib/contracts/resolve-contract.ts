@@ -27,8 +27,7 @@ export function contractCompilations(): number {
 }
 
 export type ResolveOutcome =
-  | { found: true; contract: ResolvedContract }
-  | { found: false; reason: 'unknown_tool' | 'version_not_found' | 'version_deprecated' };
+  { found: true; contract: ResolvedContract } | { found: false; reason: 'unknown_tool' | 'version_not_found' | 'version_deprecated' };
 
 /**
  * The published contract a call is checked against: the pinned version, or the latest
