@@ -25,11 +25,14 @@ export function toMarker(d: Diagnostic): monaco.editor.IMarkerData {
 }
 
 export function documentVersion(value: unknown): string | undefined {
-  const v = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).version : undefined;
-  return typeof v === 'string' ? v : undefined;
+  return stringField(value, 'version');
 }
 
 export function documentIdOf(value: unknown): string | undefined {
-  const id = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).id : undefined;
-  return typeof id === 'string' ? id : undefined;
+  return stringField(value, 'id');
+}
+
+function stringField(value: unknown, key: string): string | undefined {
+  const field = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  return typeof field === 'string' ? field : undefined;
 }

@@ -13,6 +13,3 @@ export function draftChangedSinceLoaded(label: string, current: string | null): 
     { reason: 'changed_since_loaded', content_hash: current },
   );
 }
-
-/** A content hash as the API takes it: lowercase hex SHA-256. */
-export const CONTENT_HASH_PATTERN = /^[0-9a-f]{64}$/;

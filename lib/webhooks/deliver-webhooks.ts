@@ -155,6 +155,14 @@ async function claimAndSend(row: DueRow, now: Date, secret: string, allowPrivate
   return outcome;
 }
 
+/** Starts claiming and sending `due`, one promise per row (null: another instance claimed it). */
+async function startDeliveries(due: readonly DueRow[], now: Date): Promise<Promise<Outcome | null>[]> {
+  if (due.length === 0) return [];
+  const secret = await getInstanceSecret();
+  const allowPrivate = env().TOOLGATE_WEBHOOK_ALLOW_PRIVATE;
+  return due.map((row) => claimAndSend(row, now, secret, allowPrivate));
+}
+
 /**
  * Sends the deliveries that are due now (at most `limit`, `perTenant` of a tenant) and waits
  * for all of them: one pass of the dispatcher, as tests and scripts drive it.
@@ -163,10 +171,7 @@ export async function deliverDueWebhooks(options: { now?: Date; limit?: number; 
   const now = options.now ?? new Date();
   const due = await findDue(now, options.limit ?? MAX_IN_FLIGHT, options.perTenant ?? MAX_IN_FLIGHT_PER_TENANT, new Map());
   const result: DeliveryRunResult = { claimed: 0, delivered: 0, retrying: 0, failed: 0 };
-  if (due.length === 0) return result;
-  const secret = await getInstanceSecret();
-  const allowPrivate = env().TOOLGATE_WEBHOOK_ALLOW_PRIVATE;
-  for (const outcome of await Promise.all(due.map((row) => claimAndSend(row, now, secret, allowPrivate)))) {
+  for (const outcome of await Promise.all(await startDeliveries(due, now))) {
     if (outcome === null) continue;
     result.claimed++;
     result[outcome]++;
@@ -192,11 +197,9 @@ export function createWebhookDispatcher(options: { maxInFlight?: number; perTena
       const busy = new Map<string, number>();
       for (const { tenantId } of inFlight.values()) busy.set(tenantId, (busy.get(tenantId) ?? 0) + 1);
       const due = (await findDue(now, room, perTenant, busy)).filter((row) => !inFlight.has(row.id));
-      if (due.length === 0) return 0;
-      const secret = await getInstanceSecret();
-      const allowPrivate = env().TOOLGATE_WEBHOOK_ALLOW_PRIVATE;
-      for (const row of due) {
-        const done = claimAndSend(row, now, secret, allowPrivate)
+      const sends = await startDeliveries(due, now);
+      for (const [i, row] of due.entries()) {
+        const done = (sends[i] as Promise<Outcome | null>)
           .catch((error: unknown) =>
             log.error('webhook delivery failed to settle', {
               delivery: row.id,

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { CONTENT_HASH_PATTERN } from '../../documents/changed-since-loaded';
 import { defineRoute, type Caller } from '../define-route';
 import { contractIdParam, versionParam } from '../path-params';
 import { isoDateTime } from '../response-schemas';
@@ -14,7 +13,7 @@ import { EXPORT_FORMATS, exportToolDefinition, importToolDefinitions, MAX_IMPORT
 import { IMPORT_PROBLEM_CODES } from '../../contracts/formats/draft-contract';
 import { AppError } from '../../errors';
 import { PUBLISH_MODES } from '../../documents/publish-mode';
-import { draftBodyDescription, readDraftBody } from './draft-body';
+import { draftBodyDescription, PublishExpectedContentHash, readDraftBody } from './draft-body';
 
 const ContractParams = z.object({ id: contractIdParam() });
 const VersionParams = z.object({ id: contractIdParam(), version: versionParam('contract') });
@@ -188,11 +187,7 @@ export const publishContractVersionHandler = defineRoute({
     .object({
       change_note: z.string().max(2000).optional(),
       mode: z.enum(PUBLISH_MODES).default('enforce').describe('`shadow`: evaluate beside the served version and record, deciding nothing.'),
-      expected_content_hash: z
-        .string()
-        .regex(CONTENT_HASH_PATTERN, 'must be a content hash (64 lowercase hex digits)')
-        .optional()
-        .describe('The contentHash the author saw: publishing another text is refused (409, reason changed_since_loaded).'),
+      expected_content_hash: PublishExpectedContentHash,
     })
     .strict(),
   params: VersionParams,

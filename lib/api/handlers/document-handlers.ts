@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { CONTENT_HASH_PATTERN } from '../../documents/changed-since-loaded';
 import { defineRoute, type Caller } from '../define-route';
 import { documentIdParam, versionParam } from '../path-params';
 import { isoDateTime } from '../response-schemas';
@@ -11,7 +10,7 @@ import { saveDocumentDraft } from '../../documents/save-document-draft';
 import { getDocumentVersionOrThrow, type DocumentVersion } from '../../documents/get-document-version-or-throw';
 import { publishDocumentVersion } from '../../documents/publish-document-version';
 import { PUBLISH_MODES } from '../../documents/publish-mode';
-import { draftBodyDescription, readDraftBody } from './draft-body';
+import { draftBodyDescription, PublishExpectedContentHash, readDraftBody } from './draft-body';
 
 const actor = (caller: Caller) => (caller.kind === 'session' ? `user:${caller.userId}` : `api_key:${caller.apiKeyId}`);
 
@@ -142,11 +141,7 @@ export function studioDocumentHandlers(kind: StudioDocumentKind) {
             .enum(PUBLISH_MODES)
             .default('enforce')
             .describe('`shadow`: evaluate beside the served version and record, deciding nothing.'),
-          expected_content_hash: z
-            .string()
-            .regex(CONTENT_HASH_PATTERN, 'must be a content hash (64 lowercase hex digits)')
-            .optional()
-            .describe('The contentHash the author saw: publishing another text is refused (409, reason changed_since_loaded).'),
+          expected_content_hash: PublishExpectedContentHash,
         })
         .strict(),
       params,

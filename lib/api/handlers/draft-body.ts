@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { DocumentSourceSchema, DRAFT_MEDIA_TYPE, type DocumentSource } from '../../documents/document-source';
 import { AppError } from '../../errors';
-import { CONTENT_HASH_PATTERN } from '../../documents/changed-since-loaded';
 import { plainObject, type JsonObject } from '../../json';
 import type { IncomingCall } from '../incoming-call';
 
@@ -12,14 +11,19 @@ import type { IncomingCall } from '../incoming-call';
  */
 export { DRAFT_MEDIA_TYPE };
 
+/** A content hash as the studio sends it back (lowercase hex SHA-256): the text its save or publish is based on. */
+const ContentHash = z.string().regex(/^[0-9a-f]{64}$/, 'must be a content hash (64 lowercase hex digits)');
+
+/** The publish body's `expected_content_hash` (contracts, policies and surfaces alike). */
+export const PublishExpectedContentHash = ContentHash.optional().describe(
+  'The contentHash the author saw: publishing another text is refused (409, reason changed_since_loaded).',
+);
+
 const DraftEnvelopeSchema = z
   .object({
     document: plainObject('The document.'),
     source: DocumentSourceSchema,
-    expected_content_hash: z
-      .string()
-      .regex(CONTENT_HASH_PATTERN, 'must be a content hash (64 lowercase hex digits)')
-      .nullable()
+    expected_content_hash: ContentHash.nullable()
       .optional()
       .describe(
         'The contentHash of the draft the edit started from, or null when the version had no draft: 409 changed_since_loaded otherwise.',
