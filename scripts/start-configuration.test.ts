@@ -1,6 +1,10 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { readMigrationList } from '../lib/db/schema-engine';
 
 /**
  * `npm start` with a bad setting, as an operator runs it (scripts/serve.mjs in a child process):
@@ -80,4 +84,37 @@ describe('npm start with a bad setting', () => {
     },
     60_000,
   );
+
+  it('a database a newer Toolgate migrated: exit 1 naming the migrations this build lacks, and nothing applied', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'toolgate-ahead-'));
+    try {
+      const file = path.join(dir, 'toolgate.db');
+      const db = new Database(file);
+      db.exec(
+        'CREATE TABLE "_prisma_migrations" ("id" TEXT PRIMARY KEY, "checksum" TEXT NOT NULL, "finished_at" DATETIME, "migration_name" TEXT NOT NULL, "logs" TEXT, "rolled_back_at" DATETIME, "started_at" DATETIME NOT NULL DEFAULT current_timestamp, "applied_steps_count" INTEGER NOT NULL DEFAULT 0)',
+      );
+      const insert = db.prepare(
+        `INSERT INTO "_prisma_migrations" ("id", "checksum", "finished_at", "migration_name", "applied_steps_count") VALUES (?, 'x', current_timestamp, ?, 1)`,
+      );
+      // Every migration this build has, one it renamed long ago, and one from a later release.
+      const committed = readMigrationList('sqlite').migrationDirectories.map((d) => d.path);
+      committed.forEach((name, i) => insert.run(`m${i}`, name));
+      insert.run('old', '20200101000000_renamed_before_it_landed');
+      insert.run('new', '29991231000000_from_a_later_release');
+      db.close();
+
+      const run = await start({ DATABASE_URL: `file:${file}` });
+      expect(run.code).toBe(1);
+      expect(run.stderr.trim()).toBe(
+        'toolgate: the SQLite database DATABASE_URL names was migrated by a newer Toolgate (migration 29991231000000_from_a_later_release not in this build); start that version or a newer one, or restore a backup taken before the upgrade',
+      );
+      // Refused before anything ran: no tables beyond the migrations table, no demo tenant.
+      const after = new Database(file, { readonly: true });
+      const tables = after.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[];
+      after.close();
+      expect(tables.map((t) => t.name)).toEqual(['_prisma_migrations']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

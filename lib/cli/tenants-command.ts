@@ -65,11 +65,17 @@ export async function runTenantsCommand(args: readonly string[], io: CliIo): Pro
     io.stderr(`toolgate tenants: ${parsed.message}\n\n${TENANTS_USAGE}\n`);
     return EXIT.usage;
   }
-  const { migrateDatabase } = await import('../db/migrate-database');
+  const { migrateDatabase, DatabaseAheadOfBuildError, DatabaseUnreachableError } = await import('../db/migrate-database');
   const { disconnectDb } = await import('../db');
   const { closeEvidenceWriter } = await import('../evidence/record-evidence');
   try {
-    await migrateDatabase();
+    try {
+      await migrateDatabase();
+    } catch (error) {
+      if (!(error instanceof DatabaseAheadOfBuildError || error instanceof DatabaseUnreachableError)) throw error;
+      io.stderr(`toolgate tenants: ${error.message}\n`);
+      return EXIT.refused;
+    }
     return parsed.command === 'list' ? await listTenants(io) : await createTenantWithAdmin(parsed.args, io);
   } finally {
     await closeEvidenceWriter();

@@ -21,6 +21,13 @@ export async function migrateDatabase(url = process.env.DATABASE_URL): Promise<{
   const target = parseDatabaseUrl(url);
   const committed = readMigrationList(target.provider).migrationDirectories.map((d) => d.path);
   const finished = await finishedMigrations(target);
+  // A database a newer build has migrated: this build's queries would meet columns and tables it
+  // does not know and answer 503s at random, and its own migrations would run on a schema they
+  // were not written for. A finished migration older than this build's newest is only one that
+  // was renamed or folded into another before it landed, and stays harmless.
+  const newest = committed.at(-1) ?? '';
+  const ahead = [...finished].filter((name) => name > newest && !committed.includes(name)).sort();
+  if (ahead.length) throw new DatabaseAheadOfBuildError(target.provider, ahead);
   let applied: string[] = [];
   if (!committed.every((name) => finished.has(name))) {
     // This process's own client may already hold the database open: the cache poller starts
@@ -86,5 +93,20 @@ export class DatabaseUnreachableError extends Error {
     const reason = cause instanceof Error ? cause.message.split('\n')[0] || cause.name : String(cause);
     super(`cannot read the ${provider === 'postgresql' ? 'PostgreSQL' : 'SQLite'} database DATABASE_URL names: ${reason}`, { cause });
     this.name = 'DatabaseUnreachableError';
+  }
+}
+
+/** The database carries migrations newer than any this build has: a newer Toolgate migrated it. */
+export class DatabaseAheadOfBuildError extends Error {
+  constructor(
+    provider: string,
+    readonly migrations: string[],
+  ) {
+    super(
+      `the ${provider === 'postgresql' ? 'PostgreSQL' : 'SQLite'} database DATABASE_URL names was migrated by a newer Toolgate ` +
+        `(${migrations.length === 1 ? 'migration' : 'migrations'} ${migrations.join(', ')} not in this build); ` +
+        'start that version or a newer one, or restore a backup taken before the upgrade',
+    );
+    this.name = 'DatabaseAheadOfBuildError';
   }
 }
