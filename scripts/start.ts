@@ -97,6 +97,10 @@ if (!dataPlaneOnly) {
   apiAllowedMethods = (await import('../lib/api/api-methods')).apiAllowedMethods;
 }
 
+// After the first tenant exists, so a new database records its secret without a warning.
+const secretWarning = await (await import('../lib/auth/instance-secret')).noteInstanceSecret();
+if (secretWarning) console.warn(`toolgate: warning: ${secretWarning}`);
+
 setRawEvidenceStore(threadedEvidenceStore);
 // Decisions as OpenTelemetry spans when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/observability.md).
 await startTraceExport();
