@@ -9,6 +9,8 @@ import next from 'next';
 import { ConfigurationError, env, type Env } from '../lib/env';
 import { DatabaseAheadOfBuildError, DatabaseUnreachableError, migrateDatabase } from '../lib/db/migrate-database';
 import { projectRoot } from '../lib/db/schema-engine';
+import { parseDatabaseUrl } from '../lib/db/database-url';
+import { watchDatabaseFile } from '../lib/db/database-file';
 import { bootstrap } from '../lib/tenants/bootstrap';
 import { disconnectDb } from '../lib/db';
 import { createDataPlaneServer, drainDataPlaneServer, type NodeHandler } from '../lib/data-plane/server';
@@ -62,6 +64,8 @@ try {
   process.exit(1);
 }
 const { provider, applied } = migrated;
+const databaseFile = parseDatabaseUrl(settings.DATABASE_URL).file;
+if (databaseFile) watchDatabaseFile(databaseFile);
 console.log(applied.length ? `toolgate: ${provider} migrated (${applied.join(', ')})` : `toolgate: ${provider} schema up to date`);
 
 let fallback: NodeHandler | undefined;

@@ -15,6 +15,7 @@ import { now } from '../clock/clock';
 import { writeRollups } from '../rollups/write-rollups';
 import { isHexDigest } from './stored-hashes';
 import { toStoredRecords } from './stored-record';
+import { databaseFileProblem } from '../db/database-file';
 
 interface Pending {
   input: EvidenceInput;
@@ -138,6 +139,12 @@ export class EvidenceWriter {
     try {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, this.options.maxBatch);
+        const fileProblem = databaseFileProblem();
+        if (fileProblem) {
+          const failure = unavailable(new Error(fileProblem), batch.length);
+          for (const item of batch) item.reject(failure);
+          continue;
+        }
         // Plain records take the raw SQL path; a batch with side effects to run in the same
         // transaction (tokens, approvals) goes through Prisma, alone.
         if (batch.some((item) => item.within)) {
