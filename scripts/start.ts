@@ -74,6 +74,10 @@ let apiAllowedMethods: ((pathname: string) => HttpMethod[] | null) | undefined;
 let bootstrapLines: string[] = [];
 if (!dataPlaneOnly) {
   const report = await bootstrap();
+  if (report.refused) {
+    console.error(`toolgate: ${report.refused}`);
+    process.exit(1);
+  }
   bootstrapLines = report.lines;
   if (report.incomplete) {
     // Its sign-in and key exist and are shown only now: printed before the start gives up.

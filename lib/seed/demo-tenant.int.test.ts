@@ -34,6 +34,37 @@ describe('seeds', () => {
     expect(await db().tenant.count({ where: { slug: 'demo' } })).toBe(0);
   });
 
+  it('TOOLGATE_INIT_* that would make an unreachable tenant, a bad slug or half an admin is refused, making nothing; checked only at creation', async () => {
+    const refusals: [Record<string, string>, string][] = [
+      [
+        { TOOLGATE_INIT_TENANT: 'lonely' },
+        'TOOLGATE_INIT_TENANT alone would make a tenant no one can sign in to or call; set TOOLGATE_INIT_ADMIN_EMAIL and TOOLGATE_INIT_ADMIN_PASSWORD, TOOLGATE_INIT_API_KEY, or both',
+      ],
+      [
+        { TOOLGATE_INIT_TENANT: 'half', TOOLGATE_INIT_ADMIN_EMAIL: 'ops@half.test', TOOLGATE_INIT_API_KEY: 'an-init-key-of-twenty-chars' },
+        'TOOLGATE_INIT_ADMIN_EMAIL and TOOLGATE_INIT_ADMIN_PASSWORD are set together; TOOLGATE_INIT_ADMIN_PASSWORD is missing',
+      ],
+      [
+        { TOOLGATE_INIT_TENANT: 'Acme Corp', TOOLGATE_INIT_API_KEY: 'an-init-key-of-twenty-chars' },
+        'TOOLGATE_INIT_TENANT "Acme Corp" is not a slug: lowercase letters, digits and inner hyphens, at most 63 characters',
+      ],
+    ];
+    for (const [vars, refused] of refusals) expect(await withInit(vars, bootstrap)).toEqual({ created: null, lines: [], refused });
+    expect(await db().tenant.count({ where: { slug: { in: ['lonely', 'half', 'Acme Corp'] } } })).toBe(0);
+
+    // Made with all it needs, the tenant then starts with TOOLGATE_INIT_TENANT alone (the password dropped from the deployment).
+    await withInit({ TOOLGATE_INIT_TENANT: 'kept', TOOLGATE_INIT_API_KEY: 'an-init-key-of-twenty-chars' }, bootstrap);
+    expect(await withInit({ TOOLGATE_INIT_TENANT: 'kept' }, bootstrap)).toEqual({
+      created: null,
+      lines: ['toolgate: tenant "kept" exists; TOOLGATE_INIT_* ignored'],
+    });
+    // The rest without the tenant: ignored, and said so.
+    expect(await withInit({ TOOLGATE_INIT_API_KEY: 'an-init-key-of-twenty-chars' }, bootstrap)).toEqual({
+      created: null,
+      lines: ['toolgate: TOOLGATE_INIT_TENANT is unset, so TOOLGATE_INIT_API_KEY is ignored'],
+    });
+  });
+
   it('instances started together with the same TOOLGATE_INIT_TENANT create it once, and none of them fails', async () => {
     const vars = {
       TOOLGATE_INIT_TENANT: 'together',

@@ -2,7 +2,7 @@ import { db } from '../db';
 import { env, publicBaseUrl } from '../env';
 import { createApiKey } from '../auth/api-keys';
 import { DemoSeedIncompleteError, demoTenantLines, seedDemoTenant } from '../seed/demo-tenant';
-import { createTenantUnlessTaken } from './create-tenant';
+import { createTenantUnlessTaken, TENANT_SLUG_PATTERN } from './create-tenant';
 import { addMember } from './add-member';
 
 export interface BootstrapReport {
@@ -10,6 +10,8 @@ export interface BootstrapReport {
   lines: string[];
   /** Why the demo tenant is incomplete (its sign-in and key exist and are in `lines`); start-up reports it and stops. */
   incomplete?: string;
+  /** Why TOOLGATE_INIT_* cannot make its tenant (nothing was made); start-up reports it and stops. */
+  refused?: string;
 }
 
 /**
@@ -24,6 +26,8 @@ export async function bootstrap(): Promise<BootstrapReport> {
   if (e.TOOLGATE_INIT_TENANT) {
     const exists = { created: null, lines: [`toolgate: tenant "${e.TOOLGATE_INIT_TENANT}" exists; TOOLGATE_INIT_* ignored`] };
     if (await db().tenant.findUnique({ where: { slug: e.TOOLGATE_INIT_TENANT }, select: { id: true } })) return exists;
+    const refused = initProblem(e);
+    if (refused) return { created: null, lines: [], refused };
     const tenant = await createTenantUnlessTaken({ slug: e.TOOLGATE_INIT_TENANT });
     if (!tenant) return exists;
     const lines = [`toolgate: created tenant "${tenant.slug}"`];
@@ -43,14 +47,37 @@ export async function bootstrap(): Promise<BootstrapReport> {
     return { created: 'init', lines };
   }
 
-  if ((await db().tenant.count()) > 0) return { created: null, lines: [] };
+  // Not refused: a deployment may drop TOOLGATE_INIT_TENANT once its tenant exists and leave the rest.
+  const ignored = INIT_PARTS.filter((name) => e[name] !== undefined);
+  const notes = ignored.length
+    ? [`toolgate: TOOLGATE_INIT_TENANT is unset, so ${ignored.join(', ')} ${ignored.length === 1 ? 'is' : 'are'} ignored`]
+    : [];
+  if ((await db().tenant.count()) > 0) return { created: null, lines: notes };
   let seeded;
   try {
     seeded = await seedDemoTenant();
   } catch (error) {
     if (!(error instanceof DemoSeedIncompleteError)) throw error;
-    return { created: 'demo', lines: demoTenantLines(error.seed, publicBaseUrl()), incomplete: error.message };
+    return { created: 'demo', lines: [...notes, ...demoTenantLines(error.seed, publicBaseUrl())], incomplete: error.message };
   }
-  if (!seeded.created) return { created: null, lines: [] };
-  return { created: 'demo', lines: demoTenantLines(seeded, publicBaseUrl()) };
+  if (!seeded.created) return { created: null, lines: notes };
+  return { created: 'demo', lines: [...notes, ...demoTenantLines(seeded, publicBaseUrl())] };
+}
+
+const INIT_PARTS = ['TOOLGATE_INIT_ADMIN_EMAIL', 'TOOLGATE_INIT_ADMIN_PASSWORD', 'TOOLGATE_INIT_API_KEY'] as const;
+
+/**
+ * Checked only when the tenant is about to be made (a deployment may keep TOOLGATE_INIT_TENANT
+ * and drop the password once it exists): a slug no URL can name, a tenant no one could sign in to
+ * or call, or half an admin, which would otherwise be made and then ignored.
+ */
+function initProblem(e: ReturnType<typeof env>): string | null {
+  const slug = e.TOOLGATE_INIT_TENANT ?? '';
+  if (!TENANT_SLUG_PATTERN.test(slug))
+    return `TOOLGATE_INIT_TENANT ${JSON.stringify(slug.slice(0, 80))} is not a slug: lowercase letters, digits and inner hyphens, at most 63 characters`;
+  if ((e.TOOLGATE_INIT_ADMIN_EMAIL === undefined) !== (e.TOOLGATE_INIT_ADMIN_PASSWORD === undefined))
+    return `TOOLGATE_INIT_ADMIN_EMAIL and TOOLGATE_INIT_ADMIN_PASSWORD are set together; ${e.TOOLGATE_INIT_ADMIN_EMAIL === undefined ? 'TOOLGATE_INIT_ADMIN_EMAIL' : 'TOOLGATE_INIT_ADMIN_PASSWORD'} is missing`;
+  if (INIT_PARTS.every((name) => e[name] === undefined))
+    return `TOOLGATE_INIT_TENANT alone would make a tenant no one can sign in to or call; set TOOLGATE_INIT_ADMIN_EMAIL and TOOLGATE_INIT_ADMIN_PASSWORD, TOOLGATE_INIT_API_KEY, or both`;
+  return null;
 }

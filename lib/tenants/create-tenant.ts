@@ -1,7 +1,6 @@
 import { db, isUniqueViolation } from '../db';
 
-/** Tenant slugs: what URLs, the CLI and TOOLGATE_INIT_TENANT name a tenant by. */
-export const TENANT_SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+export { TENANT_SLUG_PATTERN } from './tenant-slug';
 
 export async function createTenant(options: { slug: string; name?: string; storeRawArguments?: boolean; retentionDays?: number }) {
   return db().tenant.create({
