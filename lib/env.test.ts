@@ -49,6 +49,31 @@ describe('env', () => {
     expect(env()).toMatchObject({ TOOLGATE_APPROVAL_TTL_SECONDS: 30 * 86_400, TOOLGATE_CACHE_POLL_MS: 0 });
   });
 
+  it('reads numbers as decimals only, and addresses as http(s) only', () => {
+    const refused: [string, string, string][] = [
+      ['PORT', '0x10', 'PORT: must be a decimal number, as 3000 or 2.5'],
+      ['PORT', '1e3', 'PORT: must be a decimal number, as 3000 or 2.5'],
+      ['PORT', 'Infinity', 'PORT: must be a decimal number, as 3000 or 2.5'],
+      ['TOOLGATE_DRAIN_GRACE_SECONDS', '0b11', 'TOOLGATE_DRAIN_GRACE_SECONDS: must be a decimal number'],
+      ['PORT', '3000.5', 'PORT: must be a whole number'],
+      ['OTEL_EXPORTER_OTLP_ENDPOINT', 'localhost:4318', 'OTEL_EXPORTER_OTLP_ENDPOINT: must be an http:// or https:// URL'],
+      ['TOOLGATE_PUBLIC_URL', 'javascript:alert(1)', 'TOOLGATE_PUBLIC_URL: must be an http:// or https:// URL'],
+    ];
+    for (const [name, value, message] of refused) {
+      process.env[name] = value;
+      resetEnvForTests();
+      expect(() => env(), `${name}=${value}`).toThrow(message);
+      delete process.env[name];
+    }
+    Object.assign(process.env, {
+      PORT: ' 3001 ',
+      TOOLGATE_DRAIN_GRACE_SECONDS: '2.5',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector:4318',
+    });
+    resetEnvForTests();
+    expect(env()).toMatchObject({ PORT: 3001, TOOLGATE_DRAIN_GRACE_SECONDS: 2.5, OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector:4318' });
+  });
+
   it('refuses a DATABASE_URL of a scheme it cannot use, naming the scheme and never the password', () => {
     for (const url of ['mysql://u:SuperSecretPw@localhost/db', 'postgress://u:SuperSecretPw@h/db', 'postgresql+x://u:SuperSecretPw@h/db']) {
       process.env.DATABASE_URL = url;

@@ -10,6 +10,27 @@ import { parseTrustedProxies } from './http/client-address';
 /** The longest an approval, confirmation or duplicate window may last: 30 days, as tenants' settings. */
 const MAX_TTL_SECONDS = 30 * 86_400;
 
+/**
+ * Numbers as people write them in settings: digits with an optional fraction. `z.coerce` took
+ * whatever Number() does (0x10, 1e3, Infinity's spelling, whitespace), so PORT=0x10 served on 16.
+ */
+const DECIMAL = /^\s*\d{1,15}(?:\.\d{1,15})?\s*$/;
+const NOT_A_NUMBER = {
+  // `.int()` reports its own failure as invalid_type too, expecting "int".
+  error: (issue: { code?: string; expected?: string }) =>
+    issue.code !== 'invalid_type'
+      ? undefined
+      : issue.expected === 'int'
+        ? 'must be a whole number'
+        : 'must be a decimal number, as 3000 or 2.5',
+};
+function decimal<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => (typeof value === 'string' && DECIMAL.test(value) ? Number(value) : value), schema);
+}
+
+/** An http(s) address: `localhost:4318` is a valid URL whose scheme is "localhost:". */
+const httpUrl = () => z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+
 const EnvSchema = z.object({
   DATABASE_URL: z
     .string()
@@ -19,29 +40,30 @@ const EnvSchema = z.object({
       const problem = databaseUrlProblem(value);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  PORT: decimal(z.number(NOT_A_NUMBER).int().min(1).max(65535)).default(3000),
   HOSTNAME: z.string().min(1).default('0.0.0.0'),
   // Signs approval and confirmation tokens and Better Auth sessions. When unset, a random secret
   // is generated once and kept in the database so that every instance shares it.
   TOOLGATE_SECRET: z.string().min(32, 'TOOLGATE_SECRET must be at least 32 characters').optional(),
-  TOOLGATE_PUBLIC_URL: z.string().url().optional(),
-  TOOLGATE_MAX_BODY_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .max(64 * 1024 * 1024)
-    .default(1024 * 1024),
-  TOOLGATE_MAX_JSON_DEPTH: z.coerce.number().int().min(4).max(1000).default(64),
+  TOOLGATE_PUBLIC_URL: httpUrl().optional(),
+  TOOLGATE_MAX_BODY_BYTES: decimal(
+    z
+      .number(NOT_A_NUMBER)
+      .int()
+      .min(1024)
+      .max(64 * 1024 * 1024),
+  ).default(1024 * 1024),
+  TOOLGATE_MAX_JSON_DEPTH: decimal(z.number(NOT_A_NUMBER).int().min(4).max(1000)).default(64),
   // At most 30 days, as the tenant setting: 99999999999999 made every held call's expiry an
   // invalid date, and every call that needed an approval answered 503.
-  TOOLGATE_APPROVAL_TTL_SECONDS: z.coerce.number().int().min(10).max(MAX_TTL_SECONDS).default(3600),
-  TOOLGATE_CONFIRMATION_TTL_SECONDS: z.coerce.number().int().min(10).max(MAX_TTL_SECONDS).default(600),
-  TOOLGATE_DUPLICATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(MAX_TTL_SECONDS).default(600),
+  TOOLGATE_APPROVAL_TTL_SECONDS: decimal(z.number(NOT_A_NUMBER).int().min(10).max(MAX_TTL_SECONDS)).default(3600),
+  TOOLGATE_CONFIRMATION_TTL_SECONDS: decimal(z.number(NOT_A_NUMBER).int().min(10).max(MAX_TTL_SECONDS)).default(600),
+  TOOLGATE_DUPLICATE_WINDOW_SECONDS: decimal(z.number(NOT_A_NUMBER).int().min(1).max(MAX_TTL_SECONDS)).default(600),
   // How often each instance polls the change counters behind its caches (lib/cache/change-feed.ts); 0: never.
-  TOOLGATE_CACHE_POLL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  TOOLGATE_CACHE_POLL_MS: decimal(z.number(NOT_A_NUMBER).int().min(0).max(60_000)).default(1000),
   // Evidence records waiting to be committed; past it, validations answer 503 + Retry-After.
-  TOOLGATE_EVIDENCE_QUEUE_MAX: z.coerce.number().int().min(1).max(1_000_000).default(4096),
-  TOOLGATE_EVIDENCE_BATCH_MAX: z.coerce.number().int().min(1).max(1000).default(200),
+  TOOLGATE_EVIDENCE_QUEUE_MAX: decimal(z.number(NOT_A_NUMBER).int().min(1).max(1_000_000)).default(4096),
+  TOOLGATE_EVIDENCE_BATCH_MAX: decimal(z.number(NOT_A_NUMBER).int().min(1).max(1000)).default(200),
   // Webhook receivers on private, loopback or link-local addresses: refused unless this is set
   // (a receiver inside your own network); see lib/webhooks/webhook-address.ts.
   TOOLGATE_WEBHOOK_ALLOW_PRIVATE: z
@@ -56,21 +78,23 @@ const EnvSchema = z.object({
     .transform((value) => value === '1' || value === 'true'),
   // The hosted MCP gateway: how long an upstream may take for one tools/call, and the largest
   // result passed to the model (larger ones are withheld).
-  TOOLGATE_MCP_CALL_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(60),
-  TOOLGATE_MCP_MAX_RESULT_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .max(64 * 1024 * 1024)
-    .default(1024 * 1024),
+  TOOLGATE_MCP_CALL_TIMEOUT_SECONDS: decimal(z.number(NOT_A_NUMBER).min(0.1).max(3600)).default(60),
+  TOOLGATE_MCP_MAX_RESULT_BYTES: decimal(
+    z
+      .number(NOT_A_NUMBER)
+      .int()
+      .min(1024)
+      .max(64 * 1024 * 1024),
+  ).default(1024 * 1024),
   // People (lib/members): how long an invitation link stays valid, and mail. Without
   // TOOLGATE_SMTP_URL the link is only shown to the admin who invited.
-  TOOLGATE_INVITATION_TTL_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(60)
-    .max(90 * 24 * 3600)
-    .default(7 * 24 * 3600),
+  TOOLGATE_INVITATION_TTL_SECONDS: decimal(
+    z
+      .number(NOT_A_NUMBER)
+      .int()
+      .min(60)
+      .max(90 * 24 * 3600),
+  ).default(7 * 24 * 3600),
   TOOLGATE_SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'TOOLGATE_SMTP_URL must start with smtp:// or smtps://')
@@ -78,7 +102,7 @@ const EnvSchema = z.object({
   TOOLGATE_MAIL_FROM: z.string().min(3).optional(),
   // Sign-in with the company's OpenID Connect provider (lib/auth/sso-config.ts): on when the
   // issuer, client id and client secret are all set.
-  TOOLGATE_OIDC_ISSUER: z.string().url().optional(),
+  TOOLGATE_OIDC_ISSUER: httpUrl().optional(),
   TOOLGATE_OIDC_CLIENT_ID: z.string().min(1).optional(),
   TOOLGATE_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   // Comma-separated e-mail domains allowed to sign in with SSO (empty: any).
@@ -89,10 +113,10 @@ const EnvSchema = z.object({
   TOOLGATE_OIDC_GROUPS_CLAIM: z.string().min(1).optional(),
   TOOLGATE_OIDC_ROLE_MAPPING: z.string().optional(),
   // PostgreSQL: each statement of the Prisma client past this is cancelled, answered 503 (lib/db/postgres-session.ts); 0: unbounded.
-  TOOLGATE_DB_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(0).max(86_400).default(DEFAULT_STATEMENT_TIMEOUT_SECONDS),
+  TOOLGATE_DB_STATEMENT_TIMEOUT_SECONDS: decimal(z.number(NOT_A_NUMBER).min(0).max(86_400)).default(DEFAULT_STATEMENT_TIMEOUT_SECONDS),
   // The most records GET /api/v1/evidence/verify reads in one request (about 55,000 a second);
   // more answers 409 verification_too_large and a verification run does it (lib/evidence/verification); 0: unbounded.
-  TOOLGATE_VERIFY_MAX_RECORDS: z.coerce.number().int().min(0).max(1_000_000_000).default(250_000),
+  TOOLGATE_VERIFY_MAX_RECORDS: decimal(z.number(NOT_A_NUMBER).int().min(0).max(1_000_000_000)).default(250_000),
   // Proxies in front of Toolgate whose X-Forwarded-For is believed (lib/http/client-address.ts):
   // addresses or CIDR ranges, comma- or space-separated. Unset: the connection's peer is the caller.
   TOOLGATE_TRUSTED_PROXIES: z
@@ -109,22 +133,23 @@ const EnvSchema = z.object({
     }),
   // How long a stopping server keeps answering calls on connections kept alive before the stop
   // (lib/data-plane/server.ts drainDataPlaneServer); then it closes those left idle.
-  TOOLGATE_DRAIN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(5),
+  TOOLGATE_DRAIN_GRACE_SECONDS: decimal(z.number(NOT_A_NUMBER).min(0).max(600)).default(5),
   // How often the retention purge runs (lib/retention).
   // At most a week: a timer longer than 2^31 ms fires at once, and the purge ran back to back.
-  TOOLGATE_RETENTION_PURGE_INTERVAL_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(10)
-    .max(7 * 86_400)
-    .default(3600),
+  TOOLGATE_RETENTION_PURGE_INTERVAL_SECONDS: decimal(
+    z
+      .number(NOT_A_NUMBER)
+      .int()
+      .min(10)
+      .max(7 * 86_400),
+  ).default(3600),
   // Prometheus scrapes /metrics with it as a Bearer token and sees every tenant's series
   // (lib/metrics); admin API keys see only their own tenant's.
   TOOLGATE_METRICS_TOKEN: z.string().min(32, 'TOOLGATE_METRICS_TOKEN must be at least 32 characters').optional(),
   // Decisions as OpenTelemetry spans (lib/telemetry): on when an OTLP endpoint is set. The SDK
   // reads the other OTEL_* variables itself; these decide whether it is loaded at all.
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
-  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().url().optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl().optional(),
   OTEL_SDK_DISABLED: z
     .string()
     .optional()
