@@ -2,8 +2,10 @@ import { db } from '../db';
 import { makeIssue, type ValidationIssue } from '../validation/error-codes';
 import { parseCallToken, sameBinding, verifyCallToken, type CallBinding, type TokenKind } from './call-token';
 import { nowMs } from '../clock/clock';
+import { grantOf, type ApprovalGrant } from './approval-grant';
 
-export type TokenCheck = { ok: true; id: string } | { ok: false; issue: ValidationIssue };
+/** `grant`: for an approval, what it was given under (absent where a replay only knows it was approved). */
+export type TokenCheck = { ok: true; id: string; grant?: ApprovalGrant } | { ok: false; issue: ValidationIssue };
 
 /**
  * Checks a presented approval or confirmation token against the call being validated. It does
@@ -72,5 +74,5 @@ export async function checkCallToken(options: {
   }
   if ('usedAt' in row && row.usedAt) return invalid('The confirmation token was already used; each confirmation allows one call.', 'used');
   if (row.expiresAt.getTime() <= nowMs()) return invalid(`The ${field} has expired.`, 'expired');
-  return { ok: true, id: row.id };
+  return 'approverRoles' in row ? { ok: true, id: row.id, grant: grantOf(row) } : { ok: true, id: row.id };
 }

@@ -1,6 +1,7 @@
 import type { Tx } from '../db';
 import type { CallBinding } from './call-token';
 import { enqueueApprovalEvent } from './approval-webhook';
+import { approvalShortfall, grantOf } from './approval-grant';
 import { now as clockNow } from '../clock/clock';
 
 /**
@@ -43,7 +44,12 @@ export async function requestApproval(
 ) {
   const { binding } = options;
   const now = clockNow();
-  const existing = await tx.approval.findFirst({
+  const need = {
+    roles: options.approverRoles,
+    approversRequired: Math.max(1, options.approversRequired),
+    escalated: options.escalationLevel > 0,
+  };
+  const candidates = await tx.approval.findMany({
     where: {
       tenantId: binding.tenantId,
       tool: binding.tool,
@@ -59,7 +65,11 @@ export async function requestApproval(
       ],
     },
     orderBy: { createdAt: 'desc' },
+    take: 10,
   });
+  // One given by fewer or other people than the call needs now is not its approval: a new one is
+  // queued beside it (that one can never redeem this call, lib/approvals/approval-grant.ts).
+  const existing = candidates.find((row) => !approvalShortfall(grantOf(row), need));
   if (existing) return existing;
   const created = await tx.approval.create({
     data: {

@@ -6,6 +6,7 @@ import type { Decision } from '../decisions';
 import { decideFromIssues } from './decide';
 import { checkPreCall, type CallContext } from './check-pre-call';
 import { makeIssue, type ValidationIssue } from './error-codes';
+import { approvalShortfall, describeGrant } from '../approvals/approval-grant';
 
 export type CallDecision = {
   decision: Decision;
@@ -49,15 +50,24 @@ export function decideCall(options: {
   let approvalTokenUsed = false;
   if (approval) {
     const check = options.approvalCheck;
-    if (check?.ok) approvalTokenUsed = true;
-    else if (check) errors.push(check.issue);
+    // A valid token whose approval was given by fewer or other people than this call needs now
+    // (an approver's edit made it a bigger call, a stricter policy was published since) counts
+    // as no token: the call is held for the approval it needs, and the answer says why.
+    const shortfall = check?.ok && check.grant ? approvalShortfall(check.grant, approval) : null;
+    const notEnough =
+      check?.ok && check.grant && shortfall
+        ? `The approval behind the approval_token was given for ${describeGrant(check.grant)}, which no longer covers this call (${shortfall.replace('_', ' ')}); a new approval is needed. `
+        : '';
+    if (check?.ok && !shortfall) approvalTokenUsed = true;
+    else if (check && !check.ok) errors.push(check.issue);
     else if (approval.escalated) {
       errors.push(
         makeIssue('AXAG_ESCALATION_REQUIRED', {
           intent: tool,
-          message: `${tool} was escalated to ${approval.roles.join(', ') || 'a higher role'} by ${policy?.decidedBy ? `policy ${policy.decidedBy.policy_id} rule ${policy.decidedBy.rule}` : 'a policy'}${policy?.reason ? `: ${policy.reason}` : '.'}`,
+          message: `${notEnough}${tool} was escalated to ${approval.roles.join(', ') || 'a higher role'} by ${policy?.decidedBy ? `policy ${policy.decidedBy.policy_id} rule ${policy.decidedBy.rule}` : 'a policy'}${policy?.reason ? `: ${policy.reason}` : '.'}`,
           path: '$.approval_token',
           approver_roles: approval.roles,
+          ...(shortfall ? { shortfall } : {}),
         }),
       );
     } else {
@@ -65,10 +75,11 @@ export function decideCall(options: {
       errors.push(
         makeIssue('AXAG_APPROVAL_MISSING', {
           intent: tool,
-          message: `${tool} needs an approval from one of: ${approval.roles.join(', ') || 'an approver'}${why}.`,
+          message: `${notEnough}${tool} needs an approval from one of: ${approval.roles.join(', ') || 'an approver'}${why}.`,
           path: '$.approval_token',
           approver_roles: approval.roles,
           approvers_required: approval.approversRequired,
+          ...(shortfall ? { shortfall } : {}),
         }),
       );
     }
