@@ -51,6 +51,13 @@ export const PreCallRequestSchema = z
         'When no approval_token is sent: redeem an approved, unused approval of exactly this call (tool, version, arguments, user) that this API key asked for, as if its token were sent. What the MCP gateway does, so the agent never handles tokens.',
       ),
     mcp_server: McpServerNameSchema.optional().describe('The MCP server the call goes through; recorded with the evidence.'),
+    mcp_definition_hash: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .optional()
+      .describe(
+        "With mcp_server: the hash of the tool's definition as the gateway's upstream lists it now (its tools report answers it); a call to an upstream whose definition is not the pinned one is refused as AXAG_TOOL_DEFINITION_CHANGED.",
+      ),
   })
   .strict();
 
@@ -143,7 +150,12 @@ export async function validatePreCall(options: {
   // The user boundary compares the arguments with the context as the agent sent both.
   const { errors, warnings } = checkPreCall({ contract: compiled, arguments: args, context: sent.context });
   if (request.mcp_server) {
-    const drift = await mcpDriftIssue({ tenantId, server: request.mcp_server, tool: request.tool });
+    const drift = await mcpDriftIssue({
+      tenantId,
+      server: request.mcp_server,
+      tool: request.tool,
+      ...(request.mcp_definition_hash ? { definitionHash: request.mcp_definition_hash } : {}),
+    });
     if (drift) errors.unshift(drift);
   }
   if (resolved.contract.deprecated && !warnings.some((w) => w.code === 'AXAG_CONTRACT_DEPRECATED')) {

@@ -89,6 +89,10 @@ export const reportMcpToolsHandler = defineRoute({
             name: z.string(),
             contract_id: z.string(),
             status: z.enum(['unpublished', 'published', 'drifted']),
+            definition_hash: z
+              .string()
+              .optional()
+              .describe("The hash of the definition this caller's upstream lists; send it as validate/pre `mcp_definition_hash`."),
             refused: z.string().nullable(),
             tool: ListedToolSchema.nullable(),
             invalid_result: z.enum(['withhold', 'pass_through']),

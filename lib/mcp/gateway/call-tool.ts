@@ -54,7 +54,15 @@ export async function gateToolCall(options: {
 
   const pre = (callArgs: Record<string, unknown>) =>
     engine.pre(
-      { tool, call_id: callId, arguments: callArgs, ...(context ? { context } : {}), redeem_approval: true, mcp_server: server },
+      {
+        tool,
+        call_id: callId,
+        arguments: callArgs,
+        ...(context ? { context } : {}),
+        redeem_approval: true,
+        mcp_server: server,
+        ...(entry?.definition_hash ? { mcp_definition_hash: entry.definition_hash } : {}),
+      },
       traceparent,
     );
   let decided: ValidationResponse;

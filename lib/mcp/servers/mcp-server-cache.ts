@@ -22,14 +22,17 @@ export interface McpServerRegistration {
   approvalWaitSeconds: number;
 }
 
-export interface DriftedTool {
+export interface PinnedTool {
   name: string;
+  pinnedHash: string;
+  /** Set while a changed definition waits for review. */
+  driftHash: string | null;
   driftClasses: string | null;
   driftSeenAt: Date | null;
 }
 
 const registrations = invalidatedCache<McpServerRegistration | null>('mcp_servers', { maxEntries: 10_000, ttlMs: 30_000 });
-const drifted = invalidatedCache<ReadonlyMap<string, DriftedTool>>('mcp_servers', { maxEntries: 10_000, ttlMs: 30_000 });
+const pins = invalidatedCache<ReadonlyMap<string, PinnedTool>>('mcp_servers', { maxEntries: 10_000, ttlMs: 30_000 });
 
 export function findMcpServerRegistration(tenantId: string, name: string): Promise<McpServerRegistration | null> {
   return registrations.load(`${tenantId}\n${name}`, () =>
@@ -51,14 +54,14 @@ export function findMcpServerRegistration(tenantId: string, name: string): Promi
   );
 }
 
-/** The server's drifted tools by contract id. */
-export function driftedMcpTools(tenantId: string, server: string): Promise<ReadonlyMap<string, DriftedTool>> {
-  return drifted.load(`${tenantId}\n${server}`, async () => {
+/** The server's tools by contract id: each one's pin, and its drift when one waits for review. */
+export function pinnedMcpTools(tenantId: string, server: string): Promise<ReadonlyMap<string, PinnedTool>> {
+  return pins.load(`${tenantId}\n${server}`, async () => {
     const rows = await db().mcpTool.findMany({
-      where: { tenantId, driftHash: { not: null }, server: { tenantId, name: server } },
-      select: { contractId: true, name: true, driftClasses: true, driftSeenAt: true },
+      where: { tenantId, server: { tenantId, name: server } },
+      select: { contractId: true, name: true, pinnedHash: true, driftHash: true, driftClasses: true, driftSeenAt: true },
     });
-    return new Map(rows.map((row) => [row.contractId, { name: row.name, driftClasses: row.driftClasses, driftSeenAt: row.driftSeenAt }]));
+    return new Map(rows.map(({ contractId, ...pin }) => [contractId, pin]));
   });
 }
 

@@ -20,20 +20,22 @@ export type { McpGatewayTool as GatewayTool, McpListedTool as ListedTool };
 export async function gatewayTools(options: {
   server: McpServerRecord;
   rows: McpToolRecord[];
-  /** The names the upstream lists now, in its order. */
-  upstream: readonly string[];
+  /** What the upstream lists now, in its order: each tool's name and its definition's hash. */
+  upstream: readonly { name: string; hash: string }[];
 }): Promise<McpGatewayTool[]> {
   const { server } = options;
   const tenantId = server.tenantId;
   const rows = new Map(options.rows.map((row) => [row.name, row]));
   const policies = (await loadPolicies(tenantId)).enforced;
   const out: McpGatewayTool[] = [];
-  for (const name of options.upstream) {
+  for (const { name, hash } of options.upstream) {
     const row = rows.get(name);
     if (!row) continue;
     const resolved = await resolveContract({ tenantId, tool: row.contractId });
     const document = resolved.found ? resolved.contract.compiled.document : null;
-    const status: McpToolStatus = row.driftHash ? 'drifted' : document ? 'published' : 'unpublished';
+    // This caller's upstream, not only the stored drift: another gateway reporting under the same
+    // name may have cleared the drift with the pinned definition while this one's upstream changed.
+    const status: McpToolStatus = row.driftHash || hash !== row.pinnedHash ? 'drifted' : document ? 'published' : 'unpublished';
     let refused: string | null = null;
     if (status === 'drifted') refused = 'The upstream changed this tool; it is refused until an author accepts the change.';
     else if (!document) refused = 'This tool has no published contract yet; it is refused until an author publishes one.';
@@ -66,6 +68,7 @@ export async function gatewayTools(options: {
       name,
       contract_id: row.contractId,
       status,
+      definition_hash: hash,
       refused,
       tool,
       invalid_result: invalidResult,

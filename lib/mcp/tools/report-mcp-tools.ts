@@ -1,7 +1,7 @@
 import type { AdminActor } from '../../evidence/record-admin-evidence';
 import { log } from '../../log';
 import type { McpTransport } from '../servers/mcp-server-view';
-import { MAX_UPSTREAM_TOOLS, readUpstreamTool, type UpstreamToolDefinition } from '../tool-definition';
+import { definitionHash, MAX_UPSTREAM_TOOLS, readUpstreamTool, type UpstreamToolDefinition } from '../tool-definition';
 import { gatewayTools } from './gateway-tools';
 import type { McpToolReport } from '@toolgate/sdk/core';
 import { findOrCreateMcpServer, syncMcpTools } from './sync-mcp-tools';
@@ -39,7 +39,7 @@ export async function reportMcpTools(options: {
   if (problems.length > 0)
     log.warn('mcp upstream tools not used', { tenant: options.tenantId, server: server.name, problems: problems.slice(0, 10) });
   const rows = await syncMcpTools({ server, definitions, actor: options.actor });
-  const tools = await gatewayTools({ server, rows, upstream: definitions.map((d) => d.name) });
+  const tools = await gatewayTools({ server, rows, upstream: definitions.map((d) => ({ name: d.name, hash: definitionHash(d) })) });
   return {
     server: { name: server.name, list_unpublished: server.listUnpublished, approval_wait_seconds: server.approvalWaitSeconds },
     tools,

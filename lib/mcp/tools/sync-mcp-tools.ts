@@ -99,15 +99,31 @@ export async function syncMcpTools(options: {
     }
     if (hash === row.pinnedHash) {
       if (row.driftHash) {
+        // Recorded: with several gateways reporting under one name, a report of the pinned
+        // definition clears a drift another one still sees (its calls stay refused, since they
+        // carry their own upstream's hash), and an author should be able to tell that it happened.
         const id = row.id;
-        byName.set(
-          row.name,
-          await db().$transaction(async (tx) => {
+        const { extra } = await recordAdminEvidence(
+          {
+            tenantId,
+            kind: 'mcp_drift',
+            action: 'tool_definition_reverted',
+            actor,
+            details: {
+              server: server.name,
+              tool: definition.name,
+              contract_id: row.contractId,
+              pinned_hash: row.pinnedHash,
+              drift_hash: row.driftHash,
+            },
+          },
+          async (tx) => {
             const cleared = await tx.mcpTool.update({ where: { id }, data: clearedDrift() });
             await mcpServersChanged(tx);
             return cleared;
-          }),
+          },
         );
+        byName.set(row.name, extra);
         changed = true;
       }
       continue;

@@ -42,6 +42,8 @@ export interface PreCallRequest {
   redeem_approval?: boolean;
   /** The MCP server the call goes through; recorded with the evidence. */
   mcp_server?: string;
+  /** With `mcp_server`: the hash of the tool's definition as the gateway's upstream lists it now. */
+  mcp_definition_hash?: string;
 }
 
 interface PostCallBase {
@@ -209,7 +211,10 @@ export interface McpGatewayTool {
   /** The upstream's name, which the agent calls. */
   name: string;
   contract_id: string;
+  /** `drifted` when a changed definition waits for review, or when this caller's upstream lists one other than the pinned. */
   status: 'unpublished' | 'published' | 'drifted';
+  /** The hash of the definition this caller's upstream lists (validate/pre `mcp_definition_hash`). */
+  definition_hash?: string;
   /** Why every call of it is refused now (unpublished, drifted, or a policy), or null. */
   refused: string | null;
   /** The entry for tools/list, or null when it is not listed. */
