@@ -8,4 +8,5 @@ export const CHAIN_BREAK_REASONS: Record<VerifyBreakReason, string> = {
   head_mismatch: 'the chain head names another record: records are missing at the end, or were added past it',
   payload_mismatch: 'its retained arguments or payloads were changed after it was written',
   checkpoint_mismatch: 'it is not the record a verified checkpoint recorded there: the chain was rewritten at or before it',
+  seq_malformed: 'a record was written outside Toolgate with a seq that is not a whole number',
 };

@@ -341,6 +341,42 @@ describe('GET /api/v1/evidence/verify', () => {
     },
   );
 
+  // SQLite keeps text in an INTEGER column: a copied record with seq 'abc' could not be read by
+  // Prisma (every verify answered 503, "cannot reach its database"), and sorting after every
+  // number, a run's walk never met it: runs passed once the chain grew. PostgreSQL refuses the row.
+  it('reports a record whose seq is not a whole number, in every verify and run', async () => {
+    const t = await tenantWithChain(6);
+    const { id } = await recordAt(t.tenant.id, 3);
+    const columns = (
+      await db()
+        .evidence.findUniqueOrThrow({ where: { id }, omit: { id: true, seq: true } })
+        .then((row) => Object.keys(row))
+    ).map((column) => `"${column}"`);
+    const copy = (seq: string) =>
+      db().$executeRawUnsafe(
+        `INSERT INTO "Evidence" ("id", "seq", ${columns.join(', ')}) SELECT 'forged', ${seq}, ${columns.join(', ')} FROM "Evidence" WHERE "id" = ${dbProvider() === 'sqlite' ? '?' : '$1'}`,
+        id,
+      );
+    if (dbProvider() === 'postgresql') {
+      await expect(copy(`'abc'`)).rejects.toThrow();
+      return;
+    }
+    await copy(`'abc'`);
+    const broken = { seq: 0, id: 'forged', reason: 'seq_malformed' };
+    for (const answer of [await incremental(t.adminKey), await full(t.adminKey)]) {
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ valid: false, firstBroken: broken });
+    }
+    const { run } = await startVerificationRun({ tenantId: t.tenant.id, requestedBy: 'system' });
+    await settleVerificationRuns();
+    expect(await db().evidenceVerificationRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({
+      state: 'failed',
+      firstBrokenReason: 'seq_malformed',
+      firstBrokenId: 'forged',
+    });
+    expect(await checkpoints(t.tenant.id)).toEqual([]);
+  });
+
   it.each(unhashable[dbProvider()])('reports the record a checkpoint names once its %s was set to %s', async (column, value) => {
     const t = await verifiedThenGrown(6, 2);
     const { id } = await recordAt(t.tenant.id, 6);

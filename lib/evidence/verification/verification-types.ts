@@ -7,7 +7,8 @@
  * Why a record does not hold its place in the chain. The first five are the chain's own checks
  * (docs/evidence.md#verification); `checkpoint_mismatch`: a verified checkpoint recorded another
  * hash for the record at its seq (or the record is gone), so the chain was rewritten at or before
- * it, hashes recomputed and all.
+ * it, hashes recomputed and all. `seq_malformed`: a record whose seq is not a whole number (SQLite
+ * stores what it is given in a column of any type), written outside Toolgate.
  */
 export const VERIFY_BREAK_REASONS = [
   'hash_mismatch',
@@ -16,6 +17,7 @@ export const VERIFY_BREAK_REASONS = [
   'head_mismatch',
   'payload_mismatch',
   'checkpoint_mismatch',
+  'seq_malformed',
 ] as const;
 export type VerifyBreakReason = (typeof VERIFY_BREAK_REASONS)[number];
 

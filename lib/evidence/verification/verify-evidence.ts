@@ -8,6 +8,7 @@ import {
   prevHashOf,
   CHAIN_START,
   checkChainEnd,
+  findMalformedSeq,
   readChainCut,
   walkEvidenceChain,
   type ChainPoint,
@@ -62,6 +63,11 @@ export async function verifyEvidence(options: {
     ignoredCheckpoints: checkpoints.ignored,
     recordedCheckpoint,
   });
+
+  // Before anything reads records through Prisma, which cannot read such a row.
+  const malformed = await findMalformedSeq(tenantId);
+  if (malformed)
+    return answer({ records: 0, head: null, firstBroken: malformed }, { fromSeq: null, toSeq: null, checked: 0, checkpoint: null });
 
   let after: ChainPosition = CHAIN_START;
   let anchor: CheckpointView | null = null;

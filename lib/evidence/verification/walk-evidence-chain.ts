@@ -46,7 +46,7 @@ export const CHAIN_START: ChainPosition = { last: { seq: 0, hash: GENESIS_HASH }
 export function brokenLink(
   row: EvidenceContent & { hash: string; payload: string | null },
   expected: { prevHash: string; afterSeq: number },
-): Exclude<VerifyBreakReason, 'head_mismatch' | 'checkpoint_mismatch'> | null {
+): Exclude<VerifyBreakReason, 'head_mismatch' | 'checkpoint_mismatch' | 'seq_malformed'> | null {
   if (!linksTo(row.prevHash, expected.prevHash)) return row.seq !== expected.afterSeq + 1 ? 'seq_gap' : 'prev_hash_mismatch';
   if (row.seq <= expected.afterSeq) return 'seq_gap';
   // A stored prefix names the expected hash (just checked); the hash covers the whole of it.
@@ -255,6 +255,8 @@ export async function checkChainEnd(options: {
   checkpoints?: ReadonlyMap<number, string>;
 }): Promise<BrokenLink | null> {
   const { tenantId, cut, walk } = options;
+  const malformed = await findMalformedSeq(tenantId);
+  if (malformed) return malformed;
   if (cut) {
     for (const [lane, head] of cut.heads) {
       if (head.seq > cut.throughSeq) continue;
@@ -293,4 +295,23 @@ export function decodePosition(last: ChainPoint, lanes: string | null): ChainPos
   if (lanes === null) return { last, lanes: last.seq > 0 ? new Map([[0, last]]) : new Map() };
   const parsed = JSON.parse(lanes) as [number, number, string][];
   return { last, lanes: new Map(parsed.map(([lane, seq, hash]) => [lane, { seq, hash }])) };
+}
+
+/**
+ * A record of the tenant whose seq is text or bytes: SQLite keeps whatever a hand-written row
+ * puts in an INTEGER column. Prisma cannot read such a row (every query that met it failed, and
+ * verification answered 503 as if the database were down), and it sorts after every number, so a
+ * walk by seq never reached it and a run passed with it in the table. Text and bytes sort after
+ * all numbers in the (tenantKey, seq) index, so one index seek finds them. PostgreSQL's column
+ * cannot hold one.
+ */
+export async function findMalformedSeq(tenantId: string): Promise<BrokenLink | null> {
+  if (dbProvider() !== 'sqlite') return null;
+  const { tenantKey } = await tenantEvidence(tenantId);
+  const rows = await db().$queryRawUnsafe<{ id: string }[]>(
+    `SELECT "id" FROM "Evidence" WHERE "tenantKey" = ? AND "seq" >= '' LIMIT 1`,
+    tenantKey,
+  );
+  const row = rows[0];
+  return row ? { seq: 0, id: String(row.id), reason: 'seq_malformed' } : null;
 }
