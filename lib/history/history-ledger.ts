@@ -1,5 +1,6 @@
 import { NO_CALLS, rowsKey, type CounterRow, type WindowSums } from './counter-rows';
 import type { CallHistory } from './call-history';
+import { exceeds } from './limit-arithmetic';
 
 /** A record whose claims or reads no longer hold; the call is decided again (validate/pre retries). */
 export class HistoryConflictError extends Error {
@@ -92,7 +93,8 @@ export class HistoryLedger {
     for (const claim of history.claims) {
       const sums = this.sums(claim);
       const used = claim.measure === 'count' ? sums.count : sums.total;
-      if (used + claim.amount > claim.max) return false;
+      // As the decision compared (lib/history/limit-arithmetic.ts), or a call decided allowed at its limit never commits.
+      if (exceeds(used + claim.amount, claim.max)) return false;
     }
     for (const read of history.reads) {
       const sums = this.sums(read);

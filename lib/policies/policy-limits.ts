@@ -3,6 +3,7 @@ import type { HistoryCel } from '../history/history-cel';
 import type { Observation } from '../history/history-view';
 import type { WindowSums } from '../history/counter-rows';
 import { amountOf } from '../history/series';
+import { exceeds, tidy } from '../history/limit-arithmetic';
 import type { CompiledLimit } from './compile-policy';
 
 /** How one limit stood for a call. */
@@ -42,7 +43,7 @@ export function checkLimit(
     const nowSeconds = Math.floor(view.nowMs / 1000);
     for (const row of view.buckets(observation)) {
       freed += kind === 'sum' ? row.total : row.count;
-      if (used - freed + amount <= max) {
+      if (!exceeds(used - freed + amount, max)) {
         retry = Math.max(1, row.bucket + query.series.bucketSeconds + query.windowSeconds - nowSeconds);
         break;
       }
@@ -68,7 +69,11 @@ export function limitStanding(limit: CompiledLimit, sums: WindowSums, args: Reco
   const used = kind === 'sum' ? sums.total : sums.count;
   const amount = kind === 'sum' ? amountOf(limit.query.series, args) : 1;
   const max = limit.max_sum?.value ?? limit.max_calls ?? 0;
-  return { kind, used, amount, max, exceeded: used + amount > max, mayFreeUp: amount <= max };
+  return { kind, used, amount, max, exceeded: exceeds(used + amount, max), mayFreeUp: !exceeds(amount, max) };
+}
+
+function remainingOf(max: number, used: number): number {
+  return exceeds(max, used) ? tidy(max - used) : 0;
 }
 
 /** The refusal of a call past a hard limit: AXAG_RATE_LIMITED or AXAG_BUDGET_EXCEEDED, with what remains and when to retry. */
@@ -79,10 +84,10 @@ export function limitRefusal(
   intent: string,
 ): { reason: string; issue: ValidationIssue } {
   const code = check.kind === 'sum' ? 'AXAG_BUDGET_EXCEEDED' : 'AXAG_RATE_LIMITED';
-  const remaining = Math.max(0, check.max - check.used);
+  const remaining = remainingOf(check.max, check.used);
   const retry = check.retry_after_seconds === null ? 'it cannot be made within this limit' : `retry in ${check.retry_after_seconds} s`;
   const what = check.kind === 'sum' ? `${limit.max_sum?.path} adds up to at most ${check.max}` : `at most ${check.max} calls`;
-  const reason = `${limit.reason ?? `Limit ${limit.id} of policy ${policy.id}`}: ${what} per ${limit.per} in ${limit.window}; ${remaining} remain${check.kind === 'sum' ? 's' : ''} and this call ${check.kind === 'sum' ? `asks for ${check.amount}` : 'is one more'} (${retry}).`;
+  const reason = `${limit.reason ?? `Limit ${limit.id} of policy ${policy.id}`}: ${what} per ${limit.per} in ${limit.window}; ${remaining} remain${check.kind === 'sum' ? 's' : ''} and this call ${check.kind === 'sum' ? `asks for ${tidy(check.amount)}` : 'is one more'} (${retry}).`;
   const issue = makeIssue(code, {
     intent,
     message: reason,
@@ -94,7 +99,7 @@ export function limitRefusal(
     per: limit.per,
     window: limit.window,
     max: check.max,
-    used: check.used,
+    used: tidy(check.used),
     remaining,
     retry_after_seconds: check.retry_after_seconds,
   });

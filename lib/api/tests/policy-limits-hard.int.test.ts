@@ -91,6 +91,25 @@ describe('max_sum', () => {
   });
 });
 
+describe('max_sum in decimals', () => {
+  it('a budget of 0.3 takes 0.1 and then 0.2 (in doubles 0.30000000000000004), refuses what passes it, and says what remains as written', async () => {
+    await publishPolicyDocument(
+      t,
+      limitPolicy({ id: 'dimes', tools: ['wallet.transfer'], per: 'user', window: '1h', max_sum: { path: 'amount', value: 0.3 } }),
+    );
+    const first = await transfer('u1', 0.1);
+    expect(first.body.decision, JSON.stringify(first.body)).toBe('allow');
+    const tooMuch = await transfer('u1', 0.25);
+    expect(tooMuch.body.errors[0].details).toMatchObject({ used: 0.1, remaining: 0.2 });
+    expect(tooMuch.body.errors[0].message).toContain('0.2 remains and this call asks for 0.25');
+    const fits = await transfer('u1', 0.2);
+    expect(fits.body.decision, JSON.stringify(fits.body)).toBe('allow');
+    const spent = await transfer('u1', 0.01);
+    expect(spent.body.decision).toBe('deny');
+    expect(spent.body.errors[0].details).toMatchObject({ used: 0.3, remaining: 0 });
+  });
+});
+
 describe('windows rolling over', () => {
   it('frees a short window once its calls have left it, at about the time the refusal said', async () => {
     await publishPolicyDocument(t, {
