@@ -2,8 +2,7 @@ import { AppError } from '../errors';
 import { declaredCharset, decodeBody } from './body-charset';
 import type { IncomingCall } from './incoming-call';
 import {
-  clipToken,
-  describeNumberProblem,
+  describeNumberFinding,
   findUnrepresentableNumbers,
   inspectJsonText,
   type NumberFinding,
@@ -107,7 +106,7 @@ function unrepresentable(findings: readonly NumberFinding[]): AppError {
   const [first] = findings as [NumberFinding];
   return new AppError(
     'number_unrepresentable',
-    `${first.path} is ${clipToken(first.token)}, ${describeNumberProblem(first.problem)}; JSON numbers cannot carry it exactly. Send it as a string.`,
+    `${describeNumberFinding(first)}; JSON numbers cannot carry it exactly. Send it as a string.`,
     {
       path: first.path,
       problem: first.problem,

@@ -1,3 +1,4 @@
+import { makeIssue, type ValidationIssue } from './error-codes';
 import { formatJsonPath } from './json-path';
 
 /**
@@ -213,4 +214,25 @@ export function describeNumberProblem(problem: NumberProblem): string {
   if (problem === 'not_finite') return 'beyond the largest double (it would read as Infinity)';
   if (problem === 'underflow') return 'not zero, but it would read as 0';
   return 'an integer beyond ±(2^53−1) (9007199254740991), where doubles skip integers';
+}
+
+/** The sentence every refusal of a number starts with: where it is, what was sent, why it cannot be held. */
+export function describeNumberFinding(finding: NumberFinding, path = finding.path): string {
+  return `${path} is ${clipToken(finding.token)}, ${describeNumberProblem(finding.problem)}`;
+}
+
+/**
+ * The AXAG_NUMBER_UNREPRESENTABLE issue for one number, as validate/pre and validate/post report
+ * it and the MCP stdio proxy tells the model: the proxy cannot send such a call on to Toolgate
+ * unchanged, so it says what Toolgate would. `path` is where the caller sent it.
+ */
+export function numberIssue(intent: string, finding: NumberFinding, path = finding.path): ValidationIssue {
+  return makeIssue('AXAG_NUMBER_UNREPRESENTABLE', {
+    intent,
+    path,
+    message: describeNumberFinding(finding, path),
+    suggestion: `Send ${path} as a string, e.g. "${clipToken(exactNumberText(finding.token))}".`,
+    constraint: { keyword: 'number', problem: finding.problem, max_safe_integer: Number.MAX_SAFE_INTEGER },
+    sent: clipToken(finding.token),
+  });
 }

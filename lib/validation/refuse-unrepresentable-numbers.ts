@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FirstRecordId } from '../evidence/first-record-id';
 import type { Caller } from '../auth/caller';
-import { clipToken, describeNumberProblem, exactNumberText, type ReportedNumbers } from './json-numbers';
+import { exactNumberText, numberIssue, type ReportedNumbers } from './json-numbers';
 import { canonicalJson, sha256Hex } from '../contracts/canonical-json';
 import { resolveContract } from '../contracts/resolve-contract';
 import { recordEvidence } from '../evidence/record-evidence';
@@ -9,7 +9,7 @@ import { redactArguments } from '../evidence/redact-arguments';
 import { traceIdFor } from '../evidence/trace-id';
 import { retainedPayloadJson } from '../retention/retained-payload';
 import { getRuntimeSettings, mergeSensitivePaths } from '../tenants/tenant-settings';
-import { makeIssue, type ValidationIssue } from './error-codes';
+import type { ValidationIssue } from './error-codes';
 import { unresolvedContractIssue } from './unresolved-contract-issue';
 import { buildValidationResponse, type ValidationResponse } from './validation-response';
 import type { PreCallRequest } from './validate-pre-call';
@@ -52,18 +52,7 @@ export async function refuseUnrepresentableNumbers(options: {
   const errors: ValidationIssue[] = [];
   const resolved = await resolveContract({ tenantId, tool: request.tool, version: request.version });
   if (!resolved.found) errors.push(unresolvedContractIssue(resolved.reason, request.tool, request.version));
-  for (const finding of options.numbers.findings.slice(0, MAX_LISTED)) {
-    errors.push(
-      makeIssue('AXAG_NUMBER_UNREPRESENTABLE', {
-        intent: request.tool,
-        path: finding.path,
-        message: `${finding.path} is ${clipToken(finding.token)}, ${describeNumberProblem(finding.problem)}`,
-        suggestion: `Send ${finding.path} as a string, e.g. "${clipToken(exactNumberText(finding.token))}".`,
-        constraint: { keyword: 'number', problem: finding.problem, max_safe_integer: Number.MAX_SAFE_INTEGER },
-        sent: clipToken(finding.token),
-      }),
-    );
-  }
+  for (const finding of options.numbers.findings.slice(0, MAX_LISTED)) errors.push(numberIssue(request.tool, finding));
 
   let storedArguments: string | null = null;
   let storedPayload: string | null = null;
