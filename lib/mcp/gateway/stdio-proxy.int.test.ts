@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -64,6 +65,54 @@ async function proxy(server: string, upstream: string[], options: { url?: string
   clients.push(client);
   return { client, stderr: () => stderr };
 }
+
+/**
+ * The proxy spoken to line by line, as a client that writes its own JSON-RPC would: what it
+ * answers to lines the SDK's Client never sends.
+ */
+async function rawProxy(server: string, upstream: string[]) {
+  const child = spawn(
+    process.execPath,
+    [path.join(root, 'bin/toolgate.mjs'), 'mcp', 'proxy', '--server', server, '--url', base, '--', ...upstream],
+    {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', TOOLGATE_API_KEY: t.agentKey, NODE_ENV: 'production' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // Answers only: the notifications the proxy passes on from the upstream (tools/list_changed) are not.
+  const answers = () =>
+    stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((message) => Array.isArray(message) || 'id' in message);
+  /** Writes `line` and waits for `count` more answers. */
+  const send = async (line: string, count = 1) => {
+    const before = answers().length;
+    child.stdin.write(`${line}\n`);
+    for (let i = 0; i < 400 && answers().length < before + count; i += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+    return answers().slice(before);
+  };
+  await send(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 'init',
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    }),
+  );
+  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+  const stop = () => new Promise((resolve) => child.once('exit', resolve).stdin.end());
+  return { send, stop, stderr: () => stderr, exited: () => child.exitCode !== null };
+}
+
+const rawCall = (id: number, name: string, args: string) =>
+  `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`;
 
 async function publishImported(contractId: string, annotations: Record<string, unknown> = {}) {
   const draft = await getDocumentVersionOrThrow({ tenantId: t.tenant.id, kind: 'contract', id: contractId, version: '0.1.0' });
@@ -234,6 +283,69 @@ describe('toolgate mcp proxy (stdio)', () => {
     expect(environment).toContain('PATH');
     expect(environment).not.toContain(t.agentKey);
     expect(environment).not.toContain('TOOLGATE_API_KEY');
+  });
+
+  it('refuses a call holding a number a double cannot hold, as validate/pre does, and never sends the upstream a changed one', async () => {
+    const raw = await rawProxy('evn', [process.execPath, EVERYTHING_SCRIPT, 'stdio']);
+    try {
+      await raw.send('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+      await publishImported('evn.get_sum');
+      const [listed] = await raw.send('{"jsonrpc":"2.0","id":2,"method":"tools/list"}');
+      expect(JSON.stringify(listed)).toContain('get-sum');
+      const cases = [
+        ['1e-400', 'not zero, but it would read as 0'],
+        ['1e400', 'beyond the largest double'],
+        ['9007199254740993', 'an integer beyond ±(2^53−1)'],
+      ] as const;
+      for (const [index, [a, problem]] of cases.entries()) {
+        const [answer] = await raw.send(rawCall(10 + index, 'get-sum', `{"a":${a},"b":2}`));
+        const result = answer?.result as CallToolResult;
+        expect(answer?.id).toBe(10 + index);
+        expect(result.isError).toBe(true);
+        expect(text(result)).toContain(`AXAG_NUMBER_UNREPRESENTABLE at $.arguments.a: $.arguments.a is ${a}, ${problem}`);
+        expect(text(result)).not.toMatch(/The sum of/);
+      }
+      const records = await db().evidence.findMany({ where: { tenant: { tenantId: t.tenant.id }, tool: 'evn.get_sum' } });
+      expect(records).toEqual([]);
+      const [sum] = await raw.send(rawCall(20, 'get-sum', '{"a":0.5,"b":2}'));
+      expect(text(sum?.result)).toContain('The sum of 0.5 and 2 is 2.5');
+      expect(raw.stderr()).toContain('"reason":"number_unrepresentable"');
+    } finally {
+      await raw.stop();
+    }
+  });
+
+  it('answers lines it cannot use (not JSON, a batch, over 4 MB) with JSON-RPC errors, logs them to stderr, and keeps serving', async () => {
+    const raw = await rawProxy('evb', [process.execPath, EVERYTHING_SCRIPT, 'stdio']);
+    try {
+      expect(await raw.send('this is not json')).toEqual([
+        { jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error/) } },
+      ]);
+      const batch = JSON.stringify([
+        { jsonrpc: '2.0', id: 31, method: 'ping' },
+        { jsonrpc: '2.0', id: 32, method: 'tools/list' },
+      ]);
+      expect(await raw.send(batch)).toEqual([
+        [
+          { jsonrpc: '2.0', id: 31, error: { code: -32600, message: expect.stringMatching(/batches are not supported/) } },
+          { jsonrpc: '2.0', id: 32, error: { code: -32600, message: expect.stringMatching(/batches are not supported/) } },
+        ],
+      ]);
+      const huge = `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{"message":"${'x'.repeat(11 * 1024 * 1024)}"}},"id":33}`;
+      expect(await raw.send(huge)).toEqual([
+        {
+          jsonrpc: '2.0',
+          id: 33,
+          error: { code: -32600, message: expect.stringMatching(/over the proxy's limit of 4194304; it was discarded/) },
+        },
+      ]);
+      expect(await raw.send('{"jsonrpc":"2.0","id":34,"method":"ping"}')).toEqual([{ jsonrpc: '2.0', id: 34, result: {} }]);
+      expect(raw.exited()).toBe(false);
+      for (const reason of ['not_json', 'batch', 'too_large']) expect(raw.stderr()).toContain(`"reason":"${reason}"`);
+      expect(raw.stderr()).not.toContain('mcp proxy stopped');
+    } finally {
+      await raw.stop();
+    }
   });
 
   it('puts server-everything behind the hosted gateway over Streamable HTTP', async () => {

@@ -1,10 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createToolgateClient } from '@toolgate/sdk';
 import { log } from '../../log';
 import { createHttpEngine } from './http-engine';
 import { GatewaySession, createGatewayServer, type GatewayLimits } from './gateway-session';
+import { StdioLineTransport } from './stdio-line-transport';
 import { Upstream } from './upstream';
 
 export interface StdioProxyOptions {
@@ -50,7 +50,8 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<void> {
   let notify = () => {};
   const session = new GatewaySession(options.server, engine, upstream, options.limits, () => notify());
   const server = createGatewayServer(session);
-  const transport = new StdioServerTransport(options.stdin, options.stdout);
+  server.onerror = (error) => log.warn('mcp proxy error', { server: options.server, error: error.message.slice(0, 300) });
+  const transport = new StdioLineTransport(options.stdin ?? process.stdin, options.stdout ?? process.stdout);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
