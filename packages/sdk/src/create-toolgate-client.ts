@@ -1,3 +1,4 @@
+import { toJsonText } from './json.ts';
 import { ToolgateError } from './toolgate-error.ts';
 import type {
   ApiErrorBody,
@@ -209,7 +210,7 @@ export function createToolgateClient(options: ToolgateClientOptions): ToolgateCl
   ): Promise<T> {
     let text: string | undefined;
     try {
-      text = body === undefined ? undefined : JSON.stringify(body);
+      text = body === undefined ? undefined : toJsonText(body);
     } catch (error) {
       throw new ToolgateError({
         status: 0,
