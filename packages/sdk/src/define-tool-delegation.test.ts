@@ -291,12 +291,35 @@ describe('tool.run with Toolgate', () => {
     expect(execute).not.toHaveBeenCalled();
   });
 
-  it('still returns the result when only validate/post fails: the tool already ran', async () => {
+  it('withholds the result when validate/post cannot be reached: the tool ran, but nothing checked it', async () => {
     const client = fakeClient({ pre: [answer()], post: [new TypeError('socket hang up')] });
     const { tool } = refundTool();
-    const result = await tool.run({ payment_id: 'pay_1', amount_cents: 500 }, { toolgate: client });
-    expect(result).toMatchObject({ isError: false, content: { refund_id: 're_pay_1' } });
-    expect(!result.isError && result.postError).toMatchObject({ code: 'network_error', message: 'socket hang up' });
+    const result = failure(await tool.run({ payment_id: 'pay_1', amount_cents: 500 }, { toolgate: client }));
+    expect(result).toMatchObject({ stage: 'post', error: { code: 'network_error', message: 'socket hang up' } });
+    expect(result.content).toBe(
+      'refund_payment ran (so its side effects may have happened), but Toolgate could not check its result (network_error: socket hang up), so it is not shown. Do not run it again to get another one; tell the user the outcome is unknown.',
+    );
+    // It may have been recorded (no answer came back), so it is not sent again.
+    expect(client.validatePost).toHaveBeenCalledOnce();
+  });
+
+  it('withholds a result validate/post refused as a request (413), recording the refusal in its place', async () => {
+    const tooLarge = new ToolgateError({
+      status: 413,
+      code: 'payload_too_large',
+      message: 'The request body exceeds the limit of 1048576 bytes.',
+    });
+    const client = fakeClient({ pre: [answer()], post: [tooLarge, answer({ evidence_id: 'ev-post-error' })] });
+    const { tool } = refundTool();
+    const result = failure(await tool.run({ payment_id: 'pay_1', amount_cents: 500 }, { toolgate: client }));
+    expect(result).toMatchObject({ stage: 'post', error: tooLarge, post: { evidence_id: 'ev-post-error' } });
+    expect(result.content).toContain('could not check its result (payload_too_large: The request body exceeds the limit');
+    expect(client.validatePost.mock.calls[1]?.[0]).toMatchObject({
+      call_id: result.callId,
+      error: { code: 'result_too_large', message: expect.stringContaining('payload_too_large') },
+      side_effects: [{ id: 'money_moved' }],
+    });
+    expect(client.validatePost.mock.calls[1]?.[0]).not.toHaveProperty('result');
   });
 
   it('withholds a result the server refuses after the call, saying the tool ran', async () => {

@@ -76,8 +76,8 @@ export interface ToolSuccess<T> {
   pre?: ValidationResponse;
   post?: ValidationResponse;
   /**
-   * validate/post could not be reached. The result is still returned: the tool already ran,
-   * and hiding its result would invite the model to run it again.
+   * @deprecated Never set: a result validate/post did not check (unreachable, too large, not
+   * sendable as JSON) is withheld, a ToolFailure with stage `post` whose `error` is this.
    */
   postError?: ToolgateError;
 }
@@ -141,6 +141,11 @@ function outputMismatchMessage(name: string, issues: ValidationIssue[]): string 
 function errorPayload(error: unknown): { code: string; message: string } {
   const code = typeof (error as { code?: unknown } | null)?.code === 'string' ? (error as { code: string }).code : 'tool_error';
   return { code, message: errorText(error) };
+}
+
+/** Toolgate answered the request with a refusal of it (a 4xx) or it was never sent: validate/post recorded nothing. */
+function refusedUnrecorded(error: ToolgateError): boolean {
+  return error.code === 'invalid_request' || (error.status >= 400 && error.status < 500);
 }
 
 function toolgateText(error: unknown): string {
@@ -290,26 +295,41 @@ export function defineTool<I extends ObjectSchema, O extends z.ZodType>(config: 
       return fail(callId, 'pre', content, pre.errors, { pre, approval: pre.approval, arguments: args });
     }
 
-    const post = async (outcome: { result: unknown } | { error: unknown }, sideEffects: { id: string }[]) => {
-      try {
-        const response = await client.validatePost(
+    const post = async (
+      outcome: { result: unknown } | { error: unknown },
+      sideEffects: { id: string }[],
+    ): Promise<{ response?: ValidationResponse; error?: ToolgateError }> => {
+      const send = (sent: { result: unknown } | { error: unknown }) =>
+        client.validatePost(
           {
             ...base,
             arguments: callArgs,
             version: pre.version ?? base.version,
-            ...outcome,
+            ...sent,
             side_effects: sideEffects.length > 0 ? sideEffects : undefined,
           } as Parameters<ToolgateClient['validatePost']>[0],
           { signal },
         );
-        return { response };
-      } catch (error) {
+      let error: ToolgateError;
+      try {
+        return { response: await send(outcome) };
+      } catch (caught) {
+        error =
+          caught instanceof ToolgateError
+            ? caught
+            : new ToolgateError({ status: 0, code: 'network_error', message: errorText(caught), cause: caught });
+      }
+      if (!('result' in outcome) || !refusedUnrecorded(error)) return { error };
+      // The result itself was refused (too large, not sendable as JSON) and nothing was recorded:
+      // the trace still gets its post record, saying why it holds no result.
+      const code = error.status === 413 ? 'result_too_large' : 'result_unchecked';
+      try {
         return {
-          error:
-            error instanceof ToolgateError
-              ? error
-              : new ToolgateError({ status: 0, code: 'network_error', message: errorText(error), cause: error }),
+          error,
+          response: await send({ error: { code, message: clip(`The result could not be checked: ${toolgateText(error)}`, 500) } }),
         };
+      } catch {
+        return { error };
       }
     };
 
@@ -342,7 +362,11 @@ export function defineTool<I extends ObjectSchema, O extends z.ZodType>(config: 
       });
     }
     const reported = await post({ result: checked.value }, ran.sideEffects);
-    if (reported.error) return { isError: false, content: checked.value, callId, pre, postError: reported.error };
+    if (reported.error || !reported.response) {
+      // Fail closed, as the framework adapters do: a result Toolgate did not check is not handed on.
+      const content = `${name} ran (so its side effects may have happened), but Toolgate could not check its result (${toolgateText(reported.error ?? 'no answer')}), so it is not shown. Do not run it again to get another one; tell the user the outcome is unknown.`;
+      return fail(callId, 'post', content, [], { pre, post: reported.response, arguments: callArgs, error: reported.error });
+    }
     const postResponse = reported.response;
     if (!postResponse.valid) {
       const content =

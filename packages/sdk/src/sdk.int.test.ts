@@ -278,6 +278,42 @@ describe('tool.run in delegation mode', () => {
     expect(deleteExecute).toHaveBeenCalledOnce();
   });
 
+  it('withholds a result validate/post cannot check (over the body limit, BigInt, circular, NaN, Infinity), with a post record saying why', async () => {
+    let value: unknown;
+    const report = defineTool({
+      name: 'report',
+      description: 'Builds a report.',
+      input: z.object({ topic: z.string() }),
+      output: z.object({ value: z.unknown() }),
+      contract: { id: 'sdk.report', owner: 'team-data', kind: 'query', side_effect_level: 'read_only', idempotent: true },
+      execute: () => ({ value }),
+    });
+    await clientFor(t.adminKey).saveContractDraft(report.toContract({ version: '1.0.0' }));
+    await publishDocumentVersion({ tenantId: t.tenant.id, kind: 'contract', id: 'sdk.report', version: '1.0.0', changeNote: 'r' });
+    const circular: Record<string, unknown> = { name: 'loop' };
+    circular.self = circular;
+    const cases: [string, unknown, RegExp][] = [
+      ['too-large', 'x'.repeat(1024 * 1024 + 1), /payload_too_large/],
+      ['bigint', 12345678901234567890n, /\$\.result\.value is a BigInt/],
+      ['circular', circular, /circular/],
+      ['nan', { total: Number.NaN }, /\$\.result\.value\.total is NaN, which JSON cannot carry/],
+      ['infinity', [1, Number.POSITIVE_INFINITY], /\$\.result\.value\[1\] is Infinity/],
+    ];
+    for (const [name, sent, reason] of cases) {
+      value = sent;
+      const result = await report.run({ topic: name }, { toolgate: agent, callId: `sdk-unchecked-${name}`, context });
+      expect(result.isError, name).toBe(true);
+      if (!result.isError) continue;
+      expect(result.stage).toBe('post');
+      expect(result.content).toMatch(/^report ran \(so its side effects may have happened\), but Toolgate could not check its result \(/);
+      expect(result.content).toMatch(reason);
+      const records = await db().evidence.findMany({ where: { tenant: { tenantId: t.tenant.id }, callId: `sdk-unchecked-${name}` } });
+      expect(records.map((r) => r.kind).sort(), name).toEqual(['post', 'pre']);
+      const post = records.find((r) => r.kind === 'post')!;
+      expect(post.id).toBe(result.post?.evidence_id);
+    }
+  });
+
   it("surfaces request failures as ToolgateError with the server's code", async () => {
     const stranger = clientFor('tg_not_a_real_key');
     await expect(stranger.validatePre({ tool: 'sdk.refund', call_id: 'x', arguments: {} })).rejects.toMatchObject({
