@@ -1,4 +1,4 @@
-import type { DocumentStore, VersionRow } from './document-store';
+import { versionsByOwner, type DocumentStore, type VersionRow } from './document-store';
 
 /** A contract's owner row keeps the served version's description and owning team. */
 export interface ContractColumns {
@@ -119,33 +119,48 @@ export const contractStore: DocumentStore<ContractColumns> = {
   },
 
   async listDocuments(client, tenantId) {
-    const rows = await client.contract.findMany({
-      where: { tenantId },
-      orderBy: { name: 'asc' },
-      include: {
-        latestVersion: { select: { version: true } },
-        versions: {
-          orderBy: { createdAt: 'desc' },
-          select: {
-            version: true,
-            status: true,
-            contentHash: true,
-            changeNote: true,
-            createdAt: true,
-            publishedAt: true,
-            deprecatedAt: true,
-          },
+    const [owners, versions] = await Promise.all([
+      client.contract.findMany({
+        where: { tenantId },
+        orderBy: { name: 'asc' },
+        select: { id: true, name: true, description: true, owner: true, deprecatedAt: true, latestVersionId: true },
+      }),
+      client.contractVersion.findMany({
+        where: { tenantId },
+        orderBy: { createdAt: 'desc' },
+        select: {
+          id: true,
+          contractId: true,
+          version: true,
+          status: true,
+          contentHash: true,
+          changeNote: true,
+          createdAt: true,
+          publishedAt: true,
+          deprecatedAt: true,
         },
-      },
+      }),
+    ]);
+    const byOwner = versionsByOwner(versions, (version) => version.contractId);
+    return owners.map((row) => {
+      const own = byOwner.get(row.id) ?? [];
+      return {
+        id: row.name,
+        description: row.description,
+        owner: row.owner,
+        deprecatedAt: row.deprecatedAt,
+        latestVersion: own.find((version) => version.id === row.latestVersionId)?.version ?? null,
+        versions: own.map(({ version, status, contentHash, changeNote, createdAt, publishedAt, deprecatedAt }) => ({
+          version,
+          status,
+          contentHash,
+          changeNote,
+          createdAt,
+          publishedAt,
+          deprecatedAt,
+        })),
+      };
     });
-    return rows.map((row) => ({
-      id: row.name,
-      description: row.description,
-      owner: row.owner,
-      deprecatedAt: row.deprecatedAt,
-      latestVersion: row.latestVersion?.version ?? null,
-      versions: row.versions,
-    }));
   },
 
   async listServedDocuments(client, tenantId) {

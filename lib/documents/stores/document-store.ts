@@ -127,3 +127,20 @@ export interface DocumentStore<Columns> {
     deprecateOwner(tx: Tx, ownerRowId: string, at: Date): Promise<void>;
   };
 }
+
+/**
+ * Version rows grouped by their owner's row id, in the order they came. The listings read owners
+ * and versions in two flat queries and join them here: a Prisma `include` loads the versions
+ * with one bound parameter per owner, and SQLite takes at most 999, so a tenant's list failed
+ * (P2029) past about a thousand documents.
+ */
+export function versionsByOwner<T>(rows: T[], ownerRowId: (row: T) => string): Map<string, T[]> {
+  const grouped = new Map<string, T[]>();
+  for (const row of rows) {
+    const key = ownerRowId(row);
+    const list = grouped.get(key);
+    if (list) list.push(row);
+    else grouped.set(key, [row]);
+  }
+  return grouped;
+}

@@ -1,4 +1,4 @@
-import type { DocumentStore, VersionRow } from './document-store';
+import { versionsByOwner, type DocumentStore, type VersionRow } from './document-store';
 
 /** A policy's or surface's owner row keeps the served version's description, if it has one. */
 export interface StudioDocumentColumns {
@@ -113,25 +113,47 @@ export const studioDocumentStore: DocumentStore<StudioDocumentColumns> = {
   },
 
   async listDocuments(client, tenantId, kind) {
-    const rows = await client.studioDocument.findMany({
-      where: { tenantId, kind },
-      orderBy: { name: 'asc' },
-      include: {
-        latestVersion: { select: { version: true } },
-        versions: {
-          orderBy: { createdAt: 'desc' },
-          select: { version: true, status: true, contentHash: true, changeNote: true, createdAt: true, publishedAt: true },
+    const [owners, versions] = await Promise.all([
+      client.studioDocument.findMany({
+        where: { tenantId, kind },
+        orderBy: { name: 'asc' },
+        select: { id: true, name: true, description: true, latestVersionId: true },
+      }),
+      client.studioDocumentVersion.findMany({
+        where: { tenantId, owner: { kind } },
+        orderBy: { createdAt: 'desc' },
+        select: {
+          id: true,
+          documentId: true,
+          version: true,
+          status: true,
+          contentHash: true,
+          changeNote: true,
+          createdAt: true,
+          publishedAt: true,
         },
-      },
+      }),
+    ]);
+    const byOwner = versionsByOwner(versions, (version) => version.documentId);
+    return owners.map((row) => {
+      const own = byOwner.get(row.id) ?? [];
+      return {
+        id: row.name,
+        description: row.description,
+        owner: null,
+        deprecatedAt: null,
+        latestVersion: own.find((version) => version.id === row.latestVersionId)?.version ?? null,
+        versions: own.map(({ version, status, contentHash, changeNote, createdAt, publishedAt }) => ({
+          version,
+          status,
+          contentHash,
+          changeNote,
+          createdAt,
+          publishedAt,
+          deprecatedAt: null,
+        })),
+      };
     });
-    return rows.map((row) => ({
-      id: row.name,
-      description: row.description,
-      owner: null,
-      deprecatedAt: null,
-      latestVersion: row.latestVersion?.version ?? null,
-      versions: row.versions.map((version) => ({ ...version, deprecatedAt: null })),
-    }));
   },
 
   async listServedDocuments(client, tenantId, kind) {
