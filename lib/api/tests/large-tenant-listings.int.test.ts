@@ -7,6 +7,7 @@ import { createTestTenant } from '@/lib/testing/fixtures';
 import { listContractsHandler as listContracts } from '@/lib/api/handlers/contracts';
 import { publishPolicyVersionHandler as publishPolicy, savePolicyDraftHandler as savePolicy } from '@/lib/api/handlers/policies';
 import { listSurfacesHandler as listSurfaces } from '@/lib/api/handlers/surfaces';
+import { getMcpServerHandler as getMcpServer, listMcpServersHandler as listMcpServers } from '@/lib/api/handlers/mcp-servers';
 
 // Past SQLite's bound-parameter limit (999 on a statement). Seeded in bulk, not through
 // thousands of requests, so the file stays fast.
@@ -55,6 +56,20 @@ async function seedContracts(tenantId: string) {
     WHERE "tenantId" = ${tenantId} AND EXISTS (SELECT 1 FROM "ContractVersion" v WHERE v."id" = 'v-' || "Contract"."id")`;
 }
 
+/** A stdio server with a tool pinned for each contract. */
+async function seedServerTools(tenantId: string, server: string, count: number) {
+  const { id: serverId } = await db().mcpServer.create({ data: { tenantId, name: server, transport: 'stdio' } });
+  const tools = Array.from({ length: count }, (_, i) => ({
+    tenantId,
+    serverId,
+    name: toolName(i),
+    contractId: `bulk.${toolName(i)}`,
+    pinnedHash: 'h',
+    pinnedDefinition: JSON.stringify({ name: toolName(i), inputSchema: { type: 'object' } }),
+  }));
+  await insertInChunks(tools, (data) => db().mcpTool.createMany({ data }));
+}
+
 /** Surfaces `bulk-0000`…, one draft each. */
 async function seedSurfaces(tenantId: string, count: number) {
   const surfaces = Array.from({ length: count }, (_, i) => ({ id: randomUUID(), tenantId, kind: 'surface', name: `bulk-${toolName(i)}` }));
@@ -73,6 +88,7 @@ async function seedSurfaces(tenantId: string, count: number) {
 beforeAll(async () => {
   t = await createTestTenant();
   await seedContracts(t.tenant.id);
+  await seedServerTools(t.tenant.id, 'bulk', CONTRACTS);
   await seedSurfaces(t.tenant.id, CONTRACTS);
 });
 
@@ -108,5 +124,19 @@ describe('listings of a large tenant', () => {
     expect((await call(savePolicy, { key: t.adminKey, body: policy })).status).toBe(201);
     const publishedPolicy = await call(publishPolicy, { key: t.adminKey, params: { id: 'bulk-holds', version: '1.0.0' }, body: {} });
     expect(publishedPolicy.status).toBe(200);
+  });
+
+  it("shows a server of 1,200 tools, each with its contract's served version", async () => {
+    const view = await call(getMcpServer, { key: t.adminKey, params: { server: 'bulk' } });
+    expect(view.status).toBe(200);
+    const tools = view.body.tools as { name: string; status: string; published_version: string | null }[];
+    expect(tools).toHaveLength(CONTRACTS);
+    expect(tools[0]).toMatchObject({ name: 't0000', status: 'published', published_version: '0.9.0' });
+    expect(tools[9]).toMatchObject({ name: 't0009', status: 'unpublished', published_version: null });
+    expect(tools.filter((tool) => tool.status === 'published')).toHaveLength(PUBLISHED);
+
+    const servers = await call(listMcpServers, { key: t.adminKey });
+    expect(servers.status).toBe(200);
+    expect(servers.body.servers.find((s: { name: string }) => s.name === 'bulk').tools).toHaveLength(CONTRACTS);
   });
 });
