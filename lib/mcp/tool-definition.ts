@@ -20,7 +20,7 @@ export interface UpstreamToolDefinition {
 
 /** Upstream names longer than this are refused (the MCP spec suggests 1-128 characters). */
 export const MAX_UPSTREAM_TOOL_NAME = 128;
-/** A server may list at most this many tools; the rest are ignored and logged. */
+/** A server may list, and have pinned, at most this many tools; the rest are ignored and logged. */
 export const MAX_UPSTREAM_TOOLS = 500;
 /** One tool definition as canonical JSON, at most. */
 export const MAX_DEFINITION_BYTES = 256 * 1024;

@@ -7,9 +7,15 @@ import { createTestTenant } from '@/lib/testing/fixtures';
 import { listContractsHandler as listContracts } from '@/lib/api/handlers/contracts';
 import { publishPolicyVersionHandler as publishPolicy, savePolicyDraftHandler as savePolicy } from '@/lib/api/handlers/policies';
 import { listSurfacesHandler as listSurfaces } from '@/lib/api/handlers/surfaces';
-import { getMcpServerHandler as getMcpServer, listMcpServersHandler as listMcpServers } from '@/lib/api/handlers/mcp-servers';
+import {
+  getMcpServerHandler as getMcpServer,
+  listMcpServersHandler as listMcpServers,
+  reportMcpToolsHandler as reportMcpTools,
+} from '@/lib/api/handlers/mcp-servers';
+import { MAX_UPSTREAM_TOOLS } from '@/lib/mcp/tool-definition';
 
-// Past SQLite's bound-parameter limit (999 on a statement). Seeded in bulk, not through
+// Past SQLite's bound-parameter limit (999 on a statement), and past the 500 tools a
+// server may pin now: rows from before that cap are still listed. Seeded in bulk, not through
 // thousands of requests, so the file stays fast.
 const CONTRACTS = 1_200;
 const ROWS_PER_INSERT = 100;
@@ -56,7 +62,7 @@ async function seedContracts(tenantId: string) {
     WHERE "tenantId" = ${tenantId} AND EXISTS (SELECT 1 FROM "ContractVersion" v WHERE v."id" = 'v-' || "Contract"."id")`;
 }
 
-/** A stdio server with a tool pinned for each contract. */
+/** A stdio server whose tools were pinned before a server was capped at 500: one per contract. */
 async function seedServerTools(tenantId: string, server: string, count: number) {
   const { id: serverId } = await db().mcpServer.create({ data: { tenantId, name: server, transport: 'stdio' } });
   const tools = Array.from({ length: count }, (_, i) => ({
@@ -138,5 +144,37 @@ describe('listings of a large tenant', () => {
     const servers = await call(listMcpServers, { key: t.adminKey });
     expect(servers.status).toBe(200);
     expect(servers.body.servers.find((s: { name: string }) => s.name === 'bulk').tools).toHaveLength(CONTRACTS);
+  });
+
+  it('pins at most 500 tools on a server across reports, and says which were not pinned', async () => {
+    const already = MAX_UPSTREAM_TOOLS - 20;
+    await seedServerTools(t.tenant.id, 'capped', already);
+    const listing = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => ({ name: toolName(from + i), inputSchema: { type: 'object' } }));
+
+    const report = await call(reportMcpTools, {
+      key: t.agentKey,
+      params: { server: 'capped' },
+      body: { tools: listing(already - 10, already + 40) },
+    });
+    expect(report.status).toBe(200);
+    expect(report.body.tools).toHaveLength(30);
+    expect(report.body.problems).toEqual([
+      `the server has ${MAX_UPSTREAM_TOOLS} tools pinned, the most a server may have; 20 new tools were not pinned (the first: "${toolName(MAX_UPSTREAM_TOOLS)}")`,
+    ]);
+    expect(await db().mcpTool.count({ where: { tenantId: t.tenant.id, server: { name: 'capped' } } })).toBe(MAX_UPSTREAM_TOOLS);
+    expect(await db().contract.count({ where: { tenantId: t.tenant.id, name: { startsWith: 'capped.' } } })).toBe(20);
+
+    const again = await call(reportMcpTools, { key: t.agentKey, params: { server: 'capped' }, body: { tools: listing(600, 700) } });
+    expect(again.status).toBe(200);
+    expect(again.body.tools).toEqual([]);
+    expect(again.body.problems).toEqual([
+      `the server has ${MAX_UPSTREAM_TOOLS} tools pinned, the most a server may have; 100 new tools were not pinned (the first: "t0600")`,
+    ]);
+    expect(await db().mcpTool.count({ where: { tenantId: t.tenant.id, server: { name: 'capped' } } })).toBe(MAX_UPSTREAM_TOOLS);
+
+    const view = await call(getMcpServer, { key: t.adminKey, params: { server: 'capped' } });
+    expect(view.status).toBe(200);
+    expect(view.body.tools).toHaveLength(MAX_UPSTREAM_TOOLS);
   });
 });

@@ -36,9 +36,13 @@ export async function reportMcpTools(options: {
   }
   if (options.tools.length > MAX_UPSTREAM_TOOLS)
     problems.push(`the upstream lists ${options.tools.length} tools; the first ${MAX_UPSTREAM_TOOLS} are used`);
+  const { rows, notPinned } = await syncMcpTools({ server, definitions, actor: options.actor });
+  if (notPinned.length > 0)
+    problems.push(
+      `the server has ${MAX_UPSTREAM_TOOLS} tools pinned, the most a server may have; ${notPinned.length} new tools were not pinned (the first: ${JSON.stringify(notPinned[0])})`,
+    );
   if (problems.length > 0)
     log.warn('mcp upstream tools not used', { tenant: options.tenantId, server: server.name, problems: problems.slice(0, 10) });
-  const rows = await syncMcpTools({ server, definitions, actor: options.actor });
   const tools = await gatewayTools({ server, rows, upstream: definitions.map((d) => ({ name: d.name, hash: definitionHash(d) })) });
   return {
     server: { name: server.name, list_unpublished: server.listUnpublished, approval_wait_seconds: server.approvalWaitSeconds },

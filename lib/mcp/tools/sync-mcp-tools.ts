@@ -6,7 +6,7 @@ import type { ReviewNote } from '../../contracts/formats/draft-contract';
 import { saveDocumentDraft } from '../../documents/save-document-draft';
 import { recordAdminEvidence, type AdminActor } from '../../evidence/record-admin-evidence';
 import { classifyDrift } from '../classify-drift';
-import { definitionHash, mcpContractId, type UpstreamToolDefinition } from '../tool-definition';
+import { definitionHash, MAX_UPSTREAM_TOOLS, mcpContractId, type UpstreamToolDefinition } from '../tool-definition';
 import type { McpTransport } from '../servers/mcp-server-view';
 import { mcpServersChanged, notifyMcpServersChanged } from '../servers/mcp-server-cache';
 import { MAX_MCP_SERVERS_PER_TENANT } from '../servers/register-mcp-server';
@@ -76,22 +76,30 @@ export async function findOrCreateMcpServer(options: {
  * time gets a draft contract (the MCP import, with its review notes) and its definition pinned;
  * a known tool whose definition differs from the pin is drifted (classified, recorded as
  * evidence, refused until accepted) unless the server auto-accepts cosmetic drift and that is
- * all it is. A definition back to its pin clears the drift. Returns the server's tool rows.
+ * all it is. A definition back to its pin clears the drift. Returns the server's tool rows, and
+ * the new tools left unpinned because the server already has MAX_UPSTREAM_TOOLS: the cap holds
+ * across reports, or any validate key could add 500 draft contracts with every report of new
+ * names. Two reports at the same moment may each pin up to it; the listings work at any size.
  */
 export async function syncMcpTools(options: {
   server: McpServerRecord;
   definitions: UpstreamToolDefinition[];
   actor: AdminActor;
-}): Promise<McpToolRecord[]> {
+}): Promise<{ rows: McpToolRecord[]; notPinned: string[] }> {
   const { server, actor } = options;
   const tenantId = server.tenantId;
   const rows = await db().mcpTool.findMany({ where: { serverId: server.id } });
   const byName = new Map<string, McpToolRecord>(rows.map((row) => [row.name, row]));
   const taken = new Set(rows.map((row) => row.contractId));
+  const notPinned: string[] = [];
   let changed = false;
   for (const definition of options.definitions) {
     const hash = definitionHash(definition);
     const row = byName.get(definition.name);
+    if (!row && byName.size >= MAX_UPSTREAM_TOOLS) {
+      notPinned.push(definition.name);
+      continue;
+    }
     if (!row) {
       const created = await pinNewTool({ server, definition, hash, taken });
       if (created) byName.set(created.name, created);
@@ -179,7 +187,7 @@ export async function syncMcpTools(options: {
   }
   await db().mcpServer.update({ where: { id: server.id }, data: { lastSeenAt: new Date() } });
   if (changed) notifyMcpServersChanged();
-  return [...byName.values()];
+  return { rows: [...byName.values()], notPinned };
 }
 
 function clearedDrift() {
