@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dataExceptionCode, isDatabaseUnavailable } from './define-route';
+import { dataExceptionCode, isDatabaseUnavailable, queryDefectCode } from './define-route';
 
 // The shape Prisma 7 gives a PostgreSQL error through the pg adapter (read off a real one: a NUL
 // in a findMany filter), and node-postgres' own.
@@ -28,5 +28,21 @@ describe('dataExceptionCode', () => {
     expect(isDatabaseUnavailable(prismaError('57P01'))).toBe(true);
     // A statement cancelled by statement_timeout (the hot path's bound): a stall, so 503.
     expect(isDatabaseUnavailable(Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }))).toBe(true);
+  });
+});
+
+describe('queryDefectCode', () => {
+  it('takes a query over the bound-parameter limit (P2029) for a defect, not an outage a retry gets past', () => {
+    const tooManyParameters = Object.assign(new Error('The query parameter limit supported by your database is exceeded.'), {
+      name: 'PrismaClientKnownRequestError',
+      code: 'P2029',
+      meta: { modelName: 'Contract' },
+    });
+    expect(queryDefectCode(tooManyParameters)).toBe('P2029');
+    expect(isDatabaseUnavailable(tooManyParameters)).toBe(false);
+    expect(queryDefectCode(prismaError('57P01'))).toBeNull();
+    expect(isDatabaseUnavailable(Object.assign(new Error('pool timeout'), { name: 'PrismaClientKnownRequestError', code: 'P2024' }))).toBe(
+      true,
+    );
   });
 });

@@ -293,12 +293,23 @@ export function dataExceptionCode(error: unknown): string | null {
   return e.cause !== undefined && e.cause !== error ? dataExceptionCode(e.cause) : null;
 }
 
+/**
+ * Prisma's refusal of a query the server built and no retry gets past: P2029, more bound
+ * parameters than the database takes (SQLite 999). A listing that bound one per row answered
+ * 503 "retry shortly" for good once a tenant grew; it is a defect, so 500 and an error log.
+ */
+export function queryDefectCode(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'P2029' ? code : null;
+}
+
 /** Database and driver failures: the answer is 503 (retry), never an allow and never a 500. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false;
   const e = error as { name?: unknown; code?: unknown; message?: unknown; cause?: unknown };
   const name = typeof e.name === 'string' ? e.name : '';
   const code = typeof e.code === 'string' ? e.code : '';
+  if (queryDefectCode(error)) return false;
   if (/^Prisma|DriverAdapterError/.test(name)) return true;
   if (
     /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|57P0\d|57014|53300|SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY)|P10\d\d|P2024)/.test(
@@ -336,6 +347,16 @@ function answerFor(error: unknown, requestId: string, call: IncomingCall): AppEr
     const target = (error as { meta?: { target?: unknown } }).meta?.target;
     log.warn('request refused by a unique key', { request_id: requestId, path, target: target === undefined ? null : String(target) });
     return new AppError('conflict', 'Another request made the same thing at the same moment. Retry to see what it made.');
+  }
+  const defect = queryDefectCode(error);
+  if (defect) {
+    log.error('query refused by the database', {
+      request_id: requestId,
+      path,
+      prisma_code: defect,
+      error: String((error as Error).message ?? error).slice(0, 500),
+    });
+    return new AppError('internal', 'An unexpected error occurred.');
   }
   if (isDatabaseUnavailable(error)) {
     log.error('database unavailable', { request_id: requestId, path, error: String((error as Error).message ?? error).slice(0, 500) });
