@@ -95,13 +95,21 @@ export async function stopVerificationRuns(): Promise<void> {
 }
 
 /**
+ * Runs one call works on at most; the next tick takes the rest. The runs already taken are bound
+ * as a list in the claim's `notIn`, which SQLite refuses past 999 parameters (P2029): a tenant
+ * starting run after run on a short chain could otherwise keep one call going past that.
+ */
+const RUNS_PER_CALL = 500;
+
+/**
  * Claims and works on every due run: queued, or running with a lease that ran out. Each run is
- * taken at most once per call. Answers how many it worked on. The job runner's tick.
+ * taken at most once per call, and at most RUNS_PER_CALL runs. Answers how many it worked on.
+ * The job runner's tick.
  */
 export async function runDueVerificationRuns(options: RunOptions = {}): Promise<number> {
   const seen = new Set<string>();
   for (;;) {
-    if (state.stopping) return seen.size;
+    if (state.stopping || seen.size >= RUNS_PER_CALL) return seen.size;
     const claimed = await claimDueRun(seen);
     if (!claimed) return seen.size;
     seen.add(claimed.run.id);
