@@ -37,8 +37,9 @@ export async function reportMcpTools(options: {
   if (options.tools.length > MAX_UPSTREAM_TOOLS)
     problems.push(`the upstream lists ${options.tools.length} tools; the first ${MAX_UPSTREAM_TOOLS} are used`);
   const { rows, notPinned } = await syncMcpTools({ server, definitions, actor: options.actor });
+  // First: the answer and the log keep only the first problems, and bad entries can be many.
   if (notPinned.length > 0)
-    problems.push(
+    problems.unshift(
       `the server has ${MAX_UPSTREAM_TOOLS} tools pinned, the most a server may have; ${notPinned.length} new tools were not pinned (the first: ${JSON.stringify(notPinned[0])})`,
     );
   if (problems.length > 0)
