@@ -22,7 +22,9 @@ export function httpUrlWithoutCredentials(why: string) {
     .refine(
       (value) => URL.canParse(value) && new URL(value).username === '' && new URL(value).password === '',
       `must not carry credentials; ${why}`,
-    );
+    )
+    // Port 0 names no port a connection can reach: every delivery would fail.
+    .refine((value) => !URL.canParse(value) || new URL(value).port !== '0', 'must not name port 0');
 }
 
 export const WebhookUrl = httpUrlWithoutCredentials('receivers authenticate deliveries by their signature').describe(

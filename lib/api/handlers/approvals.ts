@@ -207,7 +207,12 @@ export const decideApprovalHandler = defineRoute({
   body: z
     .object({
       decision: z.enum(['approve', 'deny', 'escalate']),
-      comment: z.string().max(2000).optional(),
+      // PostgreSQL's text cannot hold NUL (it answered a bare "out of range" 400) and SQLite kept it: refused alike.
+      comment: z
+        .string()
+        .max(2000)
+        .refine((value) => !value.includes('\0'), 'comment cannot contain NUL (U+0000)')
+        .optional(),
       arguments: plainObject(
         "approve only: the arguments to approve instead of the agent's; the token is bound to them and the agent receives them.",
       ).optional(),

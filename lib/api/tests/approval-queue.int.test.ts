@@ -231,6 +231,10 @@ describe('escalation', () => {
 describe('a denial reaches the agent', () => {
   it('as AXAG_APPROVAL_DENIED with the comment, in llm_message too', async () => {
     const { id, args } = await requestRefund(8001);
+    // A NUL in the comment is refused on both databases, the approval still pending.
+    const nul = await asSession(approver1, id, { decision: 'deny', comment: 'no\u0000way' });
+    expect([nul.status, nul.body.error.code]).toEqual([400, 'bad_request']);
+    expect(JSON.stringify(nul.body.error)).toContain('comment cannot contain NUL');
     await asSession(approver1, id, { decision: 'deny', comment: 'Refunds above 500 need the customer on the phone' });
     const binding = {
       tenantId: t.tenant.id,

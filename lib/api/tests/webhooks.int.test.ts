@@ -116,6 +116,7 @@ describe('webhook registration', () => {
       'javascript:alert(1)',
       'not a url',
       'https://user:pw@example.com/x',
+      'https://example.com:0/x',
       'http://[fe80::1%25eth0]/x',
       `https://example.com/${'a'.repeat(2100)}`,
     ]) {
