@@ -8,23 +8,25 @@ import { WEBHOOK_EVENTS } from './webhook-events';
  * at every delivery.
  */
 export function httpUrlWithoutCredentials(why: string) {
-  return z
-    .string()
-    .max(2048)
-    .refine((value) => {
-      try {
-        const url = new URL(value);
-        return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-      } catch {
-        return false;
-      }
-    }, 'must be an http or https URL')
-    .refine(
-      (value) => URL.canParse(value) && new URL(value).username === '' && new URL(value).password === '',
-      `must not carry credentials; ${why}`,
-    )
-    // Port 0 names no port a connection can reach: every delivery would fail.
-    .refine((value) => !URL.canParse(value) || new URL(value).port !== '0', 'must not name port 0');
+  return (
+    z
+      .string()
+      .max(2048)
+      .refine((value) => {
+        try {
+          const url = new URL(value);
+          return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+        } catch {
+          return false;
+        }
+      }, 'must be an http or https URL')
+      .refine(
+        (value) => URL.canParse(value) && new URL(value).username === '' && new URL(value).password === '',
+        `must not carry credentials; ${why}`,
+      )
+      // Port 0 names no port a connection can reach: every delivery would fail.
+      .refine((value) => !URL.canParse(value) || new URL(value).port !== '0', 'must not name port 0')
+  );
 }
 
 export const WebhookUrl = httpUrlWithoutCredentials('receivers authenticate deliveries by their signature').describe(
