@@ -75,7 +75,13 @@ describe('env', () => {
   });
 
   it('refuses a DATABASE_URL of a scheme it cannot use, naming the scheme and never the password', () => {
-    for (const url of ['mysql://u:SuperSecretPw@localhost/db', 'postgress://u:SuperSecretPw@h/db', 'postgresql+x://u:SuperSecretPw@h/db']) {
+    for (const url of [
+      'mysql://u:SuperSecretPw@localhost/db',
+      'postgress://u:SuperSecretPw@h/db',
+      'postgresql+x://u:SuperSecretPw@h/db',
+      'postgresql:/SuperSecretPw-host',
+      'sqlite:./SuperSecretPw.db',
+    ]) {
       process.env.DATABASE_URL = url;
       resetEnvForTests();
       let message = '';
@@ -87,7 +93,10 @@ describe('env', () => {
       expect(message, url).toMatch(/DATABASE_URL has the scheme "[^"]+:": use a file: path \(SQLite\) or a postgresql:\/\/ URL/);
       expect(message).not.toContain('SuperSecretPw');
     }
-    for (const url of ['file:./data/x.db', 'file:///tmp/x.db', './data/x.db', 'postgresql://u@h/db', 'POSTGRES://u@h/db']) {
+    process.env.DATABASE_URL = 'file:/tmp/x.db?mode=ro';
+    resetEnvForTests();
+    expect(() => env()).toThrow('DATABASE_URL names an SQLite file with a query');
+    for (const url of ['file:./data/x.db', 'file:///tmp/x.db', './data/x.db', 'C:/data/x.db', 'postgresql://u@h/db', 'POSTGRES://u@h/db']) {
       process.env.DATABASE_URL = url;
       resetEnvForTests();
       expect(env().DATABASE_URL, url).toBe(url);

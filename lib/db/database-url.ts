@@ -37,8 +37,12 @@ export function parseDatabaseUrl(raw: string | undefined = DEFAULT_DATABASE_URL)
 export function databaseUrlProblem(raw: string): string | null {
   const value = raw.trim();
   if (/^postgres(ql)?:\/\//i.test(value)) return null;
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1];
+  // With or without `//`: `postgresql:/host` and `sqlite:./x.db` made a directory named
+  // `postgresql:` or `sqlite:.` too. One letter is a Windows drive (`C:\data\toolgate.db`).
+  const scheme = /^([a-z][a-z0-9+.-]+):/i.exec(value)?.[1];
   if (scheme !== undefined && scheme.toLowerCase() !== 'file')
     return `DATABASE_URL has the scheme "${scheme.slice(0, 20)}:": use a file: path (SQLite) or a postgresql:// URL.`;
+  // A query is not read for SQLite (`?mode=ro` named a file "toolgate.db?mode=ro").
+  if (value.includes('?')) return 'DATABASE_URL names an SQLite file with a query (?…), which Toolgate does not read: remove it.';
   return null;
 }

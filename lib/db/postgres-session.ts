@@ -31,9 +31,9 @@ export const HOT_PATH_STATEMENT_TIMEOUT_MS = 10_000;
  */
 export const DEFAULT_STATEMENT_TIMEOUT_SECONDS = 30;
 
-/** A connection's `options`: the session settings, and the statement bound when there is one (0: none). */
+/** A connection's `options`: the session settings, and the statement bound when there is one (0: none; a bound under 1 ms is 1 ms, since PostgreSQL reads 0 as none). */
 export function postgresSessionOptions(statementTimeoutMs: number): string {
   return statementTimeoutMs > 0
-    ? `${POSTGRES_SESSION_OPTIONS} -c statement_timeout=${Math.round(statementTimeoutMs)}`
+    ? `${POSTGRES_SESSION_OPTIONS} -c statement_timeout=${Math.max(1, Math.round(statementTimeoutMs))}`
     : POSTGRES_SESSION_OPTIONS;
 }
