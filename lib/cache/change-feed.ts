@@ -1,6 +1,8 @@
 import { db, dbClosed, type Db, type Tx } from '../db';
-import { log } from '../log';
 import { countCacheLookup } from '../metrics/counters';
+import { repeatedFailureLog } from '../repeated-failure-log';
+
+const pollFailures = repeatedFailureLog('cache change poll failed');
 
 /**
  * Cache invalidation across instances. A change that cached data depends on bumps its counter
@@ -53,8 +55,9 @@ export async function pollChanges(): Promise<void> {
     // versions it is compared against were read: drop everything cached so far, once.
     if (!baselineDone) for (const key of listeners.keys()) notifyLocalChange(key);
     baselineDone = true;
+    pollFailures.succeeded('poll');
   } catch (error) {
-    log.warn('cache change poll failed', { error: String((error as Error).message ?? error).slice(0, 200) });
+    pollFailures.failed('poll', error);
   } finally {
     polling = false;
   }

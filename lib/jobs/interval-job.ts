@@ -1,4 +1,6 @@
-import { log } from '../log';
+import { repeatedFailureLog } from '../repeated-failure-log';
+
+const failures = repeatedFailureLog('background job failed');
 
 export interface IntervalJob {
   /** Resolves once the run in progress, if any, has finished. */
@@ -7,7 +9,8 @@ export interface IntervalJob {
 
 /**
  * Runs `task` every `intervalMs`, never two runs at once on this instance (a slow run makes the
- * next tick skip, not pile up). A failing run is logged and retried at the next tick; the
+ * next tick skip, not pile up). A failing run is retried at the next tick and logged once a
+ * minute at most while it keeps failing (repeated-failure-log.ts); the
  * tasks keep their state in the database, so nothing is lost between runs, restarts or
  * instances. The timer does not keep the process alive on its own.
  */
@@ -23,9 +26,8 @@ export function startIntervalJob(
     if (running || stopped) return;
     running = task()
       .then(
-        () => undefined,
-        (error: unknown) =>
-          log.error('background job failed', { job: name, error: error instanceof Error ? error.message : String(error) }),
+        () => failures.succeeded(name, { job: name }),
+        (error: unknown) => void failures.failed(name, error, { job: name }),
       )
       .finally(() => {
         running = null;
