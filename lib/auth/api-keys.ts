@@ -3,6 +3,7 @@ import { db } from '../db';
 import { AppError, NotFoundError } from '../errors';
 import { DISPLAY_NAME_PROBLEM, hasHiddenCharacters } from '../members/display-name';
 import { parseScopes, type ApiKeyScope } from './api-key-scopes';
+import { can, isRole } from '../tenants/roles';
 import { bumpChange, invalidatedCache, notifyLocalChange } from '../cache/change-feed';
 import { sha256Hex } from '../contracts/canonical-json';
 
@@ -171,11 +172,35 @@ export async function authenticateApiKey(presented: string): Promise<Authenticat
   const a = Buffer.from(row.hash, 'hex');
   const b = Buffer.from(hash, 'hex');
   if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
-  const key: AuthenticatedKey = { id: row.id, tenantId: row.tenantId, scopes: parseScopes(row.scopes), prefix: row.prefix };
+  const scopes = await scopesItsPersonHolds(row.tenantId, row.createdById, parseScopes(row.scopes));
+  const key: AuthenticatedKey = { id: row.id, tenantId: row.tenantId, scopes, prefix: row.prefix };
   const entry = { key, id: row.id, lastUsedAt: { at: row.lastUsedAt?.getTime() ?? 0 } };
   keyCache().set(hash, entry);
   touch(entry.id, entry.lastUsedAt);
   return key;
+}
+
+/**
+ * A key keeps working after its person leaves or changes role (agents run on it), but its
+ * `admin` and `author` scopes go no further than what the person may do now: a removed or
+ * demoted admin's admin key could otherwise invite them back as admin. `validate` stays. Keys
+ * with no person (made from the command line) keep their scopes. Read on a cache miss; a role
+ * change or a removal drops the cache (lib/members).
+ */
+async function scopesItsPersonHolds(tenantId: string, personId: string | null, scopes: ApiKeyScope[]): Promise<ApiKeyScope[]> {
+  if (personId === null || scopes.every((scope) => scope === 'validate')) return scopes;
+  const membership = await db().membership.findUnique({
+    where: { tenantId_userId: { tenantId, userId: personId } },
+    select: { role: true },
+  });
+  const role = membership && isRole(membership.role) ? membership.role : null;
+  const held = scopes.filter(
+    (scope) =>
+      scope === 'validate' ||
+      (role !== null && (scope === 'admin' ? can(role, 'manage_keys') : can(role, 'edit_contracts') && can(role, 'edit_policies'))),
+  );
+  // `admin` included validating: a key that had only it goes on validating.
+  return scopes.includes('admin') && !held.includes('admin') && !held.includes('validate') ? ['validate', ...held] : held;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { db, type Tx } from '../db';
+import { bumpChange, notifyLocalChange } from '../cache/change-feed';
 import { NotFoundError } from '../errors';
 import { recordAdminEvidence, type AdminActor } from '../evidence/record-admin-evidence';
 import type { Role } from '../tenants/roles';
@@ -28,6 +29,8 @@ export async function applyRoleChange(tx: Tx, change: RoleChange): Promise<void>
   if (current.role !== change.from) throw new StaleRead();
   if (change.from === 'admin' && change.to !== 'admin') await assertAnotherAdmin(tx, change.tenantId, change.membershipId);
   await tx.membership.update({ where: { id: change.membershipId }, data: { role: change.to } });
+  // Their keys' admin and author scopes follow the role (lib/auth/api-keys.ts).
+  await bumpChange(tx, 'api_keys');
 }
 
 /**
@@ -72,6 +75,7 @@ export async function changeMemberRole(options: {
       },
       (tx) => applyRoleChange(tx, { tenantId, membershipId, from: membership.role, to: role, actor }),
     );
+    notifyLocalChange('api_keys');
     return toMemberSummary({ ...membership, role });
   });
 }

@@ -1,4 +1,5 @@
 import { db, type Tx } from '../db';
+import { bumpChange, notifyLocalChange } from '../cache/change-feed';
 import { NotFoundError } from '../errors';
 import { recordAdminEvidence, type AdminActor } from '../evidence/record-admin-evidence';
 import { assertActorMayManage, assertAnotherAdmin, lockTenantMembers, retryOnStaleRead, StaleRead } from './tenant-member-lock';
@@ -27,6 +28,8 @@ export async function applyRemoval(tx: Tx, removal: Removal): Promise<number> {
   if (current.role !== removal.role) throw new StaleRead();
   if (current.role === 'admin') await assertAnotherAdmin(tx, removal.tenantId, removal.membershipId);
   await tx.membership.delete({ where: { id: removal.membershipId } });
+  // Their keys' admin and author scopes end with the membership (lib/auth/api-keys.ts).
+  await bumpChange(tx, 'api_keys');
   // Sessions already stop acting in this tenant, since every request reads the membership; a
   // person left with no tenant at all is signed out everywhere.
   if ((await tx.membership.count({ where: { userId: current.userId } })) > 0) return 0;
@@ -64,6 +67,7 @@ export async function removeMember(options: {
       },
       (tx) => applyRemoval(tx, { tenantId, membershipId, role: membership.role, actor }),
     );
+    notifyLocalChange('api_keys');
     return { id: membershipId, userId: membership.userId, email: membership.user.email, role: membership.role, sessionsEnded };
   });
 }

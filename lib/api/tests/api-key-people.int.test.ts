@@ -5,7 +5,12 @@ import { addMember } from '@/lib/tenants/add-member';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { createApiKeyHandler as createKey, listApiKeysHandler as listKeys } from '@/lib/api/handlers/api-keys';
-import { removeMemberHandler as removeMember } from '@/lib/api/handlers/members';
+import {
+  changeMemberRoleHandler as changeRole,
+  inviteMemberHandler as invite,
+  removeMemberHandler as removeMember,
+} from '@/lib/api/handlers/members';
+import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
 import { asSession, signIn } from './member-sessions';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
@@ -37,5 +42,54 @@ describe('GET /api-keys names the person each key belongs to', () => {
     expect(byName.get('made by erin key')).toMatchObject({ member: false });
     // The tenant's own admin key was made from the command line: it is nobody's.
     expect([...byName.values()].filter((c) => c === null).length).toBeGreaterThan(0);
+  });
+});
+
+describe("a key's admin and author scopes follow its person's role", () => {
+  const canInvite = (key: string, email: string) => call(invite, { key, body: { email, role: 'admin' } });
+  // A tool no contract names: a validate key is answered (a deny), a key without validate is 403.
+  const validates = async (key: string) =>
+    (await call(validatePre, { key, body: { tool: 'no.such', call_id: 'c1', arguments: {} } })).status;
+
+  it('a demoted admin keeps validating with their admin key but cannot administer; promoted again, they can', async () => {
+    const { membership } = await addMember({
+      tenantId: t.tenant.id,
+      email: 'dora@key-people.test',
+      password: 'a-long-password',
+      role: 'admin',
+    });
+    const dora = await signIn('dora@key-people.test', 'a-long-password');
+    const key = (await call(createKey, { headers: asSession(dora.cookie), body: { name: 'dora key', scopes: ['admin'] } })).body
+      .key as string;
+    expect((await canInvite(key, 'first@key-people.test')).status).toBe(201);
+
+    expect((await call(changeRole, { key: t.adminKey, params: { id: membership.id }, body: { role: 'approver' } })).status).toBe(200);
+    expect((await canInvite(key, 'second@key-people.test')).status).toBe(403);
+    expect(await validates(key)).toBe(200);
+
+    expect((await call(changeRole, { key: t.adminKey, params: { id: membership.id }, body: { role: 'admin' } })).status).toBe(200);
+    expect((await canInvite(key, 'third@key-people.test')).status).toBe(201);
+  });
+
+  it('a removed admin cannot invite themselves back with their key (nor with a key it made), which still validates', async () => {
+    const { membership } = await addMember({
+      tenantId: t.tenant.id,
+      email: 'rex@key-people.test',
+      password: 'a-long-password',
+      role: 'admin',
+    });
+    const rex = await signIn('rex@key-people.test', 'a-long-password');
+    const key = (await call(createKey, { headers: asSession(rex.cookie), body: { name: 'rex key', scopes: ['validate', 'admin'] } })).body
+      .key as string;
+    const child = (await call(createKey, { key, body: { name: 'rex child', scopes: ['admin'] } })).body.key as string;
+    expect((await canInvite(key, 'before@key-people.test')).status).toBe(201);
+
+    expect((await call(removeMember, { key: t.adminKey, params: { id: membership.id } })).status).toBe(200);
+    for (const k of [key, child]) {
+      expect((await canInvite(k, 'rex@key-people.test')).status).toBe(403);
+      expect(await validates(k)).toBe(200);
+    }
+    // A key no person made keeps its scopes.
+    expect((await canInvite(t.adminKey, 'ops2@key-people.test')).status).toBe(201);
   });
 });

@@ -124,24 +124,25 @@ describe('who may approve', () => {
     expect(asUser.status).toBe(403);
     expect(asUser.body.error.code).toBe('self_approval');
 
-    const agentOfApprover2 = await createApiKey({
+    // An admin's keys: only an admin's key holds the admin scope (lib/auth/api-keys.ts).
+    const agentOfAdmin = await createApiKey({
       tenantId: t.tenant.id,
-      name: 'agent of a2',
+      name: 'agent of admin',
       scopes: ['validate'],
-      createdById: approver2.userId,
+      createdById: admin.userId,
     });
-    const adminOfApprover2 = await createApiKey({
+    const adminKeyOfAdmin = await createApiKey({
       tenantId: t.tenant.id,
-      name: 'admin of a2',
+      name: 'admin key of admin',
       scopes: ['validate', 'admin'],
-      createdById: approver2.userId,
+      createdById: admin.userId,
     });
-    const byTheirAgent = await requestRefund(2003, { key: agentOfApprover2.key });
-    const creator = await asSession(approver2, byTheirAgent.id, { decision: 'approve' });
+    const byTheirAgent = await requestRefund(2003, { key: agentOfAdmin.key });
+    const creator = await asSession(admin, byTheirAgent.id, { decision: 'approve' });
     expect(creator.status).toBe(403);
     expect(creator.body.error.code).toBe('self_approval');
     const creatorsOtherKey = await call(decide, {
-      key: adminOfApprover2.key,
+      key: adminKeyOfAdmin.key,
       params: { id: byTheirAgent.id },
       body: { decision: 'approve' },
     });
@@ -170,19 +171,19 @@ describe('N distinct approvers', () => {
   it('approves only when N distinct people approved; the same person twice is a conflict', async () => {
     const { id, args, callId, traceId } = await requestRefund(3001);
     await db().approval.update({ where: { id }, data: { approversRequired: 2 } });
-    const first = await asSession(approver1, id, { decision: 'approve', comment: 'ok by me' });
+    const first = await asSession(admin, id, { decision: 'approve', comment: 'ok by me' });
     expect(first.body).toMatchObject({ status: 'pending', outcome: 'pending', approvals: 1, approvers_required: 2 });
     expect((await poll(id)).body.approval_token).toBeUndefined();
 
-    const again = await asSession(approver1, id, { decision: 'approve' });
+    const again = await asSession(admin, id, { decision: 'approve' });
     expect(again.status).toBe(409);
     expect(again.body.error.details.reason).toBe('already_voted');
-    // A key approver1 created votes as approver1: people are counted, not keys.
+    // A key the admin created votes as the admin: people are counted, not keys.
     const theirKey = await createApiKey({
       tenantId: t.tenant.id,
-      name: 'a1 admin',
+      name: 'admin key',
       scopes: ['validate', 'admin'],
-      createdById: approver1.userId,
+      createdById: admin.userId,
     });
     expect((await call(decide, { key: theirKey.key, params: { id }, body: { decision: 'approve' } })).status).toBe(409);
 
