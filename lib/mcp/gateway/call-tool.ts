@@ -65,6 +65,8 @@ export async function gateToolCall(options: {
       },
       traceparent,
     );
+  // Before deciding: a call the upstream cannot take must not wait for an approval first.
+  if (!entry) return refusal(`${request.name} is not a tool of ${server}.`);
   let decided: ValidationResponse;
   try {
     decided = await pre(args);
@@ -80,7 +82,6 @@ export async function gateToolCall(options: {
   if (decided.decision !== 'allow' && decided.decision !== 'transform')
     return refusal(decided.llm_message ?? `The call of ${request.name} was refused (${decided.errors[0]?.code ?? decided.decision}).`);
   if (decided.decision === 'transform' && decided.arguments) args = decided.arguments;
-  if (!entry) return refusal(`${request.name} is not a tool of ${server}.`);
 
   return forward({ ...options, entry, tool, version: decided.version, callId, args, traceparent, context });
 }

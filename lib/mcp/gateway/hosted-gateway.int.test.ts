@@ -298,6 +298,16 @@ describe('the hosted MCP gateway', () => {
     expect(
       (await api('POST', '/api/v1/mcp-servers', { name: 'hdr', url: h.upstream.url, auth_header: { name: 'X', value: 'a\r\nb' } })).status,
     ).toBe(400);
+    // A header the connection or MCP sets itself: as an auth header it broke every request.
+    for (const name of ['Transfer-Encoding', 'host', 'Mcp-Session-Id', 'Content-Length']) {
+      const refused = await api('POST', '/api/v1/mcp-servers', {
+        name: 'hdr',
+        url: h.upstream.url,
+        auth_header: { name, value: 'chunked' },
+      });
+      expect(refused.status, name).toBe(400);
+      expect(JSON.stringify(refused.body), name).toContain('names a header the connection or MCP itself sets');
+    }
     const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
     const post = (path: string, body: string) =>
       fetch(`${base}${path}`, {

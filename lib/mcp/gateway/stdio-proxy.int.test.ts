@@ -259,6 +259,23 @@ describe('toolgate mcp proxy (stdio)', () => {
     expect((await readFixtureCalls(callsFile)).filter((c) => c.tool === 'refund')).toHaveLength(2);
   });
 
+  it('refuses a tool the upstream no longer lists before deciding it: no approval is asked for a call that cannot be made', async () => {
+    const first = await proxy('fxu', fixture);
+    await first.client.listTools();
+    await publishImported('fxu.refund', { approval_required: true, approver_roles: ['admin'] });
+    const withoutRefund = path.join(dir, 'tools-without-refund.json');
+    await writeFixtureTools(
+      withoutRefund,
+      DEFAULT_FIXTURE_TOOLS.filter((tool) => tool.name !== 'refund'),
+    );
+    const { client } = await proxy('fxu', fixture, { env: { FIXTURE_TOOLS_FILE: withoutRefund } });
+    await client.listTools();
+    const refused = (await client.callTool({ name: 'refund', arguments: { order_id: 'ord_gone', amount: 1 } })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toBe('refund is not a tool of fxu.');
+    expect(await db().approval.count({ where: { tenantId: t.tenant.id, tool: 'fxu.refund' } })).toBe(0);
+  });
+
   it('fails closed when Toolgate cannot be reached: nothing is listed and nothing reaches the upstream', async () => {
     const before = (await readFixtureCalls(callsFile)).length;
     const { client } = await proxy('fxs', fixture, { url: 'http://127.0.0.1:9' });

@@ -4,6 +4,24 @@ import { httpUrlWithoutCredentials } from '../../webhooks/webhook-url';
 
 const McpUrl = httpUrlWithoutCredentials('send them as the auth header, which is stored encrypted');
 
+const TRANSPORT_HEADERS = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-connection',
+  'expect',
+  'accept',
+  'mcp-session-id',
+  'mcp-protocol-version',
+  'last-event-id',
+]);
+
 /** Header names as RFC 9110 tokens; the value may not carry a line break (no header injection). */
 const AuthHeaderSchema = z
   .object({
@@ -11,7 +29,10 @@ const AuthHeaderSchema = z
       .string()
       .min(1)
       .max(100)
-      .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be an HTTP header name'),
+      .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be an HTTP header name')
+      // Headers the connection or the MCP transport itself sets: `Transfer-Encoding: chunked`
+      // as an auth header broke every request to the upstream.
+      .refine((name) => !TRANSPORT_HEADERS.has(name.toLowerCase()), 'names a header the connection or MCP itself sets; use another'),
     value: z
       .string()
       .min(1)
