@@ -60,7 +60,9 @@ export async function bootstrap(): Promise<BootstrapReport> {
     if (!(error instanceof DemoSeedIncompleteError)) throw error;
     return { created: 'demo', lines: [...notes, ...demoTenantLines(error.seed, publicBaseUrl())], incomplete: error.message };
   }
-  if (!seeded.created) return { created: null, lines: notes };
+  // Another instance starting on the same empty database made it a moment ago; its sign-in is printed there.
+  if (!seeded.created)
+    return { created: null, lines: [...notes, 'toolgate: the demo tenant exists (another instance starting at the same time made it)'] };
   return { created: 'demo', lines: [...notes, ...demoTenantLines(seeded, publicBaseUrl())] };
 }
 
