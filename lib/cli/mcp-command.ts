@@ -2,6 +2,10 @@ import { MCP_SERVER_NAME_PATTERN } from '@/lib/mcp/tool-definition';
 import type { GatewayLimits } from '@/lib/mcp/gateway/gateway-session';
 import type { CliIo } from './cli-io';
 
+/** Signals the proxy stops on as if its client went away: calls in flight still get their post record. */
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+const STOP_GRACE_MS = 10_000;
+
 export const MCP_USAGE = [
   'Usage: toolgate mcp proxy --server <name> [--url <toolgate url>] [--key <api key>]',
   '                          [--call-timeout <seconds>] [--max-result-bytes <n>] -- <command> [args...]',
@@ -89,7 +93,17 @@ export async function runMcpCommand(argv: readonly string[], io: CliIo): Promise
   logToStderrOnly();
   const { runStdioProxy } = await import('@/lib/mcp/gateway/stdio-proxy');
   const { DEFAULT_GATEWAY_LIMITS } = await import('@/lib/mcp/gateway/gateway-session');
+  const stop = new Promise<void>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      for (const name of STOP_SIGNALS) process.off(name, onSignal);
+      // A second signal, or calls that do not finish, end it the default way.
+      setTimeout(() => process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15)), STOP_GRACE_MS).unref();
+      resolve();
+    };
+    for (const name of STOP_SIGNALS) process.once(name, onSignal);
+  });
   await runStdioProxy({
+    stop,
     server: parsed.server,
     toolgateUrl: parsed.url,
     apiKey: parsed.key,

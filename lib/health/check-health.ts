@@ -5,8 +5,7 @@ import { databaseFileProblem, type DatabaseFileProblem } from '../db/database-fi
 export const HEALTH_DB_TIMEOUT_MS = 2_000;
 
 export type Health =
-  | { status: 'ok' }
-  | { status: 'unavailable'; reason: 'database_unreachable' | 'database_timeout' | DatabaseFileProblem };
+  { status: 'ok' } | { status: 'unavailable'; reason: 'database_unreachable' | 'database_timeout' | DatabaseFileProblem };
 
 /**
  * Whether this instance can serve: it answers, and its database answers a trivial query within

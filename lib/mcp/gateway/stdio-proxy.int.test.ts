@@ -276,6 +276,43 @@ describe('toolgate mcp proxy (stdio)', () => {
     expect(await db().approval.count({ where: { tenantId: t.tenant.id, tool: 'fxu.refund' } })).toBe(0);
   });
 
+  it('stopped by SIGTERM with a call in flight: the call still gets its post record, and the proxy exits', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [path.join(root, 'bin/toolgate.mjs'), 'mcp', 'proxy', '--server', 'fxt', '--url', base, '--', ...fixture],
+      env: { PATH: process.env.PATH ?? '', TOOLGATE_API_KEY: t.agentKey, FIXTURE_TOOLS_FILE: toolsFile, FIXTURE_CALLS_FILE: callsFile },
+      cwd: root,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'test-agent', version: '1.0.0' });
+    await client.connect(transport);
+    await client.listTools();
+    await publishImported('fxt.hang');
+    await client.listTools();
+    void client.callTool({ name: 'hang', arguments: {} }).catch(() => undefined);
+    let pre = null;
+    for (let i = 0; i < 200 && !pre; i += 1) {
+      pre = await db().evidence.findFirst({ where: { tenant: { tenantId: t.tenant.id }, tool: 'fxt.hang', kind: 'pre' } });
+      if (!pre) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(pre?.decision).toBe('allow');
+    const pid = transport.pid!;
+    process.kill(pid, 'SIGTERM');
+    let alive = true;
+    for (let i = 0; i < 100 && alive; i += 1) {
+      try {
+        process.kill(pid, 0);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      } catch {
+        alive = false;
+      }
+    }
+    expect(alive).toBe(false);
+    // Killed outright, the trace kept only its pre record, though the upstream may have acted.
+    const post = await db().evidence.findFirst({ where: { tenant: { tenantId: t.tenant.id }, traceId: pre!.traceId, kind: 'post' } });
+    expect(post).toMatchObject({ tool: 'fxt.hang', callId: pre!.callId, mcpServer: 'fxt' });
+  });
+
   it('fails closed when Toolgate cannot be reached: nothing is listed and nothing reaches the upstream', async () => {
     const before = (await readFixtureCalls(callsFile)).length;
     const { client } = await proxy('fxs', fixture, { url: 'http://127.0.0.1:9' });

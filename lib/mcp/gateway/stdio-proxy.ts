@@ -18,6 +18,8 @@ export interface StdioProxyOptions {
   limits: GatewayLimits;
   stdin?: Readable;
   stdout?: Writable;
+  /** Resolves when the proxy is told to stop (a signal): it stops as when the client goes away. */
+  stop?: Promise<void>;
 }
 
 /** Variables the upstream never sees: the agent's Toolgate key is the proxy's alone. */
@@ -60,9 +62,13 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<void> {
   log.info('mcp proxy started', { server: options.server, command: options.command, toolgate: client.baseUrl });
   const stdin = options.stdin ?? process.stdin;
   const ended = new Promise<void>((resolve) => stdin.once('end', () => resolve()).once('close', () => resolve()));
-  await Promise.race([closed, ended]);
+  // Stopping closes the upstream: a call in flight fails there and its post record (an error) is
+  // still sent before the process ends; killed outright, the trace kept only its pre record.
+  await Promise.race([closed, ended, ...(options.stop ? [options.stop] : [])]);
   session.close();
   await upstream.close();
   await server.close().catch(() => undefined);
+  // Told to stop while the client still has stdin open: reading it would keep the process alive.
+  stdin.destroy();
   log.info('mcp proxy stopped', { server: options.server });
 }
