@@ -3,7 +3,6 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
-  McpError,
   type CallToolResult,
   type ListToolsResult,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -79,7 +78,9 @@ export class GatewaySession {
     } catch (error) {
       const reason = this.upstream.errorText(error);
       log.warn('mcp tools/list failed', { server: this.server, error: reason });
-      throw new McpError(ErrorCode.InternalError, `The ${this.server} server's tools could not be listed: ${reason}`);
+      // Not an McpError: its message starts "MCP error -32603:", which the SDK sends as the
+      // message, and the client's McpError adds the prefix again ("MCP error -32603: MCP error -32603: …").
+      throw Object.assign(new Error(`The ${this.server} server's tools could not be listed: ${reason}`), { code: ErrorCode.InternalError });
     }
     // MCP requires object input schemas; a contract's input always describes an object of arguments.
     const tools = report.tools.flatMap((tool) =>

@@ -316,7 +316,7 @@ describe('toolgate mcp proxy (stdio)', () => {
   it('fails closed when Toolgate cannot be reached: nothing is listed and nothing reaches the upstream', async () => {
     const before = (await readFixtureCalls(callsFile)).length;
     const { client } = await proxy('fxs', fixture, { url: 'http://127.0.0.1:9' });
-    await expect(client.listTools()).rejects.toThrow(/could not be listed/);
+    await expect(client.listTools()).rejects.toThrow(/^MCP error -32603: The \S+ server's tools could not be listed/);
     const refused = (await client.callTool({ name: 'echo', arguments: { text: 'x' } })) as CallToolResult;
     expect(refused.isError).toBe(true);
     expect((await readFixtureCalls(callsFile)).length).toBe(before);
