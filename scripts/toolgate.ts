@@ -1,7 +1,7 @@
 // npx toolgate lint <files, directories or globs...> [--format text|json|sarif] [--kind contract|policy|surface]
 // Node's side of the CLI: files, streams and the exit status. What the commands do (and its
 // tests) lives in lib/cli/run-toolgate.ts.
-import { open, readFile } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { MAX_DOCUMENT_CHARS } from '../lib/lint';
 import { runToolgate } from '../lib/cli/run-toolgate';
 import { expandFileArgs } from '../lib/cli/expand-file-args';
@@ -12,17 +12,28 @@ import { expandFileArgs } from '../lib/cli/expand-file-args';
 const MAX_FILE_BYTES = 4 * MAX_DOCUMENT_CHARS + 3;
 
 async function readDocument(file: string): Promise<string> {
+  // Looked at before it is opened: opening a named pipe (FIFO) waits for a writer, forever.
+  const named = await stat(file);
+  if (named.isDirectory()) throw new Error('it is a directory');
+  if (!named.isFile()) throw new Error('it is not a regular file');
   const handle = await open(file, 'r');
   try {
     const info = await handle.stat();
-    if (info.isDirectory()) throw new Error('it is a directory');
     if (!info.isFile()) throw new Error('it is not a regular file');
     if (info.size > MAX_FILE_BYTES) throw new Error(`it is ${info.size} bytes; documents are limited to ${MAX_DOCUMENT_CHARS} characters`);
-    return await handle.readFile({ encoding: 'utf8' });
+    // Bytes that are not UTF-8 would be read as U+FFFD and linted as text nobody wrote.
+    try {
+      return UTF8.decode(await handle.readFile());
+    } catch {
+      throw new Error('it is not valid UTF-8');
+    }
   } finally {
     await handle.close();
   }
 }
+
+// ignoreBOM keeps a byte order mark in the text, as readFile's 'utf8' did (the linter reports it).
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 async function toolVersion(): Promise<string | undefined> {
   try {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -151,6 +151,13 @@ describe('bin/toolgate.mjs', () => {
     expect(missing.stdout).toBe('Nothing linted: 1 of 1 file could not be read.\n');
     const partly = await toolgate('lint', 'contracts/lookup.json', 'contracts/nope.json');
     expect(partly).toMatchObject({ code: 2, stdout: 'No problems in 1 file. 1 of 2 files could not be read.\n' });
+    // A named pipe is refused, not opened (which waits for a writer forever); bytes that are not UTF-8 too.
+    execFileSync('mkfifo', [path.join(dir, 'pipe.json')]);
+    await writeFile(path.join(dir, 'latin1.json'), Buffer.from('{"id": "caf\xe9"}', 'latin1'));
+    const odd = await toolgate('lint', 'pipe.json', 'latin1.json');
+    expect(odd.code).toBe(2);
+    expect(odd.stderr).toContain('Cannot read pipe.json: it is not a regular file');
+    expect(odd.stderr).toContain('Cannot read latin1.json: it is not valid UTF-8');
     const usage = await toolgate('lint', '--format', 'xml', 'contracts/dup.json');
     expect(usage.code).toBe(2);
     expect(usage.stderr.split('\n')[0]).toBe('toolgate lint: --format must be one of text, json, sarif; got "xml".');
