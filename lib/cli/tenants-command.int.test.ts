@@ -64,7 +64,8 @@ describe('npx toolgate tenants (a child process)', () => {
     const bin = path.resolve(__dirname, '../../bin/toolgate.mjs');
     const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
       const child = spawn(process.execPath, [bin, 'tenants', 'create', 'cli-child', '--admin', 'child@acme.test'], {
-        env: { ...process.env, VITEST: '' },
+        // Run beside the server without its settings: the printed link names localhost, and says so.
+        env: { ...process.env, VITEST: '', TOOLGATE_PUBLIC_URL: '' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stdout = '';
@@ -77,6 +78,7 @@ describe('npx toolgate tenants (a child process)', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Created tenant "cli-child"');
+    expect(result.stdout).toContain('(TOOLGATE_PUBLIC_URL is not set here, so the link names http://localhost;');
     expect(await db().invitation.count({ where: { tenant: { slug: 'cli-child' }, email: 'child@acme.test', role: 'admin' } })).toBe(1);
   }, 60_000);
 });

@@ -108,6 +108,7 @@ async function createTenantWithAdmin(args: CreateArgs, io: CliIo): Promise<numbe
   const { createTenantUnlessTaken, TENANT_SLUG_PATTERN } = await import('../tenants/create-tenant');
   const { memberEmailSchema } = await import('../members/member-email');
   const { inviteMember } = await import('../members/invite-member');
+  const { env } = await import('../env');
   if (!TENANT_SLUG_PATTERN.test(args.slug)) {
     io.stderr(`toolgate tenants: "${args.slug.slice(0, 80)}" is not a slug: use 1 to 63 lowercase letters, digits and inner hyphens.\n`);
     return EXIT.usage;
@@ -139,6 +140,12 @@ async function createTenantWithAdmin(args: CreateArgs, io: CliIo): Promise<numbe
         `Created tenant "${tenant.slug}" (${tenant.name}).`,
         `Invitation for its admin ${email.data} (single use, expires ${invited.invitation.expiresAt.toISOString()}):`,
         `  ${invited.url}`,
+        // The CLI runs beside the server, often without its settings: the link would name this machine's default port.
+        ...(env().TOOLGATE_PUBLIC_URL
+          ? []
+          : [
+              '(TOOLGATE_PUBLIC_URL is not set here, so the link names http://localhost; set it as the server has it to print the address people reach.)',
+            ]),
         invited.mail.sent
           ? `E-mailed to ${email.data}.`
           : invited.mail.reason === 'failed'
