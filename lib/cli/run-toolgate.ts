@@ -62,7 +62,7 @@ const COMMANDS: Record<string, Command> = {
   test: { usage: TEST_USAGE, run: runTestCommand },
   // Imported when run: the linter's commands never load the database client.
   tenants: {
-    usage: 'Usage: toolgate tenants create|list (see toolgate tenants --help)',
+    usage: 'Usage: toolgate tenants create|list|rebuild-rollups (see toolgate tenants --help)',
     run: async (args, io) => (await import('./tenants-command')).runTenantsCommand(args, io),
   },
   mcp: {
@@ -77,7 +77,7 @@ const USAGE = [
   'Commands:',
   '  lint <files...>   lint contracts, policies and tool surfaces (JSON or YAML)',
   '  test <files...>   run the test cases contracts carry',
-  '  tenants create|list  create a tenant with an admin invitation, or list tenants',
+  '  tenants create|list|rebuild-rollups  create a tenant with an admin invitation, list tenants, or recount their dashboards',
   "  mcp proxy --server <name> -- <command>  put an MCP server (stdio) behind Toolgate's gate",
   '',
   'Run "toolgate <command> --help" for its options.',

@@ -6,6 +6,9 @@ import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
 import { call } from '@/lib/testing/api-client';
 import { runToolgate } from './run-toolgate';
 import { acceptInvitationHandler as accept } from '@/lib/api/handlers/invitations';
+import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
+import { lookupOrderContract } from '@/lib/contracts/examples';
+import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 
 async function run(argv: string[]) {
   let stdout = '';
@@ -56,6 +59,44 @@ describe('toolgate tenants (in process, on the test database)', () => {
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^SLUG\s+NAME\s+MEMBERS\s+CREATED$/);
     expect(lines.find((l) => l.startsWith('cli-acme '))).toMatch(/^cli-acme\s+Acme from the CLI\s+1\s+\d{4}-\d\d-\d\dT/);
+  });
+});
+
+describe('toolgate tenants rebuild-rollups', () => {
+  it("recounts a tenant's dashboard rollups from its evidence (after a restore), and refuses a slug that names no tenant", async () => {
+    const t = await createTestTenant({ slug: 'cli-rollups' });
+    await publishContract(t.tenant.id, lookupOrderContract);
+    for (const orderId of ['ord_abc123', 'not an order id', 'ord_def456'])
+      await call(validatePre, {
+        key: t.agentKey,
+        body: {
+          tool: 'orders.lookup',
+          call_id: orderId,
+          arguments: { tenant_id: 'acme', order_id: orderId },
+          context: { tenant_id: 'acme' },
+        },
+      });
+    const rollups = async () =>
+      (await db().evidenceRollup.findMany({ where: { tenantId: t.tenant.id } }))
+        .map((r) => `${r.hour.toISOString()} ${r.kind} ${r.decision} ${r.records}`)
+        .sort();
+    const counted = await rollups();
+    expect(counted.length).toBeGreaterThan(0);
+    // A restore brings evidence back without the rows counted from it.
+    await db().evidenceRollup.deleteMany({ where: { tenantId: t.tenant.id } });
+    await db().violationRollup.deleteMany({ where: { tenantId: t.tenant.id } });
+
+    const result = await run(['tenants', 'rebuild-rollups', 'cli-rollups']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(/^Recounted the rollups of "cli-rollups" in \d+ ms\.\n$/);
+    expect(await rollups()).toEqual(counted);
+    expect(await db().violationRollup.count({ where: { tenantId: t.tenant.id } })).toBeGreaterThan(0);
+
+    expect(await run(['tenants', 'rebuild-rollups', 'cli-rollups', 'no-such-tenant'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'toolgate tenants: no tenant "no-such-tenant"; nothing was recounted.\n',
+    });
   });
 });
 

@@ -26,6 +26,12 @@ describe('parseTenantsArgs', () => {
       args: { slug: 'acme', name: undefined, admin: 'ops@acme.test' },
     });
     expect(parseTenantsArgs(['list'])).toEqual({ ok: true, command: 'list' });
+    expect(parseTenantsArgs(['rebuild-rollups'])).toEqual({ ok: true, command: 'rebuild-rollups', slugs: [] });
+    expect(parseTenantsArgs(['rebuild-rollups', 'acme', 'beta', 'acme'])).toEqual({
+      ok: true,
+      command: 'rebuild-rollups',
+      slugs: ['acme', 'beta'],
+    });
   });
 
   it('refuses what it cannot run', () => {
@@ -36,7 +42,11 @@ describe('parseTenantsArgs', () => {
     expect(parseTenantsArgs(['create', 'a', '--admin'])).toMatchObject({ ok: false, message: '--admin needs a value.' });
     expect(parseTenantsArgs(['create', 'a', '--role', 'x'])).toMatchObject({ ok: false, message: 'Unknown option --role.' });
     expect(parseTenantsArgs(['list', 'extra'])).toMatchObject({ ok: false });
-    expect(parseTenantsArgs(['delete', 'a'])).toMatchObject({ ok: false, message: 'Unknown subcommand "delete"; use create or list.' });
+    expect(parseTenantsArgs(['delete', 'a'])).toMatchObject({
+      ok: false,
+      message: 'Unknown subcommand "delete"; use create, list or rebuild-rollups.',
+    });
+    expect(parseTenantsArgs(['rebuild-rollups', '--all'])).toMatchObject({ ok: false, message: 'Unknown option --all.' });
   });
 });
 

@@ -9,12 +9,16 @@ import type { CliIo } from './cli-io';
 export const TENANTS_USAGE = [
   'Usage: toolgate tenants create <slug> [--name <name>] --admin <email>',
   '       toolgate tenants list',
+  '       toolgate tenants rebuild-rollups [<slug>...]',
   '',
   'Instance administration on DATABASE_URL (default ./data/toolgate.db); migrations are applied first.',
   '  create  creates the tenant and an invitation for its first admin, and prints the link',
   "          (also e-mailed when TOOLGATE_SMTP_URL is set). Recorded in the tenant's evidence",
   '          with the actor "system".',
   '  list    every tenant: slug, name, members, created.',
+  "  rebuild-rollups  recounts the dashboards' hourly counts from the evidence of the tenants named",
+  '          (every tenant when none is): after evidence was restored from a backup or changed',
+  "          outside Toolgate. Each tenant's recount is one transaction.",
   'Exit status: 0 done, 1 refused (e.g. the slug exists), 2 usage error.',
 ].join('\n');
 
@@ -24,15 +28,26 @@ type CreateArgs = { slug: string; name?: string; admin: string };
 
 export function parseTenantsArgs(
   args: readonly string[],
-): { ok: true; command: 'list' } | { ok: true; command: 'create'; args: CreateArgs } | { ok: false; help: boolean; message: string } {
+):
+  | { ok: true; command: 'list' }
+  | { ok: true; command: 'create'; args: CreateArgs }
+  | { ok: true; command: 'rebuild-rollups'; slugs: string[] }
+  | { ok: false; help: boolean; message: string } {
   const [sub, ...rest] = args;
-  if (sub === undefined) return { ok: false, help: false, message: 'Name a subcommand: create or list.' };
+  if (sub === undefined) return { ok: false, help: false, message: 'Name a subcommand: create, list or rebuild-rollups.' };
   if (sub === '--help' || sub === '-h') return { ok: false, help: true, message: TENANTS_USAGE };
   if (sub === 'list') {
     if (rest.length > 0) return { ok: false, help: false, message: `"tenants list" takes no arguments; got "${rest[0]}".` };
     return { ok: true, command: 'list' };
   }
-  if (sub !== 'create') return { ok: false, help: false, message: `Unknown subcommand "${sub.slice(0, 40)}"; use create or list.` };
+  if (sub === 'rebuild-rollups') {
+    if (rest.includes('--help') || rest.includes('-h')) return { ok: false, help: true, message: TENANTS_USAGE };
+    const option = rest.find((arg) => arg.startsWith('-'));
+    if (option !== undefined) return { ok: false, help: false, message: `Unknown option ${option.slice(0, 40)}.` };
+    return { ok: true, command: 'rebuild-rollups', slugs: [...new Set(rest)] };
+  }
+  if (sub !== 'create')
+    return { ok: false, help: false, message: `Unknown subcommand "${sub.slice(0, 40)}"; use create, list or rebuild-rollups.` };
   const positional: string[] = [];
   const options: { name?: string; admin?: string } = {};
   for (let i = 0; i < rest.length; i += 1) {
@@ -76,11 +91,35 @@ export async function runTenantsCommand(args: readonly string[], io: CliIo): Pro
       io.stderr(`toolgate tenants: ${error.message}\n`);
       return EXIT.refused;
     }
-    return parsed.command === 'list' ? await listTenants(io) : await createTenantWithAdmin(parsed.args, io);
+    if (parsed.command === 'list') return await listTenants(io);
+    if (parsed.command === 'rebuild-rollups') return await rebuildTenantRollups(parsed.slugs, io);
+    return await createTenantWithAdmin(parsed.args, io);
   } finally {
     await closeEvidenceWriter();
     await disconnectDb();
   }
+}
+
+async function rebuildTenantRollups(slugs: string[], io: CliIo): Promise<number> {
+  const { db } = await import('../db');
+  const { rebuildRollups } = await import('../rollups/rebuild-rollups');
+  const tenants = await db().tenant.findMany({
+    where: slugs.length > 0 ? { slug: { in: slugs } } : {},
+    orderBy: { slug: 'asc' },
+    select: { id: true, slug: true },
+  });
+  const missing = slugs.filter((slug) => !tenants.some((t) => t.slug === slug));
+  if (missing.length > 0) {
+    io.stderr(`toolgate tenants: no tenant ${missing.map((slug) => `"${slug.slice(0, 80)}"`).join(', ')}; nothing was recounted.\n`);
+    return EXIT.refused;
+  }
+  for (const tenant of tenants) {
+    const started = Date.now();
+    await rebuildRollups({ tenantId: tenant.id });
+    io.stdout(`Recounted the rollups of "${tenant.slug}" in ${Date.now() - started} ms.\n`);
+  }
+  if (tenants.length === 0) io.stdout('No tenants yet; nothing to recount.\n');
+  return EXIT.ok;
 }
 
 async function listTenants(io: CliIo): Promise<number> {
