@@ -1,7 +1,7 @@
 import type { CliIo } from './cli-io';
 
 /**
- * `toolgate tenants create|list`: instance administration from the command line. The database
+ * `toolgate tenants create|list|rebuild-rollups`: instance administration from the command line. The database
  * modules are imported only when the command runs, so `toolgate lint` never loads a database
  * client.
  */
