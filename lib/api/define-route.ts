@@ -106,6 +106,9 @@ export function defineRoute<
     const { requestId, firstRecordId } = requestIdsFrom(call.header('x-request-id'));
     try {
       const caller = await authenticate(call, definition.auth, requestId);
+      // Routes without a query read none, but a NUL in one is refused on every route, as documented
+      // (a plain search first: the runtime endpoints take no query, and parse no URL for it).
+      if (!definition.query && call.url.includes('%00')) queryValues(call.url);
       const query = definition.query ? parseWith(definition.query, queryValues(call.url), 'query') : undefined;
       let body: unknown;
       if (definition.body) {

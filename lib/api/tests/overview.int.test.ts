@@ -140,4 +140,10 @@ describe('GET /api/v1/overview', () => {
     expect((await call(overview, { key: t.agentKey })).status).toBe(403);
     expect((await call(overview, {})).status).toBe(401);
   });
+
+  it('refuses a NUL in a query value it does not read, as every endpoint does, and ignores other unknown ones', async () => {
+    const nul = await call(overview, { key: t.adminKey, path: '/api/v1/overview?x=%00' });
+    expect([nul.status, nul.body.error?.code]).toEqual([400, 'bad_request']);
+    expect((await call(overview, { key: t.adminKey, path: '/api/v1/overview?x=1' })).status).toBe(200);
+  });
 });
