@@ -70,7 +70,18 @@ describe('npm start with a bad setting', () => {
     [
       'a SQLite file under a file, where no directory can be made',
       'file:/etc/hostname/toolgate.db',
-      /^toolgate: cannot migrate the database DATABASE_URL names: /,
+      /^toolgate: cannot read the SQLite database DATABASE_URL names: EEXIST: file already exists, mkdir '\/etc\/hostname'$/,
+    ],
+    // The schema engine said only "External error id#0" and "disk I/O error" of these.
+    [
+      'a SQLite file where none can be made',
+      'file:/proc/toolgate.db',
+      /^toolgate: cannot read the SQLite database DATABASE_URL names: unable to open database file$/,
+    ],
+    [
+      'a directory (file: names the working directory)',
+      'file:/tmp',
+      /^toolgate: cannot read the SQLite database DATABASE_URL names: \/tmp is a directory, not a database file$/,
     ],
   ])(
     '%s: exit 1 with the cause in one line',

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { parseDatabaseUrl, type DatabaseTarget } from './database-url';
 import { applyMigrations, readMigrationList } from './schema-engine';
 import { disconnectDb } from '../db';
@@ -19,6 +20,7 @@ import { disconnectDb } from '../db';
  */
 export async function migrateDatabase(url = process.env.DATABASE_URL): Promise<{ provider: string; applied: string[] }> {
   const target = parseDatabaseUrl(url);
+  if (target.file) prepareSqliteFile(target.file);
   const committed = readMigrationList(target.provider).migrationDirectories.map((d) => d.path);
   const finished = await finishedMigrations(target);
   // A database a newer build has migrated: this build's queries would meet columns and tables it
@@ -37,15 +39,28 @@ export async function migrateDatabase(url = process.env.DATABASE_URL): Promise<{
     await disconnectDb();
     applied = await applyMigrations(target);
   }
-  if (target.file) {
-    const connection = new Database(target.file);
+  return { provider: target.provider, applied };
+}
+
+/**
+ * Opens (or makes) the SQLite file and switches it to WAL before the schema engine sees it: a
+ * path the engine cannot open failed there as "External error id#0" (a file under /proc) or
+ * "disk I/O error" (a directory, as `DATABASE_URL=file:` names the working directory), where
+ * SQLite's own open says why.
+ */
+function prepareSqliteFile(file: string): void {
+  try {
+    if (existsSync(file) && statSync(file).isDirectory()) throw new Error(`${file} is a directory, not a database file`);
+    mkdirSync(path.dirname(file), { recursive: true });
+    const connection = new Database(file);
     try {
       connection.pragma('journal_mode = WAL');
     } finally {
       connection.close();
     }
+  } catch (error) {
+    throw new DatabaseUnreachableError('sqlite', error);
   }
-  return { provider: target.provider, applied };
 }
 
 async function finishedMigrations(target: DatabaseTarget): Promise<Set<string>> {
