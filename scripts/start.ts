@@ -7,7 +7,7 @@
 //   --build        build the app if it is not current, then exit (npm run build; --force: always)
 import next from 'next';
 import { ConfigurationError, env, type Env } from '../lib/env';
-import { DatabaseAheadOfBuildError, DatabaseUnreachableError, migrateDatabase } from '../lib/db/migrate-database';
+import { DatabaseStartError, migrateDatabase } from '../lib/db/migrate-database';
 import { projectRoot } from '../lib/db/schema-engine';
 import { parseDatabaseUrl } from '../lib/db/database-url';
 import { watchDatabaseFile } from '../lib/db/database-file';
@@ -59,7 +59,7 @@ try {
   // may hold a password), not the schema engine's stack trace.
   const message = error instanceof Error ? (error.message.split('\n').find((line) => line.trim()) ?? error.name) : String(error);
   console.error(
-    `toolgate: ${error instanceof DatabaseUnreachableError || error instanceof DatabaseAheadOfBuildError ? message : `cannot migrate the database DATABASE_URL names: ${message}`}`,
+    `toolgate: ${error instanceof DatabaseStartError ? message : `cannot migrate the database DATABASE_URL names: ${message}`}`,
   );
   process.exit(1);
 }

@@ -1,4 +1,4 @@
-import { ESCALATION_ROLE } from './approver-rights';
+import { isHighestQueue } from './approver-rights';
 
 /** What an approval was given under: who could decide it, how many had to, and whether it was escalated. */
 export interface ApprovalGrant {
@@ -16,9 +16,14 @@ export interface ApprovalNeed {
 
 export type ApprovalShortfall = 'approvers_required' | 'roles' | 'escalation';
 
+/** An approval's approver roles as stored (space-separated; empty: any approver). */
+export function approverRolesOf(stored: string): string[] {
+  return stored ? stored.split(' ') : [];
+}
+
 export function grantOf(row: { approverRoles: string; approversRequired: number; escalationLevel: number }): ApprovalGrant {
   return {
-    roles: row.approverRoles ? row.approverRoles.split(' ') : [],
+    roles: approverRolesOf(row.approverRoles),
     approversRequired: row.approversRequired,
     escalationLevel: row.escalationLevel,
   };
@@ -34,8 +39,7 @@ export function grantOf(row: { approverRoles: string; approversRequired: number;
  */
 export function approvalShortfall(grant: ApprovalGrant, need: ApprovalNeed): ApprovalShortfall | null {
   if (grant.approversRequired < need.approversRequired) return 'approvers_required';
-  const adminsOnly = grant.roles.length > 0 && grant.roles.every((role) => role === ESCALATION_ROLE);
-  if (adminsOnly) return null;
+  if (isHighestQueue(grant.roles)) return null;
   if (need.roles.length > 0 && (grant.roles.length === 0 || grant.roles.some((role) => !need.roles.includes(role)))) return 'roles';
   if (need.escalated && grant.escalationLevel === 0) return 'escalation';
   return null;

@@ -4,6 +4,7 @@ import type { Approval } from '../generated/sqlite/client';
 import { enqueueWebhookEvent } from '../webhooks/enqueue-webhook-event';
 import type { WebhookEvent } from '../webhooks/webhook-events';
 import { approvalOutcome } from './approval-outcome';
+import { approverRolesOf } from './approval-grant';
 
 /**
  * Queues `approval.pending` or `approval.decided` for the tenant's webhooks, inside the
@@ -29,7 +30,7 @@ export function enqueueApprovalEvent(tx: Tx, event: WebhookEvent, row: Approval)
         trace_id: row.traceId,
         user_id: row.userId,
         api_key_id: row.apiKeyId,
-        approver_roles: row.approverRoles ? row.approverRoles.split(' ') : [],
+        approver_roles: approverRolesOf(row.approverRoles),
         approvers_required: row.approversRequired,
         escalation_level: row.escalationLevel,
         policy: row.policyId ? { id: row.policyId, version: row.policyVersion, rule: row.policyRule } : null,

@@ -15,6 +15,7 @@ import { prepareEditedArguments } from './edit-approval-arguments';
 import { expireApproval } from './expire-approval';
 import { ESCALATION_ROLE, isHighestQueue, REQUESTER_REASONS, requesterRelation } from './approver-rights';
 import { now as clockNow } from '../clock/clock';
+import { approverRolesOf } from './approval-grant';
 
 /** How long an approved call's token stays redeemable. */
 const TOKEN_TTL_MS = 15 * 60 * 1000;
@@ -60,7 +61,7 @@ export async function decideApproval(options: {
   const { tenantId, approver } = options;
   const row = await db().approval.findFirst({ where: { id: options.id, tenantId } });
   if (!row) throw new NotFoundError('approval', options.id);
-  const roles = row.approverRoles ? row.approverRoles.split(' ') : [];
+  const roles = approverRolesOf(row.approverRoles);
   // Admin keys and admins may decide anything; other people need a role the contract names.
   if (approver.kind === 'session' && approver.role !== 'admin' && roles.length > 0 && !roles.includes(approver.role)) {
     throw new AppError('forbidden', `Deciding ${row.tool} needs one of the roles: ${roles.join(', ')}.`, {
@@ -201,7 +202,7 @@ export async function decideApproval(options: {
     comment: updated.comment,
     approvals: await db().approvalVote.count({ where: { approvalId: row.id, tenantId, decision: 'approve' } }),
     approvers_required: updated.approversRequired,
-    approver_roles: updated.approverRoles ? updated.approverRoles.split(' ') : [],
+    approver_roles: approverRolesOf(updated.approverRoles),
     escalation_level: updated.escalationLevel,
     edited: updated.editedArguments !== null,
   };
@@ -222,7 +223,7 @@ function editEvidence(row: Approval, edit: DecisionPlan['edit'], approverId: str
     evaluated: [],
     transformed: { args_hash: argsHash, original_args_hash: row.originalArgsHash ?? row.argsHash },
     approval: {
-      roles: row.approverRoles ? row.approverRoles.split(' ') : [],
+      roles: approverRolesOf(row.approverRoles),
       approvers_required: row.approversRequired,
       expires_in_seconds: null,
       escalated: row.escalationLevel > 0,

@@ -4,6 +4,7 @@ import { issueCallToken } from './call-token';
 import { approvalOutcome, type ApprovalStatus } from './approval-outcome';
 import { expireApproval } from './expire-approval';
 import { argumentsForPeople, parseRewrittenBy } from './shown-arguments';
+import { approverRolesOf } from './approval-grant';
 
 export interface ApprovalView {
   id: string;
@@ -70,7 +71,7 @@ export async function getApprovalOrThrow(options: {
     call_id: row.callId,
     trace_id: row.traceId,
     side_effect_level: row.sideEffectLevel,
-    approver_roles: row.approverRoles ? row.approverRoles.split(' ') : [],
+    approver_roles: approverRolesOf(row.approverRoles),
     approvals,
     approvers_required: row.approversRequired,
     escalation_level: row.escalationLevel,

@@ -17,6 +17,7 @@ import { diffRedactedArguments, type ArgumentsDiff } from './diff-arguments';
 import { expireOverdueApprovals } from './expire-approval';
 import { actorLabels } from '../tenants/actor-labels';
 import { approvalSensitivePaths, parseRewrittenBy } from './shown-arguments';
+import { approverRolesOf } from './approval-grant';
 
 /** Arguments larger than this are not sent to the queue (a page holds up to 100 approvals). */
 const MAX_SHOWN_ARGUMENT_CHARS = 64 * 1024;
@@ -129,7 +130,7 @@ export async function listApprovals(options: {
       }));
     const shown = await shownCall(row);
     const key = row.apiKeyId ? keyById.get(row.apiKeyId) : undefined;
-    const approverRoles = row.approverRoles ? row.approverRoles.split(' ') : [];
+    const approverRoles = approverRolesOf(row.approverRoles);
     const approvalCount = rowVotes.filter((v) => v.decision === 'approve').length;
     approvals.push({
       id: row.id,

@@ -80,14 +80,14 @@ export async function runTenantsCommand(args: readonly string[], io: CliIo): Pro
     io.stderr(`toolgate tenants: ${parsed.message}\n\n${TENANTS_USAGE}\n`);
     return EXIT.usage;
   }
-  const { migrateDatabase, DatabaseAheadOfBuildError, DatabaseUnreachableError } = await import('../db/migrate-database');
+  const { migrateDatabase, DatabaseStartError } = await import('../db/migrate-database');
   const { disconnectDb } = await import('../db');
   const { closeEvidenceWriter } = await import('../evidence/record-evidence');
   try {
     try {
       await migrateDatabase();
     } catch (error) {
-      if (!(error instanceof DatabaseAheadOfBuildError || error instanceof DatabaseUnreachableError)) throw error;
+      if (!(error instanceof DatabaseStartError)) throw error;
       io.stderr(`toolgate tenants: ${error.message}\n`);
       return EXIT.refused;
     }

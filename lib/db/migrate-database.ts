@@ -102,8 +102,11 @@ function isMissingMigrationsTable(error: unknown): boolean {
   return error instanceof Error && /no such table: _prisma_migrations/.test(error.message);
 }
 
-/** The database named by DATABASE_URL could not be read at start: what start-up prints, without a stack. */
-export class DatabaseUnreachableError extends Error {
+/** A database problem the operator fixes: start-up, `db:migrate` and the CLI print its message alone, without a stack. */
+export class DatabaseStartError extends Error {}
+
+/** The database named by DATABASE_URL could not be read at start. */
+export class DatabaseUnreachableError extends DatabaseStartError {
   constructor(provider: string, cause: unknown) {
     const reason = cause instanceof Error ? cause.message.split('\n')[0] || cause.name : String(cause);
     super(`cannot read the ${provider === 'postgresql' ? 'PostgreSQL' : 'SQLite'} database DATABASE_URL names: ${reason}`, { cause });
@@ -112,7 +115,7 @@ export class DatabaseUnreachableError extends Error {
 }
 
 /** The database carries migrations newer than any this build has: a newer Toolgate migrated it. */
-export class DatabaseAheadOfBuildError extends Error {
+export class DatabaseAheadOfBuildError extends DatabaseStartError {
   constructor(
     provider: string,
     readonly migrations: string[],

@@ -13,6 +13,7 @@ import { retainedView, type RetainedView } from '../retention/retained-view';
 import { hashedRecordOf, WITH_CONTRACT_HASH } from '../evidence/stored-record';
 import { byTenantKey, tenantEvidence } from '../evidence/tenant-key';
 import { argumentsForPeople } from '../approvals/shown-arguments';
+import { approverRolesOf } from '../approvals/approval-grant';
 
 /** A trace is one call_id's records; an agent reusing a call_id forever must not make a page unbounded. */
 export const TRACE_RECORDS_MAX = 500;
@@ -184,7 +185,7 @@ export async function getTraceOrThrow(options: { tenantId: string; traceId: stri
     tool: a.tool,
     contract_version: a.contractVersion,
     reason: a.reason,
-    approver_roles: a.approverRoles ? a.approverRoles.split(' ') : [],
+    approver_roles: approverRolesOf(a.approverRoles),
     approvers_required: a.approversRequired,
     escalation_level: a.escalationLevel,
     created_at: a.createdAt.toISOString(),

@@ -53,10 +53,11 @@ export function decideCall(options: {
     // A valid token whose approval was given by fewer or other people than this call needs now
     // (an approver's edit made it a bigger call, a stricter policy was published since) counts
     // as no token: the call is held for the approval it needs, and the answer says why.
-    const shortfall = check?.ok && check.grant ? approvalShortfall(check.grant, approval) : null;
+    const grant = check?.ok ? check.grant : undefined;
+    const shortfall = grant ? approvalShortfall(grant, approval) : null;
     const notEnough =
-      check?.ok && check.grant && shortfall
-        ? `The approval behind the approval_token was given for ${describeGrant(check.grant)}, which no longer covers this call (${shortfall.replace('_', ' ')}); a new approval is needed. `
+      grant && shortfall
+        ? `The approval behind the approval_token was given for ${describeGrant(grant)}, which no longer covers this call (${shortfall.replace('_', ' ')}); a new approval is needed. `
         : '';
     if (check?.ok && !shortfall) approvalTokenUsed = true;
     else if (check && !check.ok) errors.push(check.issue);

@@ -1,4 +1,4 @@
-import { versionsByOwner, type DocumentStore, type VersionRow } from './document-store';
+import { summarizeDocuments, type DocumentStore, type VersionRow } from './document-store';
 
 /** A contract's owner row keeps the served version's description and owning team. */
 export interface ContractColumns {
@@ -141,26 +141,7 @@ export const contractStore: DocumentStore<ContractColumns> = {
         },
       }),
     ]);
-    const byOwner = versionsByOwner(versions, (version) => version.contractId);
-    return owners.map((row) => {
-      const own = byOwner.get(row.id) ?? [];
-      return {
-        id: row.name,
-        description: row.description,
-        owner: row.owner,
-        deprecatedAt: row.deprecatedAt,
-        latestVersion: own.find((version) => version.id === row.latestVersionId)?.version ?? null,
-        versions: own.map(({ version, status, contentHash, changeNote, createdAt, publishedAt, deprecatedAt }) => ({
-          version,
-          status,
-          contentHash,
-          changeNote,
-          createdAt,
-          publishedAt,
-          deprecatedAt,
-        })),
-      };
-    });
+    return summarizeDocuments(owners, versions, (version) => version.contractId);
   },
 
   async listServedDocuments(client, tenantId) {

@@ -129,18 +129,47 @@ export interface DocumentStore<Columns> {
 }
 
 /**
- * Version rows grouped by their owner's row id, in the order they came. The listings read owners
- * and versions in two flat queries and join them here: a Prisma `include` loads the versions
- * with one bound parameter per owner, and SQLite takes at most 999, so a tenant's list failed
- * (P2029) past about a thousand documents.
+ * A listing's summaries from its owner rows and version rows, read in two flat queries and
+ * joined here: a Prisma `include` loads the versions with one bound parameter per owner, and
+ * SQLite takes at most 999, so a tenant's list failed (P2029) past about a thousand documents.
+ * Versions keep the order they came in (newest first).
  */
-export function versionsByOwner<T>(rows: T[], ownerRowId: (row: T) => string): Map<string, T[]> {
-  const grouped = new Map<string, T[]>();
-  for (const row of rows) {
-    const key = ownerRowId(row);
-    const list = grouped.get(key);
-    if (list) list.push(row);
-    else grouped.set(key, [row]);
+export function summarizeDocuments<V extends Omit<DocumentVersionSummary, 'deprecatedAt'> & { id: string; deprecatedAt?: Date | null }>(
+  owners: {
+    id: string;
+    name: string;
+    description: string | null;
+    latestVersionId: string | null;
+    owner?: string | null;
+    deprecatedAt?: Date | null;
+  }[],
+  versions: V[],
+  ownerRowId: (version: V) => string,
+): DocumentSummary[] {
+  const byOwner = new Map<string, V[]>();
+  for (const version of versions) {
+    const key = ownerRowId(version);
+    const list = byOwner.get(key);
+    if (list) list.push(version);
+    else byOwner.set(key, [version]);
   }
-  return grouped;
+  return owners.map((row) => {
+    const own = byOwner.get(row.id) ?? [];
+    return {
+      id: row.name,
+      description: row.description,
+      owner: row.owner ?? null,
+      deprecatedAt: row.deprecatedAt ?? null,
+      latestVersion: own.find((version) => version.id === row.latestVersionId)?.version ?? null,
+      versions: own.map(({ version, status, contentHash, changeNote, createdAt, publishedAt, deprecatedAt }) => ({
+        version,
+        status,
+        contentHash,
+        changeNote,
+        createdAt,
+        publishedAt,
+        deprecatedAt: deprecatedAt ?? null,
+      })),
+    };
+  });
 }

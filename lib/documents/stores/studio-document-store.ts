@@ -1,4 +1,4 @@
-import { versionsByOwner, type DocumentStore, type VersionRow } from './document-store';
+import { summarizeDocuments, type DocumentStore, type VersionRow } from './document-store';
 
 /** A policy's or surface's owner row keeps the served version's description, if it has one. */
 export interface StudioDocumentColumns {
@@ -134,26 +134,7 @@ export const studioDocumentStore: DocumentStore<StudioDocumentColumns> = {
         },
       }),
     ]);
-    const byOwner = versionsByOwner(versions, (version) => version.documentId);
-    return owners.map((row) => {
-      const own = byOwner.get(row.id) ?? [];
-      return {
-        id: row.name,
-        description: row.description,
-        owner: null,
-        deprecatedAt: null,
-        latestVersion: own.find((version) => version.id === row.latestVersionId)?.version ?? null,
-        versions: own.map(({ version, status, contentHash, changeNote, createdAt, publishedAt }) => ({
-          version,
-          status,
-          contentHash,
-          changeNote,
-          createdAt,
-          publishedAt,
-          deprecatedAt: null,
-        })),
-      };
-    });
+    return summarizeDocuments(owners, versions, (version) => version.documentId);
   },
 
   async listServedDocuments(client, tenantId, kind) {
