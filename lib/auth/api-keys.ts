@@ -3,7 +3,7 @@ import { db } from '../db';
 import { AppError, NotFoundError } from '../errors';
 import { DISPLAY_NAME_PROBLEM, hasHiddenCharacters } from '../members/display-name';
 import { parseScopes, type ApiKeyScope } from './api-key-scopes';
-import { can, isRole } from '../tenants/roles';
+import { can, isRole, type Role } from '../tenants/roles';
 import { bumpChange, invalidatedCache, notifyLocalChange } from '../cache/change-feed';
 import { sha256Hex } from '../contracts/canonical-json';
 
@@ -38,6 +38,8 @@ export interface ApiKeySummary {
    * must be able to find them. Null for a key of nobody's (the bootstrap or demo key).
    */
   createdBy: { userId: string; email: string; member: boolean } | null;
+  /** The scopes the key has now: `scopes` less what its person's current role no longer allows. */
+  effectiveScopes: ApiKeyScope[];
 }
 
 type KeyRow = {
@@ -59,19 +61,21 @@ async function summarizeAll(tenantId: string, rows: KeyRow[]): Promise<ApiKeySum
       ? [[], []]
       : await Promise.all([
           db().user.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } }),
-          db().membership.findMany({ where: { tenantId, userId: { in: ids } }, select: { userId: true } }),
+          db().membership.findMany({ where: { tenantId, userId: { in: ids } }, select: { userId: true, role: true } }),
         ]);
   const emails = new Map(users.map((user) => [user.id, user.email]));
-  const current = new Set(members.map((m) => m.userId));
+  const roles = new Map(members.map((m) => [m.userId, isRole(m.role) ? m.role : null]));
   return rows.map((row) => {
     const email = row.createdById === null ? undefined : emails.get(row.createdById);
     const createdBy =
-      row.createdById === null || email === undefined ? null : { userId: row.createdById, email, member: current.has(row.createdById) };
-    return { ...summarize(row), createdBy };
+      row.createdById === null || email === undefined ? null : { userId: row.createdById, email, member: roles.has(row.createdById) };
+    const summary = summarize(row);
+    const effectiveScopes = row.createdById === null ? summary.scopes : scopesHeldBy(roles.get(row.createdById) ?? null, summary.scopes);
+    return { ...summary, createdBy, effectiveScopes };
   });
 }
 
-function summarize(row: KeyRow): Omit<ApiKeySummary, 'createdBy'> {
+function summarize(row: KeyRow): Omit<ApiKeySummary, 'createdBy' | 'effectiveScopes'> {
   return {
     id: row.id,
     name: row.name,
@@ -193,7 +197,11 @@ async function scopesItsPersonHolds(tenantId: string, personId: string | null, s
     where: { tenantId_userId: { tenantId, userId: personId } },
     select: { role: true },
   });
-  const role = membership && isRole(membership.role) ? membership.role : null;
+  return scopesHeldBy(membership && isRole(membership.role) ? membership.role : null, scopes);
+}
+
+/** The scopes a key of a person with `role` (null: no longer a member) has; see above. */
+function scopesHeldBy(role: Role | null, scopes: ApiKeyScope[]): ApiKeyScope[] {
   const held = scopes.filter(
     (scope) =>
       scope === 'validate' ||

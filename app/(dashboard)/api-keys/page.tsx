@@ -69,7 +69,9 @@ function KeyTable({ keys, canManage }: { keys: ApiKeySummary[]; canManage: boole
                 <RevealedText text={k.name} />
               </td>
               <td className="px-4 py-2.5 font-mono text-xs">{k.prefix}…</td>
-              <td className="px-4 py-2.5 font-mono text-xs">{k.scopes.join(', ')}</td>
+              <td className="px-4 py-2.5 font-mono text-xs" data-testid="key-scopes">
+                <KeyScopes apiKey={k} />
+              </td>
               <td className="px-4 py-2.5" data-testid="key-owner">
                 {k.createdBy ? (
                   <>
@@ -104,5 +106,24 @@ function KeyTable({ keys, canManage }: { keys: ApiKeySummary[]; canManage: boole
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** The stored scopes, with those its person's current role no longer allows struck through. */
+function KeyScopes({ apiKey }: { apiKey: ApiKeySummary }) {
+  const lapsed = apiKey.scopes.filter((scope) => !apiKey.effectiveScopes.includes(scope));
+  const added = apiKey.effectiveScopes.filter((scope) => !apiKey.scopes.includes(scope));
+  if (lapsed.length === 0) return <>{apiKey.scopes.join(', ')}</>;
+  const who = apiKey.createdBy?.member ? `${apiKey.createdBy.email}'s current role` : 'its person, no longer a member,';
+  return (
+    <span title={`Not in effect: ${who} does not allow ${lapsed.join(' or ')}. The key comes back to them if the role does.`}>
+      {[...apiKey.scopes, ...added].map((scope, index) => (
+        <span key={scope}>
+          {index > 0 && ', '}
+          {lapsed.includes(scope) ? <s className="text-zinc-400">{scope}</s> : scope}
+        </span>
+      ))}
+      <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 font-sans text-xs text-amber-900">limited by role</span>
+    </span>
   );
 }

@@ -22,6 +22,11 @@ const ApiKeySchema = z
       .describe(
         'The person the key belongs to (who made it, or whose key made it) and whether they are still a member; null for a key of nobody’s.',
       ),
+    effectiveScopes: z
+      .array(z.enum(API_KEY_SCOPES))
+      .describe(
+        'The scopes the key has now: its `admin` and `author` scopes go no further than its person’s current role (a key that only had `admin` keeps `validate`).',
+      ),
   })
   .strict();
 

@@ -63,9 +63,17 @@ describe("a key's admin and author scopes follow its person's role", () => {
       .key as string;
     expect((await canInvite(key, 'first@key-people.test')).status).toBe(201);
 
+    const scopesListed = async () =>
+      ((await call(listKeys, { key: t.adminKey })).body.api_keys as { name: string; scopes: string[]; effectiveScopes: string[] }[]).find(
+        (k) => k.name === 'dora key',
+      );
+    expect(await scopesListed()).toMatchObject({ scopes: ['admin'], effectiveScopes: ['admin'] });
+
     expect((await call(changeRole, { key: t.adminKey, params: { id: membership.id }, body: { role: 'approver' } })).status).toBe(200);
     expect((await canInvite(key, 'second@key-people.test')).status).toBe(403);
     expect(await validates(key)).toBe(200);
+    // The list says what the key can do now, not only what it was made with.
+    expect(await scopesListed()).toMatchObject({ scopes: ['admin'], effectiveScopes: ['validate'] });
 
     expect((await call(changeRole, { key: t.adminKey, params: { id: membership.id }, body: { role: 'admin' } })).status).toBe(200);
     expect((await canInvite(key, 'third@key-people.test')).status).toBe(201);
@@ -91,5 +99,8 @@ describe("a key's admin and author scopes follow its person's role", () => {
     }
     // A key no person made keeps its scopes.
     expect((await canInvite(t.adminKey, 'ops2@key-people.test')).status).toBe(201);
+    const listed = (await call(listKeys, { key: t.adminKey })).body.api_keys as { name: string; effectiveScopes: string[] }[];
+    expect(listed.find((k) => k.name === 'rex key')?.effectiveScopes).toEqual(['validate']);
+    expect(listed.find((k) => k.name === 'rex child')?.effectiveScopes).toEqual(['validate']);
   });
 });
