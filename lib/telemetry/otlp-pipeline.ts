@@ -23,9 +23,11 @@ import {
   RandomIdGenerator,
   type BufferConfig,
   type IdGenerator,
+  type ReadableSpan,
+  type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
 import { ATTR_ERROR_TYPE, ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
-import { log } from '../log';
+import { repeatedFailureLog } from '../repeated-failure-log';
 import type { DecisionSpan } from './decision-span';
 
 /** What became of the spans handed to the pipeline, for the whole process. */
@@ -57,7 +59,7 @@ export function createTracePipeline(counts: TelemetryCounts): TracePipeline {
     .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: 'toolgate' }))
     .merge(detectResources({ detectors: [envDetector] }));
   const config: BufferConfig & { selfObsMeterProvider: MeterProvider } = { selfObsMeterProvider: countingMeterProvider(counts) };
-  const processor = new BatchSpanProcessor(new OTLPTraceExporter(), config);
+  const processor = new BatchSpanProcessor(new LoggedExporter(new OTLPTraceExporter()), config);
   // Not registered as the global provider: Next.js would then trace every request it serves.
   const provider = new BasicTracerProvider({ resource, idGenerator: ids, spanProcessors: [processor] });
   const tracer = provider.getTracer('toolgate');
@@ -113,7 +115,43 @@ class CallerTraceIds implements IdGenerator {
   }
 }
 
-let warnedExportFailure = false;
+const exportFailures = repeatedFailureLog('trace export failed; spans are dropped and counted');
+
+/**
+ * The OTLP exporter, saying why an export failed (refused connection, the collector's status,
+ * a timeout): the processor's counter only says that it did. At most a line a minute while the
+ * collector stays away, and one when it takes spans again.
+ */
+type ExportResult = Parameters<Parameters<SpanExporter['export']>[1]>[0];
+// ExportResultCode.SUCCESS, from @opentelemetry/core, which is not a dependency of its own here.
+const EXPORT_SUCCESS = 0;
+
+class LoggedExporter implements SpanExporter {
+  constructor(private readonly inner: SpanExporter) {}
+
+  export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
+    this.inner.export(spans, (result) => {
+      if (result.code === EXPORT_SUCCESS) exportFailures.succeeded('otlp');
+      else exportFailures.failed('otlp', exportCause(result.error), { spans: spans.length });
+      resultCallback(result);
+    });
+  }
+
+  shutdown(): Promise<void> {
+    return this.inner.shutdown();
+  }
+
+  forceFlush(): Promise<void> {
+    return this.inner.forceFlush?.() ?? Promise.resolve();
+  }
+}
+
+/** The exporter's error with the collector's HTTP status, which it keeps as a numeric `code`. */
+function exportCause(error: Error | undefined): unknown {
+  if (!error) return 'export failed';
+  const status = (error as { code?: unknown }).code;
+  return typeof status === 'number' ? `HTTP ${status}: ${error.message}` : error;
+}
 
 /** A meter provider whose only live instrument is the processor's processed-spans counter. */
 function countingMeterProvider(counts: TelemetryCounts): MeterProvider {
@@ -123,14 +161,7 @@ function countingMeterProvider(counts: TelemetryCounts): MeterProvider {
       const errorType = attributes?.[ATTR_ERROR_TYPE];
       if (errorType === undefined) counts.exported += value;
       else if (errorType === 'queue_full') counts.queueFull += value;
-      else {
-        counts.exportFailed += value;
-        // Once per process: the counts say how many; the log says that it is happening.
-        if (!warnedExportFailure) {
-          warnedExportFailure = true;
-          log.warn('trace export failed; spans are dropped and counted', { error: String(errorType) });
-        }
-      }
+      else counts.exportFailed += value;
     },
   };
   const meter: Meter = Object.assign(Object.create(noop) as Meter, {

@@ -1,6 +1,7 @@
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '@/lib/db';
+import { log } from '@/lib/log';
 import { EXAMPLE_CONTRACTS } from '@/lib/contracts/examples';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
@@ -72,12 +73,18 @@ describe('a collector that cannot take the spans', () => {
     const port = await closedPort();
     // A short exporter timeout ends the exporter's retries of the refused connection quickly.
     await restartTraceExport({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_EXPORTER_OTLP_TIMEOUT: '500' });
+    const error = vi.spyOn(log, 'error');
     const before = telemetryDropCounts();
     await expectNormalAnswers('dead-port');
     await flushTraceExport();
     const after = telemetryDropCounts();
     expect(after.exportFailed - before.exportFailed).toBe(3);
     expect(after.exported).toBe(before.exported);
+    // The operator learns why, not only that: the refused connection, once for the lot.
+    const lines = error.mock.calls.filter(([message]) => message === 'trace export failed; spans are dropped and counted');
+    expect(lines).toHaveLength(1);
+    expect(String(lines[0]![1]?.error)).toContain('ECONNREFUSED');
+    error.mockRestore();
   });
 
   it('a collector answering 500: answers as usual, and the refused spans are counted', async () => {
@@ -134,11 +141,17 @@ describe('a collector that cannot take the spans', () => {
         OTEL_BSP_MAX_QUEUE_SIZE: undefined,
         OTEL_BSP_MAX_EXPORT_BATCH_SIZE: undefined,
       });
+      const info = vi.spyOn(log, 'info');
       const before = telemetryDropCounts();
       await expectNormalAnswers('working-collector');
       await flushTraceExport();
       expect(receiver.spans).toHaveLength(3);
       expect(telemetryDropCounts()).toEqual({ ...before, exported: before.exported + 3 });
+      // After the failures above, one line says the collector takes spans again.
+      expect(
+        info.mock.calls.filter(([message]) => message === 'trace export failed; spans are dropped and counted: works again'),
+      ).toHaveLength(1);
+      info.mockRestore();
     } finally {
       await receiver.close();
     }
