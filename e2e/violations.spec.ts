@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { signIn } from './sign-in';
 
@@ -162,6 +163,16 @@ test('violations: an axis that reads, days and hours as bars, every code whole, 
     const codes = await rows.getByTestId('violation-code').allTextContents();
     expect(codes).toHaveLength(13);
     expect(codes.filter((code) => !POLICY_CODES.has(code))).toEqual([]);
+  });
+
+  await test.step("the CSV export downloads the rows the filtered page shows, of the page's tenant", async () => {
+    const link = page.getByTestId('violations-csv');
+    await expect(link).toHaveAttribute('href', /[?&]tenant_id=/);
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toMatch(/^violations-.*\.csv$/);
+    const lines = (await readFile(await download.path(), 'utf8')).trim().split('\n');
+    expect(lines).toHaveLength(14);
+    expect(lines.slice(1).filter((line) => ![...POLICY_CODES].some((code) => line.includes(code)))).toEqual([]);
   });
 
   await test.step('at 1024 px the code filter still fits and the table does not scroll sideways', async () => {

@@ -8,7 +8,7 @@ import type { Caller } from '../auth/caller';
 
 export type { Caller };
 import { getSessionMember } from '../auth/session';
-import { TENANT_HEADER } from '../auth/page-tenant';
+import { TENANT_FIELD, TENANT_HEADER } from '../auth/page-tenant';
 import { can, type Permission } from '../tenants/roles';
 import { AppError } from '../errors';
 import { readBodyBytes, readJsonBody } from './json-body';
@@ -239,7 +239,9 @@ async function authenticate(call: IncomingCall, requirement: AuthRequirement, re
     // A dashboard page names the tenant it was rendered for, so that it keeps acting there after
     // the person switched tenants in another tab; one they are not a member of is a 403
     // (lib/auth/page-tenant.ts). Only here: an API key's tenant is the key's, whatever it sends.
-    const member = await getSessionMember(call.headers(), { tenantId: call.header(TENANT_HEADER) });
+    // A download link cannot send a header, so a GET may name it in the query instead.
+    const named = call.header(TENANT_HEADER) ?? (isSafeMethod(call.method) ? queryTenant(call.url) : null);
+    const member = await getSessionMember(call.headers(), { tenantId: named });
     if (!member) throw new AppError('unauthorized', 'Sign in, or send an API key as "Authorization: Bearer <key>".');
     if (!can(member.role, requirement.session))
       throw new AppError('forbidden', `Your role "${member.role}" cannot do this.`, { role: member.role });
@@ -275,12 +277,20 @@ function queryValues(url: string): Record<string, string> {
   const parsed = URL.parse(url);
   if (!parsed) throw new AppError('bad_request', 'The request URL could not be read.');
   const values = Object.fromEntries(parsed.searchParams);
+  // The page's tenant (a download link's, read in authenticate), not one of the route's filters.
+  delete values[TENANT_FIELD];
   for (const [key, value] of Object.entries(values))
     if (value.includes('\0'))
       throw new AppError('bad_request', `Invalid query: ${key.slice(0, 64)}: must not contain NUL`, {
         issues: [{ path: key.slice(0, 64), message: 'must not contain NUL' }],
       });
   return values;
+}
+
+/** The tenant a dashboard download link names (`?tenant_id=`), when the URL has one. */
+function queryTenant(url: string): string | null {
+  if (!url.includes(`${TENANT_FIELD}=`)) return null;
+  return URL.parse(url)?.searchParams.get(TENANT_FIELD) ?? null;
 }
 
 /**

@@ -5,6 +5,7 @@ import { formatDate } from '@/components/format-date';
 import { StatusBadge } from '@/components/status-badge';
 import { can } from '@/lib/tenants/roles';
 import { requireMember } from '../require-member';
+import { TENANT_FIELD } from '@/lib/auth/page-tenant';
 
 export const metadata: Metadata = { title: 'Contracts' };
 
@@ -35,7 +36,7 @@ export default async function ContractsPage() {
       ) : (
         <ul className="space-y-4">
           {contracts.map((c) => (
-            <ContractCard key={c.id} contract={c} />
+            <ContractCard key={c.id} contract={c} tenantId={member.tenant.id} />
           ))}
         </ul>
       )}
@@ -43,7 +44,7 @@ export default async function ContractsPage() {
   );
 }
 
-function ContractCard({ contract }: { contract: DocumentSummary }) {
+function ContractCard({ contract, tenantId }: { contract: DocumentSummary; tenantId: string }) {
   return (
     <li className="card p-5">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -105,7 +106,7 @@ function ContractCard({ contract }: { contract: DocumentSummary }) {
                 {v.status !== 'draft' && (
                   <a
                     className="text-brand hover:underline"
-                    href={`/api/v1/contracts/${encodeURIComponent(contract.id)}/versions/${encodeURIComponent(v.version)}/export?format=mcp`}
+                    href={`/api/v1/contracts/${encodeURIComponent(contract.id)}/versions/${encodeURIComponent(v.version)}/export?format=mcp&${TENANT_FIELD}=${encodeURIComponent(tenantId)}`}
                     title="This version as an MCP tool definition (JSON)"
                   >
                     MCP tool

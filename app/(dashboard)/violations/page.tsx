@@ -26,6 +26,7 @@ import {
   TimeRangeFields,
 } from '@/components/dashboard/filter-fields';
 import { requireMember } from '../require-member';
+import { TENANT_FIELD } from '@/lib/auth/page-tenant';
 
 export const metadata: Metadata = { title: 'Violations' };
 export const dynamic = 'force-dynamic';
@@ -69,7 +70,8 @@ export default async function ViolationsPage({ searchParams }: { searchParams: P
     listApiKeys({ tenantId }),
     listDocuments({ tenantId, kind: 'contract' }),
   ]);
-  const csvQuery = new URLSearchParams({ format: 'csv' });
+  // The link names this page's tenant: the cookie's may be another by the time it is clicked.
+  const csvQuery = new URLSearchParams({ format: 'csv', [TENANT_FIELD]: tenantId });
   for (const [name, value] of [
     ['code', v.code],
     ['tool', v.tool],

@@ -2,9 +2,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
 import { addMember } from '@/lib/tenants/add-member';
 import { TENANT_COOKIE } from '@/lib/auth/session';
-import { TENANT_HEADER } from '@/lib/auth/page-tenant';
+import { TENANT_FIELD, TENANT_HEADER } from '@/lib/auth/page-tenant';
+import { lookupOrderContract } from '@/lib/contracts/examples';
 import { call } from '@/lib/testing/api-client';
-import { createTestTenant } from '@/lib/testing/fixtures';
+import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
+import { exportContractHandler as exportContract } from '@/lib/api/handlers/contracts';
 import { asSession, ORIGIN, signIn } from './member-sessions';
 import { createApiKeyHandler as createKey, listApiKeysHandler as listKeys } from '@/lib/api/handlers/api-keys';
 import { getSettingsHandler as getSettings, updateSettingsHandler as patchSettings } from '@/lib/api/handlers/settings';
@@ -153,5 +155,39 @@ describe('x-toolgate-tenant with an API key', () => {
     const both = await call(getSettings, { key: a.adminKey, headers: { cookie: switchedToB, [TENANT_HEADER]: stranger.tenant.id } });
     expect(both.status).toBe(200);
     expect(both.body).toEqual((await call(getSettings, { key: a.adminKey })).body);
+  });
+});
+
+describe('?tenant_id= on a GET: the dashboard download links', () => {
+  // A link cannot send a header: the violations CSV and a contract's MCP export name the page's
+  // tenant in the query, so a click after a switch in another tab downloads what the page shows.
+  const exportPath = `/api/v1/contracts/${lookupOrderContract.id}/versions/${lookupOrderContract.version}/export`;
+  const exportOf = (query: string, options: { key?: string; headers?: Record<string, string> }) =>
+    call(exportContract, {
+      path: `${exportPath}?${query}`,
+      params: { id: lookupOrderContract.id, version: lookupOrderContract.version },
+      ...options,
+    });
+
+  beforeAll(async () => {
+    await publishContract(a.tenant.id, { ...lookupOrderContract, description: 'Looks up an order in tenant a.' });
+    await publishContract(b.tenant.id, { ...lookupOrderContract, description: 'Looks up an order in tenant b.' });
+  });
+
+  it("serves the tenant the link names, not the one the cookie names by now; without it, the cookie's", async () => {
+    const named = await exportOf(`format=mcp&${TENANT_FIELD}=${a.tenant.id}`, { headers: asSession(switchedToB) });
+    expect(named.status).toBe(200);
+    expect(named.body.tool.description).toContain('tenant a');
+    const unnamed = await exportOf('format=mcp', { headers: asSession(switchedToB) });
+    expect(unnamed.body.tool.description).toContain('tenant b');
+  });
+
+  it("refuses a tenant the person is not a member of (403 not_a_member); an API key's tenant stays the key's", async () => {
+    const refused = await exportOf(`format=mcp&${TENANT_FIELD}=${stranger.tenant.id}`, { headers: asSession(switchedToB) });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.details.reason).toBe('not_a_member');
+    const byKey = await exportOf(`format=mcp&${TENANT_FIELD}=${b.tenant.id}`, { key: a.agentKey });
+    expect(byKey.status).toBe(200);
+    expect(byKey.body.tool.description).toContain('tenant a');
   });
 });
