@@ -83,6 +83,7 @@ export async function refuseUnrepresentableNumbers(options: {
     argsHash,
     idempotencyKey: 'idempotency_key' in request ? (request.idempotency_key ?? null) : null,
     executionMs: 'execution_ms' in request ? (request.execution_ms ?? null) : null,
+    mcpServer: request.mcp_server ?? null,
     contractVersion: resolved.found ? resolved.contract.version : null,
     contractHash: resolved.found ? resolved.contract.contentHash : null,
     arguments: storedArguments,
