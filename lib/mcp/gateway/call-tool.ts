@@ -4,6 +4,9 @@ import { readTraceparent } from '../../evidence/trace-id';
 import { isPlainObject } from '../../json';
 import type { Approval, McpGatewayTool, ValidationResponse } from '@toolgate/sdk/core';
 import { mcpContractId } from '../tool-definition';
+import { log } from '../../log';
+import { describeNumberFinding } from '../../validation/json-numbers';
+import { asFinding, exactJson, upstreamNumbers, type UpstreamNumbersData } from './upstream-numbers';
 import type { GateEngine, ToolReport } from './gate-engine';
 import type { Upstream } from './upstream';
 
@@ -22,6 +25,9 @@ export interface ToolCallRequest {
 
 /** The `_meta` key under which an agent may say whom it acts for (the call context: user_id, roles, …). */
 export const CONTEXT_META_KEY = 'io.toolgate/context';
+
+/** At most this many numbers are named to the model (as validate/pre and post list at most 20). */
+const MAX_LISTED_NUMBERS = 20;
 
 /** A tool result the model reads as a failure it can act on (MCP: errors as tool results). */
 export function refusal(text: string): CallToolResult {
@@ -136,6 +142,8 @@ async function forward(options: {
       { timeoutMs: limits.callTimeoutMs, signal: upstreamCall.signal },
     );
   } catch (error) {
+    const numbers = upstreamNumbers(error);
+    if (numbers) return refuseResultNumbers({ ...options, numbers, executionMs: performance.now() - started });
     const text = `The ${server} server did not complete ${options.request.name}: ${options.upstream.errorText(error)}. It was sent once and not retried; it may or may not have taken effect.`;
     await record({ error: { code: 'upstream_failed', message: text } }, performance.now() - started).catch(() => undefined);
     return refusal(text);
@@ -161,6 +169,69 @@ async function forward(options: {
   if (checked.decision === 'deny' && options.entry.invalid_result !== 'pass_through')
     return refusal(checked.llm_message ?? `The result of ${options.request.name} did not pass its contract and was withheld.`);
   return result;
+}
+
+/**
+ * The upstream answered with numbers a double cannot hold (9007199254740993, 1e400, 1e-400):
+ * the answer never reaches the agent changed. The model gets an isError result saying which
+ * path held which number (paths in the MCP result, `$.result.structuredContent.id`), and
+ * validate/post gets the answer as the upstream sent it, as text, so that it refuses it
+ * (AXAG_NUMBER_UNREPRESENTABLE) and records every number with all its digits.
+ */
+async function refuseResultNumbers(options: {
+  engine: GateEngine;
+  limits: CallToolLimits;
+  request: ToolCallRequest;
+  tool: string;
+  version: string | null;
+  callId: string;
+  args: Record<string, unknown>;
+  traceparent: string | null;
+  context: Record<string, unknown> | undefined;
+  server: string;
+  upstream: Upstream;
+  numbers: UpstreamNumbersData;
+  executionMs: number;
+}): Promise<CallToolResult> {
+  const { numbers, request, limits } = options;
+  const name = request.name;
+  const isError = numbers.result === undefined || (isPlainObject(numbers.result) && numbers.result.isError === true);
+  const answer = numbers.result !== undefined ? numbers.result : (numbers.error ?? null);
+  const executionMs = Math.min(86_400_000, Math.max(0, Math.round(options.executionMs)));
+  const answerText = exactJson(answer, numbers.numbers);
+  const base = {
+    tool: options.tool,
+    ...(options.version ? { version: options.version } : {}),
+    call_id: options.callId,
+    arguments: options.args,
+    ...(options.context ? { context: options.context } : {}),
+  };
+  const size = Buffer.byteLength(answerText);
+  if (size > limits.maxResultBytes) {
+    const text = `The result of ${name} was withheld: ${size} bytes, over the gateway's limit of ${limits.maxResultBytes}. Ask for less (narrower arguments).`;
+    await options.engine
+      .post(
+        { ...base, error: { code: 'result_too_large', message: text, bytes: size }, execution_ms: executionMs, mcp_server: options.server },
+        options.traceparent,
+      )
+      .catch(() => undefined);
+    return refusal(text);
+  }
+  const listed = numbers.numbers.slice(0, MAX_LISTED_NUMBERS);
+  const where = listed.map((number, index) => `(${index + 1}) ${describeNumberFinding(asFinding(number))}.`).join(' ');
+  const more = numbers.numbers.length > listed.length ? ` …and ${numbers.numbers.length - listed.length} more.` : '';
+  const text =
+    `The result of ${name} was withheld (AXAG_NUMBER_UNREPRESENTABLE): it holds ${numbers.numbers.length === 1 ? 'a number' : `${numbers.numbers.length} numbers`} a double cannot hold exactly, and Toolgate does not pass ${numbers.numbers.length === 1 ? 'it' : 'them'} on changed. ${where}${more} ` +
+    `The ${name} call ran, but do not use its result or call ${name} again for it; have the tool report such numbers as strings.`;
+  // Recorded as validate/post refuses a result holding such numbers: a deny, each number as sent.
+  // The answer is the whole MCP result (the number may be outside structuredContent, in _meta).
+  const body = `{${JSON.stringify(base).slice(1, -1)},${JSON.stringify(isError ? 'error' : 'result')}:${answerText},"execution_ms":${executionMs},"mcp_server":${JSON.stringify(options.server)}}`;
+  try {
+    await options.engine.postText(body, options.traceparent);
+  } catch (error) {
+    log.warn('mcp result not recorded', { server: options.server, tool: options.tool, error: options.upstream.errorText(error) });
+  }
+  return refusal(text);
 }
 
 type Held = { arguments?: Record<string, unknown> } | { refusal: CallToolResult };

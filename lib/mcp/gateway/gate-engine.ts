@@ -14,6 +14,11 @@ export interface GateEngine {
   reportTools(tools: readonly unknown[], signal?: AbortSignal): Promise<ToolReport>;
   pre(request: PreCallRequest, traceparent: string | null): Promise<ValidationResponse>;
   post(request: PostCallRequest, traceparent: string | null): Promise<ValidationResponse>;
+  /**
+   * validate/post with its body as JSON text: for a result holding numbers a double cannot hold,
+   * which no JavaScript object carries exactly (validate/post refuses and records it as sent).
+   */
+  postText(body: string, traceparent: string | null): Promise<ValidationResponse>;
   /** The approval once decided or expired, or still pending after `waitMs`. */
   waitForApproval(id: string, waitMs: number, signal?: AbortSignal): Promise<Approval>;
 }

@@ -12,6 +12,7 @@ import { gateToolCall, type CallToolLimits, type ToolCallRequest } from './call-
 import type { GateEngine, ToolReport } from './gate-engine';
 import type { Upstream } from './upstream';
 import { MAX_UPSTREAM_TOOLS } from '../tool-definition';
+import { publicNumbersData, upstreamNumbers } from './upstream-numbers';
 
 export interface GatewayLimits extends CallToolLimits {
   /** How long the upstream may take to answer tools/list. */
@@ -80,7 +81,12 @@ export class GatewaySession {
       log.warn('mcp tools/list failed', { server: this.server, error: reason });
       // Not an McpError: its message starts "MCP error -32603:", which the SDK sends as the
       // message, and the client's McpError adds the prefix again ("MCP error -32603: MCP error -32603: …").
-      throw Object.assign(new Error(`The ${this.server} server's tools could not be listed: ${reason}`), { code: ErrorCode.InternalError });
+      // An answer holding a number a double cannot hold says where, as the proxy's own refusals do.
+      const numbers = upstreamNumbers(error);
+      throw Object.assign(new Error(`The ${this.server} server's tools could not be listed: ${reason}`), {
+        code: ErrorCode.InternalError,
+        ...(numbers ? { data: publicNumbersData(numbers) } : {}),
+      });
     }
     // MCP requires object input schemas; a contract's input always describes an object of arguments.
     const tools = report.tools.flatMap((tool) =>

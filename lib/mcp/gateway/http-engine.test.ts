@@ -12,7 +12,7 @@ describe('the stdio proxy’s engine', () => {
         return { server: {}, tools: [] };
       },
     } as unknown as ToolgateClient;
-    const engine = createHttpEngine({ client, server: 'big' });
+    const engine = createHttpEngine({ client, apiKey: 'tg_test', server: 'big' });
     const listed = Array.from({ length: 5000 }, (_, i) => ({ name: `tool_${i}`, inputSchema: { type: 'object' } }));
     await engine.reportTools(listed);
     expect(sent).toHaveLength(1);

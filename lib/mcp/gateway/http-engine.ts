@@ -1,14 +1,19 @@
 import type { ToolgateClient } from '@toolgate/sdk';
+import type { ValidationResponse } from '@toolgate/sdk/core';
 import { log } from '../../log';
 import { MAX_UPSTREAM_TOOLS, readUpstreamTool } from '../tool-definition';
 import type { GateEngine } from './gate-engine';
+
+/** How long validate/post of a result given as text may take (the SDK client's own default timeout). */
+const POST_TEXT_TIMEOUT_MS = 30_000;
 
 /**
  * The engine of the stdio proxy: Toolgate's HTTP API, called with the agent's API key. The
  * proxy holds no secret but that key, and decides nothing itself.
  */
-export function createHttpEngine(options: { client: ToolgateClient; server: string }): GateEngine {
+export function createHttpEngine(options: { client: ToolgateClient; apiKey: string; server: string; fetch?: typeof fetch }): GateEngine {
   const { client, server } = options;
+  const doFetch = options.fetch ?? fetch;
   return {
     // Only what Toolgate pins is sent (no icons, _meta or unknown keys), so that a large server's
     // list fits in one request body (TOOLGATE_MAX_BODY_BYTES). An entry Toolgate cannot use is
@@ -33,6 +38,27 @@ export function createHttpEngine(options: { client: ToolgateClient; server: stri
     },
     pre: (request, traceparent) => client.validatePre(request, traceparent ? { traceparent } : undefined),
     post: (request, traceparent) => client.validatePost(request, traceparent ? { traceparent } : undefined),
+    // The SDK client sends objects (JSON.stringify, which cannot write such a number as sent): the text goes as it is.
+    postText: async (body, traceparent) => {
+      const response = await doFetch(`${client.baseUrl}/api/v1/validate/post`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${options.apiKey}`,
+          'content-type': 'application/json',
+          accept: 'application/json',
+          ...(traceparent ? { traceparent } : {}),
+        },
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(POST_TEXT_TIMEOUT_MS),
+      });
+      const answer = (await response.json().catch(() => null)) as (ValidationResponse & { error?: { message?: unknown } }) | null;
+      if (!response.ok || answer === null || typeof answer !== 'object' || typeof answer.decision !== 'string') {
+        const message = typeof answer?.error?.message === 'string' ? `: ${answer.error.message.slice(0, 200)}` : '';
+        throw new Error(`POST /api/v1/validate/post answered ${response.status}${message}`);
+      }
+      return answer;
+    },
     waitForApproval: (id, waitMs, signal) => client.waitForApproval(id, { timeoutMs: waitMs, signal }),
   };
 }

@@ -5,6 +5,8 @@ import { getApprovalOrThrow } from '../../approvals/get-approval-or-throw';
 import { approvalWaitsEnded, waitForApprovalChange } from '../../approvals/wait-for-approval';
 import { PreCallRequestSchema, validatePreCall } from '../../validation/validate-pre-call';
 import { PostCallRequestSchema, validatePostCall } from '../../validation/validate-post-call';
+import { findUnrepresentableNumbers } from '../../validation/json-numbers';
+import { CHECKED_NUMBER_FIELDS, refuseUnrepresentableNumbers } from '../../validation/refuse-unrepresentable-numbers';
 import type { Approval } from '@toolgate/sdk/core';
 import { reportMcpTools } from '../tools/report-mcp-tools';
 import type { GateEngine } from './gate-engine';
@@ -32,6 +34,22 @@ export function createLocalEngine(options: { caller: KeyCaller; server: string }
       validatePreCall({ caller, request: PreCallRequestSchema.parse(request), ...newRequestId(), traceparent }),
     post: (request, traceparent) =>
       validatePostCall({ caller, request: PostCallRequestSchema.parse(request), ...newRequestId(), traceparent }),
+    // As POST /api/v1/validate/post reads such a body (lib/api/json-body.ts, handlers/validate.ts).
+    postText: async (body, traceparent) => {
+      const request = PostCallRequestSchema.parse(JSON.parse(body));
+      const findings = findUnrepresentableNumbers(body);
+      const fields: readonly string[] = CHECKED_NUMBER_FIELDS;
+      if (findings.length > 0 && findings.every((finding) => fields.includes(String(finding.segments[0]))))
+        return refuseUnrepresentableNumbers({
+          caller,
+          kind: 'post',
+          request,
+          numbers: { text: body, findings },
+          ...newRequestId(),
+          traceparent,
+        });
+      return validatePostCall({ caller, request, ...newRequestId(), traceparent });
+    },
     waitForApproval: async (id, waitMs, signal) => {
       const deadline = Date.now() + waitMs;
       const secret = await getInstanceSecret();

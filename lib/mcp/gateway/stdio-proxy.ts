@@ -1,10 +1,11 @@
 import type { Readable, Writable } from 'node:stream';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createToolgateClient } from '@toolgate/sdk';
 import { log } from '../../log';
 import { createHttpEngine } from './http-engine';
 import { GatewaySession, createGatewayServer, type GatewayLimits } from './gateway-session';
 import { StdioLineTransport } from './stdio-line-transport';
+import { ScreenedStdioClientTransport } from './stdio-client-transport';
 import { Upstream } from './upstream';
 
 export interface StdioProxyOptions {
@@ -34,21 +35,26 @@ const WITHHELD_ENV = new Set(['TOOLGATE_API_KEY', 'TOOLGATE_URL']);
 export async function runStdioProxy(options: StdioProxyOptions): Promise<void> {
   const childEnv: Record<string, string> = { ...getDefaultEnvironment() };
   for (const [name, value] of Object.entries(options.env)) if (value !== undefined && !WITHHELD_ENV.has(name)) childEnv[name] = value;
+  const describe = `${options.server} (${options.command})`;
   const upstream = new Upstream(
     () =>
-      new StdioClientTransport({
-        command: options.command,
-        args: [...options.args],
-        env: childEnv,
-        // The child's own logs stay on stderr, next to ours; stdout is the protocol.
-        stderr: 'inherit',
-        // A message this large ends the child's connection (it is started again on the next call).
-        maxBufferSize: Math.max(options.limits.maxResultBytes * 4, 16 * 1024 * 1024),
-      }),
-    `${options.server} (${options.command})`,
+      // Its messages are screened for numbers a double cannot hold before they are parsed (upstream-numbers.ts).
+      new ScreenedStdioClientTransport(
+        {
+          command: options.command,
+          args: [...options.args],
+          env: childEnv,
+          // The child's own logs stay on stderr, next to ours; stdout is the protocol.
+          stderr: 'inherit',
+          // A message this large ends the child's connection (it is started again on the next call).
+          maxBufferSize: Math.max(options.limits.maxResultBytes * 4, 16 * 1024 * 1024),
+        },
+        describe,
+      ),
+    describe,
   );
   const client = createToolgateClient({ baseUrl: options.toolgateUrl, apiKey: options.apiKey });
-  const engine = createHttpEngine({ client, server: options.server });
+  const engine = createHttpEngine({ client, apiKey: options.apiKey, server: options.server });
   let notify = () => {};
   const session = new GatewaySession(options.server, engine, upstream, options.limits, () => notify());
   const server = createGatewayServer(session);
