@@ -28,7 +28,16 @@ function agentsFor(allowPrivate: boolean) {
  * answer, and the socket stayed open for as long as a hanging upstream kept it (30 hung calls
  * left 31 connections open). Other requests (the SDK's long-lived GET event stream) are not bound.
  */
-export function guardedFetch(options: { allowPrivate: boolean; maxBytes: number; requestTimeoutMs?: number }): FetchLike {
+export function guardedFetch(options: {
+  allowPrivate: boolean;
+  maxBytes: number;
+  requestTimeoutMs?: number;
+  /**
+   * Each JSON-RPC message text of an answer (a JSON body, an event's data) before the SDK parses
+   * it: the text to pass on instead, or null to drop it (upstream-numbers.ts).
+   */
+  screen?: (text: string) => string | null;
+}): FetchLike {
   return (input, init = {}) =>
     new Promise<Response>((resolve, reject) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
@@ -68,7 +77,14 @@ export function guardedFetch(options: { allowPrivate: boolean; maxBytes: number;
               if (size > options.maxBytes) response.destroy(tooLarge());
             });
             const stream = Readable.toWeb(response) as ReadableStream<Uint8Array>;
-            resolve(new Response(stream, { status, statusText: response.statusMessage, headers: responseHeaders }));
+            const screen = options.screen;
+            resolve(
+              new Response(screen ? stream.pipeThrough(screenedEvents(screen)) : stream, {
+                status,
+                statusText: response.statusMessage,
+                headers: responseHeaders,
+              }),
+            );
             return;
           }
           const chunks: Buffer[] = [];
@@ -79,9 +95,20 @@ export function guardedFetch(options: { allowPrivate: boolean; maxBytes: number;
             else chunks.push(chunk);
           });
           response.once('error', reject);
-          response.once('end', () =>
-            resolve(new Response(Buffer.concat(chunks, size), { status, statusText: response.statusMessage, headers: responseHeaders })),
-          );
+          response.once('end', () => {
+            const whole = Buffer.concat(chunks, size);
+            let body: Buffer | string = whole;
+            if (options.screen && /\bjson\b/i.test(responseHeaders.get('content-type') ?? '')) {
+              const text = whole.toString('utf8');
+              const screened = options.screen(text);
+              if (screened !== text) {
+                // Nothing left of it: an empty batch, which the SDK reads as no messages.
+                body = screened ?? '[]';
+                responseHeaders.delete('content-length');
+              }
+            }
+            resolve(new Response(body as BodyInit, { status, statusText: response.statusMessage, headers: responseHeaders }));
+          });
         },
       );
       const abort = () => request.destroy(init.signal?.reason instanceof Error ? init.signal.reason : new Error('aborted'));
@@ -106,4 +133,63 @@ export function guardedFetch(options: { allowPrivate: boolean; maxBytes: number;
       request.once('error', reject);
       request.end(body);
     });
+}
+
+/**
+ * An event stream with each event's data screened: an event whose data `screen` leaves as it is
+ * passes unchanged; one whose data it replaces is sent with the new data (its other fields, such
+ * as its id, kept); one whose data it drops is sent without data, which a reader skips. Holds at
+ * most one event at a time (and the stream as a whole is bounded by the guarded fetch).
+ */
+export function screenedEvents(screen: (text: string) => string | null): TransformStream<Uint8Array, Uint8Array> {
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let lines: string[] = [];
+  const dispatch = (controller: TransformStreamDefaultController<Uint8Array>) => {
+    const event = lines;
+    lines = [];
+    const data: string[] = [];
+    for (const line of event) if (line === 'data' || line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+    let out = event;
+    if (data.length > 0) {
+      const text = data.join('\n');
+      const screened = screen(text);
+      if (screened !== text) {
+        out = event.filter((line) => !(line === 'data' || line.startsWith('data:')));
+        if (screened !== null) out.push(`data: ${screened}`);
+      }
+    }
+    controller.enqueue(encoder.encode(`${out.join('\n')}\n\n`));
+  };
+  // The line being read, in pieces (a long data line arrives in many chunks), and whether the last chunk ended in CR.
+  let partial: string[] = [];
+  let afterCR = false;
+  const take = (text: string, controller: TransformStreamDefaultController<Uint8Array>) => {
+    let at = afterCR && text.charCodeAt(0) === 10 ? 1 : 0;
+    afterCR = false;
+    for (let i = at; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c !== 10 && c !== 13) continue;
+      partial.push(text.slice(at, i));
+      const line = partial.join('');
+      partial = [];
+      if (c === 13) {
+        if (i + 1 === text.length) afterCR = true;
+        else if (text.charCodeAt(i + 1) === 10) i++;
+      }
+      at = i + 1;
+      if (line !== '') lines.push(line);
+      else if (lines.length > 0) dispatch(controller);
+    }
+    if (at < text.length) partial.push(text.slice(at));
+  };
+  return new TransformStream({
+    transform(chunk, controller) {
+      take(decoder.decode(chunk, { stream: true }), controller);
+    },
+    flush(controller) {
+      take(decoder.decode(), controller);
+      // An event the stream ended in the middle of is dropped, as a reader drops it (never passed on unscreened).
+    },
+  });
 }

@@ -11,6 +11,7 @@ import { authHeaderAssociatedData } from '../servers/register-mcp-server';
 import { createLocalEngine } from './local-engine';
 import { DEFAULT_GATEWAY_LIMITS, GatewaySession, createGatewayServer, type GatewayLimits } from './gateway-session';
 import { guardedFetch } from './guarded-fetch';
+import { screenUpstreamMessage } from './upstream-numbers';
 import { Upstream } from './upstream';
 
 type KeyCaller = Extract<Caller, { kind: 'api_key' }>;
@@ -75,6 +76,8 @@ async function upstreamFor(row: {
     // A little past the longest wait for one answer (a tools/call), so the SDK's own timeout
     // reports it first, and then the socket goes too.
     requestTimeoutMs: callTimeoutMs + 5_000,
+    // Numbers a double cannot hold never reach the SDK's JSON.parse, which would change them (upstream-numbers.ts).
+    screen: (text) => screenUpstreamMessage(text, row.name),
   });
   const upstream = new Upstream(
     () => new StreamableHTTPClientTransport(new URL(row.url), { requestInit: { headers }, fetch }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { screenedEvents } from './guarded-fetch';
 import { exactJson, screenUpstreamMessage, upstreamNumbers } from './upstream-numbers';
 
 const screen = (text: string) => screenUpstreamMessage(text, 'test');
@@ -68,5 +69,46 @@ describe('screenUpstreamMessage', () => {
       numbers: [{ path: '$.x', segments: ['x'], token: '0', problem: 'underflow' }],
     };
     expect(upstreamNumbers(new McpError(-32603, 'x', forged))).toBeNull();
+  });
+});
+
+describe('screenedEvents (an event stream through guardedFetch)', () => {
+  /** The stream `chunks` make, as it comes out of the screen, read whole. */
+  async function through(chunks: string[]): Promise<string> {
+    const encoder = new TextEncoder();
+    const source = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
+        controller.close();
+      },
+    });
+    return new Response(source.pipeThrough(screenedEvents(screen))).text();
+  }
+
+  it('passes events without such numbers on as they are, whatever the line ends and chunk boundaries', async () => {
+    expect(
+      await through([
+        'event: message\r\nid: 1\r\ndata: {"jsonrpc":"2.0","id":1,"result":{"n":9007199254740991}}\r',
+        '\n\r\n',
+        ': keep\n\n',
+      ]),
+    ).toBe('event: message\nid: 1\ndata: {"jsonrpc":"2.0","id":1,"result":{"n":9007199254740991}}\n\n: keep\n\n');
+  });
+
+  it('replaces the data of an event holding one (its id kept), split across chunks anywhere, and drops an event that ends unfinished', async () => {
+    const event = 'id: 7\ndata: {"jsonrpc":"2.0","id":3,"result":{"n":9007199254740993}}\n\n';
+    const chunks = [...event].map((char) => char); // one character per chunk
+    const out = await through([...chunks, 'data: {"jsonrpc":"2.0","id":4,"result":{"n":1e400}}\n']);
+    const [fields, rest] = out.split('\n\n');
+    expect(rest).toBe('');
+    const lines = fields!.split('\n');
+    expect(lines[0]).toBe('id: 7');
+    expect(JSON.parse(lines[1]!.slice('data: '.length))).toMatchObject({ id: 3, error: { code: -32603, data: { path: '$.result.n' } } });
+  });
+
+  it('sends an event whose message is dropped without its data', async () => {
+    expect(
+      await through(['id: 2\ndata: {"jsonrpc":"2.0","method":"notifications/progress",\ndata: "params":{"progress":1e400}}\n\n']),
+    ).toBe('id: 2\n\n');
   });
 });
