@@ -167,17 +167,22 @@ export function screenedEvents(screen: (text: string) => string | null): Transfo
   const take = (text: string, controller: TransformStreamDefaultController<Uint8Array>) => {
     let at = afterCR && text.charCodeAt(0) === 10 ? 1 : 0;
     afterCR = false;
-    for (let i = at; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c !== 10 && c !== 13) continue;
-      partial.push(text.slice(at, i));
-      const line = partial.join('');
+    // The next LF and CR at or after `at` (-1: none left), each found once by indexOf.
+    let lf = -2;
+    let cr = -2;
+    for (;;) {
+      if (lf !== -1 && lf < at) lf = text.indexOf('\n', at);
+      if (cr !== -1 && cr < at) cr = text.indexOf('\r', at);
+      const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+      if (end === -1) break;
+      partial.push(text.slice(at, end));
+      const line = partial.length === 1 ? partial[0]! : partial.join('');
       partial = [];
-      if (c === 13) {
-        if (i + 1 === text.length) afterCR = true;
-        else if (text.charCodeAt(i + 1) === 10) i++;
+      at = end + 1;
+      if (end === cr) {
+        if (at === text.length) afterCR = true;
+        else if (text.charCodeAt(at) === 10) at++;
       }
-      at = i + 1;
       if (line !== '') lines.push(line);
       else if (lines.length > 0) dispatch(controller);
     }
