@@ -249,8 +249,12 @@ export async function validatePreCall(options: {
     const policyOutcome = policies.outcome;
     // Issues quote the values they refuse; none at a sensitive path is kept or answered so.
     redactIssueValues(policies.enforced.errors, sensitive);
-    if (policies.enforced.approvalTokenUsed && presented.approvalCheck?.ok)
-      presented.tokens.push({ kind: 'approval', id: presented.approvalCheck.id });
+    // This attempt's own list: a call decided again (a history conflict) would otherwise add the
+    // approval token a second time, and its commit, finding it used by itself, refused the call.
+    const tokens =
+      policies.enforced.approvalTokenUsed && presented.approvalCheck?.ok
+        ? [...presented.tokens, { kind: 'approval' as const, id: presented.approvalCheck.id }]
+        : presented.tokens;
 
     // Raw payloads only with retention on, redacted, and outside the chained hash (only their digest is in it).
     let storedArguments: string | null = null;
@@ -272,7 +276,7 @@ export async function validatePreCall(options: {
       warnings,
       started,
       policies,
-      tokens: presented.tokens,
+      tokens,
       binding,
       arguments: args,
       context: request.context,
