@@ -182,6 +182,7 @@ export async function validatePreCall(options: {
   const approvalToken =
     request.approval_token ??
     (request.redeem_approval && (await mayBeHeld()) ? await findApprovedCallToken({ binding, apiKeyId: caller.apiKeyId }) : undefined);
+  const redeemsFoundApproval = request.approval_token === undefined && approvalToken !== undefined;
   const presented = await checkPresentedTokens({
     tool: request.tool,
     confirmationToken: request.confirmation_token,
@@ -190,6 +191,10 @@ export async function validatePreCall(options: {
     binding,
     apiKeyId: caller.apiKeyId,
   });
+  // A token redeem_approval found passed its check when it was found: failing it now (used,
+  // expired) means another call redeemed the approval, or it expired, in between. The call then
+  // has no approval, as one made a moment later finds none.
+  if (redeemsFoundApproval && presented.approvalCheck && !presented.approvalCheck.ok) presented.approvalCheck = null;
   if (!annotations.idempotent) {
     const duplicate = await checkDuplicateCall({
       tenantId,
@@ -290,6 +295,13 @@ export async function validatePreCall(options: {
       outcome = await recordPreCall(recording, finalErrors);
     } catch (error) {
       if (!(error instanceof TokenAlreadyUsedError)) throw error;
+      // redeem_approval found an approval that another call redeemed before this one committed:
+      // this call has no approval of its own, and is decided as one arriving a moment later is
+      // (held for a new approval), not refused for a token the agent never sent.
+      if (error.kind === 'approval' && redeemsFoundApproval && presented.approvalCheck) {
+        presented.approvalCheck = null;
+        return decideAndRecord();
+      }
       // Another request redeemed the token between our check and our commit.
       const code = error.kind === 'approval' ? 'AXAG_APPROVAL_INVALID' : 'AXAG_CONFIRMATION_INVALID';
       finalErrors = [
