@@ -91,7 +91,23 @@ export function evaluatePolicies(policies: readonly CompiledPolicy[], call: Poli
   const history = new HistoryCel(options.history ?? null);
   // One budget for every condition deciding this call: 500 rules of costly conditions are bounded too.
   const meter = options.meter ?? createCostMeter();
-  const verdicts = policies.map((policy) => evaluatePolicy(policy, call, { ...options, history, limits, meter }));
+  let verdicts = policies.map((policy) => evaluatePolicy(policy, call, { ...options, history, limits, meter }));
+  let outcome = combineVerdicts(policies, call, verdicts, limits);
+  if (outcome.transformed) {
+    // The limits were checked with the agent's arguments, but the call runs with the rewritten
+    // ones, and a sum counts what it runs with (record-pre-call.ts): a transform that raised an
+    // amount spent a budget past its maximum. Each sum is checked again with what the call adds.
+    const overruns = recheckSumLimits(policies, call, outcome.arguments, history, limits, options.trace);
+    if (overruns.size > 0) {
+      verdicts = verdicts.map((verdict) => overruns.get(verdict.policy_id)?.(verdict) ?? verdict);
+      outcome = combineVerdicts(policies, call, verdicts, limits);
+    }
+  }
+  return outcome;
+}
+
+/** The call's outcome from every policy's verdict: the most restrictive wins, transforms apply unless it is a deny. */
+function combineVerdicts(policies: readonly CompiledPolicy[], call: PolicyCall, verdicts: Verdict[], limits: LimitCheck[]): PolicyOutcome {
   let winner: Verdict | null = null;
   for (const verdict of verdicts) {
     if (!winner || SEVERITY[verdict.decision] > SEVERITY[winner.decision]) winner = verdict;
@@ -128,6 +144,71 @@ export function evaluatePolicies(policies: readonly CompiledPolicy[], call: Poli
     approval,
     limits,
   };
+}
+
+/**
+ * Checks every sum limit that applied to the call again with the arguments it runs with, in
+ * `limits` (so the commit re-checks, and counts, that amount). Answers, per policy, how its
+ * verdict changes where a limit the agent's arguments fit is past its maximum with the rewritten
+ * ones: a hard limit refuses the call, a soft one holds it for approval.
+ */
+function recheckSumLimits(
+  policies: readonly CompiledPolicy[],
+  call: PolicyCall,
+  ran: Record<string, unknown>,
+  history: HistoryCel,
+  limits: LimitCheck[],
+  trace: EvaluationStep[] | undefined,
+): Map<string, (verdict: Verdict) => Verdict> {
+  const overruns = new Map<string, (verdict: Verdict) => Verdict>();
+  for (const policy of policies) {
+    for (const limit of policy.limits) {
+      if (!limit.max_sum || !limit.tools.some((pattern) => toolPatternMatches(pattern, call.tool))) continue;
+      const index = limits.findIndex((check) => check.policy_id === policy.id && check.limit_id === limit.id);
+      const before = limits[index];
+      if (!before || before.exceeded) continue;
+      const check = checkLimit(policy.id, limit, { arguments: ran }, history);
+      if (check.amount === before.amount) continue;
+      limits[index] = check;
+      if (!check.exceeded || overruns.has(policy.id)) continue;
+      trace?.push({
+        policy_id: policy.id,
+        step: 'limit',
+        id: limit.id,
+        outcome: 'exceeded',
+        detail: `${check.used} of ${check.max} used in ${limit.window} per ${limit.per}; the rewritten arguments add ${check.amount}.`,
+      });
+      if (limit.when_exceeded === 'deny') {
+        const refusal = limitRefusal(policy, limit, check, call.tool);
+        overruns.set(policy.id, () => ({
+          policy_id: policy.id,
+          version: policy.version,
+          rule: limit.id,
+          decision: 'deny',
+          reason: refusal.reason,
+          issues: [refusal.issue],
+          set: null,
+          approval: null,
+        }));
+      } else {
+        overruns.set(policy.id, (verdict) => ({
+          ...verdict,
+          ...(SEVERITY[verdict.decision] < SEVERITY.require_approval
+            ? {
+                rule: limit.id,
+                decision: 'require_approval' as const,
+                reason: `${limit.reason ?? `Limit ${limit.id} of policy ${policy.id}`}: ${check.used} of ${check.max} used per ${limit.per} in ${limit.window}; past it, each call needs approval.`,
+              }
+            : {}),
+          approval: mergeApprovals([
+            verdict.approval,
+            { roles: limit.roles?.length ? [...limit.roles] : [], approversRequired: 1, expiresInSeconds: null, escalated: false },
+          ]),
+        }));
+      }
+    }
+  }
+  return overruns;
 }
 
 interface PolicyEvaluation {

@@ -64,6 +64,40 @@ describe('what counts', () => {
     expect((await decide(t, { user: 'u1' })).codes).toEqual(['AXAG_RATE_LIMITED']);
     expect((await counted(t.tenant.id)).count).toBe(2);
   });
+
+  const minimumCharge = (limit: Record<string, unknown>) => ({
+    id: 'minimum-charge',
+    version: '1.0.0',
+    limits: [{ id: 'budget', tools: ['wallet.transfer'], per: 'user', window: '1h', max_sum: { path: 'amount', value: 100 }, ...limit }],
+    rules: [
+      { id: 'at-least-60', tools: ['wallet.transfer'], when: 'double(args.amount) < 60.0', decision: 'transform', set: { amount: 60 } },
+    ],
+  });
+
+  it('a transform that raises an amount is held to a budget with the amount the call runs with, not the one the agent sent', async () => {
+    await publishPolicyDocument(t, minimumCharge({}));
+    const first = await transfer('u1', 1);
+    expect(first.body.decision).toBe('transform');
+    expect(first.body.arguments).toMatchObject({ amount: 60 });
+    // 60 of 100 spent: the agent's 1 would fit, the 60 it runs with does not.
+    const second = await transfer('u1', 1);
+    expect(second.body.decision).toBe('deny');
+    expect(second.body.errors.map((e: { code: string }) => e.code)).toEqual(['AXAG_BUDGET_EXCEEDED']);
+    expect(second.body.errors[0].details).toMatchObject({ limit_id: 'budget', used: 60, remaining: 40 });
+    expect(second.body.arguments).toBeUndefined();
+    expect((await counted(t.tenant.id)).total).toBe(60);
+    expect((await transfer('u2', 1)).body.decision).toBe('transform');
+    expect((await counted(t.tenant.id)).total).toBe(120);
+  });
+
+  it('a soft budget holds such a call for approval', async () => {
+    await publishPolicyDocument(t, minimumCharge({ when_exceeded: 'require_approval', roles: ['admin'] }));
+    expect((await transfer('u1', 1)).body.decision).toBe('transform');
+    const held = await transfer('u1', 1);
+    expect(held.body.decision).toBe('require_approval');
+    expect(held.body.approval.id).toEqual(expect.any(String));
+    expect((await counted(t.tenant.id)).total).toBe(60);
+  });
 });
 
 describe('max_sum', () => {
