@@ -42,7 +42,7 @@ async function findDuplicate(options: {
   windowSeconds: number;
 }) {
   const since = nowMs() - options.windowSeconds * 1000;
-  // Only allowed validate/pre records of a tool that was not idempotent carry a duplicateKey
+  // Only allowed (or transformed) validate/pre records of a tool that was not idempotent carry a duplicateKey
   // (record-pre-call.ts), and only they are in its (duplicateKey, seq) index: the newest few are
   // read from its end. The key is a digest of the tenant too; the tenant is checked again. No
   // tenantId or createdAt in the statement: SQLite, without statistics, could then walk the

@@ -97,8 +97,9 @@ export async function recordPreCall(recording: PreCallRecording, errs: Validatio
     policyRule: decidedBy?.rule ?? null,
     policy: policyEvidence ? JSON.stringify(policyEvidence) : null,
     shadowDiffers: policyEvidence ? policies.shadow.some((s) => s.differs) : false,
-    // What later calls of a tool that is not idempotent are checked against (check-duplicate-call.ts).
-    duplicateKey: decision === 'allow' && !annotations.idempotent ? duplicateKeyOf(base) : null,
+    // What later calls of a tool that is not idempotent are checked against (check-duplicate-call.ts):
+    // every call allowed to run, as sent, a transformed one too.
+    duplicateKey: (decision === 'allow' || decision === 'transform') && !annotations.idempotent ? duplicateKeyOf(base) : null,
   };
   const { view, tracked, nowMs } = policies.history;
   if (tracked.length > 0) {

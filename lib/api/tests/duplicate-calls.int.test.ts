@@ -10,6 +10,8 @@ import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
 import { updateTenantSettings } from '@/lib/tenants/tenant-settings';
 import { hashedRecordOf, WITH_CONTRACT_HASH } from '@/lib/evidence/stored-record';
 import { DUPLICATE_LOOKBACK } from '@/lib/validation/check-duplicate-call';
+import { saveDocumentDraft } from '@/lib/documents/save-document-draft';
+import { publishDocumentVersion } from '@/lib/documents/publish-document-version';
 
 // AXAG_DUPLICATE_CALL finds earlier calls by the evidence's duplicateKey, which only allowed
 // calls of a tool that is not idempotent carry (so plain records pay no index for it).
@@ -117,5 +119,25 @@ describe('duplicate calls', () => {
     expectCodes((await pre({ orderId: 'ord_window1', who: other })).body.warnings, ['AXAG_DUPLICATE_CALL']);
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     expect((await pre({ orderId: 'ord_window1', who: other })).body.warnings).toEqual([]);
+  });
+});
+
+describe('duplicate calls a policy transforms', () => {
+  it('a repeated call that ran as transformed warns as a repeated allowed call does', async () => {
+    const own = await createTestTenant();
+    await publishContract(own.tenant.id, appendNote);
+    const policy = {
+      id: 'tagged',
+      version: '1.0.0',
+      rules: [{ id: 'tag', tools: ['notes.append'], decision: 'transform', set: { order_id: 'ord_tagged01' } }],
+    };
+    await saveDocumentDraft({ tenantId: own.tenant.id, kind: 'policy', document: policy });
+    await publishDocumentVersion({ tenantId: own.tenant.id, kind: 'policy', id: policy.id, version: policy.version });
+    const first = await pre({ orderId: 'ord_dup900', who: own });
+    expect(first.body).toMatchObject({ decision: 'transform', warnings: [] });
+    const again = await pre({ orderId: 'ord_dup900', who: own });
+    expect(again.body.decision).toBe('transform');
+    expectCodes(again.body.warnings, ['AXAG_DUPLICATE_CALL']);
+    expect(again.body.warnings[0].details.previous_call_id).toBe(first.body.call_id);
   });
 });
