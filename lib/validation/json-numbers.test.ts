@@ -86,6 +86,46 @@ describe('exactNumberText', () => {
     expect(exactNumberText('0.000001e-400')).toBe('1e-406');
     expect(exactNumberText('-0.0')).toBe('0');
   });
+
+  // The exponent written with all its digits, from BigInt arithmetic: what exactNumberText wrote
+  // before it printed long exponents from their digits.
+  const viaBigInt = (mantissa: string, exponent: bigint): string => {
+    const [whole = '', fraction = ''] = mantissa.split('.');
+    const all = whole + fraction;
+    const lead = all.search(/[1-9]/);
+    const digits = all.slice(lead).replace(/0+$/, '');
+    const e = BigInt(whole.length - lead) + exponent - 1n;
+    return `${digits.length === 1 ? digits : `${digits[0]}.${digits.slice(1)}`}e${e < 0n ? '-' : '+'}${e < 0n ? -e : e}`;
+  };
+
+  it('writes exponents of any length exactly, carries and borrows across their digits included', () => {
+    const mantissas = ['1', '7', '12.5', '0.0001', '987654321', '0.000000000123', '100000000000000000000'];
+    const exponents = fc.oneof(
+      fc.bigInt({ min: 10n ** 30n, max: 10n ** 60n }),
+      fc.integer({ min: 31, max: 60 }).chain((k) => fc.constantFrom(10n ** BigInt(k), 10n ** BigInt(k) - 1n, 10n ** BigInt(k) + 1n)),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...mantissas), exponents, fc.boolean(), (mantissa, magnitude, negative) => {
+        const exponent = negative ? -magnitude : magnitude;
+        expect(exactNumberText(`${mantissa}e${negative ? '-' : '+'}${magnitude}`)).toBe(viaBigInt(mantissa, exponent));
+        expect(exactNumberText(`-${mantissa}E${negative ? '-' : ''}000${magnitude}`)).toBe(`-${viaBigInt(mantissa, exponent)}`);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('writes an exponent of ten million digits without reading it as a number (V8 takes minutes to print such a BigInt)', () => {
+    const nines = '9'.repeat(10_000_000);
+    expect(numberProblem(`1e${nines}`)).toBe('not_finite');
+    expect(numberProblem(`-12.5e-${nines}`)).toBe('underflow');
+    const big = exactNumberText(`0.0001e1${'0'.repeat(10_000_000)}`);
+    expect(big.length).toBe(10_000_003);
+    expect(big.startsWith('1e+999999999')).toBe(true);
+    expect(big.endsWith('99996')).toBe(true);
+    const small = exactNumberText(`-12.5e-${nines}`);
+    expect(small.startsWith('-1.25e-999999')).toBe(true);
+    expect(small.endsWith('99998')).toBe(true);
+  });
 });
 
 /** A JSON value whose text marks some numbers as unrepresentable tokens; the expected paths come along. */

@@ -39,14 +39,21 @@ export interface ReportedNumbers {
 
 const NUMBER_TOKEN = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+/** Exponents with more digits than this are not read as numbers (exactDecimal, exponentText). */
+const LONG_EXPONENT = 30;
 
 /** A number token's exact decimal value as digits × 10^exponent (no leading or trailing zeros). */
 interface ExactDecimal {
   negative: boolean;
   /** Significant digits, '' for zero. */
   digits: string;
-  /** The value is 0.<digits> × 10^point (ECMAScript's `n` in Number::toString). */
+  /** The value is 0.<digits> × 10^point (ECMAScript's `n` in Number::toString); ±10^30 past an exponent of 30 digits. */
   point: bigint;
+  /** The token's exponent as written, without sign or leading zeros ('' for none or 0), and its sign. */
+  exponentDigits: string;
+  exponentNegative: boolean;
+  /** point minus the exponent: where the mantissa's point is, a small number. */
+  shift: number;
 }
 
 function exactDecimal(token: string): ExactDecimal {
@@ -54,14 +61,26 @@ function exactDecimal(token: string): ExactDecimal {
   const body = negative ? token.slice(1) : token;
   const e = body.search(/[eE]/);
   const mantissa = e === -1 ? body : body.slice(0, e);
-  const exponent = e === -1 ? 0n : BigInt(body.slice(e + 1).replace(/^\+/, ''));
+  const written = e === -1 ? '' : body.slice(e + 1);
+  const exponentNegative = written.startsWith('-');
+  const exponentDigits = written.replace(/^[+-]/, '').replace(/^0+/, '');
+  // An exponent of more than 30 digits is held as ±10^30: past every bound `point` is compared
+  // with, and exponentText prints it from its digits. Reading a million digits as a BigInt, like
+  // printing one, takes V8 time that grows faster than their number.
+  const exponent =
+    exponentDigits === ''
+      ? 0n
+      : exponentDigits.length > LONG_EXPONENT
+        ? (exponentNegative ? -1n : 1n) * 10n ** BigInt(LONG_EXPONENT)
+        : BigInt(exponentNegative ? `-${exponentDigits}` : exponentDigits);
   const dot = mantissa.indexOf('.');
   const whole = dot === -1 ? mantissa : mantissa.slice(0, dot);
   const all = whole + (dot === -1 ? '' : mantissa.slice(dot + 1));
   const lead = all.search(/[1-9]/);
-  if (lead === -1) return { negative, digits: '', point: 0n };
+  if (lead === -1) return { negative, digits: '', point: 0n, exponentDigits, exponentNegative, shift: 0 };
   const digits = all.slice(lead).replace(/0+$/, '');
-  return { negative, digits, point: BigInt(whole.length - lead) + exponent };
+  const shift = whole.length - lead;
+  return { negative, digits, point: BigInt(shift) + exponent, exponentDigits, exponentNegative, shift };
 }
 
 /** Why a JSON number token cannot be held by a double as sent, or null when it can. */
@@ -88,18 +107,53 @@ export function numberProblem(token: string): NumberProblem | null {
  * numbers; for the others it is the value that was sent, not a rounding of it.
  */
 export function exactNumberText(token: string): string {
-  const { negative, digits, point } = exactDecimal(token);
+  const exact = exactDecimal(token);
+  const { negative, digits, point } = exact;
   if (digits === '') return '0';
   const k = BigInt(digits.length);
   let text: string;
   if (k <= point && point <= 21n) text = digits + '0'.repeat(Number(point - k));
   else if (0n < point && point <= 21n) text = `${digits.slice(0, Number(point))}.${digits.slice(Number(point))}`;
   else if (-6n < point && point <= 0n) text = `0.${'0'.repeat(Number(-point))}${digits}`;
-  else {
-    const e = point - 1n;
-    text = `${digits.length === 1 ? digits : `${digits[0]}.${digits.slice(1)}`}e${e < 0n ? '-' : '+'}${e < 0n ? -e : e}`;
-  }
+  else text = `${digits.length === 1 ? digits : `${digits[0]}.${digits.slice(1)}`}e${exponentText(exact)}`;
   return negative ? `-${text}` : text;
+}
+
+/**
+ * The exponent of exactNumberText's exponential form (point - 1), signed, as text. Printed from
+ * the token's own exponent digits when they are many: V8 prints a BigInt in time quadratic in its
+ * length, and an exponent of 900,000 digits (a 1 MB body) held the request thread for seconds.
+ * Such an exponent dwarfs `shift - 1` (at most the token's length), which only changes its last digits.
+ */
+function exponentText(exact: ExactDecimal): string {
+  if (exact.exponentDigits.length <= LONG_EXPONENT) {
+    const e = exact.point - 1n;
+    return `${e < 0n ? '-' : '+'}${e < 0n ? -e : e}`;
+  }
+  const delta = exact.shift - 1;
+  return `${exact.exponentNegative ? '-' : '+'}${addToDecimal(exact.exponentDigits, exact.exponentNegative ? -delta : delta)}`;
+}
+
+/** A decimal integer of more than 30 digits plus a number of at most 15 digits, as text, in linear time. */
+function addToDecimal(digits: string, delta: number): string {
+  const cut = digits.length - 18;
+  let head = digits.slice(0, cut);
+  let tail = BigInt(digits.slice(cut)) + BigInt(delta);
+  const base = 10n ** 18n;
+  if (tail >= base) {
+    tail -= base;
+    // Carry into the head: its trailing 9s become 0s and the digit before them goes up by one.
+    const nines = /9*$/.exec(head)?.[0].length ?? 0;
+    const rest = head.slice(0, head.length - nines);
+    head = (rest === '' ? '1' : rest.slice(0, -1) + String(Number(rest.slice(-1)) + 1)) + '0'.repeat(nines);
+  } else if (tail < 0n) {
+    tail += base;
+    // Borrow from the head (at least 10^12, so never all zeros): trailing 0s become 9s.
+    const zeros = /0*$/.exec(head)?.[0].length ?? 0;
+    const rest = head.slice(0, head.length - zeros);
+    head = (rest.slice(0, -1) + String(Number(rest.slice(-1)) - 1)).replace(/^0+/, '') + '9'.repeat(zeros);
+  }
+  return `${head}${tail.toString().padStart(18, '0')}`.replace(/^0+/, '');
 }
 
 interface Frame {
