@@ -276,7 +276,18 @@ async function lockChainHeads(tx: Tx, tenants: string[], provider: string): Prom
   const keys = new Map((await tx.tenantKey.findMany({ where: { tenantId: { in: tenants } } })).map((k) => [k.tenantId, k.key]));
   // A tenant's first evidence: its key is added in the transaction that writes it.
   for (const tenantId of tenants.filter((t) => !keys.has(t))) keys.set(tenantId, await ensureTenantKey(tenantId, tx));
-  return new Map(rows.map((r) => [r.tenantId, { lane: 0, seq: Number(r.seq), hash: r.hash, tenantKey: keys.get(r.tenantId) }]));
+  const heads = new Map<string, LaneHead>();
+  for (const r of rows) {
+    const head: LaneHead = { lane: 0, seq: Number(r.seq), hash: r.hash, tenantKey: keys.get(r.tenantId) };
+    // Never before the chain's newest record, as the SQLite store does (raw-evidence-store.ts).
+    const newest =
+      head.seq > 0 && head.tenantKey !== undefined
+        ? await tx.evidence.findFirst({ where: { tenantKey: head.tenantKey, seq: head.seq }, select: { createdAt: true } })
+        : null;
+    if (newest && newest.createdAt.getTime() > now().getTime()) head.createdAt = newest.createdAt;
+    heads.set(r.tenantId, head);
+  }
+  return heads;
 }
 
 /** Whatever made the commit fail (database down, disk full, a trigger), the answer is 503. */

@@ -51,6 +51,7 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
         `SELECT "seq", "hash", (SELECT "key" FROM "TenantKey" k WHERE k."tenantId" = h."tenantId") AS "tenantKey" FROM "EvidenceChainHead" h WHERE "tenantId" = ? AND "lane" = 0`,
       ),
       addTenantKey: this.connection.prepare(`INSERT INTO "TenantKey" ("tenantId") VALUES (?) ON CONFLICT ("tenantId") DO NOTHING`),
+      createdAtOf: this.connection.prepare(`SELECT "createdAt" FROM "Evidence" WHERE "tenantKey" = ? AND "seq" = ?`).pluck(),
       contractHashKey: this.connection.prepare(`SELECT "key" FROM "EvidenceContractHash" WHERE "hash" = ?`).pluck(),
       addContractHash: this.connection.prepare(`INSERT INTO "EvidenceContractHash" ("hash") VALUES (?) RETURNING "key"`).pluck(),
       evidence: this.connection.prepare(
@@ -89,7 +90,14 @@ export class SqliteEvidenceStore implements RawEvidenceStore {
       }
       heads.set(tenantId, { lane: 0, seq: Number(head.seq), hash: head.hash, tenantKey: Number(head.tenantKey) });
     }
-    const createdAt = now();
+    // Never before the newest record of these chains: seq and createdAt grow together (time
+    // filters find a moment as a seq, lib/evidence/seq-at.ts), also when the system clock steps back.
+    let createdAt = now();
+    for (const head of heads.values()) {
+      if (head.seq === 0) continue;
+      const newest = Number(this.statements.createdAtOf.get(head.tenantKey, head.seq));
+      if (newest > createdAt.getTime()) createdAt = new Date(newest);
+    }
     const { rows, violations } = chainRecords(inputs, heads, createdAt);
     const stamp = sqliteTimestamp(createdAt);
     // Values spread into the call, not passed as one array: better-sqlite3 reads an array's
