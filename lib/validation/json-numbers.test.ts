@@ -114,12 +114,12 @@ describe('exactNumberText', () => {
     );
   });
 
-  it('writes an exponent of ten million digits without reading it as a number (V8 takes minutes to print such a BigInt)', () => {
-    const nines = '9'.repeat(10_000_000);
+  it('writes an exponent of 200,000 digits exactly, from its digits (a BigInt that size is slow to read and print)', () => {
+    const nines = '9'.repeat(200_000);
     expect(numberProblem(`1e${nines}`)).toBe('not_finite');
     expect(numberProblem(`-12.5e-${nines}`)).toBe('underflow');
-    const big = exactNumberText(`0.0001e1${'0'.repeat(10_000_000)}`);
-    expect(big.length).toBe(10_000_003);
+    const big = exactNumberText(`0.0001e1${'0'.repeat(200_000)}`);
+    expect(big.length).toBe(200_003);
     expect(big.startsWith('1e+999999999')).toBe(true);
     expect(big.endsWith('99996')).toBe(true);
     const small = exactNumberText(`-12.5e-${nines}`);
