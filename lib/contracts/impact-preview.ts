@@ -10,6 +10,7 @@ import { parseRetainedPayload } from '../retention/retained-payload';
 import type { CallContext } from '../validation/check-pre-call';
 import { IMPACT_MAX_CALLS, IMPACT_WINDOW_DAYS } from './impact-window';
 import { compileContract } from './compile-contract';
+import { createCostMeter, REPLAY_COST_LIMIT } from './condition-cost';
 
 /**
  * Decision replay (after Styra's): before publishing, the draft's own checks (input schema,
@@ -116,6 +117,10 @@ export async function previewContractImpact(options: { tenantId: string; documen
   let changed = 0;
   let newlyRefused = 0;
   let newlyPassing = 0;
+  // One budget for every call the draft's conditions are replayed on (up to 1,000; viewers may
+  // run a preview), as the policy preview has: a budget per call let one costly precondition
+  // hold the server's one thread for a second per 30 recorded calls.
+  const meter = createCostMeter(REPLAY_COST_LIMIT);
 
   for (const row of rows) {
     let args: unknown;
@@ -141,12 +146,14 @@ export async function previewContractImpact(options: { tenantId: string; documen
         withoutContext += 1;
         continue;
       }
-      const replayedIssues = checkPreCall({ contract: compiled.contract, arguments: args, context }).errors;
+      const replayedIssues = checkPreCall({ contract: compiled.contract, arguments: args, context, meter }).errors;
       // checkPreCall skips the preconditions on invalid input; input "invalid" only where values are
       // stored redacted was valid when recorded, so the preconditions still apply.
       const inputIssues = compiled.contract.checkInput(args);
       if (inputIssues.length > 0 && inputIssues.every((issue) => redacted.has(issue.path))) {
-        replayedIssues.push(...evaluateConditions(compiled.contract.preconditions, { args, context }, 'AXAG_PRECONDITION_FAILED', tool));
+        replayedIssues.push(
+          ...evaluateConditions(compiled.contract.preconditions, { args, context }, 'AXAG_PRECONDITION_FAILED', tool, meter),
+        );
       }
       after = codeSet(replayedIssues.filter(keep));
     }

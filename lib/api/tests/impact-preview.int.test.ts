@@ -204,3 +204,45 @@ describe('impact preview of calls refused for a number a double cannot hold', ()
     });
   });
 });
+
+describe('impact preview of costly preconditions', () => {
+  let c: Awaited<ReturnType<typeof createTestTenant>>;
+  let costlyAuthor: string;
+  const CALLS = 30;
+  const list = `[${Array.from({ length: 200 }, (_, i) => i).join(', ')}]`;
+  // About 360,000 steps, always true: under one call's budget of 1,000,000, so every call passes it live.
+  const costly = { id: 'costly', expression: `${list}.all(a, ${list}.all(b, a + b >= 0))`, message: 'always holds' };
+
+  beforeAll(async () => {
+    c = await createTestTenant({ storeRawArguments: true });
+    costlyAuthor = (await createApiKey({ tenantId: c.tenant.id, name: 'ci', scopes: ['author'] })).key;
+    await publishContract(c.tenant.id, lookupOrderContract);
+    for (let i = 0; i < CALLS; i++) {
+      const answer = await call(validatePre, {
+        key: c.agentKey,
+        body: {
+          tool: 'orders.lookup',
+          call_id: `costly-${i}`,
+          arguments: { tenant_id: 'acme', order_id: `ord_costly${i}` },
+          context: { tenant_id: 'acme' },
+        },
+      });
+      expect(answer.body.decision).toBe('allow');
+    }
+  });
+
+  it('replays every call on one budget, so a viewer cannot make the server evaluate 1,000 calls times a full budget', async () => {
+    const response = await call(impact, {
+      key: costlyAuthor,
+      params: { id: 'orders.lookup' },
+      body: { ...lookupOrderContract, version: '2.0.0', preconditions: [costly] },
+    });
+    expect(response.status).toBe(200);
+    // A budget per call passed all of them (changed 0). On one budget the first calls replayed
+    // pass, and once it is spent the condition fails closed on the rest, as policy previews do.
+    expect(response.body.replayed).toBe(CALLS);
+    expect(response.body.changed).toBeGreaterThan(0);
+    expect(response.body.changed).toBeLessThan(CALLS);
+    expect(response.body.codes).toEqual([{ code: 'AXAG_PRECONDITION_FAILED', added: response.body.changed, removed: 0 }]);
+  });
+});
