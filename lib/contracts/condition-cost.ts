@@ -27,6 +27,11 @@ import type { ASTNode } from '@marcbachmann/cel-js';
 export const CONDITION_COST_LIMIT = 1_000_000;
 /** Steps a document's own test cases may take together (lint runs them as an author types). */
 export const TEST_RUN_COST_LIMIT = 4 * CONDITION_COST_LIMIT;
+/**
+ * Steps the test cases of every document in one `POST /api/v1/lint` may take together: up to 50
+ * documents, and viewers may lint, so a budget per document let one request take 200,000,000.
+ */
+export const LINT_REQUEST_COST_LIMIT = 10 * CONDITION_COST_LIMIT;
 /** Steps one side of an impact preview may take over all the calls it replays. */
 export const REPLAY_COST_LIMIT = 10 * CONDITION_COST_LIMIT;
 

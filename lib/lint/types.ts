@@ -1,3 +1,5 @@
+import type { CostMeter } from '../contracts/condition-cost';
+
 /**
  * What the linter says about a document. The same shape reaches the studio (Monaco markers),
  * `POST /api/v1/lint`, the CLI (text, JSON, SARIF) and a refused publish (409).
@@ -60,4 +62,9 @@ export interface LintOptions {
    * The studio leaves it off so very large schemas stay within its per-keystroke budget.
    */
   thorough?: boolean;
+  /**
+   * Contracts and policies: the step budget their test cases run on, when several documents
+   * share one (POST /api/v1/lint); by default each document's cases get their own.
+   */
+  testMeter?: CostMeter;
 }

@@ -1,4 +1,4 @@
-import { createCostMeter, TEST_RUN_COST_LIMIT } from '../contracts/condition-cost';
+import { costExceededMessage, createCostMeter, TEST_RUN_COST_LIMIT } from '../contracts/condition-cost';
 import { canonicalJson } from '../contracts/canonical-json-core';
 import type { CompiledPolicy } from './compile-policy';
 import { evaluatePolicies } from './evaluate-policies';
@@ -31,9 +31,12 @@ export interface PolicyTestResult {
  * it: the studio runs them as the author types, publishing refuses a policy whose cases fail,
  * and `toolgate test` runs them in CI.
  */
-export function runPolicyTests(policy: CompiledPolicy, tests: readonly PolicyTest[]): PolicyTestResult[] {
+export function runPolicyTests(
+  policy: CompiledPolicy,
+  tests: readonly PolicyTest[],
   // One budget for the whole run: lint runs the cases as an author types, also for viewers.
-  const meter = createCostMeter(TEST_RUN_COST_LIMIT);
+  meter = createCostMeter(TEST_RUN_COST_LIMIT),
+): PolicyTestResult[] {
   return tests.map((test, index) => {
     const call = { tool: test.tool, arguments: test.arguments, context: test.context, apiKeyId: test.api_key_id ?? null };
     // A past call declared without arguments or context repeats the tried call's, as in the
@@ -62,6 +65,8 @@ export function runPolicyTests(policy: CompiledPolicy, tests: readonly PolicyTes
         `expected arguments ${canonicalJson(test.expect.arguments).slice(0, 200)}, got ${canonicalJson(outcome.arguments).slice(0, 200)}`,
       );
     }
+    // Said once it is spent: "got deny" alone hides that the conditions were not evaluated.
+    if (failures.length > 0 && meter.exceeded) failures.push(costExceededMessage(meter));
     return {
       index,
       name: test.name,

@@ -1,4 +1,4 @@
-import { createCostMeter, TEST_RUN_COST_LIMIT } from '../contracts/condition-cost';
+import { costExceededMessage, createCostMeter, TEST_RUN_COST_LIMIT } from '../contracts/condition-cost';
 import type { CompiledContract } from '../contracts/compile-contract';
 import { checkPreCall } from './check-pre-call';
 import type { Decision } from '../decisions';
@@ -26,9 +26,12 @@ export interface ContractTestResult {
   failure?: string;
 }
 
-export function runContractTests(contract: CompiledContract, tests: readonly ContractTest[]): ContractTestResult[] {
+export function runContractTests(
+  contract: CompiledContract,
+  tests: readonly ContractTest[],
   // One budget for the whole run: lint runs the cases as an author types, also for viewers.
-  const meter = createCostMeter(TEST_RUN_COST_LIMIT);
+  meter = createCostMeter(TEST_RUN_COST_LIMIT),
+): ContractTestResult[] {
   return tests.map((test, index) => {
     const { errors } = checkPreCall({ contract, arguments: test.arguments, context: test.context ?? {}, meter });
     const annotations = contract.document.annotations;
@@ -45,6 +48,8 @@ export function runContractTests(contract: CompiledContract, tests: readonly Con
       const expected = [...new Set(test.expect.errors)].sort();
       if (expected.join(',') !== codes.join(',')) failures.push(`expected errors [${expected.join(', ')}], got [${codes.join(', ')}]`);
     }
+    // Said once it is spent: "got deny" alone hides that the conditions were not evaluated.
+    if (failures.length > 0 && meter.exceeded) failures.push(costExceededMessage(meter));
     return {
       index,
       name: test.name,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '../define-route';
 import { lintDocument } from '../../lint';
 import { publishedContractDocuments } from '../../documents/lint-before-publish';
+import { createCostMeter, LINT_REQUEST_COST_LIMIT } from '../../contracts/condition-cost';
 
 const LintRequest = z
   .object({
@@ -62,8 +63,16 @@ export const lintHandler = defineRoute({
   response: LintResponse,
   handler: async ({ caller, body }) => {
     const contracts = body.documents.some((d) => d.kind !== 'contract') ? await publishedContractDocuments(caller.tenantId) : undefined;
+    // The test cases of every document share one budget: a request may carry 50 documents.
+    const testMeter = createCostMeter(LINT_REQUEST_COST_LIMIT);
     const results = body.documents.map((d) => {
-      const result = lintDocument(d.kind, d.text, { format: d.format, prompt: d.prompt, previousVersion: d.previous_version, contracts });
+      const result = lintDocument(d.kind, d.text, {
+        format: d.format,
+        prompt: d.prompt,
+        previousVersion: d.previous_version,
+        contracts,
+        testMeter,
+      });
       return { name: d.name ?? null, kind: d.kind, valid: result.valid, diagnostics: result.diagnostics };
     });
     return { body: { valid: results.every((r) => r.valid), results } };

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '@/lib/auth/api-keys';
-import { CONDITION_COST_LIMIT } from '@/lib/contracts/condition-cost';
+import { CONDITION_COST_LIMIT, LINT_REQUEST_COST_LIMIT } from '@/lib/contracts/condition-cost';
 import type { ToolContract } from '@/lib/contracts/contract-schema';
 import { lookupOrderContract } from '@/lib/contracts/examples';
 import { addMember } from '@/lib/tenants/add-member';
@@ -146,5 +146,45 @@ describe('condition cost budget through the routes', () => {
     expect(res.body.errors).toHaveLength(1);
     expect(res.body.errors[0].code).toBe('AXAG_POLICY_EVALUATION_FAILED');
     expect(res.body.errors[0].message).toContain(BUDGET_ERROR);
+  });
+});
+
+describe('one budget for a lint request', () => {
+  const list = `[${range(200).join(', ')}]`;
+  // About 360,000 steps and true: four cases are about 1,440,000, well inside one document's budget.
+  const costly: ToolContract = {
+    ...lookupOrderContract,
+    version: '2.0.0',
+    preconditions: [{ id: 'costly', expression: `${list}.all(a, ${list}.all(b, a + b >= 0))`, message: 'always holds' }],
+    tests: range(4).map((i) => ({
+      name: `lookup ${i}`,
+      arguments: { tenant_id: 'acme', order_id: 'ord_abc123' },
+      context: { tenant_id: 'acme' },
+      expect: { decision: 'allow' as const, errors: [] },
+    })),
+  };
+
+  it("runs every document's test cases on one budget, so 50 documents are not 50 budgets (a viewer's session)", async () => {
+    const one = await call(lint, {
+      headers: asSession(viewerCookie),
+      body: { documents: [{ kind: 'contract', text: JSON.stringify(costly) }] },
+    });
+    expect(one.status).toBe(200);
+    expect(one.body.results[0]).toMatchObject({ valid: true, diagnostics: [] });
+
+    const res = await call(lint, {
+      headers: asSession(viewerCookie),
+      body: { documents: range(10).map((i) => ({ name: `c${i}.json`, kind: 'contract', text: JSON.stringify(costly) })) },
+    });
+    expect(res.status).toBe(200);
+    const valid = res.body.results.map((r: { valid: boolean }) => r.valid);
+    // The first documents pass; once the request's budget is spent, the rest fail and say why.
+    expect(valid[0]).toBe(true);
+    expect(valid[9]).toBe(false);
+    expect(valid).toEqual([...valid].sort((a, b) => Number(b) - Number(a)));
+    expect(res.body.results[9].diagnostics[0]).toMatchObject({
+      code: 'CONTRACT_TEST_FAILED',
+      message: expect.stringContaining(`condition exceeded its evaluation budget of ${LINT_REQUEST_COST_LIMIT} steps`),
+    });
   });
 });

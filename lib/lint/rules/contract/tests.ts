@@ -11,11 +11,11 @@ export const contractTestsRule = defineRule({
       summary: 'A test case in `tests` does not get the decision or error codes it expects from validate/pre.',
     },
   },
-  check({ compiled }: ContractContext, report) {
+  check({ compiled, options }: ContractContext, report) {
     const out: Diagnostic[] = [];
     // Publishing runs them regardless of size; the linter only where it compiled (see context.ts).
     if (!compiled?.ok) return out;
-    for (const result of runContractTests(compiled.contract, compiled.contract.document.tests ?? [])) {
+    for (const result of runContractTests(compiled.contract, compiled.contract.document.tests ?? [], options.testMeter)) {
       if (!result.passed)
         out.push(
           report('CONTRACT_TEST_FAILED', `Test "${result.name}" fails: ${result.failure ?? ''}.`, ['tests', result.index, 'expect']),

@@ -12,12 +12,12 @@ export const policyTestsRule = defineRule({
       summary: "One of the policy's test cases gets a different decision, rule or error codes than it expects.",
     },
   },
-  check({ conformance }: PolicyContext, report) {
+  check({ conformance, options }: PolicyContext, report) {
     const out: Diagnostic[] = [];
     if (!conformance.success || !conformance.data.tests?.length) return out;
     const compiled = compilePolicy(conformance.data);
     if (!compiled.ok) return out;
-    for (const result of runPolicyTests(compiled.policy, conformance.data.tests)) {
+    for (const result of runPolicyTests(compiled.policy, conformance.data.tests, options.testMeter)) {
       if (!result.passed)
         out.push(report('POLICY_TEST_FAILED', `Test "${result.name}" fails: ${result.failure ?? ''}.`, ['tests', result.index, 'expect']));
     }
