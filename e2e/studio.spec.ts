@@ -260,6 +260,22 @@ test('an author previews which recorded calls a tightened contract would refuse'
   }
 });
 
+test('a "new" page does not save over a draft someone else keeps at the same id and version', async ({ page, baseURL }) => {
+  await seedMember(AUTHOR);
+  await signIn(page, baseURL, AUTHOR);
+  const admin = { authorization: `Bearer ${E2E_INIT_API_KEY}` };
+  // A colleague's work in progress at the starter's id and version.
+  const theirs = { id: 'support-default', version: '0.1.0', description: 'Their work in progress.', rules: [] };
+  expect((await page.request.post('/api/v1/policies', { headers: admin, data: theirs })).status()).toBe(201);
+
+  await page.goto('/policies/new');
+  await expect(page.getByTestId('studio-editor').locator('.monaco-editor')).toBeVisible();
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Saving failed' })).toContainText('already has a draft that someone else saved');
+  const stored = await page.request.get('/api/v1/policies/support-default/versions/0.1.0', { headers: admin });
+  expect((await stored.json()).document.description).toBe('Their work in progress.');
+});
+
 test('two tabs editing one draft: the second save is refused with a reason, not written over the first', async ({ page, baseURL }) => {
   await seedMember(AUTHOR);
   await signIn(page, baseURL, AUTHOR);

@@ -2,6 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
+import { expectedDraftHash } from './draft-base';
 import { documentIdOf, documentVersion } from './markers';
 import { fetchVersions, publishVersion, saveDraft, type ApiFailure } from './studio-api';
 import { leaveFlash, takeFlash } from './studio-flash';
@@ -71,23 +72,17 @@ export function useSaveAndPublish(props: StudioEditorProps, editor: StudioEditor
     if (list.ok) setHistory(list.value);
   }
 
-  /**
-   * The draft this save replaces, as this editor knows it: the one it loaded or last saved, else
-   * the version as listed when the page loaded; null when it knew of no draft of that version.
-   */
-  function expectedDraft(version: string): string | null {
-    if (base?.version === version) return base.contentHash;
-    const listed = history.versions.find((v) => v.version === version);
-    return listed?.status === 'draft' ? listed.contentHash : null;
-  }
-
   /** Saves the draft; resolves to the saved id, version and content hash, or null after showing why not. */
   async function save(): Promise<{ id: string; version: string; contentHash?: string } | null> {
     const doc = currentDocument();
     if (!doc.ok) return null;
-    const version = documentVersion(doc.value);
-    // Another document's draft (the id was edited) is not this editor's to know about.
-    const expected = documentId && documentIdOf(doc.value) === documentId && version ? expectedDraft(version) : undefined;
+    const expected = expectedDraftHash({
+      openedId: documentId,
+      id: documentIdOf(doc.value),
+      version: documentVersion(doc.value),
+      base,
+      versions: history.versions,
+    });
     const saved = await saveDraft(apiBase, doc.value, doc.source, expected);
     if (!saved.ok) {
       fail('Saving', saved.failure);

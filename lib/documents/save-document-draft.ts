@@ -67,7 +67,7 @@ export async function saveDocumentDraft<K extends DocumentKind>(options: {
       const expected = options.expectedContentHash;
       const label = spec.label(draft.id, draft.version);
       if (expected !== undefined && (existing?.contentHash ?? null) !== expected)
-        throw draftChangedSinceLoaded(label, existing?.contentHash ?? null);
+        throw draftChangedSinceLoaded(label, existing?.contentHash ?? null, expected);
       if (existing) {
         // Only while it is still a draft: a publish may have frozen it since it was read
         // (PostgreSQL reads committed rows, so the read above does not hold it).
@@ -80,7 +80,7 @@ export async function saveDocumentDraft<K extends DocumentKind>(options: {
         );
         if (!updated) {
           const now = await spec.store.findVersion(tx, owner.rowId, draft.version);
-          if (now?.status === 'draft') throw draftChangedSinceLoaded(label, now.contentHash);
+          if (now?.status === 'draft') throw draftChangedSinceLoaded(label, now.contentHash, expected);
           throw frozen(now?.status ?? 'published');
         }
         return saved(updated, false);

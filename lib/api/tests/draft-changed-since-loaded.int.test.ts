@@ -58,8 +58,11 @@ describe.each([
     expect(b.status).toBe(409);
     expect(b.body.error).toMatchObject({ code: 'conflict', details: { reason: 'changed_since_loaded', content_hash: a.body.contentHash } });
     expect(b.body.error.message).toContain('saved by someone else since you loaded it');
-    // A version the tab thought had no draft has one now.
-    expect((await call(save, envelope(doc('B-edit'), null))).status).toBe(409);
+    // A version the tab thought had no draft has one now (a "new" page starts from none): said so.
+    const fresh = await call(save, envelope(doc('B-edit'), null));
+    expect(fresh.status).toBe(409);
+    expect(fresh.body.error).toMatchObject({ details: { reason: 'changed_since_loaded', content_hash: a.body.contentHash } });
+    expect(fresh.body.error.message).toContain('already has a draft that someone else saved');
     const stored = await getDocumentVersionOrThrow({ tenantId: t.tenant.id, kind, id, version: '1.0.0' });
     expect(JSON.stringify(stored.document)).toContain('A-edit');
 
