@@ -178,6 +178,22 @@ describe('import and export of tool definitions', () => {
     const garbage = await call(importContracts, { key: authorKey, body: { text: 'not json' } });
     expect(garbage.status).toBe(200);
     expect(garbage.body.problems[0].code).toBe('IMPORT_NOT_JSON');
+
+    // A bound a double cannot hold is refused, not drafted as Infinity (the save answered 500),
+    // 9007199254740992 or 0, and nothing of the paste is saved.
+    const unrepresentable = (n: string) =>
+      `{"tools":[{"name":"bounded_${n.length}","inputSchema":{"type":"object","properties":{"n":{"type":"integer","maximum":${n}}}}}]}`;
+    for (const n of ['1e400', '9007199254740993', '1e-400']) {
+      const refused = await call(importContracts, { key: authorKey, body: { text: unrepresentable(n), namespace: 'nums', save: true } });
+      expect(refused.status).toBe(200);
+      expect(refused.body).toMatchObject({ contracts: [], saved: [] });
+      expect(refused.body.problems).toEqual([
+        { code: 'IMPORT_NUMBER_UNREPRESENTABLE', path: '$.tools[0].inputSchema.properties.n.maximum', message: expect.stringContaining(n) },
+      ]);
+    }
+    expect(
+      (await call(listContracts, { key: authorKey })).body.contracts.filter((c: { tool: string }) => c.tool.startsWith('nums.')),
+    ).toEqual([]);
     expect((await call(importContracts, { key: t.agentKey, body: { text: mcpList } })).status).toBe(403);
   });
 

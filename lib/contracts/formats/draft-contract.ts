@@ -189,6 +189,8 @@ export function draftDocument(fields: {
 export const IMPORT_PROBLEM_CODES = {
   IMPORT_TOO_LARGE: 'The pasted text is over 1,000,000 characters or nests deeper than 64 levels.',
   IMPORT_NOT_JSON: 'The pasted text is not JSON.',
+  IMPORT_NUMBER_UNREPRESENTABLE:
+    'A number in the paste cannot be held exactly by a double (beyond ±1.8e308, an integer beyond ±(2^53−1), or a non-zero number that reads as 0); nothing was imported.',
   IMPORT_UNRECOGNIZED: 'The JSON is neither a tool definition, a list of them, nor an object with a `tools` list.',
   IMPORT_NO_TOOLS: 'The list of tools is empty.',
   IMPORT_TOO_MANY_TOOLS: 'More than 500 tools in one paste; nothing was imported.',

@@ -128,6 +128,7 @@ describe('importToolDefinitions: garbage in, problems out', () => {
     expect(Object.keys(IMPORT_PROBLEM_CODES).sort()).toEqual([
       'IMPORT_NOT_JSON',
       'IMPORT_NO_TOOLS',
+      'IMPORT_NUMBER_UNREPRESENTABLE',
       'IMPORT_TOOL_NAME_INVALID',
       'IMPORT_TOOL_SCHEMA_INVALID',
       'IMPORT_TOOL_UNRECOGNIZED',

@@ -1,5 +1,6 @@
 import { isPlainObject } from '@/lib/json';
 import { ownValue } from '@/lib/validation/json-path';
+import { describeNumberFinding, findUnrepresentableNumbers, inspectJsonText } from '@/lib/validation/json-numbers';
 import { draftFromAnthropicTool } from './anthropic';
 import { path, type ImportContext, type ImportedContract, type ImportOptions, type ImportProblem, type ToolSource } from './draft-contract';
 import { draftFromMcpTool } from './mcp';
@@ -131,6 +132,19 @@ export function importToolDefinitions(text: string, options: ImportOptions = {})
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return problem('IMPORT_NOT_JSON', [], `Not JSON: ${reason.split('\n')[0]!.slice(0, 200)}`);
+  }
+  // JSON.parse reads 1e400 as Infinity and 9007199254740993 as ...992: drafted from those, a
+  // schema bound changed unseen (and Infinity failed the save). Refused, as every document is.
+  const numbers = inspectJsonText(text, MAX_IMPORT_DEPTH + 1).numbersToCheck ? findUnrepresentableNumbers(text, 20) : [];
+  if (numbers.length > 0) {
+    return {
+      contracts: [],
+      problems: numbers.map((finding) => ({
+        code: 'IMPORT_NUMBER_UNREPRESENTABLE' as const,
+        path: finding.path,
+        message: `${describeNumberFinding(finding)}: it would not be kept as written, so nothing was imported. Write it as a string, or leave it out.`,
+      })),
+    };
   }
   return importParsedToolDefinitions(value, options);
 }
