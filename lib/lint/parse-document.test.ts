@@ -38,6 +38,17 @@ describe('parseDocument (YAML)', () => {
     });
   });
 
+  it('says that a second YAML document is one too many, in the words of the format, not of the parser library', () => {
+    expect(parseDocument('id: a\nversion: 1.0.0\n---\nid: b\n', 'yaml').diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'DOCUMENT_PARSE_ERROR',
+        message:
+          'YAML syntax: The text holds more than one YAML document (a second `---`); write one document, and start another file for the next.',
+        range: range(3, 1, 5, 1),
+      }),
+    ]);
+  });
+
   it('reports a duplicate key, also when one of the two is quoted', () => {
     expect(parseDocument('id: x\nid: y\n', 'yaml').diagnostics).toMatchObject([
       { code: 'DOCUMENT_DUPLICATE_KEY', range: range(2, 1, 2, 2) },

@@ -147,7 +147,7 @@ export function parseDocument(text: string, format: DocumentFormat = detectForma
       diagnostics.push({
         code: duplicate ? 'DOCUMENT_DUPLICATE_KEY' : 'DOCUMENT_PARSE_ERROR',
         severity: 'error',
-        message: `YAML syntax: ${firstLine(error.message)}`,
+        message: `YAML syntax: ${yamlErrorMessage(error)}`,
         path: '$',
         range: rangeOfOffsets(error.pos[0], Math.max(error.pos[1], error.pos[0] + 1)),
         target: 'document',
@@ -214,6 +214,17 @@ function position(lineStarts: readonly number[], offset: number): { line: number
     else hi = mid - 1;
   }
   return { line: lo + 1, column: offset - (lineStarts[lo] ?? 0) + 1 };
+}
+
+/**
+ * The `yaml` package's message, but in the author's terms where it speaks to its own caller:
+ * a second document ended with "please use YAML.parseAllDocuments()", a function of that
+ * library, which the studio's problems panel showed as if the author could call it.
+ */
+function yamlErrorMessage(error: { code: string; message: string }): string {
+  if (error.code === 'MULTIPLE_DOCS')
+    return 'The text holds more than one YAML document (a second `---`); write one document, and start another file for the next.';
+  return firstLine(error.message);
 }
 
 function firstLine(message: string): string {
