@@ -13,7 +13,7 @@ import { EXPORT_FORMATS, exportToolDefinition, importToolDefinitions, MAX_IMPORT
 import { IMPORT_PROBLEM_CODES } from '../../contracts/formats/draft-contract';
 import { AppError } from '../../errors';
 import { PUBLISH_MODES } from '../../documents/publish-mode';
-import { draftBodyDescription, PublishExpectedContentHash, readDraftBody } from './draft-body';
+import { draftBodyDescription, PublishChangeNote, PublishExpectedContentHash, readDraftBody } from './draft-body';
 
 const ContractParams = z.object({ id: contractIdParam() });
 const VersionParams = z.object({ id: contractIdParam(), version: versionParam('contract') });
@@ -185,7 +185,7 @@ export const publishContractVersionHandler = defineRoute({
   auth: { apiKey: 'author', session: 'edit_contracts' },
   body: z
     .object({
-      change_note: z.string().max(2000).optional(),
+      change_note: PublishChangeNote,
       mode: z.enum(PUBLISH_MODES).default('enforce').describe('`shadow`: evaluate beside the served version and record, deciding nothing.'),
       expected_content_hash: PublishExpectedContentHash,
     })

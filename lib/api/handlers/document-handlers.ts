@@ -10,7 +10,7 @@ import { saveDocumentDraft } from '../../documents/save-document-draft';
 import { getDocumentVersionOrThrow, type DocumentVersion } from '../../documents/get-document-version-or-throw';
 import { publishDocumentVersion } from '../../documents/publish-document-version';
 import { PUBLISH_MODES } from '../../documents/publish-mode';
-import { draftBodyDescription, PublishExpectedContentHash, readDraftBody } from './draft-body';
+import { draftBodyDescription, PublishChangeNote, PublishExpectedContentHash, readDraftBody } from './draft-body';
 
 const actor = (caller: Caller) => (caller.kind === 'session' ? `user:${caller.userId}` : `api_key:${caller.apiKeyId}`);
 
@@ -136,7 +136,7 @@ export function studioDocumentHandlers(kind: StudioDocumentKind) {
       auth: { apiKey: 'author', session: editPermission },
       body: z
         .object({
-          change_note: z.string().max(2000).optional(),
+          change_note: PublishChangeNote,
           mode: z
             .enum(PUBLISH_MODES)
             .default('enforce')

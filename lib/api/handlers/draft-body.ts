@@ -14,6 +14,17 @@ export { DRAFT_MEDIA_TYPE };
 /** A content hash as the studio sends it back (lowercase hex SHA-256): the text its save or publish is based on. */
 const ContentHash = z.string().regex(/^[0-9a-f]{64}$/, 'must be a content hash (64 lowercase hex digits)');
 
+/**
+ * The publish body's `change_note` (contracts, policies and surfaces alike). PostgreSQL's text
+ * cannot hold NUL (it answered a bare "out of the range the database can hold") and SQLite kept
+ * it: refused alike.
+ */
+export const PublishChangeNote = z
+  .string()
+  .max(2000)
+  .refine((value) => !value.includes('\0'), 'change_note cannot contain NUL (U+0000)')
+  .optional();
+
 /** The publish body's `expected_content_hash` (contracts, policies and surfaces alike). */
 export const PublishExpectedContentHash = ContentHash.optional().describe(
   'The contentHash the author saw: publishing another text is refused (409, reason changed_since_loaded).',

@@ -236,3 +236,29 @@ describe('POST /api/v1/lint', () => {
     expect((await call(lint, { key: authorKey, body: { documents: [{ kind: 'spreadsheet', text: '{}' }] } })).status).toBe(400);
   });
 });
+
+describe('NUL (U+0000) in what a save or publish keeps in text columns', () => {
+  it('is refused alike on both databases, naming the field, and nothing is stored', async () => {
+    const nul = await call(savePolicy, { key: authorKey, body: policy('7.0.0', { id: 'nul-description', description: 'a\u0000b' }) });
+    expect(nul.status).toBe(400);
+    expect(nul.body.error.message).toContain('description');
+    expect(await db().studioDocument.count({ where: { tenantId: t.tenant.id, name: 'nul-description' } })).toBe(0);
+
+    const contract = await call(saveContract, {
+      key: authorKey,
+      body: { ...lookupOrderContract, id: 'nul.owner', version: '1.0.0', owner: 'team\u0000x' },
+    });
+    expect(contract.status).toBe(400);
+    expect(contract.body.error.message).toContain('owner');
+
+    expect((await call(savePolicy, { key: authorKey, body: policy('7.0.0', { id: 'nul-note' }) })).status).toBe(201);
+    const note = await call(publishPolicy, {
+      key: authorKey,
+      params: { id: 'nul-note', version: '7.0.0' },
+      body: { change_note: 'x\u0000' },
+    });
+    expect(note.status).toBe(400);
+    expect(note.body.error.message).toContain('change_note');
+    expect((await call(getPolicyVersion, { key: authorKey, params: { id: 'nul-note', version: '7.0.0' } })).body.status).toBe('draft');
+  });
+});
