@@ -49,6 +49,9 @@ export function checkedSource(
   source: DocumentSource,
   canonical: (document: unknown) => string,
 ): DocumentSource {
+  // PostgreSQL's text cannot hold NUL (a bare "out of the range the database can hold") and SQLite
+  // kept it; YAML reads one in a comment or a quoted string without a word.
+  if (source.text.includes('\0')) throw new AppError('bad_request', 'The source text cannot contain NUL (U+0000).');
   const parsed = parseDocument(source.text, source.format);
   if (parsed.value === undefined || !isPlainObject(parsed.value) || !isPlainObject(document)) {
     throw new AppError('bad_request', `The source text does not parse as a ${source.format.toUpperCase()} object.`);

@@ -132,4 +132,13 @@ describe('the text an author saves in the studio', () => {
     const withTools = { ...valueOf(surfaceText, 'yaml'), tools: [], system: 'x' };
     expect((await call(saveSurface, draft(surfaceText, 'yaml', withTools))).status).toBe(400);
   });
+
+  it('a source with a NUL (U+0000), which YAML reads in a comment, is refused alike on both databases', async () => {
+    // PostgreSQL's text cannot hold it (a bare "out of the range the database can hold"), SQLite kept it.
+    const text = YAML_CONTRACT.replace('version: 1.0.0', 'version: 3.0.0').replace('# the only argument', '# the only\u0000argument');
+    const nul = await call(saveContract, draft(text, 'yaml'));
+    expect(nul.status).toBe(400);
+    expect(nul.body.error).toMatchObject({ code: 'bad_request', message: expect.stringContaining('NUL') });
+    expect(await db().contractVersion.count({ where: { tenantId: t.tenant.id, version: '3.0.0' } })).toBe(0);
+  });
 });
