@@ -35,6 +35,18 @@ describe('compareVersions', () => {
     expect(isNewerVersion('0.9.0', '1.0.0')).toBe(false);
   });
 
+  it('compares numeric pre-release identifiers exactly past 2^53, as SemVer 2.0.0 says (semver rounds them to doubles)', () => {
+    expect(isNewerVersion('1.0.0-100000000000000000000', '1.0.0-99999999999999999999')).toBe(true);
+    expect(isNewerVersion('1.0.0-99999999999999999999', '1.0.0-100000000000000000000')).toBe(false);
+    expect(compareVersions('1.0.0-rc.9007199254740993', '1.0.0-rc.9007199254740992')).toBe(1);
+    expect(compareVersions('1.0.0-rc.9007199254740993', '1.0.0-rc.9007199254740993')).toBe(0);
+    // The rest of §11 as before: numeric before alphanumeric, ASCII order, more fields after fewer.
+    expect(isNewerVersion('1.0.0-alpha', '1.0.0-99999999999999999999')).toBe(true);
+    expect(isNewerVersion('1.0.0-beta', '1.0.0-alpha.1')).toBe(true);
+    expect(isNewerVersion('1.0.0-alpha.1', '1.0.0-alpha')).toBe(true);
+    expect(isNewerVersion('1.0.0-rc.1', '1.0.0-alpha.beta')).toBe(true);
+  });
+
   it('reads a stored version SemVer 2.0.0 refuses loosely, and one it cannot read at all as the lowest, without throwing', () => {
     expect(isNewerVersion('2.0.0', '1.0.0-01')).toBe(true);
     expect(isNewerVersion('1.0.0-01', '2.0.0')).toBe(false);
