@@ -66,7 +66,10 @@ export const lintHandler = defineRoute({
     // The test cases of every document share one budget: a request may carry 50 documents.
     const testMeter = createCostMeter(LINT_REQUEST_COST_LIMIT);
     const results = body.documents.map((d) => {
-      const result = lintDocument(d.kind, d.text, {
+      // A file's byte order mark is not part of its text: `toolgate lint` drops it, and strict JSON
+      // stopped at it ("Expected a value, found '\uFEFF'", an invisible character).
+      const text = d.text.startsWith('\uFEFF') ? d.text.slice(1) : d.text;
+      const result = lintDocument(d.kind, text, {
         format: d.format,
         prompt: d.prompt,
         previousVersion: d.previous_version,

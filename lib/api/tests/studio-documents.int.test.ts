@@ -203,6 +203,24 @@ describe('POST /api/v1/lint', () => {
     });
   });
 
+  it('reads a text that starts with a byte order mark as the CLI reads the file: without it', async () => {
+    const text = JSON.stringify(policy('1.0.0'), null, 2);
+    const response = await call(lint, {
+      key: authorKey,
+      body: {
+        documents: [
+          { name: 'bom.json', kind: 'policy', text: `\uFEFF${text}` },
+          { name: 'bom.yaml', kind: 'policy', text: '\uFEFFid: bom\nversion: 1.0.0\n' },
+        ],
+      },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.results.map((r: { valid: boolean; diagnostics: unknown[] }) => [r.valid, r.diagnostics])).toEqual([
+      [true, []],
+      [true, []],
+    ]);
+  });
+
   it("lints a policy's history paths against the caller's published contracts only", async () => {
     await publishContractFixture(t.tenant.id, refundPaymentContract);
     const text = JSON.stringify(
