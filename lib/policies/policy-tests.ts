@@ -1,4 +1,4 @@
-import { costExceededMessage, createCostMeter, TEST_RUN_COST_LIMIT } from '../contracts/condition-cost';
+import { costExceededMessage, createCostMeter, HISTORY_COUNT_STEPS, spendSteps, TEST_RUN_COST_LIMIT } from '../contracts/condition-cost';
 import { canonicalJson } from '../contracts/canonical-json-core';
 import type { CompiledPolicy } from './compile-policy';
 import { evaluatePolicies } from './evaluate-policies';
@@ -46,6 +46,18 @@ export function runPolicyTests(
       arguments: past.arguments ?? test.arguments,
       context: past.context ?? test.context,
     }));
+    // Counting the declared past calls is work of its own, on the same budget as the conditions.
+    if (policy.historyQueries.length > 0 && !spendSteps(meter, calls.length * policy.historyQueries.length * HISTORY_COUNT_STEPS)) {
+      return {
+        index,
+        name: test.name,
+        passed: false,
+        decision: 'deny' as const,
+        rule: null,
+        errors: [],
+        failure: `its history was not counted: ${costExceededMessage(meter)}`,
+      };
+    }
     // Without history questions there is nothing to count, whatever the case declares.
     const history =
       policy.historyQueries.length > 0 ? simulatedHistory({ policies: [policy], calls, call, nowMs: POLICY_TEST_NOW_MS }) : null;

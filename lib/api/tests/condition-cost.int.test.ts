@@ -188,3 +188,40 @@ describe('one budget for a lint request', () => {
     });
   });
 });
+
+describe("a policy's test cases count their declared history on the same budget", () => {
+  // Ten limits and twenty cases that each declare the same 1,000 past calls (a YAML alias): the
+  // counting, not the conditions, is the work. At 200 cases and 100 limits it took 12 s a document.
+  const limits = range(10)
+    .map(
+      (i) =>
+        `  - id: l${i}\n    tools: ["orders.*"]\n    per: ${['user', 'tenant', 'key', 'session'][i % 4]}\n    window: ${i + 1}d\n    max_calls: 1000000`,
+    )
+    .join('\n');
+  const past = `[${range(1000)
+    .map((i) => `{tool: orders.lookup, seconds_ago: ${i + 1}}`)
+    .join(', ')}]`;
+  const cases = (n: number) =>
+    range(n)
+      .map(
+        (i) =>
+          `  - name: case ${i}\n    tool: orders.lookup\n    history: ${i === 0 ? `&past ${past}` : '*past'}\n    expect: { decision: allow }`,
+      )
+      .join('\n');
+  const policy = (n: number) => `id: counted\nversion: 1.0.0\nlimits:\n${limits}\ntests:\n${cases(n)}\n`;
+
+  it('fails the cases past the budget, saying why, and runs a few of them as before (a viewer lints)', async () => {
+    const few = await call(lint, { headers: asSession(viewerCookie), body: { documents: [{ kind: 'policy', text: policy(3) }] } });
+    expect(few.status).toBe(200);
+    expect(few.body.results[0]).toMatchObject({ valid: true, diagnostics: [] });
+
+    const many = await call(lint, { headers: asSession(viewerCookie), body: { documents: [{ kind: 'policy', text: policy(20) }] } });
+    expect(many.status).toBe(200);
+    const failed = many.body.results[0].diagnostics.filter((d: { code: string }) => d.code === 'POLICY_TEST_FAILED');
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.length).toBeLessThan(20);
+    expect(failed.at(-1).message).toBe(
+      `Test "case 19" fails: its history was not counted: condition exceeded its evaluation budget of ${LINT_REQUEST_COST_LIMIT} steps.`,
+    );
+  });
+});
