@@ -166,3 +166,36 @@ describe('replayPolicyDraft', () => {
     expect(summary.examples.at(-1)?.callId).toBe(calls[10]?.callId);
   });
 });
+
+describe('replayPolicyDraft: the cost of history', () => {
+  it('charges reading and counting the tracked history series to the side budget, so thousands of series do not run unbounded', () => {
+    const scopes = ['user', 'tenant', 'key', 'session'];
+    // 14,970 history series from rules for another tool: no condition of theirs runs on a lookup,
+    // but every replayed call was read and counted into all of them.
+    const rules = Array.from({ length: 499 }, (_, r) => ({
+      id: `other-${r}`,
+      tools: ['other.tool'],
+      when: `${Array.from({ length: 30 }, (_, i) => `history.count('other.tool', '${scopes[(r + i) % 4]}', '${((r * 37 + i) % 720) + 1}h')`).join(' + ')} < 0`,
+      decision: 'deny',
+      reason: 'never',
+    }));
+    const hold = {
+      id: 'hold',
+      tools: ['orders.lookup'],
+      when: "history.count('orders.lookup', 'tenant', '1d') >= 0",
+      decision: 'require_approval',
+      roles: ['admin'],
+    };
+    const draft = policy({ id: 'heavy', version: '1.0.0', rules: [...rules, hold] });
+    const calls = Array.from({ length: 40 }, () => replayed());
+    const summary = replayPolicyDraft({ enforced: [], draft, calls });
+    expect(summary.replayed).toBe(40);
+    // The first calls are held for approval as live; once the budget is spent, the rest are
+    // refused (the condition fails closed), not read against 14,970 series each.
+    const toDeny = summary.transitions.find((t) => t.to === 'deny')?.calls ?? 0;
+    const toHold = summary.transitions.find((t) => t.to === 'require_approval')?.calls ?? 0;
+    expect(toHold).toBeGreaterThan(0);
+    expect(toDeny).toBeGreaterThan(0);
+    expect(toHold + toDeny).toBe(40);
+  });
+});
