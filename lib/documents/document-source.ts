@@ -52,6 +52,10 @@ export function checkedSource(
   // PostgreSQL's text cannot hold NUL (a bare "out of the range the database can hold") and SQLite
   // kept it; YAML reads one in a comment or a quoted string without a word.
   if (source.text.includes('\0')) throw new AppError('bad_request', 'The source text cannot contain NUL (U+0000).');
+  // Stored as UTF-8, a lone surrogate came back as U+FFFD (SQLite three of them): the reopened text
+  // no longer read as the document, and saving it again changed the document unseen.
+  if (!isWellFormedText(source.text))
+    throw new AppError('bad_request', 'The source text holds a lone surrogate (half of a UTF-16 pair), which cannot be stored as text.');
   const parsed = parseDocument(source.text, source.format);
   if (parsed.value === undefined || !isPlainObject(parsed.value) || !isPlainObject(document)) {
     throw new AppError('bad_request', `The source text does not parse as a ${source.format.toUpperCase()} object.`);
@@ -68,6 +72,11 @@ export function checkedSource(
   }
   if (!same) throw new AppError('bad_request', 'The source text does not read as the document it was sent with.');
   return source;
+}
+
+/** No lone surrogates (String.prototype.isWellFormed, which TypeScript's ES2023 lib does not declare). */
+function isWellFormedText(text: string): boolean {
+  return !/\p{Surrogate}/u.test(text);
 }
 
 /** A stored source, when there is one and its format is known. */

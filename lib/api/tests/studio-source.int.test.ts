@@ -133,6 +133,17 @@ describe('the text an author saves in the studio', () => {
     expect((await call(saveSurface, draft(surfaceText, 'yaml', withTools))).status).toBe(400);
   });
 
+  it('a source with a lone surrogate is refused: stored as UTF-8 it came back as U+FFFD, another text than the document', async () => {
+    const text = YAML_CONTRACT.replace('version: 1.0.0', 'version: 4.0.0').replace(
+      'description: Looks up an order by id.',
+      'description: a\uD800',
+    );
+    const lone = await call(saveContract, draft(text, 'yaml'));
+    expect(lone.status).toBe(400);
+    expect(lone.body.error).toMatchObject({ code: 'bad_request', message: expect.stringContaining('lone surrogate') });
+    expect(await db().contractVersion.count({ where: { tenantId: t.tenant.id, version: '4.0.0' } })).toBe(0);
+  });
+
   it('a source with a NUL (U+0000), which YAML reads in a comment, is refused alike on both databases', async () => {
     // PostgreSQL's text cannot hold it (a bare "out of the range the database can hold"), SQLite kept it.
     const text = YAML_CONTRACT.replace('version: 1.0.0', 'version: 3.0.0').replace('# the only argument', '# the only\u0000argument');
