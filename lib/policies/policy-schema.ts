@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ARGUMENT_PATH_PATTERN, documentJsonSchema, SEMVER_PATTERN, SIDE_EFFECT_LEVELS } from '../contracts/contract-schema';
+import { ARGUMENT_PATH_MESSAGE, LOWERCASE_ID_MESSAGE, SEMVER_MESSAGE } from '@toolgate/sdk/core';
 import { PolicyTestSchema } from './policy-test-schema';
 import { DECISIONS } from '../decisions';
 import { HISTORY_SCOPES, parseWindow, WINDOW_PATTERN } from '../history/history-terms';
@@ -17,6 +18,8 @@ export const POLICY_SCHEMA_ID = 'https://toolgate.dev/schemas/policy.json';
 export const POLICY_ID_PATTERN = /^[a-z][a-z0-9_.-]*$/;
 /** Tool ids plus `*`; see `toolPatternMatches`. */
 export const TOOL_PATTERN_PATTERN = /^[a-z0-9_.*]+$/;
+const TOOL_PATTERN_MESSAGE =
+  'Expected a tool id or pattern: lowercase letters, digits, `_`, `.` and `*` (any run of characters), e.g. `payments.*`.';
 
 // Applying `set` writes into the arguments; these segments would reach an object's prototype.
 const FORBIDDEN_PATH_SEGMENTS = new Set(['__proto__', 'prototype', 'constructor']);
@@ -27,7 +30,7 @@ export const ToolPatternSchema = z
   .string()
   .min(1)
   .max(128)
-  .regex(TOOL_PATTERN_PATTERN)
+  .regex(TOOL_PATTERN_PATTERN, TOOL_PATTERN_MESSAGE)
   .describe('A tool id, or a pattern where `*` matches any run of characters: `orders.*`, `payments.refund`, `*`.');
 
 const toolPatterns = (description: string) => z.array(ToolPatternSchema).max(200).describe(description);
@@ -46,7 +49,12 @@ export const CapabilitySchema = z
 export const ArgConstraintSchema = z
   .object({
     tool: ToolPatternSchema.describe('The tool id (or pattern) whose argument is constrained.'),
-    key: z.string().min(1).max(256).regex(ARGUMENT_PATH_PATTERN).describe('The argument key, or a dotted path to a nested one.'),
+    key: z
+      .string()
+      .min(1)
+      .max(256)
+      .regex(ARGUMENT_PATH_PATTERN, ARGUMENT_PATH_MESSAGE)
+      .describe('The argument key, or a dotted path to a nested one.'),
     allowed_values: z
       .array(z.union([z.string().max(1000), z.number(), z.boolean()]))
       .max(1000)
@@ -98,13 +106,13 @@ const setPath = z
   .string()
   .min(1)
   .max(256)
-  .regex(ARGUMENT_PATH_PATTERN)
+  .regex(ARGUMENT_PATH_PATTERN, ARGUMENT_PATH_MESSAGE)
   .refine((path) => !path.split('.').some((segment) => FORBIDDEN_PATH_SEGMENTS.has(segment)), 'This path segment is reserved.')
   .describe('Dotted argument path to set.');
 
 export const PolicyRuleSchema = z
   .object({
-    id: z.string().min(1).max(100).regex(POLICY_ID_PATTERN).describe('Stable id of the rule, unique in the policy.'),
+    id: z.string().min(1).max(100).regex(POLICY_ID_PATTERN, LOWERCASE_ID_MESSAGE).describe('Stable id of the rule, unique in the policy.'),
     tools: toolPatterns('Tool id patterns this rule applies to.').min(1),
     when: z
       .string()
@@ -136,7 +144,7 @@ const windowText = z
 
 export const LimitSchema = z
   .object({
-    id: z.string().min(1).max(100).regex(POLICY_ID_PATTERN).describe('Stable id of the limit, unique in the policy.'),
+    id: z.string().min(1).max(100).regex(POLICY_ID_PATTERN, LOWERCASE_ID_MESSAGE).describe('Stable id of the limit, unique in the policy.'),
     tools: toolPatterns('Tool id patterns whose calls count against the limit (together).').min(1),
     per: z
       .enum(HISTORY_SCOPES)
@@ -178,8 +186,8 @@ export const LimitSchema = z
 
 export const PolicySchema = z
   .object({
-    id: z.string().min(1).max(100).regex(POLICY_ID_PATTERN).describe('Stable policy id, e.g. `support-default`.'),
-    version: z.string().max(64).regex(SEMVER_PATTERN).describe('Semantic version of this policy, e.g. `1.2.0`.'),
+    id: z.string().min(1).max(100).regex(POLICY_ID_PATTERN, LOWERCASE_ID_MESSAGE).describe('Stable policy id, e.g. `support-default`.'),
+    version: z.string().max(64).regex(SEMVER_PATTERN, SEMVER_MESSAGE).describe('Semantic version of this policy, e.g. `1.2.0`.'),
     description: z.string().min(1).max(4000).optional().describe('What the policy is for.'),
     capability: CapabilitySchema.optional(),
     approval: ApprovalPolicySchema.optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { documentJsonSchema, SEMVER_PATTERN, SIDE_EFFECT_LEVELS, TOOL_ID_PATTERN } from '../contracts/contract-schema';
+import { ARGUMENT_PATH_MESSAGE, LOWERCASE_ID_MESSAGE, SEMVER_MESSAGE, TOOL_ID_MESSAGE } from '@toolgate/sdk/core';
 import { isPlainObject } from '../json';
 
 /**
@@ -23,17 +24,21 @@ export const TOOL_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*(?:[.-][A-Za-z0-9_]+)*$
 // `*` stands for any run of characters; nothing else is special.
 export const TOOL_PATTERN_PATTERN = /^[A-Za-z0-9_.*-]+$/;
 const ARG_KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z_][A-Za-z0-9_-]*)*$/;
+const TOOL_NAME_MESSAGE =
+  'Expected a tool name: letters, digits and `_`, starting with a letter or `_`, in parts joined by `.` or `-`, e.g. `search_orders` or `orders.lookup`.';
+const TOOL_PATTERN_MESSAGE =
+  'Expected a tool name or pattern: letters, digits, `_`, `.`, `-` and `*` (any run of characters), e.g. `orders.*`.';
 
 export type JsonSchemaObject = Record<string, unknown>;
 
-const toolName = (description: string) => z.string().min(1).max(128).regex(TOOL_NAME_PATTERN).describe(description);
+const toolName = (description: string) => z.string().min(1).max(128).regex(TOOL_NAME_PATTERN, TOOL_NAME_MESSAGE).describe(description);
 const toolPattern = z
   .string()
   .min(1)
   .max(200)
-  .regex(TOOL_PATTERN_PATTERN)
+  .regex(TOOL_PATTERN_PATTERN, TOOL_PATTERN_MESSAGE)
   .describe('A tool name, or a pattern where `*` matches any run of characters (`orders.*`).');
-const argKey = (description: string) => z.string().min(1).max(256).regex(ARG_KEY_PATTERN).describe(description);
+const argKey = (description: string) => z.string().min(1).max(256).regex(ARG_KEY_PATTERN, ARGUMENT_PATH_MESSAGE).describe(description);
 const role = z.string().min(1).max(100).describe('A role name, e.g. `approver`.');
 const executor = z
   .string()
@@ -75,7 +80,7 @@ export const SurfaceContractToolSchema = z
     contract: z
       .string()
       .max(128)
-      .regex(TOOL_ID_PATTERN)
+      .regex(TOOL_ID_PATTERN, TOOL_ID_MESSAGE)
       .describe('Id of a published Toolgate contract; its `input` schema and annotations describe the tool.'),
     executor: executor.optional(),
     defer_loading: deferLoading,
@@ -170,8 +175,13 @@ export const SurfaceApprovalPolicySchema = z
 
 export const SurfaceSchema = z
   .object({
-    id: z.string().min(1).max(128).regex(SURFACE_ID_PATTERN).describe('Stable id of the surface, e.g. `support-agent`.'),
-    version: z.string().max(64).regex(SEMVER_PATTERN).describe('Semantic version of this surface, e.g. `1.0.0`.'),
+    id: z
+      .string()
+      .min(1)
+      .max(128)
+      .regex(SURFACE_ID_PATTERN, LOWERCASE_ID_MESSAGE)
+      .describe('Stable id of the surface, e.g. `support-agent`.'),
+    version: z.string().max(64).regex(SEMVER_PATTERN, SEMVER_MESSAGE).describe('Semantic version of this surface, e.g. `1.0.0`.'),
     description: z.string().min(1).max(4000).optional().describe('What the agent using this surface is for.'),
     tools: z.array(SurfaceToolSchema).max(MAX_SURFACE_TOOLS).describe('The tools the agent loop is given.'),
     policy: SurfaceCapabilityPolicySchema.optional(),

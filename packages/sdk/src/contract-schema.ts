@@ -32,6 +32,17 @@ export const ARGUMENT_PATH_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-
 const CONDITION_ID_PATTERN = /^[a-z][a-z0-9_.-]*$/;
 /** One top-level argument name (no dots), as an alias or the key it stands for. */
 export const ARGUMENT_KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+// What a value that does not match each pattern is told, in the author's terms: Zod's own
+// message quotes the regular expression.
+export const TOOL_ID_MESSAGE =
+  'Expected a tool id: two or more parts joined by `.`, each of lowercase letters, digits and `_` starting with a letter, e.g. `orders.lookup`.';
+export const ARGUMENT_PATH_MESSAGE =
+  'Expected an argument key (letters, digits, `_` and `-`, starting with a letter or `_`), or keys joined by `.` for a nested one, e.g. `card.last4`.';
+export const ARGUMENT_KEY_MESSAGE =
+  'Expected an argument key: letters, digits, `_` and `-`, starting with a letter or `_`, e.g. `order_id`.';
+/** For ids of a document's parts (conditions, side effects, policy rules and limits) and policy and surface ids. */
+export const LOWERCASE_ID_MESSAGE =
+  'Expected an id: lowercase letters, digits, `_`, `.` and `-`, starting with a letter, e.g. `refund-window`.';
 
 export type JsonSchemaObject = Record<string, unknown>;
 
@@ -41,7 +52,8 @@ export type JsonSchemaObject = Record<string, unknown>;
 const jsonSchemaObject = (description: string) =>
   z.custom<JsonSchemaObject>(isPlainObject, { message: 'Expected a JSON Schema object' }).describe(description);
 
-const argumentPath = (description: string) => z.string().min(1).max(256).regex(ARGUMENT_PATH_PATTERN).describe(description);
+const argumentPath = (description: string) =>
+  z.string().min(1).max(256).regex(ARGUMENT_PATH_PATTERN, ARGUMENT_PATH_MESSAGE).describe(description);
 
 const role = z.string().min(1).max(100).describe('A role name, e.g. `approver`.');
 
@@ -77,7 +89,7 @@ export const AnnotationsSchema = z
 
 export const ConditionSchema = z
   .object({
-    id: z.string().min(1).max(100).regex(CONDITION_ID_PATTERN).describe('Stable id of the condition.'),
+    id: z.string().min(1).max(100).regex(CONDITION_ID_PATTERN, LOWERCASE_ID_MESSAGE).describe('Stable id of the condition.'),
     expression: z
       .string()
       .min(1)
@@ -91,7 +103,12 @@ export const ConditionSchema = z
 
 export const SideEffectSchema = z
   .object({
-    id: z.string().min(1).max(100).regex(CONDITION_ID_PATTERN).describe('Stable id of the side effect, as callers report it.'),
+    id: z
+      .string()
+      .min(1)
+      .max(100)
+      .regex(CONDITION_ID_PATTERN, LOWERCASE_ID_MESSAGE)
+      .describe('Stable id of the side effect, as callers report it.'),
     description: z.string().min(1).max(1000).describe('What the side effect is.'),
     required: z.boolean().optional().describe('If true, a successful call must report this side effect.'),
   })
@@ -100,7 +117,7 @@ export const SideEffectSchema = z
 
 export const ToolContractSchema = z
   .object({
-    id: z.string().max(128).regex(TOOL_ID_PATTERN).describe('Stable dotted tool name, e.g. `cart.begin_checkout`.'),
+    id: z.string().max(128).regex(TOOL_ID_PATTERN, TOOL_ID_MESSAGE).describe('Stable dotted tool name, e.g. `cart.begin_checkout`.'),
     version: z.string().max(64).regex(SEMVER_PATTERN, SEMVER_MESSAGE).describe('Semantic version of this contract, e.g. `1.2.0`.'),
     description: z.string().min(1).max(4000).describe('What the tool does, written for the model that calls it.'),
     owner: z.string().min(1).max(200).describe('Team or person responsible for the tool.'),
@@ -135,7 +152,7 @@ export const ToolContractSchema = z
         z
           .object({
             message: z.string().min(1).max(1000).describe('Why the tool is deprecated.'),
-            replacement: z.string().max(128).regex(TOOL_ID_PATTERN).optional().describe('Tool id to use instead.'),
+            replacement: z.string().max(128).regex(TOOL_ID_PATTERN, TOOL_ID_MESSAGE).optional().describe('Tool id to use instead.'),
           })
           .strict(),
       ])
@@ -143,8 +160,12 @@ export const ToolContractSchema = z
       .describe('Marks the tool as deprecated, optionally naming a replacement.'),
     argument_aliases: z
       .record(
-        z.string().max(128).regex(ARGUMENT_KEY_PATTERN).describe('The deprecated argument name.'),
-        z.string().max(128).regex(ARGUMENT_KEY_PATTERN).describe('The canonical argument key (in `input.properties`) it stands for.'),
+        z.string().max(128).regex(ARGUMENT_KEY_PATTERN, ARGUMENT_KEY_MESSAGE).describe('The deprecated argument name.'),
+        z
+          .string()
+          .max(128)
+          .regex(ARGUMENT_KEY_PATTERN, ARGUMENT_KEY_MESSAGE)
+          .describe('The canonical argument key (in `input.properties`) it stands for.'),
       )
       .refine((aliases) => Object.keys(aliases).length <= 100, 'At most 100 argument aliases.')
       .optional()
