@@ -20,6 +20,44 @@ describe('ajvIssues', () => {
     expect(issues[0]?.message).toContain('must be string');
   });
 
+  it('reports a required parameter sent as null as AXAG_MISSING_PARAM, however its schema is written', () => {
+    // AXAG seed, Pre-Execution Validation: "All required parameters are present and non-null".
+    const contract = withInput({
+      type: 'object',
+      required: ['e', 'r', 'u', 'c', 't', 'te', 'items'],
+      $defs: {
+        code: { type: 'string' },
+        item: { type: 'object', required: ['sku'], properties: { sku: { enum: ['s1'] } } },
+      },
+      properties: {
+        e: { enum: ['a', 'b'] },
+        r: { $ref: '#/$defs/code' },
+        u: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+        c: { const: 'x' },
+        t: { type: 'string' },
+        te: { type: 'string', enum: ['a'] },
+        o: { enum: ['a'] },
+        items: { type: 'array', items: { $ref: '#/$defs/item' } },
+      },
+    });
+    const issues = contract.checkInput({ e: null, r: null, u: null, c: null, t: null, te: null, o: null, items: [{ sku: null }] });
+    expect(issues.map((i) => `${i.code} ${i.path}`).sort()).toEqual([
+      'AXAG_INVALID_ENUM $.o',
+      'AXAG_MISSING_PARAM $.c',
+      'AXAG_MISSING_PARAM $.e',
+      'AXAG_MISSING_PARAM $.items[0].sku',
+      'AXAG_MISSING_PARAM $.r',
+      'AXAG_MISSING_PARAM $.t',
+      'AXAG_MISSING_PARAM $.te',
+      'AXAG_MISSING_PARAM $.u',
+    ]);
+    expect(issues.find((i) => i.path === '$.e')).toMatchObject({
+      type: 'parameter_error',
+      message: 'e is required and must be present and non-null',
+      details: { constraint: { keyword: 'required', refused_by: 'enum' } },
+    });
+  });
+
   it('reports the then-branch error rather than the if summary', () => {
     const contract = withInput({
       type: 'object',

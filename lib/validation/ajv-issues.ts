@@ -42,17 +42,57 @@ function locate(segments: (string | number)[], subject: CheckedSubject): { path:
   return { path, label: path.charCodeAt(1) === 0x2e ? path.slice(2) : path.slice(1) };
 }
 
-/** Whether the object schema around a property lists it as required (follows `schemaPath`). */
-function isRequiredProperty(rootSchema: unknown, schemaPath: string): boolean {
-  const match = /^#(.*)\/properties\/([^/]+)\/type$/.exec(schemaPath);
-  if (!match) return false;
-  let parent: unknown = rootSchema;
-  for (const segment of pointerSegments(match[1] ?? '')) {
-    parent = Array.isArray(parent) ? parent[Number(segment)] : ownValue(parent, segment);
+const MAX_SCHEMA_WALK = 64;
+
+/** A schema with its local `$ref`s (`#/...`) followed; undefined when one cannot be resolved. */
+function derefLocal(rootSchema: unknown, schema: unknown): unknown {
+  let current = schema;
+  for (let hops = 0; hops < MAX_SCHEMA_WALK; hops++) {
+    const ref = ownValue(current, '$ref');
+    if (typeof ref !== 'string') return current;
+    if (!ref.startsWith('#')) return undefined;
+    let target: unknown = rootSchema;
+    for (const segment of pointerSegments(decodeURIComponent(ref.slice(1)))) {
+      target = Array.isArray(target) ? target[Number(segment)] : ownValue(target, segment);
+    }
+    current = target;
   }
-  const key = pointerSegments(`/${match[2] ?? ''}`)[0] ?? '';
-  const required = ownValue(parent, 'required');
-  return Array.isArray(required) && required.includes(key);
+  return undefined;
+}
+
+/** Whether `required` lists the key, in the schema or (one level down) in its `allOf` members. */
+function listsRequired(rootSchema: unknown, schema: unknown, key: string): boolean {
+  const required = ownValue(schema, 'required');
+  if (Array.isArray(required) && required.includes(key)) return true;
+  const members = ownValue(schema, 'allOf');
+  if (!Array.isArray(members)) return false;
+  return members.some((member) => {
+    const memberRequired = ownValue(derefLocal(rootSchema, member), 'required');
+    return Array.isArray(memberRequired) && memberRequired.includes(key);
+  });
+}
+
+/**
+ * Whether the value at `segments` is a property its object's schema lists as required. The
+ * object's schema is found by walking the instance path down `properties`, `prefixItems` and
+ * `items` (following local `$ref`s), so it does not matter how the property's own schema is
+ * written (`type`, `enum`, `const`, `anyOf`, a `$ref`): a required key sent as null is missing.
+ */
+function isRequiredProperty(rootSchema: unknown, segments: readonly (string | number)[]): boolean {
+  const key = segments[segments.length - 1];
+  if (typeof key !== 'string' || segments.length > MAX_SCHEMA_WALK) return false;
+  let schema = derefLocal(rootSchema, rootSchema);
+  for (const segment of segments.slice(0, -1)) {
+    if (typeof segment === 'number') {
+      const prefix = ownValue(schema, 'prefixItems');
+      schema = Array.isArray(prefix) && segment < prefix.length ? prefix[segment] : ownValue(schema, 'items');
+    } else {
+      schema = ownValue(ownValue(schema, 'properties'), segment);
+    }
+    schema = derefLocal(rootSchema, schema);
+    if (schema === undefined) return false;
+  }
+  return listsRequired(rootSchema, schema, key);
 }
 
 // Messages are built only for the keyword at hand: this runs for every refused call.
@@ -73,16 +113,19 @@ function mapError(error: ErrorObject, data: unknown, rootSchema: unknown, subjec
     return { code: 'AXAG_UNKNOWN_PARAM', message: `${label} is not a declared parameter`, path, constraint: { keyword } };
   }
   const { path, label } = locate(segments, subject);
+  // A required key sent as null is not provided (AXAG: "present and non-null"), whichever
+  // keyword of its schema refused the null.
+  if (error.data === null && isRequiredProperty(rootSchema, segments)) {
+    const expected = keyword === 'type' ? ` (expected ${Array.isArray(params.type) ? params.type.join(' or ') : String(params.type)})` : '';
+    return {
+      code: 'AXAG_MISSING_PARAM',
+      message: `${label} is required and must be present and non-null${expected}`,
+      path,
+      constraint: { keyword: 'required', ...(keyword === 'type' ? { type: params.type } : { refused_by: keyword }) },
+    };
+  }
   if (keyword === 'type') {
     const expected = Array.isArray(params.type) ? params.type.join(' or ') : String(params.type);
-    if (error.data === null && isRequiredProperty(rootSchema, error.schemaPath)) {
-      return {
-        code: 'AXAG_MISSING_PARAM',
-        message: `${label} is required and must be present and non-null (expected ${expected})`,
-        path,
-        constraint: { keyword: 'required', type: params.type },
-      };
-    }
     return {
       code: 'AXAG_INVALID_TYPE',
       message: `${label} must be ${expected}, got ${describeValue(error.data)}`,
@@ -194,6 +237,7 @@ export function ajvIssues({ errors, data, schema, intent, subject }: AjvIssuesOp
     if (e.keyword !== 'if') hasOtherThanIf = true;
   }
   const issues: ValidationIssue[] = [];
+  let missingNulls: Set<string> | undefined;
   for (const error of errors) {
     if (issues.length >= MAX_ISSUES_PER_CHECK) break;
     if (branchRoots.length > 0 && startsWithAny(error.schemaPath, branchRoots)) continue;
@@ -201,6 +245,11 @@ export function ajvIssues({ errors, data, schema, intent, subject }: AjvIssuesOp
     if (error.keyword === 'if' && hasOtherThanIf) continue;
     const hints = BRANCH_KEYWORDS.has(error.keyword) ? branchHintsFor(errors, error) : NO_HINTS;
     const mapped = mapError(error, data, schema, subject, hints);
+    // A required null refused by two keywords (`type` and `enum`) is one missing parameter.
+    if (mapped.code === 'AXAG_MISSING_PARAM' && error.data === null) {
+      if (missingNulls?.has(mapped.path)) continue;
+      (missingNulls ??= new Set()).add(mapped.path);
+    }
     const code: ErrorCode =
       subject === 'result' ? 'AXAG_OUTPUT_MISMATCH' : subject === 'error' ? 'AXAG_ERROR_SCHEMA_MISMATCH' : mapped.code;
     const constraint = subject === 'arguments' ? mapped.constraint : { ...mapped.constraint, mapped_code: mapped.code };
