@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkPreCall, type CallContext } from './check-pre-call';
 import type { ErrorCode } from './error-codes';
+import { primaryErrorEnvelope } from '@toolgate/sdk/core';
 import { callerContext, compileOrThrow, kitchenSinkContract, validArgs } from './test-contracts';
 
 const contract = compileOrThrow(kitchenSinkContract);
@@ -161,6 +162,27 @@ describe('checkPreCall details', () => {
   it('treats a missing tenant or user context as a boundary violation', () => {
     const { errors } = checkPreCall({ contract, arguments: validArgs, context: { roles: ['admin'], state: {} } });
     expect(errors.map((e) => e.code)).toEqual(['AXAG_TENANT_BOUNDARY', 'AXAG_SCOPE_VIOLATION']);
+  });
+
+  it('reports in the documented order (preconditions, tenant, scope, roles), so the primary error is the first of them', () => {
+    // docs/runtime-api.md: "validate/pre checks, in order: ... the preconditions; the tenant
+    // boundary and scope; the caller's roles"; the AXAG seed checks preconditions before execution
+    // and the scope boundary at execution time.
+    const context = { tenant_id: 'other', user_id: 'u2', roles: ['guest'], state: { blocked: true } };
+    const { errors } = checkPreCall({ contract, arguments: validArgs, context });
+    expect(errors.map((e) => e.code)).toEqual([
+      'AXAG_PRECONDITION_FAILED',
+      'AXAG_TENANT_BOUNDARY',
+      'AXAG_SCOPE_VIOLATION',
+      'AXAG_ROLE_INSUFFICIENT',
+    ]);
+    expect(primaryErrorEnvelope('test.kitchen_sink', errors)?.error).toMatchObject({
+      code: 'AXAG_VALIDATION_ERROR',
+      type: 'precondition_failed',
+      details: { code: 'AXAG_PRECONDITION_FAILED', failed_precondition: 'the account must not be blocked' },
+    });
+    const noRole = checkPreCall({ contract, arguments: validArgs, context: { ...context, state: {} } });
+    expect(noRole.errors.map((e) => e.code)).toEqual(['AXAG_TENANT_BOUNDARY', 'AXAG_SCOPE_VIOLATION', 'AXAG_ROLE_INSUFFICIENT']);
   });
 
   it('warns on deprecated contracts (AXAG_CONTRACT_DEPRECATED) and not otherwise', () => {

@@ -64,20 +64,16 @@ export function checkPreCall({ contract, arguments: args, context, meter }: Chec
   const intent = document.id;
   const warnings: ValidationIssue[] = [];
 
+  // In the order docs/runtime-api.md gives (the AXAG seed's pre-execution checks, then its
+  // execution-time ones): the arguments, the preconditions, the tenant and user scope, the
+  // roles. The first error is the answer's primary `error`.
   // checkInput returns a new array on every call: it becomes this check's list of errors.
   const errors = contract.checkInput(args);
   const argumentsValid = errors.length === 0;
 
-  const required = document.annotations.required_roles;
-  const roles = context.roles;
-  if (required !== undefined && required.length > 0 && !required.some((role) => roles?.includes(role) === true)) {
-    errors.push(
-      makeIssue('AXAG_ROLE_INSUFFICIENT', {
-        intent,
-        message: `Calling ${intent} requires one of the roles ${required.join(', ')}`,
-        constraint: { required_roles: required },
-      }),
-    );
+  // Preconditions assume well-typed arguments; on invalid input they would only add noise.
+  if (argumentsValid && contract.preconditions.length > 0) {
+    errors.push(...evaluateConditions(contract.preconditions, { args, context }, 'AXAG_PRECONDITION_FAILED', intent, meter));
   }
 
   // Scope is checked even when the arguments are otherwise invalid: a cross-tenant attempt
@@ -117,9 +113,16 @@ export function checkPreCall({ contract, arguments: args, context, meter }: Chec
     }
   }
 
-  // Preconditions assume well-typed arguments; on invalid input they would only add noise.
-  if (argumentsValid && contract.preconditions.length > 0) {
-    errors.push(...evaluateConditions(contract.preconditions, { args, context }, 'AXAG_PRECONDITION_FAILED', intent, meter));
+  const required = document.annotations.required_roles;
+  const roles = context.roles;
+  if (required !== undefined && required.length > 0 && !required.some((role) => roles?.includes(role) === true)) {
+    errors.push(
+      makeIssue('AXAG_ROLE_INSUFFICIENT', {
+        intent,
+        message: `Calling ${intent} requires one of the roles ${required.join(', ')}`,
+        constraint: { required_roles: required },
+      }),
+    );
   }
 
   const deprecated = document.deprecated;
