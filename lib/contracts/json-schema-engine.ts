@@ -184,6 +184,17 @@ export function createContractAjv(): Ajv2020 {
   return newAjv(false);
 }
 
+let formatNames: ReadonlySet<string> | undefined;
+
+/**
+ * Whether contract schemas check this `format`. Ajv ignores a format it does not know (with a
+ * console warning), so `"format": "emial"` would check nothing; the linter refuses it.
+ */
+export function isKnownFormat(name: string): boolean {
+  formatNames ??= new Set(Object.keys(newAjv(false).formats));
+  return formatNames.has(name);
+}
+
 let metaValidator: Ajv2020 | undefined;
 
 /**

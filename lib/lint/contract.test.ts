@@ -137,6 +137,12 @@ const CASES: Case[] = [
     at: '[]',
   },
   {
+    code: 'CONTRACT_UNKNOWN_FORMAT',
+    bad: edit(BASE, 'tenant_id: { type: string }', 'tenant_id: { type: string, format: emial }'),
+    good: edit(BASE, 'tenant_id: { type: string }', 'tenant_id: { type: string, format: email }'),
+    at: 'emial',
+  },
+  {
     code: 'CONTRACT_CONDITION_UNKNOWN_ARGUMENT',
     bad: edit(BASE, 'args.amount > 0', 'args.amount > 0 && args.amout < 9'),
     good: edit(BASE, 'args.amount > 0', 'args.amount > 0 && args.amount < 9'),

@@ -13,6 +13,7 @@ describe('checkJsonSchema', () => {
       'TOOL_SURFACE_REGEX_UNSAFE',
       'TOOL_SURFACE_REMOTE_REF',
       'TOOL_SURFACE_REQUIRED_NOT_IN_PROPERTIES',
+      'TOOL_SURFACE_UNKNOWN_FORMAT',
     ]);
     expect(checkJsonSchema({ enum: [] }, [], nowhere, 'TOOL_SURFACE')[0]).toMatchObject({
       code: 'TOOL_SURFACE_EMPTY_ENUM',
@@ -32,6 +33,26 @@ describe('checkJsonSchema', () => {
     [{ minContains: 3, maxContains: 2 }, 'minContains'],
   ])('MIN_GREATER_THAN_MAX: %j', (bounds, low) => {
     expect(findings(bounds)).toEqual([['X_MIN_GREATER_THAN_MAX', `$.params.${low}`]]);
+  });
+
+  it('UNKNOWN_FORMAT: a format contracts do not check is an error, the ones they check are not', () => {
+    // docs/json-schema.md: a contract's `format` is an assertion (the AXAG seed checks email,
+    // date, URI); Ajv ignores a format it does not know, so a typo checked nothing.
+    const schema = {
+      properties: { a: { type: 'string', format: 'emial' }, b: { format: 'phone' }, c: { format: 'idn-email' } },
+      items: { format: 'email' },
+      $defs: { d: { format: 'date' }, e: { format: 'uri' }, f: { format: 'date-time' }, g: { format: 'uuid' }, h: { format: 'int32' } },
+    };
+    expect(findings(schema).sort()).toEqual([
+      ['X_UNKNOWN_FORMAT', '$.params.properties.a.format'],
+      ['X_UNKNOWN_FORMAT', '$.params.properties.b.format'],
+      ['X_UNKNOWN_FORMAT', '$.params.properties.c.format'],
+    ]);
+    expect(checkJsonSchema({ format: 'emial' }, [], nowhere, 'CONTRACT')[0]).toMatchObject({
+      code: 'CONTRACT_UNKNOWN_FORMAT',
+      severity: 'error',
+      path: '$.format',
+    });
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import { checkPattern } from '../contracts/json-schema-engine';
+import { checkPattern, isKnownFormat } from '../contracts/json-schema-engine';
 import { SCHEMA_ARRAY_KEYWORDS, SCHEMA_KEYWORDS, SCHEMA_MAP_KEYWORDS } from '../contracts/schema-guards';
 import { schemaResources, type SchemaResources } from '../contracts/schema-resources';
 import { hasOwn, isPlainObject } from '../json';
@@ -53,6 +53,11 @@ const SCHEMA_CHECKS = {
       'A `$ref` or `$dynamicRef` points outside the schema; only local `#...` references and the `$id` of a schema embedded in the same document are allowed.',
   },
   DATA_REF: { severity: 'error', summary: 'A `$data` reference was used; schema constraints must be static.' },
+  UNKNOWN_FORMAT: {
+    severity: 'error',
+    summary:
+      'A `format` is not one Toolgate checks (those of ajv-formats: `email`, `date`, `date-time`, `uri`, `uuid`, `ipv4`, ...), so it would accept any value: formats are assertions in contracts, and an unknown one (a typo such as `emial`) checks nothing.',
+  },
 } as const satisfies CodeRegistry;
 
 type SchemaCheck = keyof typeof SCHEMA_CHECKS;
@@ -106,6 +111,14 @@ export function checkJsonSchema(schema: unknown, path: readonly PathSegment[], l
     const enumValues = ownValue(node, 'enum');
     if (Array.isArray(enumValues) && enumValues.length === 0) {
       report('EMPTY_ENUM', `\`enum\` in ${fieldName(at)} lists no values: no value can be valid.`, [...at, 'enum']);
+    }
+    const format = ownValue(node, 'format');
+    if (typeof format === 'string' && !isKnownFormat(format)) {
+      report(
+        'UNKNOWN_FORMAT',
+        `Format ${quote(format)} in ${fieldName(at)} is not one Toolgate checks, so it would accept any value; use a known format or a \`pattern\`.`,
+        [...at, 'format'],
+      );
     }
     const pattern = ownValue(node, 'pattern');
     if (typeof pattern === 'string') {

@@ -79,7 +79,8 @@ const KEYWORD_DOCS: Record<string, string> = {
   readOnly: 'The value is managed by the tool and should not be sent.',
   writeOnly: 'The value is sent but never returned.',
   examples: 'Example values, for people and models.',
-  format: 'A string format (`date-time`, `email`, `uri`, `uuid`, …); Toolgate checks the formats it knows.',
+  format:
+    'A string format (`date-time`, `email`, `uri`, `uuid`, …), checked at run time; one Toolgate does not know is refused (CONTRACT_UNKNOWN_FORMAT).',
   contentEncoding: 'How a string encodes binary data (`base64`, …); an annotation.',
   contentMediaType: 'The media type of a string’s content (`application/json`, …); an annotation.',
   contentSchema: 'The schema of a string’s decoded content; an annotation.',
