@@ -84,6 +84,22 @@ describe('defineTool: local validation', () => {
     ]);
   });
 
+  it('reports a required enum, literal or union sent as null as AXAG_MISSING_PARAM, as the server does', async () => {
+    const tool = defineTool({
+      name: 'orders_filter',
+      description: 'Filter orders',
+      input: z.object({ status: z.enum(['open', 'paid']), kind: z.literal('order'), key: z.union([z.string(), z.number()]) }),
+      output: z.object({}),
+      execute: () => ({}),
+    });
+    const result = failure(await tool.run({ status: null, kind: null, key: null }));
+    expect(result.issues.map((i) => `${i.code} ${i.path}: ${i.message}`)).toEqual([
+      'AXAG_MISSING_PARAM $.status: status is required and must be present and non-null',
+      'AXAG_MISSING_PARAM $.kind: kind is required and must be present and non-null',
+      'AXAG_MISSING_PARAM $.key: key is required and must be present and non-null',
+    ]);
+  });
+
   it('words record keys, discriminators, exclusive unions and string checks for the model', async () => {
     const tool = defineTool({
       name: 'misc',

@@ -79,6 +79,22 @@ function mapIssue(issue: z.core.$ZodIssue, base: Segments, subject: CheckedSubje
   const label = (s: Segments = segments) => fieldLabel(s, subject);
   const got = describeValue(issue.input);
 
+  // A required key sent as null is not provided, whichever check refused the null (an enum, a
+  // literal, a union), as on the server (lib/validation/ajv-issues.ts).
+  if (issue.input === null && root && issue.code !== 'invalid_type' && issue.path.length > 0) {
+    const at = propertySchemaAt(root, segments);
+    if (at?.isProperty && at.schema._zod.optin === undefined) {
+      return [
+        {
+          code: 'AXAG_MISSING_PARAM',
+          message: `${label()} is required and must be present and non-null`,
+          segments,
+          constraint: { keyword: 'required', refused_by: issue.code },
+        },
+      ];
+    }
+  }
+
   switch (issue.code) {
     case 'invalid_type': {
       const expected = expectedName(issue.expected);
