@@ -4,7 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { ApprovalQueueItem } from '@/lib/approvals/approval-queue-types';
 import { usePolling } from '../use-polling';
 import { ApprovalCard } from './approval-card';
-import { fetchQueue, HISTORY_LIMIT, PENDING_LIMIT } from './approvals-api';
+import { fetchPending, fetchQueue, HISTORY_LIMIT, PENDING_LIMIT, type PendingView } from './approvals-api';
 
 /**
  * How often the open page asks for the queue. Short polling, not server-sent events: a
@@ -19,17 +19,30 @@ const POLL_MS = 2500;
  * The queue, kept live. What each card lets the viewer do comes with the item (`viewer`),
  * computed by the server for the signed-in person on every refresh.
  */
-export function ApprovalQueue(props: { initialPending: ApprovalQueueItem[]; initialHistory: ApprovalQueueItem[]; renderedAt: number }) {
+export function ApprovalQueue(props: { initialPending: PendingView; initialHistory: ApprovalQueueItem[]; renderedAt: number }) {
   const [pending, setPending] = useState(props.initialPending);
   const [history, setHistory] = useState(props.initialHistory);
+  // How many pending approvals to show, newest first: a page more with each "Show older".
+  const [shown, setShown] = useState(PENDING_LIMIT);
+  const [loadingMore, setLoadingMore] = useState(false);
   // Starts at the server's clock so the first client render matches the server's HTML.
   const [now, setNow] = useState(props.renderedAt);
 
   const refresh = useCallback(async () => {
-    const [p, h] = await Promise.all([fetchQueue('pending', PENDING_LIMIT), fetchQueue('decided', HISTORY_LIMIT)]);
-    if (p) setPending(p.approvals);
+    const [p, h] = await Promise.all([fetchPending(shown), fetchQueue('decided', HISTORY_LIMIT)]);
+    if (p) setPending(p);
     if (h) setHistory(h.approvals);
-  }, []);
+  }, [shown]);
+
+  async function showOlder() {
+    setLoadingMore(true);
+    const next = shown + PENDING_LIMIT;
+    const p = await fetchPending(next);
+    setLoadingMore(false);
+    if (!p) return;
+    setShown(next);
+    setPending(p);
+  }
 
   usePolling(refresh, POLL_MS);
   useEffect(() => {
@@ -43,20 +56,38 @@ export function ApprovalQueue(props: { initialPending: ApprovalQueueItem[]; init
         <h2 id="pending-heading" className="mb-3 text-lg font-semibold">
           Pending{' '}
           <span data-testid="pending-count" className="text-zinc-500">
-            ({pending.length})
+            ({pending.total})
           </span>
         </h2>
-        {pending.length === 0 ? (
+        {pending.approvals.length === 0 ? (
           <div data-testid="approvals-empty" className="card p-8 text-sm text-zinc-600">
             <h3 className="mb-1 text-base font-semibold text-zinc-900">Nothing waits for approval</h3>
             <p>Calls to tools that need approval appear here as agents make them; this page updates on its own.</p>
           </div>
         ) : (
-          <ul className="space-y-3">
-            {pending.map((item) => (
-              <ApprovalCard key={item.id} item={item} now={now} onDecided={() => void refresh()} />
-            ))}
-          </ul>
+          <>
+            <ul className="space-y-3">
+              {pending.approvals.map((item) => (
+                <ApprovalCard key={item.id} item={item} now={now} onDecided={() => void refresh()} />
+              ))}
+            </ul>
+            {pending.more && (
+              <div className="mt-4 flex flex-wrap items-center gap-3 text-sm text-zinc-600">
+                <p data-testid="pending-shown">
+                  Showing the {pending.approvals.length} newest of {pending.total} pending approvals; older ones expire first.
+                </p>
+                <button
+                  type="button"
+                  data-testid="pending-show-older"
+                  className="btn-secondary"
+                  disabled={loadingMore}
+                  onClick={() => void showOlder()}
+                >
+                  {loadingMore ? 'Loading…' : 'Show older'}
+                </button>
+              </div>
+            )}
+          </>
         )}
       </section>
       <section aria-labelledby="history-heading" className="mt-10">

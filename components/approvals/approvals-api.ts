@@ -1,4 +1,4 @@
-import type { ApprovalQueuePage, QueueFilter } from '@/lib/approvals/approval-queue-types';
+import type { ApprovalQueueItem, ApprovalQueuePage, QueueFilter } from '@/lib/approvals/approval-queue-types';
 import { pageTenantHeaders } from '@/components/page-tenant';
 
 /**
@@ -20,9 +20,10 @@ export interface DecisionFailure {
   issues: { code: string; path: string; message: string }[];
 }
 
-export async function fetchQueue(status: QueueFilter, limit: number): Promise<ApprovalQueuePage | null> {
+export async function fetchQueue(status: QueueFilter, limit: number, cursor?: string): Promise<ApprovalQueuePage | null> {
+  const query = new URLSearchParams({ status, limit: String(limit), ...(cursor ? { cursor } : {}) });
   try {
-    const response = await fetch(`/api/v1/approvals?status=${status}&limit=${limit}`, {
+    const response = await fetch(`/api/v1/approvals?${query.toString()}`, {
       credentials: 'same-origin',
       headers: { accept: 'application/json', ...pageTenantHeaders() },
       cache: 'no-store',
@@ -31,6 +32,30 @@ export async function fetchQueue(status: QueueFilter, limit: number): Promise<Ap
   } catch {
     // Offline for a moment: keep showing what we have; the next poll tries again.
     return null;
+  }
+}
+
+/** The pending approvals the page shows: the newest `shown`, with how many are pending in all. */
+export interface PendingView {
+  approvals: ApprovalQueueItem[];
+  total: number;
+  /** Older pending approvals exist beyond those shown. */
+  more: boolean;
+}
+
+/**
+ * The newest `shown` pending approvals, a page of PENDING_LIMIT at a time (the API answers at
+ * most 100 per request), and the pending count. Null when a page could not be read.
+ */
+export async function fetchPending(shown: number): Promise<PendingView | null> {
+  const approvals: ApprovalQueueItem[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await fetchQueue('pending', PENDING_LIMIT, cursor);
+    if (!page) return null;
+    approvals.push(...page.approvals);
+    if (!page.next_cursor || approvals.length >= shown) return { approvals, total: page.counts.pending, more: page.next_cursor !== null };
+    cursor = page.next_cursor;
   }
 }
 

@@ -19,7 +19,11 @@ async function loadQueue(member: SessionMember) {
     listApprovals({ tenantId, status: 'decided', limit: HISTORY_LIMIT, viewer }),
   ]);
   // The clock the "time left" countdown starts from, so server and client render the same.
-  return { pending: pending.approvals, history: history.approvals, loadedAt: Date.now() };
+  return {
+    pending: { approvals: pending.approvals, total: pending.counts.pending, more: pending.next_cursor !== null },
+    history: history.approvals,
+    loadedAt: Date.now(),
+  };
 }
 
 export default async function ApprovalsPage() {
