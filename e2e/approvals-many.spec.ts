@@ -53,3 +53,19 @@ test('a queue of more pending approvals than a page shows their true count and r
   await expect(page.getByTestId('pending-show-older')).toHaveCount(0);
   await expect(page.getByTestId('pending-count')).toHaveText(`(${HELD})`);
 });
+
+// The queue polls the API; when that stopped working (the session ended, the person was
+// removed) the page went on showing the pending approvals and their countdowns as if live.
+const LEAVER = { email: 'queue-leaver@example.com', password: 'queue-leaver-password', role: 'approver' } as const;
+
+test('the queue says it is no longer updated once the session has ended', async ({ page, baseURL }) => {
+  test.setTimeout(90_000);
+  await seedMember(LEAVER);
+  await signIn(page.request, baseURL, LEAVER);
+  await page.goto('/approvals');
+  await expect(page.getByTestId('pending-count')).toBeVisible();
+  await expect(page.getByTestId('approvals-stale')).toHaveCount(0);
+
+  expect((await page.request.post('/api/auth/sign-out', { headers: { origin: baseURL ?? '' }, data: {} })).status()).toBe(200);
+  await expect(page.getByTestId('approvals-stale')).toContainText('Not updated: Your session has ended; sign in again.');
+});

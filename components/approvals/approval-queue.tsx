@@ -4,7 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { ApprovalQueueItem } from '@/lib/approvals/approval-queue-types';
 import { usePolling } from '../use-polling';
 import { ApprovalCard } from './approval-card';
-import { fetchPending, fetchQueue, HISTORY_LIMIT, PENDING_LIMIT, type PendingView } from './approvals-api';
+import { fetchPending, fetchQueue, formatUtc, HISTORY_LIMIT, PENDING_LIMIT, type PendingView } from './approvals-api';
 
 /**
  * How often the open page asks for the queue. Short polling, not server-sent events: a
@@ -27,11 +27,18 @@ export function ApprovalQueue(props: { initialPending: PendingView; initialHisto
   const [loadingMore, setLoadingMore] = useState(false);
   // Starts at the server's clock so the first client render matches the server's HTML.
   const [now, setNow] = useState(props.renderedAt);
+  // Why the last refresh failed, and when the queue shown was read: a queue that stopped
+  // updating (the session ended, the person left the tenant) must not pass for a live one.
+  const [error, setError] = useState<string | null>(null);
+  const [readAt, setReadAt] = useState(props.renderedAt);
 
   const refresh = useCallback(async () => {
     const [p, h] = await Promise.all([fetchPending(shown), fetchQueue('decided', HISTORY_LIMIT)]);
-    if (p) setPending(p);
-    if (h) setHistory(h.approvals);
+    if (p.ok) setPending(p.value);
+    if (h.ok) setHistory(h.value.approvals);
+    const failed = !p.ok ? p : !h.ok ? h : null;
+    setError(failed ? failed.message : null);
+    if (!failed) setReadAt(Date.now());
   }, [shown]);
 
   async function showOlder() {
@@ -39,9 +46,12 @@ export function ApprovalQueue(props: { initialPending: PendingView; initialHisto
     const next = shown + PENDING_LIMIT;
     const p = await fetchPending(next);
     setLoadingMore(false);
-    if (!p) return;
+    if (!p.ok) {
+      setError(p.message);
+      return;
+    }
     setShown(next);
-    setPending(p);
+    setPending(p.value);
   }
 
   usePolling(refresh, POLL_MS);
@@ -52,6 +62,15 @@ export function ApprovalQueue(props: { initialPending: PendingView; initialHisto
 
   return (
     <>
+      {error && (
+        <p
+          data-testid="approvals-stale"
+          role="status"
+          className="mb-4 rounded bg-amber-50 px-3 py-2 text-sm font-medium text-amber-800 ring-1 ring-amber-200"
+        >
+          Not updated: {error} Showing the queue as read at {formatUtc(new Date(readAt).toISOString())}; trying again.
+        </p>
+      )}
       <section aria-labelledby="pending-heading">
         <h2 id="pending-heading" className="mb-3 text-lg font-semibold">
           Pending{' '}

@@ -20,19 +20,26 @@ export interface DecisionFailure {
   issues: { code: string; path: string; message: string }[];
 }
 
-export async function fetchQueue(status: QueueFilter, limit: number, cursor?: string): Promise<ApprovalQueuePage | null> {
+/** A queue read: the page, or why it could not be read (said on the page, which keeps what it has). */
+export type QueueRead<T> = { ok: true; value: T } | { ok: false; message: string };
+
+export async function fetchQueue(status: QueueFilter, limit: number, cursor?: string): Promise<QueueRead<ApprovalQueuePage>> {
   const query = new URLSearchParams({ status, limit: String(limit), ...(cursor ? { cursor } : {}) });
+  let response: Response;
   try {
-    const response = await fetch(`/api/v1/approvals?${query.toString()}`, {
+    response = await fetch(`/api/v1/approvals?${query.toString()}`, {
       credentials: 'same-origin',
       headers: { accept: 'application/json', ...pageTenantHeaders() },
       cache: 'no-store',
     });
-    return response.ok ? ((await response.json()) as ApprovalQueuePage) : null;
   } catch {
-    // Offline for a moment: keep showing what we have; the next poll tries again.
-    return null;
+    // Offline for a moment: the page keeps showing what it has; the next poll tries again.
+    return { ok: false, message: 'Toolgate could not be reached.' };
   }
+  if (response.ok) return { ok: true, value: (await response.json()) as ApprovalQueuePage };
+  if (response.status === 401) return { ok: false, message: 'Your session has ended; sign in again.' };
+  const body = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
+  return { ok: false, message: body.error?.message ?? `The server answered ${response.status}.` };
 }
 
 /** The pending approvals the page shows: the newest `shown`, with how many are pending in all. */
@@ -45,16 +52,18 @@ export interface PendingView {
 
 /**
  * The newest `shown` pending approvals, a page of PENDING_LIMIT at a time (the API answers at
- * most 100 per request), and the pending count. Null when a page could not be read.
+ * most 100 per request), and the pending count.
  */
-export async function fetchPending(shown: number): Promise<PendingView | null> {
+export async function fetchPending(shown: number): Promise<QueueRead<PendingView>> {
   const approvals: ApprovalQueueItem[] = [];
   let cursor: string | undefined;
   for (;;) {
-    const page = await fetchQueue('pending', PENDING_LIMIT, cursor);
-    if (!page) return null;
+    const read = await fetchQueue('pending', PENDING_LIMIT, cursor);
+    if (!read.ok) return read;
+    const page = read.value;
     approvals.push(...page.approvals);
-    if (!page.next_cursor || approvals.length >= shown) return { approvals, total: page.counts.pending, more: page.next_cursor !== null };
+    if (!page.next_cursor || approvals.length >= shown)
+      return { ok: true, value: { approvals, total: page.counts.pending, more: page.next_cursor !== null } };
     cursor = page.next_cursor;
   }
 }
