@@ -7,6 +7,7 @@ import { checkEvidenceChainTail } from './evidence-chain-health';
 import { OVERVIEW_WINDOW_MS, type Overview } from './overview-types';
 import { getWebhookHealth } from './webhook-health';
 import { tenantEvidence } from '../evidence/tenant-key';
+import { CALL_EVIDENCE_KINDS } from '../evidence/evidence-kinds';
 
 export { OVERVIEW_WINDOW_MS, type Overview } from './overview-types';
 
@@ -46,7 +47,15 @@ export async function getOverview(options: { tenantId: string; now?: Date; topCo
     compareWindows({ tenantId, until }),
     db().approval.count({ where: { tenantId, status: 'pending', expiresAt: { gt: until } } }),
     db().$queryRaw<{ key: string; n: unknown }[]>(topCodesQuery(tenantId, since, until, options.topCodes ?? 5)),
-    tenantEvidence(tenantId).then((where) => db().evidence.findFirst({ where, orderBy: { seq: 'desc' }, select: { createdAt: true } })),
+    // The newest call: administrative records (members, settings, the purge) are no calls, and
+    // would date "Last recorded call" and hide the first-call help on a tenant never called.
+    tenantEvidence(tenantId).then((where) =>
+      db().evidence.findFirst({
+        where: { ...where, kind: { in: [...CALL_EVIDENCE_KINDS] } },
+        orderBy: { seq: 'desc' },
+        select: { createdAt: true },
+      }),
+    ),
     checkEvidenceChainTail({ tenantId, now: until }),
     getWebhookHealth({ tenantId, until }),
   ]);
