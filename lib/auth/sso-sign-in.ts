@@ -40,6 +40,9 @@ export function ssoAuthOptions(config: SsoConfig, options: { errorURL: string })
         scopes: scopes.scopes,
         // The user row says what the gate below relied on (Better Auth itself reads only email_verified).
         mapProfileToUser: (profile) => ({
+          // The claim is a string; anything else is no email (email_not_found), not a crash in
+          // Better Auth's user lookup (internal_server_error, logged as a database failure).
+          email: typeof profile.email === 'string' ? profile.email : undefined,
           // Bounded: the name is shown to every admin on the Members page.
           name: typeof profile.name === 'string' && profile.name.trim() ? profile.name.trim().slice(0, MAX_NAME_CHARS) : undefined,
           emailVerified: isEmailVerifiedByProvider(profile),

@@ -31,6 +31,9 @@ const ACCOUNTS: Record<string, TestOidcAccount> = {
   jill: { email: 'jill@acme.test', xmsEdov: true },
   kim: { email: 'kim@acme.test' },
   lena: { email: 'lena@acme.test', emailVerified: true },
+  // Providers that break the spec: the email claim is not a string.
+  mona: { email: 4711, emailVerified: true },
+  nell: { email: ['nell@acme.test'], emailVerified: true },
 };
 
 let provider: TestOidcProvider;
@@ -293,6 +296,13 @@ describe('SSO sign-in against a real OpenID provider', () => {
     expect((await db().user.findUniqueOrThrow({ where: { email: 'jill@acme.test' } })).emailVerified).toBe(true);
     expect((await ssoSignIn('kim')).error).toBe('sso_email_unverified');
     expect(await db().user.count({ where: { email: 'kim@acme.test' } })).toBe(0);
+  });
+
+  it('answers an email claim that is not a string as a missing email (email_not_found), creating nothing', async () => {
+    await invite('nell@acme.test', 'viewer');
+    const users = await db().user.count();
+    for (const login of ['mona', 'nell']) expect((await ssoSignIn(login)).error, login).toBe('email_not_found');
+    expect(await db().user.count()).toBe(users);
   });
 
   it('links SSO to an existing user with the same verified email, and not for an unverified one', async () => {

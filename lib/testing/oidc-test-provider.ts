@@ -9,7 +9,8 @@ import Provider, { type ClientMetadata } from 'oidc-provider';
  * cannot use). Nothing here reaches beyond 127.0.0.1.
  */
 export interface TestOidcAccount {
-  email: string;
+  /** A number or a list: a provider that breaks the spec (the claim is a string). */
+  email: string | number | readonly string[];
   /** Left out: the provider sends no `email_verified` claim (as Entra ID does not). */
   emailVerified?: boolean;
   /** Entra ID's "email domain owner verified" optional claim. */
