@@ -83,6 +83,30 @@ export function malformedPath(path: string, incomingRequestId: string | null): R
   return badRequestTarget(`The path ${path.slice(0, 200)} is not valid percent-encoded UTF-8.`, incomingRequestId);
 }
 
+/**
+ * The most a Server Action's body may hold: Next's own limit (serverActions.bodySizeLimit, 1 MB by
+ * default, not changed in next.config.js). Past it Next answers a bare 500.
+ */
+export const SERVER_ACTION_BODY_MAX = 1024 * 1024;
+
+/** A Server Action whose declared body is past SERVER_ACTION_BODY_MAX: 413 payload_too_large. */
+export function serverActionTooLarge(incomingRequestId: string | null): RouteResult {
+  const requestId = requestIdFrom(incomingRequestId);
+  return jsonResult(
+    {
+      error: {
+        code: 'payload_too_large',
+        message: `The form's body exceeds the limit of ${SERVER_ACTION_BODY_MAX} bytes.`,
+        details: { max_bytes: SERVER_ACTION_BODY_MAX },
+      },
+      request_id: requestId,
+    },
+    413,
+    { connection: 'close' },
+    requestId,
+  );
+}
+
 /** A request target no route can serve, whatever the method: 400 bad_request saying why. */
 export function badRequestTarget(message: string, incomingRequestId: string | null): RouteResult {
   const requestId = requestIdFrom(incomingRequestId);

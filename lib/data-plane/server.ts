@@ -4,7 +4,14 @@ import { jsonResult, type RouteResult } from '../api/define-route';
 import type { IncomingCall } from '../api/incoming-call';
 import { tooLarge } from '../api/json-body';
 import { HTTP_METHODS, type HttpMethod } from '../api/http-methods';
-import { badRequestTarget, malformedPath, methodNotAllowed, pathNotFound } from '../api/mount-route';
+import {
+  badRequestTarget,
+  malformedPath,
+  methodNotAllowed,
+  pathNotFound,
+  SERVER_ACTION_BODY_MAX,
+  serverActionTooLarge,
+} from '../api/mount-route';
 import { API_SECURITY_HEADERS } from '../http/security-headers';
 import { CLIENT_ADDRESS_HEADER, clientAddress, type TrustedProxies } from '../http/client-address';
 import { noteSignInLimited } from '../auth/sign-in-limited-log';
@@ -69,6 +76,17 @@ export function createDataPlaneServer(
       }
       // Next serves the same paths with the same methods or more (the route files mount these
       // handlers too), so in one-process mode it gives the 405 or the answer.
+      // Next answers a Server Action body past its limit with a bare 500 (logged as an error);
+      // one that says so in its Content-Length is refused here, unread, as the API refuses one.
+      if (
+        options.fallback &&
+        req.method === 'POST' &&
+        req.headers['next-action'] !== undefined &&
+        declaredLength(req) > SERVER_ACTION_BODY_MAX
+      ) {
+        void send(res, serverActionTooLarge(headerValue(req, 'x-request-id')));
+        return;
+      }
       if (options.fallback) {
         const caller = clientAddress(req.socket.remoteAddress, headerValue(req, 'x-forwarded-for') ?? undefined, trustedProxies);
         if (caller) req.headers[CLIENT_ADDRESS_HEADER] = caller;
@@ -111,6 +129,12 @@ export function createDataPlaneServer(
   // Agents keep connections open between tool calls.
   server.keepAliveTimeout = 65_000;
   return server;
+}
+
+/** The body's length as its Content-Length states it (0 when absent or not a number). */
+function declaredLength(req: http.IncomingMessage): number {
+  const length = Number(req.headers['content-length']);
+  return Number.isFinite(length) ? length : 0;
 }
 
 /** `OPTIONS *` asks about the server as a whole: nothing to say beyond 204. Anything else has no path to serve. */

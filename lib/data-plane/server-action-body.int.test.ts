@@ -1,0 +1,68 @@
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVER_ACTION_BODY_MAX } from '@/lib/api/mount-route';
+import { createDataPlaneServer } from './server';
+
+// A Server Action (a POST with Next-Action to a page) whose body is past Next's limit was
+// answered by Next with a bare 500 (its "Body exceeded 1 MB limit" error). The server in front
+// of Next refuses one whose Content-Length says so with the API's 413, and never hands it on.
+
+const handedOn: string[] = [];
+const server = createDataPlaneServer({
+  fallback: (req, res) => {
+    handedOn.push(`${req.method} ${req.url}`);
+    req.resume();
+    req.once('end', () => res.writeHead(200).end());
+  },
+});
+let port = 0;
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+function post(path: string, bytes: number, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path, method: 'POST', headers: { ...headers, 'content-length': String(bytes) } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    // The answer may come (and the connection close) before the whole body is written.
+    req.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error),
+    );
+    req.end(Buffer.alloc(bytes, 'x'));
+  });
+}
+
+describe('a Server Action body past the limit', () => {
+  it('is answered 413 payload_too_large before Next sees it', async () => {
+    handedOn.length = 0;
+    const res = await post('/api-keys', SERVER_ACTION_BODY_MAX + 1, {
+      'next-action': '60abc',
+      'content-type': 'multipart/form-data; boundary=x',
+    });
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body).error).toMatchObject({ code: 'payload_too_large', details: { max_bytes: SERVER_ACTION_BODY_MAX } });
+    expect(handedOn).toEqual([]);
+  });
+
+  it('is handed on at the limit, and so is any other request (Next and the API judge those)', async () => {
+    handedOn.length = 0;
+    expect((await post('/api-keys', SERVER_ACTION_BODY_MAX, { 'next-action': '60abc' })).status).toBe(200);
+    expect((await post('/api-keys', SERVER_ACTION_BODY_MAX + 1, {})).status).toBe(200);
+    expect(handedOn).toEqual(['POST /api-keys', 'POST /api-keys']);
+  });
+});
