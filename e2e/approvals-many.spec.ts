@@ -69,3 +69,43 @@ test('the queue says it is no longer updated once the session has ended', async 
   expect((await page.request.post('/api/auth/sign-out', { headers: { origin: baseURL ?? '' }, data: {} })).status()).toBe(200);
   await expect(page.getByTestId('approvals-stale')).toContainText('Not updated: Your session has ended; sign in again.');
 });
+
+// Between the deadline and the next refresh (longer when refreshes fail) the countdown said
+// "expired left".
+const WATCHER = { email: 'queue-watcher@example.com', password: 'queue-watcher-password', role: 'approver' } as const;
+
+test('a pending approval whose time is up says "expired", not "expired left"', async ({ page, request, baseURL }) => {
+  test.setTimeout(90_000);
+  await seedMember(WATCHER);
+  const { adminKey } = await seedSecondTenant({ slug: 'expiring-approval', name: 'Expiring', email: WATCHER.email, role: 'admin' });
+  const admin = { authorization: `Bearer ${adminKey}` };
+  expect((await request.post('/api/v1/contracts', { headers: admin, data: refundPaymentContract })).status()).toBeLessThan(300);
+  expect(
+    (
+      await request.post(`/api/v1/contracts/${TOOL}/versions/${refundPaymentContract.version}/publish`, { headers: admin, data: {} })
+    ).status(),
+  ).toBe(200);
+  const held = await request.post('/api/v1/validate/pre', {
+    headers: admin,
+    data: {
+      tool: TOOL,
+      call_id: 'expiring',
+      context: CONTEXT,
+      arguments: { tenant_id: 'acme', payment_id: 'pay_abcdefgh12', amount_cents: 500, reason: 'duplicate' },
+    },
+  });
+  expect(((await held.json()) as { decision: string }).decision).toBe('require_approval');
+
+  await page.clock.install();
+  await signIn(page.request, baseURL, WATCHER);
+  expect(
+    (
+      await page.request.post('/api/v1/session/tenant', { headers: { origin: baseURL ?? '' }, data: { tenant: 'expiring-approval' } })
+    ).status(),
+  ).toBe(200);
+  await page.goto('/approvals');
+  await expect(page.getByTestId('time-left')).toContainText('left');
+  // The page's clock passes the deadline (the contract gives 900 s) before any refresh hears of it.
+  await page.clock.fastForward('20:00');
+  await expect(page.getByTestId('time-left')).toHaveText('expired');
+});

@@ -58,7 +58,7 @@ export function ApprovalCard({ item, now, onDecided }: { item: ApprovalQueueItem
               className={`font-mono tabular-nums ${secondsLeft < 60 ? 'text-red-700' : 'text-zinc-600'}`}
               title={`expires ${formatUtc(item.expires_at)}`}
             >
-              {formatTimeLeft(secondsLeft)} left
+              {secondsLeft > 0 ? `${formatTimeLeft(secondsLeft)} left` : formatTimeLeft(secondsLeft)}
             </span>
           )}
         </div>
