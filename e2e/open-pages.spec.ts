@@ -159,3 +159,37 @@ test("a Settings page left open refuses to undo another admin's change, and neve
     });
   });
 });
+
+test("the violations page's Export CSV exports the tenant it shows after its person switched to another in a second tab", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  const other = await seedSecondTenant({ slug: 'open-pages-csv', name: 'CSV tenant', email: E2E_ADMIN.email, role: 'admin' });
+  const refuse = async (authorization: string, callId: string) => {
+    const response = await page.request.post('/api/v1/validate/pre', {
+      headers: { authorization },
+      data: { tool: 'no.such_tool', call_id: callId, arguments: {} },
+    });
+    expect(response.status()).toBe(200);
+  };
+  await refuse(E2E_KEY.authorization, 'csv-call-of-e2e');
+  await refuse(`Bearer ${other.adminKey}`, 'csv-call-of-other');
+  await signIn(page.request, baseURL, E2E_ADMIN);
+  await page.goto('/violations');
+  await expect(page.getByTestId('tenant-name')).toHaveText('e2e');
+
+  const second = await context.newPage();
+  const switched = await second.request.post('/api/v1/session/tenant', {
+    headers: { origin: baseURL ?? '' },
+    data: { tenant: 'open-pages-csv' },
+  });
+  expect(switched.status()).toBe(200);
+
+  const href = await page.getByTestId('violations-csv').getAttribute('href');
+  const exported = await page.request.get(href ?? '');
+  expect(exported.status()).toBe(200);
+  const csv = await exported.text();
+  expect(csv).toContain('csv-call-of-e2e');
+  expect(csv).not.toContain('csv-call-of-other');
+});
