@@ -1,18 +1,14 @@
 // Evidence's createdAt never goes back along a tenant's chain, even when the clock does: time
 // filters find a moment as a seq (./seq-at.ts), which holds only while seq and createdAt grow together.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
 import { countingContract } from '@/lib/testing/history-fixtures';
-import { clockShift } from '@/lib/clock/clock-shift';
+import { atTime } from '@/lib/seed/seed-clock';
 import { verifyEvidenceChain } from './verify-evidence-chain';
 import { seqsAt } from './seq-at';
-
-afterEach(() => {
-  clockShift.ms = 0;
-});
 
 describe('a clock that steps back', () => {
   it('stamps the records after it no earlier than the newest before it, plain and with side effects alike, and the chain verifies', async () => {
@@ -29,12 +25,12 @@ describe('a clock that steps back', () => {
     const before = await db().evidence.findFirstOrThrow({ where: { tenant: { tenantId: t.tenant.id } }, orderBy: { seq: 'desc' } });
 
     // The system clock steps an hour back (an NTP correction, a restored VM).
-    clockShift.ms = -3_600_000;
-    expect((await pre('wallet.transfer', 'after-1')).body.decision).toBe('allow');
-    // A record with side effects (an approval request) commits through the other path.
-    expect((await pre('wallet.payout', 'after-2')).body.decision).toBe('require_approval');
-    expect((await pre('wallet.transfer', 'after-3')).body.decision).toBe('allow');
-    clockShift.ms = 0;
+    await atTime(Date.now() - 3_600_000, async () => {
+      expect((await pre('wallet.transfer', 'after-1')).body.decision).toBe('allow');
+      // A record with side effects (an approval request) commits through the other path.
+      expect((await pre('wallet.payout', 'after-2')).body.decision).toBe('require_approval');
+      expect((await pre('wallet.transfer', 'after-3')).body.decision).toBe('allow');
+    });
 
     const records = await db().evidence.findMany({
       where: { tenant: { tenantId: t.tenant.id } },
