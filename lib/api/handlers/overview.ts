@@ -108,6 +108,8 @@ const OverviewSchema = z
  */
 export const overviewHandler = defineRoute({
   auth: { apiKey: 'admin', session: 'read' },
+  // It reads no query; strict, as the list routes' are, so a misspelt filter is a 400, not ignored.
+  query: z.object({}).strict(),
   response: OverviewSchema,
   handler: async ({ caller }) => ({ body: await getOverview({ tenantId: caller.tenantId }) }),
 });

@@ -141,9 +141,13 @@ describe('GET /api/v1/overview', () => {
     expect((await call(overview, {})).status).toBe(401);
   });
 
-  it('refuses a NUL in a query value it does not read, as every endpoint does, and ignores other unknown ones', async () => {
+  it('refuses a NUL in a query value, and unknown query parameters, as the list routes do; the page tenant is not one', async () => {
     const nul = await call(overview, { key: t.adminKey, path: '/api/v1/overview?x=%00' });
     expect([nul.status, nul.body.error?.code]).toEqual([400, 'bad_request']);
-    expect((await call(overview, { key: t.adminKey, path: '/api/v1/overview?x=1' })).status).toBe(200);
+    const unknown = await call(overview, { key: t.adminKey, path: '/api/v1/overview?x=1' });
+    expect([unknown.status, unknown.body.error?.code]).toEqual([400, 'bad_request']);
+    expect(JSON.stringify(unknown.body.error)).toContain('x');
+    expect((await call(overview, { key: t.adminKey, path: `/api/v1/overview?tenant_id=${t.tenant.id}` })).status).toBe(200);
+    expect((await call(overview, { key: t.adminKey, path: '/api/v1/overview' })).status).toBe(200);
   });
 });
