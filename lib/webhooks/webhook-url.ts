@@ -3,7 +3,7 @@ import { WEBHOOK_EVENTS } from './webhook-events';
 
 /**
  * A webhook receiver's URL as the API and the Settings page accept it: http(s), a host, no
- * credentials, at most 2048 characters. Whether the host may be called at all (public
+ * credentials, no whitespace or control characters, at most 2048 characters. Whether the host may be called at all (public
  * addresses only, SSRF) is checked when the webhook is created (webhook-address.ts) and again
  * at every delivery.
  */
@@ -12,6 +12,9 @@ export function httpUrlWithoutCredentials(why: string) {
     z
       .string()
       .max(2048)
+      // The URL parser would drop or percent-encode them, so what was stored (and shown) would
+      // not be the address called: refused, as credentials and port 0 are, rather than rewritten.
+      .refine((value) => !/[\s\p{Cc}]/u.test(value), 'must not contain whitespace or control characters')
       .refine((value) => {
         try {
           const url = new URL(value);

@@ -123,6 +123,20 @@ describe('webhook registration', () => {
       const res = await call(createWebhook, { key: t.adminKey, body: { url } });
       expect(res.status, url).toBe(400);
     }
+    // Whitespace and control characters: the parser drops or encodes them, so the stored URL
+    // would not be the one called. Refused, naming the field.
+    for (const url of [
+      'https://hooks.example.com/ x',
+      ' https://hooks.example.com/x',
+      'https://hooks.example.com/x\n',
+      'https://hooks.example.com/a\tb',
+      'https://hooks.example.com/a\u0000b',
+      'https://hooks.example.com/a\u00a0b',
+    ]) {
+      const res = await call(createWebhook, { key: t.adminKey, body: { url } });
+      expect([res.status, res.body.error?.code], JSON.stringify(url)).toEqual([400, 'bad_request']);
+      expect(res.body.error?.message, JSON.stringify(url)).toMatch(/url.*whitespace or control characters/);
+    }
     expect((await call(createWebhook, { key: t.adminKey, body: { url: receiverUrl, events: ['approval.exploded'] } })).status).toBe(400);
     expect(
       (await call(createWebhook, { key: t.adminKey, body: { url: 'https://hooks.example.com/toolgate', events: ['approval.decided'] } }))
