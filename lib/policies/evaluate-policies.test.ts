@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compilePolicy, type CompiledPolicy } from './compile-policy';
-import { applySet, evaluatePolicies, type PolicyCall } from './evaluate-policies';
+import { applySet } from './apply-set';
+import { evaluatePolicies, type PolicyCall } from './evaluate-policies';
 
 function policy(document: Record<string, unknown>): CompiledPolicy {
   const result = compilePolicy({ id: 'p', version: '1.0.0', ...document });

@@ -12,7 +12,7 @@ import type { HistoryView } from '../history/history-view';
 import type { PolicyRef, PolicyVerdict } from './policy-evidence';
 import { toolPatternMatches } from './policy-schema';
 import type { Decision } from '../decisions';
-import { isJsonObject } from '../json';
+import { applySet } from './apply-set';
 
 /**
  * Evaluates a tenant's published policies on one proposed call. Pure: no I/O, so validate/pre,
@@ -191,20 +191,7 @@ function recheckSumLimits(
           approval: null,
         }));
       } else {
-        overruns.set(policy.id, (verdict) => ({
-          ...verdict,
-          ...(SEVERITY[verdict.decision] < SEVERITY.require_approval
-            ? {
-                rule: limit.id,
-                decision: 'require_approval' as const,
-                reason: `${limit.reason ?? `Limit ${limit.id} of policy ${policy.id}`}: ${check.used} of ${check.max} used per ${limit.per} in ${limit.window}; past it, each call needs approval.`,
-              }
-            : {}),
-          approval: mergeApprovals([
-            verdict.approval,
-            { roles: limit.roles?.length ? [...limit.roles] : [], approversRequired: 1, expiresInSeconds: null, escalated: false },
-          ]),
-        }));
+        overruns.set(policy.id, (verdict) => heldBySoftLimit(verdict, policy, limit, check));
       }
     }
   }
@@ -380,20 +367,8 @@ function evaluatePolicy(policy: CompiledPolicy, call: PolicyCall, evaluation: Po
     }
   }
 
-  const verdict: Verdict = first ?? { ...ref, rule: 'default', decision: 'allow', reason: null, issues: [], set: null, approval: null };
-  if (softLimit) {
-    // A soft limit past its maximum holds the call for a person, whatever the rules allowed.
-    const { limit, check } = softLimit;
-    verdict.approval = mergeApprovals([
-      verdict.approval,
-      { roles: limit.roles?.length ? [...limit.roles] : [], approversRequired: 1, expiresInSeconds: null, escalated: false },
-    ]);
-    if (SEVERITY[verdict.decision] < SEVERITY.require_approval) {
-      verdict.rule = limit.id;
-      verdict.decision = 'require_approval';
-      verdict.reason = `${limit.reason ?? `Limit ${limit.id} of policy ${policy.id}`}: ${check.used} of ${check.max} used per ${limit.per} in ${limit.window}; past it, each call needs approval.`;
-    }
-  }
+  const decided: Verdict = first ?? { ...ref, rule: 'default', decision: 'allow', reason: null, issues: [], set: null, approval: null };
+  const verdict = softLimit ? heldBySoftLimit(decided, policy, softLimit.limit, softLimit.check) : decided;
   const approvalRules = (document.approval?.rules ?? []).filter((rule) =>
     rule.tools.some((pattern) => toolPatternMatches(pattern, call.tool)),
   );
@@ -418,6 +393,17 @@ function evaluatePolicy(policy: CompiledPolicy, call: PolicyCall, evaluation: Po
   return verdict;
 }
 
+/** A soft limit past its maximum holds the call for a person, whatever the rules allowed. */
+function heldBySoftLimit(verdict: Verdict, policy: CompiledPolicy, limit: CompiledLimit, check: LimitCheck): Verdict {
+  const approval = mergeApprovals([
+    verdict.approval,
+    { roles: limit.roles?.length ? [...limit.roles] : [], approversRequired: 1, expiresInSeconds: null, escalated: false },
+  ]);
+  if (SEVERITY[verdict.decision] >= SEVERITY.require_approval) return { ...verdict, approval };
+  const reason = `${limit.reason ?? `Limit ${limit.id} of policy ${policy.id}`}: ${check.used} of ${check.max} used per ${limit.per} in ${limit.window}; past it, each call needs approval.`;
+  return { ...verdict, approval, rule: limit.id, decision: 'require_approval', reason };
+}
+
 export function mergeApprovals(requirements: readonly (ApprovalRequirement | null)[]): ApprovalRequirement | null {
   const present = requirements.filter((r): r is ApprovalRequirement => r !== null);
   if (present.length === 0) return null;
@@ -435,34 +421,4 @@ export function mergeApprovals(requirements: readonly (ApprovalRequirement | nul
 function minDefined(values: readonly (number | null | undefined)[]): number | null {
   const defined = values.filter((v): v is number => typeof v === 'number');
   return defined.length > 0 ? Math.min(...defined) : null;
-}
-
-/**
- * Writes each `path -> value` into a copy of the arguments, creating plain objects on the way.
- * The schema refuses `__proto__`, `prototype` and `constructor` segments; objects are still
- * built with defineProperty so no segment can reach a prototype.
- */
-export function applySet(args: Record<string, unknown>, set: Record<string, unknown>): Record<string, unknown> {
-  const out = structuredClone(args);
-  for (const [path, value] of Object.entries(set)) {
-    const segments = path.split('.');
-    let target: Record<string, unknown> = out;
-    for (const segment of segments.slice(0, -1)) {
-      const next = Object.prototype.hasOwnProperty.call(target, segment) ? target[segment] : undefined;
-      if (isJsonObject(next)) {
-        target = next as Record<string, unknown>;
-      } else {
-        const created: Record<string, unknown> = {};
-        Object.defineProperty(target, segment, { value: created, enumerable: true, writable: true, configurable: true });
-        target = created;
-      }
-    }
-    Object.defineProperty(target, segments[segments.length - 1] as string, {
-      value: structuredClone(value),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return out;
 }
