@@ -3,12 +3,13 @@
 // half contract references) and a 20,000-character prompt mentioning many of them, in YAML
 // and in JSON. Goal (issue 5): under 50 ms in Node.
 // Options: --runs <n> (default 30), --warmup <n> (default 10).
-import { stringify } from 'yaml';
+import { parseDocument as parseYamlDocument, stringify, visit } from 'yaml';
 import { lintDocument } from '../../lib/lint/index';
 import { parseDocument } from '../../lib/lint/parse-document';
 import { lintSurface } from '../../lib/lint/surface';
 import { parseYamlFast } from '../../lib/lint/yaml-fast';
 import { parseYamlFull } from '../../lib/lint/yaml-full';
+import { YAML_OPTIONS } from '../../lib/lint/yaml-fast-scalars';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -88,10 +89,10 @@ const surface = {
   tool_search: false,
 };
 
-function timings(fn: () => unknown): { median: number; p95: number } {
-  for (let i = 0; i < warmup; i++) fn();
+function timings(fn: () => unknown, counts = { runs, warmup }): { median: number; p95: number } {
+  for (let i = 0; i < counts.warmup; i++) fn();
   const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
+  for (let i = 0; i < counts.runs; i++) {
     const start = performance.now();
     fn();
     times.push(performance.now() - start);
@@ -133,3 +134,25 @@ console.log(
 );
 measure('YAML', stringify(surface), 'yaml');
 measure('JSON', JSON.stringify(surface, null, 2), 'json');
+
+// YAML aliases: `yaml.stringify` writes an anchor and aliases wherever objects share a value (a
+// policy's rules listing one `tools` array). parseYamlFull used to resolve each alias with the
+// package's Alias.resolve, which walks the whole document each time; it now keeps an anchor
+// table. The baseline is the package parsing the text plus that per-alias resolution.
+const sharedTools = ['support.issue_credit'];
+const aliasPolicy = stringify({
+  id: 'alias-bench',
+  version: '1.0.0',
+  rules: Array.from({ length: 3000 }, (_, i) => ({ id: `r${i}`, tools: sharedTools, when: `args.amount_cents > ${i}`, decision: 'deny' })),
+});
+const aliasCount = aliasPolicy.split('*a1').length - 1;
+const aliasRuns = { runs: Math.min(runs, 3), warmup: 0 };
+console.log(
+  `YAML policy with ${aliasCount.toLocaleString('en-US')} aliases (${(aliasPolicy.length / 1024).toFixed(0)} KiB), ${aliasRuns.runs} runs`,
+);
+console.log(`  parseYamlFull                          ${ms(timings(() => parseYamlFull(aliasPolicy, 200_000, 64), aliasRuns))}`);
+const resolveEachAlias = () => {
+  const doc = parseYamlDocument(aliasPolicy, YAML_OPTIONS);
+  visit(doc, { Alias: (_key, alias) => void alias.resolve(doc) });
+};
+console.log(`  yaml parse + Alias.resolve (baseline)  ${ms(timings(resolveEachAlias, aliasRuns))}`);
