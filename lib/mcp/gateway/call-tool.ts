@@ -92,7 +92,8 @@ export async function gateToolCall(options: {
   return forward({ ...options, entry, tool, version: decided.version, callId, args, traceparent, context });
 }
 
-async function forward(options: {
+/** A call validate/pre let through, on its way to the upstream: what recording its outcome needs. */
+interface ForwardedCall {
   server: string;
   engine: GateEngine;
   upstream: Upstream;
@@ -107,18 +108,30 @@ async function forward(options: {
   args: Record<string, unknown>;
   traceparent: string | null;
   context: Record<string, unknown> | undefined;
-}): Promise<CallToolResult> {
-  const { engine, limits, tool, callId, args, traceparent, server } = options;
+}
+
+/** The fields of the validate/post body that name the call, before its outcome. */
+function postedCall(call: ForwardedCall) {
+  return {
+    tool: call.tool,
+    ...(call.version ? { version: call.version } : {}),
+    call_id: call.callId,
+    arguments: call.args,
+    ...(call.context ? { context: call.context } : {}),
+  };
+}
+
+/** validate/post takes whole milliseconds up to a day. */
+const postedExecutionMs = (ms: number) => Math.min(86_400_000, Math.max(0, Math.round(ms)));
+
+async function forward(options: ForwardedCall): Promise<CallToolResult> {
+  const { engine, limits, traceparent, server } = options;
   const record = (outcome: { result: unknown } | { error: unknown }, executionMs: number) =>
     engine.post(
       {
-        tool,
-        ...(options.version ? { version: options.version } : {}),
-        call_id: callId,
-        arguments: args,
-        ...(options.context ? { context: options.context } : {}),
+        ...postedCall(options),
         ...outcome,
-        execution_ms: Math.min(86_400_000, Math.max(0, Math.round(executionMs))),
+        execution_ms: postedExecutionMs(executionMs),
         mcp_server: server,
       } as Parameters<GateEngine['post']>[0],
       traceparent,
@@ -138,7 +151,7 @@ async function forward(options: {
   options.signal?.addEventListener('abort', cancel, { once: true });
   try {
     result = await options.upstream.callTool(
-      { name: options.request.name, arguments: args, ...(Object.keys(upstreamMeta).length > 0 ? { _meta: upstreamMeta } : {}) },
+      { name: options.request.name, arguments: options.args, ...(Object.keys(upstreamMeta).length > 0 ? { _meta: upstreamMeta } : {}) },
       { timeoutMs: limits.callTimeoutMs, signal: upstreamCall.signal },
     );
   } catch (error) {
@@ -178,34 +191,16 @@ async function forward(options: {
  * validate/post gets the answer as the upstream sent it, as text, so that it refuses it
  * (AXAG_NUMBER_UNREPRESENTABLE) and records every number with all its digits.
  */
-async function refuseResultNumbers(options: {
-  engine: GateEngine;
-  limits: CallToolLimits;
-  request: ToolCallRequest;
-  tool: string;
-  version: string | null;
-  callId: string;
-  args: Record<string, unknown>;
-  traceparent: string | null;
-  context: Record<string, unknown> | undefined;
-  server: string;
-  upstream: Upstream;
-  numbers: UpstreamNumbersData;
-  executionMs: number;
-}): Promise<CallToolResult> {
+async function refuseResultNumbers(
+  options: ForwardedCall & { numbers: UpstreamNumbersData; executionMs: number },
+): Promise<CallToolResult> {
   const { numbers, request, limits } = options;
   const name = request.name;
   const isError = numbers.result === undefined || (isPlainObject(numbers.result) && numbers.result.isError === true);
   const answer = numbers.result !== undefined ? numbers.result : (numbers.error ?? null);
-  const executionMs = Math.min(86_400_000, Math.max(0, Math.round(options.executionMs)));
+  const executionMs = postedExecutionMs(options.executionMs);
   const answerText = exactJson(answer, numbers.numbers);
-  const base = {
-    tool: options.tool,
-    ...(options.version ? { version: options.version } : {}),
-    call_id: options.callId,
-    arguments: options.args,
-    ...(options.context ? { context: options.context } : {}),
-  };
+  const base = postedCall(options);
   const size = Buffer.byteLength(answerText);
   if (size > limits.maxResultBytes) {
     const text = `The result of ${name} was withheld: ${size} bytes, over the gateway's limit of ${limits.maxResultBytes}. Ask for less (narrower arguments).`;
