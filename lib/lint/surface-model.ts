@@ -190,10 +190,9 @@ function contractFacts(contract: unknown): ToolFacts | undefined {
   const level = ownValue(annotations, 'side_effect_level');
   const readers = ownValue(annotations, 'result_readers');
   const aliases = new Map<string, string>();
-  for (const record of [ownValue(contract, 'argument_aliases'), ownValue(annotations, 'arg_aliases')]) {
-    if (!isJsonObject(record)) continue;
+  const record = ownValue(contract, 'argument_aliases');
+  if (isJsonObject(record))
     for (const [alias, canonical] of Object.entries(record)) if (typeof canonical === 'string') aliases.set(alias, canonical);
-  }
   return {
     kind: typeof kind === 'string' ? kind : undefined,
     level: (SIDE_EFFECT_LEVELS as readonly unknown[]).includes(level) ? (level as SideEffectLevel) : undefined,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ToolContractSchema } from '@toolgate/sdk/core';
 import { lookupOrderContract } from '../contracts/examples';
 import { isExactPattern, toolPatternMatches } from '../policies/policy-schema';
 import { base, codes, lint, type Doc } from './surface-test-helpers';
@@ -66,6 +67,31 @@ describe('lintSurface: the rules Harn leaves open', () => {
     expect(codes(lint(base(), { contracts: [noInput] })).sort()).toEqual([
       'TOOL_SURFACE_MISSING_ANNOTATIONS',
       'TOOL_SURFACE_MISSING_SCHEMA',
+    ]);
+  });
+
+  it('lints the result readers of a contract tool that emits artifacts, as of an inline tool', () => {
+    const contract = (annotations: Record<string, unknown>) =>
+      ToolContractSchema.parse({
+        ...lookupOrderContract,
+        annotations: {
+          ...lookupOrderContract.annotations,
+          kind: 'execute',
+          side_effect_level: 'read_only',
+          emits_artifacts: true,
+          ...annotations,
+        },
+      });
+    const readers = (annotations: Record<string, unknown>) =>
+      lint(base(), { contracts: [contract(annotations)] }).filter((d) => d.code.includes('RESULT_READER'));
+    const missing = readers({});
+    expect(missing.map((d) => [d.code, d.path])).toEqual([['TOOL_SURFACE_MISSING_RESULT_READER', '$.tools[0].contract']]);
+    expect(missing[0]?.message).toContain('Execute tool `orders.lookup` can emit artifacts');
+    expect(readers({ result_readers: ['read_command_output'] })).toEqual([]);
+    expect(readers({ inline_result: true })).toEqual([]);
+    expect(codes(readers({ result_readers: ['gone'] })).sort()).toEqual([
+      'TOOL_SURFACE_MISSING_RESULT_READER',
+      'TOOL_SURFACE_UNKNOWN_RESULT_READER',
     ]);
   });
 

@@ -1,14 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanPrompt } from '../lint/prompt-scan';
-import {
-  SURFACE_SCHEMA_ID,
-  SurfaceArgConstraintSchema,
-  SurfaceSchema,
-  surfaceJsonSchema,
-  surfaceToolBranch,
-  TOOL_NAME_PATTERN,
-} from './surface-schema';
+import { SURFACE_SCHEMA_ID, SurfaceArgConstraintSchema, SurfaceSchema, surfaceJsonSchema, surfaceToolBranch } from './surface-schema';
+import { TOOL_NAME_PATTERN } from '@toolgate/sdk/core';
 
 const valid = {
   id: 'support-agent',

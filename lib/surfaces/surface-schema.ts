@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { documentJsonSchema, SEMVER_PATTERN, SIDE_EFFECT_LEVELS, TOOL_ID_PATTERN } from '../contracts/contract-schema';
-import { ARGUMENT_PATH_MESSAGE, LOWERCASE_ID_MESSAGE, SEMVER_MESSAGE, TOOL_ID_MESSAGE } from '@toolgate/sdk/core';
+import {
+  ARGUMENT_PATH_MESSAGE,
+  LOWERCASE_ID_MESSAGE,
+  SEMVER_MESSAGE,
+  TOOL_ID_MESSAGE,
+  TOOL_NAME_MESSAGE,
+  TOOL_NAME_PATTERN,
+} from '@toolgate/sdk/core';
 import { isPlainObject } from '../json';
 
 /**
@@ -17,15 +24,9 @@ export const MAX_PROMPT_CHARS = 100_000;
 export const MAX_SURFACE_TOOLS = 2000;
 
 export const SURFACE_ID_PATTERN = /^[a-z][a-z0-9_.-]*$/;
-// The same language the prompt scanner reads as one word (prompt-scan.ts), so every tool name
-// can be found in prompt text. Each `.`/`-` group starts with a character the previous group
-// cannot contain, so the regex is unambiguous and runs in linear time.
-export const TOOL_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*(?:[.-][A-Za-z0-9_]+)*$/;
 // `*` stands for any run of characters; nothing else is special.
 export const TOOL_PATTERN_PATTERN = /^[A-Za-z0-9_.*-]+$/;
 const ARG_KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z_][A-Za-z0-9_-]*)*$/;
-const TOOL_NAME_MESSAGE =
-  'Expected a tool name: letters, digits and `_`, starting with a letter or `_`, in parts joined by `.` or `-`, e.g. `search_orders` or `orders.lookup`.';
 const TOOL_PATTERN_MESSAGE =
   'Expected a tool name or pattern: letters, digits, `_`, `.`, `-` and `*` (any run of characters), e.g. `orders.*`.';
 

@@ -28,6 +28,11 @@ export const SEMVER_PATTERN =
 /** What a version that does not match SEMVER_PATTERN is told. */
 export const SEMVER_MESSAGE =
   'Expected a semantic version such as `1.2.0` or `1.2.0-rc.1` (SemVer 2.0.0: numbers without leading zeros, so `1.0.0-1`, not `1.0.0-01`; no `+build` metadata).';
+// Any tool a surface can declare (a contract id or an inline tool's name): the same language the
+// prompt scanner reads as one word (lib/lint/prompt-scan.ts), so every tool name can be found in
+// prompt text. Each `.`/`-` group starts with a character the previous group cannot contain, so
+// the regex is unambiguous and runs in linear time.
+export const TOOL_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*(?:[.-][A-Za-z0-9_]+)*$/;
 export const ARGUMENT_PATH_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*$/;
 const CONDITION_ID_PATTERN = /^[a-z][a-z0-9_.-]*$/;
 /** One top-level argument name (no dots), as an alias or the key it stands for. */
@@ -36,6 +41,8 @@ export const ARGUMENT_KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 // message quotes the regular expression.
 export const TOOL_ID_MESSAGE =
   'Expected a tool id: two or more parts joined by `.`, each of lowercase letters, digits and `_` starting with a letter, e.g. `orders.lookup`.';
+export const TOOL_NAME_MESSAGE =
+  'Expected a tool name: letters, digits and `_`, starting with a letter or `_`, in parts joined by `.` or `-`, e.g. `search_orders` or `orders.lookup`.';
 export const ARGUMENT_PATH_MESSAGE =
   'Expected an argument key (letters, digits, `_` and `-`, starting with a letter or `_`), or keys joined by `.` for a nested one, e.g. `card.last4`.';
 export const ARGUMENT_KEY_MESSAGE =
@@ -77,6 +84,20 @@ export const AnnotationsSchema = z
       .max(7 * 24 * 3600)
       .optional()
       .describe('How long an approval stays valid, in seconds.'),
+    // Harn's artifact annotations, as inline surface tools have them: a surface that lists this
+    // contract is linted for a reader of what it emits (TOOL_SURFACE_MISSING_RESULT_READER).
+    emits_artifacts: z
+      .boolean()
+      .optional()
+      .describe('The tool may return handles to large output (artifacts) instead of the output itself.'),
+    result_readers: z
+      .array(
+        z.string().min(1).max(128).regex(TOOL_NAME_PATTERN, TOOL_NAME_MESSAGE).describe("Name of a tool that reads this tool's artifacts."),
+      )
+      .max(50)
+      .optional()
+      .describe('Tools that can inspect the artifacts this tool emits; a surface listing this tool must have at least one of them active.'),
+    inline_result: z.boolean().optional().describe('The tool always returns its complete output inline, so it needs no result reader.'),
     invalid_result: z
       .enum(['withhold', 'pass_through'])
       .optional()
