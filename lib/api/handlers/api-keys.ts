@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../define-route';
+import { NO_QUERY } from '../no-query';
 import { rowIdParam } from '../path-params';
 import { isoDateTime } from '../response-schemas';
 import { API_KEY_SCOPES } from '../../auth/api-key-scopes';
@@ -33,6 +34,7 @@ const ApiKeySchema = z
 /** GET /api/v1/api-keys — the tenant's keys (never their values). */
 export const listApiKeysHandler = defineRoute({
   auth: { apiKey: 'admin', session: 'manage_keys' },
+  query: NO_QUERY,
   response: z.object({ api_keys: z.array(ApiKeySchema) }).strict(),
   handler: async ({ caller }) => ({ body: { api_keys: await listApiKeys({ tenantId: caller.tenantId }) } }),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type Caller } from '../define-route';
+import { NO_QUERY } from '../no-query';
 import { contractIdParam, versionParam } from '../path-params';
 import { isoDateTime } from '../response-schemas';
 import { plainObject } from '../../json';
@@ -146,6 +147,7 @@ export const savedContractDraftBody = ({ id, ...draft }: SavedDraft) => ({ tool:
 /** GET /api/v1/contracts — the tenant's contracts and their versions. */
 export const listContractsHandler = defineRoute({
   auth: { apiKey: 'author', session: 'read' },
+  query: NO_QUERY,
   response: z.object({ contracts: z.array(ContractSummarySchema) }).strict(),
   handler: async ({ caller }) => ({
     body: { contracts: (await listDocuments({ tenantId: caller.tenantId, kind: 'contract' })).map(contractSummaryBody) },
@@ -171,6 +173,7 @@ export const saveContractDraftHandler = defineRoute({
 /** GET /api/v1/contracts/{id}/versions/{version} — one version with its document. */
 export const getContractVersionHandler = defineRoute({
   auth: { apiKey: ['validate', 'author'], session: 'read' },
+  query: NO_QUERY,
   params: VersionParams,
   response: ContractVersionSchema,
   handler: async ({ caller, params }) => ({

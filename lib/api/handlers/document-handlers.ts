@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type Caller } from '../define-route';
+import { NO_QUERY } from '../no-query';
 import { documentIdParam, versionParam } from '../path-params';
 import { isoDateTime } from '../response-schemas';
 import { plainObject } from '../../json';
@@ -107,6 +108,7 @@ export function studioDocumentHandlers(kind: StudioDocumentKind) {
   return {
     list: defineRoute({
       auth: { apiKey: 'author', session: 'read' },
+      query: NO_QUERY,
       response: z.object({ [many]: z.array(SummarySchema) }).strict(),
       handler: async ({ caller }) => ({ body: { [many]: (await listDocuments({ tenantId: caller.tenantId, kind })).map(summaryBody) } }),
     }),
@@ -126,6 +128,7 @@ export function studioDocumentHandlers(kind: StudioDocumentKind) {
     }),
     getVersion: defineRoute({
       auth: { apiKey: ['validate', 'author'], session: 'read' },
+      query: NO_QUERY,
       params,
       response: VersionSchema,
       handler: async ({ caller, params }) => ({

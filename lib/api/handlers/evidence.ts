@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../define-route';
+import { NO_QUERY } from '../no-query';
 import { rowIdParam } from '../path-params';
 import { actorOf } from './members';
 import { actorRef } from '../../members/member-actor';
@@ -105,6 +106,7 @@ export const startVerificationRunHandler = defineRoute({
 /** GET /api/v1/evidence/verify/runs — the tenant's latest verification runs, newest first. */
 export const listVerificationRunsHandler = defineRoute({
   auth: manage,
+  query: NO_QUERY,
   response: z.object({ runs: z.array(RunSchema) }).strict(),
   handler: async ({ caller }) => ({ body: { runs: await listVerificationRuns({ tenantId: caller.tenantId }) } }),
 });
@@ -112,6 +114,7 @@ export const listVerificationRunsHandler = defineRoute({
 /** GET /api/v1/evidence/verify/runs/{id} — one run's progress, or its result. */
 export const getVerificationRunHandler = defineRoute({
   auth: manage,
+  query: NO_QUERY,
   params: z.object({ id: rowIdParam('verification run') }),
   response: RunSchema,
   handler: async ({ caller, params }) => ({ body: await getVerificationRunOrThrow({ tenantId: caller.tenantId, id: params.id }) }),

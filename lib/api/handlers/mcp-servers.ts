@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../define-route';
+import { NO_QUERY } from '../no-query';
 import { mcpServerParam, mcpToolParam } from '../path-params';
 import { McpServerChangesSchema, NewMcpServerSchema } from '../../mcp/servers/mcp-server-input';
 import { McpServerViewSchema } from '../../mcp/servers/mcp-server-view';
@@ -18,6 +19,7 @@ const serverTool = z.object({ server: mcpServerParam(), tool: mcpToolParam() });
 /** GET /api/v1/mcp-servers — the tenant's MCP servers, hosted and proxied, with their tools. */
 export const listMcpServersHandler = defineRoute({
   auth: read,
+  query: NO_QUERY,
   response: z.object({ servers: z.array(McpServerViewSchema) }).strict(),
   handler: async ({ caller }) => ({ body: { servers: await listMcpServers({ tenantId: caller.tenantId }) } }),
 });
@@ -33,6 +35,7 @@ export const registerMcpServerHandler = defineRoute({
 /** GET /api/v1/mcp-servers/{server} */
 export const getMcpServerHandler = defineRoute({
   auth: read,
+  query: NO_QUERY,
   params: server,
   response: McpServerViewSchema,
   handler: async ({ caller, params }) => ({ body: await getMcpServerView({ tenantId: caller.tenantId, name: params.server }) }),
@@ -121,6 +124,7 @@ const DefinitionSchema = z.record(z.string(), z.unknown());
 /** GET /api/v1/mcp-servers/{server}/tools/{tool}/drift — the pending change of a tool's definition, for review. */
 export const getMcpDriftHandler = defineRoute({
   auth: read,
+  query: NO_QUERY,
   params: serverTool,
   response: z
     .object({

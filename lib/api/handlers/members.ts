@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type Caller } from '../define-route';
+import { NO_QUERY } from '../no-query';
 import { rowIdParam } from '../path-params';
 import { ROLES } from '../../tenants/roles';
 import type { AdminActor } from '../../evidence/record-admin-evidence';
@@ -43,6 +44,7 @@ function invitationJson(i: InvitationSummary) {
 /** GET /api/v1/members — the tenant's members and pending invitations. */
 export const listMembersHandler = defineRoute({
   auth: manage,
+  query: NO_QUERY,
   response: z.object({ members: z.array(MemberSchema), invitations: z.array(InvitationSchema) }).strict(),
   handler: async ({ caller }) => {
     const { members, invitations } = await listMembers({ tenantId: caller.tenantId });

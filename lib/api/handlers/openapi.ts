@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type ApiRoute } from '../define-route';
+import { NO_QUERY } from '../no-query';
 import { openApiDocument } from '../openapi';
 
 const OpenApiDocumentSchema = z.looseObject({
@@ -16,6 +17,7 @@ const OpenApiDocumentSchema = z.looseObject({
 export function openApiHandler(routes: () => readonly ApiRoute[]) {
   return defineRoute({
     auth: 'none',
+    query: NO_QUERY,
     response: OpenApiDocumentSchema,
     handler: async () => ({ body: openApiDocument(routes()), headers: { 'cache-control': 'public, max-age=300' } }),
   });

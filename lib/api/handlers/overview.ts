@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../define-route';
+import { NO_QUERY } from '../no-query';
 import { getOverview } from '../../overview/get-overview';
 import { CHAIN_BREAK_REASONS } from '../../overview/overview-types';
 import { SPIKE_FACTOR, SPIKE_MIN_CALLS } from '../../overview/spikes';
@@ -108,8 +109,7 @@ const OverviewSchema = z
  */
 export const overviewHandler = defineRoute({
   auth: { apiKey: 'admin', session: 'read' },
-  // It reads no query; strict, as the list routes' are, so a misspelt filter is a 400, not ignored.
-  query: z.object({}).strict(),
+  query: NO_QUERY,
   response: OverviewSchema,
   handler: async ({ caller }) => ({ body: await getOverview({ tenantId: caller.tenantId }) }),
 });

@@ -1,4 +1,5 @@
 import { defineRoute } from '../define-route';
+import { NO_QUERY } from '../no-query';
 import { JsonSchemaDocument } from '../response-schemas';
 import { toolContractJsonSchema } from '../../contracts/contract-schema';
 import { policyJsonSchema } from '../../policies/policy-schema';
@@ -11,6 +12,7 @@ import { PIPELINE_CONTEXT_JSON_SCHEMA, TOOL_CALL_MANIFEST_JSON_SCHEMA } from '..
 /** GET /api/v1/schemas/tool-contract.json — the JSON Schema of the contract format (public). */
 export const toolContractSchemaHandler = defineRoute({
   auth: 'none',
+  query: NO_QUERY,
   response: JsonSchemaDocument,
   handler: async () => ({ body: toolContractJsonSchema(), headers: { 'cache-control': 'public, max-age=300' } }),
 });
@@ -18,6 +20,7 @@ export const toolContractSchemaHandler = defineRoute({
 /** GET /api/v1/schemas/policy.json — the JSON Schema of policy documents (public, drives editors). */
 export const policySchemaHandler = defineRoute({
   auth: 'none',
+  query: NO_QUERY,
   response: JsonSchemaDocument,
   handler: async () => ({ body: policyJsonSchema(), headers: { 'cache-control': 'public, max-age=300' } }),
 });
@@ -25,6 +28,7 @@ export const policySchemaHandler = defineRoute({
 /** GET /api/v1/schemas/surface.json — the JSON Schema of tool surface documents (public). */
 export const surfaceSchemaHandler = defineRoute({
   auth: 'none',
+  query: NO_QUERY,
   response: JsonSchemaDocument,
   handler: async () => ({ body: surfaceJsonSchema(), headers: { 'cache-control': 'public, max-age=300' } }),
 });
@@ -32,6 +36,7 @@ export const surfaceSchemaHandler = defineRoute({
 /** GET /api/v1/schemas/pipeline-context.json — the JSON Schema of AGN-036 pipeline contexts (public). */
 export const pipelineContextSchemaHandler = defineRoute({
   auth: 'none',
+  query: NO_QUERY,
   response: JsonSchemaDocument,
   handler: async () => ({ body: PIPELINE_CONTEXT_JSON_SCHEMA, headers: { 'cache-control': 'public, max-age=300' } }),
 });
@@ -39,6 +44,7 @@ export const pipelineContextSchemaHandler = defineRoute({
 /** GET /api/v1/schemas/tool-call-manifest.json — the JSON Schema of tool-call manifests (public). */
 export const toolCallManifestSchemaHandler = defineRoute({
   auth: 'none',
+  query: NO_QUERY,
   response: JsonSchemaDocument,
   handler: async () => ({ body: TOOL_CALL_MANIFEST_JSON_SCHEMA, headers: { 'cache-control': 'public, max-age=300' } }),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../define-route';
+import { NO_QUERY } from '../no-query';
 import { listMemberTenants, switchTenant } from '../../auth/session';
 import { Role } from './members';
 
@@ -8,6 +9,7 @@ const TenantSchema = z.object({ id: z.string(), slug: z.string(), name: z.string
 /** GET /api/v1/session/tenants — the tenants the signed-in person belongs to, and which one they act in. */
 export const listSessionTenantsHandler = defineRoute({
   auth: { session: 'read' },
+  query: NO_QUERY,
   response: z.object({ current: z.string(), tenants: z.array(TenantSchema) }).strict(),
   handler: async ({ caller }) => {
     const userId = caller.kind === 'session' ? caller.userId : '';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type Caller } from '../define-route';
+import { NO_QUERY } from '../no-query';
 import { getTenantSettings, updateTenantSettings } from '../../tenants/tenant-settings';
 import { SettingsPatchSchema } from '../../tenants/settings-schema';
 import type { AdminActor } from '../../evidence/record-admin-evidence';
@@ -20,6 +21,7 @@ const actor = (caller: Caller): AdminActor =>
 /** GET /api/v1/settings — the tenant's settings; every member may read them, as the Settings page shows. */
 export const getSettingsHandler = defineRoute({
   auth: { apiKey: 'admin', session: 'read' },
+  query: NO_QUERY,
   response: SettingsViewSchema,
   handler: async ({ caller }) => ({ body: await getTenantSettings({ tenantId: caller.tenantId }) }),
 });

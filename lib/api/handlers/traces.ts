@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../define-route';
+import { NO_QUERY } from '../no-query';
 import { traceIdParam } from '../path-params';
 import { listTraces } from '../../traces/list-traces';
 import { getTraceOrThrow } from '../../traces/get-trace-or-throw';
@@ -213,6 +214,7 @@ export const listTracesHandler = defineRoute({
 /** GET /api/v1/traces/{traceId} — one trace: its records, approvals and timeline. */
 export const getTraceHandler = defineRoute({
   auth: { apiKey: 'admin', session: 'read' },
+  query: NO_QUERY,
   params: z.object({ traceId: traceIdParam() }),
   response: TraceDetailSchema,
   handler: async ({ caller, params }) => ({ body: await getTraceOrThrow({ tenantId: caller.tenantId, traceId: params.traceId }) }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../define-route';
+import { NO_QUERY } from '../no-query';
 import { rowIdParam } from '../path-params';
 import { createWebhook } from '../../webhooks/create-webhook';
 import { listWebhooks } from '../../webhooks/list-webhooks';
@@ -45,6 +46,7 @@ export const createWebhookHandler = defineRoute({
 /** GET /api/v1/webhooks — the tenant's webhooks with their latest deliveries. */
 export const listWebhooksHandler = defineRoute({
   auth: manage,
+  query: NO_QUERY,
   response: z.object({ webhooks: z.array(WebhookSchema) }).strict(),
   handler: async ({ caller }) => ({ body: { webhooks: await listWebhooks({ tenantId: caller.tenantId }) } }),
 });
