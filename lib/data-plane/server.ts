@@ -21,6 +21,7 @@ import { AppError } from '../errors';
 import { matchDataPlaneRoute } from './routes';
 import { decodePercent } from '../api/match-route';
 import { answerClientError, answerConnect, requestTarget, type RequestTarget } from './client-errors';
+import { isServerAction, undeclaredSize, withReadBody } from './server-action-body';
 
 export type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
 
@@ -78,12 +79,8 @@ export function createDataPlaneServer(
       // handlers too), so in one-process mode it gives the 405 or the answer.
       // Next answers a Server Action body past its limit with a bare 500 (logged as an error);
       // one that says so in its Content-Length is refused here, unread, as the API refuses one.
-      if (
-        options.fallback &&
-        req.method === 'POST' &&
-        req.headers['next-action'] !== undefined &&
-        declaredLength(req) > SERVER_ACTION_BODY_MAX
-      ) {
+      const action = options.fallback !== undefined && isServerAction(req);
+      if (action && declaredLength(req) > SERVER_ACTION_BODY_MAX) {
         void send(res, serverActionTooLarge(headerValue(req, 'x-request-id')));
         return;
       }
@@ -93,7 +90,10 @@ export function createDataPlaneServer(
         else delete req.headers[CLIENT_ADDRESS_HEADER];
         if (pathname.startsWith(`${AUTH_BASE_PATH}/`))
           res.once('finish', () => res.statusCode === 429 && noteSignInLimited(caller, pathname));
-        void options.fallback(req, res);
+        // One whose size is known only as it arrives (chunked) is read here up to the limit, so
+        // that one past it gets the same 413; one within it is handed on whole.
+        if (action && undeclaredSize(req)) void handOnServerAction(req, res, options.fallback);
+        else void options.fallback(req, res);
         return;
       }
       if (matched) {
@@ -129,6 +129,24 @@ export function createDataPlaneServer(
   // Agents keep connections open between tool calls.
   server.keepAliveTimeout = 65_000;
   return server;
+}
+
+/**
+ * Reads a Server Action's body of undeclared size up to SERVER_ACTION_BODY_MAX (what Next itself
+ * would hold): past it, the 413 a declared size gets, the rest left unread; within it, Next gets
+ * the request with that body. A caller gone mid-body gets no answer.
+ */
+async function handOnServerAction(req: http.IncomingMessage, res: http.ServerResponse, fallback: NodeHandler): Promise<void> {
+  const body = await readBody(req, SERVER_ACTION_BODY_MAX).catch(() => undefined);
+  if (body === undefined) {
+    res.destroy();
+    return;
+  }
+  if (body === null) {
+    await send(res, serverActionTooLarge(headerValue(req, 'x-request-id')));
+    return;
+  }
+  await fallback(withReadBody(req, Buffer.concat(body.chunks, body.size)), res);
 }
 
 /** The body's length as its Content-Length states it (0 when absent or not a number). */
