@@ -3,6 +3,7 @@ import type { CodeKeywordDefinition, RegExpEngine } from 'ajv/dist/types';
 import addFormats from 'ajv-formats';
 import { RE2JS } from 're2js';
 import { instanceSegments } from '../validation/json-path';
+import { addLinearEquality } from './json-equality-keywords';
 import { checkPatternSafety } from './pattern-safety';
 import { parsePattern, toNativeSource } from './pattern-syntax';
 
@@ -171,6 +172,7 @@ function newAjv(validateSchema: boolean): Ajv2020 {
   const ajv = new Ajv2020({ ...AJV_OPTIONS, validateSchema });
   addFormats(ajv);
   addLengthFastPath(ajv);
+  addLinearEquality(ajv);
   return ajv;
 }
 
