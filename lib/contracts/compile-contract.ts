@@ -1,12 +1,14 @@
 import type { ValidateFunction } from 'ajv';
 import { ajvIssues, type CheckedSubject } from '@/lib/validation/ajv-issues';
-import type { ValidationIssue } from '@/lib/validation/error-codes';
+import { makeIssue, type ErrorCode, type ValidationIssue } from '@/lib/validation/error-codes';
 import { formatJsonPath } from '@/lib/validation/json-path';
 import { canonicalJson } from './canonical-json-core';
 import { compileCondition, type CompiledCondition } from './compile-conditions';
+import { ConditionCostExceededError, createCostMeter, type CostMeter } from './condition-cost';
 import type { ContractProblem, ContractProblemCode } from './contract-problems';
 import { ToolContractSchema, type ToolContract } from './contract-schema';
 import { checkSchemaAgainstMeta, createContractAjv } from './json-schema-engine';
+import { runWithSchemaMeter } from './schema-cost';
 import { findSchemaProblems, schemaDeclaresPath } from './schema-guards';
 import { sha256HexPortable } from './sha256';
 
@@ -26,10 +28,13 @@ export type CompiledContract = {
   document: ToolContract;
   /** sha256 of the canonical JSON of the parsed document (defaults applied). */
   hash: string;
-  /** The issues with the arguments, in a new array on every call (a caller may keep and extend it). */
-  checkInput(args: unknown): ValidationIssue[];
-  checkOutput(result: unknown): ValidationIssue[];
-  checkErrorPayload(error: unknown): ValidationIssue[];
+  /**
+   * The issues with the arguments, in a new array on every call (a caller may keep and extend it).
+   * `meter` is the step budget the check shares (schema-cost.ts); by default one of its own.
+   */
+  checkInput(args: unknown, meter?: CostMeter): ValidationIssue[];
+  checkOutput(result: unknown, meter?: CostMeter): ValidationIssue[];
+  checkErrorPayload(error: unknown, meter?: CostMeter): ValidationIssue[];
   preconditions: readonly CompiledCondition[];
   postconditions: readonly CompiledCondition[];
 };
@@ -60,10 +65,37 @@ function firstLine(error: unknown): string {
   return (text.split('\n')[0] ?? text).slice(0, 500);
 }
 
-type Checker = (value: unknown) => ValidationIssue[];
+type Checker = (value: unknown, meter?: CostMeter) => ValidationIssue[];
+
+/** What a check that ran out of steps answers: the value is refused, as a failed condition is. */
+const OUT_OF_STEPS_CODE = {
+  arguments: 'AXAG_CONSTRAINT_VIOLATION',
+  result: 'AXAG_OUTPUT_MISMATCH',
+  error: 'AXAG_ERROR_SCHEMA_MISMATCH',
+} as const satisfies Record<CheckedSubject, ErrorCode>;
 
 function makeChecker(validate: ValidateFunction, schema: unknown, intent: string, subject: CheckedSubject): Checker {
-  return (value) => (validate(value) ? [] : ajvIssues({ errors: validate.errors, data: value, schema, intent, subject }));
+  // The budget of a check given none, reset for each: checks run one at a time, and a fresh
+  // meter per call cost a tenth of the validations per second.
+  const own = createCostMeter();
+  return (value, given) => {
+    let meter = given;
+    if (meter === undefined) {
+      meter = own;
+      own.spent = 0;
+      own.exceeded = false;
+      own.error = null;
+    }
+    let valid: boolean;
+    try {
+      valid = runWithSchemaMeter(meter, validate, value) as boolean;
+    } catch (error) {
+      if (!(error instanceof ConditionCostExceededError)) throw error;
+      const message = `The ${subject} could not be checked: the contract's schema exceeded its evaluation budget of ${meter.limit} steps.`;
+      return [makeIssue(OUT_OF_STEPS_CODE[subject], { intent, message, path: '$' })];
+    }
+    return valid ? [] : ajvIssues({ errors: validate.errors, data: value, schema, intent, subject });
+  };
 }
 
 export function compileContract(document: unknown): CompileContractResult {

@@ -36,7 +36,7 @@ export const LINT_REQUEST_COST_LIMIT = 10 * CONDITION_COST_LIMIT;
 export const REPLAY_COST_LIMIT = 10 * CONDITION_COST_LIMIT;
 
 /** Characters (or bytes) of a string counted as one step when an operation consumes it. */
-const CHARACTERS_PER_STEP = 10;
+export const CHARACTERS_PER_STEP = 10;
 
 export class ConditionCostExceededError extends Error {
   constructor(message: string) {

@@ -149,7 +149,7 @@ export async function previewContractImpact(options: { tenantId: string; documen
       const replayedIssues = checkPreCall({ contract: compiled.contract, arguments: args, context, meter }).errors;
       // checkPreCall skips the preconditions on invalid input; input "invalid" only where values are
       // stored redacted was valid when recorded, so the preconditions still apply.
-      const inputIssues = compiled.contract.checkInput(args);
+      const inputIssues = compiled.contract.checkInput(args, meter);
       if (inputIssues.length > 0 && inputIssues.every((issue) => redacted.has(issue.path))) {
         replayedIssues.push(
           ...evaluateConditions(compiled.contract.preconditions, { args, context }, 'AXAG_PRECONDITION_FAILED', tool, meter),

@@ -3,6 +3,8 @@ import { _, type KeywordCxt } from 'ajv/dist/2020.js';
 import { getSchemaTypes } from 'ajv/dist/compile/validate/dataType.js';
 import type { CodeKeywordDefinition } from 'ajv/dist/types';
 import { canonicalJson } from './canonical-json-core';
+import { CHARACTERS_PER_STEP } from './condition-cost';
+import { chargeSchemaSteps } from './schema-cost';
 
 /**
  * `uniqueItems` and `enum` compare JSON values. Ajv compares each item with every other item
@@ -30,15 +32,30 @@ function jsonKey(value: unknown): string | null {
  * nearest earlier item it equals (`j`), or null when the items are unique.
  */
 export function findDuplicateItems(items: readonly unknown[]): [number, number] | null {
-  const lastIndex = new Map<string, number>();
+  // Scalars are their own keys (a Map compares them as `===` does, NaN aside); objects and
+  // arrays are keyed by their text, in a map of their own so that "1" never meets 1.
+  const lastScalar = new Map<unknown, number>();
+  const lastText = new Map<string, number>();
   let found: [number, number] | null = null;
+  let characters = 0;
   for (let i = 0; i < items.length; i++) {
-    const key = jsonKey(items[i]);
-    if (key === null) continue;
-    const j = lastIndex.get(key);
+    const item = items[i];
+    let j: number | undefined;
+    if (typeof item !== 'object' || item === null) {
+      if (typeof item === 'string') characters += item.length;
+      j = lastScalar.get(item);
+      lastScalar.set(item, i);
+    } else {
+      const key = jsonKey(item);
+      if (key === null) continue;
+      characters += key.length;
+      j = lastText.get(key);
+      lastText.set(key, i);
+    }
     if (j !== undefined) found = [i, j];
-    lastIndex.set(key, i);
   }
+  // Linear, but repeated by every branch or reference that reaches the array (schema-cost.ts).
+  chargeSchemaSteps(items.length + Math.ceil(characters / CHARACTERS_PER_STEP));
   return found;
 }
 
@@ -56,6 +73,7 @@ export function enumIncludes(allowed: readonly unknown[], value: unknown): boole
     enumKeys.set(allowed, keys);
   }
   const key = jsonKey(value);
+  chargeSchemaSteps(1 + Math.ceil((key?.length ?? 0) / CHARACTERS_PER_STEP));
   return key === null ? allowed.includes(value) : keys.has(key);
 }
 

@@ -5,6 +5,7 @@ import { RE2JS } from 're2js';
 import { instanceSegments } from '../validation/json-path';
 import { addLinearEquality } from './json-equality-keywords';
 import { checkPatternSafety } from './pattern-safety';
+import { addSchemaCost } from './schema-cost';
 import { parsePattern, toNativeSource } from './pattern-syntax';
 
 /**
@@ -173,6 +174,7 @@ function newAjv(validateSchema: boolean): Ajv2020 {
   addFormats(ajv);
   addLengthFastPath(ajv);
   addLinearEquality(ajv);
+  addSchemaCost(ajv);
   return ajv;
 }
 

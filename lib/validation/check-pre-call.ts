@@ -68,7 +68,8 @@ export function checkPreCall({ contract, arguments: args, context, meter }: Chec
   // execution-time ones): the arguments, the preconditions, the tenant and user scope, the
   // roles. The first error is the answer's primary `error`.
   // checkInput returns a new array on every call: it becomes this check's list of errors.
-  const errors = contract.checkInput(args);
+  // A caller's budget (a test run's, a replay's) is charged by the schema's costly keywords too.
+  const errors = contract.checkInput(args, meter);
   const argumentsValid = errors.length === 0;
 
   // Preconditions assume well-typed arguments; on invalid input they would only add noise.
