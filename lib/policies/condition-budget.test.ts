@@ -70,4 +70,23 @@ describe('the step budget of a decision', () => {
     expect(results.map((r) => r.passed)).toEqual([true, true, true, true, true, true, false, false]);
     expect(results[6]).toMatchObject({ decision: 'deny', errors: ['AXAG_POLICY_EVALUATION_FAILED'] });
   });
+
+  it('charges argument constraints’ pattern matches, which read the whole string', () => {
+    const constrained = policy({ arg_constraints: [{ tool: 't.walk', key: 'text', pattern: '^x*$' }] });
+    // 500,000 characters: 100,001 steps a match (re2js counts double), so a test run's
+    // 4,000,000 steps match the first 39 cases and the 40th is not evaluated.
+    const text = 'x'.repeat(500_000);
+    const decide = () => ({ ...call([]), arguments: { text } });
+    expect(evaluatePolicies([constrained], decide()).decision).toBe('allow');
+    const cases = Array.from({ length: 45 }, (_, i) => ({
+      name: `case ${i}`,
+      tool: 't.walk',
+      arguments: { text },
+      expect: { decision: 'allow' },
+    }));
+    const results = runPolicyTests(constrained, cases as never);
+    expect(results.filter((r) => r.passed)).toHaveLength(39);
+    expect(results[39]).toMatchObject({ decision: 'deny', errors: ['AXAG_POLICY_EVALUATION_FAILED'] });
+    expect(results[39]?.failure).toMatch(/evaluation budget of 4000000 steps/);
+  });
 });

@@ -1,7 +1,6 @@
 import { createCostMeter, type CostMeter } from '../contracts/condition-cost';
 import { SIDE_EFFECT_LEVELS, type SideEffectLevel } from '../contracts/contract-schema';
 import { makeIssue, type ValidationIssue } from '../validation/error-codes';
-import { readDottedPath } from '../validation/json-path';
 import type { CallContext } from '../validation/check-pre-call';
 import type { CompiledLimit, CompiledPolicy } from './compile-policy';
 import { checkLimit, limitRefusal, type LimitCheck } from './policy-limits';
@@ -13,6 +12,7 @@ import type { PolicyRef, PolicyVerdict } from './policy-evidence';
 import { toolPatternMatches } from './policy-schema';
 import type { Decision } from '../decisions';
 import { applySet } from './apply-set';
+import { checkArgConstraints } from './check-arg-constraints';
 
 /**
  * Evaluates a tenant's published policies on one proposed call. Pure: no I/O, so validate/pre,
@@ -251,39 +251,15 @@ function evaluatePolicy(policy: CompiledPolicy, call: PolicyCall, evaluation: Po
     ]);
   }
 
-  const argumentIssues: ValidationIssue[] = [];
-  for (const constraint of policy.argConstraints) {
-    if (!toolPatternMatches(constraint.tool, call.tool)) continue;
-    const value = readDottedPath(call.arguments, constraint.key);
-    // An absent argument is the contract's business (required or not); a constraint limits
-    // the values that are given.
-    if (value === undefined) continue;
-    const path = `$.${constraint.key}`;
-    if (constraint.allowed_values && !constraint.allowed_values.some((allowed) => allowed === value)) {
-      argumentIssues.push(
-        makeIssue('AXAG_ARGUMENT_NOT_ALLOWED', {
-          intent,
-          path,
-          message: `${constraint.key} must be one of ${constraint.allowed_values
-            .slice(0, 10)
-            .map((v) => JSON.stringify(v))
-            .join(', ')} under policy ${policy.id}.`,
-          ...policyDetails('arg_constraints'),
-          constraint: { allowed_values: constraint.allowed_values.slice(0, 50) },
-        }),
-      );
-    } else if (constraint.matcher && (typeof value !== 'string' || !constraint.matcher.test(value))) {
-      argumentIssues.push(
-        makeIssue('AXAG_ARGUMENT_NOT_ALLOWED', {
-          intent,
-          path,
-          message: `${constraint.key} must be a string matching ${constraint.pattern} under policy ${policy.id}.`,
-          ...policyDetails('arg_constraints'),
-          constraint: { pattern: constraint.pattern },
-        }),
-      );
-    }
+  const constraints = checkArgConstraints(policy, call, evaluation.meter);
+  if (!constraints.ok) {
+    const reason = `The argument constraints of policy ${policy.id} could not be evaluated: ${constraints.error}`;
+    step('arg_constraints', 'arg_constraints', 'error', reason);
+    return deny('arg_constraints', reason, [
+      makeIssue('AXAG_POLICY_EVALUATION_FAILED', { intent, message: reason, ...policyDetails('arg_constraints') }),
+    ]);
   }
+  const argumentIssues = constraints.issues;
   if (allowedTools || ceiling) step('capability', 'capability', 'passed');
   if (argumentIssues.length > 0) {
     step('arg_constraints', 'arg_constraints', 'refused', argumentIssues.map((i) => i.message).join(' '));
