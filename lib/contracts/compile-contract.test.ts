@@ -3,6 +3,8 @@ import { compileContract, MAX_CONTRACT_DEPTH, type CompiledContract } from './co
 import { CONTRACT_PROBLEM_CODES } from './contract-problems';
 import type { ToolContractInput } from './contract-schema';
 import { EXAMPLE_CONTRACTS, lookupOrderContract } from './examples';
+import { MAX_SCHEMA_PATTERNS } from './schema-guards';
+import { lintDocument } from '../lint';
 
 function baseContract(overrides: Partial<ToolContractInput> = {}): ToolContractInput {
   return {
@@ -110,6 +112,34 @@ describe('compileContract', () => {
     expect(problemCodes(withPattern('(a+)+$'))).toEqual([]);
     // A property *named* pattern is not the keyword.
     expect(problemCodes(baseContract({ input: { properties: { pattern: { type: 'string' } } } }))).toEqual([]);
+  });
+
+  it('refuses a schema of more than MAX_SCHEMA_PATTERNS distinct patterns, whose compilation is quadratic in them', () => {
+    const patterns = (n: number, offset = 0) => Array.from({ length: n }, (_, i) => `^p${i + offset}$`);
+    const schema = (propertyPatterns: string[], keyPatterns: string[]) => ({
+      type: 'object',
+      properties: Object.fromEntries(propertyPatterns.map((pattern, i) => [`s${i}`, { type: 'string', pattern }])),
+      patternProperties: Object.fromEntries(keyPatterns.map((pattern) => [pattern, { type: 'integer' }])),
+    });
+    // Distinct sources are counted, wherever they are and however often each is used.
+    expect(problemCodes(baseContract({ input: schema([...patterns(300), ...patterns(300)], patterns(200, 300)) }))).toEqual([]);
+    expect(compileContract(baseContract({ input: schema(patterns(300), patterns(201, 300)) }))).toMatchObject({
+      ok: false,
+      problems: [
+        {
+          code: 'CONTRACT_INPUT_SCHEMA_INVALID',
+          path: '$.input',
+          message: `The schema uses 501 distinct patterns (\`pattern\` and \`patternProperties\`); the limit is ${MAX_SCHEMA_PATTERNS}.`,
+        },
+      ],
+    });
+    // The linter says so too where it checks a schema too large to compile field by field.
+    const large = {
+      ...baseContract({ output: schema(patterns(501), []) }),
+      input: { type: 'object', properties: Object.fromEntries(Array.from({ length: 1600 }, (_, i) => [`k${i}`, {}])) },
+    };
+    const found = lintDocument('contract', JSON.stringify(large)).diagnostics.filter((d) => d.severity === 'error');
+    expect(found.map((d) => [d.code, d.path])).toEqual([['CONTRACT_OUTPUT_SCHEMA_INVALID', '$.output']]);
   });
 
   it('CONTRACT_DATA_REF: $data is refused anywhere in the schemas', () => {
