@@ -10,6 +10,7 @@ import { lintSurface } from '../../lib/lint/surface';
 import { parseYamlFast } from '../../lib/lint/yaml-fast';
 import { parseYamlFull } from '../../lib/lint/yaml-full';
 import { YAML_OPTIONS } from '../../lib/lint/yaml-fast-scalars';
+import { canonicalJson } from '../../lib/contracts/canonical-json-core';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -156,3 +157,24 @@ const resolveEachAlias = () => {
   visit(doc, { Alias: (_key, alias) => void alias.resolve(doc) });
 };
 console.log(`  yaml parse + Alias.resolve (baseline)  ${ms(timings(resolveEachAlias, aliasRuns))}`);
+
+// YAML aliases of long strings: twelve doubling anchors over a 100 KB string expand to 800 MB of
+// strings, which lintDocument read whole (canonical JSON of the contract) before 2026-12-07.
+// The document limit on expanded characters now stops the parse; the baseline is the same
+// parse without that limit followed by the canonical JSON the contract linter built.
+const doubling = [`l0: &l0 "${'x'.repeat(100_000)}"`];
+for (let i = 1; i <= 12; i++) doubling.push(`l${i}: &l${i} [*l${i - 1}, *l${i - 1}]`);
+const amplified = doubling.join('\n');
+console.log(`YAML of a 100 KB string behind 12 doubling anchors (${(amplified.length / 1024).toFixed(0)} KiB), ${aliasRuns.runs} runs`);
+console.log(`  lintDocument (refused: over 10,000,000 characters)  ${ms(timings(() => lintDocument('contract', amplified), aliasRuns))}`);
+const unbounded = () => {
+  const parsed = parseYamlFull(amplified, 200_000, 64);
+  if (parsed.kind === 'ok') {
+    try {
+      canonicalJson(parsed.value);
+    } catch {
+      // "Invalid string length" at 512 MB, as the contract linter answered.
+    }
+  }
+};
+console.log(`  unbounded parse + canonical JSON (baseline)         ${ms(timings(unbounded, aliasRuns))}`);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDocument, stringify } from 'yaml';
 import { YAML_OPTIONS } from './yaml-fast-scalars';
 import { parseYamlFull } from './yaml-full';
+import { parseDocument as parseToolgateDocument } from './parse-document';
 
 /** What the `yaml` package itself makes of the text, aliases resolved its own way. */
 const reference = (text: string) => parseDocument(text, YAML_OPTIONS).toJS({ maxAliasCount: -1 }) as unknown;
@@ -47,6 +48,27 @@ describe('parseYamlFull aliases', () => {
       kind: 'limit',
       message: 'The document expands to more than 5000 values (aliases included).',
     });
+  });
+
+  it('bounds the characters of strings and keys aliases expand to', () => {
+    const text = [
+      's: &s abcdefghij',
+      'k: &k {key_of_ten: 1}',
+      `list: [${Array.from({ length: 9 }, () => '*s').join(', ')}]`,
+      'maps: [*k, *k]',
+    ].join('\n');
+    // The string 10 times (100), the top keys (10), `key_of_ten` in its map and both aliases (30).
+    expect(parseYamlFull(text, 200_000, 64, 140)).toMatchObject({ kind: 'ok' });
+    expect(parseYamlFull(text, 200_000, 64, 139)).toEqual({
+      kind: 'limit',
+      message: 'The document expands to more than 139 characters of strings (aliases included).',
+    });
+    // Through parseDocument: a 100 KB string behind twelve doubling anchors (800 MB expanded).
+    const doubling = [`l0: &l0 "${'x'.repeat(100_000)}"`];
+    for (let i = 1; i <= 12; i++) doubling.push(`l${i}: &l${i} [*l${i - 1}, *l${i - 1}]`);
+    expect(parseToolgateDocument(doubling.join('\n'), 'yaml').diagnostics).toMatchObject([
+      { code: 'DOCUMENT_TOO_LARGE', message: 'The document expands to more than 10000000 characters of strings (aliases included).' },
+    ]);
   });
 
   it('refuses an alias that contains itself as too deep, not a stack overflow', () => {

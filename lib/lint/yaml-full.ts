@@ -13,11 +13,21 @@ export type FullYamlResult =
 
 class LimitError extends Error {}
 
-export function parseYamlFull(text: string, maxNodes: number, maxDepth: number): FullYamlResult {
+/**
+ * `maxChars` bounds the characters of the strings and keys the value holds, aliases expanded:
+ * 200,000 values may each be an alias of a 900 KB string, and everything after the parse
+ * (canonical JSON, hashing, matching) reads each copy.
+ */
+export function parseYamlFull(text: string, maxNodes: number, maxDepth: number, maxChars = Number.POSITIVE_INFINITY): FullYamlResult {
   const doc = parseYaml(text, YAML_OPTIONS);
   if (doc.errors.length > 0) return { kind: 'errors', errors: doc.errors };
 
   let nodes = 0;
+  let chars = 0;
+  const countChars = (n: number) => {
+    chars += n;
+    if (chars > maxChars) throw new LimitError(`The document expands to more than ${maxChars} characters of strings (aliases included).`);
+  };
   // An alias names the last anchor of that name before it in the text. `Alias.resolve` finds it
   // by walking the whole document for each alias, so a document of aliases took quadratic time
   // (a 519 KB policy: 20 s). The walk below visits nodes in text order, so it keeps that table
@@ -33,7 +43,10 @@ export function parseYamlFull(text: string, maxNodes: number, maxDepth: number):
     if (isAlias(node)) return convert(anchors.get(node.source), span, depth + 1, true);
     note(node, expanding);
     if (node.range) span.value = [node.range[0], node.range[1]];
-    if (isScalar(node)) return node.value ?? null;
+    if (isScalar(node)) {
+      if (typeof node.value === 'string') countChars(node.value.length);
+      return node.value ?? null;
+    }
     if (isSeq(node)) {
       const children: SpanNode[] = [];
       span.children = children;
@@ -56,6 +69,7 @@ export function parseYamlFull(text: string, maxNodes: number, maxDepth: number):
         const rawKey = isScalar(keyNode) ? keyNode.value : keyNode == null ? null : undefined;
         if (rawKey === undefined) throw new LimitError('Only plain keys (strings and numbers) are allowed in maps.');
         const key = String(rawKey);
+        countChars(key.length);
         const child: SpanNode = {
           value: span.value,
           ...(keyNode?.range ? { key: [keyNode.range[0], keyNode.range[1]] as [number, number] } : {}),
