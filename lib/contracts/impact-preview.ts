@@ -121,6 +121,9 @@ export async function previewContractImpact(options: { tenantId: string; documen
   // run a preview), as the policy preview has: a budget per call let one costly precondition
   // hold the server's one thread for a second per 30 recorded calls.
   const meter = createCostMeter(REPLAY_COST_LIMIT);
+  // The draft's schema checks have a budget of their own over the calls (schema-cost.ts): spent
+  // conditions must not show the later calls as refused by the schema, nor the reverse.
+  const schemaMeter = createCostMeter(REPLAY_COST_LIMIT);
 
   for (const row of rows) {
     let args: unknown;
@@ -146,10 +149,10 @@ export async function previewContractImpact(options: { tenantId: string; documen
         withoutContext += 1;
         continue;
       }
-      const replayedIssues = checkPreCall({ contract: compiled.contract, arguments: args, context, meter }).errors;
+      const replayedIssues = checkPreCall({ contract: compiled.contract, arguments: args, context, meter, schemaMeter }).errors;
       // checkPreCall skips the preconditions on invalid input; input "invalid" only where values are
       // stored redacted was valid when recorded, so the preconditions still apply.
-      const inputIssues = compiled.contract.checkInput(args, meter);
+      const inputIssues = compiled.contract.checkInput(args, schemaMeter);
       if (inputIssues.length > 0 && inputIssues.every((issue) => redacted.has(issue.path))) {
         replayedIssues.push(
           ...evaluateConditions(compiled.contract.preconditions, { args, context }, 'AXAG_PRECONDITION_FAILED', tool, meter),

@@ -21,6 +21,8 @@ export type CheckPreCallOptions = {
   context: CallContext;
   /** The step budget the conditions share (a test run's); by default one for this call's. */
   meter?: CostMeter;
+  /** The step budget of the schema check (schema-cost.ts), when not `meter`. */
+  schemaMeter?: CostMeter;
 };
 
 /**
@@ -59,7 +61,7 @@ function scopePath(dotted: string): string {
   return formatJsonPath(dotted.split('.'));
 }
 
-export function checkPreCall({ contract, arguments: args, context, meter }: CheckPreCallOptions): CheckResult {
+export function checkPreCall({ contract, arguments: args, context, meter, schemaMeter }: CheckPreCallOptions): CheckResult {
   const document = contract.document;
   const intent = document.id;
   const warnings: ValidationIssue[] = [];
@@ -68,8 +70,8 @@ export function checkPreCall({ contract, arguments: args, context, meter }: Chec
   // execution-time ones): the arguments, the preconditions, the tenant and user scope, the
   // roles. The first error is the answer's primary `error`.
   // checkInput returns a new array on every call: it becomes this check's list of errors.
-  // A caller's budget (a test run's, a replay's) is charged by the schema's costly keywords too.
-  const errors = contract.checkInput(args, meter);
+  // A caller's budget (a test run's) is charged by the schema's costly keywords too.
+  const errors = contract.checkInput(args, schemaMeter ?? meter);
   const argumentsValid = errors.length === 0;
 
   // Preconditions assume well-typed arguments; on invalid input they would only add noise.
