@@ -31,10 +31,10 @@ async function captureCreateKey(page: Page, name: string): Promise<{ headers: Re
  * The action posted again with node:http, which (unlike Playwright's request) can send a body in
  * chunks with no Content-Length. `declare` sends Content-Length instead.
  */
-function post(baseURL: string, headers: Record<string, string>, body: Buffer, declare: boolean): Promise<Answer> {
+function post(baseURL: string, headers: Record<string, string>, body: Buffer, declare: boolean, path = '/api-keys'): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      new URL('/api-keys', baseURL),
+      new URL(path, baseURL),
       { method: 'POST', headers: declare ? { ...headers, 'content-length': String(body.length) } : headers },
       (res) => {
         let text = '';
@@ -106,4 +106,28 @@ test('a Server Action body past the limit is answered 413, declared or chunked; 
   const obeyed = await post(base, headers, within, false);
   expect(obeyed.status).toBe(200);
   expect(await keyNames(page)).toContain('chunked-action-body');
+});
+
+test('a form posted without JavaScript (multipart, no Next-Action) past the limit is answered 413 too, not 500', async ({
+  page,
+  baseURL,
+}) => {
+  const base = baseURL as string;
+  await signIn(page.request, base, E2E_ADMIN);
+  const cookie = (await page.context().cookies(base)).map((c) => `${c.name}=${c.value}`).join('; ');
+  const action = await captureCreateKey(page, 'no-js-form-body');
+  // What a browser without JavaScript posts: the form's fields (the action's id among them), no
+  // Next-Action header. Next handles it as a Server Action too, with the same 1 MB limit.
+  const headers = { 'content-type': action.headers['content-type'] as string, origin: new URL(base).origin, cookie };
+  const over = padded(action, SERVER_ACTION_BODY_MAX);
+  for (const declare of [true, false]) {
+    const answer = await post(base, headers, over, declare, '/settings');
+    expect(answer.status, declare ? 'Content-Length' : 'chunked').toBe(413);
+    expect(JSON.parse(answer.body).error.code, declare ? 'Content-Length' : 'chunked').toBe('payload_too_large');
+  }
+  // A url-encoded form is a Server Action to Next as well.
+  const encoded = Buffer.from(`padding=${'x'.repeat(SERVER_ACTION_BODY_MAX)}`);
+  const answer = await post(base, { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, encoded, true, '/settings');
+  expect(answer.status).toBe(413);
+  expect(await keyNames(page)).not.toContain('no-js-form-body');
 });

@@ -97,6 +97,20 @@ describe('a Server Action body past the limit', () => {
     ]);
   });
 
+  it('is a form posted to a page without JavaScript too (no Next-Action), but not a body for the API', async () => {
+    handedOn.length = 0;
+    const multipart = { 'content-type': 'multipart/form-data; boundary=x' };
+    const encoded = { 'content-type': 'application/x-www-form-urlencoded' };
+    for (const chunked of [false, true]) {
+      expect((await post('/settings', SERVER_ACTION_BODY_MAX + 1, multipart, chunked)).status).toBe(413);
+      expect((await post('/settings', SERVER_ACTION_BODY_MAX + 1, encoded, chunked)).status).toBe(413);
+    }
+    expect(handedOn).toEqual([]);
+    expect((await post('/api/auth/sign-in/email', SERVER_ACTION_BODY_MAX + 1, encoded)).status).toBe(200);
+    expect((await post('/settings', SERVER_ACTION_BODY_MAX, multipart, true)).status).toBe(200);
+    expect(handedOn).toEqual(['POST /api/auth/sign-in/email', 'POST /settings']);
+  });
+
   it('is handed on at the limit, and so is any other request (Next and the API judge those)', async () => {
     handedOn.length = 0;
     expect((await post('/api-keys', SERVER_ACTION_BODY_MAX, { 'next-action': '60abc' })).status).toBe(200);

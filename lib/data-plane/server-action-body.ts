@@ -1,8 +1,17 @@
 import http from 'node:http';
 
-/** A Server Action: a POST with Next's `Next-Action` header, to any page. */
+/**
+ * A Server Action: a POST with Next's `Next-Action` header, to any page; or a form posted to a
+ * page without JavaScript (multipart or url-encoded, the action's id among the fields), which
+ * Next handles as one, with the same body limit and the same bare 500 past it.
+ */
 export function isServerAction(req: http.IncomingMessage): boolean {
-  return req.method === 'POST' && req.headers['next-action'] !== undefined;
+  if (req.method !== 'POST') return false;
+  if (req.headers['next-action'] !== undefined) return true;
+  // Route handlers (everything under /api/) read their own bodies; only pages run actions.
+  if (req.url === undefined || req.url.startsWith('/api/')) return false;
+  const type = (req.headers['content-type'] ?? '').toLowerCase();
+  return type.startsWith('multipart/form-data') || type.startsWith('application/x-www-form-urlencoded');
 }
 
 /**
