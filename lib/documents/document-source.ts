@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../errors';
 import { hasOwn, isPlainObject } from '../json';
+import { storedTextProblem } from '../stored-text';
 // Not the lint index: the studio imports this module, and the index would bring every rule into
 // the page (the linter itself runs in a web worker).
 import { MAX_DOCUMENT_CHARS, parseDocument } from '../lint/parse-document';
@@ -49,13 +50,11 @@ export function checkedSource(
   source: DocumentSource,
   canonical: (document: unknown) => string,
 ): DocumentSource {
-  // PostgreSQL's text cannot hold NUL (a bare "out of the range the database can hold") and SQLite
-  // kept it; YAML reads one in a comment or a quoted string without a word.
-  if (source.text.includes('\0')) throw new AppError('bad_request', 'The source text cannot contain NUL (U+0000).');
-  // Stored as UTF-8, a lone surrogate came back as U+FFFD (SQLite three of them): the reopened text
-  // no longer read as the document, and saving it again changed the document unseen.
-  if (!isWellFormedText(source.text))
-    throw new AppError('bad_request', 'The source text holds a lone surrogate (half of a UTF-16 pair), which cannot be stored as text.');
+  // YAML reads a NUL in a comment or a quoted string without a word; a lone surrogate came back
+  // as U+FFFD, so the reopened text no longer read as the document, and saving it again changed
+  // the document unseen.
+  const problem = storedTextProblem('The source text', source.text);
+  if (problem) throw new AppError('bad_request', `${problem}.`);
   const parsed = parseDocument(source.text, source.format);
   if (parsed.value === undefined || !isPlainObject(parsed.value) || !isPlainObject(document)) {
     throw new AppError('bad_request', `The source text does not parse as a ${source.format.toUpperCase()} object.`);
@@ -72,11 +71,6 @@ export function checkedSource(
   }
   if (!same) throw new AppError('bad_request', 'The source text does not read as the document it was sent with.');
   return source;
-}
-
-/** No lone surrogates (String.prototype.isWellFormed, which TypeScript's ES2023 lib does not declare). */
-function isWellFormedText(text: string): boolean {
-  return !/\p{Surrogate}/u.test(text);
 }
 
 /** A stored source, when there is one and its format is known. */

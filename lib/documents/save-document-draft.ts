@@ -1,5 +1,6 @@
 import { db, isUniqueViolation } from '../db';
 import { AppError } from '../errors';
+import { storedTextProblem } from '../stored-text';
 import { sha256Hex } from '../contracts/canonical-json';
 import type { DocumentKind } from '../lint';
 import { checkedSource, type DocumentSource } from './document-source';
@@ -37,11 +38,12 @@ export async function saveDocumentDraft<K extends DocumentKind>(options: {
 }): Promise<SavedDraft> {
   const spec = documentKind(options.kind);
   const draft = spec.readDraft(options.document);
-  // Kept in text columns beside the document (a description, a contract's owner): PostgreSQL's
-  // text cannot hold NUL (a bare "out of the range the database can hold") and SQLite kept it.
-  for (const [field, value] of Object.entries(draft.columns))
-    if (typeof value === 'string' && value.includes('\0'))
-      throw new AppError('bad_request', `\`${field}\` cannot contain NUL (U+0000).`, { [spec.apiIdField]: draft.id, field });
+  // Kept in text columns beside the document (a description, a contract's owner), which the
+  // document's JSON would have escaped: what a text column cannot keep as sent is refused.
+  for (const [field, value] of Object.entries(draft.columns)) {
+    const problem = typeof value === 'string' ? storedTextProblem(`\`${field}\``, value) : null;
+    if (problem) throw new AppError('bad_request', `${problem}.`, { [spec.apiIdField]: draft.id, field });
+  }
   const contentHash = sha256Hex(draft.text);
   const source = options.source ? checkedSource(options.kind, options.document, options.source, (d) => spec.readDraft(d).text) : null;
   const sourceFields = { source: source?.text ?? null, sourceFormat: source?.format ?? null };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '../define-route';
 import { rowIdParam } from '../path-params';
 import { plainObject } from '../../json';
+import { storedTextSchema } from '../../stored-text';
 import { getInstanceSecret } from '../../auth/instance-secret';
 import { getApprovalOrThrow } from '../../approvals/get-approval-or-throw';
 import { decideApproval } from '../../approvals/decide-approval';
@@ -207,12 +208,7 @@ export const decideApprovalHandler = defineRoute({
   body: z
     .object({
       decision: z.enum(['approve', 'deny', 'escalate']),
-      // PostgreSQL's text cannot hold NUL (it answered a bare "out of range" 400) and SQLite kept it: refused alike.
-      comment: z
-        .string()
-        .max(2000)
-        .refine((value) => !value.includes('\0'), 'comment cannot contain NUL (U+0000)')
-        .optional(),
+      comment: storedTextSchema('comment', 2000).optional(),
       arguments: plainObject(
         "approve only: the arguments to approve instead of the agent's; the token is bound to them and the agent receives them.",
       ).optional(),

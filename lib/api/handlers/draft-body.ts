@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DocumentSourceSchema, DRAFT_MEDIA_TYPE, type DocumentSource } from '../../documents/document-source';
 import { AppError } from '../../errors';
 import { plainObject, type JsonObject } from '../../json';
+import { storedTextSchema } from '../../stored-text';
 import type { IncomingCall } from '../incoming-call';
 
 /**
@@ -14,16 +15,8 @@ export { DRAFT_MEDIA_TYPE };
 /** A content hash as the studio sends it back (lowercase hex SHA-256): the text its save or publish is based on. */
 const ContentHash = z.string().regex(/^[0-9a-f]{64}$/, 'must be a content hash (64 lowercase hex digits)');
 
-/**
- * The publish body's `change_note` (contracts, policies and surfaces alike). PostgreSQL's text
- * cannot hold NUL (it answered a bare "out of the range the database can hold") and SQLite kept
- * it: refused alike.
- */
-export const PublishChangeNote = z
-  .string()
-  .max(2000)
-  .refine((value) => !value.includes('\0'), 'change_note cannot contain NUL (U+0000)')
-  .optional();
+/** The publish body's `change_note` (contracts, policies and surfaces alike), kept as sent in a text column. */
+export const PublishChangeNote = storedTextSchema('change_note', 2000).optional();
 
 /** The publish body's `expected_content_hash` (contracts, policies and surfaces alike). */
 export const PublishExpectedContentHash = ContentHash.optional().describe(
