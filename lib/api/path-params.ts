@@ -78,9 +78,15 @@ export function mcpServerParam() {
     .register(pathParams, { resource: 'MCP server' });
 }
 
-/** An upstream MCP tool's own name (URL-encoded in the path). */
+/** An upstream MCP tool's own name (URL-encoded in the path); never one with a NUL (lib/mcp/tool-definition.ts). */
 export function mcpToolParam() {
-  return z.string().min(1).max(128).describe("The upstream's name for the tool.").register(pathParams, { resource: 'MCP tool' });
+  return z
+    .string()
+    .min(1)
+    .max(128)
+    .refine((name) => !name.includes('\0'))
+    .describe("The upstream's name for the tool.")
+    .register(pathParams, { resource: 'MCP tool' });
 }
 
 export type PathParamsSchema = z.ZodObject<Record<string, z.ZodType<string>>>;

@@ -41,6 +41,8 @@ describe('readUpstreamTool', () => {
     expect(readUpstreamTool(null)).toHaveProperty('problem');
     expect(readUpstreamTool({ name: '', inputSchema: {} })).toHaveProperty('problem');
     expect(readUpstreamTool({ name: 'x'.repeat(129), inputSchema: {} })).toHaveProperty('problem');
+    expect(readUpstreamTool({ name: 'a\u0000b', inputSchema: {} })).toHaveProperty('problem');
+    expect(readUpstreamTool({ name: 'a\ud800', inputSchema: {} })).toHaveProperty('problem');
     expect(readUpstreamTool({ name: 'a' })).toHaveProperty('problem');
     expect(readUpstreamTool({ name: 'a', inputSchema: { description: 'x'.repeat(MAX_DEFINITION_BYTES) } })).toHaveProperty('problem');
     const hostile = readUpstreamTool(JSON.parse('{"name":"a","inputSchema":{"__proto__":{"polluted":true}}}'));

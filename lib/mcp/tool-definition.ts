@@ -1,5 +1,6 @@
 import { hashCanonical } from '../contracts/canonical-json';
 import { isPlainObject } from '../json';
+import { storedTextProblem } from '../stored-text';
 import { TOOL_ID_PATTERN } from '../contracts/contract-schema';
 
 /**
@@ -38,6 +39,11 @@ export function readUpstreamTool(entry: unknown): { definition: UpstreamToolDefi
   const name = own(entry, 'name');
   if (typeof name !== 'string' || name.length === 0 || name.length > MAX_UPSTREAM_TOOL_NAME)
     return { problem: `a tool name must be a string of 1 to ${MAX_UPSTREAM_TOOL_NAME} characters` };
+  // The name is a text column (and part of a unique key): a NUL failed the whole report on
+  // PostgreSQL and was stored on SQLite; a lone surrogate was pinned as U+FFFD, which no later
+  // report or call matched, so the tool vanished from the answer without a problem.
+  const unstorable = storedTextProblem(`tool ${JSON.stringify(name)}: its name`, name);
+  if (unstorable) return { problem: unstorable };
   const input = own(entry, 'inputSchema');
   if (!isPlainObject(input)) return { problem: `tool ${JSON.stringify(name)} has no inputSchema object` };
   const definition: UpstreamToolDefinition = { name, inputSchema: copyJson(input) };
