@@ -16,6 +16,15 @@ export function storedTextProblem(field: string, text: string): string | null {
   return null;
 }
 
+/**
+ * Whether `text` can be in a text column at all. A lookup by one that cannot names nothing: it is
+ * answered as not found without the query, which PostgreSQL refuses for a NUL (22021, a bare 400)
+ * while SQLite runs it and finds nothing.
+ */
+export function isStorableText(text: string): boolean {
+  return storedTextProblem('', text) === null;
+}
+
 /** No lone surrogates (String.prototype.isWellFormed, which TypeScript's ES2023 lib does not declare). */
 function isWellFormedText(text: string): boolean {
   return !/\p{Surrogate}/u.test(text);

@@ -4,6 +4,7 @@ import { AppError, NotFoundError } from '../errors';
 import { isRole, type Role } from '../tenants/roles';
 import { getAuth } from './auth';
 import { isTenantIdShaped } from './page-tenant';
+import { isStorableText } from '../stored-text';
 
 export interface SessionMember {
   user: { id: string; email: string; name: string };
@@ -57,9 +58,11 @@ export async function getSessionMember(headers: Headers, options: { tenantId?: s
       : null;
     if (!membership || !isRole(membership.role)) throw new NotTenantMemberError(named);
   } else {
+    // Only a value shaped like a tenant id: the cookie is the browser's to send, and one holding a
+    // NUL failed every signed-in request on PostgreSQL (22021) while SQLite fell back to the first.
     const chosen = readCookie(headers.get('cookie'), TENANT_COOKIE);
     membership =
-      (chosen
+      (chosen && isTenantIdShaped(chosen)
         ? await db().membership.findUnique({ where: { tenantId_userId: { tenantId: chosen, userId } }, include: { tenant: true } })
         : null) ??
       (await db().membership.findFirst({ where: { userId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], include: { tenant: true } }));
@@ -95,10 +98,12 @@ export async function listMemberTenants(userId: string): Promise<MemberTenant[]>
  * exist.
  */
 export async function switchTenant(options: { userId: string; slug: string }): Promise<{ tenant: MemberTenant; setCookie: string }> {
-  const membership = await db().membership.findFirst({
-    where: { userId: options.userId, tenant: { slug: options.slug } },
-    include: { tenant: { select: { id: true, slug: true, name: true } } },
-  });
+  const membership = isStorableText(options.slug)
+    ? await db().membership.findFirst({
+        where: { userId: options.userId, tenant: { slug: options.slug } },
+        include: { tenant: { select: { id: true, slug: true, name: true } } },
+      })
+    : null;
   if (!membership || !isRole(membership.role)) throw new NotFoundError('Tenant', options.slug);
   return { tenant: { ...membership.tenant, role: membership.role }, setCookie: tenantCookie(membership.tenant.id) };
 }

@@ -1,5 +1,6 @@
 import { db } from '../db';
 import { AppError, NotFoundError } from '../errors';
+import { isStorableText } from '../stored-text';
 import { bumpChange, notifyLocalChange } from '../cache/change-feed';
 import type { DocumentKind } from '../lint';
 import { documentKind } from './kinds';
@@ -22,7 +23,7 @@ export async function deprecateDocument(options: {
   if (!owner) throw new NotFoundError(spec.one, options.id);
   const now = new Date();
   if (options.version) {
-    const row = await spec.store.findVersion(db(), owner.rowId, options.version);
+    const row = isStorableText(options.version) ? await spec.store.findVersion(db(), owner.rowId, options.version) : null;
     if (!row) throw new NotFoundError(`${spec.one} version`, `${options.id}@${options.version}`);
     if (row.status === 'draft') throw new AppError('conflict', 'A draft cannot be deprecated; it was never published.');
     if (row.status !== 'deprecated') {
