@@ -2,6 +2,7 @@ import type { Tx } from '../db';
 import { AppError } from '../errors';
 import type { Approval } from '../generated/sqlite/client';
 import { enqueueApprovalEvent } from './approval-webhook';
+import { storedApproverRoles } from './approval-grant';
 
 /** What one approver decided, checked and prepared outside the transaction (decide-approval.ts). */
 export interface DecisionPlan {
@@ -81,7 +82,7 @@ export async function applyApprovalDecision(tx: Tx, plan: DecisionPlan): Promise
     const row = await tx.approval.update({
       where: { id: plan.approvalId },
       data: {
-        approverRoles: (plan.escalateTo ?? []).join(' '),
+        approverRoles: storedApproverRoles(plan.escalateTo ?? []),
         escalationLevel: plan.seen.escalationLevel + 1,
         escalatedAt: plan.now,
         comment: plan.comment,

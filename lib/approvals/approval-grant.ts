@@ -1,4 +1,5 @@
 import { isHighestQueue } from './approver-rights';
+import { isStorableText } from '../stored-text';
 
 /** What an approval was given under: who could decide it, how many had to, and whether it was escalated. */
 export interface ApprovalGrant {
@@ -16,8 +17,30 @@ export interface ApprovalNeed {
 
 export type ApprovalShortfall = 'approvers_required' | 'roles' | 'escalation';
 
-/** An approval's approver roles as stored (space-separated; empty: any approver). */
+/**
+ * An approval's approver roles as stored: space-separated (empty: any approver), as they always
+ * were. Role names come from published documents, where any string is one: a role with a space
+ * came back as two roles, so the approval never covered its own call (a new one was queued on
+ * every retry and an approved one never redeemed), and one with a NUL failed the call on
+ * PostgreSQL. Roles that would not come back as written are stored as a JSON array instead.
+ */
+export function storedApproverRoles(roles: readonly string[]): string {
+  return roles.every((role) => PLAIN_ROLE.test(role) && isStorableText(role)) ? roles.join(' ') : JSON.stringify(roles);
+}
+
+/** No whitespace, and not starting with `[` (which marks the JSON form). */
+const PLAIN_ROLE = /^[^\s[]\S*$/;
+
+/** An approval's approver roles as storedApproverRoles wrote them. */
 export function approverRolesOf(stored: string): string[] {
+  if (stored.startsWith('[')) {
+    try {
+      const roles: unknown = JSON.parse(stored);
+      if (Array.isArray(roles) && roles.every((role) => typeof role === 'string')) return roles as string[];
+    } catch {
+      // Not JSON after all: read as the space-separated form.
+    }
+  }
   return stored ? stored.split(' ') : [];
 }
 

@@ -1,7 +1,8 @@
 import type { Tx } from '../db';
 import type { CallBinding } from './call-token';
 import { enqueueApprovalEvent } from './approval-webhook';
-import { approvalShortfall, grantOf } from './approval-grant';
+import { approvalShortfall, grantOf, storedApproverRoles } from './approval-grant';
+import { wellFormed } from '../evidence/chain-records';
 import { now as clockNow } from '../clock/clock';
 
 /**
@@ -84,8 +85,9 @@ export async function requestApproval(
       callId: options.callId,
       traceId: options.traceId,
       apiKeyId: options.apiKeyId,
-      approverRoles: options.approverRoles.join(' '),
-      reason: options.reason,
+      approverRoles: storedApproverRoles(options.approverRoles),
+      // From a published document's text: as evidence stores it (a NUL failed the call on PostgreSQL).
+      reason: wellFormed(options.reason),
       sideEffectLevel: options.sideEffectLevel,
       arguments: JSON.stringify(options.arguments),
       context: JSON.stringify(options.context),
