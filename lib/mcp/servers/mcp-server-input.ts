@@ -37,7 +37,11 @@ const AuthHeaderSchema = z
       .string()
       .min(1)
       .max(8192)
-      .regex(/^[^\r\n\0]*$/, 'must not contain line breaks or NUL'),
+      .regex(/^[^\r\n\0]*$/, 'must not contain line breaks or NUL')
+      // What an HTTP field value carries (RFC 9110 5.5: tab, space, visible ASCII, obs-text). The
+      // value is stored encrypted as UTF-8: a lone surrogate came back as U+FFFD, and a character
+      // past U+00FF was stored but cannot be sent (Node refuses it in a header), so every call failed.
+      .regex(/^[\t\x20-\x7e\x80-\xff]*$/, 'must hold only what an HTTP header carries: tab, space, printable ASCII or Latin-1'),
   })
   .strict()
   .describe(
