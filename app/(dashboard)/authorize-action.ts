@@ -3,6 +3,7 @@ import { headers } from 'next/headers';
 import { getSessionMember, NotTenantMemberError, type SessionMember } from '@/lib/auth/session';
 import { TENANT_FIELD } from '@/lib/auth/page-tenant';
 import { can, type Permission, type Role } from '@/lib/tenants/roles';
+import { storedTextProblem } from '@/lib/stored-text';
 import { rememberActionTenant } from './action-tenant';
 
 /**
@@ -36,5 +37,21 @@ export async function authorizeAction(
   // The page rendered again after the action (revalidatePath) shows this tenant too.
   rememberActionTenant(requestHeaders, member.tenant.id);
   if (!can(member.role, permission)) return { message: denied(member.role) };
+  const unstorable = unstorableField(form);
+  if (unstorable) return { message: `${unstorable}; nothing was changed.` };
   return { member };
+}
+
+/**
+ * The first form field no text column can hold, as a problem naming it. The actions look rows up
+ * by the ids and names their forms carry: one with a NUL failed that lookup on PostgreSQL
+ * (22021), which the action rethrew as Next's error page, where SQLite found nothing.
+ */
+function unstorableField(form: FormData): string | null {
+  for (const [name, value] of form.entries()) {
+    if (typeof value !== 'string') continue;
+    const problem = storedTextProblem(`The form's "${name.slice(0, 64)}" field`, value);
+    if (problem) return problem;
+  }
+  return null;
 }
