@@ -1,5 +1,6 @@
 import { db } from '../db';
 import { NotFoundError } from '../errors';
+import { isStorableText } from '../stored-text';
 import type { DocumentKind } from '../lint';
 import { storedSource, type DocumentSource } from './document-source';
 import { documentKind } from './kinds';
@@ -29,7 +30,11 @@ export async function getDocumentVersionOrThrow(options: {
   version: string;
 }): Promise<DocumentVersion> {
   const spec = documentKind(options.kind);
-  const row = await spec.store.findVersionOf(db(), { tenantId: options.tenantId, kind: options.kind, id: options.id }, options.version);
+  // Studio pages pass ?version= and their path's id as given: a name no text column holds names no version.
+  const row =
+    isStorableText(options.id) && isStorableText(options.version)
+      ? await spec.store.findVersionOf(db(), { tenantId: options.tenantId, kind: options.kind, id: options.id }, options.version)
+      : null;
   if (!row) throw new NotFoundError(`${spec.one} version`, `${options.id}@${options.version}`);
   return {
     id: options.id,

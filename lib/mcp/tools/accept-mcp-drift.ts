@@ -1,5 +1,6 @@
 import { db } from '../../db';
 import { AppError, NotFoundError } from '../../errors';
+import { isStorableText } from '../../stored-text';
 import { recordAdminEvidence } from '../../evidence/record-admin-evidence';
 import { classifyDrift, type DriftReport } from '../classify-drift';
 import { diffDefinitions, type DiffLine } from '../definition-diff';
@@ -7,7 +8,11 @@ import type { UpstreamToolDefinition } from '../tool-definition';
 import { mcpServersChanged, notifyMcpServersChanged } from '../servers/mcp-server-cache';
 
 async function findTool(tenantId: string, server: string, tool: string) {
-  const row = await db().mcpTool.findFirst({ where: { tenantId, name: tool, server: { tenantId, name: server } } });
+  // The drift page reads both from its path: a name no text column holds names no tool.
+  const row =
+    isStorableText(server) && isStorableText(tool)
+      ? await db().mcpTool.findFirst({ where: { tenantId, name: tool, server: { tenantId, name: server } } })
+      : null;
   if (!row) throw new NotFoundError('MCP tool', `${server}/${tool}`);
   return row;
 }
