@@ -54,5 +54,12 @@ export function servesAuthRoute(api: object, method: string, pathname: string): 
     routers.set(api, router);
   }
   const route = findRoute(router, method, path);
-  return route !== undefined && path.endsWith('/') === route.data.endsWith('/');
+  if (!route || path.endsWith('/') !== route.data.endsWith('/')) return false;
+  // A parameter (the callback's provider id) is a short token: any string reached Better Auth,
+  // whose rate limit keys its row by the path, and a path of a few kB past PostgreSQL's index
+  // row limit failed that write, a 503 "cannot reach its database" for any caller who sent one.
+  return Object.values(route.params ?? {}).every((value) => PATH_PARAM.test(value));
 }
+
+/** What a served path's parameter may be: a provider id such as `sso` or `google`. */
+const PATH_PARAM = /^[A-Za-z0-9_-]{1,64}$/;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { GET as authGet, POST as authPost } from '@/app/api/auth/[...all]/route';
 import { getAuth } from '@/lib/auth/auth';
@@ -50,6 +51,8 @@ describe('/api/auth paths', () => {
     ['POST', '/api/auth/sign-in/email/extra'],
     ['POST', '/api/auth/SIGN-IN/EMAIL'],
     ['GET', '/api/auth/callback/'],
+    ['POST', `/api/auth/callback/${'a'.repeat(65)}`],
+    ['GET', '/api/auth/callback/sso%00?code=x&state=y'],
     ['GET', '/api/auth/%2e%2e/get-session'],
     // Better Auth's, but not served: Toolgate does not use them, and some give too much away.
     ['POST', '/api/auth/get-access-token'],
@@ -70,6 +73,17 @@ describe('/api/auth paths', () => {
     expect(response.status).toBe(404);
     const body = (await response.json()) as { error: { code: string } };
     expect(body.error.code).toBe('not_found');
+  });
+});
+
+describe('a callback whose provider id is no short token', () => {
+  // Better Auth's rate limit (on in production) keys its row by the path: a path of a few kB was
+  // a key past PostgreSQL's index row limit (about 2,700 bytes), and the failed write a 503
+  // "cannot reach its database" for whoever sent it. Not found now, before Better Auth sees it.
+  it('is not found, answered with the error envelope', async () => {
+    const response = await get(`/api/auth/callback/${randomBytes(3000).toString('base64url')}?code=x&state=y`);
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('not_found');
   });
 });
 
