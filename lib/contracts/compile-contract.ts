@@ -8,7 +8,7 @@ import { ConditionCostExceededError, createCostMeter, type CostMeter } from './c
 import type { ContractProblem, ContractProblemCode } from './contract-problems';
 import { ToolContractSchema, type ToolContract } from './contract-schema';
 import { checkSchemaAgainstMeta, createContractAjv } from './json-schema-engine';
-import { runWithSchemaMeter } from './schema-cost';
+import { enterSchemaMeter, leaveSchemaMeter } from './schema-cost';
 import { findSchemaProblems, schemaDeclaresPath } from './schema-guards';
 import { sha256HexPortable } from './sha256';
 
@@ -83,16 +83,21 @@ function makeChecker(validate: ValidateFunction, schema: unknown, intent: string
     if (meter === undefined) {
       meter = own;
       own.spent = 0;
-      own.exceeded = false;
-      own.error = null;
+      if (own.exceeded) {
+        own.exceeded = false;
+        own.error = null;
+      }
     }
     let valid: boolean;
+    const previous = enterSchemaMeter(meter);
     try {
-      valid = runWithSchemaMeter(meter, validate, value) as boolean;
+      valid = validate(value) as boolean;
     } catch (error) {
       if (!(error instanceof ConditionCostExceededError)) throw error;
       const message = `The ${subject} could not be checked: the contract's schema exceeded its evaluation budget of ${meter.limit} steps.`;
       return [makeIssue(OUT_OF_STEPS_CODE[subject], { intent, message, path: '$' })];
+    } finally {
+      leaveSchemaMeter(meter, previous);
     }
     return valid ? [] : ajvIssues({ errors: validate.errors, data: value, schema, intent, subject });
   };

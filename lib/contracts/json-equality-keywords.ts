@@ -32,6 +32,7 @@ function jsonKey(value: unknown): string | null {
  * nearest earlier item it equals (`j`), or null when the items are unique.
  */
 export function findDuplicateItems(items: readonly unknown[]): [number, number] | null {
+  if (items.length <= SHORT_ARRAY) return findDuplicateFew(items);
   // Scalars are their own keys (a Map compares them as `===` does, NaN aside); objects and
   // arrays are keyed by their text, in a map of their own so that "1" never meets 1.
   const lastScalar = new Map<unknown, number>();
@@ -55,6 +56,35 @@ export function findDuplicateItems(items: readonly unknown[]): [number, number] 
     if (j !== undefined) found = [i, j];
   }
   // Linear, but repeated by every branch or reference that reaches the array (schema-cost.ts).
+  chargeSchemaSteps(items.length + Math.ceil(characters / CHARACTERS_PER_STEP));
+  return found;
+}
+
+/** Arrays this short are compared pair by pair: two hash tables cost more than a few comparisons. */
+const SHORT_ARRAY = 8;
+
+/** findDuplicateItems for a short array, with the same answer. */
+function findDuplicateFew(items: readonly unknown[]): [number, number] | null {
+  // An object's or array's text, computed once; undefined for scalars (compared with ===).
+  const texts: (string | null | undefined)[] = [];
+  let characters = 0;
+  for (const item of items) {
+    if (typeof item === 'string') characters += item.length;
+    const text = typeof item === 'object' && item !== null ? jsonKey(item) : undefined;
+    if (text) characters += text.length;
+    texts.push(text);
+  }
+  let found: [number, number] | null = null;
+  for (let i = 1; i < items.length; i++) {
+    const text = texts[i];
+    if (text === null) continue;
+    for (let j = i - 1; j >= 0; j--) {
+      if (text === undefined ? texts[j] === undefined && items[i] === items[j] : texts[j] === text) {
+        found = [i, j];
+        break;
+      }
+    }
+  }
   chargeSchemaSteps(items.length + Math.ceil(characters / CHARACTERS_PER_STEP));
   return found;
 }

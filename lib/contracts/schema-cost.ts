@@ -27,24 +27,52 @@ import { CHARACTERS_PER_STEP, ConditionCostExceededError, costExceededMessage, s
 /** Entries of a keyword (property names, branches' siblings) counted as one step. */
 const ENTRIES_PER_STEP = 10;
 
+/**
+ * The steps the check in progress has left, decremented inline by the generated code: a call
+ * per keyword (to a function reading the meter) cost a quarter of the validations per second.
+ * Infinite outside enterSchemaMeter/leaveSchemaMeter; negative once spent, so every later charge throws too.
+ */
+const budget = { left: Number.POSITIVE_INFINITY, out: outOfSteps };
+
 /** The meter of the check in progress (validation is synchronous: one at a time). */
 let active: CostMeter | null = null;
 
-/** Charges the check in progress; throws once its budget is spent. Unmetered outside runWithSchemaMeter. */
-export function chargeSchemaSteps(steps: number): void {
-  const meter = active;
-  if (meter !== null && !spendSteps(meter, steps)) throw meter.error ?? new ConditionCostExceededError(costExceededMessage(meter));
+/** Writes what the check in progress has spent back to its meter. */
+function settle(meter: CostMeter): void {
+  if (meter.exceeded) return;
+  meter.spent = meter.limit - budget.left;
+  if (meter.spent > meter.limit) spendSteps(meter, 0);
 }
 
-/** Runs a compiled schema's check of `value` with its costly keywords charged to `meter`. */
-export function runWithSchemaMeter<V, T>(meter: CostMeter, check: (value: V) => T, value: V): T {
+function outOfSteps(): never {
+  const meter = active;
+  if (meter === null) throw new ConditionCostExceededError('schema check out of steps');
+  settle(meter);
+  throw meter.error ?? new ConditionCostExceededError(costExceededMessage(meter));
+}
+
+/** Charges the check in progress; throws once its budget is spent. Unmetered outside enterSchemaMeter/leaveSchemaMeter. */
+export function chargeSchemaSteps(steps: number): void {
+  if ((budget.left -= steps) < 0) outOfSteps();
+}
+
+/**
+ * Starts charging `meter` for the schema checks that run until leaveSchemaMeter; returns what
+ * leaveSchemaMeter restores. A pair of calls, not a wrapper taking the check: the checkers call
+ * it on every validation, and a wrapper cost a tenth of their speed.
+ */
+export function enterSchemaMeter(meter: CostMeter): CostMeter | null {
   const previous = active;
+  if (previous !== null) settle(previous);
   active = meter;
-  try {
-    return check(value);
-  } finally {
-    active = previous;
-  }
+  budget.left = meter.exceeded ? -1 : meter.limit - meter.spent;
+  return previous;
+}
+
+export function leaveSchemaMeter(meter: CostMeter, previous: CostMeter | null): void {
+  settle(meter);
+  active = previous;
+  budget.left = previous === null ? Number.POSITIVE_INFINITY : previous.exceeded ? -1 : previous.limit - previous.spent;
 }
 
 const entries = (cxt: KeywordCxt): number => {
@@ -98,7 +126,10 @@ export function addSchemaCost(ajv: Ajv2020): void {
     const code = keywordDefinition.code;
     keywordDefinition.code = (cxt, ruleType) => {
       const cost = steps(cxt);
-      if (cost !== 0) cxt.gen.code(_`${cxt.gen.scopeValue('func', { ref: chargeSchemaSteps })}(${cost});`);
+      if (cost !== 0) {
+        const left = cxt.gen.scopeValue('obj', { ref: budget });
+        cxt.gen.code(_`if ((${left}.left -= ${cost}) < 0) ${left}.out();`);
+      }
       code(cxt, ruleType);
     };
   }
