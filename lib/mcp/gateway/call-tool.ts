@@ -7,7 +7,7 @@ import { mcpContractId } from '../tool-definition';
 import { log } from '../../log';
 import { describeNumberFinding } from '../../validation/json-numbers';
 import { asFinding, exactJson, upstreamNumbers, type UpstreamNumbersData } from './upstream-numbers';
-import type { GateEngine, ToolReport } from './gate-engine';
+import { CallRefusedError, type GateEngine, type ToolReport } from './gate-engine';
 import type { Upstream } from './upstream';
 
 export interface CallToolLimits {
@@ -83,6 +83,10 @@ export async function gateToolCall(options: {
       decided = await pre(args);
     }
   } catch (error) {
+    if (error instanceof CallRefusedError)
+      return refusal(
+        `Toolgate refused to check this call, so it was not made: ${options.upstream.errorText(error)}. The same call would be refused again: correct its arguments or its context (_meta["${CONTEXT_META_KEY}"]) instead of retrying it.`,
+      );
     return refusal(`Toolgate could not check this call, so it was not made: ${options.upstream.errorText(error)}. Try again later.`);
   }
   if (decided.decision !== 'allow' && decided.decision !== 'transform')

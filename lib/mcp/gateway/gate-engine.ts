@@ -4,6 +4,18 @@ import type { ToolReport } from '../tools/report-mcp-tools';
 export type { ToolReport };
 
 /**
+ * Toolgate refused to check the call as sent (its context or arguments did not match the
+ * request format, e.g. a `user_id` over 256 characters): the same call would be refused again,
+ * where any other failure (Toolgate unreachable, its database down) may pass on a retry.
+ */
+export class CallRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CallRefusedError';
+  }
+}
+
+/**
  * What the MCP gateway asks Toolgate, whichever way the gateway runs: in the data plane
  * (local-engine.ts, the hosted Streamable HTTP endpoint) or on the agent's machine
  * (http-engine.ts, the stdio proxy, through the HTTP API with the agent's API key). One gate:

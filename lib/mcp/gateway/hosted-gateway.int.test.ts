@@ -93,6 +93,20 @@ describe('the hosted MCP gateway', () => {
     expect((await readFixtureCalls(callsFile)).length).toBe(before);
   });
 
+  it('says a call whose context Toolgate refuses would be refused again, not to try again later', async () => {
+    const before = (await readFixtureCalls(callsFile)).length;
+    const refused = (await client.callTool({
+      name: 'echo',
+      arguments: { text: 'hi' },
+      _meta: { 'io.toolgate/context': { user_id: 'u'.repeat(300) } },
+    })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(/^Toolgate refused to check this call, so it was not made: Invalid call: context\.user_id: /);
+    expect(text(refused)).toContain('The same call would be refused again');
+    expect(text(refused)).not.toContain('Try again later');
+    expect((await readFixtureCalls(callsFile)).length).toBe(before);
+  });
+
   it('withholds a result that fails the contract, unless the contract passes it through', async () => {
     await saveDocumentDraft({
       tenantId: t.tenant.id,

@@ -2,7 +2,7 @@ import type { ToolgateClient } from '@toolgate/sdk';
 import type { ValidationResponse } from '@toolgate/sdk/core';
 import { log } from '../../log';
 import { MAX_UPSTREAM_TOOLS, readUpstreamTool } from '../tool-definition';
-import type { GateEngine } from './gate-engine';
+import { CallRefusedError, type GateEngine } from './gate-engine';
 
 /** How long validate/post of a result given as text may take (the SDK client's own default timeout). */
 const POST_TEXT_TIMEOUT_MS = 30_000;
@@ -36,7 +36,13 @@ export function createHttpEngine(options: { client: ToolgateClient; apiKey: stri
         { signal },
       );
     },
-    pre: (request, traceparent) => client.validatePre(request, traceparent ? { traceparent } : undefined),
+    pre: (request, traceparent) =>
+      client.validatePre(request, traceparent ? { traceparent } : undefined).catch((error: unknown) => {
+        // A 400 says the request itself is wrong (its context or arguments): retrying cannot help.
+        const status = (error as { status?: unknown } | null)?.status;
+        if (status === 400 || status === 413 || status === 422) throw new CallRefusedError((error as Error).message);
+        throw error;
+      }),
     post: (request, traceparent) => client.validatePost(request, traceparent ? { traceparent } : undefined),
     // The SDK client sends objects (JSON.stringify, which cannot write such a number as sent): the text goes as it is.
     postText: async (body, traceparent) => {

@@ -9,7 +9,7 @@ import { findUnrepresentableNumbers } from '../../validation/json-numbers';
 import { CHECKED_NUMBER_FIELDS, refuseUnrepresentableNumbers } from '../../validation/refuse-unrepresentable-numbers';
 import type { Approval } from '@toolgate/sdk/core';
 import { reportMcpTools } from '../tools/report-mcp-tools';
-import type { GateEngine } from './gate-engine';
+import { CallRefusedError, type GateEngine } from './gate-engine';
 
 type KeyCaller = Extract<Caller, { kind: 'api_key' }>;
 
@@ -30,8 +30,14 @@ export function createLocalEngine(options: { caller: KeyCaller; server: string }
         tools,
         actor: { kind: 'api_key', apiKeyId: caller.apiKeyId },
       }),
-    pre: (request, traceparent) =>
-      validatePreCall({ caller, request: PreCallRequestSchema.parse(request), ...newRequestId(), traceparent }),
+    pre: (request, traceparent) => {
+      const parsed = PreCallRequestSchema.safeParse(request);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new CallRefusedError(`Invalid call: ${issue?.path.map(String).join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
+      }
+      return validatePreCall({ caller, request: parsed.data, ...newRequestId(), traceparent });
+    },
     post: (request, traceparent) =>
       validatePostCall({ caller, request: PostCallRequestSchema.parse(request), ...newRequestId(), traceparent }),
     // As POST /api/v1/validate/post reads such a body (lib/api/json-body.ts, handlers/validate.ts).
