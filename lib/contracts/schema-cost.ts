@@ -44,6 +44,12 @@ function settle(meter: CostMeter): void {
   if (meter.spent > meter.limit) spendSteps(meter, 0);
 }
 
+/** Makes `meter` (none: nothing) the one the generated code charges, with what it has left. */
+function charge(meter: CostMeter | null): void {
+  active = meter;
+  budget.left = meter === null ? Number.POSITIVE_INFINITY : meter.exceeded ? -1 : meter.limit - meter.spent;
+}
+
 function outOfSteps(): never {
   const meter = active;
   if (meter === null) throw new ConditionCostExceededError('schema check out of steps');
@@ -64,15 +70,13 @@ export function chargeSchemaSteps(steps: number): void {
 export function enterSchemaMeter(meter: CostMeter): CostMeter | null {
   const previous = active;
   if (previous !== null) settle(previous);
-  active = meter;
-  budget.left = meter.exceeded ? -1 : meter.limit - meter.spent;
+  charge(meter);
   return previous;
 }
 
 export function leaveSchemaMeter(meter: CostMeter, previous: CostMeter | null): void {
   settle(meter);
-  active = previous;
-  budget.left = previous === null ? Number.POSITIVE_INFINITY : previous.exceeded ? -1 : previous.limit - previous.spent;
+  charge(previous);
 }
 
 const entries = (cxt: KeywordCxt): number => {
