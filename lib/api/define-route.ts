@@ -12,6 +12,7 @@ import { TENANT_FIELD, TENANT_HEADER } from '../auth/page-tenant';
 import { can, type Permission } from '../tenants/roles';
 import { AppError } from '../errors';
 import { readBodyBytes, readJsonBody } from './json-body';
+import { NO_QUERY } from './no-query';
 import type { IncomingCall } from './incoming-call';
 import { log } from '../log';
 import { isUniqueViolation } from '../db';
@@ -106,10 +107,11 @@ export function defineRoute<
     const { requestId, firstRecordId } = requestIdsFrom(call.header('x-request-id'));
     try {
       const caller = await authenticate(call, definition.auth, requestId);
-      // Routes without a query read none, but a NUL in one is refused on every route, as documented
-      // (a plain search first: the runtime endpoints take no query, and parse no URL for it).
-      if (!definition.query && call.url.includes('%00')) queryValues(call.url);
-      const query = definition.query ? parseWith(definition.query, queryValues(call.url), 'query') : undefined;
+      // A route without a query schema reads none: whatever query it is sent is refused as a GET
+      // route's unknown parameter is, so `?dry_run=1` on a POST is never quietly a real call (a
+      // plain search first: the runtime endpoints take no query, and parse no URL for it).
+      if (!definition.query && call.url.includes('?')) parseWith(NO_QUERY, queryValues(call.url, call.method), 'query');
+      const query = definition.query ? parseWith(definition.query, queryValues(call.url, call.method), 'query') : undefined;
       let body: unknown;
       if (definition.body) {
         const e = env();
@@ -273,12 +275,13 @@ export function jsonResult(body: unknown, status: number, headers?: Record<strin
  * The query string as an object for its schema. A NUL (`%00`) is refused here for every route:
  * no filter or name can hold one, and PostgreSQL text cannot take it (22021).
  */
-function queryValues(url: string): Record<string, string> {
+function queryValues(url: string, method: string): Record<string, string> {
   const parsed = URL.parse(url);
   if (!parsed) throw new AppError('bad_request', 'The request URL could not be read.');
   const values = Object.fromEntries(parsed.searchParams);
-  // The page's tenant (a download link's, read in authenticate), not one of the route's filters.
-  delete values[TENANT_FIELD];
+  // The page's tenant (a download link's, read in authenticate), not one of the route's filters;
+  // only a GET's is read, so on a change it stays an unknown parameter.
+  if (isSafeMethod(method)) delete values[TENANT_FIELD];
   for (const [key, value] of Object.entries(values))
     if (value.includes('\0'))
       throw new AppError('bad_request', `Invalid query: ${key.slice(0, 64)}: must not contain NUL`, {

@@ -8,6 +8,7 @@ import { traceIdFor } from '@/lib/evidence/trace-id';
 import { DEMO_POLICIES, DEMO_SURFACE } from '@/lib/seed/demo-documents';
 import { addMember } from '@/lib/tenants/add-member';
 import { call } from '@/lib/testing/api-client';
+import { db } from '@/lib/db';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 import { asSession, signIn } from './member-sessions';
 
@@ -144,6 +145,51 @@ describe('GET routes and query parameters they do not read', () => {
       answers[template] = [plain.status, plain.body?.error?.code, linked.status, linked.body?.error?.code];
     }
     expect(answers).toEqual(Object.fromEntries(Object.keys(routes).map((template) => [template, [200, undefined, 200, undefined]])));
+  });
+});
+
+/** Each route that changes something, at a path it matches (ids are not looked up: the query is refused first). */
+function changeRoutes() {
+  return API_ROUTES.filter((route) => route.method !== 'GET').map((route) => ({
+    template: `${route.method} ${route.path}`,
+    method: route.method,
+    path: route.path.replace(/\{[a-z_]+\}/gi, 'x'),
+    auth: route.handler.spec.auth,
+  }));
+}
+
+describe('routes that change something and a query they do not read', () => {
+  it('answers any query, the page tenant too, with 400 bad_request naming it, before the body is read or anything stored', async () => {
+    const evidenceBefore = await db().evidence.count({ where: { tenant: { tenantId: t.tenant.id } } });
+    const answers: Record<string, unknown> = {};
+    const expected: Record<string, unknown> = {};
+    for (const route of changeRoutes()) {
+      const auth = route.auth === 'none' ? {} : route.auth.apiKey ? { key: t.adminKey } : { headers: asSession(cookie) };
+      for (const param of ['dry_run', TENANT_FIELD]) {
+        const res = await call(apiRoutes[route.method as 'POST'], {
+          method: route.method,
+          path: `${route.path}?${param}=${param === TENANT_FIELD ? t.tenant.id : '1'}`,
+          ...auth,
+          // A body that would be refused too, were it read: the query is the first thing wrong.
+          rawBody: '{"not":',
+        });
+        answers[`${route.template} ?${param}`] = [res.status, res.body?.error?.code, res.body?.error?.message];
+        expected[`${route.template} ?${param}`] = [400, 'bad_request', `Invalid query: (root): Unrecognized key: "${param}"`];
+      }
+    }
+    expect(answers).toEqual(expected);
+    expect(await db().evidence.count({ where: { tenant: { tenantId: t.tenant.id } } })).toBe(evidenceBefore);
+  });
+
+  it('still answers a call without a query, and one with an empty query', async () => {
+    for (const suffix of ['', '?']) {
+      const res = await call(apiRoutes.POST, {
+        path: `/api/v1/validate/pre${suffix}`,
+        key: t.agentKey,
+        body: { ...REFUND_CALL, call_id: `unknown-query-plain${suffix === '' ? '' : '-empty'}` },
+      });
+      expect([res.status, res.body.decision], JSON.stringify(res.body)).toEqual([200, 'require_approval']);
+    }
   });
 });
 
