@@ -6,7 +6,8 @@ import { guardedFetch } from './guarded-fetch';
 import { Upstream } from './upstream';
 
 // A hand-written upstream: /hanging never answers the handshake; /looping answers it and lists
-// ten tools a page with a cursor that never ends. Counts what it was asked.
+// ten tools a page with a cursor that never ends; /odd-schemas lists tools whose output schemas
+// no validator could compile, or only by filling the memory. Counts what it was asked.
 let server: http.Server;
 let base = '';
 const open = new Set<http.IncomingMessage>();
@@ -35,13 +36,15 @@ beforeAll(async () => {
       const result =
         message.method === 'initialize'
           ? { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'looping', version: '1.0.0' } }
-          : {
-              tools: Array.from({ length: 10 }, (_, i) => ({
-                name: `tool_${pagesListed}_${i}`,
-                inputSchema: { type: 'object' },
-              })),
-              nextCursor: `page-${pagesListed}`,
-            };
+          : req.url === '/odd-schemas'
+            ? { tools: ODD_OUTPUT_SCHEMAS.map((outputSchema, i) => ({ name: `odd_${i}`, inputSchema: { type: 'object' }, outputSchema })) }
+            : {
+                tools: Array.from({ length: 10 }, (_, i) => ({
+                  name: `tool_${pagesListed}_${i}`,
+                  inputSchema: { type: 'object' },
+                })),
+                nextCursor: `page-${pagesListed}`,
+              };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
     });
   });
@@ -65,6 +68,19 @@ const upstreamAt = (path: string, connectTimeoutMs?: number) =>
     connectTimeoutMs,
   );
 
+/** A definition of 1,000 properties named from 1,000 places: a validator that copies it into each is a million checks. */
+const REFERENCE_BOMB = {
+  type: 'object',
+  $defs: { a: { type: 'object', properties: Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`q${i}`, { minimum: i }])) } },
+  properties: Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`p${i}`, { $ref: '#/$defs/a' }])),
+};
+const ODD_OUTPUT_SCHEMAS = [
+  { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } },
+  { type: 'object', $id: 'x' },
+  { type: 'object', $id: 'x' },
+  REFERENCE_BOMB,
+];
+
 describe('Upstream bounds', () => {
   it('gives up a handshake the upstream never answers at the connect timeout, and closes its connection', async () => {
     const upstream = upstreamAt('/hanging', 300);
@@ -80,6 +96,15 @@ describe('Upstream bounds', () => {
     const tools = await upstream.listTools({ timeoutMs: 20_000, maxTools: 25 });
     expect(tools).toHaveLength(30);
     expect(pagesListed).toBe(3);
+    await upstream.close();
+  });
+
+  it("lists tools whatever their output schemas hold: the gateway checks results against the contract, never compiles the upstream's schemas", async () => {
+    const upstream = upstreamAt('/odd-schemas');
+    const tools = (await upstream.listTools({ timeoutMs: 20_000 })) as { name: string; outputSchema: unknown }[];
+    expect(tools.map((tool) => [tool.name, tool.outputSchema])).toEqual(ODD_OUTPUT_SCHEMAS.map((schema, i) => [`odd_${i}`, schema]));
+    // Listed again on the same session (the SDK's own listing kept every compiled schema, a new one each time).
+    expect(await upstream.listTools({ timeoutMs: 20_000 })).toHaveLength(ODD_OUTPUT_SCHEMAS.length);
     await upstream.close();
   });
 });

@@ -1,7 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolResultSchema, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  ListToolsResultSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { secretForms, upstreamErrorText } from './upstream-error';
 
 /** At most this many pages of tools/list are read from one upstream (each page may hold many tools). */
@@ -124,7 +129,10 @@ export class Upstream {
     for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`${this.describe} did not finish listing its tools within ${options.timeoutMs} ms`);
-      const result = await client.listTools(cursor ? { cursor } : undefined, {
+      // Not the SDK's `listTools`: it compiles every tool's outputSchema with a validator of its
+      // own (kept for `callTool`, unused here), so one schema it cannot compile failed the whole
+      // listing, and one naming a large definition from many places filled the memory.
+      const result = await client.request({ method: 'tools/list', ...(cursor ? { params: { cursor } } : {}) }, ListToolsResultSchema, {
         timeout: left,
         maxTotalTimeout: left,
         signal: options.signal,
