@@ -23,3 +23,17 @@ export function hasOwn(value: unknown, key: string): boolean {
 export function plainObject(description: string) {
   return z.custom<JsonObject>(isJsonObject, { message: 'must be a JSON object' }).describe(description);
 }
+
+/** The objects and arrays in a JSON value, counted up to just past `limit` (iterative: no depth limit). */
+export function countJsonNodes(value: unknown, limit: number): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && count <= limit) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    count += 1;
+    for (const child of Array.isArray(node) ? node : Object.values(node))
+      if (typeof child === 'object' && child !== null) stack.push(child);
+  }
+  return count;
+}

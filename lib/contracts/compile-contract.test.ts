@@ -3,8 +3,11 @@ import { compileContract, MAX_CONTRACT_DEPTH, type CompiledContract } from './co
 import { CONTRACT_PROBLEM_CODES } from './contract-problems';
 import type { ToolContractInput } from './contract-schema';
 import { EXAMPLE_CONTRACTS, lookupOrderContract } from './examples';
-import { MAX_SCHEMA_PATTERNS } from './schema-guards';
+import { OPTIMIZED_SCHEMA_MAX_NODES, SCHEMA_TOO_DEEP_MESSAGE } from './json-schema-engine';
+import { MAX_SCHEMA_PATTERNS, MAX_UNEVALUATED_SCHEMA_NODES } from './schema-guards';
 import { lintDocument } from '../lint';
+
+const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 function baseContract(overrides: Partial<ToolContractInput> = {}): ToolContractInput {
   return {
@@ -140,6 +143,68 @@ describe('compileContract', () => {
     };
     const found = lintDocument('contract', JSON.stringify(large)).diagnostics.filter((d) => d.severity === 'error');
     expect(found.map((d) => [d.code, d.path])).toEqual([['CONTRACT_OUTPUT_SCHEMA_INVALID', '$.output']]);
+  });
+
+  it('compiles a definition named from many places once, not into each: 1,000 of 1,000 properties filled the memory', () => {
+    const contract = compiled(
+      baseContract({
+        input: {
+          type: 'object',
+          $defs: {
+            a: { type: 'object', properties: Object.fromEntries(range(1000).map((i) => [`q${i}`, { type: 'integer', minimum: i }])) },
+          },
+          properties: { tenant_id: { type: 'string' }, ...Object.fromEntries(range(1000).map((i) => [`p${i}`, { $ref: '#/$defs/a' }])) },
+        },
+      }),
+    );
+    expect(contract.checkInput({ p0: { q5: 5 }, p999: { q999: 999 } })).toEqual([]);
+    expect(contract.checkInput({ p3: { q7: 6 }, p998: { q1: 'x' } }).map((issue) => [issue.code, issue.path])).toEqual([
+      ['AXAG_OUT_OF_RANGE', '$.p3.q7'],
+      ['AXAG_INVALID_TYPE', '$.p998.q1'],
+    ]);
+  });
+
+  it('checks a schema past OPTIMIZED_SCHEMA_MAX_NODES (compiled without the optimizer) as it checks a small one', () => {
+    const properties = (n: number) => Object.fromEntries(range(n).map((i) => [`k${i}`, { type: 'integer', maximum: i }]));
+    const large = compiled(
+      baseContract({
+        input: { type: 'object', required: ['k1'], properties: { tenant_id: {}, ...properties(2 * OPTIMIZED_SCHEMA_MAX_NODES) } },
+      }),
+    );
+    const small = compiled(baseContract({ input: { type: 'object', required: ['k1'], properties: { tenant_id: {}, ...properties(10) } } }));
+    for (const value of [{ k1: 1, k5: 5 }, { k5: 6 }, { k1: 'x', k9: 9.5 }, []])
+      expect(large.checkInput(value), JSON.stringify(value)).toEqual(small.checkInput(value));
+  });
+
+  it('refuses unevaluatedProperties or unevaluatedItems in a schema past MAX_UNEVALUATED_SCHEMA_NODES, and keeps them in a smaller one', () => {
+    const members = (n: number) => range(n).map((i) => ({ properties: { [`k${i}`]: { type: 'integer' } } }));
+    const small = compiled(
+      baseContract({ input: { type: 'object', properties: { tenant_id: {} }, allOf: members(300), unevaluatedProperties: false } }),
+    );
+    expect(small.checkInput({ k0: 1, k299: 2 })).toEqual([]);
+    expect(small.checkInput({ k0: 1, k300: 2 }).map((issue) => [issue.code, issue.path])).toEqual([['AXAG_UNKNOWN_PARAM', '$.k300']]);
+    const input = { type: 'object', properties: { tenant_id: {}, list: { type: 'array', unevaluatedItems: false } }, allOf: members(400) };
+    const refused = {
+      ok: false,
+      problems: [
+        {
+          code: 'CONTRACT_INPUT_SCHEMA_INVALID',
+          path: '$.input.properties.list.unevaluatedItems',
+          message: `A schema using unevaluatedProperties or unevaluatedItems may hold at most ${MAX_UNEVALUATED_SCHEMA_NODES} objects and arrays; this one holds more. Use additionalProperties, or split the schema.`,
+        },
+      ],
+    };
+    expect(compileContract(baseContract({ input }))).toEqual(refused);
+    // The linter says so too.
+    const found = lintDocument('contract', JSON.stringify(baseContract({ input }))).diagnostics.filter((d) => d.severity === 'error');
+    expect(found.map((d) => [d.code, d.path])).toEqual([['CONTRACT_INPUT_SCHEMA_INVALID', '$.input.properties.list.unevaluatedItems']]);
+  });
+
+  it('refuses a schema whose checks nest too deeply to compile with a message saying so, not a stack overflow', () => {
+    expect(compileContract(baseContract({ output: { anyOf: range(15_000).map((i) => ({ const: i })) } }))).toEqual({
+      ok: false,
+      problems: [{ code: 'CONTRACT_OUTPUT_SCHEMA_INVALID', path: '$.output', message: SCHEMA_TOO_DEEP_MESSAGE }],
+    });
   });
 
   it('CONTRACT_DATA_REF: $data is refused anywhere in the schemas', () => {

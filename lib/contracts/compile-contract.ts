@@ -7,7 +7,7 @@ import { compileCondition, type CompiledCondition } from './compile-conditions';
 import { ConditionCostExceededError, createCostMeter, type CostMeter } from './condition-cost';
 import type { ContractProblem, ContractProblemCode } from './contract-problems';
 import { ToolContractSchema, type ToolContract } from './contract-schema';
-import { checkSchemaAgainstMeta, createContractAjv } from './json-schema-engine';
+import { checkSchemaAgainstMeta, compileContractSchema } from './json-schema-engine';
 import { enterSchemaMeter, leaveSchemaMeter } from './schema-cost';
 import { findSchemaProblems, schemaDeclaresPath } from './schema-guards';
 import { sha256HexPortable } from './sha256';
@@ -163,7 +163,7 @@ export function compileContract(document: unknown): CompileContractResult {
       continue;
     }
     try {
-      const validate = createContractAjv().compile(schema);
+      const validate = compileContractSchema(schema);
       checkers[subject] = makeChecker(validate, schema, contract.id, subject);
     } catch (error) {
       problems.push({ code, message: firstLine(error), path: formatJsonPath([field]) });

@@ -1,7 +1,9 @@
 import Ajv2020, { _, type KeywordCxt } from 'ajv/dist/2020.js';
-import type { CodeKeywordDefinition, RegExpEngine } from 'ajv/dist/types';
+import type { AnySchema, CodeKeywordDefinition, RegExpEngine } from 'ajv/dist/types';
+import type { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { RE2JS } from 're2js';
+import { countJsonNodes } from '../json';
 import { instanceSegments } from '../validation/json-path';
 import { addLinearEquality } from './json-equality-keywords';
 import { checkPatternSafety } from './pattern-safety';
@@ -55,13 +57,28 @@ export function toRe2Syntax(pattern: string): string {
 
 export type PatternCheck = { ok: true } | { ok: false; reason: string };
 
+// A schema may repeat one pattern on thousands of properties, and the linter, the guards and
+// the arguments' constraints each ask again: RE2's compile of a long pattern is milliseconds, so
+// the answers are kept, for patterns short enough that the table stays small.
+const checkedPatterns = new Map<string, PatternCheck>();
+const CHECKED_PATTERNS_MAX = 4096;
+const CHECKED_PATTERN_MAX_LENGTH = 1024;
+
 export function checkPattern(pattern: string): PatternCheck {
+  const known = checkedPatterns.get(pattern);
+  if (known) return known;
+  let check: PatternCheck;
   try {
     RE2JS.compile(toRe2Syntax(pattern));
-    return { ok: true };
+    check = { ok: true };
   } catch (error) {
-    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+    check = { ok: false, reason: error instanceof Error ? error.message : String(error) };
   }
+  if (pattern.length <= CHECKED_PATTERN_MAX_LENGTH) {
+    if (checkedPatterns.size >= CHECKED_PATTERNS_MAX) checkedPatterns.clear();
+    checkedPatterns.set(pattern, check);
+  }
+  return check;
 }
 
 export type PatternEngine = 'native' | 're2';
@@ -104,18 +121,30 @@ export function compilePattern(pattern: string): PatternMatcher {
   };
 }
 
-function contractPattern(pattern: string, flags: string): { test: (input: string) => boolean; toString(): string } {
-  const { test } = compilePattern(pattern);
-  return {
-    test,
-    // Ajv caches compiled patterns under `String(regex)`. Without a per-pattern key every
-    // pattern in an Ajv instance would share the first one's matcher (the meta-schema's).
-    toString: () => `/${pattern}/${flags}`,
-  };
-}
+type ContractRegExp = { test: (input: string) => boolean; toString(): string };
 
-/** Ajv's `code.regExp` hook; `code` only matters for standalone code generation, unused here. */
-export const contractRegExpEngine: RegExpEngine = Object.assign(contractPattern, { code: 'contractPattern' });
+/**
+ * Ajv's `code.regExp` hook, one per Ajv instance (one schema). Ajv asks it for every occurrence
+ * of a pattern and only then looks the result up under `String(regex)`, so a schema repeating one
+ * pattern on 3,000 properties compiled it 3,000 times (5 s of a 256 KiB contract's compile):
+ * each instance keeps what it compiled. `code` only matters for standalone code, unused here.
+ */
+export function createContractRegExpEngine(): RegExpEngine {
+  const compiled = new Map<string, ContractRegExp>();
+  const contractPattern = (pattern: string, flags: string): ContractRegExp => {
+    const key = `/${pattern}/${flags}`;
+    let regExp = compiled.get(key);
+    if (!regExp) {
+      const { test } = compilePattern(pattern);
+      // Ajv caches compiled patterns under `String(regex)`. Without a per-pattern key every
+      // pattern in an Ajv instance would share the first one's matcher (the meta-schema's).
+      regExp = { test, toString: () => key };
+      compiled.set(key, regExp);
+    }
+    return regExp;
+  };
+  return Object.assign(contractPattern, { code: 'contractPattern' });
+}
 
 /** Code points in a string, as Ajv's `ucs2length` counts them (a lone surrogate is one). */
 export function countCodePoints(text: string): number {
@@ -166,11 +195,18 @@ const AJV_OPTIONS = {
   // only: otherwise `{}` has a `constructor` and a `toString` (Object.prototype's), and a
   // contract requiring them accepts it.
   ownProperties: true,
-  code: { regExp: contractRegExpEngine },
+  // A schema it fails to compile is answered as a problem; Ajv would also print the whole
+  // generated code (megabytes for a large schema) to the server's log.
+  logger: false,
+  // Ajv copies a referenced schema without references of its own into every place that names
+  // it: one definition of 1,000 properties named from 1,000 places is a million checks of
+  // generated code (a 76 KB contract took the process out of memory). Each is compiled once and
+  // called instead.
+  inlineRefs: false,
 } as const;
 
-function newAjv(validateSchema: boolean): Ajv2020 {
-  const ajv = new Ajv2020({ ...AJV_OPTIONS, validateSchema });
+function newAjv(validateSchema: boolean, optimize = true): Ajv2020 {
+  const ajv = new Ajv2020({ ...AJV_OPTIONS, code: { regExp: createContractRegExpEngine(), optimize }, validateSchema });
   addFormats(ajv);
   addLengthFastPath(ajv);
   addLinearEquality(ajv);
@@ -186,6 +222,37 @@ function newAjv(validateSchema: boolean): Ajv2020 {
  */
 export function createContractAjv(): Ajv2020 {
   return newAjv(false);
+}
+
+/**
+ * Past this many objects and arrays a schema is compiled without Ajv's code optimizer: its
+ * passes re-add every generated name at every level (quadratic), 2.9 s of a 256 KiB contract of
+ * 4,000 properties, on the one thread that also answers the gate. Contracts of the usual size
+ * keep the optimized code the in-process check was measured on.
+ */
+export const OPTIMIZED_SCHEMA_MAX_NODES = 1_000;
+
+export const SCHEMA_TOO_DEEP_MESSAGE =
+  'The schema nests its checks too deeply to compile (thousands of anyOf or oneOf alternatives); split it into smaller schemas or use enum.';
+
+/**
+ * A contract schema's validator (createContractAjv's instance, one per schema). Ajv 2020 tracks
+ * which properties and items each subschema evaluated, for `unevaluatedProperties` and
+ * `unevaluatedItems` only, and merges that record by copying it at every `allOf` member
+ * (quadratic: 4 s for 3,000 members); a schema that cannot hold those keywords (its text never
+ * names them) is compiled without the tracking.
+ */
+export function compileContractSchema(schema: unknown): ValidateFunction {
+  const ajv = newAjv(false, countJsonNodes(schema, OPTIMIZED_SCHEMA_MAX_NODES) <= OPTIMIZED_SCHEMA_MAX_NODES);
+  if (!JSON.stringify(schema).includes('"unevaluated')) (ajv.opts as { unevaluated?: boolean }).unevaluated = false;
+  try {
+    return ajv.compile(schema as AnySchema);
+  } catch (error) {
+    // Thousands of anyOf or oneOf alternatives nest their generated checks as deep, past what
+    // the stack holds to build or parse them.
+    if (error instanceof RangeError) throw new Error(SCHEMA_TOO_DEEP_MESSAGE);
+    throw error;
+  }
 }
 
 let formatNames: ReadonlySet<string> | undefined;

@@ -2,7 +2,7 @@ import { formatJsonPath, ownValue, pointerSegments } from '@/lib/validation/json
 import type { ContractProblem } from './contract-problems';
 import { checkPattern } from './json-schema-engine';
 import { schemaResources } from './schema-resources';
-import { isJsonObject } from '../json';
+import { countJsonNodes, isJsonObject } from '../json';
 
 /**
  * Static checks on contract JSON Schemas that Ajv either cannot express or would only report
@@ -124,8 +124,38 @@ export function findSchemaProblems(schema: unknown, field: 'input' | 'output' | 
       }
     }
   });
-  const tooMany = patternCountProblem(schema, field);
-  if (tooMany) problems.push(tooMany);
+  problems.push(...schemaSizeProblems(schema, field));
+  return problems;
+}
+
+/**
+ * Past this many objects and arrays a schema that uses `unevaluatedProperties` or
+ * `unevaluatedItems` is refused: Ajv's compile of them grows with the square of the properties
+ * and members they cover (an allOf of 1,500 members took 3 s; 2,000 properties 1.7 s and then
+ * overflowed the stack), and a viewer can make the server compile a draft (the impact preview).
+ * 1,000 compile in about 0.3 s. `additionalProperties` has no such cost.
+ */
+export const MAX_UNEVALUATED_SCHEMA_NODES = 1_000;
+
+/** A schema's problems of size: too many distinct patterns, or too large for `unevaluated*`. */
+export function schemaSizeProblems(schema: unknown, field: 'input' | 'output' | 'errors'): ContractProblem[] {
+  const problems: ContractProblem[] = [];
+  const tooManyPatterns = patternCountProblem(schema, field);
+  if (tooManyPatterns) problems.push(tooManyPatterns);
+  let unevaluated: Segments | null = null;
+  walkSchemas(schema, [field], (node, path) => {
+    if (unevaluated) return;
+    for (const keyword of ['unevaluatedProperties', 'unevaluatedItems'])
+      if (Object.prototype.hasOwnProperty.call(node, keyword)) unevaluated = [...path, keyword];
+  });
+  const nodes = unevaluated ? countJsonNodes(schema, MAX_UNEVALUATED_SCHEMA_NODES) : 0;
+  if (unevaluated && nodes > MAX_UNEVALUATED_SCHEMA_NODES) {
+    problems.push({
+      code: FIELD_SCHEMA_INVALID[field],
+      message: `A schema using unevaluatedProperties or unevaluatedItems may hold at most ${MAX_UNEVALUATED_SCHEMA_NODES} objects and arrays; this one holds more. Use additionalProperties, or split the schema.`,
+      path: formatJsonPath(unevaluated),
+    });
+  }
   return problems;
 }
 

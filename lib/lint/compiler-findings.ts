@@ -3,7 +3,7 @@ import { canonicalJson } from '../contracts/canonical-json-core';
 import { MAX_CONTRACT_BYTES, MAX_CONTRACT_DEPTH } from '../contracts/compile-contract';
 import type { ContractProblem } from '../contracts/contract-problems';
 import { checkSchemaAgainstMeta } from '../contracts/json-schema-engine';
-import { patternCountProblem, schemaDeclaresPath } from '../contracts/schema-guards';
+import { schemaDeclaresPath, schemaSizeProblems } from '../contracts/schema-guards';
 import { isPlainObject } from '../json';
 import { formatJsonPath, ownValue } from '../validation/json-path';
 import type { PathSegment } from './parse-document';
@@ -57,8 +57,7 @@ export function fieldwiseCompilerFindings(document: Record<string, unknown>): Co
     if (!isPlainObject(schema)) continue;
     const meta = checkSchemaAgainstMeta(schema);
     if (!meta.ok) problems.push({ code, message: meta.message.slice(0, 500), path: formatJsonPath([field, ...meta.at]) });
-    const tooManyPatterns = patternCountProblem(schema, field);
-    if (tooManyPatterns) problems.push(tooManyPatterns);
+    problems.push(...schemaSizeProblems(schema, field));
   }
   for (const { at, expression, field } of contractConditionTexts(document)) {
     const compiled = compileCondition({ id: 'lint', expression, message: 'lint' }, field === 'preconditions' ? 'pre' : 'post');
