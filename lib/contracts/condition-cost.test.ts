@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileCondition, type CompiledCondition, type ConditionPhase } from './compile-conditions';
-import { CONDITION_COST_LIMIT, createCostMeter, valueCost } from './condition-cost';
+import { CONDITION_COST_LIMIT, createCostMeter, replayCallMeter, valueCost } from './condition-cost';
 
 function compiled(expression: string, phase: ConditionPhase = 'pre'): CompiledCondition {
   const result = compileCondition({ id: 'c', expression, message: 'm' }, phase);
@@ -110,6 +110,29 @@ describe('condition cost budget', () => {
     expect(condition.evaluate(activation, shared)).toEqual({ ok: false, error: BUDGET_ERROR });
     // Once spent, a meter fails whatever is evaluated on it next.
     expect(compiled('true').evaluate(activation, shared)).toEqual({ ok: false, error: BUDGET_ERROR });
+  });
+
+  it("evaluates a replayed call on the gate's budget for a call, within what is left of the replay's", () => {
+    const condition = compiled('args.items.all(a, a >= 0)');
+    const costly = { args: { items: range(200_000) }, context: {} }; // 1,200,004 steps: over one call's budget
+    const cheap = { args: { items: range(100_000) }, context: {} }; // 600,004 steps
+    const replay = createCostMeter(2 * CONDITION_COST_LIMIT);
+    // Refused as the gate refuses it, though the replay's budget could pay for it.
+    const first = replayCallMeter(replay);
+    expect(condition.evaluate(costly, first.meter)).toEqual({ ok: false, error: BUDGET_ERROR });
+    first.settle();
+    expect([replay.spent, replay.exceeded]).toEqual([CONDITION_COST_LIMIT + 1, false]);
+    // 999,999 left: one cheap call fits; the next finds less left than it needs.
+    const second = replayCallMeter(replay);
+    expect(condition.evaluate(cheap, second.meter)).toEqual({ ok: true, holds: true });
+    second.settle();
+    const third = replayCallMeter(replay);
+    expect(condition.evaluate(cheap, third.meter)).toEqual({ ok: false, error: BUDGET_ERROR });
+    third.settle();
+    expect(replay.exceeded).toBe(true);
+    // Once the replay's budget is spent, every call after it fails at its first step.
+    const fourth = replayCallMeter(replay);
+    expect(compiled('true').evaluate(cheap, fourth.meter)).toEqual({ ok: false, error: BUDGET_ERROR });
   });
 
   it('keeps map, filter, has and cel.bind working within the budget', () => {

@@ -35,6 +35,21 @@ export const LINT_REQUEST_COST_LIMIT = 10 * CONDITION_COST_LIMIT;
 /** Steps one side of an impact preview may take over all the calls it replays. */
 export const REPLAY_COST_LIMIT = 10 * CONDITION_COST_LIMIT;
 
+/**
+ * The meter one replayed call is evaluated on: the gate's own budget for a call, or what is left
+ * of the replay's shared budget when that is less (it starts partly spent, so what it reports is
+ * the per-call limit, as the gate would). A call the gate would refuse for its cost is refused in
+ * the replay too, and no single call holds the thread for the whole replay's budget (10,000,000
+ * steps, about half a second). `settle` charges what the call spent to the shared meter.
+ */
+export function replayCallMeter(shared: CostMeter, perCall: number = CONDITION_COST_LIMIT): { meter: CostMeter; settle(): void } {
+  const left = shared.exceeded ? 0 : Math.max(0, shared.limit - shared.spent);
+  const meter = createCostMeter(perCall);
+  const head = Math.max(0, perCall - left);
+  meter.spent = head;
+  return { meter, settle: () => void spendSteps(shared, meter.spent - head) };
+}
+
 /** Characters (or bytes) of a string counted as one step when an operation consumes it. */
 export const CHARACTERS_PER_STEP = 10;
 

@@ -10,7 +10,8 @@ import { parseRetainedPayload } from '../retention/retained-payload';
 import type { CallContext } from '../validation/check-pre-call';
 import { IMPACT_MAX_CALLS, IMPACT_WINDOW_DAYS } from './impact-window';
 import { compileContract } from './compile-contract';
-import { createCostMeter, REPLAY_COST_LIMIT } from './condition-cost';
+import { createCostMeter, REPLAY_COST_LIMIT, replayCallMeter } from './condition-cost';
+import { timeSlices } from '../jobs/time-slice';
 
 /**
  * Decision replay (after Styra's): before publishing, the draft's own checks (input schema,
@@ -119,13 +120,17 @@ export async function previewContractImpact(options: { tenantId: string; documen
   let newlyPassing = 0;
   // One budget for every call the draft's conditions are replayed on (up to 1,000; viewers may
   // run a preview), as the policy preview has: a budget per call let one costly precondition
-  // hold the server's one thread for a second per 30 recorded calls.
-  const meter = createCostMeter(REPLAY_COST_LIMIT);
+  // hold the server's one thread for a second per 30 recorded calls. Each call is evaluated
+  // within it on the gate's own budget for a call (replayCallMeter).
+  const conditionBudget = createCostMeter(REPLAY_COST_LIMIT);
   // The draft's schema checks have a budget of their own over the calls (schema-cost.ts): spent
   // conditions must not show the later calls as refused by the schema, nor the reverse.
-  const schemaMeter = createCostMeter(REPLAY_COST_LIMIT);
+  const schemaBudget = createCostMeter(REPLAY_COST_LIMIT);
+  // Seconds of replay on the gate's thread: other calls are answered between replayed ones.
+  const slices = timeSlices();
 
   for (const row of rows) {
+    await slices.pause();
     let args: unknown;
     try {
       args = JSON.parse(row.arguments ?? 'null');
@@ -149,6 +154,9 @@ export async function previewContractImpact(options: { tenantId: string; documen
         withoutContext += 1;
         continue;
       }
+      const conditions = replayCallMeter(conditionBudget);
+      const schema = replayCallMeter(schemaBudget);
+      const [meter, schemaMeter] = [conditions.meter, schema.meter];
       const replayedIssues = checkPreCall({ contract: compiled.contract, arguments: args, context, meter, schemaMeter }).errors;
       // checkPreCall skips the preconditions on invalid input; input "invalid" only where values are
       // stored redacted was valid when recorded, so the preconditions still apply.
@@ -158,6 +166,8 @@ export async function previewContractImpact(options: { tenantId: string; documen
           ...evaluateConditions(compiled.contract.preconditions, { args, context }, 'AXAG_PRECONDITION_FAILED', tool, meter),
         );
       }
+      conditions.settle();
+      schema.settle();
       after = codeSet(replayedIssues.filter(keep));
     }
     replayed += 1;

@@ -179,7 +179,7 @@ export async function previewPolicyImpact(options: {
     policy: { id: draft.id, version: draft.version },
     replaces: enforced.find((p) => p.id === draft.id)?.version ?? null,
     since,
-    ...replayPolicyDraft({ enforced, draft, calls }),
+    ...(await replayPolicyDraft({ enforced, draft, calls })),
     notReplayable: withoutArguments + withoutContext + refusedBeforePolicies,
     withoutArguments,
     withoutContext,

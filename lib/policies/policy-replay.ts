@@ -1,4 +1,5 @@
-import { createCostMeter, HISTORY_COUNT_STEPS, REPLAY_COST_LIMIT, spendSteps } from '../contracts/condition-cost';
+import { createCostMeter, HISTORY_COUNT_STEPS, REPLAY_COST_LIMIT, replayCallMeter, spendSteps } from '../contracts/condition-cost';
+import { timeSlices } from '../jobs/time-slice';
 import type { CompiledContract } from '../contracts/compile-contract';
 import type { Decision } from '../decisions';
 import { historyIncrements } from '../history/call-history';
@@ -94,8 +95,11 @@ class Side {
     // draft whose rules ask 15,000 history questions took 8 s to replay 267 calls. Once it is
     // spent the side decides on no history (its conditions fail closed on the spent budget too).
     const counted = this.tracked.length === 0 || spendSteps(this.meter, this.tracked.length * HISTORY_COUNT_STEPS);
+    // The rules on the gate's own budget for a call, within what is left of this side's.
+    const rules = replayCallMeter(this.meter);
     const outcome =
-      this.policies.length > 0 ? evaluatePolicies(this.policies, call, { history: counted ? history : null, meter: this.meter }) : null;
+      this.policies.length > 0 ? evaluatePolicies(this.policies, call, { history: counted ? history : null, meter: rules.meter }) : null;
+    rules.settle();
     const decided = decideCall({
       contract: replayed.contract,
       call,
@@ -123,11 +127,11 @@ class Side {
 }
 
 /** Replays `calls` (oldest first) against the enforced policies and against them with the draft. */
-export function replayPolicyDraft(options: {
+export async function replayPolicyDraft(options: {
   enforced: readonly CompiledPolicy[];
   draft: CompiledPolicy;
   calls: readonly ReplayedCall[];
-}): ReplaySummary {
+}): Promise<ReplaySummary> {
   const before = new Side(options.enforced);
   const after = new Side(withDraft(options.enforced, options.draft));
   const transitions = new Map<string, { from: Decision; to: Decision; calls: number }>();
@@ -140,7 +144,10 @@ export function replayPolicyDraft(options: {
   const changes: ReplayChange[] = [];
   let changed = 0;
 
+  // Seconds of replay on the gate's thread: other calls are answered between replayed ones.
+  const slices = timeSlices();
   for (const replayed of options.calls) {
+    await slices.pause();
     const was = before.decide(replayed);
     const would = after.decide(replayed);
     if (was.decision === would.decision && was.codes.join(',') === would.codes.join(',')) continue;

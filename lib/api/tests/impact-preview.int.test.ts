@@ -245,4 +245,19 @@ describe('impact preview of costly preconditions', () => {
     expect(response.body.changed).toBeLessThan(CALLS);
     expect(response.body.codes).toEqual([{ code: 'AXAG_PRECONDITION_FAILED', added: response.body.changed, removed: 0 }]);
   });
+
+  it("refuses, as the gate would, every call whose precondition costs more than one call's budget", async () => {
+    // 500 x 500 iterations, about 2,250,000 steps: past one call's budget of 1,000,000, so
+    // validate/pre would refuse each call. On the replay's one budget alone the first four passed.
+    const hundred = `[${Array.from({ length: 100 }, (_, i) => i).join(', ')}]`;
+    const expression = `cel.bind(l, ${hundred}, cel.bind(w, l + l + l + l + l, w.all(a, w.all(b, a + b >= 0))))`;
+    const costlier = { id: 'costlier', expression, message: 'always holds' };
+    const response = await call(impact, {
+      key: costlyAuthor,
+      params: { id: 'orders.lookup' },
+      body: { ...lookupOrderContract, version: '2.0.0', preconditions: [costlier] },
+    });
+    expect(response.status).toBe(200);
+    expect([response.body.replayed, response.body.changed, response.body.newlyRefused]).toEqual([CALLS, CALLS, CALLS]);
+  });
 });
