@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,11 @@ beforeAll(async () => {
     await writeFile(path.join(dir, file), '{}');
   }
   await mkdir(path.join(dir, 'nothing'));
+  // A link to a file, and a link back up the tree (a loop).
+  await mkdir(path.join(dir, 'linked/sub'), { recursive: true });
+  await writeFile(path.join(dir, 'linked/a.json'), '{}');
+  await symlink('../a.json', path.join(dir, 'linked/sub/alias.json'));
+  await symlink('..', path.join(dir, 'linked/sub/up'));
 });
 
 afterAll(async () => {
@@ -26,10 +31,21 @@ describe('expandFileArgs', () => {
   });
 
   it('expands globs, keeps plain names (existing or not) as given, and lists each file once', async () => {
-    expect(await expandFileArgs(['**/*.json'], dir)).toEqual({ ok: true, files: ['docs/a.json', 'other/e.json'] });
+    expect(await expandFileArgs(['**/*.json'], dir)).toEqual({ ok: true, files: ['docs/a.json', 'linked/a.json', 'other/e.json'] });
     expect(await expandFileArgs(['docs/notes.md', 'missing.json', 'docs/a.json', 'docs'], dir)).toEqual({
       ok: true,
       files: ['docs/notes.md', 'missing.json', 'docs/a.json', 'docs/b.yaml', 'docs/deep/c.yml'],
+    });
+  });
+
+  it('lists a file once however it is reached: another spelling, a link to it, a link up the tree', async () => {
+    expect(await expandFileArgs(['linked', './linked/a.json', 'linked/**/*.json', path.join(dir, 'linked/a.json')], dir)).toEqual({
+      ok: true,
+      files: ['linked/a.json'],
+    });
+    expect(await expandFileArgs(['docs/a.json', './docs/a.json', 'docs//a.json', 'missing.json', './missing.json'], dir)).toEqual({
+      ok: true,
+      files: ['docs/a.json', 'missing.json'],
     });
   });
 

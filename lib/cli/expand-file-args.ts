@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
 
@@ -19,9 +19,12 @@ export type ExpandedArgs = { ok: true; files: string[] } | { ok: false; message:
 export async function expandFileArgs(args: readonly string[], cwd = process.cwd()): Promise<ExpandedArgs> {
   const files: string[] = [];
   const seen = new Set<string>();
-  const add = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
+  // Once per file, however it is spelt or reached: `./docs/a.json` beside `docs`, or a symbolic
+  // link to a file (or a directory) linted already; the first name it was reached by is kept.
+  const add = async (file: string) => {
+    const key = await realpath(path.resolve(cwd, file)).catch(() => path.resolve(cwd, file));
+    if (seen.has(key)) return;
+    seen.add(key);
     files.push(file);
   };
   for (const arg of args) {
@@ -34,13 +37,13 @@ export async function expandFileArgs(args: readonly string[], cwd = process.cwd(
         expandDirectories: false,
       });
       if (found.length === 0) return { ok: false, message: `${arg} holds no .json, .yaml or .yml files.` };
-      for (const file of found.sort()) add(path.join(arg, file));
+      for (const file of found.sort()) await add(path.join(arg, file));
     } else if (kind === 'missing' && isDynamicPattern(arg)) {
       const found = await glob(arg, { cwd, onlyFiles: true, ignore: IGNORED, expandDirectories: false });
       if (found.length === 0) return { ok: false, message: `No file matches ${arg}.` };
-      for (const file of found.sort()) add(file);
+      for (const file of found.sort()) await add(file);
     } else {
-      add(arg);
+      await add(arg);
     }
   }
   return { ok: true, files };
