@@ -25,9 +25,17 @@ export function isStorableText(text: string): boolean {
   return storedTextProblem('', text) === null;
 }
 
-/** No lone surrogates (String.prototype.isWellFormed, which TypeScript's ES2023 lib does not declare). */
-function isWellFormedText(text: string): boolean {
-  return !/\p{Surrogate}/u.test(text);
+// String.prototype.isWellFormed and toWellFormed (ES2024, Node 20), past this project's lib.
+type Es2024String = string & { isWellFormed(): boolean; toWellFormed(): string };
+
+/** No lone surrogates. */
+export function isWellFormedText(text: string): boolean {
+  return (text as Es2024String).isWellFormed();
+}
+
+/** Each lone surrogate replaced by U+FFFD, as PostgreSQL reads it back. */
+export function toWellFormedText(text: string): string {
+  return (text as Es2024String).toWellFormed();
 }
 
 /** A string of at most `max` characters that a text column keeps as sent (storedTextProblem). */

@@ -8,6 +8,7 @@ import {
   type EvidenceContent,
 } from './evidence-hash';
 import type { EvidenceInput } from './evidence-input';
+import { isWellFormedText, toWellFormedText } from '../stored-text';
 
 /**
  * A row as inserted: the hashed content, plus its id, hash, the unhashed raw `payload` and the
@@ -93,8 +94,7 @@ export function chainRecords(inputs: EvidenceInput[], heads: Map<string, LaneHea
  * PostgreSQL (a 503 for the agent).
  */
 export function wellFormed(text: string): string {
-  const s = text as string & { isWellFormed(): boolean; toWellFormed(): string }; // ES2024, past this project's lib
-  const formed = s.isWellFormed() ? text : s.toWellFormed();
+  const formed = isWellFormedText(text) ? text : toWellFormedText(text);
   return formed.includes('\0') ? formed.replaceAll('\0', '\ufffd') : formed;
 }
 
