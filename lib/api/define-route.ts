@@ -20,6 +20,7 @@ import { isSafeMethod } from '../http/same-origin';
 import { crossSiteError } from '../http/cross-site-error';
 import { parsePathParams, type PathParamsSchema } from './path-params';
 import type { DeclaredMethod } from './http-methods';
+import { zodIssuePath, zodIssueText } from '../validation/zod-issue-text';
 
 /**
  * The auth an endpoint needs: an API key with a scope, a signed-in user with a permission, or
@@ -205,11 +206,8 @@ async function resolveParams(
 function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query'): z.infer<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    const issues = parsed.error.issues
-      .slice(0, 20)
-      .map((issue) => ({ path: issue.path.map(String).join('.') || '(root)', message: issue.message }));
-    const first = issues[0];
-    throw new AppError('bad_request', `Invalid ${where}${first ? `: ${first.path}: ${first.message}` : ''}`, { issues });
+    const issues = parsed.error.issues.slice(0, 20).map((issue) => ({ path: zodIssuePath(issue), message: issue.message }));
+    throw new AppError('bad_request', `Invalid ${where}: ${zodIssueText(parsed.error.issues[0])}`, { issues });
   }
   return parsed.data;
 }

@@ -3,6 +3,7 @@ import { compileCondition, type CompiledCondition } from '../contracts/compile-c
 import { PolicySchema, type ArgConstraint, type Limit, type Policy, type PolicyRule } from './policy-schema';
 import { historyQuery, type HistoryQuery } from '../history/history-query';
 import { parseWindow } from '../history/history-terms';
+import { zodIssueText } from '../validation/zod-issue-text';
 
 /**
  * A policy document made ready to evaluate: its CEL conditions parsed and type-checked and its
@@ -37,8 +38,7 @@ export type PolicyCompileResult = { ok: true; policy: CompiledPolicy } | { ok: f
 
 export function compilePolicy(document: unknown): PolicyCompileResult {
   const parsed = PolicySchema.safeParse(document);
-  if (!parsed.success)
-    return { ok: false, problems: parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`) };
+  if (!parsed.success) return { ok: false, problems: parsed.error.issues.map(zodIssueText) };
   const policy = parsed.data;
   const problems: string[] = [];
 

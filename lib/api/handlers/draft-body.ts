@@ -4,6 +4,7 @@ import { AppError } from '../../errors';
 import { plainObject, type JsonObject } from '../../json';
 import { storedTextSchema } from '../../stored-text';
 import type { IncomingCall } from '../incoming-call';
+import { zodIssueText } from '../../validation/zod-issue-text';
 
 /**
  * The body of `POST /api/v1/{contracts,policies,surfaces}`. Agents and the SDK send the document
@@ -47,11 +48,7 @@ export function readDraftBody(
   if (type !== DRAFT_MEDIA_TYPE) return { document: body };
   const envelope = DraftEnvelopeSchema.safeParse(body);
   if (!envelope.success) {
-    const issue = envelope.error.issues[0];
-    throw new AppError(
-      'bad_request',
-      `Invalid draft body: ${issue?.path.map(String).join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`,
-    );
+    throw new AppError('bad_request', `Invalid draft body: ${zodIssueText(envelope.error.issues[0])}`);
   }
   return { document: envelope.data.document, source: envelope.data.source, expectedContentHash: envelope.data.expected_content_hash };
 }

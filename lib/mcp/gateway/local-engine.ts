@@ -10,6 +10,7 @@ import { CHECKED_NUMBER_FIELDS, refuseUnrepresentableNumbers } from '../../valid
 import type { Approval } from '@toolgate/sdk/core';
 import { reportMcpTools } from '../tools/report-mcp-tools';
 import { CallRefusedError, type GateEngine } from './gate-engine';
+import { zodIssueText } from '../../validation/zod-issue-text';
 
 type KeyCaller = Extract<Caller, { kind: 'api_key' }>;
 
@@ -33,8 +34,7 @@ export function createLocalEngine(options: { caller: KeyCaller; server: string }
     pre: (request, traceparent) => {
       const parsed = PreCallRequestSchema.safeParse(request);
       if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new CallRefusedError(`Invalid call: ${issue?.path.map(String).join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
+        throw new CallRefusedError(`Invalid call: ${zodIssueText(parsed.error.issues[0])}`);
       }
       return validatePreCall({ caller, request: parsed.data, ...newRequestId(), traceparent });
     },
