@@ -20,6 +20,7 @@ import { registerMcpServerHandler as createMcpServer, reportMcpToolsHandler as r
 import { saveDocumentDraft } from '@/lib/documents/save-document-draft';
 import { DEMO_POLICIES, DEMO_SURFACE, issueCreditContract } from '@/lib/seed/demo-documents';
 import { asSession, signIn } from './member-sessions';
+import { refundCall, SEARCH_TOOL } from './route-fixtures';
 
 let key: string;
 let cookie: string;
@@ -180,28 +181,8 @@ const LOOKUP_CALL = {
   context: { tenant_id: 'acme', user_id: 'u1', roles: ['support'] },
 };
 
-const MCP_TOOLS = {
-  tools: [
-    {
-      name: 'search',
-      description: 'Searches.',
-      inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
-      annotations: { readOnlyHint: true },
-    },
-  ],
-};
-const REFUND_CALL = {
-  tool: 'payments.refund',
-  call_id: 'fuzz-refund',
-  arguments: {
-    tenant_id: 'acme',
-    payment_id: 'pay_abcdefgh12',
-    reason: 'duplicate',
-    amount_cents: 90_000,
-    card: { last4: '4242', holder_name: 'Ada Lovelace' },
-  },
-  context: { tenant_id: 'acme', user_id: 'u1', roles: ['support'], state: { payment_status: 'captured' } },
-};
+const MCP_TOOLS = { tools: [SEARCH_TOOL] };
+const REFUND_CALL = refundCall('fuzz-refund');
 
 /** A valid request per route (params and body), for mutations that get past the shape check. Params read at call time. */
 const SEEDS: Record<string, { params?: () => Record<string, string>; body: unknown }> = {

@@ -11,6 +11,7 @@ import { call } from '@/lib/testing/api-client';
 import { db } from '@/lib/db';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
 import { asSession, signIn } from './member-sessions';
+import { refundCall, SEARCH_TOOL } from './route-fixtures';
 
 // Every GET of the route table, through the table as Next serves it: a query parameter the route
 // does not read is a 400 naming it, so a misspelt filter (?tol= for ?tool=) is never answered
@@ -193,22 +194,4 @@ describe('routes that change something and a query they do not read', () => {
   });
 });
 
-const SEARCH_TOOL = {
-  name: 'search',
-  description: 'Searches.',
-  inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
-  annotations: { readOnlyHint: true },
-};
-
-const REFUND_CALL = {
-  tool: 'payments.refund',
-  call_id: 'unknown-query-refund',
-  arguments: {
-    tenant_id: 'acme',
-    payment_id: 'pay_abcdefgh12',
-    reason: 'duplicate',
-    amount_cents: 90_000,
-    card: { last4: '4242', holder_name: 'Ada Lovelace' },
-  },
-  context: { tenant_id: 'acme', user_id: 'u1', roles: ['support'], state: { payment_status: 'captured' } },
-};
+const REFUND_CALL = refundCall('unknown-query-refund');
