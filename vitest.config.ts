@@ -44,6 +44,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           sequence: { groupOrder: 0 },
+          // Property tests (thousands of generated patterns, hashes) take 1-3 s alone and several
+          // times that on a loaded 2-core machine: the default 5 s failed them there, not a bug.
+          testTimeout: 20_000,
           include: ['lib/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'scripts/**/*.test.ts', 'components/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', 'node_modules/**'],
         },
