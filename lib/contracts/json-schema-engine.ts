@@ -200,7 +200,7 @@ const AJV_OPTIONS = {
   logger: false,
   // Ajv copies a referenced schema without references of its own into every place that names
   // it: one definition of 1,000 properties named from 1,000 places is a million checks of
-  // generated code (a 76 KB contract took the process out of memory). Each is compiled once and
+  // generated code (a 68 KB contract took the process out of memory). Each is compiled once and
   // called instead.
   inlineRefs: false,
 } as const;
@@ -226,7 +226,7 @@ export function createContractAjv(): Ajv2020 {
 
 /**
  * Past this many objects and arrays a schema is compiled without Ajv's code optimizer: its
- * passes re-add every generated name at every level (quadratic), 2.9 s of a 256 KiB contract of
+ * passes re-add every generated name at every level (quadratic): 1-3 s of a 256 KiB contract of
  * 4,000 properties, on the one thread that also answers the gate. Contracts of the usual size
  * keep the optimized code the in-process check was measured on.
  */
@@ -250,7 +250,7 @@ export function compileContractSchema(schema: unknown): ValidateFunction {
   } catch (error) {
     // Thousands of anyOf or oneOf alternatives nest their generated checks as deep, past what
     // the stack holds to build or parse them.
-    if (error instanceof RangeError) throw new Error(SCHEMA_TOO_DEEP_MESSAGE);
+    if (error instanceof RangeError && /call stack/i.test(error.message)) throw new Error(SCHEMA_TOO_DEEP_MESSAGE);
     throw error;
   }
 }
