@@ -42,10 +42,10 @@ export const REPLAY_COST_LIMIT = 10 * CONDITION_COST_LIMIT;
  * the replay too, and no single call holds the thread for the whole replay's budget (10,000,000
  * steps, about half a second). `settle` charges what the call spent to the shared meter.
  */
-export function replayCallMeter(shared: CostMeter, perCall: number = CONDITION_COST_LIMIT): { meter: CostMeter; settle(): void } {
+export function replayCallMeter(shared: CostMeter): { meter: CostMeter; settle(): void } {
   const left = shared.exceeded ? 0 : Math.max(0, shared.limit - shared.spent);
-  const meter = createCostMeter(perCall);
-  const head = Math.max(0, perCall - left);
+  const meter = createCostMeter(CONDITION_COST_LIMIT);
+  const head = Math.max(0, CONDITION_COST_LIMIT - left);
   meter.spent = head;
   return { meter, settle: () => void spendSteps(shared, meter.spent - head) };
 }

@@ -127,10 +127,10 @@ export async function previewContractImpact(options: { tenantId: string; documen
   // conditions must not show the later calls as refused by the schema, nor the reverse.
   const schemaBudget = createCostMeter(REPLAY_COST_LIMIT);
   // Seconds of replay on the gate's thread: other calls are answered between replayed ones.
-  const slices = timeSlices();
+  const pause = timeSlices();
 
   for (const row of rows) {
-    await slices.pause();
+    await pause();
     let args: unknown;
     try {
       args = JSON.parse(row.arguments ?? 'null');
@@ -156,14 +156,19 @@ export async function previewContractImpact(options: { tenantId: string; documen
       }
       const conditions = replayCallMeter(conditionBudget);
       const schema = replayCallMeter(schemaBudget);
-      const [meter, schemaMeter] = [conditions.meter, schema.meter];
-      const replayedIssues = checkPreCall({ contract: compiled.contract, arguments: args, context, meter, schemaMeter }).errors;
+      const replayedIssues = checkPreCall({
+        contract: compiled.contract,
+        arguments: args,
+        context,
+        meter: conditions.meter,
+        schemaMeter: schema.meter,
+      }).errors;
       // checkPreCall skips the preconditions on invalid input; input "invalid" only where values are
       // stored redacted was valid when recorded, so the preconditions still apply.
-      const inputIssues = compiled.contract.checkInput(args, schemaMeter);
+      const inputIssues = compiled.contract.checkInput(args, schema.meter);
       if (inputIssues.length > 0 && inputIssues.every((issue) => redacted.has(issue.path))) {
         replayedIssues.push(
-          ...evaluateConditions(compiled.contract.preconditions, { args, context }, 'AXAG_PRECONDITION_FAILED', tool, meter),
+          ...evaluateConditions(compiled.contract.preconditions, { args, context }, 'AXAG_PRECONDITION_FAILED', tool, conditions.meter),
         );
       }
       conditions.settle();

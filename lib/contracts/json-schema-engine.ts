@@ -215,10 +215,9 @@ function newAjv(validateSchema: boolean, optimize = true): Ajv2020 {
 }
 
 /**
- * A fresh Ajv per schema: contract schemas may carry their own `$id`s, and two contracts (or a
- * contract's input and output) using the same `$id` must not collide in a shared registry.
- * Meta-schema validation is left to `checkSchemaAgainstMeta`, because compiling the 2020-12
- * meta-schema costs ~100 ms and would otherwise be repeated for every fresh instance.
+ * An Ajv with the contract configuration and Ajv's own optimizer and evaluated-property tracking,
+ * the instance contracts were compiled with before compileContractSchema (bench:contract-compile
+ * compares the two). Contracts compile through compileContractSchema.
  */
 export function createContractAjv(): Ajv2020 {
   return newAjv(false);
@@ -236,7 +235,10 @@ export const SCHEMA_TOO_DEEP_MESSAGE =
   'The schema nests its checks too deeply to compile (thousands of anyOf or oneOf alternatives); split it into smaller schemas or use enum.';
 
 /**
- * A contract schema's validator (createContractAjv's instance, one per schema). Ajv 2020 tracks
+ * A contract schema's validator, from a fresh Ajv per schema: contract schemas may carry their own
+ * `$id`s, and two contracts (or a contract's input and output) using the same `$id` must not
+ * collide in a shared registry. Meta-schema validation is left to `checkSchemaAgainstMeta`
+ * (compiling the 2020-12 meta-schema costs ~100 ms per instance). Ajv 2020 tracks
  * which properties and items each subschema evaluated, for `unevaluatedProperties` and
  * `unevaluatedItems` only, and merges that record by copying it at every `allOf` member
  * (quadratic: 4 s for 3,000 members); a schema that cannot hold those keywords (its text never

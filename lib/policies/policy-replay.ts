@@ -145,9 +145,9 @@ export async function replayPolicyDraft(options: {
   let changed = 0;
 
   // Seconds of replay on the gate's thread: other calls are answered between replayed ones.
-  const slices = timeSlices();
+  const pause = timeSlices();
   for (const replayed of options.calls) {
-    await slices.pause();
+    await pause();
     const was = before.decide(replayed);
     const would = after.decide(replayed);
     if (was.decision === would.decision && was.codes.join(',') === would.codes.join(',')) continue;

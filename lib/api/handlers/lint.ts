@@ -68,10 +68,10 @@ export const lintHandler = defineRoute({
     const testMeter = createCostMeter(LINT_REQUEST_COST_LIMIT);
     // Up to 50 documents, each a fraction of a second at its size cap, on the thread that answers
     // the gate: other calls are answered between documents.
-    const slices = timeSlices();
+    const pause = timeSlices();
     const results = [];
     for (const d of body.documents) {
-      await slices.pause();
+      await pause();
       // A file's byte order mark is not part of its text: `toolgate lint` drops it, and strict JSON
       // stopped at it ("Expected a value, found '\uFEFF'", an invisible character).
       const text = d.text.startsWith('\uFEFF') ? d.text.slice(1) : d.text;
