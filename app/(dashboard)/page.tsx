@@ -34,7 +34,7 @@ async function OverviewSection({ member }: { member: SessionMember }) {
       // The same permissions as the endpoints these lead to (evidence/verify, webhooks).
       canVerifyWholeChain={can(member.role, 'manage_keys')}
       canManageWebhooks={can(member.role, 'manage_keys')}
-      noCallsYet={<NoCallsYet baseUrl={publicBaseUrl()} />}
+      noCallsYet={<NoCallsYet baseUrl={publicBaseUrl()} tenantId={member.tenant.id} />}
     />
   );
 }

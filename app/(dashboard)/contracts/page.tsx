@@ -136,7 +136,10 @@ function EmptyState({ canEdit }: { canEdit: boolean }) {
       ) : (
         <p>Authors and admins create contracts in the studio or through the API; they will be listed here.</p>
       )}
-      <p className="mt-2">The “Contracts” section of the README describes the format.</p>
+      <p className="mt-2">
+        The format is described in <code className="rounded bg-zinc-100 px-1">docs/contracts.md</code> in Toolgate&apos;s repository, and
+        the API at <code className="rounded bg-zinc-100 px-1">GET /api/v1/openapi.json</code>.
+      </p>
     </div>
   );
 }

@@ -138,7 +138,7 @@ export default async function TracesPage({ searchParams }: { searchParams: Promi
             </p>
           </div>
         ) : (
-          <NoCallsYet baseUrl={publicBaseUrl()} />
+          <NoCallsYet baseUrl={publicBaseUrl()} tenantId={tenantId} />
         )
       ) : (
         // Keyed by the view: another filter or page starts a new list rather than keeping this one's rows.

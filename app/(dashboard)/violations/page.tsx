@@ -174,7 +174,7 @@ export default async function ViolationsPage({ searchParams }: { searchParams: P
             </p>
           </div>
         ) : (
-          <NoCallsYet baseUrl={publicBaseUrl()} what="violations" />
+          <NoCallsYet baseUrl={publicBaseUrl()} tenantId={tenantId} what="violations" />
         )
       ) : (
         <ViolationTable violations={list.violations} />
