@@ -122,11 +122,26 @@ test('an author creates, breaks, fixes, publishes and compares contract versions
     await expect(page.getByTestId('served-version')).toHaveText('v0.1.0');
 
     await page.getByRole('button', { name: 'Publish…' }).click();
-    await page.getByLabel('Change note').fill('Clearer description');
+    await page.getByLabel('Change note').fill('Clearer description (see ticket SUPPORT-TOOLING-4821)');
     await page.getByRole('button', { name: 'Publish version' }).click();
     await expect(page.getByTestId('served-version')).toHaveText('v0.2.0');
     await expect(page.getByTestId('version-row').filter({ hasText: '0.2.0' })).toContainText('published');
     await expect(page.getByTestId('version-row').filter({ hasText: '0.1.0' })).not.toContainText('served');
+    // From 1,000 px of editor area the history is a narrow panel beside the editor: a row's link
+    // stays inside it rather than off its edge.
+    const viewport = page.viewportSize();
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const history = page.getByRole('region', { name: 'Version history' });
+    await expect.poll(async () => (await history.boundingBox())?.width ?? Infinity).toBeLessThan(500);
+    const panel = await history.boundingBox();
+    for (const [version, end] of [
+      ['0.1.0', 'Open'],
+      ['0.2.0', 'in the editor'],
+    ] as const) {
+      const box = await page.getByTestId('version-row').filter({ hasText: version }).getByText(end, { exact: true }).boundingBox();
+      expect(box && panel && box.x + box.width <= panel.x + panel.width, `${version}: ${end}`).toBe(true);
+    }
+    if (viewport) await page.setViewportSize(viewport);
   });
 
   await test.step('the two versions are compared side by side', async () => {

@@ -79,37 +79,18 @@ export function VersionHistory({
       {versions.length === 0 ? (
         <p className="mt-3 text-sm text-zinc-500">No saved versions yet.</p>
       ) : (
-        <table className="mt-3 w-full text-left text-sm">
-          <thead className="text-xs text-zinc-500 uppercase">
-            <tr>
-              <th className="py-1 font-medium">Version</th>
-              <th className="font-medium">Status</th>
-              <th className="font-medium">Published</th>
-              <th className="font-medium">Note</th>
-              <th className="font-medium">
-                <span className="sr-only">Open</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-zinc-100">
-            {versions.map((v) => (
-              <tr key={v.version} data-testid="version-row">
-                <td className="py-1.5 font-mono">
-                  {v.version}
-                  {v.version === servedVersion && (
-                    <span className="ml-2 rounded bg-zinc-900 px-1.5 py-0.5 font-sans text-[10px] font-medium text-white uppercase">
-                      served
-                    </span>
-                  )}
-                </td>
-                <td>
-                  <StatusBadge status={v.status} />
-                </td>
-                <td className="text-zinc-600" title={v.publishedAt ?? undefined}>
-                  {formatDate(v.publishedAt ? new Date(v.publishedAt) : null)}
-                </td>
-                <td className="text-zinc-600">{v.changeNote ?? ''}</td>
-                <td className="text-right">
+        // A list, not a table: the history sits in a narrow side panel, where five columns ran
+        // their headers together and pushed "Open" out of sight.
+        <ul className="mt-3 divide-y divide-zinc-100 text-sm">
+          {versions.map((v) => (
+            <li key={v.version} className="py-2" data-testid="version-row">
+              <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                <span className="font-mono [overflow-wrap:anywhere]">{v.version}</span>
+                {v.version === servedVersion && (
+                  <span className="rounded bg-zinc-900 px-1.5 py-0.5 font-sans text-[10px] font-medium text-white uppercase">served</span>
+                )}
+                <StatusBadge status={v.status} />
+                <span className="ml-auto">
                   {v.version === loadedVersion ? (
                     <span className="text-xs text-zinc-500">in the editor</span>
                   ) : (
@@ -120,11 +101,19 @@ export function VersionHistory({
                       Open
                     </Link>
                   )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </span>
+              </div>
+              <p className="mt-0.5 text-xs [overflow-wrap:anywhere] text-zinc-600">
+                {v.publishedAt ? (
+                  <span title={v.publishedAt}>Published {formatDate(new Date(v.publishedAt))}</span>
+                ) : (
+                  <span>Not published</span>
+                )}
+                {v.changeNote ? <> · {v.changeNote}</> : null}
+              </p>
+            </li>
+          ))}
+        </ul>
       )}
       {versions.length >= 2 && (
         <div className="mt-5">
