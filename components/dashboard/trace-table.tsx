@@ -69,7 +69,8 @@ function TraceRow({ trace: t, shadow, fresh }: { trace: TraceSummary; shadow: bo
         <>
           {/* An unknown tool's name is the agent's, as sent. */}
           <RevealedText text={t.tool} />
-          {t.contract_version && <span className="text-zinc-500">@{t.contract_version}</span>}
+          {/* Kept whole: "@1.0.\n0" read as another version. */}
+          {t.contract_version && <span className="whitespace-nowrap text-zinc-500">@{t.contract_version}</span>}
         </>,
         'font-mono text-xs [overflow-wrap:anywhere]',
       )}
@@ -110,7 +111,10 @@ function Outcome({ trace: t, shadow }: { trace: TraceSummary; shadow: boolean })
   if (t.records > 1)
     return (
       <span>
-        {t.last_kind} <DecisionBadge decision={t.last_decision} /> <span className="text-zinc-500">· {t.records} records</span>
+        <span className="whitespace-nowrap">
+          {t.last_kind} <DecisionBadge decision={t.last_decision} />
+        </span>{' '}
+        <span className="whitespace-nowrap text-zinc-500">· {t.records} records</span>
       </span>
     );
   if (t.decision === 'allow' || t.decision === 'transform') return <span className="text-zinc-500">no validate/post yet</span>;
