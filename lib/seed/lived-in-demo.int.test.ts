@@ -8,6 +8,7 @@ import { listApprovalsHandler } from '@/lib/api/handlers/approvals';
 import { listPoliciesHandler } from '@/lib/api/handlers/policies';
 import { listSurfacesHandler } from '@/lib/api/handlers/surfaces';
 import { listContractsHandler } from '@/lib/api/handlers/contracts';
+import { listApiKeysHandler } from '@/lib/api/handlers/api-keys';
 import { verifyEvidenceHandler } from '@/lib/api/handlers/evidence';
 import { validatePreHandler } from '@/lib/api/handlers/validate';
 import { DEMO_AGENT_KEY_NAME, seedDemoTenant, type DemoTenantSeed } from './demo-tenant';
@@ -133,6 +134,19 @@ describe('the lived-in demo tenant', () => {
     );
     expect([...(await codes('approval'))]).toEqual(['AXAG_APPROVAL_MISSING']);
     expect([...(await codes('tool'))].sort()).toEqual(['AXAG_OUTPUT_MISMATCH', 'AXAG_POSTCONDITION_FAILED']);
+  });
+
+  it("shows the support agent's key as used when its last call was made, not never", async () => {
+    const keys = await call(listApiKeysHandler, { key: seeded.apiKey, path: '/api/v1/api-keys' });
+    expect(keys.status).toBe(200);
+    const agent = (keys.body.api_keys as { name: string; lastUsedAt: string | null }[]).find((key) => key.name === DEMO_AGENT_KEY_NAME);
+    const newest = await call(listTracesHandler, { key: seeded.apiKey, path: '/api/v1/traces?limit=1' });
+    const newestCall = Date.parse((newest.body.traces as { started_at: string }[])[0]?.started_at ?? '');
+    expect(agent?.lastUsedAt).toEqual(expect.any(String));
+    const lastUsed = Date.parse(agent?.lastUsedAt ?? '');
+    // To the minute, as "last used" is kept (a record's time can run a millisecond past its step's).
+    expect(Math.abs(lastUsed - newestCall)).toBeLessThan(60_000);
+    expect(lastUsed).toBeLessThan(seededAt + seedMs);
   });
 
   it('has one approval pending, one approved and redeemed, one denied, decided by the demo admin', async () => {

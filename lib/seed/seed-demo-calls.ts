@@ -74,7 +74,15 @@ export async function seedDemoCalls(options: {
       report.decided++;
     }
   };
-  for (const step of planDemoCalls(options.nowMs ?? Date.now())) await atTime(step.at, () => play(step));
+  let lastCallAt: number | null = null;
+  for (const step of planDemoCalls(options.nowMs ?? Date.now())) {
+    await atTime(step.at, () => play(step));
+    if (step.kind !== 'decide') lastCallAt = Math.max(lastCallAt ?? step.at, step.at);
+  }
+  // The calls were made without the key's bearer token, so nothing marked it used; the API keys
+  // page said "never" for the key every trace names.
+  if (lastCallAt !== null)
+    await db().apiKey.updateMany({ where: { id: options.apiKeyId, tenantId }, data: { lastUsedAt: new Date(lastCallAt) } });
   return report;
 }
 

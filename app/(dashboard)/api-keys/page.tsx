@@ -18,8 +18,8 @@ export default async function ApiKeysPage() {
     <>
       <h1 className="text-2xl font-semibold tracking-tight">API keys</h1>
       <p className="mt-1 mb-6 text-sm text-zinc-600">
-        Agents and scripts authenticate with <code className="rounded bg-zinc-100 px-1">Authorization: Bearer &lt;key&gt;</code>. Keys
-        belong to the tenant {member.tenant.name}.
+        Agents and scripts authenticate with <code className="rounded bg-zinc-100 px-1">Authorization: Bearer &lt;key&gt;</code>. A key acts
+        in this tenant only (<span className="font-medium text-zinc-900">{member.tenant.name}</span>).
       </p>
       {canManage ? (
         <CreateApiKeyForm />
