@@ -116,7 +116,9 @@ test('an admin registers an MCP server, an author publishes its tool, an approve
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'MCP servers' }).click();
     await expect(page.getByRole('heading', { name: 'MCP servers', level: 1 })).toBeVisible();
     await expect(page.getByTestId('mcp-empty')).toContainText('No MCP servers yet: register a hosted one, or run the stdio proxy');
-    await expect(page.getByTestId('mcp-empty').getByTestId('stdio-snippet')).toContainText('npx toolgate mcp proxy --server');
+    await expect(page.getByTestId('mcp-empty').getByTestId('stdio-snippet')).toContainText(
+      'node /path/to/toolgate/bin/toolgate.mjs mcp proxy --server',
+    );
     await expect(page.getByTestId('drift-empty')).toBeVisible();
 
     await page.getByTestId('mcp-register-name').fill(SERVER);
