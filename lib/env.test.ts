@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { env, resetEnvForTests } from './env';
+import { env, resetEnvForTests, unknownSettingWarnings } from './env';
 
 const saved = { ...process.env };
 
@@ -101,5 +101,48 @@ describe('env', () => {
       resetEnvForTests();
       expect(env().DATABASE_URL, url).toBe(url);
     }
+  });
+});
+
+describe('unknownSettingWarnings', () => {
+  it('names each TOOLGATE_* variable Toolgate does not read, with the setting a typo was meant to be', () => {
+    expect(
+      unknownSettingWarnings({
+        TOOLGATE_TRUSTED_PROXY: '10.0.0.0/8',
+        TOOLGATE_SECERT: 'x'.repeat(40),
+        TOOLGATE_FROBNICATE: '1',
+        TOOLGATE_TRUSTED_PROXIES: '10.0.0.0/8',
+        TOOLGATE_URL: 'https://toolgate.example.com',
+        PORT: '3000',
+        TRUSTED_PROXIES: 'not ours',
+      }),
+    ).toEqual([
+      'TOOLGATE_FROBNICATE is not a Toolgate setting and is ignored',
+      'TOOLGATE_SECERT is not a Toolgate setting and is ignored (did you mean TOOLGATE_SECRET?)',
+      'TOOLGATE_TRUSTED_PROXY is not a Toolgate setting and is ignored (did you mean TOOLGATE_TRUSTED_PROXIES?)',
+    ]);
+  });
+
+  it('is silent for every setting the configuration reads and the names the CLI and harnesses read', () => {
+    const known = Object.fromEntries(
+      [
+        'TOOLGATE_SECRET',
+        'TOOLGATE_PUBLIC_URL',
+        'TOOLGATE_OIDC_ROLE_MAPPING',
+        'TOOLGATE_INIT_API_KEY',
+        'TOOLGATE_METRICS_TOKEN',
+        'TOOLGATE_API_KEY',
+        'TOOLGATE_DIST_DIR',
+        'TOOLGATE_LOG',
+      ].map((name) => [name, 'x']),
+    );
+    expect(unknownSettingWarnings(known)).toEqual([]);
+  });
+
+  it('shows a name with control characters escaped, and guesses nothing for a very long one', () => {
+    const long = `TOOLGATE_${'A'.repeat(5000)}`;
+    const [longOne, newline] = unknownSettingWarnings({ 'TOOLGATE_X\nFAKE LOG LINE': '1', [long]: '1' });
+    expect(newline).toBe('TOOLGATE_X\\nFAKE LOG LINE is not a Toolgate setting and is ignored');
+    expect(longOne).toBe(`TOOLGATE_${'A'.repeat(91)}… is not a Toolgate setting and is ignored`);
   });
 });

@@ -205,6 +205,65 @@ function withoutEmptyValues(vars: NodeJS.ProcessEnv): Record<string, string> {
   return out;
 }
 
+/**
+ * TOOLGATE_* names read outside EnvSchema: the CLI and the MCP proxy (on an agent's machine), the
+ * build, logging and response checks, and the test and bench harnesses.
+ */
+const OTHER_TOOLGATE_VARIABLES = [
+  'TOOLGATE_URL',
+  'TOOLGATE_API_KEY',
+  'TOOLGATE_DIST_DIR',
+  'TOOLGATE_LOG',
+  'TOOLGATE_VALIDATE_RESPONSES',
+  'TOOLGATE_E2E_DATABASE',
+  'TOOLGATE_EMAIL',
+  'TOOLGATE_PASSWORD',
+];
+
+/**
+ * A warning for each TOOLGATE_* variable Toolgate does not read, with the setting it was probably
+ * meant to be: TOOLGATE_TRUSTED_PROXY (no S) left every client behind the proxy one address, and
+ * TOOLGATE_SECERT left the instance on a generated secret, each without a word.
+ */
+export function unknownSettingWarnings(vars: Readonly<Record<string, string | undefined>> = process.env): string[] {
+  const known = [...Object.keys(EnvSchema.shape).filter((name) => name.startsWith('TOOLGATE_')), ...OTHER_TOOLGATE_VARIABLES];
+  return Object.keys(vars)
+    .filter((name) => name.startsWith('TOOLGATE_') && !known.includes(name))
+    .sort()
+    .map((name) => {
+      const shown = JSON.stringify(name.slice(0, 100)).slice(1, -1) + (name.length > 100 ? '…' : '');
+      const guess = closestName(name, known);
+      return `${shown} is not a Toolgate setting and is ignored${guess ? ` (did you mean ${guess}?)` : ''}`;
+    });
+}
+
+/** The known name within a few edits of `name` (a typo, a missing or extra letter), if one is. */
+function closestName(name: string, known: readonly string[]): string | undefined {
+  if (name.length > 100) return undefined;
+  let best: { name: string; distance: number } | undefined;
+  for (const candidate of known) {
+    const distance = editDistance(name, candidate);
+    if (distance <= 3 && (!best || distance < best.distance)) best = { name: candidate, distance };
+  }
+  return best?.name;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
+
 /** Tests change the environment between files; they call this after doing so. */
 export function resetEnvForTests(): void {
   cached = undefined;

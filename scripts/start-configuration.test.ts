@@ -47,6 +47,16 @@ describe('npm start with a bad setting', () => {
     expect(run.stderr).not.toMatch(/^\s+at /m);
   }, 60_000);
 
+  // A misspelt setting is not an error (a platform may set its own TOOLGATE_* names), but it is
+  // said: TOOLGATE_TRUSTED_PROXY was read by nothing, and every client behind the proxy shared an address.
+  it('a misspelt setting: a warning naming it and the setting it was meant to be, before anything else', async () => {
+    const run = await start({ TOOLGATE_TRUSTED_PROXY: '10.0.0.0/8', DATABASE_URL: 'file:/proc/toolgate.db' });
+    expect(run.code).toBe(1);
+    expect(run.stderr.split('\n')[0]).toBe(
+      'toolgate: warning: TOOLGATE_TRUSTED_PROXY is not a Toolgate setting and is ignored (did you mean TOOLGATE_TRUSTED_PROXIES?)',
+    );
+  }, 60_000);
+
   it('a trusted proxy that is not an address or range: exit 1 naming the entry', async () => {
     const run = await start({ TOOLGATE_TRUSTED_PROXIES: '10.0.0.0/8, lb.internal' });
     expect(run.code).toBe(1);

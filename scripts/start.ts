@@ -6,7 +6,7 @@
 //   --data-plane   the runtime endpoints only: no Next, no bootstrap (scale-out instances)
 //   --build        build the app if it is not current, then exit (npm run build; --force: always)
 import next from 'next';
-import { ConfigurationError, env, type Env } from '../lib/env';
+import { ConfigurationError, env, unknownSettingWarnings, type Env } from '../lib/env';
 import { DatabaseStartError, migrateDatabase } from '../lib/db/migrate-database';
 import { projectRoot } from '../lib/db/schema-engine';
 import { parseDatabaseUrl } from '../lib/db/database-url';
@@ -51,6 +51,7 @@ try {
   console.error(`toolgate: ${(error as Error).message}`);
   process.exit(1);
 }
+for (const warning of unknownSettingWarnings()) console.warn(`toolgate: warning: ${warning}`);
 let migrated: Awaited<ReturnType<typeof migrateDatabase>>;
 try {
   migrated = await migrateDatabase(settings.DATABASE_URL);
