@@ -54,6 +54,11 @@ test('an admin invites an approver, who joins from the link in another browser a
       await expect(summary).toContainText('approver');
       await expect(summary).toContainText(INVITEE.email);
       await inviteePage.getByLabel('Your name').fill(INVITEE.name);
+      // A commonly used password is refused with the reason, and the form stays to try another.
+      await inviteePage.getByLabel('Password', { exact: true }).fill('Password123');
+      await inviteePage.getByLabel('Password again').fill('Password123');
+      await inviteePage.getByRole('button', { name: 'Set password and join' }).click();
+      await expect(inviteePage.locator('form').getByRole('alert')).toContainText('The password is one of the most commonly used passwords');
       await inviteePage.getByLabel('Password', { exact: true }).fill(INVITEE.password);
       await inviteePage.getByLabel('Password again').fill(INVITEE.password);
       await snap(inviteePage, testInfo, 'invitation-page');

@@ -86,7 +86,7 @@ export function SetPasswordForm({ token, email }: { token: string; email: string
           autoComplete="new-password"
           className="input"
         />
-        <p className="text-xs text-zinc-500">8 to 128 characters.</p>
+        <p className="text-xs text-zinc-500">8 to 128 characters, not a commonly used password or your email address.</p>
       </div>
       <div className="space-y-1">
         <label htmlFor="invite-confirm" className="block text-sm font-medium">

@@ -1,4 +1,5 @@
 import { betterAuth } from 'better-auth';
+import { APIError, createAuthMiddleware, getSessionFromCtx } from 'better-auth/api';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { db, dbProvider } from '../db';
 import { env, publicBaseUrl } from '../env';
@@ -6,6 +7,7 @@ import { getInstanceSecret } from './instance-secret';
 import { parseSsoConfig, SSO_PROVIDER_ID, type SsoConfig } from './sso-config';
 import { ssoAuthOptions } from './sso-sign-in';
 import { CLIENT_ADDRESS_HEADER } from '../http/client-address';
+import { passwordProblem } from './password-policy';
 
 let ssoCache: { config: SsoConfig | null } | undefined;
 
@@ -13,6 +15,18 @@ let ssoCache: { config: SsoConfig | null } | undefined;
 export function getSsoConfig(): SsoConfig | null {
   ssoCache ??= { config: parseSsoConfig(env()) };
   return ssoCache.config;
+}
+
+/**
+ * Better Auth's change-password checks only the length; the new password also meets the policy
+ * an invitation's does (lib/auth/password-policy.ts), before the current one is even checked.
+ */
+async function refuseWeakNewPassword(ctx: Parameters<typeof getSessionFromCtx>[0]): Promise<void> {
+  const newPassword = (ctx.body as { newPassword?: unknown } | undefined)?.newPassword;
+  if (typeof newPassword !== 'string') return;
+  const session = await getSessionFromCtx(ctx).catch(() => null);
+  const weak = await passwordProblem(newPassword, { email: session?.user.email });
+  if (weak) throw new APIError('BAD_REQUEST', { message: `The password ${weak}.`, code: 'PASSWORD_NOT_ALLOWED' });
 }
 
 function createAuth(secret: string) {
@@ -63,7 +77,13 @@ function createAuth(secret: string) {
     // does not hand them out, and the endpoints that would return them are not served
     // (lib/auth/auth-routes.ts).
     account: { accountLinking: { enabled: true, trustedProviders: sso ? [SSO_PROVIDER_ID] : [] }, encryptOAuthTokens: true },
-    hooks: { before: sso?.before, after: sso?.after },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === '/change-password') await refuseWeakNewPassword(ctx);
+        await sso?.before(ctx);
+      }),
+      after: sso?.after,
+    },
   });
 }
 

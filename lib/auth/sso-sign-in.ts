@@ -69,10 +69,11 @@ export function ssoAuthOptions(config: SsoConfig, options: { errorURL: string })
     if (config.groupsClaim) mappedRoles.set(ctx.context, roleFromGroups(profile[config.groupsClaim], config.roleMapping));
   };
 
-  const before = createAuthMiddleware(async (ctx) => {
+  // Run by auth.ts's own before hook (Better Auth takes one), with its checks.
+  const before = async (ctx: { path: string; body?: unknown }): Promise<void> => {
     if (ctx.path === '/sign-in/social' && (ctx.body as { provider?: unknown } | undefined)?.provider === SSO_PROVIDER_ID)
       await scopes.settle();
-  });
+  };
 
   // Runs after Better Auth answered the provider's callback. A session exists only when the
   // sign-in succeeded; the person's invitations become memberships before they reach a page.

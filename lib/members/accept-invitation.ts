@@ -9,9 +9,8 @@ import { DISPLAY_NAME_PROBLEM, hasHiddenCharacters } from './display-name';
 import { invitationState, pendingInvitationWhere } from './invitation-state';
 import { findInvitationByToken, getPendingInvitationOrThrow, invitationInvalid } from './find-invitation';
 import type { FirstRecordId } from '../evidence/first-record-id';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem } from '../auth/password-policy';
 
-export const MIN_PASSWORD_LENGTH = 8;
-export const MAX_PASSWORD_LENGTH = 128;
 export const MAX_NAME_LENGTH = 100;
 
 interface Joining {
@@ -112,6 +111,8 @@ export async function acceptInvitationWithPassword(options: {
     if (now && now.state !== 'pending') throw invitationInvalid(now.state);
     throw accountExists(invitation.email);
   }
+  const weak = await passwordProblem(options.password, { email: invitation.email });
+  if (weak) throw new AppError('bad_request', `The password ${weak}.`, { field: 'password' });
   const given = options.name?.trim().slice(0, MAX_NAME_LENGTH);
   if (given && hasHiddenCharacters(given)) throw new AppError('bad_request', `Your name ${DISPLAY_NAME_PROBLEM}.`, { field: 'name' });
   const name = given || (invitation.email.split('@')[0] ?? invitation.email);

@@ -48,9 +48,18 @@ describe('seeds', () => {
         { TOOLGATE_INIT_TENANT: 'Acme Corp', TOOLGATE_INIT_API_KEY: 'an-init-key-of-twenty-chars' },
         'TOOLGATE_INIT_TENANT "Acme Corp" is not a slug: lowercase letters, digits and inner hyphens, at most 63 characters',
       ],
+      [
+        { TOOLGATE_INIT_TENANT: 'common', TOOLGATE_INIT_ADMIN_EMAIL: 'ops@common.test', TOOLGATE_INIT_ADMIN_PASSWORD: 'Password1' },
+        'TOOLGATE_INIT_ADMIN_PASSWORD is one of the most commonly used passwords; choose a longer or less predictable one',
+      ],
+      [
+        { TOOLGATE_INIT_TENANT: 'mirror', TOOLGATE_INIT_ADMIN_EMAIL: 'ops@mirror.test', TOOLGATE_INIT_ADMIN_PASSWORD: 'OPS@mirror.test' },
+        'TOOLGATE_INIT_ADMIN_PASSWORD must not be your email address',
+      ],
     ];
     for (const [vars, refused] of refusals) expect(await withInit(vars, bootstrap)).toEqual({ created: null, lines: [], refused });
-    expect(await db().tenant.count({ where: { slug: { in: ['lonely', 'half', 'Acme Corp'] } } })).toBe(0);
+    expect(await db().tenant.count({ where: { slug: { in: ['lonely', 'half', 'Acme Corp', 'common', 'mirror'] } } })).toBe(0);
+    expect(await db().user.count({ where: { email: { in: ['ops@common.test', 'ops@mirror.test'] } } })).toBe(0);
 
     // Made with all it needs, the tenant then starts with TOOLGATE_INIT_TENANT alone (the password dropped from the deployment).
     await withInit({ TOOLGATE_INIT_TENANT: 'kept', TOOLGATE_INIT_API_KEY: 'an-init-key-of-twenty-chars' }, bootstrap);

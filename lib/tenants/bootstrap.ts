@@ -1,6 +1,7 @@
 import { db } from '../db';
 import { env, publicBaseUrl } from '../env';
 import { createApiKey } from '../auth/api-keys';
+import { passwordProblem } from '../auth/password-policy';
 import { DemoSeedIncompleteError, demoTenantLines, seedDemoTenant } from '../seed/demo-tenant';
 import { createTenantUnlessTaken, TENANT_SLUG_PATTERN } from './create-tenant';
 import { addMember } from './add-member';
@@ -26,7 +27,7 @@ export async function bootstrap(): Promise<BootstrapReport> {
   if (e.TOOLGATE_INIT_TENANT) {
     const exists = { created: null, lines: [`toolgate: tenant "${e.TOOLGATE_INIT_TENANT}" exists; TOOLGATE_INIT_* ignored`] };
     if (await db().tenant.findUnique({ where: { slug: e.TOOLGATE_INIT_TENANT }, select: { id: true } })) return exists;
-    const refused = initProblem(e);
+    const refused = initProblem(e) ?? (await initPasswordProblem(e));
     if (refused) return { created: null, lines: [], refused };
     const tenant = await createTenantUnlessTaken({ slug: e.TOOLGATE_INIT_TENANT });
     if (!tenant) return exists;
@@ -64,6 +65,13 @@ export async function bootstrap(): Promise<BootstrapReport> {
   if (!seeded.created)
     return { created: null, lines: [...notes, 'toolgate: the demo tenant exists (another instance starting at the same time made it)'] };
   return { created: 'demo', lines: [...notes, ...demoTenantLines(seeded, publicBaseUrl())] };
+}
+
+/** The first admin's password meets the policy every other password does (lib/auth/password-policy.ts). */
+async function initPasswordProblem(e: ReturnType<typeof env>): Promise<string | null> {
+  if (!e.TOOLGATE_INIT_ADMIN_PASSWORD) return null;
+  const weak = await passwordProblem(e.TOOLGATE_INIT_ADMIN_PASSWORD, { email: e.TOOLGATE_INIT_ADMIN_EMAIL });
+  return weak ? `TOOLGATE_INIT_ADMIN_PASSWORD ${weak}` : null;
 }
 
 const INIT_PARTS = ['TOOLGATE_INIT_ADMIN_EMAIL', 'TOOLGATE_INIT_ADMIN_PASSWORD', 'TOOLGATE_INIT_API_KEY'] as const;

@@ -3,7 +3,8 @@ import { defineRoute } from '../define-route';
 import { rowIdParam } from '../path-params';
 import { revokeInvitation } from '../../members/revoke-invitation';
 import { displayNameSchema } from '../../members/display-name';
-import { acceptInvitationWithPassword, MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../members/accept-invitation';
+import { acceptInvitationWithPassword, MAX_NAME_LENGTH } from '../../members/accept-invitation';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../auth/password-policy';
 import { db } from '../../db';
 import { actorOf, manage, Role } from './members';
 

@@ -117,6 +117,25 @@ describe('accepting with a password', () => {
     expect((await findInvitationByToken(inv.token))?.state).toBe('pending');
   });
 
+  it("refuses a commonly used password, in any case, and the invitee's own address, keeping the link usable", async () => {
+    const inv = await invited('viewer');
+    const refusals: [string, string][] = [
+      ['password', 'The password is one of the most commonly used passwords; choose a longer or less predictable one.'],
+      ['QWERTYUIOP', 'The password is one of the most commonly used passwords; choose a longer or less predictable one.'],
+      ['p@ssw0rd', 'The password is one of the most commonly used passwords; choose a longer or less predictable one.'],
+      [inv.email.toUpperCase(), 'The password must not be your email address.'],
+      [inv.email.split('@')[0] as string, 'The password must not be your email address.'],
+    ];
+    for (const [password, message] of refusals) {
+      const res = await call(accept, { body: { token: inv.token, password } });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'bad_request', message, details: { field: 'password' } });
+    }
+    expect((await findInvitationByToken(inv.token))?.state).toBe('pending');
+    expect(await db().user.count({ where: { email: inv.email } })).toBe(0);
+    expect((await call(accept, { body: { token: inv.token, password: 'a-fine-password' } })).status).toBe(201);
+  });
+
   it('sends someone with an account to sign in (409), then accepts for them signed in, and only for their own email', async () => {
     const other = await createTestTenant({ slug: 'invite-home' });
     await addMember({ tenantId: other.tenant.id, email: 'has-account@invite.test', password: 'existing-password', role: 'author' });
