@@ -24,8 +24,10 @@ export function getSsoConfig(): SsoConfig | null {
 async function refuseWeakNewPassword(ctx: Parameters<typeof getSessionFromCtx>[0]): Promise<void> {
   const newPassword = (ctx.body as { newPassword?: unknown } | undefined)?.newPassword;
   if (typeof newPassword !== 'string') return;
+  // Signed out: Better Auth's own 401, not a verdict on the password.
   const session = await getSessionFromCtx(ctx).catch(() => null);
-  const weak = await passwordProblem(newPassword, { email: session?.user.email });
+  if (!session) return;
+  const weak = await passwordProblem(newPassword, { email: session.user.email });
   if (weak) throw new APIError('BAD_REQUEST', { message: `The password ${weak}.`, code: 'PASSWORD_NOT_ALLOWED' });
 }
 

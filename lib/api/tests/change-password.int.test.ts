@@ -43,6 +43,16 @@ describe('POST /api/auth/change-password', () => {
     expect((await signIn(EMAIL, 'a-long-password')).status).toBe(200);
   });
 
+  it('answers a signed-out caller 401 as before, whatever the new password', async () => {
+    const kept = cookie;
+    cookie = '';
+    try {
+      expect((await changePassword('a-long-password', 'qwertyuiop')).status).toBe(401);
+    } finally {
+      cookie = kept;
+    }
+  });
+
   it('changes to a password the policy allows', async () => {
     expect((await changePassword('a-long-password', 'a-much-better-passphrase')).status).toBe(200);
     expect((await signIn(EMAIL, 'a-much-better-passphrase')).status).toBe(200);
