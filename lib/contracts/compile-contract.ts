@@ -4,7 +4,7 @@ import { makeIssue, type ErrorCode, type ValidationIssue } from '@/lib/validatio
 import { formatJsonPath } from '@/lib/validation/json-path';
 import { canonicalJson } from './canonical-json-core';
 import { compileCondition, type CompiledCondition } from './compile-conditions';
-import { ConditionCostExceededError, createCostMeter, type CostMeter } from './condition-cost';
+import { budgetText, ConditionCostExceededError, createCostMeter, type CostMeter } from './condition-cost';
 import type { ContractProblem, ContractProblemCode } from './contract-problems';
 import { ToolContractSchema, type ToolContract } from './contract-schema';
 import { checkSchemaAgainstMeta, compileContractSchema } from './json-schema-engine';
@@ -94,7 +94,7 @@ function makeChecker(validate: ValidateFunction, schema: unknown, intent: string
       valid = validate(value) as boolean;
     } catch (error) {
       if (!(error instanceof ConditionCostExceededError)) throw error;
-      const message = `The ${subject} could not be checked: the contract's schema exceeded its evaluation budget of ${meter.limit} steps.`;
+      const message = `The ${subject} could not be checked: the contract's schema exceeded ${budgetText(meter)}.`;
       return [makeIssue(OUT_OF_STEPS_CODE[subject], { intent, message, path: '$' })];
     } finally {
       leaveSchemaMeter(meter, previous);

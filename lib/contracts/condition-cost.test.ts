@@ -126,13 +126,15 @@ describe('condition cost budget', () => {
     const second = replayCallMeter(replay);
     expect(condition.evaluate(cheap, second.meter)).toEqual({ ok: true, holds: true });
     second.settle();
+    // It ran out of what the calls share, and says so, not of the 1,000,000 it did not spend.
+    const SHARED_ERROR = `condition exceeded the evaluation budget of ${2 * CONDITION_COST_LIMIT} steps the replayed calls share`;
     const third = replayCallMeter(replay);
-    expect(condition.evaluate(cheap, third.meter)).toEqual({ ok: false, error: BUDGET_ERROR });
+    expect(condition.evaluate(cheap, third.meter)).toEqual({ ok: false, error: SHARED_ERROR });
     third.settle();
     expect(replay.exceeded).toBe(true);
     // Once the replay's budget is spent, every call after it fails at its first step.
     const fourth = replayCallMeter(replay);
-    expect(compiled('true').evaluate(cheap, fourth.meter)).toEqual({ ok: false, error: BUDGET_ERROR });
+    expect(compiled('true').evaluate(cheap, fourth.meter)).toEqual({ ok: false, error: SHARED_ERROR });
   });
 
   it('keeps map, filter, has and cel.bind working within the budget', () => {

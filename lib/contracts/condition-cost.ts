@@ -47,6 +47,9 @@ export function replayCallMeter(shared: CostMeter): { meter: CostMeter; settle()
   const meter = createCostMeter(CONDITION_COST_LIMIT);
   const head = Math.max(0, CONDITION_COST_LIMIT - left);
   meter.spent = head;
+  // Run out with less than a call's budget left, it is the replay's budget that ran out: said so,
+  // not "1000000 steps", which the call did not spend.
+  if (head > 0) meter.sharedLimit = shared.limit;
   return { meter, settle: () => void spendSteps(shared, meter.spent - head) };
 }
 
@@ -72,6 +75,8 @@ export interface CostMeter {
    * element, so throwing must stay cheap.
    */
   error: ConditionCostExceededError | null;
+  /** Set on a replayed call's meter that has less than its own budget left of `sharedLimit`. */
+  sharedLimit?: number;
 }
 
 export function createCostMeter(limit: number = CONDITION_COST_LIMIT): CostMeter {
@@ -97,7 +102,14 @@ export function spendSteps(meter: CostMeter, steps: number): boolean {
 
 /** Why an evaluation on `meter` failed, once it has exceeded its budget. */
 export function costExceededMessage(meter: CostMeter): string {
-  return `condition exceeded its evaluation budget of ${meter.limit} steps`;
+  return `condition exceeded ${budgetText(meter)}`;
+}
+
+/** The budget a meter ran out of, as the end of "… exceeded": its own, or the replay's it shares. */
+export function budgetText(meter: CostMeter): string {
+  return meter.sharedLimit === undefined
+    ? `its evaluation budget of ${meter.limit} steps`
+    : `the evaluation budget of ${meter.sharedLimit} steps the replayed calls share`;
 }
 
 function exceeded(meter: CostMeter): ConditionCostExceededError {
