@@ -42,11 +42,12 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             </span>
             <SignOutButton />
           </header>
-          {/* The studio's editor takes the whole width and most of the height (components/studio marks itself data-studio). */}
+          {/* The studio's editor takes the whole width and most of the height (components/studio marks itself data-studio);
+              a page with a wide table (traces, violations: data-wide) more width than reading pages. */}
           <main
             id="main"
             tabIndex={-1}
-            className="mx-auto w-full max-w-5xl flex-1 px-6 py-8 focus:outline-none has-[[data-studio]]:max-w-none has-[[data-studio]]:py-5"
+            className="mx-auto w-full max-w-5xl flex-1 px-6 py-8 focus:outline-none has-[[data-studio]]:max-w-none has-[[data-studio]]:py-5 has-[[data-wide]]:max-w-7xl"
           >
             {children}
           </main>

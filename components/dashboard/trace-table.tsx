@@ -14,7 +14,8 @@ import { RevealedText } from '@/components/approvals/revealed-text';
  */
 export function TraceTable({ traces, shadow, fresh }: { traces: TraceSummary[]; shadow: boolean; fresh?: ReadonlySet<string> }) {
   return (
-    <div className="card overflow-x-auto">
+    // data-wide: the page widens to fit it (app/(dashboard)/layout.tsx).
+    <div className="card overflow-x-auto" data-wide>
       <table className="w-full text-left text-sm">
         <thead className="border-b border-zinc-200 text-xs text-zinc-500 uppercase">
           <tr>
@@ -117,6 +118,9 @@ function Outcome({ trace: t, shadow }: { trace: TraceSummary; shadow: boolean })
         <span className="whitespace-nowrap text-zinc-500">· {t.records} records</span>
       </span>
     );
-  if (t.decision === 'allow' || t.decision === 'transform') return <span className="text-zinc-500">no validate/post yet</span>;
+  // A call checked only after it ran (validate/post without validate/pre) has nothing still to come.
+  if (t.kind === 'post') return <span className="text-zinc-500">validate/post only</span>;
+  if (t.kind === 'pre' && (t.decision === 'allow' || t.decision === 'transform'))
+    return <span className="text-zinc-500">no validate/post yet</span>;
   return <span className="text-zinc-500">—</span>;
 }
