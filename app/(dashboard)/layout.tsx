@@ -43,7 +43,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             <SignOutButton />
           </header>
           {/* The studio's editor takes the whole width and most of the height (components/studio marks itself data-studio);
-              a page with a wide table (traces, violations: data-wide) more width than reading pages. */}
+              the traces table (data-wide) more width than reading pages: its rows stay one line each. */}
           <main
             id="main"
             tabIndex={-1}

@@ -12,8 +12,7 @@ import { RevealedText } from '@/components/approvals/revealed-text';
  */
 export function ViolationTable({ violations }: { violations: ViolationView[] }) {
   return (
-    // data-wide: the page widens to fit it (app/(dashboard)/layout.tsx).
-    <div className="card overflow-x-auto" data-wide>
+    <div className="card overflow-x-auto">
       <table className="w-full text-left text-sm">
         <thead className="border-b border-zinc-200 text-xs text-zinc-500 uppercase">
           <tr>
