@@ -41,6 +41,15 @@ test.beforeAll(async () => {
   await seedEvidenceAt(tenant.id, [
     // One to five days ago: a bar a day.
     ...[5, 4, 3, 2, 1].flatMap((days) => [mistake(ago(days * 24 + 2)), mistake(ago(days * 24 + 2)), limited(ago(days * 24 + 2))]),
+    // A message on two short lines: nothing clamped, so no "Show all".
+    {
+      at: ago(3 * 24 + 2),
+      kind: 'post',
+      decision: 'deny',
+      codes: ['AXAG_POSTCONDITION_FAILED'],
+      tool: 'orders.lookup',
+      message: 'The result names another order.\nLook it up again with the id the user gave.',
+    },
     // The same hour yesterday: one policy refusal.
     limited(ago(24 + 1 / 6)),
     // The last day, at several hours.
@@ -150,6 +159,12 @@ test('violations: an axis that reads, days and hours as bars, every code whole, 
     expect((await cell.boundingBox())?.height ?? 0).toBeGreaterThan(clamped);
     await expect(cell).toContainText('exactly as it was given.');
     await snap(page, testInfo, 'violations-messages-1440');
+
+    // Two short lines fit the clamp: the whole message shows, with no button that would open nothing.
+    await page.goto('/violations?code=AXAG_POSTCONDITION_FAILED');
+    const short = page.getByTestId('violation-row').first().getByTestId('violation-message');
+    await expect(short).toContainText('Look it up again with the id the user gave.');
+    await expect(short.getByRole('button', { name: 'Show all' })).toHaveCount(0);
   });
 
   await test.step('the kind filter lists only that kind', async () => {

@@ -1,6 +1,6 @@
 'use client';
 
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { RevealedText } from '@/components/approvals/revealed-text';
 import { escapeHiddenCharacters } from '@/lib/approvals/reveal-hidden-characters';
 
@@ -15,6 +15,19 @@ export const CLAMP_OVER_CHARS = 180;
 export function ExpandableText({ text, className = '' }: { text: string; className?: string }) {
   const [open, setOpen] = useState(false);
   const id = useId();
+  const body = useRef<HTMLSpanElement>(null);
+  // Shown until measured (the server cannot), then only while the clamp hides something: in a
+  // wide column a long message can fit its three lines, and "Show all" then opened nothing.
+  const [clipped, setClipped] = useState(true);
+  useEffect(() => {
+    const element = body.current;
+    if (!element || open) return;
+    const measure = () => setClipped(element.scrollHeight > element.clientHeight + 1);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [open, text]);
   if (text.length <= CLAMP_OVER_CHARS && !text.includes('\n'))
     return (
       <span className={`whitespace-pre-line ${className}`}>
@@ -25,20 +38,23 @@ export function ExpandableText({ text, className = '' }: { text: string; classNa
     <span className={`block ${className}`}>
       <span
         id={id}
+        ref={body}
         className={`whitespace-pre-line ${open ? 'block' : 'line-clamp-3'}`}
         title={open ? undefined : escapeHiddenCharacters(text)}
       >
         <RevealedText text={text} />
       </span>
-      <button
-        type="button"
-        className="mt-0.5 text-xs font-medium text-brand hover:underline"
-        aria-expanded={open}
-        aria-controls={id}
-        onClick={() => setOpen(!open)}
-      >
-        {open ? 'Show less' : 'Show all'}
-      </button>
+      {(open || clipped) && (
+        <button
+          type="button"
+          className="mt-0.5 text-xs font-medium text-brand hover:underline"
+          aria-expanded={open}
+          aria-controls={id}
+          onClick={() => setOpen(!open)}
+        >
+          {open ? 'Show less' : 'Show all'}
+        </button>
+      )}
     </span>
   );
 }
