@@ -104,13 +104,12 @@ export async function readJsonBody(call: IncomingCall, limits: { maxBytes: numbe
 
 function unrepresentable(findings: readonly NumberFinding[]): AppError {
   const [first] = findings as [NumberFinding];
-  return new AppError(
-    'number_unrepresentable',
-    `${describeNumberFinding(first)}; JSON numbers cannot carry it exactly. Send it as a string.`,
-    {
-      path: first.path,
-      problem: first.problem,
-      paths: findings.slice(0, 20).map((f) => f.path),
-    },
-  );
+  // A top-level field is one of the API's own numbers (execution_ms), which a string would not
+  // pass either; deeper, it is in a value passed on as given (arguments, a side effect's details).
+  const advice = first.segments.length === 1 ? 'Send a number a double holds exactly.' : 'Send it as a string.';
+  return new AppError('number_unrepresentable', `${describeNumberFinding(first)}; JSON numbers cannot carry it exactly. ${advice}`, {
+    path: first.path,
+    problem: first.problem,
+    paths: findings.slice(0, 20).map((f) => f.path),
+  });
 }

@@ -199,6 +199,10 @@ describe('validate/post with such a number', () => {
       const res = await post(rest);
       expect(res.status, rest).toBe(400);
       expect(res.body.error, rest).toMatchObject({ code: 'number_unrepresentable', details: { path, paths: [path] } });
+      // execution_ms takes a number, so a string is no advice for it; a side effect's details take any value.
+      expect(res.body.error.message, rest).toMatch(
+        path === '$.execution_ms' ? /Send a number a double holds exactly\.$/ : /Send it as a string\.$/,
+      );
     }
     // Mixed: one in the result and one outside: the boundary refuses the whole request.
     expect((await post(',"result":{"total":1e309},"execution_ms":1e309')).status).toBe(400);
