@@ -62,8 +62,15 @@ test('an admin invites an approver, who joins from the link in another browser a
       await inviteePage.getByLabel('Password', { exact: true }).fill(INVITEE.password);
       await inviteePage.getByLabel('Password again').fill(INVITEE.password);
       await snap(inviteePage, testInfo, 'invitation-page');
+      // Sign-ins from this address have just used up the limit (3 in 10 s), as colleagues behind
+      // one NAT could: the new account's first sign-in waits it out rather than failing.
+      for (let i = 0; i < 3; i++)
+        await inviteePage.request.post('/api/auth/sign-in/email', {
+          headers: { origin: baseURL ?? '' },
+          data: { email: 'members-nobody@example.com', password: 'not-the-password' },
+        });
       await inviteePage.getByRole('button', { name: 'Set password and join' }).click();
-      await expect(inviteePage).toHaveURL(`${baseURL}/`);
+      await expect(inviteePage).toHaveURL(`${baseURL}/`, { timeout: 40_000 });
       await expect(inviteePage.getByRole('banner')).toContainText(INVITEE.email);
       await expect(inviteePage.getByTestId('member-role')).toHaveText('approver');
       // The link worked once: opened again, it says so.
@@ -183,6 +190,14 @@ test('a person removed from their only tenant who signs in again is told why the
   await page.getByLabel('Email').fill(PERSON.email);
   await page.getByLabel('Password').fill(PERSON.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  // The specs before this one sign in from this address too: past the limit (3 in 10 s) the form
+  // says so, and the person waits and tries again.
+  const tooMany = page.getByText('Too many attempts. Wait a few seconds and try again.');
+  await expect(page.getByTestId('no-tenant').or(tooMany)).toBeVisible();
+  if (await tooMany.isVisible()) {
+    await page.waitForTimeout(11_000);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  }
   // Sign-in itself succeeds (the account stays); the dashboard has no tenant to show them.
   const notice = page.getByTestId('no-tenant');
   await expect(notice).toContainText(`You are signed in as ${PERSON.email}, but you are no longer a member of any tenant here.`);

@@ -5,6 +5,7 @@ import { useActionState, useState, type FormEvent } from 'react';
 import { acceptInvitationAction, type AcceptState } from '@/app/(auth)/invite/[token]/actions';
 import { authClient } from '../auth-client';
 import { signInErrorMessage } from '../sign-in-messages';
+import { signInAfterJoining } from './sign-in-after-joining';
 
 function Problem({ message }: { message: string | null }) {
   if (!message) return null;
@@ -49,7 +50,7 @@ export function SetPasswordForm({ token, email }: { token: string; email: string
         if (body?.error?.code === 'invitation_invalid' || body?.error?.code === 'conflict') router.refresh();
         return;
       }
-      const signedIn = await authClient.signIn.email({ email, password });
+      const signedIn = await signInAfterJoining(email, password);
       if (signedIn.error) {
         setError('Your account is ready, but signing in failed. Sign in with your new password.');
         setPending(false);
