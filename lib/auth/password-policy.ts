@@ -16,13 +16,20 @@ function commonPasswords(): Promise<ReadonlySet<string>> {
   return common;
 }
 
+/** The part of the policy that needs nothing loaded or read: checked before anything else is. */
+export function passwordLengthProblem(password: string): string | null {
+  return password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH
+    ? `must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`
+    : null;
+}
+
 /**
  * Why `password` cannot be set, as the end of a sentence that starts "The password …", or null.
  * `email` is the person's: their own address (or its name part) is the first thing tried.
  */
 export async function passwordProblem(password: string, context: { email?: string } = {}): Promise<string | null> {
-  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH)
-    return `must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`;
+  const length = passwordLengthProblem(password);
+  if (length) return length;
   const lower = password.toLowerCase();
   if ((await commonPasswords()).has(lower)) return 'is one of the most commonly used passwords; choose a longer or less predictable one';
   const email = context.email?.trim().toLowerCase();

@@ -9,7 +9,7 @@ import { DISPLAY_NAME_PROBLEM, hasHiddenCharacters } from './display-name';
 import { invitationState, pendingInvitationWhere } from './invitation-state';
 import { findInvitationByToken, getPendingInvitationOrThrow, invitationInvalid } from './find-invitation';
 import type { FirstRecordId } from '../evidence/first-record-id';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem } from '../auth/password-policy';
+import { passwordLengthProblem, passwordProblem } from '../auth/password-policy';
 
 export const MAX_NAME_LENGTH = 100;
 
@@ -99,11 +99,9 @@ export async function acceptInvitationWithPassword(options: {
   requestId?: string;
   firstRecordId?: FirstRecordId;
 }): Promise<{ tenantId: string; role: Role; email: string }> {
-  if (options.password.length < MIN_PASSWORD_LENGTH || options.password.length > MAX_PASSWORD_LENGTH) {
-    throw new AppError('bad_request', `The password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters.`, {
-      field: 'password',
-    });
-  }
+  // Before the link is even looked up.
+  const length = passwordLengthProblem(options.password);
+  if (length) throw new AppError('bad_request', `The password ${length}.`, { field: 'password' });
   const invitation = await getPendingInvitationOrThrow(options.token);
   if (await db().user.findUnique({ where: { email: invitation.email }, select: { id: true } })) {
     // The account may be the one this very link just created (a double submit): say "used".
