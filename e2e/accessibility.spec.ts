@@ -108,11 +108,14 @@ test('every dashboard page: no serious or critical axe violation, no sideways sc
   expect(missing).toEqual([]);
 });
 
-test('signed out: the sign-in page and a page that does not exist', async ({ browser }, testInfo) => {
+test('signed out: the sign-in page, a password reset link that is not valid, and a page that does not exist', async ({
+  browser,
+}, testInfo) => {
   const context = await browser.newContext();
   const page = await context.newPage();
   for (const target of [
     { name: 'sign-in', path: '/sign-in' },
+    { name: 'reset-password-unknown', path: `/reset-password/${'A'.repeat(43)}` },
     { name: 'not-found', path: '/no-such-page' },
   ]) {
     for (const size of WIDTHS) {

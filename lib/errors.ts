@@ -50,6 +50,11 @@ export const APP_ERROR_CODES = {
     status: 404,
     description: 'The invitation link cannot be used; details.reason is unknown, used, expired or revoked. Ask an admin for a new one.',
   },
+  password_reset_invalid: {
+    status: 404,
+    description:
+      'The password reset link cannot be used; details.reason is unknown (never issued, or replaced by a newer link), used or expired. Ask the operator for a new one.',
+  },
   approval_expired: {
     status: 409,
     description: 'The approval expired before it was decided; it can no longer be decided, and its outcome is denied.',

@@ -6,15 +6,8 @@ import { acceptInvitationAction, type AcceptState } from '@/app/(auth)/invite/[t
 import { authClient } from '../auth-client';
 import { signInErrorMessage } from '../sign-in-messages';
 import { signInAfterJoining } from './sign-in-after-joining';
-
-function Problem({ message }: { message: string | null }) {
-  if (!message) return null;
-  return (
-    <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-      {message}
-    </p>
-  );
-}
+import { NewPasswordFields, newPasswordFrom } from '../new-password-fields';
+import { FormProblem } from '../auth-frame';
 
 /**
  * No account yet: the invitee chooses a password (and optionally a name). The API creates the
@@ -28,11 +21,12 @@ export function SetPasswordForm({ token, email }: { token: string; email: string
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const password = String(form.get('password') ?? '');
-    if (password !== String(form.get('confirm') ?? '')) {
-      setError('The two passwords differ.');
+    const typed = newPasswordFrom(form);
+    if ('problem' in typed) {
+      setError(typed.problem);
       return;
     }
+    const { password } = typed;
     const name = String(form.get('name') ?? '').trim();
     setPending(true);
     setError(null);
@@ -73,38 +67,8 @@ export function SetPasswordForm({ token, email }: { token: string; email: string
         </label>
         <input id="invite-name" name="name" maxLength={100} autoComplete="name" className="input" />
       </div>
-      <div className="space-y-1">
-        <label htmlFor="invite-password" className="block text-sm font-medium">
-          Password
-        </label>
-        <input
-          id="invite-password"
-          name="password"
-          type="password"
-          required
-          minLength={8}
-          maxLength={128}
-          autoComplete="new-password"
-          className="input"
-        />
-        <p className="text-xs text-zinc-500">8 to 128 characters, not a commonly used password or your email address.</p>
-      </div>
-      <div className="space-y-1">
-        <label htmlFor="invite-confirm" className="block text-sm font-medium">
-          Password again
-        </label>
-        <input
-          id="invite-confirm"
-          name="confirm"
-          type="password"
-          required
-          minLength={8}
-          maxLength={128}
-          autoComplete="new-password"
-          className="input"
-        />
-      </div>
-      <Problem message={error} />
+      <NewPasswordFields idPrefix="invite" />
+      <FormProblem message={error} />
       <button type="submit" disabled={pending} className="btn-primary w-full">
         {pending ? 'Joining…' : 'Set password and join'}
       </button>
@@ -148,7 +112,7 @@ export function InviteSignInForm({ email }: { email: string }) {
         </label>
         <input id="invite-signin-password" name="password" type="password" required autoComplete="current-password" className="input" />
       </div>
-      <Problem message={error} />
+      <FormProblem message={error} />
       <button type="submit" disabled={pending} className="btn-primary w-full">
         {pending ? 'Signing in…' : `Sign in as ${email}`}
       </button>
@@ -161,7 +125,7 @@ export function AcceptInvitationButton({ token, tenantName }: { token: string; t
   return (
     <form action={formAction} className="space-y-3">
       <input type="hidden" name="token" value={token} />
-      <Problem message={state.status === 'error' ? state.message : null} />
+      <FormProblem message={state.status === 'error' ? state.message : null} />
       <button type="submit" disabled={pending} className="btn-primary w-full">
         {pending ? 'Joining…' : `Accept and join ${tenantName}`}
       </button>

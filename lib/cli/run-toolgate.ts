@@ -65,6 +65,10 @@ const COMMANDS: Record<string, Command> = {
     usage: 'Usage: toolgate tenants create|list|rebuild-rollups (see toolgate tenants --help)',
     run: async (args, io) => (await import('./tenants-command')).runTenantsCommand(args, io),
   },
+  members: {
+    usage: 'Usage: toolgate members reset-password <email> (see toolgate members --help)',
+    run: async (args, io) => (await import('./members-command')).runMembersCommand(args, io),
+  },
   mcp: {
     usage: 'Usage: toolgate mcp proxy --server <name> -- <command> [args...] (see toolgate mcp --help)',
     run: async (args, io) => (await import('./mcp-command')).runMcpCommand(args, io),
@@ -78,6 +82,7 @@ const USAGE = [
   '  lint <files...>   lint contracts, policies and tool surfaces (JSON or YAML)',
   '  test <files...>   run the test cases contracts carry',
   '  tenants create|list|rebuild-rollups  create a tenant with an admin invitation, list tenants, or recount their dashboards',
+  '  members reset-password <email>  a link that sets a new password for someone who cannot sign in',
   "  mcp proxy --server <name> -- <command>  put an MCP server (stdio) behind Toolgate's gate",
   '',
   'Run "toolgate <command> --help" for its options.',

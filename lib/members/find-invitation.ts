@@ -1,7 +1,7 @@
 import { db } from '../db';
 import { AppError } from '../errors';
 import { isRole, type Role } from '../tenants/roles';
-import { hashInvitationToken, isWellFormedInvitationToken } from './invitation-token';
+import { hashLinkToken, isWellFormedLinkToken } from './link-token';
 import { invitationState, type InvitationState } from './invitation-state';
 
 export interface InvitationLookup {
@@ -15,9 +15,9 @@ export interface InvitationLookup {
 
 /** The invitation a link's token names, in whatever state it is; null when no invitation has it. */
 export async function findInvitationByToken(token: string): Promise<InvitationLookup | null> {
-  if (!isWellFormedInvitationToken(token)) return null;
+  if (!isWellFormedLinkToken(token)) return null;
   const row = await db().invitation.findUnique({
-    where: { tokenHash: hashInvitationToken(token) },
+    where: { tokenHash: hashLinkToken(token) },
     include: { tenant: { select: { id: true, slug: true, name: true } } },
   });
   if (!row || !isRole(row.role)) return null;

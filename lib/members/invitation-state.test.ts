@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { invitationState } from './invitation-state';
-import { createInvitationToken, hashInvitationToken, isWellFormedInvitationToken } from './invitation-token';
+import { createLinkToken, hashLinkToken, isWellFormedLinkToken } from './link-token';
 
 const now = new Date('2026-11-23T12:00:00Z');
 const later = new Date('2026-11-24T12:00:00Z');
@@ -16,14 +16,14 @@ describe('invitationState', () => {
 
 describe('invitation tokens', () => {
   it('are 32 random bytes in base64url, stored as their SHA-256', () => {
-    const a = createInvitationToken();
-    const b = createInvitationToken();
+    const a = createLinkToken();
+    const b = createLinkToken();
     expect(a.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(a.token).not.toBe(b.token);
-    expect(a.tokenHash).toBe(hashInvitationToken(a.token));
+    expect(a.tokenHash).toBe(hashLinkToken(a.token));
     expect(a.tokenHash).toMatch(/^[0-9a-f]{64}$/);
-    expect(isWellFormedInvitationToken(a.token)).toBe(true);
-    expect(isWellFormedInvitationToken(`${a.token}x`)).toBe(false);
-    expect(isWellFormedInvitationToken('../../etc/passwd')).toBe(false);
+    expect(isWellFormedLinkToken(a.token)).toBe(true);
+    expect(isWellFormedLinkToken(`${a.token}x`)).toBe(false);
+    expect(isWellFormedLinkToken('../../etc/passwd')).toBe(false);
   });
 });

@@ -5,7 +5,7 @@ import { AppError } from '../errors';
 import { recordAdminEvidence, type AdminActor } from '../evidence/record-admin-evidence';
 import type { Role } from '../tenants/roles';
 import { normaliseEmail } from './member-email';
-import { createInvitationToken, invitationUrl } from './invitation-token';
+import { createLinkToken, invitationUrl } from './link-token';
 import { pendingInvitationWhere } from './invitation-state';
 import { actorRef } from './member-actor';
 import { assertActorMayManage, lockTenantMembers, retryOnStaleRead, StaleRead } from './tenant-member-lock';
@@ -43,7 +43,7 @@ export async function inviteMember(options: {
       });
     const replaced = pending.map((p) => p.id);
     const id = randomUUID();
-    const { token, tokenHash } = createInvitationToken();
+    const { token, tokenHash } = createLinkToken();
     const expiresAt = new Date(now.getTime() + env().TOOLGATE_INVITATION_TTL_SECONDS * 1000);
     const invitedBy = actorRef(actor);
     await recordAdminEvidence(

@@ -63,6 +63,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
             </>
           )}
           <SignInForm />
+          <p className="mt-4 text-xs text-zinc-500" data-testid="forgot-password">
+            Forgot your password? Whoever runs Toolgate can make you a link to set a new one (<code>toolgate members reset-password</code>).
+          </p>
         </div>
       </div>
     </main>

@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import Link from 'next/link';
-import type { ReactNode } from 'react';
 import { getAuth, getSsoConfig } from '@/lib/auth/auth';
 import { accountExistsFor, findInvitationByToken, type InvitationLookup } from '@/lib/members/find-invitation';
 import { formatDate } from '@/components/format-date';
+import { AuthFrame } from '@/components/auth-frame';
 import { SsoSignInButton } from '@/components/sso-sign-in-button';
 import { AcceptInvitationButton, InviteSignInForm, InviteSignOutButton, SetPasswordForm } from '@/components/invitation/invitation-forms';
 
@@ -29,24 +29,13 @@ const UNUSABLE: Record<'unknown' | 'used' | 'expired' | 'revoked', { title: stri
   },
 };
 
-function Frame({ children }: { children: ReactNode }) {
-  return (
-    <main className="flex min-h-screen items-center justify-center px-4">
-      <div className="w-full max-w-md">
-        <p className="mb-6 text-center text-lg font-semibold tracking-tight">Toolgate</p>
-        <div className="card p-6">{children}</div>
-      </div>
-    </main>
-  );
-}
-
 export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   const invitation = await findInvitationByToken(token);
   if (!invitation || invitation.state !== 'pending') {
     const problem = UNUSABLE[invitation ? (invitation.state as Exclude<InvitationLookup['state'], 'pending'>) : 'unknown'];
     return (
-      <Frame>
+      <AuthFrame>
         <h1 className="mb-2 text-xl font-semibold" data-testid="invitation-problem">
           {problem.title}
         </h1>
@@ -54,7 +43,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
         <Link href="/sign-in" className="text-sm font-medium underline">
           Go to sign-in
         </Link>
-      </Frame>
+      </AuthFrame>
     );
   }
   const [session, hasAccount] = await Promise.all([
@@ -64,7 +53,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
   const sso = getSsoConfig();
   const signedInAs = session?.user.email.toLowerCase() ?? null;
   return (
-    <Frame>
+    <AuthFrame>
       <h1 className="mb-1 text-xl font-semibold">Join {invitation.tenant.name}</h1>
       <dl className="mb-6 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm" data-testid="invitation-summary">
         <dt className="text-zinc-500">Tenant</dt>
@@ -99,6 +88,6 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
           {hasAccount ? <InviteSignInForm email={invitation.email} /> : <SetPasswordForm token={token} email={invitation.email} />}
         </>
       )}
-    </Frame>
+    </AuthFrame>
   );
 }

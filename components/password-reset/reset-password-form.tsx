@@ -1,0 +1,64 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+import { FormProblem } from '../auth-frame';
+import { NewPasswordFields, newPasswordFrom } from '../new-password-fields';
+import { signInAfterJoining } from '../invitation/sign-in-after-joining';
+
+/**
+ * Sets the new password with the link's token, then signs in with it (every earlier session of
+ * the account has ended) and lands on the overview.
+ */
+export function ResetPasswordForm({ token, email }: { token: string; email: string }) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const typed = newPasswordFrom(new FormData(event.currentTarget));
+    if ('problem' in typed) {
+      setError(typed.problem);
+      return;
+    }
+    setPending(true);
+    setError(null);
+    try {
+      const response = await fetch('/api/v1/password-resets/complete', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token, password: typed.password }),
+      });
+      if (!response.ok) {
+        const body = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+        setError(body?.error?.message ?? 'The password could not be set. Try again.');
+        setPending(false);
+        // A used or expired link: the page says what now.
+        if (body?.error?.code === 'password_reset_invalid') router.refresh();
+        return;
+      }
+      const signedIn = await signInAfterJoining(email, typed.password);
+      if (signedIn.error) {
+        setError('Your password is set, but signing in failed. Sign in with your new password.');
+        setPending(false);
+        return;
+      }
+      router.replace('/');
+      router.refresh();
+    } catch {
+      setError('Could not reach the server. Check your connection and try again.');
+      setPending(false);
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-4">
+      <NewPasswordFields idPrefix="reset" label="New password" />
+      <FormProblem message={error} />
+      <button type="submit" disabled={pending} className="btn-primary w-full">
+        {pending ? 'Setting it…' : 'Set password and sign in'}
+      </button>
+    </form>
+  );
+}
