@@ -5,6 +5,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import { MAX_DOCUMENT_CHARS } from '../lib/lint';
 import { runToolgate } from '../lib/cli/run-toolgate';
 import { expandFileArgs } from '../lib/cli/expand-file-args';
+import { logToStderrOnly } from '../lib/log';
 
 // A document over MAX_DOCUMENT_CHARS is refused by the linter anyway; this only stops a huge
 // file (or a device such as /dev/zero) from being read into memory first. UTF-8 needs at most
@@ -43,6 +44,9 @@ async function toolVersion(): Promise<string | undefined> {
     return undefined;
   }
 }
+
+// A command's stdout is its answer (a link, a table, SARIF), which scripts read: log lines go to stderr.
+logToStderrOnly();
 
 process.exitCode = await runToolgate(process.argv.slice(2), {
   readFile: readDocument,

@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
 import { call } from '@/lib/testing/api-client';
@@ -56,5 +58,21 @@ describe('toolgate members reset-password (in process, on the test database)', (
     const help = await run(['members', '--help']);
     expect(help).toMatchObject({ code: 0, stderr: '' });
     expect(help.stdout).toContain('expires in an hour');
+  });
+
+  it('prints only the answer on stdout when run as the command, its log line on stderr', async () => {
+    const { tenant } = await createTestTenant({ slug: 'cli-reset-bin' });
+    await addMember({ tenantId: tenant.id, email: 'piped@cli.test', password: 'forgotten-password', role: 'author' });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['bin/toolgate.mjs', 'members', 'reset-password', 'piped@cli.test'],
+      {
+        env: { ...process.env, VITEST: '', TOOLGATE_LOG: '1' },
+        timeout: 60_000,
+      },
+    );
+    expect(stdout).toMatch(/^Password reset link for piped@cli\.test /);
+    expect(stdout).not.toContain('"level"');
+    expect(stderr).toContain('"msg":"password reset link created"');
   });
 });
