@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { expect, test, type APIResponse, type Page } from '@playwright/test';
 import Database from 'better-sqlite3';
-import { e2eServerEnv } from './server-env';
+import { startSecondInstance } from './second-instance';
 import { signIn } from './sign-in';
 import { E2E_ADMIN, E2E_INIT_API_KEY } from './test-env';
 
@@ -194,44 +193,12 @@ test('password guesses are limited per caller: a forged X-Forwarded-For does not
   expect(await signInFrom('127.0.0.2', base, E2E_ADMIN.password)).toBe(429);
 });
 
-/** A second instance of the e2e server: the same database and public URL, another port. */
-async function startSecondInstance(publicUrl: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = Number(new URL(publicUrl).port) + 7;
-  const child = spawn(process.execPath, ['scripts/serve.mjs'], {
-    env: { ...process.env, ...e2eServerEnv(port, publicUrl) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the second instance exited:\n${output.slice(-2000)}`);
-    const up = await fetch(`${url}/sign-in`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (up) break;
-    if (Date.now() > deadline) throw new Error(`the second instance did not start:\n${output.slice(-2000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return {
-    url,
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
 test('password guesses are counted across instances: a caller cannot spread them over the instances behind a load balancer', async ({
   baseURL,
 }) => {
   test.setTimeout(120_000);
   const base = baseURL as string;
-  const second = await startSecondInstance(base);
+  const second = await startSecondInstance({ publicUrl: base, port: Number(new URL(base).port) + 7 });
   try {
     // Better Auth kept its count in each instance's memory: two guesses here and two there were
     // four guesses in 10 s where one instance allows three, and N instances allowed 3N.

@@ -85,6 +85,10 @@ export const APP_ERROR_CODES = {
   contract_invalid: { status: 422, description: 'The contract document does not compile; details.problems lists why.' },
   policy_invalid: { status: 422, description: 'The draft policy does not compile; details.problems lists why (path, message).' },
   arguments_invalid: { status: 422, description: 'Edited arguments do not pass the contract; details.errors lists the AXAG issues.' },
+  too_many_requests: {
+    status: 429,
+    description: "This caller asked too often (a password reset request: 5 a minute per address); wait the Retry-After header's seconds.",
+  },
   unavailable: {
     status: 503,
     description: 'Toolgate cannot record evidence right now (e.g. the database is down). Retry later; nothing was allowed.',

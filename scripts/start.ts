@@ -20,6 +20,7 @@ import { threadedEvidenceStore } from '../lib/evidence/evidence-writer-thread';
 import { startBackgroundJobs, stopBackgroundJobs } from '../lib/jobs/background-jobs';
 import { startTraceExport, stopTraceExport } from '../lib/telemetry/trace-export';
 import { endApprovalWaits } from '../lib/approvals/wait-for-approval';
+import { passwordResetMailsSettled } from '../lib/members/request-password-reset';
 import { ensureAppBuild } from './app-build';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
@@ -144,6 +145,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       server,
       () => {
         void stopBackgroundJobs()
+          // A reset link asked for a moment ago is still mailed (its request was answered 202).
+          .finally(() => passwordResetMailsSettled())
           .finally(() => Promise.allSettled([closeEvidenceWriter(), disconnectDb()]))
           // The spans of the last decisions, once their records are committed.
           .then(() => stopTraceExport())

@@ -52,7 +52,7 @@ import { overviewHandler } from './handlers/overview';
 import { getTraceHandler, listTracesHandler } from './handlers/traces';
 import { createApiKeyHandler, listApiKeysHandler, revokeApiKeyHandler } from './handlers/api-keys';
 import { acceptInvitationHandler, revokeInvitationHandler } from './handlers/invitations';
-import { completePasswordResetHandler } from './handlers/password-resets';
+import { completePasswordResetHandler, requestPasswordResetHandler } from './handlers/password-resets';
 import { changeMemberRoleHandler, inviteMemberHandler, listMembersHandler, removeMemberHandler } from './handlers/members';
 import { listSessionTenantsHandler, switchSessionTenantHandler } from './handlers/session';
 import { getSettingsHandler, updateSettingsHandler } from './handlers/settings';
@@ -326,6 +326,12 @@ export const API_ROUTES: readonly ApiRoute[] = [
     path: '/api/v1/invitations/accept',
     summary: "Accept an invitation by setting a password (no auth: the link's token is the credential)",
     handler: acceptInvitationHandler,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/password-resets',
+    summary: 'Mail a password reset link to an address, if an account with a password has it (no auth; only when the instance sends mail)',
+    handler: requestPasswordResetHandler,
   },
   {
     method: 'POST',

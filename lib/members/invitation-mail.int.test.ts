@@ -1,51 +1,21 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetEnvForTests } from '@/lib/env';
 import { db } from '@/lib/db';
 import { call } from '@/lib/testing/api-client';
 import { createTestTenant } from '@/lib/testing/fixtures';
+import { mailBodyText, startSmtpInbox, type ReceivedMail } from '@/lib/testing/smtp-inbox';
 import { acceptInvitationHandler as accept } from '@/lib/api/handlers/invitations';
 import { inviteMemberHandler as invite } from '@/lib/api/handlers/members';
 
-/** A real SMTP server on a loopback port, keeping what it receives and the credentials it saw. */
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-let server: SMTPServer;
+let smtp: Awaited<ReturnType<typeof startSmtpInbox>>;
 let port = 0;
-const inbox: Received[] = [];
-const logins: string[] = [];
+let inbox: ReceivedMail[] = [];
+let logins: string[] = [];
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 
 beforeAll(async () => {
-  server = new SMTPServer({
-    // Plain SMTP on loopback: no certificate to trust, and credentials allowed without TLS.
-    disabledCommands: ['STARTTLS'],
-    allowInsecureAuth: true,
-    onAuth(auth, _session, callback) {
-      logins.push(`${auth.username}:${auth.password}`);
-      if (auth.username === 'mailer' && auth.password === 'mail-secret') callback(null, { user: auth.username });
-      else callback(new Error('Invalid username or password'));
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        inbox.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.server.address() as AddressInfo).port;
+  smtp = await startSmtpInbox();
+  ({ port, inbox, logins } = smtp);
   t = await createTestTenant({ slug: 'mail-tenant' });
   await db().tenant.update({ where: { id: t.tenant.id }, data: { name: 'Mail Tenant' } });
 });
@@ -54,7 +24,7 @@ afterAll(async () => {
   delete process.env.TOOLGATE_SMTP_URL;
   delete process.env.TOOLGATE_MAIL_FROM;
   resetEnvForTests();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await smtp.close();
 });
 
 function useSmtp(url: string | undefined) {
@@ -62,14 +32,6 @@ function useSmtp(url: string | undefined) {
   else process.env.TOOLGATE_SMTP_URL = url;
   process.env.TOOLGATE_MAIL_FROM = 'Toolgate <noreply@toolgate.test>';
   resetEnvForTests();
-}
-
-/** The message body as text: headers dropped, soft line breaks and =XX escapes of quoted-printable undone. */
-function bodyText(raw: string): string {
-  const body = raw.slice(raw.indexOf('\r\n\r\n') + 4);
-  return /content-transfer-encoding:\s*quoted-printable/i.test(raw)
-    ? body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-    : body;
 }
 
 describe('invitation mail', () => {
@@ -81,11 +43,11 @@ describe('invitation mail', () => {
     expect(res.body.email_not_sent_reason).toBeUndefined();
     expect(logins).toEqual(['mailer:mail-secret']);
     expect(inbox).toHaveLength(1);
-    const message = inbox[0] as Received;
+    const message = inbox[0] as ReceivedMail;
     expect(message.from).toBe('noreply@toolgate.test');
     expect(message.to).toEqual(['mailed@mail.test']);
     expect(message.raw).toMatch(/^Subject: You are invited to Mail Tenant on Toolgate\r?$/m);
-    const text = bodyText(message.raw);
+    const text = mailBodyText(message.raw);
     expect(text).toContain('join Mail Tenant on Toolgate as approver');
     const link = /(http:\/\/localhost:3000\/invite\/[A-Za-z0-9_-]{43})/.exec(text)?.[1];
     expect(link).toBe(res.body.invitation_url);

@@ -36,8 +36,10 @@ function stateOf(row: { usedAt: Date | null; expiresAt: Date }, now: Date): Pass
 /**
  * A single-use link that sets a new password for the account with this email, for someone who
  * cannot sign in (the last admin who forgot theirs, a demo tenant whose first-start password was
- * not kept). Made by the operator from the command line, never by a request: whoever holds the
- * link can take the account over. A newer link for the same person deletes the older unused ones.
+ * not kept). Whoever holds the link can take the account over, so it is never in a request's
+ * answer: printed for the operator (`toolgate members reset-password`), or mailed to the account's
+ * own address (request-password-reset.ts). A newer link for the same person deletes the older
+ * unused ones.
  * Accounts that sign in only through SSO have no password to reset.
  */
 export async function createPasswordReset(options: { email: string; now?: Date }): Promise<{

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
+import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { getAuth, getSsoConfig } from '@/lib/auth/auth';
 import { getSessionMember } from '@/lib/auth/session';
@@ -63,9 +64,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
             </>
           )}
           <SignInForm />
-          <p className="mt-4 text-xs text-zinc-500" data-testid="forgot-password">
-            Forgot your password? Whoever runs Toolgate can make you a link to set a new one (<code>toolgate members reset-password</code>).
-          </p>
+          <Link href="/forgot-password" className="mt-4 inline-block text-sm text-zinc-600 underline" data-testid="forgot-password">
+            Forgot your password?
+          </Link>
         </div>
       </div>
     </main>

@@ -263,6 +263,7 @@ const SEEDS: Record<string, { params?: () => Record<string, string>; body: unkno
   'POST /api/v1/members': { body: { email: 'fuzzed@test.local', role: 'viewer' } },
   'PATCH /api/v1/members/{id}': { params: () => ({ id: ids.membership }), body: { role: 'approver' } },
   'POST /api/v1/invitations/accept': { body: { token: 'x'.repeat(43), password: 'a-long-password', name: 'Fuzz' } },
+  'POST /api/v1/password-resets': { body: { email: 'fuzzed@test.local' } },
   'POST /api/v1/password-resets/complete': { body: { token: 'x'.repeat(43), password: 'a-long-password' } },
   'POST /api/v1/session/tenant': { body: { tenant: 'fuzz' } },
   'PATCH /api/v1/settings': {
