@@ -31,7 +31,9 @@ export function SignInForm() {
   }
 
   return (
-    <form onSubmit={onSubmit} className="space-y-4">
+    // method="post": a submit before the script has run (a slow network) was a GET that put what
+    // was typed, password included, in the URL, the history and the server's access log.
+    <form onSubmit={onSubmit} method="post" className="space-y-4">
       <div className="space-y-1">
         <label htmlFor="email" className="block text-sm font-medium">
           Email

@@ -59,7 +59,9 @@ export function SetPasswordForm({ token, email }: { token: string; email: string
   }
 
   return (
-    <form onSubmit={onSubmit} className="space-y-4">
+    // method="post": a submit before the script has run (a slow network) was a GET that put what
+    // was typed, password included, in the URL, the history and the server's access log.
+    <form onSubmit={onSubmit} method="post" className="space-y-4">
       <p className="text-sm text-zinc-600">Choose a password for {email} to accept.</p>
       <div className="space-y-1">
         <label htmlFor="invite-name" className="block text-sm font-medium">
@@ -102,7 +104,9 @@ export function InviteSignInForm({ email }: { email: string }) {
   }
 
   return (
-    <form onSubmit={onSubmit} className="space-y-4">
+    // method="post": a submit before the script has run (a slow network) was a GET that put what
+    // was typed, password included, in the URL, the history and the server's access log.
+    <form onSubmit={onSubmit} method="post" className="space-y-4">
       <p className="text-sm text-zinc-600">
         You already have an account: sign in as <strong>{email}</strong> to accept.
       </p>

@@ -53,7 +53,9 @@ export function ResetPasswordForm({ token, email }: { token: string; email: stri
   }
 
   return (
-    <form onSubmit={onSubmit} className="space-y-4">
+    // method="post": a submit before the script has run (a slow network) was a GET that put what
+    // was typed, password included, in the URL, the history and the server's access log.
+    <form onSubmit={onSubmit} method="post" className="space-y-4">
       <NewPasswordFields idPrefix="reset" label="New password" />
       <FormProblem message={error} />
       <button type="submit" disabled={pending} className="btn-primary w-full">
