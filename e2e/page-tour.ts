@@ -141,6 +141,7 @@ export async function seedTour(request: APIRequestContext): Promise<Tour> {
       { name: 'api-keys', path: '/api-keys' },
       { name: 'members', path: '/members' },
       { name: 'settings', path: '/settings' },
+      { name: 'account', path: '/account' },
       { name: 'not-found-in-dashboard', path: '/traces/no-such-trace' },
     ],
   };

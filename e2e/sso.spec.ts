@@ -53,6 +53,10 @@ test('an invited email signs in with SSO and lands in the tenant with the invite
   await expect(page.getByRole('banner')).toContainText(`${email} author`);
   await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
   expect(await userCount(email)).toBe(1);
+  // Their account has no Toolgate password: the account page says so and offers none to change.
+  await page.goto('/account');
+  await expect(page.getByTestId('no-password')).toContainText('You sign in through');
+  await expect(page.getByLabel('Current password')).toHaveCount(0);
 });
 
 test('an uninvited email is refused with a page that says whom to ask, and no user is created', async ({ page }) => {

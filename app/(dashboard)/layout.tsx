@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import Link from 'next/link';
 import { DashboardNav } from '@/components/dashboard-nav';
 import { PageTenantProvider } from '@/components/page-tenant-provider';
 import { SignOutButton } from '@/components/sign-out-button';
@@ -35,7 +36,9 @@ export default async function DashboardLayout({ children }: { children: ReactNod
               <TenantSwitcher current={member.tenant.slug} tenants={tenants.map((t) => ({ slug: t.slug, name: t.name, role: t.role }))} />
             )}
             <span className="text-zinc-700">
-              {member.user.email}{' '}
+              <Link href="/account" className="hover:underline" title="Your account">
+                {member.user.email}
+              </Link>{' '}
               <span className="ml-1 rounded bg-zinc-100 px-1.5 py-0.5 text-xs font-medium text-zinc-600" data-testid="member-role">
                 {member.role}
               </span>
