@@ -79,6 +79,7 @@ export function demoTenantLines(seed: Extract<DemoTenantSeed, { created: true }>
     'Toolgate demo tenant created. This is shown once; keep it.',
     "  It holds a week of its support agent's calls, three policies and a credit waiting for approval.",
     `  Sign in:  ${base}/sign-in  as ${seed.email} / ${seed.password}`,
+    `            (change it under Your account, ${base}/account; lost it: npx toolgate members reset-password ${seed.email})`,
     `  API key:  ${seed.apiKey}`,
     '  Validate a call:',
     `  curl -s ${base}/api/v1/validate/pre -H 'authorization: Bearer ${seed.apiKey}' -H 'content-type: application/json' -d '${body}'`,

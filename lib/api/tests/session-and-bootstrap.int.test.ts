@@ -51,6 +51,9 @@ describe('first start', () => {
       const printed = first.lines.join('\n');
       expect(printed).toMatch(/API key: {2}tg_/);
       expect(printed).toContain('curl -s');
+      // Where to change the printed password, and how to get back in without it.
+      expect(printed).toContain('http://localhost:3000/account');
+      expect(printed).toContain('npx toolgate members reset-password admin@demo.toolgate.local');
       const demo = await db().tenant.findUniqueOrThrow({ where: { slug: 'demo' }, include: { contracts: true } });
       expect(demo.contracts.map((c) => c.name).sort()).toEqual([
         'cart.begin_checkout',
