@@ -46,6 +46,20 @@ export function CreateApiKeyForm() {
             ))}
           </div>
         </fieldset>
+        <div className="max-w-sm space-y-1">
+          <label htmlFor="key-expiry" className="block text-sm font-medium">
+            Expires
+          </label>
+          <select id="key-expiry" name="expires_in_days" defaultValue="" className="input">
+            <option value="">never</option>
+            <option value="30">in 30 days</option>
+            <option value="90">in 90 days</option>
+            <option value="365">in a year</option>
+          </select>
+          <p className="text-xs text-zinc-500">
+            An expired key is refused with its own reason (key_expired), so the agent&apos;s operator knows to replace it.
+          </p>
+        </div>
         {state.status === 'error' && (
           <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
             {state.message}

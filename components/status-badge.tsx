@@ -7,6 +7,7 @@ const TONES: Record<string, string> = {
   shadow: 'bg-violet-50 text-violet-800 ring-violet-200',
   retired: 'bg-zinc-100 text-zinc-500 ring-zinc-200',
   revoked: 'bg-red-50 text-red-700 ring-red-200',
+  expired: 'bg-zinc-100 text-zinc-600 ring-zinc-200',
 };
 
 export function StatusBadge({ status }: { status: string }) {

@@ -62,6 +62,8 @@ test('sign in, see the shell, create, use and revoke an API key', async ({ page,
     await page.getByLabel('Name').fill('e2e agent');
     await expect(page.getByRole('checkbox', { name: /validate/ })).toBeChecked();
     await expect(page.getByRole('checkbox', { name: /author/ })).not.toBeChecked();
+    await expect(page.getByLabel('Expires')).toHaveValue('');
+    await page.getByLabel('Expires').selectOption({ label: 'in 90 days' });
     await page.getByRole('button', { name: 'Create key' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'This key is shown once' })).toBeVisible();
     key = (await page.getByTestId('new-api-key').textContent()) ?? '';
@@ -70,6 +72,9 @@ test('sign in, see the shell, create, use and revoke an API key', async ({ page,
     await expect(row).toContainText(key.slice(0, 11));
     await expect(row).toContainText('validate');
     await expect(row).toContainText('active');
+    // Past a month away, the date itself (UTC).
+    const days = [89, 90, 91].map((n) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10));
+    await expect(row.getByTestId('key-expires')).toHaveText(new RegExp(`^(${days.join('|')})$`));
   });
 
   await test.step('the key works against the API', async () => {

@@ -10,6 +10,8 @@ import { sha256Hex } from '../contracts/canonical-json';
 /** Keys look like `tg_<8 visible chars>_<secret>`; the first 11 characters are the shown prefix. */
 const KEY_PREFIX = 'tg_';
 const LAST_USED_PRECISION_MS = 60_000;
+/** Ten years: the longest lifetime a key can be given short of never. */
+export const MAX_KEY_LIFETIME_DAYS = 3_650;
 
 export function hashApiKey(key: string): string {
   // One native call (crypto.hash); this runs on every authenticated request.
@@ -32,6 +34,8 @@ export interface ApiKeySummary {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /** When the key stops working; null: never. */
+  expiresAt: Date | null;
   /**
    * The person the key belongs to (who made it, or whose key made it), and whether they are
    * still a member: a removed admin's keys keep working (keys belong to the tenant), so an admin
@@ -51,6 +55,7 @@ type KeyRow = {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  expiresAt: Date | null;
 };
 
 /** The keys with the people they belong to, looked up in two queries for the lot. */
@@ -84,6 +89,7 @@ function summarize(row: KeyRow): Omit<ApiKeySummary, 'createdBy' | 'effectiveSco
     createdAt: row.createdAt,
     lastUsedAt: row.lastUsedAt,
     revokedAt: row.revokedAt,
+    expiresAt: row.expiresAt,
   };
 }
 
@@ -104,9 +110,16 @@ export async function createApiKey(options: {
   createdById?: string;
   createdByKeyId?: string;
   value?: string;
+  /** When it stops working (at most MAX_KEY_LIFETIME_DAYS on); none: never. */
+  expiresInDays?: number;
+  now?: Date;
 }): Promise<{ key: string; apiKey: ApiKeySummary }> {
   // Every way in (API, page, command line) gets the same refusal: the API's schema says it first.
   if (hasHiddenCharacters(options.name)) throw new AppError('bad_request', `The key's name ${DISPLAY_NAME_PROBLEM}.`, { field: 'name' });
+  const days = options.expiresInDays;
+  if (days !== undefined && !(Number.isInteger(days) && days >= 1 && days <= MAX_KEY_LIFETIME_DAYS))
+    throw new AppError('bad_request', `A key expires in 1 to ${MAX_KEY_LIFETIME_DAYS} whole days, or never.`, { field: 'expires_in_days' });
+  const expiresAt = days === undefined ? null : new Date((options.now ?? new Date()).getTime() + days * 86_400_000);
   const key = options.value ?? generateApiKey();
   // A key's person never changes, so reading it before the insert needs no transaction.
   const creatingKey =
@@ -121,6 +134,7 @@ export async function createApiKey(options: {
       hash: hashApiKey(key),
       scopes: [...new Set(options.scopes)].join(' '),
       createdById: options.createdById ?? creatingKey?.createdById ?? null,
+      expiresAt,
     },
   });
   const [apiKey] = await summarizeAll(options.tenantId, [row]);
@@ -150,6 +164,15 @@ export async function revokeApiKey(options: { tenantId: string; id: string }): P
   return summary!;
 }
 
+function keyExpired(at: Date): AppError {
+  return new AppError(
+    'unauthorized',
+    `The API key expired at ${at.toISOString()}. Ask an admin of its tenant for a new key.`,
+    { reason: 'key_expired', expired_at: at.toISOString() },
+    { 'www-authenticate': 'Bearer error="invalid_token", error_description="The API key expired"' },
+  );
+}
+
 export interface AuthenticatedKey {
   id: string;
   tenantId: string;
@@ -159,13 +182,16 @@ export interface AuthenticatedKey {
 
 /**
  * Resolves a presented key. The lookup is by hash (an index probe that reveals nothing about
- * near misses); the stored hash is then compared in constant time as defence in depth.
+ * near misses); the stored hash is then compared in constant time as defence in depth. An
+ * expired key is refused with its own reason (only its holder can ask, so it tells nobody else
+ * anything): an agent's operator then knows to make a new key, not to look for a typo.
  */
-export async function authenticateApiKey(presented: string): Promise<AuthenticatedKey | null> {
+export async function authenticateApiKey(presented: string, now = Date.now()): Promise<AuthenticatedKey | null> {
   if (presented.length < 20 || presented.length > 256) return null;
   const hash = hashApiKey(presented);
   const cached = keyCache().get(hash);
   if (cached) {
+    if (cached.expiresAt !== null && now >= cached.expiresAt) throw keyExpired(new Date(cached.expiresAt));
     touch(cached.id, cached.lastUsedAt);
     return cached.key;
   }
@@ -176,9 +202,10 @@ export async function authenticateApiKey(presented: string): Promise<Authenticat
   const a = Buffer.from(row.hash, 'hex');
   const b = Buffer.from(hash, 'hex');
   if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
+  if (row.expiresAt && now >= row.expiresAt.getTime()) throw keyExpired(row.expiresAt);
   const scopes = await scopesItsPersonHolds(row.tenantId, row.createdById, parseScopes(row.scopes));
   const key: AuthenticatedKey = { id: row.id, tenantId: row.tenantId, scopes, prefix: row.prefix };
-  const entry = { key, id: row.id, lastUsedAt: { at: row.lastUsedAt?.getTime() ?? 0 } };
+  const entry = { key, id: row.id, lastUsedAt: { at: row.lastUsedAt?.getTime() ?? 0 }, expiresAt: row.expiresAt?.getTime() ?? null };
   keyCache().set(hash, entry);
   touch(entry.id, entry.lastUsedAt);
   return key;
@@ -215,7 +242,9 @@ function scopesHeldBy(role: Role | null, scopes: ApiKeyScope[]): ApiKeyScope[] {
  * Valid keys by hash, so the hot path does not read the database per call. Revocation drops
  * the entry here at once and on other instances at their next change poll (about a second).
  */
-let cache: ReturnType<typeof invalidatedCache<{ key: AuthenticatedKey; id: string; lastUsedAt: { at: number } }>> | undefined;
+let cache:
+  | ReturnType<typeof invalidatedCache<{ key: AuthenticatedKey; id: string; lastUsedAt: { at: number }; expiresAt: number | null }>>
+  | undefined;
 function keyCache() {
   cache ??= invalidatedCache('api_keys', { maxEntries: 10_000, ttlMs: 30_000 });
   return cache;

@@ -1,7 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { NotFoundError } from '@/lib/errors';
+import { AppError, NotFoundError } from '@/lib/errors';
 import { createApiKey, revokeApiKey } from '@/lib/auth/api-keys';
 import { API_KEY_SCOPES, type ApiKeyScope } from '@/lib/auth/api-key-scopes';
 import { DISPLAY_NAME_PROBLEM, hasHiddenCharacters } from '@/lib/members/display-name';
@@ -28,7 +28,15 @@ export async function createKeyAction(_previous: CreateKeyState, form: FormData)
   const scopes = API_KEY_SCOPES.filter((scope): scope is ApiKeyScope => requested.includes(scope));
   if (scopes.length === 0 || scopes.length !== new Set(requested).size)
     return { status: 'error', message: 'Choose at least one scope: validate, author or admin.' };
-  const { key } = await createApiKey({ tenantId: auth.member.tenant.id, name, scopes, createdById: auth.member.user.id });
+  const lifetime = String(form.get('expires_in_days') ?? '');
+  const expiresInDays = lifetime === '' ? undefined : Number(lifetime);
+  let key: string;
+  try {
+    ({ key } = await createApiKey({ tenantId: auth.member.tenant.id, name, scopes, createdById: auth.member.user.id, expiresInDays }));
+  } catch (error) {
+    if (error instanceof AppError) return { status: 'error', message: error.message };
+    throw error;
+  }
   revalidatePath('/api-keys');
   return { status: 'created', name, key };
 }

@@ -13,6 +13,8 @@ export const metadata: Metadata = { title: 'API keys' };
 export default async function ApiKeysPage() {
   const member = await requireMember();
   const keys = await listApiKeys({ tenantId: member.tenant.id });
+  // Which keys have expired, as of this render.
+  const loadedAt = new Date();
   const canManage = can(member.role, 'manage_keys');
   return (
     <>
@@ -36,13 +38,18 @@ export default async function ApiKeysPage() {
           </p>
         </div>
       ) : (
-        <KeyTable keys={keys} canManage={canManage} />
+        <KeyTable keys={keys} canManage={canManage} now={loadedAt} />
       )}
     </>
   );
 }
 
-function KeyTable({ keys, canManage }: { keys: ApiKeySummary[]; canManage: boolean }) {
+function keyStatus(k: ApiKeySummary, now: Date): 'revoked' | 'expired' | 'active' {
+  if (k.revokedAt) return 'revoked';
+  return k.expiresAt && k.expiresAt.getTime() <= now.getTime() ? 'expired' : 'active';
+}
+
+function KeyTable({ keys, canManage, now }: { keys: ApiKeySummary[]; canManage: boolean; now: Date }) {
   return (
     <div className="card overflow-x-auto">
       <table className="w-full text-left text-sm">
@@ -54,6 +61,7 @@ function KeyTable({ keys, canManage }: { keys: ApiKeySummary[]; canManage: boole
             <th className="px-4 py-2 font-medium">Belongs to</th>
             <th className="px-4 py-2 font-medium">Created</th>
             <th className="px-4 py-2 font-medium">Last used</th>
+            <th className="px-4 py-2 font-medium">Expires</th>
             <th className="px-4 py-2 font-medium">Status</th>
             {canManage && (
               <th className="px-4 py-2">
@@ -64,7 +72,7 @@ function KeyTable({ keys, canManage }: { keys: ApiKeySummary[]; canManage: boole
         </thead>
         <tbody className="divide-y divide-zinc-100">
           {keys.map((k) => (
-            <tr key={k.id} className={k.revokedAt ? 'text-zinc-400' : undefined}>
+            <tr key={k.id} className={keyStatus(k, now) !== 'active' ? 'text-zinc-400' : undefined}>
               <td className="px-4 py-2.5 font-medium">
                 <RevealedText text={k.name} />
               </td>
@@ -97,8 +105,11 @@ function KeyTable({ keys, canManage }: { keys: ApiKeySummary[]; canManage: boole
               <td className="px-4 py-2.5 whitespace-nowrap">
                 <RelativeTime date={k.lastUsedAt} fallback="never" />
               </td>
+              <td className="px-4 py-2.5 whitespace-nowrap" data-testid="key-expires">
+                <RelativeTime date={k.expiresAt} fallback="never" />
+              </td>
               <td className="px-4 py-2.5" title={k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : undefined}>
-                <StatusBadge status={k.revokedAt ? 'revoked' : 'active'} />
+                <StatusBadge status={keyStatus(k, now)} />
               </td>
               {canManage && <td className="px-4 py-2.5 text-right">{!k.revokedAt && <RevokeApiKeyButton id={k.id} name={k.name} />}</td>}
             </tr>

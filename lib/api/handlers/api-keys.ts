@@ -4,7 +4,7 @@ import { NO_QUERY } from '../no-query';
 import { rowIdParam } from '../path-params';
 import { isoDateTime } from '../response-schemas';
 import { API_KEY_SCOPES } from '../../auth/api-key-scopes';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../auth/api-keys';
+import { createApiKey, listApiKeys, MAX_KEY_LIFETIME_DAYS, revokeApiKey } from '../../auth/api-keys';
 import { displayNameSchema } from '../../members/display-name';
 
 const ApiKeySchema = z
@@ -16,6 +16,7 @@ const ApiKeySchema = z
     createdAt: isoDateTime,
     lastUsedAt: isoDateTime.nullable(),
     revokedAt: isoDateTime.nullable(),
+    expiresAt: isoDateTime.nullable().describe('When the key stops working (401, details.reason key_expired); null: never.'),
     createdBy: z
       .object({ userId: z.string(), email: z.string(), member: z.boolean() })
       .strict()
@@ -42,13 +43,26 @@ export const listApiKeysHandler = defineRoute({
 /** POST /api/v1/api-keys — create a key; the response is the only time its value is shown. */
 export const createApiKeyHandler = defineRoute({
   auth: { apiKey: 'admin', session: 'manage_keys' },
-  body: z.object({ name: displayNameSchema(100), scopes: z.array(z.enum(API_KEY_SCOPES)).min(1) }).strict(),
+  body: z
+    .object({
+      name: displayNameSchema(100),
+      scopes: z.array(z.enum(API_KEY_SCOPES)).min(1),
+      expires_in_days: z
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_KEY_LIFETIME_DAYS)
+        .optional()
+        .describe('Days until the key stops working; leave it out for a key that never expires.'),
+    })
+    .strict(),
   response: z.object({ key: z.string().describe('The key itself, shown this once.'), api_key: ApiKeySchema }).strict(),
   handler: async ({ caller, body }) => {
     const created = await createApiKey({
       tenantId: caller.tenantId,
       name: body.name,
       scopes: body.scopes,
+      expiresInDays: body.expires_in_days,
       // A key made with a key belongs to that key's person (or to nobody, as it does).
       ...(caller.kind === 'session' ? { createdById: caller.userId } : { createdByKeyId: caller.apiKeyId }),
     });
