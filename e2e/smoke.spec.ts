@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { E2E_ADMIN, E2E_TENANT } from './test-env';
+import { E2E_ADMIN, E2E_INIT_API_KEY, E2E_TENANT } from './test-env';
 
 // The one test that signs in through the form: it checks the login itself, then walks the
 // key lifecycle an operator depends on (create, use, revoke) across the UI and the API.
@@ -75,6 +75,19 @@ test('sign in, see the shell, create, use and revoke an API key', async ({ page,
     // Past a month away, the date itself (UTC).
     const days = [89, 90, 91].map((n) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10));
     await expect(row.getByTestId('key-expires')).toHaveText(new RegExp(`^(${days.join('|')})$`));
+  });
+
+  await test.step('a key that expires within a week stands out', async () => {
+    const made = await request.post('/api/v1/api-keys', {
+      headers: { authorization: `Bearer ${E2E_INIT_API_KEY}` },
+      data: { name: 'e2e short-lived agent', scopes: ['validate'], expires_in_days: 3 },
+    });
+    expect(made.status()).toBe(201);
+    await page.reload();
+    const expires = page.getByRole('row', { name: /e2e short-lived agent/ }).getByTestId('key-expires');
+    await expect(expires).toHaveText(/^in 2 days$|^in 3 days$/);
+    await expect(expires).toHaveAttribute('title', /Expires within a week/);
+    await expect(page.getByRole('row', { name: /e2e agent/ }).getByTestId('key-expires')).not.toHaveAttribute('title', /.+/);
   });
 
   await test.step('the key works against the API', async () => {

@@ -49,6 +49,13 @@ function keyStatus(k: ApiKeySummary, now: Date): 'revoked' | 'expired' | 'active
   return k.expiresAt && k.expiresAt.getTime() <= now.getTime() ? 'expired' : 'active';
 }
 
+const SOON_MS = 7 * 86_400_000;
+
+/** An active key that stops working within a week: its agent needs a new one soon. */
+function expiresSoon(k: ApiKeySummary, now: Date): boolean {
+  return keyStatus(k, now) === 'active' && k.expiresAt !== null && k.expiresAt.getTime() - now.getTime() < SOON_MS;
+}
+
 function KeyTable({ keys, canManage, now }: { keys: ApiKeySummary[]; canManage: boolean; now: Date }) {
   return (
     <div className="card overflow-x-auto">
@@ -105,7 +112,11 @@ function KeyTable({ keys, canManage, now }: { keys: ApiKeySummary[]; canManage: 
               <td className="px-4 py-2.5 whitespace-nowrap">
                 <RelativeTime date={k.lastUsedAt} fallback="never" />
               </td>
-              <td className="px-4 py-2.5 whitespace-nowrap" data-testid="key-expires">
+              <td
+                className={`px-4 py-2.5 whitespace-nowrap ${expiresSoon(k, now) ? 'font-medium text-amber-800' : ''}`}
+                data-testid="key-expires"
+                title={expiresSoon(k, now) ? 'Expires within a week: make a new key and move its agent to it.' : undefined}
+              >
                 <RelativeTime date={k.expiresAt} fallback="never" />
               </td>
               <td className="px-4 py-2.5" title={k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : undefined}>
