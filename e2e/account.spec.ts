@@ -8,11 +8,7 @@ import { signIn } from './sign-in';
 const PERSON = { email: 'account-owner@example.com', password: 'the-first-password' } as const;
 const NEW_PASSWORD = 'a-memorable-passphrase';
 
-test('a person changes their password from the account page, and their other sessions are signed out', async ({
-  page,
-  browser,
-  baseURL,
-}) => {
+test('a person signs out their other sessions and changes their password from the account page', async ({ page, browser, baseURL }) => {
   test.setTimeout(90_000);
   await seedMember({ ...PERSON, role: 'viewer' });
   const elsewhere = await browser.newContext({ baseURL });
@@ -23,6 +19,18 @@ test('a person changes their password from the account page, and their other ses
   await page.getByRole('link', { name: PERSON.email }).click();
   await expect(page.getByRole('heading', { name: 'Your account', level: 1 })).toBeVisible();
   await expect(page.getByTestId('account-email')).toHaveText(PERSON.email);
+
+  // Signed in in another browser too: the page counts it, and ends it on request.
+  await expect(page.getByTestId('account-sessions')).toHaveText(
+    'You are signed in here and in 1 other session (other browsers or devices).',
+  );
+  await page.getByRole('button', { name: 'Sign out my other sessions' }).click();
+  await expect(page.getByTestId('sign-out-others-result')).toHaveText('Signed out everywhere else.');
+  await expect(page.getByTestId('account-sessions')).toHaveText('You are signed in here only.');
+  await expect(page.getByRole('button', { name: 'Sign out my other sessions' })).toBeDisabled();
+  expect((await elsewhere.request.get('/api/v1/session/tenants')).status()).toBe(401);
+  await signIn(elsewhere.request, baseURL, PERSON);
+
   const form = page.locator('form').filter({ has: page.getByLabel('Current password') });
 
   await form.getByLabel('Current password').fill('not-my-password');

@@ -10,8 +10,8 @@ interface AuthEndpoint {
 
 /**
  * The Better Auth endpoints Toolgate serves over HTTP: sign-in with a password or the identity
- * provider, its callback, the session, sign-out, a person's own password, and Better Auth's error
- * page. Every other endpoint it has (and any a later version adds) is not found:
+ * provider, its callback, the session, sign-out (of this session, or of a person's others), a
+ * person's own password, and Better Auth's error page. Every other endpoint it has (and any a later version adds) is not found:
  * get-access-token and account-info handed the identity provider's access token and profile to
  * any holder of the session cookie, list-sessions every session's token and address,
  * verify-password answered password guesses without the sign-in limit, and update-user let a
@@ -25,6 +25,7 @@ export const SERVED_AUTH_ENDPOINTS: ReadonlySet<string> = new Set([
   '/get-session',
   '/sign-out',
   '/change-password',
+  '/revoke-other-sessions',
   '/ok',
   '/error',
 ]);

@@ -3,16 +3,20 @@ import { db } from '@/lib/db';
 import { getSsoConfig } from '@/lib/auth/auth';
 import { listMemberTenants } from '@/lib/auth/session';
 import { ChangePasswordForm } from '@/components/account/change-password-form';
+import { SignOutOthersButton } from '@/components/account/sign-out-others-button';
 import { requireMember } from '../require-member';
 
 export const metadata: Metadata = { title: 'Your account' };
 
 export default async function AccountPage() {
   const member = await requireMember();
-  const [tenants, accounts] = await Promise.all([
+  const [tenants, accounts, sessions] = await Promise.all([
     listMemberTenants(member.user.id),
     db().account.findMany({ where: { userId: member.user.id }, select: { providerId: true } }),
+    db().session.count({ where: { userId: member.user.id, expiresAt: { gt: new Date() } } }),
   ]);
+  // This browser's session is one of them.
+  const others = Math.max(0, sessions - 1);
   const hasPassword = accounts.some((a) => a.providerId === 'credential');
   const ssoName = getSsoConfig()?.name ?? 'SSO';
   const signsInWithSso = accounts.some((a) => a.providerId !== 'credential');
@@ -44,6 +48,17 @@ export default async function AccountPage() {
             </ul>
           </dd>
         </dl>
+      </section>
+      <section className="card mb-8 p-5" aria-labelledby="account-sessions">
+        <h2 id="account-sessions" className="mb-1 font-semibold">
+          Sessions
+        </h2>
+        <p className="mb-3 text-sm text-zinc-600" data-testid="account-sessions">
+          {others === 0
+            ? 'You are signed in here only.'
+            : `You are signed in here and in ${others} other ${others === 1 ? 'session' : 'sessions'} (other browsers or devices).`}
+        </p>
+        <SignOutOthersButton others={others} />
       </section>
       <section className="card p-5" aria-labelledby="account-password">
         <h2 id="account-password" className="mb-3 font-semibold">

@@ -6,6 +6,7 @@ import { SERVED_AUTH_ENDPOINTS } from '@/lib/auth/auth-routes';
 import { addMember } from '@/lib/tenants/add-member';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { allowInserts, refuseInserts } from '@/lib/testing/refuse-inserts';
+import { signIn } from './member-sessions';
 
 // Paths under /api/auth that Better Auth does not serve are answered before it: its rate limit
 // counts each request in the database before it routes it, so each new path was a new row.
@@ -13,6 +14,12 @@ const BASE = 'http://localhost:3000';
 
 function get(path: string) {
   return authGet(new Request(`${BASE}${path}`));
+}
+
+async function sessionEmail(cookie: string): Promise<string | null> {
+  const own = await authGet(new Request(`${BASE}/api/auth/get-session`, { headers: { cookie } }));
+  const body = (await own.json()) as { user?: { email: string } } | null;
+  return body?.user?.email ?? null;
 }
 
 function post(path: string, body: unknown = {}) {
@@ -67,12 +74,44 @@ describe('/api/auth paths', () => {
     ['POST', '/api/auth/request-password-reset'],
     ['POST', '/api/auth/sign-up/email'],
     ['GET', '/api/auth/list-sessions'],
-    ['POST', '/api/auth/revoke-other-sessions'],
+    ['POST', '/api/auth/revoke-sessions'],
   ])('%s %s is not found, answered with the error envelope', async (method, path) => {
     const response = method === 'GET' ? await get(path) : await post(path);
     expect(response.status).toBe(404);
     const body = (await response.json()) as { error: { code: string } };
     expect(body.error.code).toBe('not_found');
+  });
+});
+
+describe('POST /api/auth/revoke-other-sessions (Your account: sign out my other sessions)', () => {
+  it("ends the person's other sessions, keeps this one, and touches nobody else's", async () => {
+    const t = await createTestTenant();
+    const email = `sessions-${t.tenant.slug}@test.local`;
+    const bystander = `bystander-${t.tenant.slug}@test.local`;
+    await addMember({ tenantId: t.tenant.id, email, password: 'a-long-password', role: 'viewer' });
+    await addMember({ tenantId: t.tenant.id, email: bystander, password: 'a-long-password', role: 'viewer' });
+    const here = await signIn(email, 'a-long-password');
+    const elsewhere = await signIn(email, 'a-long-password');
+    const theirs = await signIn(bystander, 'a-long-password');
+    const revoke = (cookie: string, origin = BASE) =>
+      authPost(
+        new Request(`${BASE}/api/auth/revoke-other-sessions`, {
+          method: 'POST',
+          headers: { cookie, origin, 'content-type': 'application/json' },
+          body: '{}',
+        }),
+      );
+
+    // From another site, with the person's cookie: refused, nothing ended.
+    expect((await revoke(here.cookie, 'http://evil.example')).status).toBe(403);
+    expect(await sessionEmail(elsewhere.cookie)).toBe(email);
+
+    expect((await revoke(here.cookie)).status).toBe(200);
+    expect(await sessionEmail(here.cookie)).toBe(email);
+    expect(await sessionEmail(elsewhere.cookie)).toBeNull();
+    expect(await sessionEmail(theirs.cookie)).toBe(bystander);
+    // Signed out: nothing to end.
+    expect((await revoke('')).status).toBe(401);
   });
 });
 
