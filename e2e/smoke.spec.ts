@@ -88,6 +88,12 @@ test('sign in, see the shell, create, use and revoke an API key', async ({ page,
     await expect(expires).toHaveText(/^in 2 days$|^in 3 days$/);
     await expect(expires).toHaveAttribute('title', /Expires within a week/);
     await expect(page.getByRole('row', { name: /e2e agent/ }).getByTestId('key-expires')).not.toHaveAttribute('title', /.+/);
+    // The overview says so too, and where to go.
+    await page.goto('/');
+    const notice = page.getByTestId('overview-keys-expiring');
+    await expect(notice).toContainText('One API key expires within a week');
+    await notice.getByRole('link', { name: 'API keys' }).click();
+    await expect(page).toHaveURL(/\/api-keys$/);
   });
 
   await test.step('the key works against the API', async () => {

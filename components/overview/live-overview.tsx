@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { useCallback, useState, type ReactNode } from 'react';
 import type { Overview } from '@/lib/overview/overview-types';
 import { formatInstant } from '@/components/dashboard/format';
+import { KeyExpiryNotice } from './key-expiry-notice';
 import { usePolling } from '../use-polling';
 import { EvidenceChainCard } from './chain-verification';
 import { fetchOverview } from './overview-api';
@@ -69,6 +70,7 @@ export function LiveOverview(props: {
         {overview.last_record_at && <span>Last recorded call: {formatInstant(overview.last_record_at)}.</span>}
       </p>
       <SpikeCallout kinds={overview.refusal_kinds} />
+      <KeyExpiryNotice expiring={overview.api_keys_expiring} />
       <OverviewTiles overview={overview} />
       {overview.last_record_at === null ? (
         <div className="mt-4">{props.noCallsYet}</div>

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestTenant } from '@/lib/testing/fixtures';
+import { createApiKey, revokeApiKey } from '@/lib/auth/api-keys';
 import { getOverview } from './get-overview';
 import { seedEvidenceAt, type SeededRecord } from './seed-evidence-at';
 
@@ -185,5 +186,40 @@ describe('getOverview: refusals by kind', () => {
     const later = await getOverview({ tenantId: kindsTenant, now: new Date('2026-11-20T13:30:00.000Z') });
     expect(later.refusal_kinds.every((k) => !k.spike && k.hour.current === 0)).toBe(true);
     expect(later.refusal_kinds.find((k) => k.kind === 'policy')?.day).toEqual({ current: 10, previous: 3 });
+  });
+});
+
+describe('API keys expiring', () => {
+  it("counts the tenant's unrevoked keys that expire within a week or expired in the last one, with the earliest", async () => {
+    const { tenant } = await createTestTenant();
+    const DAY = 86_400_000;
+    const now = new Date('2026-11-20T12:30:00.000Z');
+    const made = (name: string, daysAgo: number, lifetime: number) =>
+      createApiKey({
+        tenantId: tenant.id,
+        name,
+        scopes: ['validate'],
+        expiresInDays: lifetime,
+        now: new Date(now.getTime() - daysAgo * DAY),
+      });
+    expect((await getOverview({ tenantId: tenant.id, now })).api_keys_expiring).toEqual({ count: 0, soonest_at: null });
+    await made('expired 8 days ago', 38, 30);
+    const recent = await made('expired 2 days ago', 32, 30);
+    await made('expires in 3 days', 27, 30);
+    await made('expires in 20 days', 10, 30);
+    const revoked = await made('revoked, expires tomorrow', 29, 30);
+    await revokeApiKey({ tenantId: tenant.id, id: revoked.apiKey.id });
+    // Another tenant's key, expiring tomorrow, is not this tenant's business.
+    await createApiKey({
+      tenantId: otherId,
+      name: 'theirs',
+      scopes: ['validate'],
+      expiresInDays: 30,
+      now: new Date(now.getTime() - 29 * DAY),
+    });
+    expect((await getOverview({ tenantId: tenant.id, now })).api_keys_expiring).toEqual({
+      count: 2,
+      soonest_at: recent.apiKey.expiresAt?.toISOString(),
+    });
   });
 });

@@ -43,7 +43,7 @@ export async function getOverview(options: { tenantId: string; now?: Date; topCo
   const { tenantId } = options;
   const until = options.now ?? new Date();
   const since = new Date(until.getTime() - OVERVIEW_WINDOW_MS);
-  const [windows, pending, topCodes, last, chain, webhooks] = await Promise.all([
+  const [windows, pending, topCodes, last, chain, webhooks, expiring] = await Promise.all([
     compareWindows({ tenantId, until }),
     db().approval.count({ where: { tenantId, status: 'pending', expiresAt: { gt: until } } }),
     db().$queryRaw<{ key: string; n: unknown }[]>(topCodesQuery(tenantId, since, until, options.topCodes ?? 5)),
@@ -58,6 +58,15 @@ export async function getOverview(options: { tenantId: string; now?: Date; topCo
     ),
     checkEvidenceChainTail({ tenantId, now: until }),
     getWebhookHealth({ tenantId, until }),
+    db().apiKey.aggregate({
+      where: {
+        tenantId,
+        revokedAt: null,
+        expiresAt: { gt: new Date(until.getTime() - KEY_EXPIRY_NOTICE_MS), lte: new Date(until.getTime() + KEY_EXPIRY_NOTICE_MS) },
+      },
+      _count: { _all: true },
+      _min: { expiresAt: true },
+    }),
   ]);
   const day = windows.day.current;
   return {
@@ -75,5 +84,9 @@ export async function getOverview(options: { tenantId: string; now?: Date; topCo
     day: windows.day,
     evidence_chain: chain,
     webhooks,
+    api_keys_expiring: { count: expiring._count._all, soonest_at: expiring._min.expiresAt?.toISOString() ?? null },
   };
 }
+
+/** A key expiring within a week is announced, and one that expired in the last week still is. */
+const KEY_EXPIRY_NOTICE_MS = 7 * 86_400_000;

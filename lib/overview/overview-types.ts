@@ -110,4 +110,6 @@ export interface Overview {
   day: WindowComparison;
   evidence_chain: EvidenceChainHealth;
   webhooks: WebhookHealth;
+  /** Unrevoked keys that stop working within a week (or have stopped in the last one): their agents need new keys. */
+  api_keys_expiring: { count: number; soonest_at: string | null };
 }

@@ -98,6 +98,10 @@ const OverviewSchema = z
       })
       .strict()
       .describe('Deliveries of the last 24 hours by outcome, the oldest still to be made, endpoints failing now.'),
+    api_keys_expiring: z
+      .object({ count, soonest_at: nullableString })
+      .strict()
+      .describe('Unrevoked API keys that expire within a week or expired in the last one, and the earliest of those expiries.'),
   })
   .strict();
 
