@@ -56,8 +56,8 @@ async function pre(request: APIRequestContext, data: Record<string, unknown>): P
 
 /**
  * Publishes the documents, makes one call of each kind (allowed and closed by validate/post,
- * refused for its arguments, refused by the policy, held for approval, an unknown tool) and
- * invites someone. Idempotent enough to run once per spec file: ids are per run.
+ * refused for its arguments, refused by the policy, held for approval, an unknown tool),
+ * invites someone and makes an expiring key. Idempotent enough to run once per spec file: ids are per run.
  */
 export async function seedTour(request: APIRequestContext): Promise<Tour> {
   const run = Date.now().toString(36);
@@ -117,6 +117,8 @@ export async function seedTour(request: APIRequestContext): Promise<Tour> {
   });
   expect(held.decision).toBe('require_approval');
   await post(request, '/api/v1/members', { email: `a11y-invitee-${run}@example.com`, role: 'viewer' });
+  // A key with an expiry: the API keys table shows it under the status, and must still fit 1024 px.
+  await post(request, '/api/v1/api-keys', { name: `a11y agent ${run}`, scopes: ['validate'], expires_in_days: 90 });
 
   return {
     traceId: allowed.trace_id,

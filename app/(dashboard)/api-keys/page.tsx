@@ -68,7 +68,6 @@ function KeyTable({ keys, canManage, now }: { keys: ApiKeySummary[]; canManage: 
             <th className="px-4 py-2 font-medium">Belongs to</th>
             <th className="px-4 py-2 font-medium">Created</th>
             <th className="px-4 py-2 font-medium">Last used</th>
-            <th className="px-4 py-2 font-medium">Expires</th>
             <th className="px-4 py-2 font-medium">Status</th>
             {canManage && (
               <th className="px-4 py-2">
@@ -82,6 +81,19 @@ function KeyTable({ keys, canManage, now }: { keys: ApiKeySummary[]; canManage: 
             <tr key={k.id} className={keyStatus(k, now) !== 'active' ? 'text-zinc-400' : undefined}>
               <td className="px-4 py-2.5 font-medium">
                 <RevealedText text={k.name} />
+                {/* Under the name, which wraps, not a column of its own: the table fits 1024 px without scrolling. */}
+                {k.expiresAt && !k.revokedAt && (
+                  <div className="mt-0.5 text-xs font-normal text-zinc-500">
+                    {keyStatus(k, now) === 'expired' ? 'expired ' : 'expires '}
+                    <span
+                      className={expiresSoon(k, now) ? 'font-medium text-amber-800' : undefined}
+                      data-testid="key-expires"
+                      title={expiresSoon(k, now) ? 'Expires within a week: make a new key and move its agent to it.' : undefined}
+                    >
+                      <RelativeTime date={k.expiresAt} />
+                    </span>
+                  </div>
+                )}
               </td>
               <td className="px-4 py-2.5 font-mono text-xs">{k.prefix}…</td>
               <td className="px-4 py-2.5 font-mono text-xs" data-testid="key-scopes">
@@ -111,13 +123,6 @@ function KeyTable({ keys, canManage, now }: { keys: ApiKeySummary[]; canManage: 
               </td>
               <td className="px-4 py-2.5 whitespace-nowrap">
                 <RelativeTime date={k.lastUsedAt} fallback="never" />
-              </td>
-              <td
-                className={`px-4 py-2.5 whitespace-nowrap ${expiresSoon(k, now) ? 'font-medium text-amber-800' : ''}`}
-                data-testid="key-expires"
-                title={expiresSoon(k, now) ? 'Expires within a week: make a new key and move its agent to it.' : undefined}
-              >
-                <RelativeTime date={k.expiresAt} fallback="never" />
               </td>
               <td className="px-4 py-2.5" title={k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : undefined}>
                 <StatusBadge status={keyStatus(k, now)} />
