@@ -5,7 +5,7 @@ import { useActionState, useState, type FormEvent } from 'react';
 import { acceptInvitationAction, type AcceptState } from '@/app/(auth)/invite/[token]/actions';
 import { authClient } from '../auth-client';
 import { signInErrorMessage } from '../sign-in-messages';
-import { signInAfterJoining } from './sign-in-after-joining';
+import { setPasswordThenSignIn } from './sign-in-after-joining';
 import { NewPasswordFields, newPasswordFrom } from '../new-password-fields';
 import { FormProblem } from '../auth-frame';
 
@@ -30,32 +30,24 @@ export function SetPasswordForm({ token, email }: { token: string; email: string
     const name = String(form.get('name') ?? '').trim();
     setPending(true);
     setError(null);
-    try {
-      const response = await fetch('/api/v1/invitations/accept', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ token, password, ...(name ? { name } : {}) }),
-      });
-      if (!response.ok) {
-        const body = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
-        setError(body?.error?.message ?? 'The invitation could not be accepted. Try again.');
-        setPending(false);
-        // A used, expired or revoked link, or an account made meanwhile: the page says what now.
-        if (body?.error?.code === 'invitation_invalid' || body?.error?.code === 'conflict') router.refresh();
-        return;
-      }
-      const signedIn = await signInAfterJoining(email, password);
-      if (signedIn.error) {
-        setError('Your account is ready, but signing in failed. Sign in with your new password.');
-        setPending(false);
-        return;
-      }
-      router.replace('/');
-      router.refresh();
-    } catch {
-      setError('Could not reach the server. Check your connection and try again.');
+    const failed = await setPasswordThenSignIn({
+      url: '/api/v1/invitations/accept',
+      body: { token, password, ...(name ? { name } : {}) },
+      email,
+      password,
+      // A used, expired or revoked link, or an account made meanwhile: the page says what now.
+      refreshOn: ['invitation_invalid', 'conflict'],
+      notSet: 'The invitation could not be accepted. Try again.',
+      setButNotSignedIn: 'Your account is ready, but signing in failed. Sign in with your new password.',
+    });
+    if (failed) {
+      setError(failed.problem);
       setPending(false);
+      if (failed.refresh) router.refresh();
+      return;
     }
+    router.replace('/');
+    router.refresh();
   }
 
   return (

@@ -27,3 +27,36 @@ export async function signInAfterJoining(email: string, password: string): Promi
     await new Promise((resolve) => setTimeout(resolve, Math.min(waitSeconds, 15) * 1000));
   }
 }
+
+/**
+ * A signed-out page that sets a password (accepting an invitation, a reset link): POSTs `body`
+ * to `url`, then signs in with the new password. Null once signed in; otherwise what to tell the
+ * person, and whether the page should reload because the link can no longer be used (`refreshOn`
+ * names those error codes).
+ */
+export async function setPasswordThenSignIn(options: {
+  url: string;
+  body: Record<string, unknown>;
+  email: string;
+  password: string;
+  refreshOn: readonly string[];
+  notSet: string;
+  setButNotSignedIn: string;
+}): Promise<{ problem: string; refresh: boolean } | null> {
+  try {
+    const response = await fetch(options.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(options.body),
+    });
+    if (!response.ok) {
+      const answer = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+      const code = answer?.error?.code;
+      return { problem: answer?.error?.message ?? options.notSet, refresh: code !== undefined && options.refreshOn.includes(code) };
+    }
+    const signedIn = await signInAfterJoining(options.email, options.password);
+    return signedIn.error ? { problem: options.setButNotSignedIn, refresh: false } : null;
+  } catch {
+    return { problem: 'Could not reach the server. Check your connection and try again.', refresh: false };
+  }
+}

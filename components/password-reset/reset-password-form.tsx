@@ -4,7 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { FormProblem } from '../auth-frame';
 import { NewPasswordFields, newPasswordFrom } from '../new-password-fields';
-import { signInAfterJoining } from '../invitation/sign-in-after-joining';
+import { setPasswordThenSignIn } from '../invitation/sign-in-after-joining';
 
 /**
  * Sets the new password with the link's token, then signs in with it (every earlier session of
@@ -24,32 +24,24 @@ export function ResetPasswordForm({ token, email }: { token: string; email: stri
     }
     setPending(true);
     setError(null);
-    try {
-      const response = await fetch('/api/v1/password-resets/complete', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ token, password: typed.password }),
-      });
-      if (!response.ok) {
-        const body = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
-        setError(body?.error?.message ?? 'The password could not be set. Try again.');
-        setPending(false);
-        // A used or expired link: the page says what now.
-        if (body?.error?.code === 'password_reset_invalid') router.refresh();
-        return;
-      }
-      const signedIn = await signInAfterJoining(email, typed.password);
-      if (signedIn.error) {
-        setError('Your password is set, but signing in failed. Sign in with your new password.');
-        setPending(false);
-        return;
-      }
-      router.replace('/');
-      router.refresh();
-    } catch {
-      setError('Could not reach the server. Check your connection and try again.');
+    const failed = await setPasswordThenSignIn({
+      url: '/api/v1/password-resets/complete',
+      body: { token, password: typed.password },
+      email,
+      password: typed.password,
+      // A used or expired link: the page says what now.
+      refreshOn: ['password_reset_invalid'],
+      notSet: 'The password could not be set. Try again.',
+      setButNotSignedIn: 'Your password is set, but signing in failed. Sign in with your new password.',
+    });
+    if (failed) {
+      setError(failed.problem);
       setPending(false);
+      if (failed.refresh) router.refresh();
+      return;
     }
+    router.replace('/');
+    router.refresh();
   }
 
   return (

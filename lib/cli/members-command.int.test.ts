@@ -1,24 +1,13 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runCli as run } from '@/lib/testing/run-cli';
 import { db } from '@/lib/db';
 import { call } from '@/lib/testing/api-client';
 import { addMember } from '@/lib/tenants/add-member';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { completePasswordResetHandler as complete } from '@/lib/api/handlers/password-resets';
 import { signIn } from '@/lib/api/tests/member-sessions';
-import { runToolgate } from './run-toolgate';
-
-async function run(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runToolgate(argv, {
-    readFile: async () => '',
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-  });
-  return { code, stdout, stderr };
-}
 
 describe('toolgate members reset-password (in process, on the test database)', () => {
   it("prints a link that sets the locked-out admin's password", async () => {

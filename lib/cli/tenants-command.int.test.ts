@@ -1,25 +1,14 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli as run } from '@/lib/testing/run-cli';
 import { db } from '@/lib/db';
 import { verifyEvidenceChain } from '@/lib/evidence/verify-evidence-chain';
 import { call } from '@/lib/testing/api-client';
-import { runToolgate } from './run-toolgate';
 import { acceptInvitationHandler as accept } from '@/lib/api/handlers/invitations';
 import { validatePreHandler as validatePre } from '@/lib/api/handlers/validate';
 import { lookupOrderContract } from '@/lib/contracts/examples';
 import { createTestTenant, publishContract } from '@/lib/testing/fixtures';
-
-async function run(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runToolgate(argv, {
-    readFile: async () => '',
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-  });
-  return { code, stdout, stderr };
-}
 
 describe('toolgate tenants (in process, on the test database)', () => {
   it('creates a tenant and an admin invitation recorded as done by the system; the printed link makes an admin', async () => {

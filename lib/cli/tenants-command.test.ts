@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runToolgate } from './run-toolgate';
+import { runCli as run } from '@/lib/testing/run-cli';
 import { parseTenantsArgs, TENANTS_USAGE } from './tenants-command';
-
-async function run(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runToolgate(argv, {
-    readFile: async () => '',
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-  });
-  return { code, stdout, stderr };
-}
 
 describe('parseTenantsArgs', () => {
   it('reads create with both option spellings, and list', () => {

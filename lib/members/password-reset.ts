@@ -73,13 +73,17 @@ export async function createPasswordReset(options: { email: string; now?: Date }
 
 /** The reset a link's token names, in whatever state it is; null when no reset has it. */
 export async function findPasswordReset(token: string, now = new Date()): Promise<PasswordResetLookup | null> {
+  const row = await findResetRow(token);
+  return row && { email: row.email, expiresAt: row.expiresAt, state: stateOf(row, now) };
+}
+
+async function findResetRow(token: string) {
   if (!isWellFormedLinkToken(token)) return null;
   const row = await db().passwordReset.findUnique({
     where: { tokenHash: hashLinkToken(token) },
-    select: { usedAt: true, expiresAt: true, user: { select: { email: true } } },
+    select: { id: true, userId: true, usedAt: true, expiresAt: true, user: { select: { email: true } } },
   });
-  if (!row) return null;
-  return { email: row.user.email, expiresAt: row.expiresAt, state: stateOf(row, now) };
+  return row && { id: row.id, userId: row.userId, usedAt: row.usedAt, expiresAt: row.expiresAt, email: row.user.email };
 }
 
 /**
@@ -94,33 +98,32 @@ export async function completePasswordReset(options: {
   // Before the link is even looked up.
   const length = passwordLengthProblem(options.password);
   if (length) throw new AppError('bad_request', `The password ${length}.`, { field: 'password' });
-  const found = await findPasswordReset(options.token);
+  const found = await findResetRow(options.token);
   if (!found) throw passwordResetInvalid('unknown');
-  if (found.state !== 'pending') throw passwordResetInvalid(found.state);
+  const state = stateOf(found, new Date());
+  if (state !== 'pending') throw passwordResetInvalid(state);
   const weak = await passwordProblem(options.password, { email: found.email });
   if (weak) throw new AppError('bad_request', `The password ${weak}.`, { field: 'password' });
   const passwordHash = await hashPassword(options.password);
-  const tokenHash = hashLinkToken(options.token);
   const outcome = await db().$transaction(async (tx) => {
     const now = new Date();
-    const row = await tx.passwordReset.findUnique({ where: { tokenHash }, select: { id: true, userId: true } });
-    if (!row) throw passwordResetInvalid('unknown');
+    // Claimed by id: a row deleted since (a newer link replaced it) matches nothing and is answered unknown.
     const claimed = await tx.passwordReset.updateMany({
-      where: { id: row.id, usedAt: null, expiresAt: { gt: now } },
+      where: { id: found.id, usedAt: null, expiresAt: { gt: now } },
       data: { usedAt: now },
     });
     if (claimed.count !== 1) {
-      const again = await tx.passwordReset.findUnique({ where: { id: row.id }, select: { usedAt: true, expiresAt: true } });
+      const again = await tx.passwordReset.findUnique({ where: { id: found.id }, select: { usedAt: true, expiresAt: true } });
       throw passwordResetInvalid(again ? (stateOf(again, now) === 'expired' ? 'expired' : 'used') : 'unknown');
     }
     const updated = await tx.account.updateMany({
-      where: { userId: row.userId, providerId: 'credential' },
+      where: { userId: found.userId, providerId: 'credential' },
       data: { password: passwordHash, updatedAt: now },
     });
     if (updated.count === 0)
       throw new AppError('conflict', `${found.email} no longer signs in with a password; nothing was changed.`, { reason: 'no_password' });
-    const ended = await tx.session.deleteMany({ where: { userId: row.userId } });
-    return { userId: row.userId, sessionsEnded: ended.count };
+    const ended = await tx.session.deleteMany({ where: { userId: found.userId } });
+    return { userId: found.userId, sessionsEnded: ended.count };
   });
   log.info('password reset', { user_id: outcome.userId, sessions_ended: outcome.sessionsEnded });
   return { email: found.email, sessionsEnded: outcome.sessionsEnded };

@@ -1,10 +1,9 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
-import Link from 'next/link';
 import { getAuth, getSsoConfig } from '@/lib/auth/auth';
 import { accountExistsFor, findInvitationByToken, type InvitationLookup } from '@/lib/members/find-invitation';
 import { formatDate } from '@/components/format-date';
-import { AuthFrame } from '@/components/auth-frame';
+import { AuthFrame, UnusableLink } from '@/components/auth-frame';
 import { SsoSignInButton } from '@/components/sso-sign-in-button';
 import { AcceptInvitationButton, InviteSignInForm, InviteSignOutButton, SetPasswordForm } from '@/components/invitation/invitation-forms';
 
@@ -34,17 +33,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
   const invitation = await findInvitationByToken(token);
   if (!invitation || invitation.state !== 'pending') {
     const problem = UNUSABLE[invitation ? (invitation.state as Exclude<InvitationLookup['state'], 'pending'>) : 'unknown'];
-    return (
-      <AuthFrame>
-        <h1 className="mb-2 text-xl font-semibold" data-testid="invitation-problem">
-          {problem.title}
-        </h1>
-        <p className="mb-4 text-sm text-zinc-600">{problem.text}</p>
-        <Link href="/sign-in" className="text-sm font-medium underline">
-          Go to sign-in
-        </Link>
-      </AuthFrame>
-    );
+    return <UnusableLink title={problem.title} text={problem.text} testId="invitation-problem" />;
   }
   const [session, hasAccount] = await Promise.all([
     (await getAuth()).api.getSession({ headers: await headers() }),

@@ -1,8 +1,7 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { findPasswordReset, type PasswordResetState } from '@/lib/members/password-reset';
 import { formatDate } from '@/components/format-date';
-import { AuthFrame } from '@/components/auth-frame';
+import { AuthFrame, UnusableLink } from '@/components/auth-frame';
 import { ResetPasswordForm } from '@/components/password-reset/reset-password-form';
 
 export const metadata: Metadata = { title: 'Set a new password' };
@@ -27,17 +26,7 @@ export default async function ResetPasswordPage({ params }: { params: Promise<{ 
   const reset = await findPasswordReset(token);
   if (!reset || reset.state !== 'pending') {
     const problem = UNUSABLE[reset ? (reset.state as Exclude<PasswordResetState, 'pending'>) : 'unknown'];
-    return (
-      <AuthFrame>
-        <h1 className="mb-2 text-xl font-semibold" data-testid="password-reset-problem">
-          {problem.title}
-        </h1>
-        <p className="mb-4 text-sm text-zinc-600">{problem.text}</p>
-        <Link href="/sign-in" className="text-sm font-medium underline">
-          Go to sign-in
-        </Link>
-      </AuthFrame>
-    );
+    return <UnusableLink title={problem.title} text={problem.text} testId="password-reset-problem" />;
   }
   return (
     <AuthFrame>
